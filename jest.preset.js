@@ -1,0 +1,29 @@
+// Shared jest setup: @swc/jest strips types (ts-jest refuses TypeScript 7) and keeps TypeORM decorators;
+// @market/shared resolves to its sources so tests never run against a stale build.
+const path = require('node:path');
+
+module.exports = (dir) => ({
+  rootDir: dir,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs', ignoreDynamic: true },
+      },
+    ],
+  },
+  moduleNameMapper: {
+    '^@market/shared$': path.join(__dirname, 'packages/shared/src/index.ts'),
+    '^@market/shared/testing$': path.join(__dirname, 'packages/shared/src/testing/index.ts'),
+    '^@market/testkit$': path.join(__dirname, 'packages/testkit/src/index.ts'),
+  },
+  testTimeout: 60000,
+  maxWorkers: 1,
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * A secret with a development default. In production the default is refused, so a deployment
+ * that forgot to set it fails at start instead of running with a published key.
+ */
+export function secret(devDefault: string, minLength = 32) {
+  return z.string().min(minLength).default(devDefault).describe(`secret:${devDefault}`);
+}
+
+export const baseEnvShape = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/market'),
+  AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  EVENTS_EXCHANGE: z.string().default('marketplace.events'),
+  /** prefix of every Redis key this deployment writes (lets environments share one Redis) */
+  REDIS_KEY_PREFIX: z.string().default(''),
+  INTERNAL_ASSERTION_SECRET: secret('dev-only-internal-assertion-secret-0000000000'),
+};
+
+/** Signing keys of access tokens: identity and admin sign, the gateway verifies. */
+export const tokenSecretShape = {
+  USER_TOKEN_SECRET: secret('dev-only-user-token-secret-000000000000000000'),
+  ADMIN_TOKEN_SECRET: secret('dev-only-admin-token-secret-00000000000000000'),
+};
+
+export class ConfigError extends Error {}
+
+/**
+ * Parses the environment once at start. Fails fast with every problem listed, never echoing a
+ * value (it may be a secret).
+ */
+export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv = process.env) {
+  const schema = z.object(shape);
+  const input = Object.fromEntries(
+    Object.keys(shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data as z.infer<typeof schema>;
+  if ((config as { NODE_ENV?: string }).NODE_ENV === 'production') {
+    const defaulted = Object.entries(shape)
+      .filter(([key, field]) => {
+        const description = (field as z.ZodType).description;
+        return description?.startsWith('secret:') && (config as Record<string, unknown>)[key] === description.slice(7);
+      })
+      .map(([key]) => key);
+    if (defaulted.length > 0) {
+      throw new ConfigError(`in production these secrets must be set explicitly: ${defaulted.join(', ')}`);
+    }
+  }
+  return config;
+}
+
+export type BaseConfig = ReturnType<typeof loadConfig<typeof baseEnvShape>>;

@@ -1,0 +1,391 @@
+import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money, PositiveMoney, MAX_MONEY_FEN } from '../common';
+import { z } from '../zod';
+import { defineRoute } from './route';
+
+export const ListingStatus = z.enum(['draft', 'online', 'offline', 'abnormal', 'deleted']);
+export const ReviewStatus = z.enum(['none', 'pending', 'approved', 'rejected']);
+
+/** Whole hours of one rental; also bounds an order's `hours`. */
+export const RentalHours = z.number().int().min(1).max(720);
+
+export const Listing = z
+  .object({
+    id: Id,
+    owner_id: Id,
+    title: z.string().openapi({ example: '王者荣耀 荣耀王者 全英雄' }),
+    game: z.string().openapi({ example: '王者荣耀' }),
+    server: z.string().nullable().openapi({ example: '微信区' }),
+    description: z.string().nullable(),
+    hourly_price: Money.openapi({ description: 'rent per hour, in fen', example: 800 }),
+    min_hours: RentalHours,
+    max_hours: RentalHours.nullable(),
+    deposit: Money.openapi({ description: 'deposit, in fen', example: 5000 }),
+    screenshot_urls: z.array(z.string()),
+    status: ListingStatus,
+    review_status: ReviewStatus,
+    reject_reason: z.string().nullable(),
+    rented: z.boolean().openapi({ description: 'an order on this listing is active' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('Listing');
+
+const minNotAboveMax = (v: { min_hours?: number; max_hours?: number | null }) =>
+  v.min_hours === undefined || v.max_hours == null || v.min_hours <= v.max_hours;
+const MIN_MAX_MESSAGE = { message: 'must be >= min_hours', path: ['max_hours'] };
+
+/** `null` on the optional text fields and `max_hours` clears them (useful on PUT). */
+const listingFields = z
+  .object({
+    title: z.string().trim().min(1).max(100),
+    game: z.string().trim().min(1).max(50),
+    server: z.string().trim().max(50).nullable().optional(),
+    description: z.string().max(5000).nullable().optional(),
+    hourly_price: PositiveMoney,
+    min_hours: RentalHours,
+    max_hours: RentalHours.nullable().optional(),
+    deposit: Money,
+    screenshot_urls: z.array(z.string().min(1).max(500)).max(9).optional(),
+  })
+  .strict();
+
+export const CreateListingBody = listingFields
+  .extend({ min_hours: RentalHours.default(1) })
+  .refine(minNotAboveMax, MIN_MAX_MESSAGE)
+  .openapi('CreateListingBody');
+
+/**
+ * Any subset of the create fields. Built from the fields without `min_hours`'s default so an
+ * omitted field stays omitted; when only one bound is sent the service checks it against the stored other one.
+ */
+export const UpdateListingBody = listingFields
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { message: 'at least one field is required' })
+  .refine(minNotAboveMax, MIN_MAX_MESSAGE)
+  .openapi('UpdateListingBody');
+
+const FenQuery = z.coerce.number().int().min(0).max(MAX_MONEY_FEN);
+
+export const listListings = defineRoute({
+  id: 'listListings',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/listings',
+  auth: 'public',
+  summary: 'List online listings',
+  tags: ['listings'],
+  query: PageQuery.extend({
+    game: z.string().trim().max(50).optional(),
+    q: z.string().trim().max(100).optional().openapi({ description: 'matches title and description' }),
+    min_price: FenQuery.optional().openapi({ description: 'lowest hourly_price, in fen' }),
+    max_price: FenQuery.optional().openapi({ description: 'highest hourly_price, in fen' }),
+    sort: z.enum(['newest', 'price_asc', 'price_desc']).default('newest'),
+  }),
+  success: { status: 200, description: 'online listings', schema: Page(Listing) },
+  errors: [400],
+});
+
+export const getDefaultUploadScreenshot = defineRoute({
+  id: 'getDefaultUploadScreenshot',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/listings/default-upload-screenshot',
+  auth: 'public',
+  summary: 'The default screenshot of open-upload listings',
+  tags: ['listings'],
+  success: { status: 200, description: 'PNG image', contentType: 'image/png' },
+  errors: [],
+});
+
+export const getListing = defineRoute({
+  id: 'getListing',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/listings/{id}',
+  auth: 'public',
+  summary: 'Listing detail',
+  description: 'Anyone sees an online listing; with a user token the owner also sees its own listing in any state but `deleted`.',
+  tags: ['listings'],
+  params: IdParams,
+  success: { status: 200, description: 'the listing', schema: Listing },
+  errors: [404],
+});
+
+export const createListing = defineRoute({
+  id: 'createListing',
+  service: 'catalog',
+  method: 'post',
+  path: '/api/listings',
+  auth: 'user',
+  summary: 'Create a listing (status draft, review none)',
+  tags: ['listings'],
+  body: CreateListingBody,
+  success: { status: 201, description: 'the created listing', schema: Listing },
+  errors: [400, 401, 403],
+});
+
+export const updateListing = defineRoute({
+  id: 'updateListing',
+  service: 'catalog',
+  method: 'put',
+  path: '/api/listings/{id}',
+  auth: 'user',
+  summary: 'Update the caller’s listing',
+  description: 'Refused while rented (409). Changing an online listing’s content moves it back to draft / none for re-review.',
+  tags: ['listings'],
+  params: IdParams,
+  body: UpdateListingBody,
+  success: { status: 200, description: 'the updated listing', schema: Listing },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const submitListingForReview = defineRoute({
+  id: 'submitListingForReview',
+  service: 'catalog',
+  method: 'post',
+  path: '/api/listings/{id}/submit-review',
+  auth: 'user',
+  summary: 'Submit a draft listing for review',
+  tags: ['listings'],
+  params: IdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the listing, now draft / pending', schema: Listing },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const deleteListing = defineRoute({
+  id: 'deleteListing',
+  service: 'catalog',
+  method: 'delete',
+  path: '/api/listings/{id}',
+  auth: 'user',
+  summary: 'Take down the caller’s listing',
+  description: 'Moves it to `deleted` (hidden everywhere but the back office); refused while rented (409).',
+  tags: ['listings'],
+  params: IdParams,
+  success: { status: 200, description: 'the listing, now deleted', schema: Listing },
+  errors: [401, 403, 404, 409],
+});
+
+export const listSellerListings = defineRoute({
+  id: 'listSellerListings',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/seller/listings',
+  auth: 'user',
+  summary: 'The caller’s own listings, in every state but deleted',
+  tags: ['seller'],
+  query: PageQuery.extend({
+    status: ListingStatus.optional(),
+    review_status: ReviewStatus.optional(),
+  }),
+  success: { status: 200, description: 'own listings, newest first', schema: Page(Listing) },
+  errors: [400, 401, 403],
+});
+
+export const getSellerListing = defineRoute({
+  id: 'getSellerListing',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/seller/listings/{id}',
+  auth: 'user',
+  summary: 'The caller’s own listing detail',
+  tags: ['seller'],
+  params: IdParams,
+  success: { status: 200, description: 'the listing', schema: Listing },
+  errors: [401, 403, 404],
+});
+
+/** A complete account item an uploader vendor can copy. */
+export const OPEN_UPLOAD_ACCOUNT_EXAMPLE = {
+  title: '王者荣耀 V8 全皮肤',
+  game: '王者荣耀',
+  server: 'QQ区',
+  description: '贵族 8，皮肤 300+，仅限排位',
+  hourly_price: 600,
+  deposit: 3000,
+  min_hours: 2,
+  max_hours: 72,
+  account: '1234567890',
+  password: 'p@ssw0rd',
+  extra: { bound_phone: '138****8000' },
+};
+
+/**
+ * One account as an uploader vendor sends it. The route accepts any object per item so that one
+ * bad item does not refuse the whole upload; the service validates each item with this schema and
+ * reports failures in `failed`.
+ */
+export const OpenUploadAccount = z
+  .object({
+    title: z.string().trim().min(1).max(100),
+    game: z.string().trim().min(1).max(50),
+    server: z.string().trim().max(50).optional(),
+    description: z.string().max(5000).optional(),
+    hourly_price: PositiveMoney.openapi({ description: 'rent per hour, in fen' }),
+    deposit: Money.openapi({ description: 'deposit, in fen' }),
+    min_hours: RentalHours.optional().openapi({ description: 'default 1' }),
+    max_hours: RentalHours.optional(),
+    account: z.string().min(1).max(100).openapi({ description: 'login name of the rented account; stored encrypted' }),
+    password: z.string().min(1).max(200).openapi({ description: 'stored encrypted, never shown in listing views' }),
+    extra: z
+      .record(z.string().max(64), z.string().max(1000))
+      .refine((r) => Object.keys(r).length <= 20, 'at most 20 entries')
+      .optional()
+      .openapi({ description: 'further credentials (bound phone, security answers…); stored encrypted' }),
+  })
+  .strict()
+  .refine(minNotAboveMax, MIN_MAX_MESSAGE)
+  .openapi('OpenUploadAccount', { example: OPEN_UPLOAD_ACCOUNT_EXAMPLE });
+
+export const OpenUploadTime = z
+  .union([
+    z.iso.datetime({ offset: true, local: true }),
+    z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be ISO 8601 or YYYY-MM-DD HH:mm:ss'),
+  ])
+  .openapi({ example: '2026-11-22 17:00:00' });
+
+const OpenUploadItem = z.record(z.string(), z.unknown()).openapi({ description: 'an OpenUploadAccount, validated per item' });
+
+export const OpenUploadBody = z
+  .object({
+    uploadTime: OpenUploadTime,
+    uploaderName: z.string().trim().min(1).max(64).openapi({ description: 'admin username, or a unique admin nickname', example: 'cs_alice' }),
+    data: z.union([OpenUploadItem, z.array(OpenUploadItem).min(1).max(20)]),
+  })
+  .strict()
+  .openapi('OpenUploadBody');
+
+export const UploadItemError = z.object({ path: z.string(), message: z.string() });
+
+export const OpenUploadResult = z
+  .object({
+    upload_id: Id,
+    listings: z.array(z.object({ id: Id, status: z.literal('draft'), review_status: z.literal('pending') })),
+    failed: z.array(
+      z.object({
+        index: z.number().int().openapi({ description: 'position in `data` (0 for a single object)' }),
+        errors: z.array(UploadItemError),
+      }),
+    ),
+  })
+  .openapi('OpenUploadResult');
+
+export const openUploadListings = defineRoute({
+  id: 'openUploadListings',
+  service: 'catalog',
+  method: 'post',
+  path: '/api/open/listing-uploads',
+  auth: 'public',
+  summary: 'Open upload: external software delivers accounts as draft listings awaiting review',
+  description:
+    'No login. Per-IP rate limit and a body limit apply; when OPEN_UPLOAD_TOKEN is set the X-Upload-Token header must match (401 otherwise). ' +
+    'An unmatched uploaderName is 422 UPLOADER_NOT_MATCHED and the raw upload is still recorded.',
+  tags: ['open-upload'],
+  headers: z.object({ 'x-upload-token': z.string().max(200).optional() }),
+  body: OpenUploadBody,
+  success: { status: 201, description: 'upload recorded; per-item results', schema: OpenUploadResult },
+  errors: [400, 401, 413, 422, 429],
+});
+
+export const adminListListings = defineRoute({
+  id: 'adminListListings',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/admin/listings',
+  auth: 'admin',
+  summary: 'List listings in every state',
+  tags: ['admin-listings'],
+  query: PageQuery.extend({
+    owner_id: z.string().max(100).optional(),
+    status: ListingStatus.optional(),
+    review_status: ReviewStatus.optional(),
+  }),
+  success: { status: 200, description: 'listings, newest first', schema: Page(Listing) },
+  errors: [400, 401, 403],
+});
+
+export const adminListPendingListings = defineRoute({
+  id: 'adminListPendingListings',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/admin/listings/pending',
+  auth: 'admin',
+  summary: 'Listings awaiting review (draft / pending)',
+  tags: ['admin-listings'],
+  query: PageQuery,
+  success: { status: 200, description: 'listings awaiting review', schema: Page(Listing) },
+  errors: [400, 401, 403],
+});
+
+export const adminGetListing = defineRoute({
+  id: 'adminGetListing',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/admin/listings/{id}',
+  auth: 'admin',
+  summary: 'Listing detail in any state',
+  tags: ['admin-listings'],
+  params: IdParams,
+  success: { status: 200, description: 'the listing', schema: Listing },
+  errors: [401, 403, 404],
+});
+
+function adminListingAction(id: string, action: string, summary: string, to: string) {
+  return defineRoute({
+    id,
+    service: 'catalog',
+    method: 'post',
+    path: `/api/admin/listings/{id}/${action}`,
+    auth: 'admin',
+    summary,
+    tags: ['admin-listings'],
+    params: IdParams,
+    body: ReasonBody,
+    success: { status: 200, description: `the listing, now ${to}`, schema: Listing },
+    errors: [400, 401, 403, 404, 409],
+  });
+}
+
+export const adminApproveListing = defineRoute({
+  id: 'adminApproveListing',
+  service: 'catalog',
+  method: 'post',
+  path: '/api/admin/listings/{id}/approve',
+  auth: 'admin',
+  summary: 'Approve a listing awaiting review',
+  tags: ['admin-listings'],
+  params: IdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the listing, now online / approved', schema: Listing },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const adminRejectListing = adminListingAction('adminRejectListing', 'reject', 'Reject a listing awaiting review', 'draft / rejected');
+export const adminOfflineListing = adminListingAction('adminOfflineListing', 'offline', 'Take an online listing offline', 'offline');
+export const adminMarkListingAbnormal = adminListingAction(
+  'adminMarkListingAbnormal',
+  'mark-abnormal',
+  'Mark a listing abnormal',
+  'abnormal',
+);
+
+export const catalogRoutes = [
+  listListings,
+  getDefaultUploadScreenshot,
+  getListing,
+  createListing,
+  updateListing,
+  submitListingForReview,
+  deleteListing,
+  listSellerListings,
+  getSellerListing,
+  openUploadListings,
+  adminListListings,
+  adminListPendingListings,
+  adminGetListing,
+  adminApproveListing,
+  adminRejectListing,
+  adminOfflineListing,
+  adminMarkListingAbnormal,
+];

@@ -1,0 +1,72 @@
+import { z } from '../zod';
+import { defineRoute } from './route';
+
+/** `listing` and `avatar` are public; the others are readable only by the uploader, the order's parties and the back office. */
+export const FileScene = z.enum(['listing', 'handoff', 'dispute', 'realname', 'avatar']);
+export const FileContentType = z.enum(['image/jpeg', 'image/png', 'image/webp', 'application/pdf']);
+
+/** 10 MB, the largest file accepted. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export const FileObject = z
+  .object({
+    key: z.string().openapi({ example: 'listing/2026/11/0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.png' }),
+    url: z.string().openapi({ example: '/api/files/object?key=listing%2F2026%2F11%2F0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.png' }),
+    content_type: FileContentType,
+    size: z.number().int().openapi({ description: 'bytes' }),
+    scene: FileScene,
+  })
+  .openapi('FileObject');
+
+const FileKeyQuery = z.object({ key: z.string().min(1).max(200) }).strict();
+
+export const uploadFile = defineRoute({
+  id: 'uploadFile',
+  service: 'files',
+  method: 'post',
+  path: '/api/files/upload',
+  auth: 'user',
+  summary: 'Upload a JPG, PNG, WebP or PDF file (10 MB at most)',
+  description: 'The type is decided by the file’s bytes, not its name or part header (415 otherwise).',
+  tags: ['files'],
+  bodyType: 'multipart',
+  body: z
+    .object({
+      file: z.any().openapi({ type: 'string', format: 'binary' }),
+      scene: FileScene.optional().openapi({ description: 'default listing' }),
+    })
+    .strict(),
+  success: { status: 201, description: 'the stored file', schema: FileObject },
+  errors: [400, 401, 403, 413, 415],
+});
+
+export const readFile = defineRoute({
+  id: 'readFile',
+  service: 'files',
+  method: 'get',
+  path: '/api/files/object',
+  auth: 'public',
+  summary: 'Read a file through the proxy',
+  description:
+    'Public scenes need no token; private ones need the token of the uploader or of a party of the order the file is attached to (404 to anyone else). ' +
+    'Sends the stored content type, X-Content-Type-Options: nosniff, an ETag and Content-Disposition (attachment for PDF).',
+  tags: ['files'],
+  query: FileKeyQuery,
+  success: { status: 200, description: 'the file bytes', contentType: 'application/octet-stream' },
+  errors: [400, 401, 404],
+});
+
+export const adminReadFile = defineRoute({
+  id: 'adminReadFile',
+  service: 'files',
+  method: 'get',
+  path: '/api/admin/files/object',
+  auth: 'admin',
+  summary: 'Read any file, private ones included (the read is audited)',
+  tags: ['admin-files'],
+  query: FileKeyQuery,
+  success: { status: 200, description: 'the file bytes', contentType: 'application/octet-stream' },
+  errors: [400, 401, 403, 404],
+});
+
+export const filesRoutes = [uploadFile, readFile, adminReadFile];

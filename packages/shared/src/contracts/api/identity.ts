@@ -1,0 +1,235 @@
+import { IdParams, Page, PageQuery, QueryBoolean, ReasonBody, EmptyBody, Timestamp, Id } from '../common';
+import { z } from '../zod';
+import { defineRoute } from './route';
+
+export const Phone = z
+  .string()
+  .trim()
+  .regex(/^(\+?86)?1[3-9]\d{9}$/, 'must be a mainland mobile number (11 digits, +86 accepted)')
+  .openapi({ example: '13800138000' });
+
+export const RealnameStatus = z.enum(['unverified', 'pending', 'verified', 'failed']);
+
+export const User = z
+  .object({
+    id: Id,
+    phone_masked: z.string().openapi({ example: '138****8000' }),
+    nickname: z.string(),
+    avatar_url: z.string().nullable(),
+    realname_status: RealnameStatus,
+    frozen: z.boolean(),
+    created_at: Timestamp,
+  })
+  .openapi('User');
+
+/** What the back office sees of a user: the public view plus why and when it was frozen. */
+export const UserAdminView = User.extend({
+  frozen_reason: z.string().nullable(),
+  frozen_at: Timestamp.nullable(),
+}).openapi('UserAdminView');
+
+export const TokenPair = z
+  .object({
+    access_token: z.string(),
+    refresh_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int().openapi({ description: 'access token lifetime in seconds', example: 900 }),
+    user: User,
+  })
+  .openapi('TokenPair');
+
+const ID_CHECK_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+const ID_CHECK_CHARS = '10X98765432';
+
+/** GB 11643 check digit of an 18-character resident identity number. */
+function residentIdCheckDigitOk(id: string): boolean {
+  const sum = ID_CHECK_WEIGHTS.reduce((acc, w, i) => acc + w * Number(id[i]), 0);
+  return ID_CHECK_CHARS[sum % 11] === id[17].toUpperCase();
+}
+
+export const ResidentIdNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{17}[\dXx]$/, 'must be an 18-character resident identity number')
+  .refine(residentIdCheckDigitOk, 'check digit does not match')
+  .openapi({ example: '11010519491231002X' });
+
+export const RealnameStatusView = z
+  .object({
+    status: RealnameStatus,
+    real_name_masked: z.string().nullable().openapi({ example: '*明' }),
+    id_number_masked: z.string().nullable().openapi({ example: '1101**********002X' }),
+    verified_at: Timestamp.nullable(),
+  })
+  .openapi('RealnameStatusView');
+
+export const RealnameStartResult = RealnameStatusView.extend({
+  status: z.enum(['pending', 'verified', 'failed']),
+}).openapi('RealnameStartResult');
+
+export const sendSmsCode = defineRoute({
+  id: 'sendSmsCode',
+  service: 'identity',
+  method: 'post',
+  path: '/api/auth/sms/send',
+  auth: 'public',
+  summary: 'Send an SMS login code to a phone number',
+  tags: ['auth'],
+  body: z.object({ phone: Phone }).strict(),
+  success: {
+    status: 200,
+    description: 'code sent',
+    schema: z.object({
+      expires_in: z.number().int().openapi({ example: 300 }),
+      resend_after: z.number().int().openapi({ example: 60 }),
+      dev_code: z.string().optional().openapi({ description: 'only with SMS_PROVIDER=log (development)' }),
+    }),
+  },
+  errors: [400, 429],
+});
+
+export const loginWithSms = defineRoute({
+  id: 'loginWithSms',
+  service: 'identity',
+  method: 'post',
+  path: '/api/auth/sms/login',
+  auth: 'public',
+  summary: 'Log in with phone and SMS code; an unknown phone registers a new user',
+  tags: ['auth'],
+  body: z
+    .object({
+      phone: Phone,
+      code: z.string().regex(/^\d{6}$/, 'must be 6 digits').openapi({ example: '123456' }),
+    })
+    .strict(),
+  success: { status: 200, description: 'logged in', schema: TokenPair },
+  errors: [400, 403, 422, 429],
+});
+
+export const refreshToken = defineRoute({
+  id: 'refreshToken',
+  service: 'identity',
+  method: 'post',
+  path: '/api/auth/refresh',
+  auth: 'public',
+  summary: 'Exchange a refresh token for a new pair (rotation)',
+  description: 'The old refresh token stops working; reusing a rotated one revokes the whole family.',
+  tags: ['auth'],
+  body: z.object({ refresh_token: z.string().min(1).max(2048) }).strict(),
+  success: { status: 200, description: 'a new token pair', schema: TokenPair },
+  errors: [400, 401, 403],
+});
+
+export const logout = defineRoute({
+  id: 'logout',
+  service: 'identity',
+  method: 'post',
+  path: '/api/auth/logout',
+  auth: 'user',
+  summary: 'Log out: the access token and its refresh family stop working at once',
+  description: 'The body is optional; an absent body is the same as `{}`.',
+  tags: ['auth'],
+  body: z.object({ refresh_token: z.string().min(1).max(2048).optional() }).strict(),
+  success: { status: 204, description: 'logged out' },
+  errors: [400, 401],
+});
+
+export const getMe = defineRoute({
+  id: 'getMe',
+  service: 'identity',
+  method: 'get',
+  path: '/api/me',
+  auth: 'user',
+  summary: 'Read the current user',
+  tags: ['auth'],
+  success: { status: 200, description: 'the caller', schema: User },
+  errors: [401, 403],
+});
+
+export const startRealname = defineRoute({
+  id: 'startRealname',
+  service: 'identity',
+  method: 'post',
+  path: '/api/realname/start',
+  auth: 'user',
+  summary: 'Start real-name verification',
+  tags: ['realname'],
+  body: z
+    .object({
+      real_name: z.string().trim().min(2).max(50).openapi({ example: '张明' }),
+      id_number: ResidentIdNumber,
+    })
+    .strict(),
+  success: { status: 200, description: 'verification started or decided', schema: RealnameStartResult },
+  errors: [400, 401, 403, 409, 429],
+});
+
+export const getRealnameStatus = defineRoute({
+  id: 'getRealnameStatus',
+  service: 'identity',
+  method: 'get',
+  path: '/api/realname/status',
+  auth: 'user',
+  summary: 'Read the caller’s real-name verification status',
+  tags: ['realname'],
+  success: { status: 200, description: 'current status', schema: RealnameStatusView },
+  errors: [401, 403],
+});
+
+export const adminListUsers = defineRoute({
+  id: 'adminListUsers',
+  service: 'identity',
+  method: 'get',
+  path: '/api/admin/users',
+  auth: 'admin',
+  summary: 'List users',
+  tags: ['admin-users'],
+  query: PageQuery.extend({
+    phone: Phone.optional(),
+    frozen: QueryBoolean.optional(),
+    realname_status: RealnameStatus.optional(),
+  }),
+  success: { status: 200, description: 'users, newest first', schema: Page(UserAdminView) },
+  errors: [400, 401, 403],
+});
+
+export const adminFreezeUser = defineRoute({
+  id: 'adminFreezeUser',
+  service: 'identity',
+  method: 'post',
+  path: '/api/admin/users/{id}/freeze',
+  auth: 'admin',
+  summary: 'Freeze a user: every token it holds stops working at once',
+  tags: ['admin-users'],
+  params: IdParams,
+  body: ReasonBody,
+  success: { status: 200, description: 'the frozen user', schema: UserAdminView },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const adminUnfreezeUser = defineRoute({
+  id: 'adminUnfreezeUser',
+  service: 'identity',
+  method: 'post',
+  path: '/api/admin/users/{id}/unfreeze',
+  auth: 'admin',
+  summary: 'Unfreeze a user',
+  tags: ['admin-users'],
+  params: IdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the unfrozen user', schema: UserAdminView },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const identityRoutes = [
+  sendSmsCode,
+  loginWithSms,
+  refreshToken,
+  logout,
+  getMe,
+  startRealname,
+  getRealnameStatus,
+  adminListUsers,
+  adminFreezeUser,
+  adminUnfreezeUser,
+];

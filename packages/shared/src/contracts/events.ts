@@ -1,0 +1,144 @@
+import { Id, Money, Timestamp } from './common';
+import { z } from './zod';
+import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
+import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
+import { AuditActorType, AuditResult } from './api/admin';
+
+// The `data` of every domain event (CONTRACT §8). A change here is additive, or the event gets a
+// new `version`; consumers must ignore fields they do not know, so these objects are not strict.
+
+/**
+ * Every listing event carries the whole snapshot, so orders (and anyone else) can keep a read
+ * model from the events alone; `updated_at` lets a consumer drop a snapshot older than the one it holds.
+ */
+const ListingSnapshot = z.object({
+  listing_id: Id,
+  owner_id: Id,
+  title: z.string(),
+  game: z.string(),
+  hourly_price: Money,
+  deposit: Money,
+  min_hours: RentalHours,
+  max_hours: RentalHours.nullable(),
+  status: ListingStatus,
+  review_status: ReviewStatus,
+  updated_at: Timestamp,
+  reason: z.string().nullable().optional(),
+  actor_id: Id.nullable().optional().openapi({ description: 'the owner or admin who caused it; null for the system' }),
+});
+
+const OrderSnapshot = z.object({
+  order_id: Id,
+  listing_id: Id,
+  listing_title: z.string(),
+  renter_id: Id,
+  owner_id: Id,
+  status: OrderStatus,
+  rent: Money,
+  deposit: Money,
+  amount: Money,
+  hours: RentalHours,
+  reason: z.string().nullable().optional(),
+  actor_id: Id.nullable().optional().openapi({ description: 'the party or admin who caused it; null for the timeout scan' }),
+});
+
+/** How the escrow (`amount`) is split when an order ends; the wallet settles from exactly these figures. */
+const Settlement = z.object({
+  consumption: Money,
+  deposit_deduction: Money,
+  refund: Money,
+  owner_income: Money,
+  platform_fee: Money,
+});
+
+export const eventDataSchemas = {
+  'user.registered': z.object({
+    user_id: Id,
+    phone_masked: z.string(),
+    nickname: z.string(),
+    registered_at: Timestamp,
+  }),
+  'user.frozen': z.object({
+    user_id: Id,
+    reason: z.string(),
+    frozen_by: Id,
+    frozen_at: Timestamp,
+  }),
+  'user.unfrozen': z.object({
+    user_id: Id,
+    unfrozen_by: Id,
+    unfrozen_at: Timestamp,
+  }),
+
+  'listing.submitted': ListingSnapshot,
+  'listing.approved': ListingSnapshot,
+  'listing.rejected': ListingSnapshot,
+  'listing.offlined': ListingSnapshot,
+  'listing.updated': ListingSnapshot,
+  'listing.deleted': ListingSnapshot,
+  'listing.marked_abnormal': ListingSnapshot,
+
+  'order.created': OrderSnapshot,
+  'order.paid': OrderSnapshot.extend({ paid_at: Timestamp }),
+  'order.cancelled': OrderSnapshot,
+  'order.handed_off': OrderSnapshot,
+  'order.received': OrderSnapshot.extend({ started_at: Timestamp, ends_at: Timestamp }),
+  'order.checkout_requested': OrderSnapshot.extend(Settlement.partial().shape),
+  'order.checkout_countered': OrderSnapshot.extend(Settlement.partial().shape),
+  'order.completed': OrderSnapshot.extend(Settlement.shape),
+  'order.closed': OrderSnapshot.extend(Settlement.shape),
+  'order.marked_abnormal': OrderSnapshot,
+
+  'dispute.opened': z.object({
+    dispute_id: Id,
+    order_id: Id,
+    renter_id: Id,
+    owner_id: Id,
+    type: DisputeType,
+    raised_by: Id,
+    reason: z.string(),
+  }),
+  'dispute.resolved': z.object({
+    dispute_id: Id,
+    order_id: Id,
+    result: ArbitrationResult,
+    note: z.string(),
+    resolved_by: Id,
+    breakdown: Settlement.nullable().optional(),
+  }),
+
+  'payment.succeeded': z.object({
+    payment_id: Id,
+    user_id: Id,
+    amount: Money,
+    purpose: z.enum(['recharge', 'order']),
+    order_id: Id.nullable(),
+    gateway_txn_id: z.string().nullable().openapi({ description: 'null for an order paid from the wallet balance' }),
+    paid_at: Timestamp,
+  }),
+
+  'system_config.changed': z.object({
+    key: z.string(),
+    value: z.unknown(),
+    updated_by: Id,
+    updated_at: Timestamp,
+  }),
+
+  'audit.recorded': z.object({
+    actor_type: AuditActorType,
+    actor_id: z.string().nullable(),
+    action: z.string(),
+    biz_type: z.string(),
+    biz_id: z.string().nullable(),
+    detail: z.record(z.string(), z.unknown()),
+    ip: z.string().nullable(),
+    result: AuditResult,
+    request_id: z.string().nullable(),
+    occurred_at: Timestamp,
+  }),
+} as const;
+
+export type EventType = keyof typeof eventDataSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
+
+export const EVENT_TYPES = Object.keys(eventDataSchemas) as EventType[];

@@ -1,0 +1,54 @@
+import type { ServiceName } from './api/route';
+
+/**
+ * Which service owns which public path (ARCHITECTURE.md "Who owns which public route").
+ * Order matters: the first matching prefix wins, so the `/api/admin/...` entries owned by
+ * domain services come before the admin service's catch-all entries.
+ */
+export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName }> = [
+  { prefix: '/api/admin/users', service: 'identity' },
+  { prefix: '/api/admin/listings', service: 'catalog' },
+  { prefix: '/api/admin/orders', service: 'orders' },
+  { prefix: '/api/admin/disputes', service: 'orders' },
+  { prefix: '/api/admin/wallet', service: 'wallet' },
+  { prefix: '/api/admin/files', service: 'files' },
+  { prefix: '/api/admin/auth', service: 'admin' },
+  { prefix: '/api/admin/me', service: 'admin' },
+  { prefix: '/api/admin/system-configs', service: 'admin' },
+  { prefix: '/api/admin/audit-logs', service: 'admin' },
+  { prefix: '/api/admin/dashboard', service: 'admin' },
+  { prefix: '/api/auth', service: 'identity' },
+  { prefix: '/api/me', service: 'identity' },
+  { prefix: '/api/realname', service: 'identity' },
+  { prefix: '/api/listings', service: 'catalog' },
+  { prefix: '/api/seller/listings', service: 'catalog' },
+  { prefix: '/api/open/listing-uploads', service: 'catalog' },
+  { prefix: '/api/orders', service: 'orders' },
+  { prefix: '/api/disputes', service: 'orders' },
+  { prefix: '/api/wallet', service: 'wallet' },
+  { prefix: '/api/payments/paygate', service: 'wallet' },
+  { prefix: '/api/files', service: 'files' },
+  { prefix: '/api/notifications', service: 'notify' },
+];
+
+/** The owning service of a public path, matching whole path segments only (`/api/me` is not `/api/media`). */
+export function ownerOf(path: string): ServiceName | undefined {
+  for (const { prefix, service } of ROUTE_OWNERS) {
+    if (path === prefix || path.startsWith(prefix + '/')) return service;
+  }
+  return undefined;
+}
+
+export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'catalog', 'orders', 'wallet', 'files', 'notify', 'admin'];
+
+/** Default local ports; each service also takes `PORT` from its environment. */
+export const DEFAULT_PORTS: Record<ServiceName | 'gateway', number> = {
+  gateway: 8080,
+  identity: 8081,
+  catalog: 8082,
+  orders: 8083,
+  wallet: 8084,
+  files: 8085,
+  notify: 8086,
+  admin: 8087,
+};

@@ -1,0 +1,64 @@
+import 'reflect-metadata';
+import { DataSource, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export interface DataSourceOptions {
+  url: string;
+  schema: string;
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations: MixedList<Function | string>;
+  poolSize?: number;
+}
+
+/**
+ * A service's connection: every session's search_path is the service's own schema, so migrations
+ * and queries name tables without a schema and can never reach another service's tables by accident.
+ */
+export function createDataSource(opts: DataSourceOptions): DataSource {
+  if (!SCHEMA_NAME.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
+  return new DataSource({
+    type: 'postgres',
+    url: opts.url,
+    schema: opts.schema,
+    entities: opts.entities,
+    migrations: opts.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    extra: {
+      max: opts.poolSize ?? 10,
+      options: `-c search_path=${opts.schema}`,
+      application_name: opts.schema,
+    },
+  });
+}
+
+/** Creates the schema if this role may (development); a provisioned role already owns its schema. */
+export async function initializeDataSource(dataSource: DataSource, schema: string) {
+  await dataSource.initialize();
+  const [{ exists }] = await dataSource.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS exists`,
+    [schema],
+  );
+  if (!exists) await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  await dataSource.runMigrations({ transaction: 'each' });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids from the outside are checked before they reach SQL: a malformed id is simply "not found". */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/** Postgres unique_violation, for turning a lost race into a clean 409. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; driverError?: { code?: string; constraint?: string }; constraint?: string };
+  const code = e?.driverError?.code ?? e?.code;
+  if (code !== '23505') return false;
+  return constraint === undefined || (e.driverError?.constraint ?? e.constraint) === constraint;
+}
+
+export type { EntityManager };

@@ -1,0 +1,210 @@
+import { Client } from 'pg';
+import type { ConfirmChannel } from 'amqplib';
+import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+import type { Logger } from 'pino';
+import type { EventData, EventType } from '../contracts/events';
+import { currentRequestId } from '../http/request-context';
+import type { Bus } from './bus';
+import { buildEvent, type DomainEvent } from './envelope';
+
+/** Outbox and inbox tables, created in every service's own schema by its first migration. */
+export class CreateOutboxAndInbox1763800000000 implements MigrationInterface {
+  name = 'CreateOutboxAndInbox1763800000000';
+
+  async up(q: QueryRunner) {
+    await q.query(`
+      CREATE TABLE outbox (
+        seq bigserial PRIMARY KEY,
+        id uuid NOT NULL UNIQUE,
+        type text NOT NULL,
+        payload jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        published_at timestamptz
+      )`);
+    await q.query(`CREATE INDEX outbox_unpublished ON outbox (seq) WHERE published_at IS NULL`);
+    await q.query(`
+      CREATE TABLE inbox (
+        event_id uuid PRIMARY KEY,
+        type text NOT NULL,
+        handled_at timestamptz NOT NULL DEFAULT now()
+      )`);
+  }
+
+  async down(q: QueryRunner) {
+    await q.query(`DROP TABLE inbox`);
+    await q.query(`DROP TABLE outbox`);
+  }
+}
+
+export function outboxChannel(schema: string) {
+  return `outbox_${schema}`;
+}
+
+/** Writes events into the outbox inside the caller's transaction: they exist if and only if the change commits. */
+export class EventWriter {
+  constructor(
+    private readonly producer: string,
+    private readonly schema: string,
+  ) {}
+
+  async publish<T extends EventType>(manager: EntityManager, type: T, data: EventData<T>): Promise<DomainEvent<T>> {
+    if (!manager.queryRunner?.isTransactionActive) {
+      throw new Error(`event ${type} must be written inside a transaction`);
+    }
+    const event = buildEvent(type, data, this.producer, currentRequestId() ?? null);
+    await manager.query(`INSERT INTO outbox (id, type, payload) VALUES ($1, $2, $3)`, [event.id, type, JSON.stringify(event)]);
+    // NOTIFY is delivered at commit and dropped on rollback, which is exactly when the relay should wake.
+    await manager.query(`SELECT pg_notify($1, '')`, [outboxChannel(this.schema)]);
+    return event;
+  }
+}
+
+export interface OutboxRelayOptions {
+  dataSource: DataSource;
+  databaseUrl: string;
+  schema: string;
+  bus: Bus;
+  log: Logger;
+  batchSize?: number;
+  pollIntervalMs?: number;
+  retentionHours?: number;
+  /** fault injection for the crash-recovery test: runs after the broker confirmed, before rows are marked */
+  afterPublish?: (ids: string[]) => Promise<void>;
+}
+
+/**
+ * Publishes outbox rows with publisher confirms, then marks them. Rows are claimed with
+ * `FOR UPDATE SKIP LOCKED`, so replicas share the work; a crash between confirm and mark leaves
+ * the rows unmarked and they are published again (consumers dedupe by event id).
+ */
+export class OutboxRelay {
+  private channel: ConfirmChannel | null = null;
+  private listener: Client | null = null;
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private lastCleanup = 0;
+
+  constructor(private readonly opts: OutboxRelayOptions) {}
+
+  async start() {
+    this.running = true;
+    await this.listen();
+    this.loop = this.run();
+  }
+
+  async stop() {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.listener?.end().catch(() => undefined);
+    await this.channel?.close().catch(() => undefined);
+    this.channel = null;
+  }
+
+  /** Publishes everything pending now; returns how many events went out. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.publishBatch();
+      total += n;
+      if (n < (this.opts.batchSize ?? 100)) return total;
+    }
+  }
+
+  private async listen() {
+    const client = new Client({ connectionString: this.opts.databaseUrl });
+    client.on('error', (err) => {
+      this.opts.log.warn({ err: { message: err.message } }, 'outbox listener lost; polling until it is back');
+      this.listener = null;
+    });
+    client.on('notification', () => this.wake?.());
+    await client.connect();
+    await client.query(`LISTEN ${outboxChannel(this.opts.schema)}`);
+    this.listener = client;
+  }
+
+  private async run() {
+    const pollMs = this.opts.pollIntervalMs ?? 1000;
+    let backoff = 0;
+    while (this.running) {
+      try {
+        const published = await this.drain();
+        backoff = 0;
+        await this.cleanupIfDue();
+        if (published > 0) continue;
+      } catch (err) {
+        backoff = Math.min(backoff ? backoff * 2 : 200, 10_000);
+        this.opts.log.warn({ err: { message: (err as Error).message } }, 'outbox publish failed; will retry');
+        await this.channel?.close().catch(() => undefined);
+        this.channel = null;
+      }
+      if (!this.listener && this.running) await this.listen().catch(() => undefined);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, backoff || pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  private async getChannel() {
+    if (!this.channel) {
+      const channel = await this.opts.bus.confirmChannel();
+      channel.on('close', () => {
+        if (this.channel === channel) this.channel = null;
+      });
+      this.channel = channel;
+    }
+    return this.channel;
+  }
+
+  private async publishBatch(): Promise<number> {
+    const runner = this.opts.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      const rows: Array<{ id: string; type: string; payload: unknown }> = await runner.query(
+        `SELECT id, type, payload FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.opts.batchSize ?? 100],
+      );
+      if (rows.length === 0) {
+        await runner.commitTransaction();
+        return 0;
+      }
+      const channel = await this.getChannel();
+      for (const row of rows) {
+        channel.publish(this.opts.bus.exchange, row.type, Buffer.from(JSON.stringify(row.payload)), {
+          persistent: true,
+          messageId: row.id,
+          type: row.type,
+          contentType: 'application/json',
+        });
+      }
+      await channel.waitForConfirms();
+      const ids = rows.map((r) => r.id);
+      await this.opts.afterPublish?.(ids);
+      await runner.query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])`, [ids]);
+      await runner.commitTransaction();
+      return rows.length;
+    } catch (err) {
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw err;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async cleanupIfDue() {
+    const now = Date.now();
+    if (now - this.lastCleanup < 10 * 60_000) return;
+    this.lastCleanup = now;
+    await this.opts.dataSource.query(
+      `DELETE FROM outbox WHERE published_at < now() - make_interval(hours => $1)`,
+      [this.opts.retentionHours ?? 72],
+    );
+  }
+}

@@ -1,0 +1,56 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { Problem, problems } from './problem';
+
+export function sendProblem(res: Response, problem: Problem, instance: string) {
+  if (problem.headers) res.set(problem.headers);
+  const requestId = res.getHeader('x-request-id');
+  res
+    .status(problem.status)
+    .type('application/problem+json')
+    .send(JSON.stringify(problem.toBody(instance, typeof requestId === 'string' ? requestId : undefined)));
+}
+
+/** Maps body-parser and multer failures (client mistakes) to problems; anything else is ours. */
+function toProblem(err: unknown): Problem | null {
+  if (err instanceof Problem) return err;
+  const e = err as { type?: string; status?: number; code?: string; statusCode?: number };
+  if (e?.type === 'entity.parse.failed') return problems.malformedJson();
+  if (e?.type === 'entity.too.large' || e?.code === 'LIMIT_FILE_SIZE') return problems.payloadTooLarge();
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new Problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'unsupported content encoding or charset');
+  }
+  if (e?.type === 'request.aborted') return new Problem(400, 'REQUEST_ABORTED', 'the request body was cut short');
+  if (typeof e?.code === 'string' && e.code.startsWith('LIMIT_')) {
+    return new Problem(400, 'VALIDATION_FAILED', 'multipart request breaks a limit', {
+      errors: [{ path: '(multipart)', message: e.code.toLowerCase() }],
+    });
+  }
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new Problem(status, 'BAD_REQUEST', 'the request could not be processed');
+  }
+  return null;
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const problem = toProblem(err);
+    const instance = req.originalUrl.split('?')[0] ?? req.path;
+    if (problem) {
+      if (!res.headersSent) sendProblem(res, problem, instance);
+      return;
+    }
+    // The cause stays in our log; the client gets a problem with no stack, SQL or host name.
+    log.error({ err }, 'unhandled error');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendProblem(res, new Problem(500, 'INTERNAL', 'something went wrong on our side'), instance);
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendProblem(res, problems.notFound(`no route for ${req.method} ${req.path}`), req.path);
+};

@@ -1,0 +1,91 @@
+import type { Request, Response, Router } from 'express';
+import type { Logger } from 'pino';
+import type { AdminIdentity, Identity, UserIdentity } from '../auth/assertion';
+import type {
+  AnyRoute,
+  RouteAuthOf,
+  RouteBody,
+  RouteParams,
+  RouteQuery,
+  RouteResult,
+} from '../contracts/api/route';
+import { problems } from './problem';
+import { parseOrThrow } from './validate';
+
+type IdentityFor<A> = A extends 'user' ? UserIdentity : A extends 'admin' ? AdminIdentity : Identity;
+
+export interface HandlerInput<C extends AnyRoute> {
+  params: RouteParams<C>;
+  query: RouteQuery<C>;
+  body: RouteBody<C>;
+  identity: IdentityFor<RouteAuthOf<C>>;
+  req: Request;
+  res: Response;
+  log: Logger;
+}
+
+/** A use-case call: returns the success body, or writes `res` itself (file streams) and returns nothing. */
+export type RouteHandler<C extends AnyRoute> = (input: HandlerInput<C>) => Promise<RouteResult<C> | void>;
+
+export interface RouteBinding {
+  contract: AnyRoute;
+  handler: RouteHandler<any>;
+}
+
+export function route<C extends AnyRoute>(contract: C, handler: RouteHandler<C>): RouteBinding {
+  return { contract, handler };
+}
+
+export function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+function assertCaller(auth: AnyRoute['auth'], identity: Identity) {
+  if (auth === 'user' && identity.kind !== 'user') throw problems.unauthenticated('a user token is required');
+  if (auth === 'admin' && identity.kind !== 'admin') throw problems.unauthenticated('an admin token is required');
+}
+
+export interface MountOptions {
+  /** check every success body against its schema: on in development and tests, where drift must surface */
+  validateResponses: boolean;
+}
+
+export function mountRoutes(router: Router, bindings: RouteBinding[], opts: MountOptions) {
+  for (const { contract, handler } of bindings) {
+    router[contract.method](expressPath(contract.path), async (req: Request, res: Response) => {
+      const identity = res.locals.identity as Identity;
+      assertCaller(contract.auth, identity);
+      const params = contract.params ? parseOrThrow(contract.params, req.params, 'path') : {};
+      const query = contract.query ? parseOrThrow(contract.query, req.query, 'query') : {};
+      const body =
+        contract.body && contract.bodyType !== 'multipart' ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
+      const result = await handler({ params, query, body, identity, req, res, log: res.locals.log } as HandlerInput<AnyRoute>);
+      if (res.headersSent) return;
+      const { status, schema } = contract.success;
+      if (status === 204 || schema === undefined) {
+        res.status(status).end();
+        return;
+      }
+      if (opts.validateResponses) {
+        const check = schema.safeParse(result);
+        if (!check.success) {
+          res.locals.log.error({ route: contract.id, issues: check.error.issues }, 'response does not match its contract');
+          throw new Error(`response of ${contract.id} does not match its contract`);
+        }
+      }
+      res.status(status).json(result);
+    });
+  }
+}
+
+/**
+ * Routes of the contract whose issue has not landed yet: they are in the OpenAPI document and
+ * answer 501 NOT_IMPLEMENTED (after auth and validation) until their use case is built.
+ */
+export function notImplementedRoutes(contracts: AnyRoute[]): RouteBinding[] {
+  return contracts.map((contract) =>
+    route(contract, async () => {
+      throw problems.notImplemented();
+    }),
+  );
+}

@@ -1,0 +1,85 @@
+import express, { type Express, type Request, type Response, type NextFunction, type Router } from 'express';
+import type { Logger } from 'pino';
+import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
+import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
+import { problems } from './problem';
+import { acceptRequestId, runWithRequestId } from './request-context';
+import { mountRoutes, type RouteBinding } from './routes';
+
+export interface ServiceAppOptions {
+  log: Logger;
+  verifyAssertion: (token: string | undefined) => Identity | null;
+  routes: RouteBinding[];
+  /** `/internal/*` routes for other services; only callers with a service assertion reach them */
+  internal?: (router: Router) => void;
+  /** JSON body limit; paths in `largeBodyPaths` get `largeBodyLimit` */
+  jsonLimit?: string;
+  largeBodyPaths?: string[];
+  largeBodyLimit?: string;
+  validateResponses: boolean;
+  readiness: () => Promise<Record<string, boolean>>;
+}
+
+function requestLogging(log: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const requestId = acceptRequestId(req.headers['x-request-id']);
+    res.setHeader('x-request-id', requestId);
+    res.locals.requestId = requestId;
+    res.locals.log = log.child({ request_id: requestId });
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : req.path === '/healthz' || req.path === '/readyz' ? 'debug' : 'info';
+      res.locals.log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    runWithRequestId(requestId, next);
+  };
+}
+
+/** The Express app every service runs: request ids, identity assertion, validated routes, problem errors. */
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestLogging(opts.log));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await opts.readiness();
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+
+  app.use((req, res, next) => {
+    const identity = opts.verifyAssertion(req.header(ASSERTION_HEADER));
+    if (!identity) {
+      sendProblem(res, problems.unauthenticated('requests must come through the gateway'), req.path);
+      return;
+    }
+    res.locals.identity = identity;
+    next();
+  });
+
+  const largeParser = express.json({ limit: opts.largeBodyLimit ?? '1mb' });
+  for (const path of opts.largeBodyPaths ?? []) app.use(path, largeParser);
+  app.use(express.json({ limit: opts.jsonLimit ?? '100kb' }));
+
+  if (opts.internal) {
+    const internal = express.Router();
+    internal.use((_req, res, next) => {
+      if ((res.locals.identity as Identity).kind !== 'service') throw problems.notFound();
+      next();
+    });
+    opts.internal(internal);
+    app.use('/internal', internal);
+  }
+
+  const router = express.Router();
+  mountRoutes(router, opts.routes, { validateResponses: opts.validateResponses });
+  app.use(router);
+  app.use(notFoundHandler);
+  app.use(errorHandler(opts.log));
+  return app;
+}

@@ -1,0 +1,105 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { AnyRoute, ErrorStatus } from '../contracts/api/route';
+import { z } from '../contracts/zod';
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.string().openapi({ example: 'VALIDATION_FAILED' }),
+    detail: z.string(),
+    instance: z.string(),
+    request_id: z.string().optional(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi('Problem', { description: 'RFC 9457 problem details; `code` is stable and machine-readable' });
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected)',
+  401: 'UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED',
+  403: 'FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED',
+  404: 'NOT_FOUND: absent, or not visible to the caller',
+  409: 'INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'well-formed but refused (UPLOADER_NOT_MATCHED, SMS_CODE_INVALID, CAPTCHA_INVALID, PAYGATE_REJECTED)',
+  429: 'RATE_LIMITED, with Retry-After',
+  501: 'NOT_IMPLEMENTED: specified, not built yet',
+  502: 'UPSTREAM_UNAVAILABLE',
+  503: 'UPSTREAM_UNAVAILABLE',
+};
+
+function successContent(route: AnyRoute) {
+  if (route.success.schema) return { 'application/json': { schema: route.success.schema } };
+  if (route.success.contentType) {
+    return { [route.success.contentType]: { schema: { type: 'string' as const, format: 'binary' } } };
+  }
+  return undefined;
+}
+
+function toRouteConfig(route: AnyRoute): RouteConfig {
+  const responses: RouteConfig['responses'] = {
+    [route.success.status]: { description: route.success.description, content: successContent(route) },
+  };
+  const errors = new Set<ErrorStatus>([...route.errors, 429, 502, 503]);
+  for (const status of errors) {
+    responses[status] = {
+      description: ERROR_DESCRIPTIONS[status],
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    };
+  }
+  const bodyType = route.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json';
+  return {
+    method: route.method,
+    path: route.path,
+    operationId: route.id,
+    summary: route.summary,
+    description: route.description,
+    tags: route.tags,
+    security: route.auth === 'user' ? [{ userBearer: [] }] : route.auth === 'admin' ? [{ adminBearer: [] }] : [],
+    request: {
+      params: route.params,
+      query: route.query,
+      headers: route.headers,
+      body: route.body ? { required: true, content: { [bodyType]: { schema: route.body } } } : undefined,
+    },
+    responses,
+  };
+}
+
+/** The public OpenAPI 3.1 document, built from the same route contracts the services validate with. */
+export function buildOpenApiDocument(
+  routes: AnyRoute[],
+  extra: RouteConfig[] = [],
+  schemas: Record<string, z.ZodType> = {},
+) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'userBearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'access token from /api/auth/sms/login or /api/auth/refresh',
+  });
+  registry.registerComponent('securitySchemes', 'adminBearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'back-office access token from /api/admin/auth/login',
+  });
+  registry.register('Problem', ProblemSchema);
+  for (const [name, schema] of Object.entries(schemas)) registry.register(name, schema);
+  for (const route of routes) registry.registerPath(toRouteConfig(route));
+  for (const config of extra) registry.registerPath(config);
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Account Rental Marketplace API',
+      version: '1.0.0',
+      description:
+        'Money is integer fen; times are ISO 8601 UTC; errors are RFC 9457 problem+json with a stable `code`; ' +
+        'lists take `limit` (1..100, default 20) and an opaque `cursor` and answer `{ items, next_cursor }`.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,209 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Router } from 'express';
+import type { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { z } from 'zod';
+import { createAssertionSigner, createAssertionVerifier } from '../auth/assertion';
+import { Revocations } from '../auth/revocation';
+import { baseEnvShape, loadConfig } from '../config/env';
+import type { ServiceName } from '../contracts/api/route';
+import { DEFAULT_PORTS } from '../contracts/routing';
+import { createDataSource, initializeDataSource } from '../db/data-source';
+import { Bus } from '../events/bus';
+import { InboxConsumer, type EventHandlers } from '../events/inbox';
+import { EventWriter, OutboxRelay } from '../events/outbox';
+import { InternalClient } from '../http/internal-client';
+import type { RouteBinding } from '../http/routes';
+import { createServiceApp } from '../http/service-app';
+import { createLogger, type Logger } from '../logging/logger';
+import { connectRedis, type RedisClient } from '../redis';
+
+const serviceEnvShape = {
+  ...baseEnvShape,
+  PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HOST: z.string().default('127.0.0.1'),
+  DB_SCHEMA: z.string().optional(),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  INBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(6),
+  INBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
+  IDENTITY_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.identity}`),
+  CATALOG_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.catalog}`),
+  ORDERS_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.orders}`),
+  WALLET_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.wallet}`),
+  FILES_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.files}`),
+  NOTIFY_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.notify}`),
+  ADMIN_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.admin}`),
+};
+
+type ServiceEnv<S extends z.ZodRawShape> = z.infer<z.ZodObject<typeof serviceEnvShape>> & z.infer<z.ZodObject<S>>;
+
+export interface ServiceContext<S extends z.ZodRawShape = z.ZodRawShape> {
+  name: ServiceName;
+  schema: string;
+  config: ServiceEnv<S>;
+  log: Logger;
+  db: DataSource;
+  redis: RedisClient;
+  bus: Bus;
+  events: EventWriter;
+  /** `name` under this deployment's Redis key prefix */
+  redisKey: (name: string) => string;
+  revocations: Revocations;
+  /** an `/internal/*` client for another service, signed as this one */
+  internal: (service: ServiceName) => InternalClient;
+}
+
+export interface Job {
+  start(): Promise<void> | void;
+  stop(): Promise<void> | void;
+}
+
+export interface ServiceParts {
+  routes: RouteBinding[];
+  internal?: (router: Router) => void;
+  handlers?: EventHandlers;
+  jobs?: Job[];
+}
+
+export interface ServiceDefinition<S extends z.ZodRawShape> {
+  name: ServiceName;
+  env: S;
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations: MixedList<Function | string>;
+  largeBodyPaths?: string[];
+  build: (ctx: ServiceContext<S>) => ServiceParts | Promise<ServiceParts>;
+}
+
+export function defineService<S extends z.ZodRawShape>(def: ServiceDefinition<S>) {
+  return def;
+}
+
+export interface RunningService<S extends z.ZodRawShape = z.ZodRawShape> {
+  ctx: ServiceContext<S>;
+  relay: OutboxRelay;
+  consumer: InboxConsumer;
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts one service: config, database and migrations, bus, outbox relay, inbox consumer, HTTP. */
+export async function startService<S extends z.ZodRawShape>(
+  def: ServiceDefinition<S>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService<S>> {
+  const config = loadConfig({ ...serviceEnvShape, ...def.env }, env) as unknown as ServiceEnv<S>;
+  const log = createLogger(def.name, config.LOG_LEVEL);
+  const schema = config.DB_SCHEMA ?? def.name;
+  const db = createDataSource({
+    url: config.DATABASE_URL,
+    schema,
+    entities: def.entities,
+    migrations: def.migrations,
+    poolSize: config.DB_POOL_SIZE,
+  });
+  await initializeDataSource(db, schema);
+  const redis = await connectRedis(config.REDIS_URL, log);
+  const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log);
+  const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
+  const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
+  const urls = config as unknown as Record<string, string>;
+  const ctx: ServiceContext<S> = {
+    name: def.name,
+    schema,
+    config,
+    log,
+    db,
+    redis,
+    bus,
+    events: new EventWriter(def.name, schema),
+    redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
+    revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
+    internal: (service) => new InternalClient(urls[`${service.toUpperCase()}_URL`]!, serviceAssertion),
+  };
+  const parts = await def.build(ctx);
+
+  const relay = new OutboxRelay({
+    dataSource: db,
+    databaseUrl: config.DATABASE_URL,
+    schema,
+    bus,
+    log,
+    pollIntervalMs: config.OUTBOX_POLL_MS,
+  });
+  await relay.start();
+  const consumer = new InboxConsumer({
+    service: schema === def.name ? def.name : `${def.name}.${schema}`,
+    dataSource: db,
+    bus,
+    log,
+    handlers: parts.handlers ?? {},
+    maxAttempts: config.INBOX_MAX_ATTEMPTS,
+    baseDelayMs: config.INBOX_RETRY_BASE_MS,
+  });
+  await consumer.start();
+  for (const job of parts.jobs ?? []) await job.start();
+
+  const app = createServiceApp({
+    log,
+    verifyAssertion: createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET),
+    routes: parts.routes,
+    internal: parts.internal,
+    largeBodyPaths: def.largeBodyPaths,
+    validateResponses: config.NODE_ENV !== 'production',
+    readiness: async () => ({
+      database: await db.query('SELECT 1').then(() => true, () => false),
+      broker: bus.isConnected,
+      redis: redis.isReady,
+    }),
+  });
+  const port = config.PORT ?? DEFAULT_PORTS[def.name];
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(port, config.HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address() as AddressInfo;
+  log.info({ port: address.port, schema }, `${def.name} listening`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      for (const job of parts.jobs ?? []) await job.stop();
+      await consumer.stop();
+      await relay.stop();
+      await bus.close();
+      await redis.quit().catch(() => undefined);
+      await db.destroy();
+    })();
+    return stopping;
+  };
+  return { ctx, relay, consumer, server, url: `http://127.0.0.1:${address.port}`, stop };
+}
+
+/** The body of every service's `main.ts`: start, and stop cleanly on SIGINT/SIGTERM. */
+export function runServiceMain<S extends z.ZodRawShape>(def: ServiceDefinition<S>) {
+  startService(def).then(
+    (running) => {
+      const shutdown = (signal: string) => {
+        running.ctx.log.info({ signal }, 'shutting down');
+        running.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGINT', () => shutdown('SIGINT'));
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+    },
+    (err) => {
+      // Config errors carry their own readable message; anything else is logged whole.
+      process.stderr.write(`${def.name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { connect } from 'amqplib';
+import { Client } from 'pg';
+import { signAssertion, type Identity } from '../auth/assertion';
+import { baseEnvShape } from '../config/env';
+
+export interface Infra {
+  DATABASE_URL: string;
+  AMQP_URL: string;
+  REDIS_URL: string;
+}
+
+const LOCAL: Infra = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+  AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+};
+
+function dockerAnswers(): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 5000 }, (err) => resolve(!err));
+  });
+}
+
+let infra: Promise<Infra> | null = null;
+
+/**
+ * Where the tests' Postgres, RabbitMQ and Redis are: the environment's URLs when set; otherwise
+ * containers when a Docker engine answers; otherwise the local services on their standard ports.
+ */
+export function resolveInfra(): Promise<Infra> {
+  infra ??= (async () => {
+    const { DATABASE_URL, AMQP_URL, REDIS_URL } = process.env;
+    if (DATABASE_URL && AMQP_URL && REDIS_URL) return { DATABASE_URL, AMQP_URL, REDIS_URL };
+    if (!(await dockerAnswers())) return { ...LOCAL, ...definedOnly({ DATABASE_URL, AMQP_URL, REDIS_URL }) };
+    const [{ PostgreSqlContainer }, { RabbitMQContainer }, { RedisContainer }] = await Promise.all([
+      import('@testcontainers/postgresql'),
+      import('@testcontainers/rabbitmq'),
+      import('@testcontainers/redis'),
+    ]);
+    const [pg, rabbit, redis] = await Promise.all([
+      new PostgreSqlContainer('postgres:15').start(),
+      new RabbitMQContainer('rabbitmq:3.13').start(),
+      new RedisContainer('redis:7').start(),
+    ]);
+    return {
+      DATABASE_URL: DATABASE_URL ?? pg.getConnectionUri(),
+      AMQP_URL: AMQP_URL ?? rabbit.getAmqpUrl(),
+      REDIS_URL: REDIS_URL ?? redis.getConnectionUrl(),
+    };
+  })();
+  return infra;
+}
+
+function definedOnly(values: Record<string, string | undefined>): Partial<Infra> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v)) as Partial<Infra>;
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * The environment for one test file's services: its own database schema(s) and its own event
+ * exchange, so test files never see each other's rows or messages.
+ */
+export async function testEnv(overrides: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+  const urls = await resolveInfra();
+  return {
+    ...urls,
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    EVENTS_EXCHANGE: uniqueName('test.events'),
+    OUTBOX_POLL_MS: '200',
+    INBOX_RETRY_BASE_MS: '50',
+    ...overrides,
+  };
+}
+
+export async function dropSchemas(databaseUrl: string, schemas: string[]) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Removes a test exchange and the queues a test's consumers declared on it. */
+export async function dropBusObjects(amqpUrl: string, exchange: string, queues: string[]) {
+  const connection = await connect(amqpUrl);
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of queues) await channel.deleteQueue(queue);
+    await channel.deleteExchange(exchange);
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
+}
+
+const DEV_ASSERTION_SECRET = (baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined) as string);
+
+/** What the gateway would send for `identity`, for tests that call a service directly. */
+export function assertionFor(identity: Identity, secret = DEV_ASSERTION_SECRET): string {
+  return signAssertion(identity, secret, 'gateway');
+}

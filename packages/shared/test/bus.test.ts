@@ -1,0 +1,226 @@
+import { connect, type ChannelModel } from 'amqplib';
+import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { Bus } from '../src/events/bus';
+import { buildEvent } from '../src/events/envelope';
+import { InboxConsumer, queueNames } from '../src/events/inbox';
+import { CreateOutboxAndInbox1763800000000, EventWriter, OutboxRelay } from '../src/events/outbox';
+import { createDataSource, initializeDataSource } from '../src/db/data-source';
+import { createLogger } from '../src/logging/logger';
+import { dropBusObjects, dropSchemas, resolveInfra, uniqueName, type Infra } from '../src/testing';
+
+class CreateEffects1763800000001 implements MigrationInterface {
+  name = 'CreateEffects1763800000001';
+  async up(q: QueryRunner) {
+    await q.query(`CREATE TABLE effects (event_id uuid NOT NULL, user_id text NOT NULL)`);
+  }
+  async down(q: QueryRunner) {
+    await q.query(`DROP TABLE effects`);
+  }
+}
+
+const log = createLogger('bus-test', 'silent');
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not met in time');
+}
+
+describe('event bus: outbox relay and inbox consumer against the real broker and database', () => {
+  let infra: Infra;
+  let exchange: string;
+  let producerSchema: string;
+  let consumerSchema: string;
+  let producerDb: DataSource;
+  let consumerDb: DataSource;
+  let bus: Bus;
+  let consumer: InboxConsumer;
+  let rawConnection: ChannelModel;
+  let failuresLeft = 0;
+
+  const serviceName = () => `bus_test_${consumerSchema}`;
+  const writer = () => new EventWriter('producer', producerSchema);
+
+  const registered = (userId: string) =>
+    ({ user_id: userId, phone_masked: '138****8000', nickname: 'n', registered_at: new Date().toISOString() }) as const;
+
+  async function effectCount(userId: string): Promise<number> {
+    const [{ n }] = await consumerDb.query(`SELECT count(*)::int AS n FROM effects WHERE user_id = $1`, [userId]);
+    return n;
+  }
+
+  async function writeEvent(userId: string) {
+    await producerDb.transaction((m) => writer().publish(m, 'user.registered', registered(userId)));
+  }
+
+  function relay(afterPublish?: (ids: string[]) => Promise<void>) {
+    return new OutboxRelay({
+      dataSource: producerDb,
+      databaseUrl: infra.DATABASE_URL,
+      schema: producerSchema,
+      bus,
+      log,
+      afterPublish,
+    });
+  }
+
+  beforeAll(async () => {
+    infra = await resolveInfra();
+    exchange = uniqueName('test.events');
+    producerSchema = uniqueName('t_producer');
+    consumerSchema = uniqueName('t_consumer');
+    producerDb = createDataSource({
+      url: infra.DATABASE_URL,
+      schema: producerSchema,
+      entities: [],
+      migrations: [CreateOutboxAndInbox1763800000000],
+    });
+    consumerDb = createDataSource({
+      url: infra.DATABASE_URL,
+      schema: consumerSchema,
+      entities: [],
+      migrations: [CreateOutboxAndInbox1763800000000, CreateEffects1763800000001],
+    });
+    await initializeDataSource(producerDb, producerSchema);
+    await initializeDataSource(consumerDb, consumerSchema);
+    bus = await Bus.connect(infra.AMQP_URL, exchange, log);
+    consumer = new InboxConsumer({
+      service: serviceName(),
+      dataSource: consumerDb,
+      bus,
+      log,
+      maxAttempts: 3,
+      baseDelayMs: 20,
+      handlers: {
+        'user.registered': async (event, manager) => {
+          await manager.query(`INSERT INTO effects (event_id, user_id) VALUES ($1, $2)`, [event.id, event.data.user_id]);
+          if (failuresLeft > 0) {
+            failuresLeft -= 1;
+            throw new Error('transient failure');
+          }
+          if (event.data.nickname === 'poison') throw new Error('always fails');
+        },
+      },
+    });
+    await consumer.start();
+    rawConnection = await connect(infra.AMQP_URL);
+  });
+
+  afterAll(async () => {
+    await consumer.stop();
+    await rawConnection.close();
+    await bus.close();
+    await producerDb.destroy();
+    await consumerDb.destroy();
+    await dropSchemas(infra.DATABASE_URL, [producerSchema, consumerSchema]);
+    const q = queueNames(serviceName());
+    await dropBusObjects(infra.AMQP_URL, exchange, [q.main, q.retry, q.dead]);
+  });
+
+  it('delivers an event exactly once even when the relay dies after publishing but before marking it sent', async () => {
+    const userId = uniqueName('crash');
+    await writeEvent(userId);
+
+    const crashing = relay(async () => {
+      throw new Error('relay process died');
+    });
+    await expect(crashing.drain()).rejects.toThrow('relay process died');
+    const [{ pending }] = await producerDb.query(`SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL`);
+    expect(pending).toBe(1);
+    await until(async () => (await effectCount(userId)) === 1);
+
+    // A fresh relay (the restarted process) publishes the unmarked row again.
+    const restarted = relay();
+    expect(await restarted.drain()).toBe(1);
+    await restarted.stop();
+    const [{ unpublished }] = await producerDb.query(
+      `SELECT count(*)::int AS unpublished FROM outbox WHERE published_at IS NULL`,
+    );
+    expect(unpublished).toBe(0);
+
+    const [{ seen }] = await consumerDb.query(
+      `SELECT count(*)::int AS seen FROM inbox WHERE event_id = (SELECT event_id FROM effects WHERE user_id = $1)`,
+      [userId],
+    );
+    expect(seen).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await effectCount(userId)).toBe(1);
+  });
+
+  it('a redelivered message changes nothing', async () => {
+    const userId = uniqueName('redelivery');
+    const event = buildEvent('user.registered', registered(userId), 'producer', null);
+    const channel = await rawConnection.createConfirmChannel();
+    for (let i = 0; i < 3; i++) {
+      channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id });
+    }
+    await channel.waitForConfirms();
+    await channel.close();
+    await until(async () => (await effectCount(userId)) === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await effectCount(userId)).toBe(1);
+  });
+
+  it('a rolled-back transaction publishes nothing', async () => {
+    const userId = uniqueName('rollback');
+    await expect(
+      producerDb.transaction(async (m) => {
+        await writer().publish(m, 'user.registered', registered(userId));
+        throw new Error('business rule failed after the event was written');
+      }),
+    ).rejects.toThrow('business rule failed');
+    const rows = await producerDb.query(`SELECT id FROM outbox WHERE payload->'data'->>'user_id' = $1`, [userId]);
+    expect(rows).toHaveLength(0);
+    const r = relay();
+    expect(await r.drain()).toBe(0);
+    await r.stop();
+    expect(await effectCount(userId)).toBe(0);
+  });
+
+  it('the running relay publishes promptly after commit', async () => {
+    const userId = uniqueName('live');
+    const live = relay();
+    await live.start();
+    try {
+      await writeEvent(userId);
+      await until(async () => (await effectCount(userId)) === 1, 5000);
+    } finally {
+      await live.stop();
+    }
+  });
+
+  it('a failing handler is retried with backoff and its partial effect rolled back each time', async () => {
+    const userId = uniqueName('retry');
+    failuresLeft = 2;
+    await writeEvent(userId);
+    const r = relay();
+    await r.drain();
+    await until(async () => failuresLeft === 0 && (await effectCount(userId)) === 1);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(await effectCount(userId)).toBe(1);
+  });
+
+  it('an event that keeps failing lands in the dead-letter queue and records no effect', async () => {
+    const userId = uniqueName('poison');
+    await producerDb.transaction((m) =>
+      writer().publish(m, 'user.registered', { ...registered(userId), nickname: 'poison' }),
+    );
+    await relay().drain();
+    const channel = await rawConnection.createChannel();
+    const dead = queueNames(serviceName()).dead;
+    let parked: Awaited<ReturnType<typeof channel.get>> = false;
+    await until(async () => {
+      parked = await channel.get(dead, { noAck: true });
+      return parked !== false;
+    });
+    await channel.close();
+    const message = parked as unknown as { content: Buffer; properties: { headers: Record<string, unknown> } };
+    expect(JSON.parse(message.content.toString()).data.user_id).toBe(userId);
+    expect(message.properties.headers['x-attempts']).toBe(3);
+    expect(message.properties.headers['x-last-error']).toBe('always fails');
+    expect(await effectCount(userId)).toBe(0);
+  });
+});

@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { allRoutes, CreateListingBody, UpdateListingBody, OpenUploadBody, OpenUploadAccount, OPEN_UPLOAD_ACCOUNT_EXAMPLE, ArbitrateBody } from '../src/contracts/api';
+import type { AnyRoute } from '../src/contracts/api';
+import { eventDataSchemas } from '../src/contracts/events';
+import { ownerOf } from '../src/contracts/routing';
+import type { z } from '../src/contracts/zod';
+
+const SHARED_DIR = path.resolve(__dirname, '../../../../shared');
+const endpoints: Array<{ method: string; path: string }> = JSON.parse(
+  readFileSync(path.join(SHARED_DIR, 'spec/endpoints.json'), 'utf8'),
+);
+const contractText = readFileSync(path.join(SHARED_DIR, 'CONTRACT.md'), 'utf8');
+
+const key = (method: string, p: string) => `${method.toUpperCase()} ${p}`;
+const routeName = (r: AnyRoute) => key(r.method, r.path);
+const jsonBodyRoutes = allRoutes.filter((r) => r.body && r.bodyType !== 'multipart');
+
+/** Paths of objects inside a schema that would accept unknown keys (records are deliberately open maps). */
+function looseObjects(schema: z.ZodType, at: string): string[] {
+  const def = (schema as any)._zod.def;
+  switch (def.type) {
+    case 'object': {
+      const own = def.catchall?._zod.def.type === 'never' ? [] : [at];
+      const nested = Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([k, v]) => looseObjects(v, `${at}.${k}`));
+      return [...own, ...nested];
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
+      return looseObjects(def.innerType, at);
+    case 'array':
+      return looseObjects(def.element, `${at}[]`);
+    case 'union':
+      return (def.options as z.ZodType[]).flatMap((o) => looseObjects(o, at));
+    case 'pipe':
+      return looseObjects(def.in, at);
+    default:
+      return [];
+  }
+}
+
+describe('route contracts', () => {
+  it('cover every endpoint of the specification exactly once, plus the added checkout reject', () => {
+    const declared = allRoutes.map(routeName);
+    for (const e of endpoints) {
+      expect(declared.filter((d) => d === key(e.method, e.path))).toHaveLength(1);
+    }
+    const extra = declared.filter((d) => !endpoints.some((e) => key(e.method, e.path) === d));
+    expect(extra).toEqual(['POST /api/orders/{id}/checkout/reject']);
+    expect(new Set(declared).size).toBe(declared.length);
+  });
+
+  it('have unique ids', () => {
+    const ids = allRoutes.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it.each(allRoutes.map((r) => [routeName(r), r] as const))('%s belongs to the service that owns its path', (_, r) => {
+    expect(r.service).toBe(ownerOf(r.path));
+  });
+
+  it('declare exactly the path parameters their path has', () => {
+    for (const r of allRoutes) {
+      const inPath = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const declared = r.params ? Object.keys(r.params.shape).sort() : [];
+      expect({ route: routeName(r), params: declared }).toEqual({ route: routeName(r), params: inPath });
+    }
+  });
+
+  it('protect every back-office path but captcha and login with the admin login', () => {
+    const publicAdmin = ['GET /api/admin/auth/captcha', 'POST /api/admin/auth/login'];
+    for (const r of allRoutes.filter((r) => r.path.startsWith('/api/admin/'))) {
+      expect({ route: routeName(r), auth: r.auth }).toEqual({
+        route: routeName(r),
+        auth: publicAdmin.includes(routeName(r)) ? 'public' : 'admin',
+      });
+    }
+  });
+
+  it('list 401 on every authenticated route and 404 on every route addressed by id', () => {
+    for (const r of allRoutes) {
+      if (r.auth !== 'public') expect({ route: routeName(r), has401: r.errors.includes(401) }).toEqual({ route: routeName(r), has401: true });
+      if (r.path.includes('{id}')) expect({ route: routeName(r), has404: r.errors.includes(404) }).toEqual({ route: routeName(r), has404: true });
+    }
+  });
+
+  it('answer 501 on the services not implemented yet', () => {
+    for (const r of allRoutes.filter((r) => ['orders', 'wallet', 'notify'].includes(r.service))) {
+      expect({ route: routeName(r), has501: r.errors.includes(501) }).toEqual({ route: routeName(r), has501: true });
+    }
+  });
+
+  it.each(jsonBodyRoutes.map((r) => [routeName(r), r] as const))('%s rejects an unknown body field', (_, r) => {
+    const result = (r.body as z.ZodType).safeParse({ __unknown: 1 });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.some((i) => i.code === 'unrecognized_keys')).toBe(true);
+  });
+
+  it('use strict objects at every level of every JSON body', () => {
+    const loose = jsonBodyRoutes.flatMap((r) => looseObjects(r.body as z.ZodType, routeName(r)));
+    expect(loose).toEqual([]);
+  });
+});
+
+describe('listing bodies', () => {
+  const valid = { title: 'account', game: 'game', hourly_price: 800, deposit: 5000 };
+
+  it('default min_hours to 1 on create', () => {
+    expect(CreateListingBody.parse(valid).min_hours).toBe(1);
+  });
+
+  it('refuse max_hours below min_hours', () => {
+    expect(CreateListingBody.safeParse({ ...valid, min_hours: 5, max_hours: 2 }).success).toBe(false);
+    expect(UpdateListingBody.safeParse({ min_hours: 5, max_hours: 2 }).success).toBe(false);
+  });
+
+  it('refuse money that is not integer fen', () => {
+    expect(CreateListingBody.safeParse({ ...valid, hourly_price: 8.5 }).success).toBe(false);
+    expect(CreateListingBody.safeParse({ ...valid, hourly_price: 0 }).success).toBe(false);
+  });
+
+  it('update only what a PUT sends and refuse an empty one', () => {
+    expect(UpdateListingBody.parse({ title: 'new' })).toEqual({ title: 'new' });
+    expect(UpdateListingBody.safeParse({}).success).toBe(false);
+  });
+});
+
+describe('open upload body', () => {
+  const account = { title: 't', game: 'g', hourly_price: 600, deposit: 0, account: 'a', password: 'p' };
+  const body = (data: unknown) => ({ uploadTime: '2026-11-22 17:00:00', uploaderName: 'cs_alice', data });
+
+  it('takes one account object or an array of 1 to 20', () => {
+    expect(OpenUploadBody.safeParse(body(account)).success).toBe(true);
+    expect(OpenUploadBody.safeParse(body(Array(20).fill(account))).success).toBe(true);
+    expect(OpenUploadBody.safeParse(body(Array(21).fill(account))).success).toBe(false);
+    expect(OpenUploadBody.safeParse(body([])).success).toBe(false);
+  });
+
+  it('takes an ISO or a "YYYY-MM-DD HH:mm:ss" upload time', () => {
+    expect(OpenUploadBody.safeParse({ ...body(account), uploadTime: '2026-11-22T09:00:00Z' }).success).toBe(true);
+    expect(OpenUploadBody.safeParse({ ...body(account), uploadTime: 'yesterday' }).success).toBe(false);
+  });
+
+  it('documents an account example that its own schema accepts', () => {
+    expect(OpenUploadAccount.safeParse(OPEN_UPLOAD_ACCOUNT_EXAMPLE).success).toBe(true);
+    expect(OpenUploadAccount.safeParse(account).success).toBe(true);
+    expect(OpenUploadAccount.safeParse({ ...account, min_hours: 3, max_hours: 2 }).success).toBe(false);
+  });
+});
+
+describe('arbitration body', () => {
+  it('refuses a breakdown with mark_abnormal', () => {
+    const breakdown = { consumption: 100, deposit_deduction: 0 };
+    expect(ArbitrateBody.safeParse({ result: 'close', note: 'n', breakdown }).success).toBe(true);
+    expect(ArbitrateBody.safeParse({ result: 'mark_abnormal', note: 'n', breakdown }).success).toBe(false);
+  });
+});
+
+describe('event contracts', () => {
+  it('give every event type named in CONTRACT §8 a data schema', () => {
+    const section = contractText.slice(contractText.indexOf('## 8. Events'), contractText.indexOf('## 9.'));
+    const names = section.slice(section.indexOf('Type names are'), section.indexOf('Producers write'));
+    const types = [...names.matchAll(/`([a-z_]+\.[a-z_]+)`/g)].map((m) => m[1]);
+    expect(types.length).toBeGreaterThanOrEqual(22);
+    expect(types.filter((t) => !(t in eventDataSchemas))).toEqual([]);
+  });
+});

@@ -1,0 +1,4 @@
+import { runServiceMain } from '@market/shared';
+import { adminService } from './service';
+
+runServiceMain(adminService);

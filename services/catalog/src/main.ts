@@ -1,0 +1,4 @@
+import { runServiceMain } from '@market/shared';
+import { catalogService } from './service';
+
+runServiceMain(catalogService);

@@ -1,0 +1,4 @@
+import { runServiceMain } from '@market/shared';
+import { filesService } from './service';
+
+runServiceMain(filesService);

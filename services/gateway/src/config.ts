@@ -1,0 +1,40 @@
+import { baseEnvShape, DEFAULT_PORTS, loadConfig, tokenSecretShape, z } from '@market/shared';
+
+const serviceUrl = (name: keyof typeof DEFAULT_PORTS) =>
+  z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS[name]}`);
+
+export const gatewayEnvShape = {
+  NODE_ENV: baseEnvShape.NODE_ENV,
+  LOG_LEVEL: baseEnvShape.LOG_LEVEL,
+  REDIS_URL: baseEnvShape.REDIS_URL,
+  REDIS_KEY_PREFIX: baseEnvShape.REDIS_KEY_PREFIX,
+  INTERNAL_ASSERTION_SECRET: baseEnvShape.INTERNAL_ASSERTION_SECRET,
+  ...tokenSecretShape,
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS.gateway),
+  HOST: z.string().default('0.0.0.0'),
+  /** behind a load balancer: take the client address from X-Forwarded-For (Express `trust proxy` value) */
+  TRUST_PROXY: z.string().default('false'),
+  IDENTITY_URL: serviceUrl('identity'),
+  CATALOG_URL: serviceUrl('catalog'),
+  ORDERS_URL: serviceUrl('orders'),
+  WALLET_URL: serviceUrl('wallet'),
+  FILES_URL: serviceUrl('files'),
+  NOTIFY_URL: serviceUrl('notify'),
+  ADMIN_URL: serviceUrl('admin'),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** requests per client address per minute over all routes */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  /** stricter per-address limits for routes that cost money or invite guessing */
+  RATE_LIMIT_SMS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_OPEN_UPLOAD_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  JSON_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(100 * 1024),
+  OPEN_UPLOAD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  UPLOAD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024 + 64 * 1024),
+};
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(gatewayEnvShape, env);
+}

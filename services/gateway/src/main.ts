@@ -1,0 +1,26 @@
+import { connectRedis, createLogger } from '@market/shared';
+import { createGatewayApp } from './app';
+import { loadGatewayConfig } from './config';
+
+async function main() {
+  const config = loadGatewayConfig();
+  const log = createLogger('gateway', config.LOG_LEVEL);
+  const redis = await connectRedis(config.REDIS_URL, log);
+  const app = createGatewayApp(config, redis, log);
+  const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'gateway listening'));
+  server.keepAliveTimeout = 65_000;
+  const shutdown = (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    server.close(() => {
+      redis.quit().finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`gateway failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

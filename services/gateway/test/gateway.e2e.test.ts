@@ -1,0 +1,186 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { signAccessToken, tokenSecretShape } from '@market/shared';
+import { assertionFor } from '@market/shared/testing';
+import { api, startStack, type Stack } from '@market/testkit';
+
+const endpoints: Array<{ method: string; path: string }> = JSON.parse(
+  readFileSync(path.resolve(__dirname, '../../../../shared/spec/endpoints.json'), 'utf8'),
+);
+
+const userSecret = tokenSecretShape.USER_TOKEN_SECRET.parse(undefined);
+const adminSecret = tokenSecretShape.ADMIN_TOKEN_SECRET.parse(undefined);
+const userToken = (sub = 'u-1', sid = 's-1') => signAccessToken('user', sub, sid, userSecret, 600).token;
+const adminToken = (sub = 'a-1', sid = 'as-1') => signAccessToken('admin', sub, sid, adminSecret, 600).token;
+
+describe('gateway in front of running services', () => {
+  let stack: Stack;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['orders', 'wallet', 'notify'] });
+    client = api(stack.url);
+  });
+  afterAll(() => stack.stop());
+
+  it('answers /healthz and tags every response with a request id, keeping a valid client one', async () => {
+    const health = await client.get('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await client.get('/healthz', undefined, { 'x-request-id': 'client-req-12345' });
+    expect(echoed.headers.get('x-request-id')).toBe('client-req-12345');
+    const replaced = await client.get('/healthz', undefined, { 'x-request-id': 'bad id with spaces' });
+    expect(replaced.headers.get('x-request-id')).not.toBe('bad id with spaces');
+  });
+
+  it('serves one OpenAPI 3.1 document listing every endpoint of the spec, and a docs page', async () => {
+    const { status, body } = await client.get('/api/openapi.json');
+    expect(status).toBe(200);
+    expect(body.openapi).toBe('3.1.0');
+    const norm = (p: string) => p.replace(/\{[^}]+\}/g, '{}');
+    const have = new Set<string>();
+    for (const [p, ops] of Object.entries(body.paths as Record<string, object>)) {
+      for (const m of Object.keys(ops)) have.add(`${m.toUpperCase()} ${norm(p)}`);
+    }
+    const missing = endpoints.filter((e) => !have.has(`${e.method} ${norm(e.path)}`));
+    expect(missing).toEqual([]);
+    expect(endpoints).toHaveLength(68);
+    expect(body.components.schemas.OpenUploadAccount).toBeDefined();
+    const docs = await client.raw('GET', '/api/docs/');
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger-ui');
+  });
+
+  it('answers unknown routes, and anything under /internal, with a 404 problem', async () => {
+    for (const p of ['/api/nope', '/internal/anything', '/api/listings/x/../../internal/y', '/']) {
+      const res = await client.get(p);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body.code).toBe('NOT_FOUND');
+    }
+    const wrongMethod = await client.put('/api/orders', {});
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toContain('POST');
+  });
+
+  it('requires a user token on user routes and refuses malformed or foreign tokens', async () => {
+    const none = await client.get('/api/orders');
+    expect(none.status).toBe(401);
+    expect(none.body.code).toBe('UNAUTHENTICATED');
+    const garbage = await client.get('/api/orders', 'not-a-jwt');
+    expect(garbage.status).toBe(401);
+    const basic = await client.get('/api/orders', undefined, { authorization: 'Basic abc' });
+    expect(basic.status).toBe(401);
+    const admin = await client.get('/api/orders', adminToken());
+    expect(admin.status).toBe(401);
+    const expired = signAccessToken('user', 'u-1', 's-1', userSecret, -10).token;
+    const late = await client.get('/api/orders', expired);
+    expect(late.status).toBe(401);
+    expect(late.body.code).toBe('TOKEN_EXPIRED');
+  });
+
+  it('refuses a user token on admin routes', async () => {
+    const res = await client.get('/api/admin/orders', userToken());
+    expect(res.status).toBe(401);
+    const ok = await client.get('/api/admin/orders', adminToken());
+    expect(ok.status).toBe(501);
+  });
+
+  it('forwards a verified caller to the service, which answers 501 for a route not built yet', async () => {
+    const res = await client.get('/api/orders', userToken());
+    expect(res.status).toBe(501);
+    expect(res.body.code).toBe('NOT_IMPLEMENTED');
+    expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
+  });
+
+  it('sees revocation and blocking on the very next request', async () => {
+    const token = userToken('u-revoke', 'sid-revoke');
+    expect((await client.get('/api/orders', token)).status).toBe(501);
+    await stack.services.orders!.ctx.revocations.revokeSession('user', 'sid-revoke', 600);
+    const revoked = await client.get('/api/orders', token);
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.code).toBe('TOKEN_REVOKED');
+
+    const frozenToken = userToken('u-frozen', 'sid-frozen');
+    await stack.services.orders!.ctx.revocations.blockSubject('user', 'u-frozen');
+    const frozen = await client.get('/api/orders', frozenToken);
+    expect(frozen.status).toBe(403);
+    expect(frozen.body.code).toBe('USER_FROZEN');
+    await stack.services.orders!.ctx.revocations.unblockSubject('user', 'u-frozen');
+    expect((await client.get('/api/orders', frozenToken)).status).toBe(501);
+  });
+
+  it('strips identity headers a client sends, so a forged assertion gets nobody in', async () => {
+    const forged = assertionFor({ kind: 'user', sub: 'victim', sid: 's', ip: null });
+    const res = await client.get('/api/orders', undefined, { 'x-internal-assertion': forged, 'x-user-id': 'victim' });
+    expect(res.status).toBe(401);
+  });
+
+  it('a service reached directly refuses requests without a valid gateway assertion', async () => {
+    const direct = api(stack.services.orders!.url);
+    const none = await direct.get('/api/orders', undefined, { 'x-user-id': 'victim' });
+    expect(none.status).toBe(401);
+    const wrongKey = assertionFor({ kind: 'user', sub: 'victim', sid: 's', ip: null }, 'another-secret-that-is-long-enough-000');
+    const forged = await direct.get('/api/orders', undefined, { 'x-internal-assertion': wrongKey });
+    expect(forged.status).toBe(401);
+    const internal = await direct.get('/internal/x', undefined, {
+      'x-internal-assertion': assertionFor({ kind: 'user', sub: 'u', sid: 's', ip: null }),
+    });
+    expect(internal.status).toBe(404);
+  });
+
+  it('turns malformed JSON, unknown fields and oversized bodies into problems', async () => {
+    const malformed = await client.post('/api/orders', '{"listing_id": ', userToken());
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('MALFORMED_JSON');
+    const unknown = await client.post('/api/orders', { listing_id: 'x', hours: 1, extra: true }, userToken());
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('VALIDATION_FAILED');
+    expect(unknown.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ message: expect.stringContaining('extra') })]));
+    const wrongType = await client.post('/api/orders', { listing_id: 'x', hours: 'many' }, userToken());
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.errors[0].path).toBe('hours');
+    const big = await client.post('/api/orders', { listing_id: 'x'.repeat(200 * 1024), hours: 1 }, userToken());
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
+    const badLimit = await client.get('/api/orders?limit=1000', userToken());
+    expect(badLimit.status).toBe(400);
+  });
+
+  it('answers 503 UPSTREAM_UNAVAILABLE as problem+json when a service is down', async () => {
+    const res = await client.get('/api/listings');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
+  });
+
+  it('reports not ready while a service is down', async () => {
+    const res = await client.get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body.checks).toMatchObject({ redis: true, orders: true, catalog: false });
+  });
+});
+
+describe('gateway rate limiting', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['notify'], env: { RATE_LIMIT_PER_MINUTE: '5' } });
+  });
+  afterAll(() => stack.stop());
+
+  it('answers 429 RATE_LIMITED with Retry-After once a client exceeds its budget', async () => {
+    const client = api(stack.url);
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 7; i++) {
+      last = await client.get('/api/notifications', userToken());
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([501, 501, 501, 501, 501]);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+    expect(last!.body.code).toBe('RATE_LIMITED');
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

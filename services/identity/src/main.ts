@@ -1,0 +1,4 @@
+import { runServiceMain } from '@market/shared';
+import { identityService } from './service';
+
+runServiceMain(identityService);

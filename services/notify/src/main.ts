@@ -1,0 +1,4 @@
+import { runServiceMain } from '@market/shared';
+import { notifyService } from './service';
+
+runServiceMain(notifyService);

@@ -1,0 +1,4 @@
+import { runServiceMain } from '@market/shared';
+import { ordersService } from './service';
+
+runServiceMain(ordersService);

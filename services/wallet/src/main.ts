@@ -1,0 +1,4 @@
+import { runServiceMain } from '@market/shared';
+import { walletService } from './service';
+
+runServiceMain(walletService);
