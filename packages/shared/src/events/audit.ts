@@ -1,0 +1,38 @@
+import type { EntityManager } from 'typeorm';
+import type { Identity } from '../auth/assertion';
+import type { EventData } from '../contracts/events';
+import { currentRequestId } from '../http/request-context';
+import type { EventWriter } from './outbox';
+
+export interface AuditEntry {
+  action: string;
+  biz_type: string;
+  biz_id?: string | null;
+  detail?: Record<string, unknown>;
+  result?: 'success' | 'failure';
+}
+
+function actorOf(identity: Identity | null): Pick<EventData<'audit.recorded'>, 'actor_type' | 'actor_id' | 'ip'> {
+  if (!identity || identity.kind === 'anonymous') return { actor_type: 'system', actor_id: null, ip: identity?.ip ?? null };
+  if (identity.kind === 'service') return { actor_type: 'system', actor_id: null, ip: null };
+  return { actor_type: identity.kind, actor_id: identity.sub, ip: identity.ip };
+}
+
+/**
+ * Records an audit entry as an `audit.recorded` event in the caller's transaction: the back office's
+ * audit log (admin service) has it exactly when the audited change committed. Failures that roll
+ * back (a refused login) are recorded in a transaction of their own.
+ * Never put a secret, token or code into `detail`.
+ */
+export async function recordAudit(events: EventWriter, manager: EntityManager, identity: Identity | null, entry: AuditEntry) {
+  await events.publish(manager, 'audit.recorded', {
+    ...actorOf(identity),
+    action: entry.action,
+    biz_type: entry.biz_type,
+    biz_id: entry.biz_id ?? null,
+    detail: entry.detail ?? {},
+    result: entry.result ?? 'success',
+    request_id: currentRequestId() ?? null,
+    occurred_at: new Date().toISOString(),
+  });
+}
