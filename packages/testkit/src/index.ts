@@ -98,7 +98,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await Promise.allSettled(Object.values(services).map((s) => s!.stop()));
     throw err;
   }
-  const log = createLogger('gateway', String(env.LOG_LEVEL));
+  const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
   const redis = await connectRedis(String(env.REDIS_URL), log);
   const gateway = createGatewayApp(loadGatewayConfig({ ...env, PORT: '0' }), redis, log);
   const server = await new Promise<Server>((resolve) => {

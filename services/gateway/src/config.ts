@@ -6,6 +6,7 @@ const serviceUrl = (name: keyof typeof DEFAULT_PORTS) =>
 export const gatewayEnvShape = {
   NODE_ENV: baseEnvShape.NODE_ENV,
   LOG_LEVEL: baseEnvShape.LOG_LEVEL,
+  LOG_FILE: baseEnvShape.LOG_FILE,
   REDIS_URL: baseEnvShape.REDIS_URL,
   REDIS_KEY_PREFIX: baseEnvShape.REDIS_KEY_PREFIX,
   INTERNAL_ASSERTION_SECRET: baseEnvShape.INTERNAL_ASSERTION_SECRET,

@@ -4,7 +4,7 @@ import { loadGatewayConfig } from './config';
 
 async function main() {
   const config = loadGatewayConfig();
-  const log = createLogger('gateway', config.LOG_LEVEL);
+  const log = createLogger('gateway', config.LOG_LEVEL, config.LOG_FILE);
   const redis = await connectRedis(config.REDIS_URL, log);
   const app = createGatewayApp(config, redis, log);
   const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'gateway listening'));

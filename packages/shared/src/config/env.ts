@@ -11,6 +11,8 @@ export function secret(devDefault: string, minLength = 32) {
 export const baseEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** append logs to this file instead of stdout */
+  LOG_FILE: z.string().optional(),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/market'),
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),

@@ -34,7 +34,8 @@ const REDACT_PATHS = [
   '*.body.code',
 ];
 
-export function createLogger(service: string, level = 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(service: string, level = 'info', file?: string): Logger {
+  const destination = file ? pino.destination({ dest: file, sync: true, append: true, mkdir: true }) : undefined;
   return pino(
     {
       level,

@@ -94,7 +94,7 @@ export async function startService<S extends z.ZodRawShape>(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningService<S>> {
   const config = loadConfig({ ...serviceEnvShape, ...def.env }, env) as unknown as ServiceEnv<S>;
-  const log = createLogger(def.name, config.LOG_LEVEL);
+  const log = createLogger(def.name, config.LOG_LEVEL, config.LOG_FILE);
   const schema = config.DB_SCHEMA ?? def.name;
   const db = createDataSource({
     url: config.DATABASE_URL,
