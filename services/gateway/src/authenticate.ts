@@ -48,7 +48,13 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
       claims = result.claims;
       caches[realm].set(token, claims);
     }
-    const state = await revocations.sessionState(realm, claims.sub, claims.sid);
+    // Without Redis a revoked token cannot be told from a live one: refuse rather than guess.
+    const state = await Promise.race([
+      revocations.sessionState(realm, claims.sub, claims.sid),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('revocation check timed out')), 2000).unref()),
+    ]).catch(() => {
+      throw problems.upstreamUnavailable(503);
+    });
     if (state === 'revoked') throw problems.tokenRevoked();
     if (state === 'blocked') throw realm === 'user' ? problems.userFrozen() : problems.forbidden('this admin account is disabled');
     return { kind: realm, sub: claims.sub, sid: claims.sid, ip };

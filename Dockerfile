@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# One multi-target image build: `docker build --target identity .` gives the identity service, etc.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json turbo.json tsconfig.base.json jest.preset.js ./
+COPY packages packages
+COPY services services
+COPY scripts scripts
+RUN npm ci --no-audit --no-fund && npx turbo run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=build --chown=node:node /app /app
+USER node
+
+FROM runtime AS provision
+CMD ["node", "scripts/provision-db.mjs"]
+
+FROM runtime AS gateway
+EXPOSE 8080
+CMD ["node", "services/gateway/dist/main.js"]
+
+FROM runtime AS identity
+CMD ["node", "services/identity/dist/main.js"]
+
+FROM runtime AS catalog
+CMD ["node", "services/catalog/dist/main.js"]
+
+FROM runtime AS orders
+CMD ["node", "services/orders/dist/main.js"]
+
+FROM runtime AS wallet
+CMD ["node", "services/wallet/dist/main.js"]
+
+FROM runtime AS files
+CMD ["node", "services/files/dist/main.js"]
+
+FROM runtime AS notify
+CMD ["node", "services/notify/dist/main.js"]
+
+FROM runtime AS admin
+CMD ["node", "services/admin/dist/main.js"]

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Dead-letter queue inspection and replay for one service's consumer.
+//   npm run dlq -- list catalog            show parked messages (type, id, attempts, last error)
+//   npm run dlq -- replay catalog [--limit N]   move them back to catalog.events for another try
+// Messages keep their event id, so a replay of an event that was in fact handled changes nothing.
+import { connect } from 'amqplib';
+
+const [command, service, ...rest] = process.argv.slice(2);
+const limitIndex = rest.indexOf('--limit');
+const limit = limitIndex >= 0 ? Number(rest[limitIndex + 1]) : Infinity;
+if (!['list', 'replay'].includes(command) || !service) {
+  console.error('usage: npm run dlq -- list|replay <service> [--limit N]');
+  process.exit(2);
+}
+
+const main = `${service}.events`;
+const dead = `${main}.dlq`;
+const connection = await connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+const channel = await connection.createConfirmChannel();
+const { messageCount } = await channel.checkQueue(dead);
+console.log(`${dead}: ${messageCount} message(s)`);
+
+let handled = 0;
+const held = [];
+while (handled < Math.min(limit, messageCount)) {
+  const msg = await channel.get(dead, { noAck: false });
+  if (!msg) break;
+  handled += 1;
+  const headers = msg.properties.headers ?? {};
+  let event = {};
+  try {
+    event = JSON.parse(msg.content.toString('utf8'));
+  } catch {
+    // unreadable: shown as such
+  }
+  console.log(
+    JSON.stringify({
+      id: event.id ?? msg.properties.messageId,
+      type: event.type ?? msg.properties.type,
+      attempts: headers['x-attempts'],
+      last_error: headers['x-last-error'],
+      dead_lettered_at: headers['x-dead-lettered-at'],
+    }),
+  );
+  if (command === 'replay') {
+    const { 'x-attempts': _a, 'x-last-error': _e, 'x-dead-lettered-at': _d, ...keep } = headers;
+    channel.sendToQueue(main, msg.content, { ...msg.properties, headers: keep, persistent: true });
+    await channel.waitForConfirms();
+    channel.ack(msg);
+  } else {
+    held.push(msg);
+  }
+}
+// Listing must leave the queue as it was: give back what was only looked at.
+for (const msg of held) channel.nack(msg, false, true);
+if (command === 'replay') console.log(`replayed ${handled} message(s) to ${main}`);
+await channel.close();
+await connection.close();

@@ -1,0 +1,57 @@
+import pg from 'pg';
+
+export const SERVICES = ['identity', 'catalog', 'orders', 'wallet', 'files', 'notify', 'admin'];
+
+const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function ident(name) {
+  if (!IDENT.test(name)) throw new Error(`unsafe identifier ${name}`);
+  return `"${name}"`;
+}
+
+/**
+ * Creates the database, and for each service a login role that owns its schema and nothing else,
+ * so a service cannot read another's tables even by mistake (ADR 0003). Idempotent.
+ */
+export async function provisionDatabase({ adminUrl, database, rolePassword }) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) await admin.query(`CREATE DATABASE ${ident(database)}`);
+    for (const service of SERVICES) {
+      const role = `market_${service}`;
+      const exists = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+      const password = rolePassword(service).replace(/'/g, "''");
+      await admin.query(
+        `${exists.rowCount ? 'ALTER' : 'CREATE'} ROLE ${ident(role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '${password}'`,
+      );
+      await admin.query(`GRANT CONNECT ON DATABASE ${ident(database)} TO ${ident(role)}`);
+    }
+  } finally {
+    await admin.end();
+  }
+
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  const db = new pg.Client({ connectionString: url.toString() });
+  await db.connect();
+  try {
+    await db.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
+    for (const service of SERVICES) {
+      await db.query(`CREATE SCHEMA IF NOT EXISTS ${ident(service)} AUTHORIZATION ${ident(`market_${service}`)}`);
+      await db.query(`ALTER SCHEMA ${ident(service)} OWNER TO ${ident(`market_${service}`)}`);
+    }
+  } finally {
+    await db.end();
+  }
+}
+
+/** The connection URL of a service's own role, on the same server as the admin URL. */
+export function serviceDatabaseUrl({ adminUrl, database, service, password }) {
+  const url = new URL(adminUrl);
+  url.username = `market_${service}`;
+  url.password = password;
+  url.pathname = `/${database}`;
+  return url.toString();
+}

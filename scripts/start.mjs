@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// `npm start`: provisions the database, then runs every service and the gateway as child processes
+// against the local Postgres, RabbitMQ and Redis, with interleaved logs. Ctrl-C stops everything.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { provisionDatabase, serviceDatabaseUrl, SERVICES } from './lib/provision.mjs';
+import { loadLaunchSettings } from './lib/settings.mjs';
+import { formatLogLine } from './lib/log-format.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const env = process.env;
+const settings = loadLaunchSettings(env);
+const gatewayPort = Number(env.PORT ?? 8080);
+const host = env.MARKET_HOST ?? '127.0.0.1';
+const servicePort = (service) => gatewayPort + 1 + SERVICES.indexOf(service);
+const serviceUrls = Object.fromEntries(
+  SERVICES.map((service) => [`${service.toUpperCase()}_URL`, `http://${host}:${servicePort(service)}`]),
+);
+const pretty = env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : process.stdout.isTTY;
+
+function launcherLog(message) {
+  process.stdout.write(pretty ? `\x1b[1m[start]\x1b[0m ${message}\n` : `${JSON.stringify({ level: 'info', service: 'start', msg: message, time: new Date().toISOString() })}\n`);
+}
+
+await provisionDatabase(settings).catch((err) => {
+  launcherLog(`cannot provision the database at ${new URL(settings.adminUrl).host}: ${err.message}`);
+  process.exit(1);
+});
+launcherLog(`database "${settings.database}" ready: one role and schema per service`);
+
+const children = new Map();
+let stopping = false;
+
+function run(name, script, extraEnv) {
+  const child = spawn(process.execPath, [path.join(root, script)], {
+    cwd: root,
+    env: { ...env, ...serviceUrls, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${formatLogLine(name, line, pretty)}\n`));
+  }
+  child.on('exit', (code, signal) => {
+    children.delete(name);
+    if (!stopping) {
+      // A clean exit is a stop (Ctrl-C reaches the children too); anything else is a crash.
+      const clean = code === 0;
+      launcherLog(`${name} ${clean ? 'stopped' : `exited (${signal ?? code})`}; stopping the system`);
+      shutdown(clean ? 0 : 1);
+    } else if (children.size === 0) {
+      process.exit(process.exitCode ?? 0);
+    }
+  });
+  children.set(name, child);
+}
+
+function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  process.exitCode = code;
+  launcherLog('stopping…');
+  for (const child of children.values()) child.kill('SIGTERM');
+  setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+    process.exit(code);
+  }, 10_000).unref();
+  if (children.size === 0) process.exit(code);
+}
+
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+
+for (const service of SERVICES) {
+  run(service, `services/${service}/dist/main.js`, {
+    PORT: String(servicePort(service)),
+    HOST: host,
+    DB_SCHEMA: service,
+    DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
+  });
+}
+run('gateway', 'services/gateway/dist/main.js', { PORT: String(gatewayPort) });
+
+const started = Date.now();
+const deadline = started + Number(env.START_TIMEOUT_MS ?? 60_000);
+while (!stopping) {
+  const ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`, { signal: AbortSignal.timeout(1000) })
+    .then((r) => r.ok)
+    .catch(() => false);
+  if (ready) {
+    launcherLog(`system ready in ${((Date.now() - started) / 1000).toFixed(1)} s: http://localhost:${gatewayPort} (API docs: /api/docs)`);
+    break;
+  }
+  if (Date.now() > deadline) {
+    launcherLog('the system did not become ready in time; see the logs above');
+    shutdown(1);
+    break;
+  }
+  await new Promise((r) => setTimeout(r, 300));
+}

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Client } from 'pg';
+import { resolveInfra, uniqueName } from '@market/shared/testing';
+
+const root = path.resolve(__dirname, '../../..');
+
+/**
+ * The launcher behind `npm start`, run as a user would (built services as child processes, one
+ * role and schema per service), on its own database, ports, exchange and Redis prefix.
+ */
+describe('the whole system started by the launcher', () => {
+  const database = uniqueName('market_e2e');
+  const port = 38080;
+  let launcher: ChildProcess;
+  let output = '';
+  let adminUrl: string;
+
+  beforeAll(async () => {
+    const infra = await resolveInfra();
+    const url = new URL(infra.DATABASE_URL);
+    url.pathname = '/postgres';
+    adminUrl = url.toString();
+    launcher = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_ADMIN_URL: adminUrl,
+        MARKET_DB_NAME: database,
+        AMQP_URL: infra.AMQP_URL,
+        REDIS_URL: infra.REDIS_URL,
+        PORT: String(port),
+        EVENTS_EXCHANGE: uniqueName('test.system'),
+        REDIS_KEY_PREFIX: `${uniqueName('sys')}:`,
+        LOG_FORMAT: 'json',
+        LOG_LEVEL: 'info',
+        NODE_ENV: 'development',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    launcher.stdout!.on('data', (chunk) => (output += chunk));
+    launcher.stderr!.on('data', (chunk) => (output += chunk));
+    const deadline = Date.now() + 60_000;
+    while (!output.includes('system ready')) {
+      if (Date.now() > deadline || launcher.exitCode !== null) throw new Error(`system did not start:\n${output.slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    if (launcher.exitCode === null) {
+      const exited = new Promise((resolve) => launcher.once('exit', resolve));
+      launcher.kill('SIGINT');
+      await exited;
+    }
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await client.end();
+  }, 30_000);
+
+  it('is ready behind the gateway with every service reachable', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    const body = await res.json();
+    expect(res.status).toBe(200);
+    expect(Object.values(body.checks).every(Boolean)).toBe(true);
+    expect(Object.keys(body.checks)).toEqual(
+      expect.arrayContaining(['redis', 'identity', 'catalog', 'orders', 'wallet', 'files', 'notify', 'admin']),
+    );
+  });
+
+  it('gives each service a role that cannot touch another service schema', async () => {
+    const url = new URL(adminUrl);
+    url.username = 'market_catalog';
+    url.password = 'dev-catalog-password';
+    url.pathname = `/${database}`;
+    const catalog = new Client({ connectionString: url.toString() });
+    await catalog.connect();
+    try {
+      await expect(catalog.query('SELECT count(*) FROM catalog.outbox')).resolves.toBeDefined();
+      await expect(catalog.query('SELECT count(*) FROM identity.outbox')).rejects.toThrow(/permission denied/);
+      await expect(catalog.query('CREATE TABLE public.sneaky (id int)')).rejects.toThrow(/permission denied/);
+    } finally {
+      await catalog.end();
+    }
+  });
+
+  it('stops every process on Ctrl-C', async () => {
+    const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+    launcher.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const down = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      () => 'up',
+      () => 'down',
+    );
+    expect(down).toBe('down');
+    for (let i = 1; i <= 7; i++) {
+      const service = await fetch(`http://127.0.0.1:${port + i}/healthz`).then(
+        () => 'up',
+        () => 'down',
+      );
+      expect(service).toBe('down');
+    }
+  }, 20_000);
+});
