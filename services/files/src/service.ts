@@ -1,9 +1,25 @@
-import { CreateOutboxAndInbox1763800000000, defineService, notImplementedRoutes, filesRoutes } from '@market/shared';
+import path from 'node:path';
+import { CreateOutboxAndInbox1763800000000, defineService } from '@market/shared';
+import { filesEnvShape } from './config';
+import { createUploadReceiver } from './http/receive-upload';
+import { mountInternalRoutes } from './http/internal-routes';
+import { fileRoutes } from './http/routes';
+import { CreateFiles1763900000000 } from './persistence/migrations/1763900000000-create-files';
+import { LocalDiskStorage } from './storage/local-disk-storage';
 
 export const filesService = defineService({
   name: 'files',
-  env: {},
+  env: filesEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000],
-  build: () => ({ routes: notImplementedRoutes(filesRoutes) }),
+  migrations: [CreateOutboxAndInbox1763800000000, CreateFiles1763900000000],
+  build: (ctx) => {
+    const root = ctx.config.FILES_STORAGE_DIR;
+    const storage = new LocalDiskStorage(root);
+    // Inside the storage root so that accepting an upload is a rename; never a valid key prefix.
+    const receiveUpload = createUploadReceiver(path.join(root, '.incoming'));
+    return {
+      routes: fileRoutes({ db: ctx.db, events: ctx.events, storage, receiveUpload }),
+      internal: (router) => mountInternalRoutes(router, { db: ctx.db }),
+    };
+  },
 });

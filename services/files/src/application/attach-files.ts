@@ -1,0 +1,31 @@
+import { problems } from '@market/shared';
+import type { DataSource } from 'typeorm';
+import { isFileKey } from '../domain/file-key';
+import { existingKeys, insertAttachments } from '../persistence/file-repository';
+
+export interface AttachFilesInput {
+  keys: string[];
+  biz_type: string;
+  biz_id: string;
+  reader_ids: string[];
+}
+
+/**
+ * Lets `reader_ids` read the private files `keys` (the orders service attaches handoff and dispute
+ * evidence to both parties). All or nothing: one unknown key refuses the whole call, so a caller
+ * never believes evidence is shared when it is not. Repeating a call changes nothing.
+ */
+export async function attachFiles(db: DataSource, input: AttachFilesInput): Promise<{ attached: number }> {
+  const keys = [...new Set(input.keys)];
+  const readerIds = [...new Set(input.reader_ids.map((id) => id.toLowerCase()))];
+  return db.transaction(async (manager) => {
+    const known = await existingKeys(manager, keys.filter(isFileKey));
+    const unknown = input.keys
+      .map((key, index) => ({ key, index }))
+      .filter(({ key }) => !known.has(key))
+      .map(({ index }) => ({ path: `keys.${index}`, message: 'no such file' }));
+    if (unknown.length > 0) throw problems.validation(unknown, 'some files do not exist');
+    await insertAttachments(manager, { keys, readerIds, bizType: input.biz_type, bizId: input.biz_id });
+    return { attached: keys.length };
+  });
+}

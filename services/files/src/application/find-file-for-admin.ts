@@ -1,0 +1,28 @@
+import { problems, recordAudit, type AdminIdentity, type EventWriter } from '@market/shared';
+import type { DataSource } from 'typeorm';
+import { isFileKey } from '../domain/file-key';
+import { isPublicScene } from '../domain/scene';
+import { findFile, type FileRecord } from '../persistence/file-repository';
+
+export interface FindFileForAdminDeps {
+  db: DataSource;
+  events: EventWriter;
+}
+
+/** The back office reads any file; a private one only once the read is on the audit record. */
+export async function findFileForAdmin(deps: FindFileForAdminDeps, key: string, admin: AdminIdentity): Promise<FileRecord> {
+  if (!isFileKey(key)) throw problems.notFound();
+  const file = await findFile(deps.db, key);
+  if (!file) throw problems.notFound();
+  if (!isPublicScene(file.scene)) {
+    await deps.db.transaction((manager) =>
+      recordAudit(deps.events, manager, admin, {
+        action: 'file.read_private',
+        biz_type: 'file',
+        biz_id: file.key,
+        detail: { scene: file.scene, owner_id: file.owner_id, content_type: file.content_type },
+      }),
+    );
+  }
+  return file;
+}

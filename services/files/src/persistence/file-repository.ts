@@ -1,0 +1,68 @@
+import type { EntityManager } from 'typeorm';
+import type { ContentType } from '../domain/content-type';
+import type { Scene } from '../domain/scene';
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+export interface FileRecord {
+  key: string;
+  owner_id: string;
+  scene: Scene;
+  content_type: ContentType;
+  size: number;
+  sha256: string;
+  original_name: string;
+  created_at: Date;
+}
+
+const COLUMNS = 'key, owner_id, scene, content_type, size, sha256, original_name, created_at';
+
+export async function insertFile(db: Queryable, file: Omit<FileRecord, 'created_at'>): Promise<FileRecord> {
+  const [row] = await db.query(
+    `INSERT INTO files (key, owner_id, scene, content_type, size, sha256, original_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+    [file.key, file.owner_id, file.scene, file.content_type, file.size, file.sha256, file.original_name],
+  );
+  return row as FileRecord;
+}
+
+export async function findFile(db: Queryable, key: string): Promise<FileRecord | null> {
+  const rows: FileRecord[] = await db.query(`SELECT ${COLUMNS} FROM files WHERE key = $1`, [key]);
+  return rows[0] ?? null;
+}
+
+/** The file and whether `readerId` was attached to it, in one round trip. */
+export async function findFileForReader(
+  db: Queryable,
+  key: string,
+  readerId: string | null,
+): Promise<{ file: FileRecord; attached: boolean } | null> {
+  const rows: Array<FileRecord & { attached: boolean }> = await db.query(
+    `SELECT ${COLUMNS},
+            EXISTS (SELECT 1 FROM attachments a WHERE a.key = files.key AND a.reader_id = $2) AS attached
+       FROM files WHERE key = $1`,
+    [key, readerId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { attached, ...file } = row;
+  return { file, attached };
+}
+
+export async function existingKeys(db: Queryable, keys: string[]): Promise<Set<string>> {
+  const rows: Array<{ key: string }> = await db.query(`SELECT key FROM files WHERE key = ANY($1::text[])`, [keys]);
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Grants are idempotent: attaching the same file to the same reader for the same business twice is one row. */
+export async function insertAttachments(
+  db: Queryable,
+  grant: { keys: string[]; readerIds: string[]; bizType: string; bizId: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO attachments (key, reader_id, biz_type, biz_id)
+     SELECT k, r, $3, $4 FROM unnest($1::text[]) AS k CROSS JOIN unnest($2::uuid[]) AS r
+     ON CONFLICT DO NOTHING`,
+    [grant.keys, grant.readerIds, grant.bizType, grant.bizId],
+  );
+}
