@@ -1,9 +1,32 @@
-import { CreateOutboxAndInbox1763800000000, defineService, notImplementedRoutes, identityRoutes } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000, defineService, SecretBox } from '@market/shared';
+import { createRealnameVerifier, createSmsProvider } from './adapters/providers';
+import type { IdentityDeps } from './application/deps';
+import { identityEnv } from './config';
+import { mountInternalRoutes } from './http/internal-routes';
+import { identityRouteBindings } from './http/routes';
+import { DailyQuota } from './persistence/daily-quota';
+import { CreateIdentityTables1763900000000 } from './persistence/migrations/1763900000000-create-identity-tables';
+import { RedisLocks } from './persistence/redis-lock';
+import { SmsCodeStore } from './persistence/sms-code-store';
 
 export const identityService = defineService({
   name: 'identity',
-  env: {},
+  env: identityEnv,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000],
-  build: () => ({ routes: notImplementedRoutes(identityRoutes) }),
+  migrations: [CreateOutboxAndInbox1763800000000, CreateIdentityTables1763900000000],
+  build: (ctx) => {
+    const deps: IdentityDeps = {
+      config: ctx.config,
+      db: ctx.db,
+      events: ctx.events,
+      revocations: ctx.revocations,
+      smsCodes: new SmsCodeStore(ctx.redis, ctx.redisKey, ctx.config.SMS_CODE_SECRET),
+      quotas: new DailyQuota(ctx.redis, ctx.redisKey),
+      locks: new RedisLocks(ctx.redis, ctx.redisKey),
+      sms: createSmsProvider(ctx.config, ctx.log),
+      verifier: createRealnameVerifier(ctx.config),
+      box: new SecretBox(ctx.config.DATA_KEYRING),
+    };
+    return { routes: identityRouteBindings(deps), internal: mountInternalRoutes(deps) };
+  },
 });

@@ -50,7 +50,8 @@ function residentIdCheckDigitOk(id: string): boolean {
 export const ResidentIdNumber = z
   .string()
   .trim()
-  .regex(/^\d{17}[\dXx]$/, 'must be an 18-character resident identity number')
+  // abort: the check digit is only computed on 18 characters (a shorter string made it throw: a 500)
+  .regex(/^\d{17}[\dXx]$/, { message: 'must be an 18-character resident identity number', abort: true })
   .refine(residentIdCheckDigitOk, 'check digit does not match')
   .openapi({ example: '11010519491231002X' });
 

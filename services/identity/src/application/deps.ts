@@ -1,0 +1,23 @@
+import type { EventWriter, Revocations, SecretBox, ServiceContext } from '@market/shared';
+import type { DataSource } from 'typeorm';
+import type { identityEnv } from '../config';
+import type { DailyQuota } from '../persistence/daily-quota';
+import type { RedisLocks } from '../persistence/redis-lock';
+import type { SmsCodeStore } from '../persistence/sms-code-store';
+import type { RealnameVerifier, SmsProvider } from './ports';
+
+export type IdentityConfig = ServiceContext<typeof identityEnv>['config'];
+
+/** What the use cases run on, built once in service.ts. */
+export interface IdentityDeps {
+  config: IdentityConfig;
+  db: DataSource;
+  events: EventWriter;
+  revocations: Revocations;
+  smsCodes: SmsCodeStore;
+  quotas: DailyQuota;
+  locks: RedisLocks;
+  sms: SmsProvider;
+  verifier: RealnameVerifier;
+  box: SecretBox;
+}

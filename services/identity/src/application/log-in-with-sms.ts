@@ -1,0 +1,53 @@
+import { Problem, problems, recordAudit, type TokenPair, type z } from '@market/shared';
+import { defaultNickname, maskPhone, normalizePhone } from '../domain/phone';
+import { createSession } from '../persistence/session-repository';
+import { findUserByPhone, registerPhoneUser } from '../persistence/user-repository';
+import { auditRefusal } from './audit';
+import type { IdentityDeps } from './deps';
+import { issueTokenPair } from './session-tokens';
+
+/** Logs in with a code sent to the phone; a phone seen for the first time registers a user. */
+export async function logInWithSms(
+  deps: IdentityDeps,
+  input: { phone: string; code: string },
+  ip: string | null,
+): Promise<z.infer<typeof TokenPair>> {
+  const phone = normalizePhone(input.phone);
+  const refused = (reason: string) =>
+    auditRefusal(deps, { kind: 'anonymous', ip }, {
+      action: 'auth.login',
+      biz_type: 'user',
+      detail: { method: 'sms', phone_masked: maskPhone(phone), reason },
+    });
+
+  if ((await deps.smsCodes.consume(phone, input.code)) !== 'ok') {
+    await refused('sms_code_invalid');
+    throw problems.unprocessable('SMS_CODE_INVALID', 'the code is wrong, expired or already used');
+  }
+  try {
+    return await deps.db.transaction(async (manager) => {
+      const registered = await registerPhoneUser(manager, phone, defaultNickname(phone));
+      const user = (await findUserByPhone(manager, phone, 'share'))!;
+      if (user.frozen) throw problems.userFrozen();
+      if (registered) {
+        await deps.events.publish(manager, 'user.registered', {
+          user_id: user.id,
+          phone_masked: maskPhone(phone),
+          nickname: user.nickname,
+          registered_at: user.created_at.toISOString(),
+        });
+      }
+      const sessionId = await createSession(manager, user.id);
+      await recordAudit(deps.events, manager, { kind: 'user', sub: user.id, sid: sessionId, ip }, {
+        action: 'auth.login',
+        biz_type: 'user',
+        biz_id: user.id,
+        detail: { method: 'sms', registered },
+      });
+      return issueTokenPair(deps, manager, user, sessionId);
+    });
+  } catch (err) {
+    if (err instanceof Problem && err.code === 'USER_FROZEN') await refused('user_frozen');
+    throw err;
+  }
+}

@@ -1,0 +1,20 @@
+import { isUuid, recordAudit, type UserIdentity } from '@market/shared';
+import { findSessionOfRefreshToken, revokeSession } from '../persistence/session-repository';
+import type { IdentityDeps } from './deps';
+import { hashRefreshToken, revokeAccessTokens } from './session-tokens';
+
+/** Ends the caller's session and, when given, the family of a refresh token of the same user. */
+export async function logOut(deps: IdentityDeps, identity: UserIdentity, refreshToken: string | undefined) {
+  await deps.db.transaction(async (manager) => {
+    const sessionIds = new Set([identity.sid]);
+    if (refreshToken && isUuid(identity.sub)) {
+      const other = await findSessionOfRefreshToken(manager, hashRefreshToken(refreshToken));
+      if (other?.user_id === identity.sub) sessionIds.add(other.session_id);
+    }
+    if (isUuid(identity.sub)) {
+      for (const sid of sessionIds) if (isUuid(sid)) await revokeSession(manager, sid, identity.sub, 'logout');
+    }
+    await recordAudit(deps.events, manager, identity, { action: 'auth.logout', biz_type: 'user', biz_id: identity.sub });
+    await revokeAccessTokens(deps, [...sessionIds]);
+  });
+}

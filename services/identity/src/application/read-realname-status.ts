@@ -1,0 +1,10 @@
+import { findRealname } from '../persistence/realname-repository';
+import { requireCurrentUser } from './current-user';
+import type { IdentityDeps } from './deps';
+import { NO_REALNAME, toRealnameView } from './realname-view';
+
+export async function readRealnameStatus(deps: IdentityDeps, userId: string) {
+  const user = await requireCurrentUser(deps.db.manager, userId);
+  const row = await findRealname(deps.db.manager, user.id);
+  return row ? toRealnameView(deps.box, row) : NO_REALNAME;
+}

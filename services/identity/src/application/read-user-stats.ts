@@ -1,0 +1,7 @@
+import { countPhoneUsers } from '../persistence/user-repository';
+import type { IdentityDeps } from './deps';
+
+export async function readUserStats(deps: IdentityDeps) {
+  const counts = await countPhoneUsers(deps.db.manager);
+  return { users_total: counts.total, users_today: counts.today, users_frozen: counts.frozen };
+}

@@ -1,0 +1,20 @@
+import type { RealnameStatusView, SecretBox, z } from '@market/shared';
+import { maskIdNumber, maskRealName } from '../domain/realname';
+import type { RealnameRow } from '../persistence/realname-repository';
+
+export const NO_REALNAME: z.infer<typeof RealnameStatusView> = {
+  status: 'unverified',
+  real_name_masked: null,
+  id_number_masked: null,
+  verified_at: null,
+};
+
+/** Opens the sealed values only to mask them: the full name and number never leave the service. */
+export function toRealnameView(box: SecretBox, row: RealnameRow) {
+  return {
+    status: row.status,
+    real_name_masked: maskRealName(box.open(row.real_name_sealed)),
+    id_number_masked: maskIdNumber(box.open(row.id_number_sealed)),
+    verified_at: row.verified_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,41 @@
+import { problems, recordAudit, type Problem, type TokenPair, type z } from '@market/shared';
+import { judgeRefreshToken } from '../domain/refresh-token';
+import { findRefreshTokenForUpdate, markRotated, revokeSession } from '../persistence/session-repository';
+import { findUserById } from '../persistence/user-repository';
+import type { IdentityDeps } from './deps';
+import { hashRefreshToken, issueTokenPair, revokeAccessTokens } from './session-tokens';
+
+type Outcome = { pair: z.infer<typeof TokenPair> } | { refusal: Problem };
+
+/**
+ * Exchanges a refresh token for a new pair in the same family. Refusals are returned rather than
+ * thrown inside the transaction, so that ending a family on reuse commits before the client hears 401.
+ */
+export async function rotateRefreshToken(deps: IdentityDeps, refreshToken: string, ip: string | null) {
+  const outcome = await deps.db.transaction(async (manager): Promise<Outcome> => {
+    const token = await findRefreshTokenForUpdate(manager, hashRefreshToken(refreshToken));
+    const user = token && (await findUserById(manager, token.user_id, 'share'));
+    // A freeze also ends the sessions; saying why is more use to the client than "revoked".
+    if (user?.frozen) return { refusal: problems.userFrozen() };
+    const verdict = judgeRefreshToken(token, new Date());
+    if (!token || !user || verdict === 'unknown') return { refusal: problems.unauthenticated('refresh token is not valid') };
+    if (verdict === 'revoked') return { refusal: problems.tokenRevoked() };
+    if (verdict === 'expired') return { refusal: problems.tokenExpired() };
+    if (verdict === 'reused') {
+      await revokeSession(manager, token.session_id, token.user_id, 'refresh_reuse');
+      await recordAudit(deps.events, manager, { kind: 'user', sub: token.user_id, sid: token.session_id, ip }, {
+        action: 'auth.refresh_reuse',
+        biz_type: 'session',
+        biz_id: token.session_id,
+        detail: { effect: 'session revoked' },
+        result: 'failure',
+      });
+      await revokeAccessTokens(deps, [token.session_id]);
+      return { refusal: problems.tokenRevoked() };
+    }
+    await markRotated(manager, token.id);
+    return { pair: await issueTokenPair(deps, manager, user, token.session_id) };
+  });
+  if ('refusal' in outcome) throw outcome.refusal;
+  return outcome.pair;
+}

@@ -1,0 +1,57 @@
+import { problems, recordAudit, type UserIdentity } from '@market/shared';
+import { REALNAME_STARTABLE, realnameOutcome, type VerifierDecision } from '../domain/realname';
+import { recordRealnameOutcome } from '../persistence/realname-repository';
+import { requireCurrentUser } from './current-user';
+import type { IdentityDeps } from './deps';
+import { toRealnameView } from './realname-view';
+
+/** Long enough for a verifier call; a crashed holder frees the user after this. */
+const ATTEMPT_LOCK_SECONDS = 30;
+
+/**
+ * Asks the verifier about the person and records its answer. The verifier is called outside any
+ * transaction (it is remote and may be slow); a per-user lock keeps two attempts from running at
+ * once, and the final write is conditional, so a decided identity is never overwritten.
+ */
+export async function startRealnameVerification(
+  deps: IdentityDeps,
+  identity: UserIdentity,
+  input: { real_name: string; id_number: string },
+) {
+  const user = await requireCurrentUser(deps.db.manager, identity.sub);
+  if (!REALNAME_STARTABLE.has(user.realname_status)) {
+    throw problems.invalidState(`real-name verification is ${user.realname_status}; it cannot be started again`);
+  }
+  const retryAfter = await deps.quotas.consume(`realname:${user.id}`, deps.config.REALNAME_DAILY_ATTEMPTS);
+  if (retryAfter > 0) throw problems.rateLimited(retryAfter);
+  const release = await deps.locks.tryAcquire(`realname:${user.id}`, ATTEMPT_LOCK_SECONDS);
+  if (!release) throw problems.conflict('a real-name verification for this user is already running');
+  try {
+    const idNumber = input.id_number.toUpperCase();
+    let decision: VerifierDecision;
+    try {
+      decision = await deps.verifier.verify({ realName: input.real_name, idNumber });
+    } catch {
+      throw problems.upstreamUnavailable(503);
+    }
+    const outcome = realnameOutcome(user.realname_status, decision);
+    if (!outcome) throw problems.invalidState(`the verifier answered ${decision}, which cannot follow ${user.realname_status}`);
+    return await deps.db.transaction(async (manager) => {
+      const row = await recordRealnameOutcome(manager, user.id, [...REALNAME_STARTABLE], {
+        status: outcome,
+        real_name_sealed: deps.box.seal(input.real_name),
+        id_number_sealed: deps.box.seal(idNumber),
+      });
+      if (!row) throw problems.invalidState('real-name verification was decided meanwhile');
+      await recordAudit(deps.events, manager, identity, {
+        action: 'realname.start',
+        biz_type: 'user',
+        biz_id: user.id,
+        detail: { outcome: row.status },
+      });
+      return toRealnameView(deps.box, row);
+    });
+  } finally {
+    await release();
+  }
+}

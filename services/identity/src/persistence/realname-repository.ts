@@ -1,0 +1,40 @@
+import type { EntityManager } from '@market/shared';
+import type { DecidedState, RealnameState } from '../domain/realname';
+
+export interface RealnameRow {
+  status: DecidedState;
+  real_name_sealed: string;
+  id_number_sealed: string;
+  verified_at: Date | null;
+}
+
+export async function findRealname(manager: EntityManager, userId: string): Promise<RealnameRow | undefined> {
+  const rows: RealnameRow[] = await manager.query(
+    `SELECT status, real_name_sealed, id_number_sealed, verified_at FROM realname_verifications WHERE user_id = $1`,
+    [userId],
+  );
+  return rows[0];
+}
+
+/**
+ * Records an attempt's outcome only while the user is still in a state an attempt may start from
+ * (`startable`; no row is `unverified`): a verified identity is never overwritten.
+ */
+export async function recordRealnameOutcome(
+  manager: EntityManager,
+  userId: string,
+  startable: RealnameState[],
+  outcome: { status: RealnameRow['status']; real_name_sealed: string; id_number_sealed: string },
+): Promise<RealnameRow | undefined> {
+  const rows: RealnameRow[] = await manager.query(
+    `INSERT INTO realname_verifications (user_id, status, real_name_sealed, id_number_sealed, verified_at)
+     VALUES ($1, $2, $3, $4, CASE WHEN $2::text = 'verified' THEN now() END)
+     ON CONFLICT (user_id) DO UPDATE SET
+       status = EXCLUDED.status, real_name_sealed = EXCLUDED.real_name_sealed,
+       id_number_sealed = EXCLUDED.id_number_sealed, verified_at = EXCLUDED.verified_at, updated_at = now()
+     WHERE realname_verifications.status = ANY($5::text[])
+     RETURNING status, real_name_sealed, id_number_sealed, verified_at`,
+    [userId, outcome.status, outcome.real_name_sealed, outcome.id_number_sealed, startable],
+  );
+  return rows[0];
+}

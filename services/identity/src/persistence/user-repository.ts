@@ -1,0 +1,119 @@
+import type { EntityManager } from '@market/shared';
+import { v7 as uuidv7 } from 'uuid';
+import type { RealnameState } from '../domain/realname';
+import { updateReturning } from './sql';
+
+export interface UserRecord {
+  id: string;
+  phone: string | null;
+  nickname: string;
+  avatar_url: string | null;
+  frozen: boolean;
+  frozen_reason: string | null;
+  frozen_at: Date | null;
+  created_at: Date;
+  realname_status: RealnameState;
+}
+
+export interface UserFilters {
+  phone?: string;
+  frozen?: boolean;
+  realname_status?: RealnameState;
+}
+
+const SELECT_USER = `
+  SELECT u.id, u.phone, u.nickname, u.avatar_url, u.frozen, u.frozen_reason, u.frozen_at, u.created_at,
+         COALESCE(r.status, 'unverified') AS realname_status
+  FROM users u LEFT JOIN realname_verifications r ON r.user_id = u.id`;
+
+/** `share` keeps a concurrent freeze waiting until the caller's new session is committed (or seen by it). */
+type Lock = 'share' | 'none';
+
+function lockClause(lock: Lock) {
+  return lock === 'share' ? ' FOR SHARE OF u' : '';
+}
+
+export async function findUserById(manager: EntityManager, id: string, lock: Lock = 'none'): Promise<UserRecord | undefined> {
+  const rows: UserRecord[] = await manager.query(`${SELECT_USER} WHERE u.id = $1${lockClause(lock)}`, [id]);
+  return rows[0];
+}
+
+export async function findUserByPhone(manager: EntityManager, phone: string, lock: Lock = 'none'): Promise<UserRecord | undefined> {
+  const rows: UserRecord[] = await manager.query(`${SELECT_USER} WHERE u.phone = $1${lockClause(lock)}`, [phone]);
+  return rows[0];
+}
+
+/** Registers the phone unless it already is; the unique phone settles two first logins racing. */
+export async function registerPhoneUser(manager: EntityManager, phone: string, nickname: string): Promise<boolean> {
+  const inserted: unknown[] = await manager.query(
+    `INSERT INTO users (id, phone, nickname) VALUES ($1, $2, $3) ON CONFLICT (phone) DO NOTHING RETURNING id`,
+    [uuidv7(), phone, nickname],
+  );
+  return inserted.length > 0;
+}
+
+/** The ordinary user who publishes for one back-office admin; one per admin, by a unique constraint. */
+export async function insertOrFindPublisher(
+  manager: EntityManager,
+  adminId: string,
+  nickname: string,
+): Promise<{ user: UserRecord; created: boolean }> {
+  const inserted: unknown[] = await manager.query(
+    `INSERT INTO users (id, publisher_for_admin_id, nickname) VALUES ($1, $2, $3)
+     ON CONFLICT (publisher_for_admin_id) DO NOTHING RETURNING id`,
+    [uuidv7(), adminId, nickname],
+  );
+  const rows: UserRecord[] = await manager.query(`${SELECT_USER} WHERE u.publisher_for_admin_id = $1`, [adminId]);
+  return { user: rows[0]!, created: inserted.length > 0 };
+}
+
+/** The conditional move itself: only an unfrozen user can be frozen, so of two racing freezes one matches. */
+export async function freezeIfActive(manager: EntityManager, id: string, reason: string): Promise<boolean> {
+  const rows = await updateReturning(
+    manager,
+    `UPDATE users SET frozen = true, frozen_reason = $2, frozen_at = now() WHERE id = $1 AND NOT frozen RETURNING id`,
+    [id, reason],
+  );
+  return rows.length > 0;
+}
+
+export async function unfreezeIfFrozen(manager: EntityManager, id: string): Promise<boolean> {
+  const rows = await updateReturning(
+    manager,
+    `UPDATE users SET frozen = false, frozen_reason = NULL, frozen_at = NULL WHERE id = $1 AND frozen RETURNING id`,
+    [id],
+  );
+  return rows.length > 0;
+}
+
+/** Newest first, `limit + 1` rows after the keyset position (created_at, id). */
+export async function findUsersPage(
+  manager: EntityManager,
+  filters: UserFilters,
+  after: { created_at: string; id: string } | null,
+  limit: number,
+): Promise<UserRecord[]> {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const arg = (value: unknown) => {
+    args.push(value);
+    return `$${args.length}`;
+  };
+  if (filters.phone !== undefined) where.push(`u.phone = ${arg(filters.phone)}`);
+  if (filters.frozen !== undefined) where.push(`u.frozen = ${arg(filters.frozen)}`);
+  if (filters.realname_status !== undefined) where.push(`COALESCE(r.status, 'unverified') = ${arg(filters.realname_status)}`);
+  if (after) where.push(`(u.created_at, u.id) < (${arg(after.created_at)}::timestamptz, ${arg(after.id)}::uuid)`);
+  const sql = `${SELECT_USER} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    ORDER BY u.created_at DESC, u.id DESC LIMIT ${arg(limit + 1)}`;
+  return manager.query(sql, args);
+}
+
+/** Ordinary phone users only (publishers stand in for admins); "today" starts at 00:00 UTC. */
+export async function countPhoneUsers(manager: EntityManager) {
+  const [row]: Array<{ total: number; today: number; frozen: number }> = await manager.query(`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS today,
+           count(*) FILTER (WHERE frozen)::int AS frozen
+    FROM users WHERE phone IS NOT NULL`);
+  return row!;
+}

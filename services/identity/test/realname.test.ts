@@ -1,0 +1,94 @@
+import { SecretBox, DEV_KEYRING } from '@market/shared';
+import { api, type Stack } from '@market/testkit';
+import { logIn, outboxEvents, startIdentityStack, type Client } from './helpers';
+
+const VALID_ID = '11010519491231002X';
+const OTHER_VALID_ID = '440524188001010014';
+
+describe('real-name verification', () => {
+  let stack: Stack;
+  let client: Client;
+
+  beforeAll(async () => {
+    stack = await startIdentityStack({ REALNAME_DAILY_ATTEMPTS: '3' });
+    client = api(stack.url);
+  });
+  afterAll(() => stack.stop());
+
+  const start = (token: string, real_name: string, id_number: string) =>
+    client.post('/api/realname/start', { real_name, id_number }, token);
+
+  it('shows a new user as unverified', async () => {
+    const { access_token } = await logIn(client);
+    const status = await client.get('/api/realname/status', access_token);
+    expect(status.status).toBe(200);
+    expect(status.body).toEqual({ status: 'unverified', real_name_masked: null, id_number_masked: null, verified_at: null });
+  });
+
+  it('verifies a valid identity, shows it only masked and keeps it encrypted at rest', async () => {
+    const { access_token, user } = await logIn(client);
+    const started = await start(access_token, '张明', VALID_ID.toLowerCase());
+    expect(started.status).toBe(200);
+    expect(started.body).toEqual({
+      status: 'verified',
+      real_name_masked: '*明',
+      id_number_masked: '1101**********002X',
+      verified_at: expect.stringMatching(/Z$/),
+    });
+    expect((await client.get('/api/realname/status', access_token)).body).toEqual(started.body);
+    expect((await client.get('/api/me', access_token)).body.realname_status).toBe('verified');
+
+    const [row] = await stack.services.identity!.ctx.db.query(
+      `SELECT real_name_sealed, id_number_sealed FROM realname_verifications WHERE user_id = $1`,
+      [user.id],
+    );
+    expect(row.id_number_sealed).toMatch(/^v1\.dev\./);
+    expect(JSON.stringify(row)).not.toContain('002X');
+    expect(JSON.stringify(row)).not.toContain('张明');
+    const box = new SecretBox(DEV_KEYRING);
+    expect(box.open(row.real_name_sealed)).toBe('张明');
+    expect(box.open(row.id_number_sealed)).toBe(VALID_ID);
+
+    const audit = (await outboxEvents(stack, 'audit.recorded')).map((e) => e.data).find((d) => d.action === 'realname.start' && d.actor_id === user.id);
+    expect(audit).toMatchObject({ detail: { outcome: 'verified' } });
+    expect(JSON.stringify(audit)).not.toContain(VALID_ID);
+  });
+
+  it('refuses an id number whose check digit is wrong, or that is not 18 characters, with 400', async () => {
+    const { access_token } = await logIn(client);
+    for (const id of ['110105194912310021', '11010519491231002', '11010519491231002Y']) {
+      const res = await start(access_token, '张明', id);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await client.get('/api/realname/status', access_token)).body.status).toBe('unverified');
+  });
+
+  it('lets a failed verification be retried, but never restarts a verified one (409)', async () => {
+    const { access_token } = await logIn(client);
+    const failed = await start(access_token, '王失败', VALID_ID);
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ status: 'failed', real_name_masked: '**败', verified_at: null });
+    const retried = await start(access_token, '王五', OTHER_VALID_ID);
+    expect(retried.body).toMatchObject({ status: 'verified', real_name_masked: '*五', id_number_masked: '4405**********0014' });
+    const again = await start(access_token, '王五', OTHER_VALID_ID);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('INVALID_STATE');
+  });
+
+  it('lets one of two attempts racing for one user win; the other gets 409', async () => {
+    const { access_token } = await logIn(client);
+    const results = await Promise.all([start(access_token, '张明', VALID_ID), start(access_token, '李四', OTHER_VALID_ID)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = results.find((r) => r.status === 200)!;
+    expect((await client.get('/api/realname/status', access_token)).body).toEqual(winner.body);
+  });
+
+  it('caps attempts per user per day with 429', async () => {
+    const { access_token } = await logIn(client);
+    for (let i = 0; i < 3; i++) expect((await start(access_token, '赵失败', VALID_ID)).body.status).toBe('failed');
+    const capped = await start(access_token, '赵六', VALID_ID);
+    expect(capped.status).toBe(429);
+    expect(Number(capped.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
