@@ -1,0 +1,31 @@
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit, type Admin, type z } from '@market/shared';
+import { countAdmins, insertAdmin, lockAdminUsersForWriting } from '../persistence/admin-users';
+import type { AdminApp } from './admin-app';
+import { adminView } from './views';
+
+/**
+ * Creates the first admin when there is none, and answers it; null when an admin already existed.
+ * Replicas starting together serialise on a table lock and re-check under it, so exactly one
+ * admin is created whatever bootstrap username each was given.
+ */
+export async function bootstrapFirstAdmin(
+  app: Pick<AdminApp, 'db' | 'events' | 'passwords'>,
+  credentials: { username: string; password: string },
+): Promise<z.infer<typeof Admin> | null> {
+  if ((await countAdmins(app.db)) > 0) return null;
+  // Hashed before the lock is taken: the hash is the slow part and needs no lock.
+  const passwordHash = await app.passwords.hash(credentials.password);
+  return app.db.transaction(async (manager) => {
+    await lockAdminUsersForWriting(manager);
+    if ((await countAdmins(manager)) > 0) return null;
+    const row = (await insertAdmin(manager, { id: uuidv7(), username: credentials.username, nickname: credentials.username, passwordHash }))!;
+    await recordAudit(app.events, manager, null, {
+      action: 'admin_user.bootstrap',
+      biz_type: 'admin_user',
+      biz_id: row.id,
+      detail: { username: row.username },
+    });
+    return adminView(row);
+  });
+}

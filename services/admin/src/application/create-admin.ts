@@ -1,0 +1,26 @@
+import { v7 as uuidv7 } from 'uuid';
+import { parseOrThrow, problems, recordAudit, type Admin, type z } from '@market/shared';
+import { NewAdmin } from '../domain/admin-user';
+import { insertAdmin } from '../persistence/admin-users';
+import type { AdminApp } from './admin-app';
+import { adminView } from './views';
+
+/** Adds a back-office admin (the `admin:create` command); a taken username is refused with 409. */
+export async function createAdmin(
+  app: Pick<AdminApp, 'db' | 'events' | 'passwords'>,
+  input: { username: unknown; nickname: unknown; password: unknown },
+): Promise<z.infer<typeof Admin>> {
+  const admin = parseOrThrow(NewAdmin, input);
+  const passwordHash = await app.passwords.hash(admin.password);
+  return app.db.transaction(async (manager) => {
+    const row = await insertAdmin(manager, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash });
+    if (!row) throw problems.conflict(`username ${admin.username} is already taken`);
+    await recordAudit(app.events, manager, null, {
+      action: 'admin_user.create',
+      biz_type: 'admin_user',
+      biz_id: row.id,
+      detail: { username: row.username, nickname: row.nickname },
+    });
+    return adminView(row);
+  });
+}

@@ -1,0 +1,95 @@
+import { v7 as uuidv7 } from 'uuid';
+import {
+  isUuid,
+  problems,
+  recordAudit,
+  signAccessToken,
+  type AdminLogin,
+  type Identity,
+  type z,
+} from '@market/shared';
+import { loginVerdict, secondsUntil } from '../domain/admin-user';
+import { captchaMatches } from '../domain/captcha';
+import { bookLoginAttempt, clearLoginFailures, findAdminById, findAdminByUsername } from '../persistence/admin-users';
+import { insertAdminSession } from '../persistence/admin-sessions';
+import type { AdminApp } from './admin-app';
+import { adminView } from './views';
+
+export interface AdminLoginInput {
+  username: string;
+  password: string;
+  captcha_id: string;
+  captcha_code: string;
+}
+
+type FailureReason = 'captcha_invalid' | 'unknown_username' | 'locked' | 'wrong_password' | 'disabled';
+
+const invalidCredentials = () => problems.unauthenticated('invalid username or password');
+
+/**
+ * Captcha first (spent whatever the outcome), then the password. A failed attempt is booked on the
+ * account before the password is checked, so its count and lock survive the refusal; the refusal's
+ * audit entry is written in a transaction of its own for the same reason.
+ */
+export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: string | null): Promise<z.infer<typeof AdminLogin>> {
+  const anonymous: Identity = { kind: 'anonymous', ip };
+  const username = input.username.toLowerCase();
+  const refuse = async (reason: FailureReason, adminId: string | null) => {
+    await app.db.transaction((manager) =>
+      recordAudit(app.events, manager, anonymous, {
+        action: 'admin.login',
+        biz_type: 'admin_user',
+        biz_id: adminId,
+        detail: { username, reason },
+        result: 'failure',
+      }),
+    );
+  };
+
+  const stored = isUuid(input.captcha_id) ? await app.captchas.take(input.captcha_id) : null;
+  if (stored === null || !captchaMatches(stored, input.captcha_id, input.captcha_code)) {
+    await refuse('captcha_invalid', null);
+    throw problems.unprocessable('CAPTCHA_INVALID', 'the captcha answer is wrong, expired or already used');
+  }
+
+  const admin = await findAdminByUsername(app.db, username);
+  if (!admin) {
+    await app.passwords.verifyAgainstNobody(input.password);
+    await refuse('unknown_username', null);
+    throw invalidCredentials();
+  }
+
+  const booked = await bookLoginAttempt(app.db, admin.id, app.config.ADMIN_LOGIN_MAX_FAILURES, app.config.ADMIN_LOCKOUT_MINUTES);
+  if (!booked) {
+    const lockedUntil = (await findAdminById(app.db, admin.id))?.locked_until;
+    await refuse('locked', admin.id);
+    throw problems.rateLimited(lockedUntil ? secondsUntil(lockedUntil, new Date()) : 1);
+  }
+
+  const passwordMatches = await app.passwords.verify(admin.password_hash, input.password);
+  if (passwordMatches) await clearLoginFailures(app.db, admin.id);
+  const verdict = loginVerdict(passwordMatches, admin.status);
+  if (verdict === 'wrong_password') {
+    await refuse('wrong_password', admin.id);
+    throw invalidCredentials();
+  }
+  if (verdict === 'disabled') {
+    await refuse('disabled', admin.id);
+    throw problems.forbidden('this admin account is disabled');
+  }
+
+  const sessionId = uuidv7();
+  await app.db.transaction(async (manager) => {
+    await insertAdminSession(manager, { id: sessionId, adminId: admin.id, ip });
+    await recordAudit(app.events, manager, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
+      action: 'admin.login',
+      biz_type: 'admin_user',
+      biz_id: admin.id,
+      detail: { username },
+      result: 'success',
+    });
+  });
+  const ttl = app.config.ADMIN_TOKEN_TTL_SECONDS;
+  const { token } = signAccessToken('admin', admin.id, sessionId, app.config.ADMIN_TOKEN_SECRET, ttl);
+  return { access_token: token, token_type: 'Bearer', expires_in: ttl, admin: adminView(admin) };
+}

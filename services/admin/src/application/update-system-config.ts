@@ -1,0 +1,37 @@
+import { problems, recordAudit, zodIssuesToFieldErrors, type AdminIdentity, type SystemConfig, type z } from '@market/shared';
+import { systemConfigSchema } from '../domain/system-config';
+import { lockSystemConfig, writeSystemConfig } from '../persistence/system-configs';
+import type { AdminApp } from './admin-app';
+import { systemConfigView } from './views';
+
+/** The new value, `system_config.changed` and the audit entry commit together or not at all. */
+export async function updateSystemConfig(
+  app: Pick<AdminApp, 'db' | 'events'>,
+  identity: AdminIdentity,
+  key: string,
+  value: unknown,
+): Promise<z.infer<typeof SystemConfig>> {
+  const schema = systemConfigSchema(key);
+  if (!schema) throw problems.notFound(`no configuration key ${key}`);
+  const checked = schema.safeParse(value);
+  if (!checked.success) throw problems.validation(zodIssuesToFieldErrors(checked.error.issues, 'value'), `value is not valid for ${key}`);
+
+  return app.db.transaction(async (manager) => {
+    const previous = await lockSystemConfig(manager, key);
+    if (!previous) throw problems.notFound(`no configuration key ${key}`);
+    const row = await writeSystemConfig(manager, key, checked.data, identity.sub);
+    await app.events.publish(manager, 'system_config.changed', {
+      key,
+      value: row.value,
+      updated_by: identity.sub,
+      updated_at: row.updated_at!.toISOString(),
+    });
+    await recordAudit(app.events, manager, identity, {
+      action: 'system_config.update',
+      biz_type: 'system_config',
+      biz_id: key,
+      detail: { previous_value: previous.value, value: row.value },
+    });
+    return systemConfigView(row);
+  });
+}

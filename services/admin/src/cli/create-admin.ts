@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { baseEnvShape, createDataSource, EventWriter, initializeDataSource, loadConfig, Problem, z } from '@market/shared';
+import { Argon2Passwords } from '../adapters/argon2-passwords';
+import { createAdmin } from '../application/create-admin';
+import { adminMigrations } from '../persistence/migrations';
+import { readPassword } from './read-password';
+
+const USAGE = `usage: npm run admin:create -w @market/admin -- --username <username> [--nickname <nickname>]
+  The password is read from ADMIN_PASSWORD, or from stdin (typed without echo, or piped).
+  On success the new admin's id is printed.
+`;
+
+const cliEnv = {
+  NODE_ENV: baseEnvShape.NODE_ENV,
+  DATABASE_URL: baseEnvShape.DATABASE_URL,
+  DB_SCHEMA: z.string().default('admin'),
+};
+
+function parseCommandLine(): { username: string; nickname?: string } | null {
+  try {
+    const { values } = parseArgs({
+      options: { username: { type: 'string' }, nickname: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    });
+    return values.username ? { username: values.username, nickname: values.nickname } : null;
+  } catch {
+    // parseArgs' message repeats the offending argument, which may be a password typed by mistake
+    return null;
+  }
+}
+
+async function main(): Promise<number> {
+  const args = parseCommandLine();
+  if (!args) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const config = loadConfig(cliEnv);
+  const password = await readPassword();
+  const db = createDataSource({ url: config.DATABASE_URL, schema: config.DB_SCHEMA, entities: [], migrations: adminMigrations });
+  await initializeDataSource(db, config.DB_SCHEMA);
+  try {
+    // The audit event waits in the outbox; the running admin service's relay publishes it.
+    const admin = await createAdmin(
+      { db, events: new EventWriter('admin', config.DB_SCHEMA), passwords: new Argon2Passwords() },
+      { username: args.username, nickname: args.nickname ?? args.username, password },
+    );
+    process.stdout.write(`${admin.id}\n`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof Problem) {
+      const details = (err.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
+      process.stderr.write(`admin:create: ${err.message}${details}\n`);
+    } else {
+      process.stderr.write(`admin:create failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+    process.exitCode = 1;
+  },
+);

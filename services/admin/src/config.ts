@@ -1,0 +1,26 @@
+import { ConfigError, secret, tokenSecretShape, z } from '@market/shared';
+import { AdminUsername } from './domain/admin-user';
+
+/** Printed at a development start so a developer can log in; production refuses it. */
+export const DEV_BOOTSTRAP_PASSWORD = 'dev-only-admin-password-0000';
+
+export const adminEnv = {
+  ADMIN_TOKEN_SECRET: tokenSecretShape.ADMIN_TOKEN_SECRET,
+  ADMIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(7200),
+  ADMIN_BOOTSTRAP_USERNAME: AdminUsername.default('admin'),
+  ADMIN_BOOTSTRAP_PASSWORD: secret(DEV_BOOTSTRAP_PASSWORD, 12),
+  ADMIN_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  ADMIN_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** `dev` answers the captcha text with the image; unset means `dev` outside production */
+  CAPTCHA_MODE: z.enum(['dev', 'strict']).optional(),
+};
+
+export type CaptchaMode = 'dev' | 'strict';
+
+/** Production must say `strict` explicitly, so a forgotten setting never ships the answer with the image. */
+export function captchaMode(config: { NODE_ENV: string; CAPTCHA_MODE?: CaptchaMode }): CaptchaMode {
+  if (config.NODE_ENV === 'production' && config.CAPTCHA_MODE !== 'strict') {
+    throw new ConfigError('in production CAPTCHA_MODE must be set to strict');
+  }
+  return config.CAPTCHA_MODE ?? 'dev';
+}

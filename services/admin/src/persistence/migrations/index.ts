@@ -1,0 +1,4 @@
+import { CreateOutboxAndInbox1763800000000 } from '@market/shared';
+import { CreateAdminTables1763900000000 } from './1763900000000-create-admin-tables';
+
+export const adminMigrations = [CreateOutboxAndInbox1763800000000, CreateAdminTables1763900000000];

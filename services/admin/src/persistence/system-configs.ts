@@ -1,0 +1,28 @@
+import { updatedRows, type Queryable } from './queryable';
+
+export interface SystemConfigRow {
+  key: string;
+  value: unknown;
+  description: string;
+  updated_at: Date | null;
+  updated_by: string | null;
+}
+
+const COLUMNS = 'key, value, description, updated_at, updated_by';
+
+export async function listSystemConfigRows(q: Queryable): Promise<SystemConfigRow[]> {
+  return q.query(`SELECT ${COLUMNS} FROM system_configs ORDER BY key`);
+}
+
+export async function lockSystemConfig(q: Queryable, key: string): Promise<SystemConfigRow | null> {
+  const rows: SystemConfigRow[] = await q.query(`SELECT ${COLUMNS} FROM system_configs WHERE key = $1 FOR UPDATE`, [key]);
+  return rows[0] ?? null;
+}
+
+export async function writeSystemConfig(q: Queryable, key: string, value: unknown, updatedBy: string): Promise<SystemConfigRow> {
+  const result = await q.query(
+    `UPDATE system_configs SET value = $2::jsonb, updated_by = $3, updated_at = clock_timestamp() WHERE key = $1 RETURNING ${COLUMNS}`,
+    [key, JSON.stringify(value), updatedBy],
+  );
+  return updatedRows<SystemConfigRow>(result)[0]!;
+}

@@ -1,0 +1,39 @@
+import { baseEnvShape, loadConfig } from '@market/shared';
+import { issueCaptcha } from '../src/application/issue-captcha';
+import { adminEnv, captchaMode } from '../src/config';
+import type { CaptchaStore } from '../src/persistence/captcha-store';
+
+const shape = { ...baseEnvShape, ...adminEnv };
+const productionSecrets = {
+  NODE_ENV: 'production',
+  INTERNAL_ASSERTION_SECRET: 'p'.repeat(40),
+  ADMIN_TOKEN_SECRET: 'q'.repeat(40),
+};
+
+describe('admin configuration', () => {
+  it('refuses the development bootstrap password in production', () => {
+    expect(() => loadConfig(shape, productionSecrets)).toThrow(/ADMIN_BOOTSTRAP_PASSWORD/);
+    expect(() => loadConfig(shape, { ...productionSecrets, ADMIN_BOOTSTRAP_PASSWORD: 'a-real-production-password' })).not.toThrow();
+  });
+
+  it('refuses a bootstrap username the CLI would refuse too', () => {
+    expect(() => loadConfig(shape, { ADMIN_BOOTSTRAP_USERNAME: 'Bad Name' })).toThrow(/ADMIN_BOOTSTRAP_USERNAME/);
+  });
+
+  it('runs captchas in dev mode outside production and demands strict in production', () => {
+    expect(captchaMode({ NODE_ENV: 'test' })).toBe('dev');
+    expect(captchaMode({ NODE_ENV: 'development', CAPTCHA_MODE: 'strict' })).toBe('strict');
+    expect(() => captchaMode({ NODE_ENV: 'production' })).toThrow(/CAPTCHA_MODE/);
+    expect(() => captchaMode({ NODE_ENV: 'production', CAPTCHA_MODE: 'dev' })).toThrow(/CAPTCHA_MODE/);
+    expect(captchaMode({ NODE_ENV: 'production', CAPTCHA_MODE: 'strict' })).toBe('strict');
+  });
+
+  it('leaves the answer out of a strict-mode captcha', async () => {
+    const stored: string[] = [];
+    const captchas = { put: async (_id: string, digest: string) => void stored.push(digest) } as unknown as CaptchaStore;
+    const strict = await issueCaptcha({ captchas, captchaMode: 'strict' });
+    expect(strict).not.toHaveProperty('dev_text');
+    expect(strict.image).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(stored).toHaveLength(1);
+  });
+});

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { signAccessToken, tokenSecretShape } from '@market/shared';
+import type { api, Stack } from '@market/testkit';
+import { Argon2Passwords } from '../src/adapters/argon2-passwords';
+import { createAdmin } from '../src/application/create-admin';
+
+export type Client = ReturnType<typeof api>;
+
+const userSecret = tokenSecretShape.USER_TOKEN_SECRET.parse(undefined);
+
+export function userToken(sub = 'user-1', sid = 'user-session-1') {
+  return signAccessToken('user', sub, sid, userSecret, 600).token;
+}
+
+export function uniqueUsername(prefix = 'adm') {
+  return `${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+/** A new active admin, made by the same use case as `npm run admin:create`. */
+export async function newAdmin(stack: Stack, overrides: { username?: string; nickname?: string } = {}) {
+  const username = overrides.username ?? uniqueUsername();
+  const password = `pw-${randomBytes(12).toString('hex')}`;
+  const ctx = stack.services.admin!.ctx;
+  const admin = await createAdmin(
+    { db: ctx.db, events: ctx.events, passwords: new Argon2Passwords() },
+    { username, nickname: overrides.nickname ?? username, password },
+  );
+  return { ...admin, password };
+}
+
+export async function captcha(client: Client): Promise<{ captcha_id: string; dev_text: string }> {
+  const res = await client.get('/api/admin/auth/captcha');
+  if (res.status !== 200) throw new Error(`captcha answered ${res.status}`);
+  return res.body;
+}
+
+export async function login(client: Client, username: string, password: string) {
+  const { captcha_id, dev_text } = await captcha(client);
+  return client.post('/api/admin/auth/login', { username, password, captcha_id, captcha_code: dev_text });
+}
+
+export async function loginToken(client: Client, username: string, password: string): Promise<string> {
+  const res = await login(client, username, password);
+  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.access_token;
+}
+
+/** Polls until `probe` returns something other than undefined (events travel through the broker). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,47 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { api, startStack, type Stack } from '@market/testkit';
+import { captcha, newAdmin, type Client } from './helpers';
+
+describe('logs of the back-office login', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'admin-logs-'));
+  const logFile = path.join(dir, 'trace.log');
+  let stack: Stack;
+  let client: Client;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['admin'], env: { LOG_LEVEL: 'trace', LOG_FILE: logFile } });
+    client = api(stack.url);
+  });
+  afterAll(async () => {
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('never contain the password, the captcha text or the access token, even at trace level', async () => {
+    const admin = await newAdmin(stack);
+    const failed = await captcha(client);
+    const refused = await client.post('/api/admin/auth/login', {
+      username: admin.username,
+      password: 'a-wrong-password-7f3a',
+      captcha_id: failed.captcha_id,
+      captcha_code: failed.dev_text,
+    });
+    expect(refused.status).toBe(401);
+    const { captcha_id, dev_text } = await captcha(client);
+    const res = await client.post('/api/admin/auth/login', { username: admin.username, password: admin.password, captcha_id, captcha_code: dev_text });
+    expect(res.status).toBe(200);
+    const token: string = res.body.access_token;
+    expect((await client.get('/api/admin/me', token)).status).toBe(200);
+    expect((await client.post('/api/admin/auth/logout', undefined, token)).status).toBe(204);
+
+    const log = readFileSync(logFile, 'utf8');
+    expect(log).toContain('/api/admin/auth/login');
+    expect(log).toContain('"service":"admin"');
+    for (const secret of [admin.password, 'a-wrong-password-7f3a', token, token.split('.')[2]!]) expect(log).not.toContain(secret);
+    for (const text of [dev_text, failed.dev_text]) {
+      expect(log).not.toMatch(new RegExp(`["\\s:]${text}["\\s,}]`, 'i'));
+    }
+  });
+});
