@@ -1,9 +1,35 @@
-import { CreateOutboxAndInbox1763800000000, defineService, notImplementedRoutes, catalogRoutes } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000, defineService, SecretBox } from '@market/shared';
+import { adminDirectory } from './clients/admin-directory';
+import { fileRegistry } from './clients/file-registry';
+import { publisherAccounts } from './clients/publisher-accounts';
+import { catalogEnvShape } from './config';
+import { catalogEventHandlers } from './events/handlers';
+import { loadDefaultScreenshot } from './http/default-screenshot';
+import { catalogInternalRoutes } from './http/internal-routes';
+import { catalogRouteBindings } from './http/routes';
+import { CreateListings1763900000000 } from './persistence/migrations/1763900000000-create-listings';
+import { CreateOpenUploads1763900000001 } from './persistence/migrations/1763900000001-create-open-uploads';
 
 export const catalogService = defineService({
   name: 'catalog',
-  env: {},
+  env: catalogEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000],
-  build: () => ({ routes: notImplementedRoutes(catalogRoutes) }),
+  migrations: [CreateOutboxAndInbox1763800000000, CreateListings1763900000000, CreateOpenUploads1763900000001],
+  largeBodyPaths: ['/api/open/listing-uploads'],
+  build: (ctx) => {
+    const deps = {
+      db: ctx.db,
+      events: ctx.events,
+      files: fileRegistry(ctx.internal('files')),
+      admins: adminDirectory(ctx.internal('admin')),
+      publishers: publisherAccounts(ctx.internal('identity')),
+      secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
+      openUploadToken: ctx.config.OPEN_UPLOAD_TOKEN,
+    };
+    return {
+      routes: catalogRouteBindings(deps, loadDefaultScreenshot()),
+      internal: catalogInternalRoutes(deps),
+      handlers: catalogEventHandlers(ctx.events),
+    };
+  },
 });

@@ -1,0 +1,33 @@
+import { isUuid, problems, type EntityManager, type Identity } from '@market/shared';
+import { visibleToOwner } from '../domain/listing-state';
+import { findListing, type ListingRow } from '../persistence/listing-repository';
+
+/** The caller's user id when it can own listings; a token subject that is not one of ours owns nothing. */
+export function callerUserId(identity: Identity): string | null {
+  return identity.kind === 'user' && isUuid(identity.sub) ? identity.sub : null;
+}
+
+/**
+ * The caller's own listing, locked when it is about to change. Someone else's listing, a deleted
+ * one and a malformed id all look the same: 404, so ids reveal nothing.
+ */
+export async function ownListing(manager: EntityManager, id: string, identity: Identity, opts: { lock?: boolean } = {}): Promise<ListingRow> {
+  const ownerId = callerUserId(identity);
+  if (!ownerId || !isUuid(id)) throw problems.notFound('listing not found');
+  const row = await findListing(manager, id, opts);
+  if (!row || row.owner_id !== ownerId || !visibleToOwner(row)) throw problems.notFound('listing not found');
+  return row;
+}
+
+/** Any listing, for the back office and other services. */
+export async function anyListing(manager: EntityManager, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow> {
+  if (!isUuid(id)) throw problems.notFound('listing not found');
+  const row = await findListing(manager, id, opts);
+  if (!row) throw problems.notFound('listing not found');
+  return row;
+}
+
+/** A listing rented out cannot change under its renter (CONTRACT §4). */
+export function assertNotRented(row: ListingRow) {
+  if (row.rented) throw problems.conflict('listing is rented; try again when the rental has ended', 'LISTING_UNAVAILABLE');
+}

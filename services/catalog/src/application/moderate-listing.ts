@@ -1,0 +1,42 @@
+import { recordAudit, type AdminIdentity } from '@market/shared';
+import type { ListingTrigger } from '../domain/listing-state';
+import { toListingView } from '../persistence/listing-repository';
+import { anyListing } from './listing-access';
+import { moveListing } from './listing-moves';
+import type { CatalogDeps } from './deps';
+
+export type ModerationTrigger = Extract<ListingTrigger, 'approve' | 'reject' | 'offline' | 'mark_abnormal'>;
+
+/**
+ * A back-office move (approve, reject, offline, mark abnormal), audited in the same transaction.
+ * Two admins acting on one listing at once: the second waits for the row lock, finds the new
+ * state, and gets 409.
+ */
+export async function moderateListing(
+  deps: CatalogDeps,
+  identity: AdminIdentity,
+  id: string,
+  trigger: ModerationTrigger,
+  reason: string | null,
+) {
+  return deps.db.transaction(async (manager) => {
+    const row = await anyListing(manager, id, { lock: true });
+    const moved = await moveListing(manager, deps.events, row, {
+      trigger,
+      reason,
+      actorId: identity.sub,
+      changes: { reject_reason: trigger === 'reject' ? reason : trigger === 'approve' ? null : undefined },
+    });
+    await recordAudit(deps.events, manager, identity, {
+      action: `listing.${trigger}`,
+      biz_type: 'listing',
+      biz_id: row.id,
+      detail: {
+        from: { status: row.status, review_status: row.review_status },
+        to: { status: moved.status, review_status: moved.review_status },
+        ...(reason ? { reason } : {}),
+      },
+    });
+    return toListingView(moved);
+  });
+}

@@ -1,0 +1,100 @@
+import {
+  decodeCursor,
+  isUuid,
+  ListingStatus,
+  problems,
+  toPage,
+  type adminListListings,
+  type Identity,
+  type listListings,
+  type listSellerListings,
+  type PageQuery,
+  type RouteQuery,
+  type z,
+} from '@market/shared';
+import { isPublic, visibleToOwner } from '../domain/listing-state';
+import { positionIn, queryListings, type ListingQuery } from '../persistence/listing-queries';
+import { countListings, findListing, toListingView } from '../persistence/listing-repository';
+import { anyListing, callerUserId, ownListing } from './listing-access';
+import type { CatalogDeps } from './deps';
+import { assertStorableText } from './storable-text';
+
+async function page(deps: CatalogDeps, query: Omit<ListingQuery, 'after'> & { cursor?: string }) {
+  const { cursor, ...rest } = query;
+  const rows = await queryListings(deps.db.manager, { ...rest, after: decodeCursor(cursor) });
+  return toPage(rows, query.limit, positionIn(query.order), toListingView);
+}
+
+/** Online listings to anyone; the owner also sees their own in any state but deleted. */
+export async function publicListing(deps: CatalogDeps, identity: Identity, id: string) {
+  if (!isUuid(id)) throw problems.notFound('listing not found');
+  const row = await findListing(deps.db.manager, id);
+  const ownerId = callerUserId(identity);
+  const visible = row && (isPublic(row) || (ownerId === row.owner_id && visibleToOwner(row)));
+  if (!row || !visible) throw problems.notFound('listing not found');
+  return toListingView(row);
+}
+
+export async function sellerListing(deps: CatalogDeps, identity: Identity, id: string) {
+  return toListingView(await ownListing(deps.db.manager, id, identity));
+}
+
+/** Any listing in any state, deleted included: the back office and other services. */
+export async function listingInAnyState(deps: CatalogDeps, id: string) {
+  return toListingView(await anyListing(deps.db.manager, id));
+}
+
+export async function searchListings(deps: CatalogDeps, query: RouteQuery<typeof listListings>) {
+  assertStorableText({ game: query.game, q: query.q }, ['query']);
+  return page(deps, {
+    status: 'online',
+    game: query.game || undefined,
+    text: query.q || undefined,
+    minPrice: query.min_price,
+    maxPrice: query.max_price,
+    order: query.sort,
+    limit: query.limit,
+    cursor: query.cursor,
+  });
+}
+
+export async function sellerListings(deps: CatalogDeps, identity: Identity, query: RouteQuery<typeof listSellerListings>) {
+  const ownerId = callerUserId(identity);
+  if (!ownerId || query.status === 'deleted') return { items: [], next_cursor: null };
+  return page(deps, {
+    ownerId,
+    excludeDeleted: true,
+    status: query.status,
+    reviewStatus: query.review_status,
+    order: 'newest',
+    limit: query.limit,
+    cursor: query.cursor,
+  });
+}
+
+export async function adminListings(deps: CatalogDeps, query: RouteQuery<typeof adminListListings>) {
+  if (query.owner_id !== undefined && !isUuid(query.owner_id)) return { items: [], next_cursor: null };
+  return page(deps, {
+    ownerId: query.owner_id,
+    status: query.status,
+    reviewStatus: query.review_status,
+    order: 'newest',
+    limit: query.limit,
+    cursor: query.cursor,
+  });
+}
+
+/**
+ * The review queue: draft listings awaiting a decision. A pending listing that was marked abnormal
+ * or deleted meanwhile cannot be approved, so it is not in the queue.
+ */
+export async function pendingListings(deps: CatalogDeps, query: z.infer<typeof PageQuery>) {
+  return page(deps, { status: 'draft', reviewStatus: 'pending', order: 'newest', limit: query.limit, cursor: query.cursor });
+}
+
+/** For the admin dashboard: every status with its count, and the length of the review queue. */
+export async function listingStats(deps: CatalogDeps) {
+  const { byStatus, pendingReview } = await countListings(deps.db.manager);
+  const listings_by_status = Object.fromEntries(ListingStatus.options.map((s) => [s, byStatus[s] ?? 0]));
+  return { listings_by_status, listings_pending_review: pendingReview };
+}

@@ -1,0 +1,18 @@
+import type { Identity } from '@market/shared';
+import { toListingView } from '../persistence/listing-repository';
+import { ownListing } from './listing-access';
+import { moveListing } from './listing-moves';
+import type { CatalogDeps } from './deps';
+
+/** draft / none or rejected → draft / pending; an earlier reject reason no longer applies. */
+export async function submitListing(deps: CatalogDeps, identity: Identity, id: string) {
+  return deps.db.transaction(async (manager) => {
+    const row = await ownListing(manager, id, identity, { lock: true });
+    const moved = await moveListing(manager, deps.events, row, {
+      trigger: 'submit',
+      actorId: row.owner_id,
+      changes: { reject_reason: null },
+    });
+    return toListingView(moved);
+  });
+}

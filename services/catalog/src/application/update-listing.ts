@@ -1,0 +1,33 @@
+import { problems, type Identity, type UpdateListingBody, type z } from '@market/shared';
+import { changedFields, hoursBoundErrors } from '../domain/listing-content';
+import { toListingView } from '../persistence/listing-repository';
+import { assertNotRented, ownListing } from './listing-access';
+import { assertMove, moveListing } from './listing-moves';
+import type { CatalogDeps } from './deps';
+import { assertStorableText } from './storable-text';
+import { validateScreenshotUrls } from './validate-screenshots';
+
+/**
+ * The owner edits content. A change that matters moves the listing per the `edit` row of the
+ * state table (an online one goes back to review) and publishes `listing.updated`; a PUT that
+ * changes nothing writes nothing.
+ */
+export async function updateListing(deps: CatalogDeps, identity: Identity, id: string, changes: z.infer<typeof UpdateListingBody>) {
+  assertStorableText(changes);
+  await validateScreenshotUrls(deps.files, changes.screenshot_urls);
+  return deps.db.transaction(async (manager) => {
+    const row = await ownListing(manager, id, identity, { lock: true });
+    assertNotRented(row);
+    assertMove(row, 'edit');
+    const boundErrors = hoursBoundErrors(row, changes);
+    if (boundErrors.length > 0) throw problems.validation(boundErrors);
+    const changed = changedFields(row, changes);
+    if (Object.keys(changed).length === 0) return toListingView(row);
+    const moved = await moveListing(manager, deps.events, row, {
+      trigger: 'edit',
+      actorId: row.owner_id,
+      changes: changed,
+    });
+    return toListingView(moved);
+  });
+}

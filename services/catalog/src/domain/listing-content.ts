@@ -1,0 +1,35 @@
+import type { FieldError, Listing, UpdateListingBody, z } from '@market/shared';
+
+export type ListingChanges = z.infer<typeof UpdateListingBody>;
+
+/** The owner-editable part of a listing, as stored. */
+export type ListingContent = Pick<
+  z.infer<typeof Listing>,
+  'title' | 'game' | 'server' | 'description' | 'hourly_price' | 'min_hours' | 'max_hours' | 'deposit' | 'screenshot_urls'
+>;
+
+const sameValue = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : a === b;
+
+/** The fields of `changes` whose value differs from the stored content (null clears an optional field). */
+export function changedFields(current: ListingContent, changes: ListingChanges): Partial<ListingContent> {
+  const changed: Partial<ListingContent> = {};
+  for (const [key, value] of Object.entries(changes) as Array<[keyof ListingContent, unknown]>) {
+    if (value === undefined) continue;
+    if (!sameValue(current[key], value)) (changed as Record<string, unknown>)[key] = value;
+  }
+  return changed;
+}
+
+/**
+ * A PUT may send only one bound; the schema cannot see the stored other one, so the service checks
+ * the pair the listing would end up with.
+ */
+export function hoursBoundErrors(current: ListingContent, changes: ListingChanges): FieldError[] {
+  const min = changes.min_hours ?? current.min_hours;
+  const max = changes.max_hours === undefined ? current.max_hours : changes.max_hours;
+  if (max === null || min <= max) return [];
+  return changes.max_hours === undefined
+    ? [{ path: 'min_hours', message: `must be <= max_hours (${max})` }]
+    : [{ path: 'max_hours', message: `must be >= min_hours (${min})` }];
+}

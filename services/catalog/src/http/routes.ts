@@ -1,0 +1,64 @@
+import {
+  adminApproveListing,
+  adminGetListing,
+  adminListListings,
+  adminListPendingListings,
+  adminMarkListingAbnormal,
+  adminOfflineListing,
+  adminRejectListing,
+  createListing as createListingRoute,
+  deleteListing as deleteListingRoute,
+  getDefaultUploadScreenshot,
+  getListing,
+  getSellerListing,
+  listListings,
+  listSellerListings,
+  openUploadListings,
+  route,
+  submitListingForReview,
+  updateListing as updateListingRoute,
+  type RouteBinding,
+} from '@market/shared';
+import { createListing } from '../application/create-listing';
+import { deleteListing } from '../application/delete-listing';
+import type { CatalogDeps } from '../application/deps';
+import { moderateListing } from '../application/moderate-listing';
+import {
+  adminListings,
+  listingInAnyState,
+  pendingListings,
+  publicListing,
+  searchListings,
+  sellerListing,
+  sellerListings,
+} from '../application/read-listings';
+import { receiveOpenUpload } from '../application/receive-open-upload';
+import { submitListing } from '../application/submit-listing';
+import { updateListing } from '../application/update-listing';
+import { sendStaticImage, type StaticImage } from './default-screenshot';
+
+export function catalogRouteBindings(deps: CatalogDeps, defaultScreenshot: StaticImage): RouteBinding[] {
+  return [
+    route(listListings, ({ query }) => searchListings(deps, query)),
+    route(getDefaultUploadScreenshot, async ({ req, res }) => sendStaticImage(defaultScreenshot, req, res)),
+    route(getListing, ({ params, identity }) => publicListing(deps, identity, params.id)),
+    route(createListingRoute, ({ body, identity }) => createListing(deps, identity, body)),
+    route(updateListingRoute, ({ params, body, identity }) => updateListing(deps, identity, params.id, body)),
+    route(submitListingForReview, ({ params, identity }) => submitListing(deps, identity, params.id)),
+    route(deleteListingRoute, ({ params, identity }) => deleteListing(deps, identity, params.id)),
+    route(listSellerListings, ({ query, identity }) => sellerListings(deps, identity, query)),
+    route(getSellerListing, ({ params, identity }) => sellerListing(deps, identity, params.id)),
+    route(openUploadListings, ({ body, identity, req }) =>
+      receiveOpenUpload(deps, { body, raw: req.body, token: req.header('x-upload-token'), identity }),
+    ),
+    route(adminListListings, ({ query }) => adminListings(deps, query)),
+    route(adminListPendingListings, ({ query }) => pendingListings(deps, query)),
+    route(adminGetListing, ({ params }) => listingInAnyState(deps, params.id)),
+    route(adminApproveListing, ({ params, identity }) => moderateListing(deps, identity, params.id, 'approve', null)),
+    route(adminRejectListing, ({ params, body, identity }) => moderateListing(deps, identity, params.id, 'reject', body.reason)),
+    route(adminOfflineListing, ({ params, body, identity }) => moderateListing(deps, identity, params.id, 'offline', body.reason)),
+    route(adminMarkListingAbnormal, ({ params, body, identity }) =>
+      moderateListing(deps, identity, params.id, 'mark_abnormal', body.reason),
+    ),
+  ];
+}

@@ -1,0 +1,124 @@
+import type { EntityManager, Listing, z } from '@market/shared';
+import type { ListingContent } from '../domain/listing-content';
+import type { ListingState } from '../domain/listing-state';
+
+export type ListingView = z.infer<typeof Listing>;
+
+export interface ListingRow extends Omit<ListingView, 'created_at' | 'updated_at'> {
+  /** why it is offline or abnormal, for the back office */
+  status_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The columns of a listing row; credentials are in another table and never among them. */
+export const LISTING_COLUMNS = `id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
+  screenshot_urls, status, review_status, reject_reason, status_reason, rented, created_at, updated_at`;
+
+export function toListingView(row: ListingRow): ListingView {
+  return {
+    id: row.id,
+    owner_id: row.owner_id,
+    title: row.title,
+    game: row.game,
+    server: row.server,
+    description: row.description,
+    hourly_price: Number(row.hourly_price),
+    min_hours: Number(row.min_hours),
+    max_hours: row.max_hours === null ? null : Number(row.max_hours),
+    deposit: Number(row.deposit),
+    screenshot_urls: row.screenshot_urls,
+    status: row.status,
+    review_status: row.review_status,
+    reject_reason: row.reject_reason,
+    rented: row.rented,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export interface NewListing extends ListingContent, ListingState {
+  id: string;
+  owner_id: string;
+  open_upload_id: string | null;
+  created_at: Date;
+}
+
+export async function insertListing(manager: EntityManager, listing: NewListing): Promise<ListingRow> {
+  const rows: ListingRow[] = await manager.query(
+    `INSERT INTO listings (id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
+       screenshot_urls, status, review_status, open_upload_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
+     RETURNING ${LISTING_COLUMNS}`,
+    [
+      listing.id,
+      listing.owner_id,
+      listing.title,
+      listing.game,
+      listing.server,
+      listing.description,
+      listing.hourly_price,
+      listing.min_hours,
+      listing.max_hours,
+      listing.deposit,
+      listing.screenshot_urls,
+      listing.status,
+      listing.review_status,
+      listing.open_upload_id,
+      listing.created_at,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** `lock`: hold the row until the transaction ends, so the state read here is the state that gets changed. */
+export async function findListing(manager: EntityManager, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow | null> {
+  const rows: ListingRow[] = await manager.query(
+    `SELECT ${LISTING_COLUMNS} FROM listings WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export interface ListingUpdate extends Partial<ListingContent>, Partial<ListingState> {
+  reject_reason?: string | null;
+  status_reason?: string | null;
+  updated_at: Date;
+}
+
+const UPDATABLE = new Set([
+  'title', 'game', 'server', 'description', 'hourly_price', 'min_hours', 'max_hours', 'deposit', 'screenshot_urls',
+  'status', 'review_status', 'reject_reason', 'status_reason', 'updated_at',
+]);
+
+export async function updateListing(manager: EntityManager, id: string, update: ListingUpdate): Promise<ListingRow> {
+  const entries = Object.entries(update).filter(([key, value]) => value !== undefined && UPDATABLE.has(key));
+  const assignments = entries.map(([key], i) => `${key} = $${i + 2}`).join(', ');
+  // A WITH … SELECT is answered as rows, where a bare UPDATE … RETURNING is answered as [rows, count].
+  const rows: ListingRow[] = await manager.query(
+    `WITH changed AS (UPDATE listings SET ${assignments} WHERE id = $1 RETURNING ${LISTING_COLUMNS}) SELECT * FROM changed`,
+    [id, ...entries.map(([, value]) => value)],
+  );
+  return rows[0]!;
+}
+
+/** Locked in id order, so two transactions over the same owner cannot deadlock each other. */
+export async function lockOnlineListingsOf(manager: EntityManager, ownerId: string): Promise<ListingRow[]> {
+  return manager.query(`SELECT ${LISTING_COLUMNS} FROM listings WHERE owner_id = $1 AND status = 'online' ORDER BY id FOR UPDATE`, [
+    ownerId,
+  ]);
+}
+
+export async function countListings(manager: EntityManager): Promise<{ byStatus: Record<string, number>; pendingReview: number }> {
+  const rows: Array<{ status: string; total: string; pending: string }> = await manager.query(
+    `SELECT status, count(*) AS total, count(*) FILTER (WHERE review_status = 'pending') AS pending
+     FROM listings GROUP BY status`,
+  );
+  const byStatus: Record<string, number> = {};
+  let pendingReview = 0;
+  for (const row of rows) {
+    byStatus[row.status] = Number(row.total);
+    if (row.status === 'draft') pendingReview = Number(row.pending);
+  }
+  return { byStatus, pendingReview };
+}

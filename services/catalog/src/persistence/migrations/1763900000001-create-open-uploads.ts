@@ -1,0 +1,32 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** Every open upload, for operators: who sent what, from where, and what became of it. */
+export class CreateOpenUploads1763900000001 implements MigrationInterface {
+  name = 'CreateOpenUploads1763900000001';
+
+  async up(q: QueryRunner) {
+    await q.query(`
+      CREATE TABLE open_uploads (
+        id uuid PRIMARY KEY,
+        received_at timestamptz NOT NULL,
+        ip text,
+        uploader_name text NOT NULL,
+        upload_time text NOT NULL,
+        matched_admin_id uuid,
+        publisher_user_id uuid,
+        outcome text NOT NULL CHECK (outcome IN ('accepted', 'partial', 'rejected', 'unmatched')),
+        item_count integer NOT NULL,
+        raw_sealed text NOT NULL,
+        redacted jsonb NOT NULL,
+        result jsonb NOT NULL
+      )`);
+    await q.query(`CREATE INDEX open_uploads_received ON open_uploads (received_at DESC)`);
+    await q.query(`CREATE INDEX open_uploads_uploader ON open_uploads (uploader_name, received_at DESC)`);
+    await q.query(`ALTER TABLE listings ADD CONSTRAINT listings_open_upload FOREIGN KEY (open_upload_id) REFERENCES open_uploads (id)`);
+  }
+
+  async down(q: QueryRunner) {
+    await q.query(`ALTER TABLE listings DROP CONSTRAINT listings_open_upload`);
+    await q.query(`DROP TABLE open_uploads`);
+  }
+}
