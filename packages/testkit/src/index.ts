@@ -1,10 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { v7 as uuidv7 } from 'uuid';
 import {
   connectRedis,
   createLogger,
   DEFAULT_PORTS,
+  signAccessToken,
   startService,
+  tokenSecretShape,
+  type DomainEvent,
+  type EventType,
+  type Realm,
   type RedisClient,
   type RunningService,
   type ServiceDefinition,
@@ -159,4 +165,40 @@ export function api(baseUrl: string) {
     delete: <T = any>(path: string, token?: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, token, headers),
     raw: (method: string, path: string, init: RequestInit = {}) => fetch(baseUrl + path, { ...init, method }),
   };
+}
+
+/**
+ * A token as identity or admin would issue it, signed with the development secret the test stack
+ * uses: for tests that need a caller without going through the login flow.
+ */
+export function mintToken(realm: Realm, sub: string = uuidv7(), sid: string = uuidv7(), ttlSeconds = 600): string {
+  const secret = tokenSecretShape[realm === 'user' ? 'USER_TOKEN_SECRET' : 'ADMIN_TOKEN_SECRET'].parse(undefined);
+  return signAccessToken(realm, sub, sid, secret, ttlSeconds).token;
+}
+
+/**
+ * Polls `probe` until `accept` holds (events travel through the broker, so their effects arrive a
+ * moment later); fails with the last value seen when time runs out.
+ */
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean = (value) => value !== undefined,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value)?.slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The envelopes of `type` a service of the stack wrote to its outbox, oldest first. */
+export async function outboxEvents(stack: Stack, service: ServiceName, type: EventType): Promise<Array<DomainEvent<any>>> {
+  const rows: Array<{ payload: DomainEvent<any> }> = await stack.services[service]!.ctx.db.query(
+    `SELECT payload FROM outbox WHERE type = $1 ORDER BY seq`,
+    [type],
+  );
+  return rows.map((row) => row.payload);
 }

@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { signAccessToken, tokenSecretShape } from '@market/shared';
-import type { api, Stack } from '@market/testkit';
+import { mintToken, type api, type Stack } from '@market/testkit';
 import { Argon2Passwords } from '../src/adapters/argon2-passwords';
 import { createAdmin } from '../src/application/create-admin';
 
 export type Client = ReturnType<typeof api>;
 
-const userSecret = tokenSecretShape.USER_TOKEN_SECRET.parse(undefined);
-
-export function userToken(sub = 'user-1', sid = 'user-session-1') {
-  return signAccessToken('user', sub, sid, userSecret, 600).token;
+export function userToken(sub?: string, sid?: string) {
+  return mintToken('user', sub, sid);
 }
 
 export function uniqueUsername(prefix = 'adm') {
@@ -45,13 +42,4 @@ export async function loginToken(client: Client, username: string, password: str
   return res.body.access_token;
 }
 
-/** Polls until `probe` returns something other than undefined (events travel through the broker). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+export { eventually } from '@market/testkit';

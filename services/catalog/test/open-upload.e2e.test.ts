@@ -107,18 +107,19 @@ describe('open upload through the gateway', () => {
     expect((await record(allBad.body.upload_id)).outcome).toBe('rejected');
   });
 
-  it('fails an item holding text Postgres cannot store, and keeps a storable record of it', async () => {
+  it('refuses an upload holding text Postgres cannot store anywhere, before converting any item', async () => {
+    const before = await stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM open_uploads`);
     const res = await upload({
       uploadTime: '2026-11-22 18:00:00',
       uploaderName: UPLOADER,
-      data: [account(11), account(12, { password: 'p\u0000w' }), { ['bad\u0000key']: 1 }],
+      data: [account(11), account(12, { password: 'p\u0000w' })],
     });
-    expect(res.status).toBe(201);
-    expect(res.body.listings).toHaveLength(1);
-    expect(res.body.failed.map((f: any) => f.index)).toEqual([1, 2]);
-    expect(res.body.failed[0].errors).toEqual([{ path: 'password', message: expect.any(String) }]);
-    expect((await record(res.body.upload_id)).outcome).toBe('partial');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'data.1.password', message: expect.any(String) }]);
+    expect((await upload({ uploadTime: '2026-11-22 18:00:00', uploaderName: UPLOADER, data: { ['bad\u0000key']: 1 } })).status).toBe(400);
     expect((await upload({ uploadTime: '2026-11-22 18:00:00', uploaderName: 'a\u0000b', data: account(13) })).status).toBe(400);
+    const after = await stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM open_uploads`);
+    expect(after[0].n).toBe(before[0].n);
   });
 
   it('refuses an uploader that matches no active admin with 422, still recording the upload', async () => {

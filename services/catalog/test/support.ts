@@ -1,10 +1,9 @@
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import { buildEvent, signAccessToken, tokenSecretShape, type EventData, type EventType } from '@market/shared';
-import type { Stack } from '@market/testkit';
+import { buildEvent, type EventData, type EventType } from '@market/shared';
+import { mintToken, outboxEvents as outboxOf, type Stack } from '@market/testkit';
 
-const userSecret = tokenSecretShape.USER_TOKEN_SECRET.parse(undefined);
-const adminSecret = tokenSecretShape.ADMIN_TOKEN_SECRET.parse(undefined);
+export { eventually } from '@market/testkit';
 
 export interface Caller {
   id: string;
@@ -14,12 +13,12 @@ export interface Caller {
 /** A user as the gateway would see one after login, without going through identity. */
 export function newUser(): Caller {
   const id = uuidv7();
-  return { id, token: signAccessToken('user', id, uuidv7(), userSecret, 3600).token };
+  return { id, token: mintToken('user', id) };
 }
 
 export function newAdmin(): Caller {
   const id = uuidv7();
-  return { id, token: signAccessToken('admin', id, uuidv7(), adminSecret, 3600).token };
+  return { id, token: mintToken('admin', id) };
 }
 
 export const listingBody = (overrides: Record<string, unknown> = {}) => ({
@@ -54,21 +53,8 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
   }
 }
 
-export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The events of `type` this stack's catalog wrote to its outbox about `listingId`, oldest first. */
-export async function outboxEvents(stack: Stack, type: string, listingId?: string): Promise<any[]> {
-  const rows: Array<{ payload: any }> = await stack.services.catalog!.ctx.db.query(
-    `SELECT payload FROM outbox WHERE type = $1 ORDER BY seq`,
-    [type],
-  );
-  return rows.map((r) => r.payload).filter((e) => listingId === undefined || e.data.listing_id === listingId);
+export async function outboxEvents(stack: Stack, type: EventType, listingId?: string) {
+  const events = await outboxOf(stack, 'catalog', type);
+  return events.filter((e) => listingId === undefined || e.data.listing_id === listingId);
 }

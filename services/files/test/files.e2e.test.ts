@@ -1,15 +1,13 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MAX_FILE_BYTES, signAccessToken, tokenSecretShape } from '@market/shared';
+import { MAX_FILE_BYTES } from '@market/shared';
 import { assertionFor } from '@market/shared/testing';
-import { api, startStack, type Stack } from '@market/testkit';
+import { api, mintToken, startStack, type Stack } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
 
-const userSecret = tokenSecretShape.USER_TOKEN_SECRET.parse(undefined);
-const adminSecret = tokenSecretShape.ADMIN_TOKEN_SECRET.parse(undefined);
-const userToken = (sub: string) => signAccessToken('user', sub, uuidv7(), userSecret, 600).token;
-const adminToken = (sub = uuidv7()) => signAccessToken('admin', sub, uuidv7(), adminSecret, 600).token;
+const userToken = (sub: string) => mintToken('user', sub);
+const adminToken = (sub?: string) => mintToken('admin', sub);
 
 // Smallest well-formed files of each accepted type.
 const PNG = Buffer.from(
@@ -65,7 +63,7 @@ describe('files service through the gateway', () => {
       headers: token ? { authorization: `Bearer ${token}` } : {},
       body: form,
     });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as any };
   }
 
   async function read(key: string, token?: string, headers: Record<string, string> = {}, admin = false) {

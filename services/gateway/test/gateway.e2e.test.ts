@@ -1,17 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { signAccessToken, tokenSecretShape } from '@market/shared';
 import { assertionFor } from '@market/shared/testing';
-import { api, startStack, type Stack } from '@market/testkit';
+import { api, mintToken, startStack, type Stack } from '@market/testkit';
 
 const endpoints: Array<{ method: string; path: string }> = JSON.parse(
   readFileSync(path.resolve(__dirname, '../../../../shared/spec/endpoints.json'), 'utf8'),
 );
 
-const userSecret = tokenSecretShape.USER_TOKEN_SECRET.parse(undefined);
-const adminSecret = tokenSecretShape.ADMIN_TOKEN_SECRET.parse(undefined);
-const userToken = (sub = 'u-1', sid = 's-1') => signAccessToken('user', sub, sid, userSecret, 600).token;
-const adminToken = (sub = 'a-1', sid = 'as-1') => signAccessToken('admin', sub, sid, adminSecret, 600).token;
+const userToken = (sub?: string, sid?: string) => mintToken('user', sub, sid);
+const adminToken = () => mintToken('admin');
 
 describe('gateway in front of running services', () => {
   let stack: Stack;
@@ -73,7 +70,7 @@ describe('gateway in front of running services', () => {
     expect(basic.status).toBe(401);
     const admin = await client.get('/api/orders', adminToken());
     expect(admin.status).toBe(401);
-    const expired = signAccessToken('user', 'u-1', 's-1', userSecret, -10).token;
+    const expired = mintToken('user', 'u-1', 's-1', -10);
     const late = await client.get('/api/orders', expired);
     expect(late.status).toBe(401);
     expect(late.body.code).toBe('TOKEN_EXPIRED');

@@ -61,7 +61,7 @@ describe('the whole system started by the launcher', () => {
 
   it('is ready behind the gateway with every service reachable', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-    const body = await res.json();
+    const body = (await res.json()) as { checks: Record<string, boolean> };
     expect(res.status).toBe(200);
     expect(Object.values(body.checks).every(Boolean)).toBe(true);
     expect(Object.keys(body.checks)).toEqual(

@@ -1,4 +1,4 @@
-import { DEV_KEYRING, secret, tokenSecretShape, z } from '@market/shared';
+import { dataEncryptionShape, secret, tokenSecretShape, z } from '@market/shared';
 
 /** The identity service's environment, on top of what every service reads. */
 export const identityEnv = {
@@ -14,6 +14,6 @@ export const identityEnv = {
   /** `sandbox` verifies every well-formed identity except names containing "fail"/"失败"; refuses production */
   REALNAME_VERIFIER: z.enum(['sandbox']).default('sandbox'),
   REALNAME_DAILY_ATTEMPTS: z.coerce.number().int().min(1).default(5),
-  /** AES-256-GCM keyring for real names and id numbers at rest: `kid:base64key[,kid:base64key...]`, first is current */
-  DATA_KEYRING: secret(DEV_KEYRING),
+  /** seals real names and id numbers at rest */
+  ...dataEncryptionShape,
 };

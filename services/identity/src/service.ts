@@ -25,7 +25,7 @@ export const identityService = defineService({
       locks: new RedisLocks(ctx.redis, ctx.redisKey),
       sms: createSmsProvider(ctx.config, ctx.log),
       verifier: createRealnameVerifier(ctx.config),
-      box: new SecretBox(ctx.config.DATA_KEYRING),
+      box: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
     };
     return { routes: identityRouteBindings(deps), internal: mountInternalRoutes(deps) };
   },

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { signAccessToken, tokenSecretShape, type EventType } from '@market/shared';
+import type { EventType } from '@market/shared';
 import { assertionFor } from '@market/shared/testing';
-import { api, startStack, type Stack } from '@market/testkit';
-import { v7 as uuidv7 } from 'uuid';
+import { api, mintToken, outboxEvents as outboxOf, startStack, type Stack } from '@market/testkit';
 
 export type Client = ReturnType<typeof api>;
 
@@ -11,11 +10,8 @@ export async function startIdentityStack(identityEnv: Record<string, string> = {
   return startStack({ services: ['identity'], env: { TRUST_PROXY: 'true', ...env }, serviceEnv: { identity: identityEnv } });
 }
 
-const adminSecret = tokenSecretShape.ADMIN_TOKEN_SECRET.parse(undefined);
-const userSecret = tokenSecretShape.USER_TOKEN_SECRET.parse(undefined);
-
-export const adminToken = (sub: string = uuidv7()) => signAccessToken('admin', sub, uuidv7(), adminSecret, 600).token;
-export const foreignUserToken = () => signAccessToken('user', uuidv7(), uuidv7(), userSecret, 600).token;
+export const adminToken = (sub?: string) => mintToken('admin', sub);
+export const foreignUserToken = () => mintToken('user');
 
 export function newPhone(): string {
   return `139${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
@@ -46,13 +42,9 @@ export async function logIn(client: Client, phone = newPhone(), ip = newIp()) {
   return res.body as { access_token: string; refresh_token: string; user: { id: string } };
 }
 
-/** Events the service wrote to its outbox (what the relay publishes), oldest first. */
-export async function outboxEvents(stack: Stack, type: EventType): Promise<Array<{ data: any; producer: string }>> {
-  const rows: Array<{ payload: any }> = await stack.services.identity!.ctx.db.query(
-    `SELECT payload FROM outbox WHERE type = $1 ORDER BY seq`,
-    [type],
-  );
-  return rows.map((r) => r.payload);
+/** Events the identity service wrote to its outbox (what the relay publishes), oldest first. */
+export function outboxEvents(stack: Stack, type: EventType) {
+  return outboxOf(stack, 'identity', type);
 }
 
 export function internalClient(stack: Stack, caller: 'catalog' | 'admin' = 'catalog') {

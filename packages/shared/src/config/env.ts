@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEV_KEYRING } from '../crypto/secret-box';
 
 /**
  * A secret with a development default. In production the default is refused, so a deployment
@@ -26,6 +27,11 @@ export const baseEnvShape = {
 export const tokenSecretShape = {
   USER_TOKEN_SECRET: secret('dev-only-user-token-secret-000000000000000000'),
   ADMIN_TOKEN_SECRET: secret('dev-only-admin-token-secret-00000000000000000'),
+};
+
+/** The AES-256-GCM keyring for secrets at rest (`kid:base64key,...`, first is current): see SecretBox. */
+export const dataEncryptionShape = {
+  DATA_ENCRYPTION_KEYS: secret(DEV_KEYRING),
 };
 
 export class ConfigError extends Error {}

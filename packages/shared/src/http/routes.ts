@@ -10,7 +10,7 @@ import type {
   RouteResult,
 } from '../contracts/api/route';
 import { problems } from './problem';
-import { parseOrThrow } from './validate';
+import { nulCharacterErrors, parseOrThrow } from './validate';
 
 type IdentityFor<A> = A extends 'user' ? UserIdentity : A extends 'admin' ? AdminIdentity : Identity;
 
@@ -55,6 +55,12 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
     router[contract.method](expressPath(contract.path), async (req: Request, res: Response) => {
       const identity = res.locals.identity as Identity;
       assertCaller(contract.auth, identity);
+      const unstorable = [
+        ...nulCharacterErrors(req.params, ['path']),
+        ...nulCharacterErrors(req.query, ['query']),
+        ...nulCharacterErrors(req.body),
+      ];
+      if (unstorable.length > 0) throw problems.validation(unstorable);
       const params = contract.params ? parseOrThrow(contract.params, req.params, 'path') : {};
       const query = contract.query ? parseOrThrow(contract.query, req.query, 'query') : {};
       const body =

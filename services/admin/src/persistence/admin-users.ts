@@ -1,5 +1,5 @@
 import type { AdminStatus } from '../domain/admin-user';
-import { updatedRows, type Queryable } from './queryable';
+import { updateReturning, type Queryable } from '@market/shared';
 
 export interface AdminUserRow {
   id: string;
@@ -56,7 +56,8 @@ export async function lockAdminUsersForWriting(q: Queryable) {
  * attempts from overwriting each other; an expired lock starts a fresh count.
  */
 export async function bookLoginAttempt(q: Queryable, id: string, maxFailures: number, lockoutMinutes: number): Promise<boolean> {
-  const result = await q.query(
+  const rows = await updateReturning<{ id: string }>(
+    q,
     `UPDATE admin_users
      SET failed_logins = CASE WHEN locked_until IS NULL THEN failed_logins + 1 ELSE 1 END,
          locked_until = CASE
@@ -66,7 +67,7 @@ export async function bookLoginAttempt(q: Queryable, id: string, maxFailures: nu
      RETURNING id`,
     [id, maxFailures, lockoutMinutes],
   );
-  return updatedRows(result).length > 0;
+  return rows.length > 0;
 }
 
 export async function clearLoginFailures(q: Queryable, id: string) {

@@ -1,5 +1,5 @@
 import type { CursorPosition } from '@market/shared';
-import type { Queryable } from './queryable';
+import type { Queryable } from '@market/shared';
 
 export interface AuditLogRow {
   id: string;

@@ -1,4 +1,4 @@
-import { updatedRows, type Queryable } from './queryable';
+import { updateReturning, type Queryable } from '@market/shared';
 
 export interface SystemConfigRow {
   key: string;
@@ -20,9 +20,10 @@ export async function lockSystemConfig(q: Queryable, key: string): Promise<Syste
 }
 
 export async function writeSystemConfig(q: Queryable, key: string, value: unknown, updatedBy: string): Promise<SystemConfigRow> {
-  const result = await q.query(
+  const rows = await updateReturning<SystemConfigRow>(
+    q,
     `UPDATE system_configs SET value = $2::jsonb, updated_by = $3, updated_at = clock_timestamp() WHERE key = $1 RETURNING ${COLUMNS}`,
     [key, JSON.stringify(value), updatedBy],
   );
-  return updatedRows<SystemConfigRow>(result)[0]!;
+  return rows[0]!;
 }

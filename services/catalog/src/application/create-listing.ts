@@ -1,30 +1,21 @@
 import { problems, type CreateListingBody, type Identity, type z } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
+import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OWNER } from '../domain/listing-state';
 import { insertListing, toListingView } from '../persistence/listing-repository';
 import { callerUserId } from './listing-access';
 import type { CatalogDeps } from './deps';
-import { assertStorableText } from './storable-text';
 import { validateScreenshotUrls } from './validate-screenshots';
 
 /** A new listing starts as draft / none; its owner submits it for review when ready. */
 export async function createListing(deps: CatalogDeps, identity: Identity, body: z.infer<typeof CreateListingBody>) {
   const ownerId = callerUserId(identity);
   if (!ownerId) throw problems.forbidden('this account cannot own listings');
-  assertStorableText(body);
   await validateScreenshotUrls(deps.files, body.screenshot_urls);
   const row = await insertListing(deps.db.manager, {
     id: uuidv7(),
     owner_id: ownerId,
-    title: body.title,
-    game: body.game,
-    server: body.server ?? null,
-    description: body.description ?? null,
-    hourly_price: body.hourly_price,
-    min_hours: body.min_hours,
-    max_hours: body.max_hours ?? null,
-    deposit: body.deposit,
-    screenshot_urls: body.screenshot_urls ?? [],
+    ...newListingContent({ ...body, screenshot_urls: body.screenshot_urls ?? [] }),
     ...CREATED_BY_OWNER,
     open_upload_id: null,
     created_at: new Date(),

@@ -17,7 +17,6 @@ import { positionIn, queryListings, type ListingQuery } from '../persistence/lis
 import { countListings, findListing, toListingView } from '../persistence/listing-repository';
 import { anyListing, callerUserId, ownListing } from './listing-access';
 import type { CatalogDeps } from './deps';
-import { assertStorableText } from './storable-text';
 
 async function page(deps: CatalogDeps, query: Omit<ListingQuery, 'after'> & { cursor?: string }) {
   const { cursor, ...rest } = query;
@@ -45,7 +44,6 @@ export async function listingInAnyState(deps: CatalogDeps, id: string) {
 }
 
 export async function searchListings(deps: CatalogDeps, query: RouteQuery<typeof listListings>) {
-  assertStorableText({ game: query.game, q: query.q }, ['query']);
   return page(deps, {
     status: 'online',
     game: query.game || undefined,

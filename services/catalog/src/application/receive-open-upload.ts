@@ -8,16 +8,15 @@ import {
   type z,
 } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
+import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OPEN_UPLOAD } from '../domain/listing-state';
 import { DEFAULT_SCREENSHOT_URL } from '../domain/screenshot-url';
 import { checkUploadItems, redactUpload, uploadItems, uploadOutcome, type OpenUploadItem } from '../domain/open-upload';
-import { replaceNulCharacters } from '../domain/text-safety';
 import { insertListingCredentials } from '../persistence/credentials-repository';
 import { insertListing } from '../persistence/listing-repository';
 import { insertOpenUpload, type OpenUploadRecord } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
 import { listingSnapshot } from './listing-moves';
-import { assertStorableText } from './storable-text';
 
 export interface OpenUploadRequest {
   body: z.infer<typeof OpenUploadBody>;
@@ -53,14 +52,12 @@ export async function receiveOpenUpload(deps: CatalogDeps, request: OpenUploadRe
       recordAudit(deps.events, manager, identity, {
         action: 'open_upload.token_refused',
         biz_type: 'open_upload',
-        detail: { uploader_name: replaceNulCharacters(body.uploaderName), token_sent: request.token !== undefined },
+        detail: { uploader_name: body.uploaderName, token_sent: request.token !== undefined },
         result: 'failure',
       }),
     );
     throw problems.unauthenticated('X-Upload-Token is missing or wrong');
   }
-  assertStorableText({ uploaderName: body.uploaderName });
-
   const record: OpenUploadRecord = {
     id: uuidv7(),
     received_at: new Date(),
@@ -72,7 +69,7 @@ export async function receiveOpenUpload(deps: CatalogDeps, request: OpenUploadRe
     outcome: 'unmatched',
     item_count: uploadItems(body.data).length,
     raw_sealed: deps.secrets.seal(JSON.stringify(raw)),
-    redacted: replaceNulCharacters(redactUpload(raw)),
+    redacted: redactUpload(raw),
     result: null,
   };
 
@@ -100,21 +97,13 @@ export async function receiveOpenUpload(deps: CatalogDeps, request: OpenUploadRe
       matched_admin_id: admin.id,
       publisher_user_id: publisherId,
       outcome: uploadOutcome(accepted.length, result.failed.length),
-      result: replaceNulCharacters(result),
+      result,
     });
     for (const { item, listingId } of accepted) {
       const row = await insertListing(manager, {
         id: listingId,
         owner_id: publisherId,
-        title: item.title,
-        game: item.game,
-        server: item.server ?? null,
-        description: item.description ?? null,
-        hourly_price: item.hourly_price,
-        min_hours: item.min_hours ?? 1,
-        max_hours: item.max_hours ?? null,
-        deposit: item.deposit,
-        screenshot_urls: [DEFAULT_SCREENSHOT_URL],
+        ...newListingContent({ ...item, screenshot_urls: [DEFAULT_SCREENSHOT_URL] }),
         ...CREATED_BY_OPEN_UPLOAD,
         open_upload_id: record.id,
         created_at: record.received_at,

@@ -4,7 +4,6 @@ import { toListingView } from '../persistence/listing-repository';
 import { assertNotRented, ownListing } from './listing-access';
 import { assertMove, moveListing } from './listing-moves';
 import type { CatalogDeps } from './deps';
-import { assertStorableText } from './storable-text';
 import { validateScreenshotUrls } from './validate-screenshots';
 
 /**
@@ -13,7 +12,6 @@ import { validateScreenshotUrls } from './validate-screenshots';
  * changes nothing writes nothing.
  */
 export async function updateListing(deps: CatalogDeps, identity: Identity, id: string, changes: z.infer<typeof UpdateListingBody>) {
-  assertStorableText(changes);
   await validateScreenshotUrls(deps.files, changes.screenshot_urls);
   return deps.db.transaction(async (manager) => {
     const row = await ownListing(manager, id, identity, { lock: true });

@@ -8,6 +8,31 @@ export type ListingContent = Pick<
   'title' | 'game' | 'server' | 'description' | 'hourly_price' | 'min_hours' | 'max_hours' | 'deposit' | 'screenshot_urls'
 >;
 
+/** A new listing's content from a create body or an open-upload item; what was not sent is empty. */
+export function newListingContent(input: {
+  title: string;
+  game: string;
+  server?: string | null;
+  description?: string | null;
+  hourly_price: number;
+  min_hours?: number;
+  max_hours?: number | null;
+  deposit: number;
+  screenshot_urls: string[];
+}): ListingContent {
+  return {
+    title: input.title,
+    game: input.game,
+    server: input.server ?? null,
+    description: input.description ?? null,
+    hourly_price: input.hourly_price,
+    min_hours: input.min_hours ?? 1,
+    max_hours: input.max_hours ?? null,
+    deposit: input.deposit,
+    screenshot_urls: input.screenshot_urls,
+  };
+}
+
 const sameValue = (a: unknown, b: unknown) =>
   Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : a === b;
 

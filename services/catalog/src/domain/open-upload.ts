@@ -1,5 +1,4 @@
 import { OpenUploadAccount, zodIssuesToFieldErrors, type FieldError, type z } from '@market/shared';
-import { nulCharacterErrors } from './text-safety';
 
 export type OpenUploadItem = z.infer<typeof OpenUploadAccount>;
 export type UploadOutcome = 'accepted' | 'partial' | 'rejected' | 'unmatched';
@@ -20,8 +19,6 @@ export function checkUploadItems(data: unknown): ItemCheck[] {
   return uploadItems(data).map((raw, index) => {
     const parsed = OpenUploadAccount.safeParse(raw);
     if (!parsed.success) return { index, ok: false as const, errors: zodIssuesToFieldErrors(parsed.error.issues) };
-    const unstorable = nulCharacterErrors(parsed.data);
-    if (unstorable.length > 0) return { index, ok: false as const, errors: unstorable };
     return { index, ok: true as const, item: parsed.data };
   });
 }

@@ -1,4 +1,4 @@
-import type { EntityManager, Listing, z } from '@market/shared';
+import { updateReturning, type EntityManager, type Listing, type z } from '@market/shared';
 import type { ListingContent } from '../domain/listing-content';
 import type { ListingState } from '../domain/listing-state';
 
@@ -94,9 +94,9 @@ const UPDATABLE = new Set([
 export async function updateListing(manager: EntityManager, id: string, update: ListingUpdate): Promise<ListingRow> {
   const entries = Object.entries(update).filter(([key, value]) => value !== undefined && UPDATABLE.has(key));
   const assignments = entries.map(([key], i) => `${key} = $${i + 2}`).join(', ');
-  // A WITH … SELECT is answered as rows, where a bare UPDATE … RETURNING is answered as [rows, count].
-  const rows: ListingRow[] = await manager.query(
-    `WITH changed AS (UPDATE listings SET ${assignments} WHERE id = $1 RETURNING ${LISTING_COLUMNS}) SELECT * FROM changed`,
+  const rows = await updateReturning<ListingRow>(
+    manager,
+    `UPDATE listings SET ${assignments} WHERE id = $1 RETURNING ${LISTING_COLUMNS}`,
     [id, ...entries.map(([, value]) => value)],
   );
   return rows[0]!;

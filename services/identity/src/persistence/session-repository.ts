@@ -1,7 +1,7 @@
 import type { EntityManager } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import type { StoredRefreshToken } from '../domain/refresh-token';
-import { updateReturning } from './sql';
+import { updateReturning } from '@market/shared';
 
 export type RevokeReason = 'logout' | 'refresh_reuse' | 'frozen';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import type { RealnameState } from '../domain/realname';
-import { updateReturning } from './sql';
+import { updateReturning } from '@market/shared';
 
 export interface UserRecord {
   id: string;
