@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // `npm run bench:gateway`: requests/s and latency of one cheap endpoint hit directly on its service
 // and through the gateway, on this machine, in one run. Build first (`npm run build`).
-// Env: BENCH_PATH (default the default screenshot), BENCH_SECONDS (10), BENCH_CONNECTIONS (50).
+// The two are measured in alternating rounds (load on a shared 2-core machine drifts) and the
+// median round of each is reported.
+// Env: BENCH_PATH (default the default screenshot), BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
+// BENCH_NODE_ARGS (node flags for the service and gateway, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -15,7 +19,8 @@ const require = createRequire(import.meta.url);
 const shared = require(path.join(root, 'packages/shared/dist/index.js'));
 
 const benchPath = process.env.BENCH_PATH ?? '/api/listings/default-upload-screenshot';
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const service = shared.ownerOf(benchPath);
 if (!service) throw new Error(`no service owns ${benchPath}`);
@@ -27,22 +32,35 @@ const servicePort = 28000 + Object.keys(shared.DEFAULT_PORTS).indexOf(service);
 const gatewayPort = 28080;
 const quiet = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
 const children = [];
+const clockTicks = 100; // USER_HZ on Linux
+
+/** CPU seconds a process has used so far (user + system), from /proc. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return NaN;
+  }
+}
 function start(script, env) {
-  const child = spawn(process.execPath, [path.join(root, script)], {
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {
     env: { ...process.env, ...quiet, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);
+  return child;
 }
 const stopAll = () => children.forEach((c) => c.kill('SIGTERM'));
 process.on('exit', stopAll);
 
-start(`services/${service}/dist/main.js`, {
+const serviceProcess = start(`services/${service}/dist/main.js`, {
   PORT: String(servicePort),
   DB_SCHEMA: service,
   DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
 });
-start('services/gateway/dist/main.js', {
+const gatewayProcess = start('services/gateway/dist/main.js', {
   PORT: String(gatewayPort),
   [`${service.toUpperCase()}_URL`]: `http://127.0.0.1:${servicePort}`,
 });
@@ -62,24 +80,39 @@ const assertion = shared.signAssertion({ kind: 'anonymous', ip: '127.0.0.1' }, s
 async function measure(label, url, headers) {
   const probe = await fetch(url, { headers });
   if (!probe.ok) throw new Error(`${label}: ${url} answered ${probe.status}`);
-  await autocannon({ url, headers, connections, duration: 2 }); // warm-up
+  const before = [cpuSeconds(serviceProcess.pid), cpuSeconds(gatewayProcess.pid)];
   const result = await autocannon({ url, headers, connections, duration: seconds });
+  const after = [cpuSeconds(serviceProcess.pid), cpuSeconds(gatewayProcess.pid)];
+  const perRequest = (i) => Math.round(((after[i] - before[i]) * 1e6) / result.requests.total);
   const row = {
     target: label,
     'req/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
+    'service CPU µs/req': perRequest(0),
+    'gateway CPU µs/req': perRequest(1),
     non2xx: result.non2xx,
     errors: result.errors,
   };
   return row;
 }
 
-const direct = await measure(`${service} direct`, `http://127.0.0.1:${servicePort}${benchPath}`, {
-  [shared.ASSERTION_HEADER]: assertion,
-});
-const viaGateway = await measure('through gateway', `http://127.0.0.1:${gatewayPort}${benchPath}`, {});
-console.log(`\nGET ${benchPath}: ${connections} connections, ${seconds} s each, on ${(await import('node:os')).cpus().length} cores`);
+const directUrl = `http://127.0.0.1:${servicePort}${benchPath}`;
+const gatewayUrl = `http://127.0.0.1:${gatewayPort}${benchPath}`;
+// Warm both paths up first, so the JIT has settled before anything is counted.
+await autocannon({ url: directUrl, headers: { [shared.ASSERTION_HEADER]: assertion }, connections, duration: 4 });
+await autocannon({ url: gatewayUrl, connections, duration: 4 });
+const directRuns = [];
+const gatewayRuns = [];
+for (let round = 0; round < rounds; round++) {
+  directRuns.push(await measure(`${service} direct`, directUrl, { [shared.ASSERTION_HEADER]: assertion }));
+  gatewayRuns.push(await measure('through gateway', gatewayUrl, {}));
+}
+const median = (runs) => [...runs].sort((a, b) => a['req/s'] - b['req/s'])[Math.floor(runs.length / 2)];
+const direct = median(directRuns);
+const viaGateway = median(gatewayRuns);
+console.log(`\nGET ${benchPath}: ${connections} connections, ${rounds} alternating rounds of ${seconds} s, median round shown, on ${(await import('node:os')).cpus().length} cores`);
+console.log(`rounds req/s: direct ${directRuns.map((r) => r['req/s']).join(', ')}; gateway ${gatewayRuns.map((r) => r['req/s']).join(', ')}`);
 console.table([direct, viaGateway]);
 console.log(`gateway/direct throughput ratio: ${(viaGateway['req/s'] / direct['req/s']).toFixed(2)}`);
 stopAll();

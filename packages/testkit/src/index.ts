@@ -17,7 +17,7 @@ import {
   type ServiceName,
 } from '@market/shared';
 import { dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
-import { createGatewayApp } from '../../../services/gateway/src/app';
+import { createGateway } from '../../../services/gateway/src/app';
 import { loadGatewayConfig } from '../../../services/gateway/src/config';
 import { adminService } from '../../../services/admin/src/service';
 import { catalogService } from '../../../services/catalog/src/service';
@@ -106,10 +106,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
   const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
   const redis = await connectRedis(String(env.REDIS_URL), log);
-  const gateway = createGatewayApp(loadGatewayConfig({ ...env, PORT: '0' }), redis, log);
-  const server = await new Promise<Server>((resolve) => {
-    const s = gateway.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server = createServer(createGateway(loadGatewayConfig({ ...env, PORT: '0' }), redis, log));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {

@@ -23,9 +23,9 @@ export const gatewayEnvShape = {
   NOTIFY_URL: serviceUrl('notify'),
   ADMIN_URL: serviceUrl('admin'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  /** requests per client address per minute over all routes */
+  /** requests per client address per minute over all routes, counted per gateway process */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
-  /** stricter per-address limits for routes that cost money or invite guessing */
+  /** stricter per-address limits for routes that cost money or invite guessing, counted in Redis across replicas */
   RATE_LIMIT_SMS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_OPEN_UPLOAD_PER_MINUTE: z.coerce.number().int().min(1).default(30),

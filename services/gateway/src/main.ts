@@ -1,14 +1,15 @@
+import { createServer } from 'node:http';
 import { connectRedis, createLogger } from '@market/shared';
-import { createGatewayApp } from './app';
+import { createGateway } from './app';
 import { loadGatewayConfig } from './config';
 
 async function main() {
   const config = loadGatewayConfig();
   const log = createLogger('gateway', config.LOG_LEVEL, config.LOG_FILE);
   const redis = await connectRedis(config.REDIS_URL, log);
-  const app = createGatewayApp(config, redis, log);
-  const server = app.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'gateway listening'));
+  const server = createServer(createGateway(config, redis, log));
   server.keepAliveTimeout = 65_000;
+  server.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'gateway listening'));
   const shutdown = (signal: string) => {
     log.info({ signal }, 'shutting down');
     server.close(() => {

@@ -1,15 +1,17 @@
 import http from 'node:http';
-import type { Request, Response, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { problems, sendProblem, type Logger } from '@market/shared';
+
+export type ProxyMiddleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 /**
  * One keep-alive proxy per service. A refused connection means the service is down (503); any
  * other failure of the upstream exchange is a bad gateway (502). Both are problem+json.
  */
-export function createServiceProxy(target: string, timeoutMs: number, log: Logger): RequestHandler {
+export function createServiceProxy(target: string, timeoutMs: number, log: Logger): ProxyMiddleware {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 10_000 });
-  return createProxyMiddleware<Request, Response>({
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target,
     agent,
     changeOrigin: false,
@@ -18,14 +20,14 @@ export function createServiceProxy(target: string, timeoutMs: number, log: Logge
     on: {
       error: (err, req, res) => {
         const code = (err as NodeJS.ErrnoException).code;
-        log.warn({ target, code, path: (req as Request).path }, 'upstream unavailable');
-        const response = res as Response;
-        if (typeof response.status !== 'function' || response.headersSent) {
-          (res as { destroy?: () => void }).destroy?.();
+        const path = (req.url ?? '').split('?')[0] ?? '';
+        log.warn({ target, code, path }, 'upstream unavailable');
+        if (!('setHeader' in res) || res.headersSent) {
+          res.destroy();
           return;
         }
-        sendProblem(response, problems.upstreamUnavailable(code === 'ECONNREFUSED' ? 503 : 502), (req as Request).path);
+        sendProblem(res, problems.upstreamUnavailable(code === 'ECONNREFUSED' ? 503 : 502), path);
       },
     },
-  }) as unknown as RequestHandler;
+  });
 }

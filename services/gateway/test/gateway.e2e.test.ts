@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connectRedis, createLogger } from '@market/shared';
 import { assertionFor } from '@market/shared/testing';
+import { createGateway } from '../src/app';
+import { loadGatewayConfig } from '../src/config';
 import { api, mintToken, startStack, type Stack } from '@market/testkit';
 
 const endpoints: Array<{ method: string; path: string }> = JSON.parse(
@@ -179,5 +184,42 @@ describe('gateway rate limiting', () => {
     expect(statuses.slice(5)).toEqual([429, 429]);
     expect(last!.body.code).toBe('RATE_LIMITED');
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('rate limits on abuse-prone routes', () => {
+  let stack: Stack;
+  let second: Server;
+  let secondUrl: string;
+  let closeRedis: () => Promise<unknown>;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['notify'], env: { RATE_LIMIT_SMS_PER_MINUTE: '3' } });
+    const log = createLogger('gateway', 'silent');
+    const redis = await connectRedis(String(stack.env.REDIS_URL), log);
+    closeRedis = () => redis.quit();
+    second = createServer(createGateway(loadGatewayConfig({ ...stack.env, PORT: '0' }), redis, log));
+    await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
+    secondUrl = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => second.close(resolve));
+    await closeRedis();
+    await stack.stop();
+  });
+
+  it('are counted in Redis, so two gateway replicas share one budget per address', async () => {
+    const send = (base: string) => api(base).post('/api/auth/sms/send', { phone: '13800138000' });
+    const statuses = [
+      (await send(stack.url)).status,
+      (await send(secondUrl)).status,
+      (await send(stack.url)).status,
+    ];
+    // identity is not running: requests inside the budget reach the proxy and find it down
+    expect(statuses).toEqual([503, 503, 503]);
+    const refused = await send(secondUrl);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

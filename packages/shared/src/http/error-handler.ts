@@ -1,14 +1,17 @@
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { Problem, problems } from './problem';
 
-export function sendProblem(res: Response, problem: Problem, instance: string) {
-  if (problem.headers) res.set(problem.headers);
+/** Writes a problem with Node's own response API, so it serves Express and plain handlers alike. */
+export function sendProblem(res: ServerResponse, problem: Problem, instance: string) {
   const requestId = res.getHeader('x-request-id');
-  res
-    .status(problem.status)
-    .type('application/problem+json')
-    .send(JSON.stringify(problem.toBody(instance, typeof requestId === 'string' ? requestId : undefined)));
+  const body = JSON.stringify(problem.toBody(instance, typeof requestId === 'string' ? requestId : undefined));
+  for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
+  res.statusCode = problem.status;
+  res.setHeader('content-type', 'application/problem+json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** Maps body-parser and multer failures (client mistakes) to problems; anything else is ours. */
