@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { connect, type ChannelModel } from 'amqplib';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { Bus } from '../src/events/bus';
@@ -222,5 +224,46 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     expect(message.properties.headers['x-attempts']).toBe(3);
     expect(message.properties.headers['x-last-error']).toBe('always fails');
     expect(await effectCount(userId)).toBe(0);
+  });
+});
+
+describe('the operator DLQ tool (npm run dlq)', () => {
+  it('lists parked messages without removing them, and replays them onto the main queue', async () => {
+    const infra = await resolveInfra();
+    const service = uniqueName('dlq_tool');
+    const queues = queueNames(service);
+    const connection = await connect(infra.AMQP_URL);
+    try {
+      const channel = await connection.createConfirmChannel();
+      await channel.assertQueue(queues.main, { durable: true });
+      await channel.assertQueue(queues.dead, { durable: true });
+      const event = buildEvent('user.unfrozen', { user_id: 'u-1', unfrozen_by: 'a-1', unfrozen_at: new Date().toISOString() }, 'identity', null);
+      channel.sendToQueue(queues.dead, Buffer.from(JSON.stringify(event)), {
+        persistent: true,
+        headers: { 'x-attempts': 6, 'x-last-error': 'handler exploded' },
+      });
+      await channel.waitForConfirms();
+
+      const tool = (...args: string[]) =>
+        execFileSync(process.execPath, [path.resolve(__dirname, '../../../scripts/dlq.mjs'), ...args], {
+          env: { ...process.env, AMQP_URL: infra.AMQP_URL },
+          encoding: 'utf8',
+        });
+      const listed = tool('list', service);
+      expect(listed).toContain(event.id);
+      expect(listed).toContain('handler exploded');
+      expect((await channel.checkQueue(queues.dead)).messageCount).toBe(1);
+
+      expect(tool('replay', service)).toContain('replayed 1 message(s)');
+      expect((await channel.checkQueue(queues.dead)).messageCount).toBe(0);
+      const replayed = await channel.get(queues.main, { noAck: true });
+      expect(replayed && JSON.parse(replayed.content.toString()).id).toBe(event.id);
+      expect(replayed && replayed.properties.headers?.['x-attempts']).toBeUndefined();
+      await channel.deleteQueue(queues.main);
+      await channel.deleteQueue(queues.dead);
+      await channel.close();
+    } finally {
+      await connection.close();
+    }
   });
 });

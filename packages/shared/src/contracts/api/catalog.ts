@@ -254,7 +254,9 @@ export const OpenUploadBody = z
     data: z.union([OpenUploadItem, z.array(OpenUploadItem).min(1).max(20)]),
   })
   .strict()
-  .openapi('OpenUploadBody');
+  .openapi('OpenUploadBody', {
+    example: { uploadTime: '2026-11-22 18:00:00', uploaderName: 'cs_alice', data: [OPEN_UPLOAD_ACCOUNT_EXAMPLE] },
+  });
 
 export const UploadItemError = z.object({ path: z.string(), message: z.string() });
 
@@ -280,7 +282,11 @@ export const openUploadListings = defineRoute({
   summary: 'Open upload: external software delivers accounts as draft listings awaiting review',
   description:
     'No login. Per-IP rate limit and a body limit apply; when OPEN_UPLOAD_TOKEN is set the X-Upload-Token header must match (401 otherwise). ' +
-    'An unmatched uploaderName is 422 UPLOADER_NOT_MATCHED and the raw upload is still recorded.',
+    'An unmatched uploaderName is 422 UPLOADER_NOT_MATCHED and the raw upload is still recorded. ' +
+    'Each item of `data` is validated on its own against the `OpenUploadAccount` schema ' +
+    '(#/components/schemas/OpenUploadAccount, with an example to copy); items that fail are listed in ' +
+    '`failed` with their index and errors while the others become listings. Account credentials ' +
+    '(`account`, `password`, `extra`) are stored encrypted and never appear in any listing view.',
   tags: ['open-upload'],
   headers: z.object({ 'x-upload-token': z.string().max(200).optional() }),
   body: OpenUploadBody,

@@ -1,0 +1,46 @@
+import { baseEnvShape, ConfigError, loadConfig, secret, z } from '../src';
+
+const shape = { ...baseEnvShape, API_KEY: secret('dev-only-api-key-0000000000000000000000'), PORT: z.coerce.number().int() };
+const realSecrets = {
+  INTERNAL_ASSERTION_SECRET: 'a-real-assertion-secret-of-enough-length-123',
+  API_KEY: 'a-real-api-key-of-enough-length-1234567890',
+};
+
+describe('configuration from the environment', () => {
+  it('runs with development defaults when nothing is configured', () => {
+    const config = loadConfig(shape, { PORT: '8080' });
+    expect(config.NODE_ENV).toBe('development');
+    expect(config.API_KEY).toBe('dev-only-api-key-0000000000000000000000');
+    expect(config.DATABASE_URL).toMatch(/^postgres:\/\//);
+  });
+
+  it('refuses to start in production while a secret is left at its development default', () => {
+    expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80' })).toThrow(ConfigError);
+    expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80' })).toThrow(
+      /must be set explicitly: INTERNAL_ASSERTION_SECRET, API_KEY/,
+    );
+    expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80', INTERNAL_ASSERTION_SECRET: realSecrets.INTERNAL_ASSERTION_SECRET })).toThrow(
+      /API_KEY/,
+    );
+    expect(loadConfig(shape, { NODE_ENV: 'production', PORT: '80', ...realSecrets }).API_KEY).toBe(realSecrets.API_KEY);
+  });
+
+  it('lists every invalid variable by name without echoing values', () => {
+    let error: unknown;
+    try {
+      loadConfig(shape, { PORT: 'eighty', API_KEY: 'short-secret-value', LOG_LEVEL: 'loud' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/API_KEY/);
+    expect(message).toMatch(/LOG_LEVEL/);
+    expect(message).not.toContain('short-secret-value');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig(shape, { PORT: '1', LOG_LEVEL: '' }).LOG_LEVEL).toBe('info');
+  });
+});
