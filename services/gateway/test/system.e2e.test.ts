@@ -69,6 +69,33 @@ describe('the whole system started by the launcher', () => {
     );
   });
 
+  it('created the first back-office admin, who can log in with the development password it printed', async () => {
+    const messages = output.split('\n').flatMap((line) => {
+      try {
+        return [(JSON.parse(line) as { msg?: string }).msg ?? ''];
+      } catch {
+        return [];
+      }
+    });
+    expect(messages.some((msg) => msg.startsWith('first admin created: username "admin"'))).toBe(true);
+    const base = `http://127.0.0.1:${port}`;
+    const captcha = (await (await fetch(`${base}/api/admin/auth/captcha`)).json()) as { captcha_id: string; dev_text: string };
+    const login = await fetch(`${base}/api/admin/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        username: 'admin',
+        password: 'dev-only-admin-password-0000',
+        captcha_id: captcha.captcha_id,
+        captcha_code: captcha.dev_text,
+      }),
+    });
+    expect(login.status).toBe(200);
+    const { access_token } = (await login.json()) as { access_token: string };
+    const me = await fetch(`${base}/api/admin/me`, { headers: { authorization: `Bearer ${access_token}` } });
+    expect(((await me.json()) as { username: string }).username).toBe('admin');
+  });
+
   it('gives each service a role that cannot touch another service schema', async () => {
     const url = new URL(adminUrl);
     url.username = 'market_catalog';
