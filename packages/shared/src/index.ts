@@ -17,6 +17,7 @@ export * from './events/envelope';
 export * from './events/inbox';
 export * from './events/outbox';
 export * from './http/error-handler';
+export * from './http/idempotency';
 export * from './http/internal-client';
 export * from './http/problem';
 export * from './http/request-context';

@@ -9,6 +9,7 @@ import type {
   RouteQuery,
   RouteResult,
 } from '../contracts/api/route';
+import { IDEMPOTENCY_HEADER, requestFingerprint, type IdempotencyStore } from './idempotency';
 import { problems } from './problem';
 import { nulCharacterErrors, parseOrThrow } from './validate';
 
@@ -48,6 +49,16 @@ function assertCaller(auth: AnyRoute['auth'], identity: Identity) {
 export interface MountOptions {
   /** check every success body against its schema: on in development and tests, where drift must surface */
   validateResponses: boolean;
+  /** for routes whose contract declares the `Idempotency-Key` header */
+  idempotency?: IdempotencyStore;
+}
+
+function callerScope(identity: Identity): string {
+  return identity.kind === 'anonymous' ? `anonymous:${identity.ip ?? ''}` : `${identity.kind}:${identity.sub}`;
+}
+
+export function declaresIdempotency(contract: AnyRoute): boolean {
+  return Boolean(contract.headers?.shape[IDEMPOTENCY_HEADER]);
 }
 
 export function mountRoutes(router: Router, bindings: RouteBinding[], opts: MountOptions) {
@@ -65,21 +76,45 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
       const query = contract.query ? parseOrThrow(contract.query, req.query, 'query') : {};
       const body =
         contract.body && contract.bodyType !== 'multipart' ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
-      const result = await handler({ params, query, body, identity, req, res, log: res.locals.log } as HandlerInput<AnyRoute>);
-      if (res.headersSent) return;
-      const { status, schema } = contract.success;
-      if (status === 204 || schema === undefined) {
-        res.status(status).end();
-        return;
-      }
-      if (opts.validateResponses) {
-        const check = schema.safeParse(result);
-        if (!check.success) {
-          res.locals.log.error({ route: contract.id, issues: check.error.issues }, 'response does not match its contract');
-          throw new Error(`response of ${contract.id} does not match its contract`);
+      if (contract.headers) parseOrThrow(contract.headers, req.headers, 'headers');
+      const run = async () => {
+        const result = await handler({ params, query, body, identity, req, res, log: res.locals.log } as HandlerInput<AnyRoute>);
+        if (res.headersSent) return null;
+        const { status, schema } = contract.success;
+        if (status === 204 || schema === undefined) return { status, body: undefined };
+        if (opts.validateResponses) {
+          const check = schema.safeParse(result);
+          if (!check.success) {
+            res.locals.log.error({ route: contract.id, issues: check.error.issues }, 'response does not match its contract');
+            throw new Error(`response of ${contract.id} does not match its contract`);
+          }
         }
+        return { status, body: result as unknown };
+      };
+
+      const key = req.header(IDEMPOTENCY_HEADER);
+      let response: { status: number; body: unknown } | null;
+      if (key !== undefined && opts.idempotency && declaresIdempotency(contract)) {
+        const scope = `${callerScope(identity)}:${contract.id}`;
+        const outcome = await opts.idempotency.begin(scope, key, requestFingerprint({ params, query, body }));
+        if (outcome.kind === 'replay') {
+          res.setHeader('idempotent-replayed', 'true');
+          response = { status: outcome.status, body: outcome.body };
+        } else {
+          try {
+            response = await run();
+          } catch (err) {
+            await opts.idempotency.release(scope, key);
+            throw err;
+          }
+          if (response) await opts.idempotency.complete(scope, key, response.status, response.body);
+        }
+      } else {
+        response = await run();
       }
-      res.status(status).json(result);
+      if (!response) return;
+      if (response.body === undefined) res.status(response.status).end();
+      else res.status(response.status).json(response.body);
     });
   }
 }

@@ -4,6 +4,7 @@ import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
 import { problems } from './problem';
 import { acceptRequestId, runWithRequestId } from './request-context';
+import type { IdempotencyStore } from './idempotency';
 import { mountRoutes, type RouteBinding } from './routes';
 
 export interface ServiceAppOptions {
@@ -17,6 +18,7 @@ export interface ServiceAppOptions {
   largeBodyPaths?: string[];
   largeBodyLimit?: string;
   validateResponses: boolean;
+  idempotency?: IdempotencyStore;
   readiness: () => Promise<Record<string, boolean>>;
 }
 
@@ -77,7 +79,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   }
 
   const router = express.Router();
-  mountRoutes(router, opts.routes, { validateResponses: opts.validateResponses });
+  mountRoutes(router, opts.routes, { validateResponses: opts.validateResponses, idempotency: opts.idempotency });
   app.use(router);
   app.use(notFoundHandler);
   app.use(errorHandler(opts.log));

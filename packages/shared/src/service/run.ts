@@ -13,7 +13,8 @@ import { Bus } from '../events/bus';
 import { InboxConsumer, type EventHandlers } from '../events/inbox';
 import { EventWriter, OutboxRelay } from '../events/outbox';
 import { InternalClient } from '../http/internal-client';
-import type { RouteBinding } from '../http/routes';
+import { IdempotencyStore } from '../http/idempotency';
+import { declaresIdempotency, type RouteBinding } from '../http/routes';
 import { createServiceApp } from '../http/service-app';
 import { createLogger, type Logger } from '../logging/logger';
 import { connectRedis, type RedisClient } from '../redis';
@@ -123,6 +124,10 @@ export async function startService<S extends z.ZodRawShape>(
     internal: (service) => new InternalClient(urls[`${service.toUpperCase()}_URL`]!, serviceAssertion),
   };
   const parts = await def.build(ctx);
+  const idempotency = new IdempotencyStore(db);
+  if (parts.routes.some((r) => declaresIdempotency(r.contract)) && !(await idempotency.isInstalled())) {
+    throw new Error(`${def.name} has routes taking Idempotency-Key but lacks the CreateIdempotencyKeys migration`);
+  }
 
   const relay = new OutboxRelay({
     dataSource: db,
@@ -152,6 +157,7 @@ export async function startService<S extends z.ZodRawShape>(
     internal: parts.internal,
     largeBodyPaths: def.largeBodyPaths,
     validateResponses: config.NODE_ENV !== 'production',
+    idempotency,
     readiness: async () => ({
       database: await db.query('SELECT 1').then(() => true, () => false),
       broker: bus.isConnected,

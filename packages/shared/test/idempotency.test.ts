@@ -1,0 +1,136 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DataSource } from 'typeorm';
+import {
+  createAssertionVerifier,
+  createDataSource,
+  createLogger,
+  createServiceApp,
+  CreateIdempotencyKeys1763800000001,
+  defineRoute,
+  IdempotencyStore,
+  IdParams,
+  initializeDataSource,
+  problems,
+  route,
+  z,
+} from '../src';
+import { assertionFor, dropSchemas, resolveInfra, uniqueName } from '../src/testing';
+
+const charge = defineRoute({
+  id: 'testCharge',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/test/charges/{id}',
+  auth: 'user',
+  summary: 'a money-moving POST for the test',
+  tags: ['test'],
+  params: IdParams,
+  headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
+  body: z.object({ amount: z.number().int() }).strict(),
+  success: { status: 201, description: 'charged', schema: z.object({ id: z.string(), amount: z.number(), serial: z.number() }) },
+  errors: [400, 409],
+});
+
+describe('Idempotency-Key on money-moving POSTs (CONTRACT §1)', () => {
+  let db: DataSource;
+  let server: Server;
+  let base: string;
+  let schema: string;
+  let executed = 0;
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    databaseUrl = (await resolveInfra()).DATABASE_URL;
+    schema = uniqueName('t_idem');
+    db = createDataSource({ url: databaseUrl, schema, entities: [], migrations: [CreateIdempotencyKeys1763800000001] });
+    await initializeDataSource(db, schema);
+    const app = createServiceApp({
+      log: createLogger('test', 'silent'),
+      verifyAssertion: createAssertionVerifier('dev-only-internal-assertion-secret-0000000000'),
+      validateResponses: true,
+      idempotency: new IdempotencyStore(db),
+      readiness: async () => ({}),
+      routes: [
+        route(charge, async ({ params, body }) => {
+          executed += 1;
+          const serial = executed;
+          if (body.amount === 13) throw problems.conflict('unlucky amount');
+          if (body.amount === 500) await new Promise((r) => setTimeout(r, 300));
+          return { id: params.id, amount: body.amount, serial };
+        }),
+      ],
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await db.destroy();
+    await dropSchemas(databaseUrl, [schema]);
+  });
+
+  function post(body: unknown, key?: string, sub = 'user-1') {
+    return fetch(`${base}/api/test/charges/c-1`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-internal-assertion': assertionFor({ kind: 'user', sub, sid: 's', ip: null }),
+        ...(key ? { 'idempotency-key': key } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  }
+
+  it('answers a repeat with the first response and runs the use case once', async () => {
+    const before = executed;
+    const key = uniqueName('k');
+    const first = await post({ amount: 100 }, key);
+    const again = await post({ amount: 100 }, key);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual(await first.json());
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(executed - before).toBe(1);
+  });
+
+  it('refuses the same key with a different body: 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    const key = uniqueName('k');
+    expect((await post({ amount: 100 }, key)).status).toBe(201);
+    const reused = await post({ amount: 200 }, key);
+    expect(reused.status).toBe(409);
+    expect(((await reused.json()) as { code: string }).code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('lets two racing requests with one key run the use case once', async () => {
+    const before = executed;
+    const key = uniqueName('k');
+    const [a, b] = await Promise.all([post({ amount: 500 }, key), post({ amount: 500 }, key)]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    expect(executed - before).toBe(1);
+    const later = await post({ amount: 500 }, key);
+    expect(later.status).toBe(201);
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('releases the key when the request fails, so a retry runs again', async () => {
+    const before = executed;
+    const key = uniqueName('k');
+    expect((await post({ amount: 13 }, key)).status).toBe(409);
+    expect((await post({ amount: 13 }, key)).status).toBe(409);
+    expect(executed - before).toBe(2);
+  });
+
+  it('keeps keys apart per caller, and does nothing without the header', async () => {
+    const before = executed;
+    const key = uniqueName('k');
+    await post({ amount: 100 }, key, 'user-a');
+    await post({ amount: 100 }, key, 'user-b');
+    await post({ amount: 100 });
+    await post({ amount: 100 });
+    expect(executed - before).toBe(4);
+    expect((await post({ amount: 100 }, 'k'.repeat(201))).status).toBe(400);
+  });
+});
