@@ -42,6 +42,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
   let consumer: InboxConsumer;
   let rawConnection: ChannelModel;
   let failuresLeft = 0;
+  const busName = uniqueName('bus-test');
 
   const serviceName = () => `bus_test_${consumerSchema}`;
   const writer = () => new EventWriter('producer', producerSchema);
@@ -88,7 +89,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     });
     await initializeDataSource(producerDb, producerSchema);
     await initializeDataSource(consumerDb, consumerSchema);
-    bus = await Bus.connect(infra.AMQP_URL, exchange, log);
+    bus = await Bus.connect(infra.AMQP_URL, exchange, log, busName);
     consumer = new InboxConsumer({
       service: serviceName(),
       dataSource: consumerDb,
@@ -225,6 +226,30 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     expect(message.properties.headers['x-last-error']).toBe('always fails');
     expect(await effectCount(userId)).toBe(0);
   });
+
+  it('loses nothing when the broker drops the connection: relay and consumer recover', async () => {
+    const live = relay();
+    await live.start();
+    try {
+      const before = uniqueName('before-drop');
+      await writeEvent(before);
+      await until(async () => (await effectCount(before)) === 1);
+
+      // What the broker does when it restarts or an operator kills the connection.
+      const connections = execFileSync('rabbitmqctl', ['list_connections', 'pid', 'client_properties', '--quiet'], { encoding: 'utf8' });
+      const pid = connections.split('\n').find((line) => line.includes(busName))?.split('\t')[0];
+      expect(pid).toBeDefined();
+      execFileSync('rabbitmqctl', ['close_connection', pid!, 'test: broker dropped the connection']);
+
+      const during = uniqueName('after-drop');
+      await writeEvent(during);
+      await until(async () => (await effectCount(during)) === 1, 20_000);
+      const [{ pending }] = await producerDb.query(`SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL`);
+      expect(pending).toBe(0);
+    } finally {
+      await live.stop();
+    }
+  }, 30_000);
 });
 
 describe('the operator DLQ tool (npm run dlq)', () => {

@@ -27,9 +27,11 @@ export class Bus {
     connection.on('error', (err: Error) => this.log.warn({ err: { message: err.message } }, 'amqp error'));
   }
 
-  static async connect(url: string, exchange: string, log: Logger): Promise<Bus> {
+  /** `name` shows in the broker's connection list, so an operator can tell which process holds which connection. */
+  static async connect(url: string, exchange: string, log: Logger, name?: string): Promise<Bus> {
     const connection = await connect(url, {
       recovery: { initialDelay: 200, maxDelay: 5000, initialMaxRetries: 20 },
+      ...(name ? { clientProperties: { connection_name: name } } : {}),
     });
     const bus = new Bus(connection, exchange, log);
     bus.connected = true;

@@ -106,7 +106,7 @@ export async function startService<S extends z.ZodRawShape>(
   });
   await initializeDataSource(db, schema);
   const redis = await connectRedis(config.REDIS_URL, log);
-  const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log);
+  const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, `${def.name}:${schema}:${process.pid}`);
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
   const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
   const urls = config as unknown as Record<string, string>;
