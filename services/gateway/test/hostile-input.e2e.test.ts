@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { allRoutes, type AnyRoute } from '@market/shared';
 import { api, mintToken, startStack, type Stack } from '@market/testkit';
 
@@ -32,15 +35,19 @@ function callers(route: AnyRoute): Array<string | undefined> {
 
 describe('hostile input through the gateway', () => {
   let stack: Stack;
+  const storageDir = mkdtempSync(path.join(tmpdir(), 'market-hostile-files-'));
 
   beforeAll(async () => {
     stack = await startStack({
       services: ['identity', 'catalog', 'orders', 'wallet', 'files', 'notify', 'admin'],
       env: { TRUST_PROXY: 'true' },
-      serviceEnv: { files: { FILES_STORAGE_DIR: `/tmp/market-hostile-${process.pid}` } },
+      serviceEnv: { files: { FILES_STORAGE_DIR: storageDir } },
     });
   }, 60_000);
-  afterAll(() => stack.stop());
+  afterAll(async () => {
+    await stack.stop();
+    rmSync(storageDir, { recursive: true, force: true });
+  });
 
   it('never answers 500 to anything a client can send', async () => {
     const client = api(stack.url);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import { api, eventually, startStack, type Stack } from '@market/testkit';
 
@@ -13,6 +16,7 @@ const PNG = Buffer.from(
  */
 describe('the marketplace as its users meet it', () => {
   let stack: Stack;
+  const storageDir = mkdtempSync(path.join(tmpdir(), 'market-story-files-'));
   let client: ReturnType<typeof api>;
 
   beforeAll(async () => {
@@ -20,12 +24,15 @@ describe('the marketplace as its users meet it', () => {
       services: ['identity', 'admin', 'catalog', 'files'],
       serviceEnv: {
         admin: { ADMIN_BOOTSTRAP_USERNAME: ADMIN.username, ADMIN_BOOTSTRAP_PASSWORD: ADMIN.password },
-        files: { FILES_STORAGE_DIR: `/tmp/market-e2e-files-${randomInt(1e9)}` },
+        files: { FILES_STORAGE_DIR: storageDir },
       },
     });
     client = api(stack.url);
   }, 60_000);
-  afterAll(() => stack.stop());
+  afterAll(async () => {
+    await stack.stop();
+    rmSync(storageDir, { recursive: true, force: true });
+  });
 
   async function adminLogin(): Promise<string> {
     const captcha = await client.get('/api/admin/auth/captcha');

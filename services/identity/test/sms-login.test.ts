@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { api, type Stack } from '@market/testkit';
 import { forgetResendInterval, from, logIn, newIp, newPhone, outboxEvents, sendCode, startIdentityStack, type Client } from './helpers';
 
-const logFile = path.join(mkdtempSync(path.join(tmpdir(), 'identity-log-')), 'stack.log');
+const logDir = mkdtempSync(path.join(tmpdir(), 'identity-log-'));
+const logFile = path.join(logDir, 'stack.log');
 const secretsSeen: string[] = [];
 
 describe('SMS login', () => {
@@ -18,7 +19,10 @@ describe('SMS login', () => {
     );
     client = api(stack.url);
   });
-  afterAll(() => stack.stop());
+  afterAll(async () => {
+    await stack.stop();
+    rmSync(logDir, { recursive: true, force: true });
+  });
 
   it('sends a 6-digit code (+86 accepted) that logs a new phone in once, registering the user', async () => {
     const phone = newPhone();
