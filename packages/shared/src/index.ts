@@ -10,6 +10,7 @@ export { z } from './contracts/zod';
 export * from './crypto/secret-box';
 export * from './db/data-source';
 export * from './db/pagination';
+export * from './db/migration';
 export * from './db/sql';
 export * from './events/audit';
 export * from './events/bus';

@@ -1,24 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { connect, type ChannelModel } from 'amqplib';
-import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer, queueNames } from '../src/events/inbox';
 import { CreateOutboxAndInbox1763800000000, EventWriter, OutboxRelay } from '../src/events/outbox';
 import { createDataSource, initializeDataSource } from '../src/db/data-source';
+import { sqlMigration } from '../src/db/migration';
 import { createLogger } from '../src/logging/logger';
 import { dropBusObjects, dropSchemas, resolveInfra, uniqueName, type Infra } from '../src/testing';
 
-class CreateEffects1763800000001 implements MigrationInterface {
-  name = 'CreateEffects1763800000001';
-  async up(q: QueryRunner) {
-    await q.query(`CREATE TABLE effects (event_id uuid NOT NULL, user_id text NOT NULL)`);
-  }
-  async down(q: QueryRunner) {
-    await q.query(`DROP TABLE effects`);
-  }
-}
+const CreateEffects1763800000001 = sqlMigration(
+  'CreateEffects1763800000001',
+  [`CREATE TABLE effects (event_id uuid NOT NULL, user_id text NOT NULL)`],
+  [`DROP TABLE effects`],
+);
 
 const log = createLogger('bus-test', 'silent');
 

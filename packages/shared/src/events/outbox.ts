@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { ConfirmChannel } from 'amqplib';
-import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { sqlMigration } from '../db/migration';
 import type { Logger } from 'pino';
 import type { EventData, EventType } from '../contracts/events';
 import { currentRequestId } from '../http/request-context';
@@ -8,11 +9,10 @@ import type { Bus } from './bus';
 import { buildEvent, type DomainEvent } from './envelope';
 
 /** Outbox and inbox tables, created in every service's own schema by its first migration. */
-export class CreateOutboxAndInbox1763800000000 implements MigrationInterface {
-  name = 'CreateOutboxAndInbox1763800000000';
-
-  async up(q: QueryRunner) {
-    await q.query(`
+export const CreateOutboxAndInbox1763800000000 = sqlMigration(
+  'CreateOutboxAndInbox1763800000000',
+  [
+    `
       CREATE TABLE outbox (
         seq bigserial PRIMARY KEY,
         id uuid NOT NULL UNIQUE,
@@ -20,21 +20,20 @@ export class CreateOutboxAndInbox1763800000000 implements MigrationInterface {
         payload jsonb NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         published_at timestamptz
-      )`);
-    await q.query(`CREATE INDEX outbox_unpublished ON outbox (seq) WHERE published_at IS NULL`);
-    await q.query(`
+      )`,
+    `CREATE INDEX outbox_unpublished ON outbox (seq) WHERE published_at IS NULL`,
+    `
       CREATE TABLE inbox (
         event_id uuid PRIMARY KEY,
         type text NOT NULL,
         handled_at timestamptz NOT NULL DEFAULT now()
-      )`);
-  }
-
-  async down(q: QueryRunner) {
-    await q.query(`DROP TABLE inbox`);
-    await q.query(`DROP TABLE outbox`);
-  }
-}
+      )`,
+  ],
+  [
+    `DROP TABLE inbox`,
+    `DROP TABLE outbox`,
+  ],
+);
 
 export function outboxChannel(schema: string) {
   return `outbox_${schema}`;

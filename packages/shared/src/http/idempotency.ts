@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { sqlMigration } from '../db/migration';
 import { updateReturning } from '../db/sql';
 import { problems } from './problem';
 
 /** The request header, lower-cased as Node presents it (CONTRACT §1: a repeat returns the first response). */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
-export class CreateIdempotencyKeys1763800000001 implements MigrationInterface {
-  name = 'CreateIdempotencyKeys1763800000001';
-
-  async up(q: QueryRunner) {
-    await q.query(`
+export const CreateIdempotencyKeys1763800000001 = sqlMigration(
+  'CreateIdempotencyKeys1763800000001',
+  [
+    `
       CREATE TABLE idempotency_keys (
         scope text NOT NULL,
         key text NOT NULL,
@@ -20,13 +20,12 @@ export class CreateIdempotencyKeys1763800000001 implements MigrationInterface {
         response_body jsonb,
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (scope, key)
-      )`);
-  }
-
-  async down(q: QueryRunner) {
-    await q.query(`DROP TABLE idempotency_keys`);
-  }
-}
+      )`,
+  ],
+  [
+    `DROP TABLE idempotency_keys`,
+  ],
+);
 
 export type IdempotencyOutcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown };
 

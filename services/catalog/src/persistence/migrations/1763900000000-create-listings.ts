@@ -1,10 +1,9 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@market/shared';
 
-export class CreateListings1763900000000 implements MigrationInterface {
-  name = 'CreateListings1763900000000';
-
-  async up(q: QueryRunner) {
-    await q.query(`
+export const CreateListings1763900000000 = sqlMigration(
+  'CreateListings1763900000000',
+  [
+    `
       CREATE TABLE listings (
         id uuid PRIMARY KEY,
         owner_id uuid NOT NULL,
@@ -25,38 +24,35 @@ export class CreateListings1763900000000 implements MigrationInterface {
         open_upload_id uuid,
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL
-      )`);
+      )`,
     // The public search only ever reads online rows, in one of its three orders.
-    await q.query(`CREATE INDEX listings_online_newest ON listings (created_at DESC, id DESC) WHERE status = 'online'`);
-    await q.query(`CREATE INDEX listings_online_price ON listings (hourly_price, id) WHERE status = 'online'`);
-    await q.query(`CREATE INDEX listings_online_game ON listings (game, created_at DESC, id DESC) WHERE status = 'online'`);
-    await q.query(`CREATE INDEX listings_owner ON listings (owner_id, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX listings_review ON listings (review_status, status, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX listings_all_newest ON listings (created_at DESC, id DESC)`);
-
+    `CREATE INDEX listings_online_newest ON listings (created_at DESC, id DESC) WHERE status = 'online'`,
+    `CREATE INDEX listings_online_price ON listings (hourly_price, id) WHERE status = 'online'`,
+    `CREATE INDEX listings_online_game ON listings (game, created_at DESC, id DESC) WHERE status = 'online'`,
+    `CREATE INDEX listings_owner ON listings (owner_id, created_at DESC, id DESC)`,
+    `CREATE INDEX listings_review ON listings (review_status, status, created_at DESC, id DESC)`,
+    `CREATE INDEX listings_all_newest ON listings (created_at DESC, id DESC)`,
     // Credentials live apart from the listing row, so no listing query can select them by accident.
-    await q.query(`
+    `
       CREATE TABLE listing_credentials (
         listing_id uuid PRIMARY KEY REFERENCES listings (id),
         sealed text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now()
-      )`);
-
+      )`,
     // One row per order seen on a listing: `rented` is "some order here has not ended", which stays
     // right whatever order the order events arrive in.
-    await q.query(`
+    `
       CREATE TABLE listing_rentals (
         order_id uuid PRIMARY KEY,
         listing_id uuid NOT NULL,
         started_at timestamptz,
         ended_at timestamptz
-      )`);
-    await q.query(`CREATE INDEX listing_rentals_active ON listing_rentals (listing_id) WHERE ended_at IS NULL`);
-  }
-
-  async down(q: QueryRunner) {
-    await q.query(`DROP TABLE listing_rentals`);
-    await q.query(`DROP TABLE listing_credentials`);
-    await q.query(`DROP TABLE listings`);
-  }
-}
+      )`,
+    `CREATE INDEX listing_rentals_active ON listing_rentals (listing_id) WHERE ended_at IS NULL`,
+  ],
+  [
+    `DROP TABLE listing_rentals`,
+    `DROP TABLE listing_credentials`,
+    `DROP TABLE listings`,
+  ],
+);

@@ -1,11 +1,10 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@market/shared';
 
 /** Every open upload, for operators: who sent what, from where, and what became of it. */
-export class CreateOpenUploads1763900000001 implements MigrationInterface {
-  name = 'CreateOpenUploads1763900000001';
-
-  async up(q: QueryRunner) {
-    await q.query(`
+export const CreateOpenUploads1763900000001 = sqlMigration(
+  'CreateOpenUploads1763900000001',
+  [
+    `
       CREATE TABLE open_uploads (
         id uuid PRIMARY KEY,
         received_at timestamptz NOT NULL,
@@ -19,14 +18,13 @@ export class CreateOpenUploads1763900000001 implements MigrationInterface {
         raw_sealed text NOT NULL,
         redacted jsonb NOT NULL,
         result jsonb NOT NULL
-      )`);
-    await q.query(`CREATE INDEX open_uploads_received ON open_uploads (received_at DESC)`);
-    await q.query(`CREATE INDEX open_uploads_uploader ON open_uploads (uploader_name, received_at DESC)`);
-    await q.query(`ALTER TABLE listings ADD CONSTRAINT listings_open_upload FOREIGN KEY (open_upload_id) REFERENCES open_uploads (id)`);
-  }
-
-  async down(q: QueryRunner) {
-    await q.query(`ALTER TABLE listings DROP CONSTRAINT listings_open_upload`);
-    await q.query(`DROP TABLE open_uploads`);
-  }
-}
+      )`,
+    `CREATE INDEX open_uploads_received ON open_uploads (received_at DESC)`,
+    `CREATE INDEX open_uploads_uploader ON open_uploads (uploader_name, received_at DESC)`,
+    `ALTER TABLE listings ADD CONSTRAINT listings_open_upload FOREIGN KEY (open_upload_id) REFERENCES open_uploads (id)`,
+  ],
+  [
+    `ALTER TABLE listings DROP CONSTRAINT listings_open_upload`,
+    `DROP TABLE open_uploads`,
+  ],
+);

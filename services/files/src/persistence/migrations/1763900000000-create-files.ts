@@ -1,10 +1,9 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@market/shared';
 
-export class CreateFiles1763900000000 implements MigrationInterface {
-  name = 'CreateFiles1763900000000';
-
-  async up(q: QueryRunner) {
-    await q.query(`
+export const CreateFiles1763900000000 = sqlMigration(
+  'CreateFiles1763900000000',
+  [
+    `
       CREATE TABLE files (
         key text PRIMARY KEY,
         owner_id uuid NOT NULL,
@@ -14,10 +13,10 @@ export class CreateFiles1763900000000 implements MigrationInterface {
         sha256 char(64) NOT NULL,
         original_name text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now()
-      )`);
-    await q.query(`CREATE INDEX files_owner ON files (owner_id, created_at DESC)`);
+      )`,
+    `CREATE INDEX files_owner ON files (owner_id, created_at DESC)`,
     // Who besides the uploader may read a private file, and why (biz_type/biz_id: the order or dispute).
-    await q.query(`
+    `
       CREATE TABLE attachments (
         key text NOT NULL REFERENCES files (key) ON DELETE CASCADE,
         reader_id uuid NOT NULL,
@@ -25,11 +24,10 @@ export class CreateFiles1763900000000 implements MigrationInterface {
         biz_id text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (key, reader_id, biz_type, biz_id)
-      )`);
-  }
-
-  async down(q: QueryRunner) {
-    await q.query(`DROP TABLE attachments`);
-    await q.query(`DROP TABLE files`);
-  }
-}
+      )`,
+  ],
+  [
+    `DROP TABLE attachments`,
+    `DROP TABLE files`,
+  ],
+);

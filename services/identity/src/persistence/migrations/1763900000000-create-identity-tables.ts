@@ -1,11 +1,10 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@market/shared';
 
-export class CreateIdentityTables1763900000000 implements MigrationInterface {
-  name = 'CreateIdentityTables1763900000000';
-
-  async up(q: QueryRunner) {
+export const CreateIdentityTables1763900000000 = sqlMigration(
+  'CreateIdentityTables1763900000000',
+  [
     // created_at keeps milliseconds only, so a keyset cursor carrying it as an ISO string is exact.
-    await q.query(`
+    `
       CREATE TABLE users (
         id uuid PRIMARY KEY,
         phone text UNIQUE,
@@ -17,9 +16,9 @@ export class CreateIdentityTables1763900000000 implements MigrationInterface {
         frozen_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
         CONSTRAINT users_phone_xor_publisher CHECK ((phone IS NULL) <> (publisher_for_admin_id IS NULL))
-      )`);
-    await q.query(`CREATE INDEX users_newest_first ON users (created_at DESC, id DESC)`);
-    await q.query(`
+      )`,
+    `CREATE INDEX users_newest_first ON users (created_at DESC, id DESC)`,
+    `
       CREATE TABLE realname_verifications (
         user_id uuid PRIMARY KEY REFERENCES users (id),
         status text NOT NULL CHECK (status IN ('pending', 'verified', 'failed')),
@@ -27,17 +26,17 @@ export class CreateIdentityTables1763900000000 implements MigrationInterface {
         id_number_sealed text NOT NULL,
         verified_at timestamptz,
         updated_at timestamptz NOT NULL DEFAULT now()
-      )`);
-    await q.query(`
+      )`,
+    `
       CREATE TABLE sessions (
         id uuid PRIMARY KEY,
         user_id uuid NOT NULL REFERENCES users (id),
         created_at timestamptz NOT NULL DEFAULT now(),
         revoked_at timestamptz,
         revoked_reason text
-      )`);
-    await q.query(`CREATE INDEX sessions_live_by_user ON sessions (user_id) WHERE revoked_at IS NULL`);
-    await q.query(`
+      )`,
+    `CREATE INDEX sessions_live_by_user ON sessions (user_id) WHERE revoked_at IS NULL`,
+    `
       CREATE TABLE refresh_tokens (
         id uuid PRIMARY KEY,
         session_id uuid NOT NULL REFERENCES sessions (id),
@@ -45,14 +44,13 @@ export class CreateIdentityTables1763900000000 implements MigrationInterface {
         expires_at timestamptz NOT NULL,
         rotated_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now()
-      )`);
-    await q.query(`CREATE INDEX refresh_tokens_by_session ON refresh_tokens (session_id)`);
-  }
-
-  async down(q: QueryRunner) {
-    await q.query(`DROP TABLE refresh_tokens`);
-    await q.query(`DROP TABLE sessions`);
-    await q.query(`DROP TABLE realname_verifications`);
-    await q.query(`DROP TABLE users`);
-  }
-}
+      )`,
+    `CREATE INDEX refresh_tokens_by_session ON refresh_tokens (session_id)`,
+  ],
+  [
+    `DROP TABLE refresh_tokens`,
+    `DROP TABLE sessions`,
+    `DROP TABLE realname_verifications`,
+    `DROP TABLE users`,
+  ],
+);
