@@ -28,4 +28,5 @@ export * from './http/validate';
 export * from './logging/logger';
 export * from './openapi/document';
 export * from './redis';
+export * from './service/periodic-job';
 export * from './service/run';

@@ -133,4 +133,17 @@ describe('Idempotency-Key on money-moving POSTs (CONTRACT §1)', () => {
     expect(executed - before).toBe(4);
     expect((await post({ amount: 100 }, 'k'.repeat(201))).status).toBe(400);
   });
+
+  it('forgets keys after their life, so the same key runs again', async () => {
+    const before = executed;
+    const key = uniqueName('k');
+    await post({ amount: 100 }, key);
+    const store = new IdempotencyStore(db);
+    expect(await store.purgeExpired()).toBe(0);
+    await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [key]);
+    expect(await store.purgeExpired()).toBe(1);
+    const again = await post({ amount: 100 }, key);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(executed - before).toBe(2);
+  });
 });

@@ -1,10 +1,11 @@
-import { CreateOutboxAndInbox1763800000000, defineService, SecretBox } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000, defineService, periodicJob, SecretBox } from '@market/shared';
 import { createRealnameVerifier, createSmsProvider } from './adapters/providers';
 import type { IdentityDeps } from './application/deps';
 import { identityEnv } from './config';
 import { mountInternalRoutes } from './http/internal-routes';
 import { identityRouteBindings } from './http/routes';
 import { DailyQuota } from './persistence/daily-quota';
+import { purgeExpiredRefreshTokens } from './persistence/session-repository';
 import { CreateIdentityTables1763900000000 } from './persistence/migrations/1763900000000-create-identity-tables';
 import { RedisLocks } from './persistence/redis-lock';
 import { SmsCodeStore } from './persistence/sms-code-store';
@@ -27,6 +28,10 @@ export const identityService = defineService({
       verifier: createRealnameVerifier(ctx.config),
       box: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
     };
-    return { routes: identityRouteBindings(deps), internal: mountInternalRoutes(deps) };
+    return {
+      routes: identityRouteBindings(deps),
+      internal: mountInternalRoutes(deps),
+      jobs: [periodicJob('purge expired refresh tokens', 60 * 60_000, () => purgeExpiredRefreshTokens(ctx.db), ctx.log)],
+    };
   },
 });

@@ -1,4 +1,5 @@
 import { api, type Stack } from '@market/testkit';
+import { purgeExpiredRefreshTokens } from '../src/persistence/session-repository';
 import { adminToken, forgetResendInterval, foreignUserToken, logIn, newPhone, outboxEvents, startIdentityStack, type Client } from './helpers';
 
 describe('sessions: refresh rotation, reuse and logout', () => {
@@ -105,5 +106,24 @@ describe('sessions: refresh rotation, reuse and logout', () => {
   it('answers 401 for a valid token whose user does not exist', async () => {
     const res = await client.get('/api/me', foreignUserToken());
     expect(res.status).toBe(401);
+  });
+
+  it('drops refresh tokens a day past their expiry and keeps live ones working', async () => {
+    const stale = await logIn(client);
+    const live = await logIn(client);
+    const { db } = stack.services.identity!.ctx;
+    await db.query(
+      `UPDATE refresh_tokens SET expires_at = now() - interval '2 days'
+       WHERE session_id IN (SELECT id FROM sessions WHERE user_id = $1)`,
+      [stale.user.id],
+    );
+    expect(await purgeExpiredRefreshTokens(db)).toBeGreaterThanOrEqual(1);
+    const [{ n }] = await db.query(
+      `SELECT count(*)::int AS n FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id WHERE s.user_id = $1`,
+      [stale.user.id],
+    );
+    expect(n).toBe(0);
+    expect((await refresh(stale.refresh_token)).status).toBe(401);
+    expect((await refresh(live.refresh_token)).status).toBe(200);
   });
 });

@@ -87,6 +87,16 @@ export class IdempotencyStore {
     await this.db.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'in_progress'`, [scope, key]);
   }
 
+  /** Forgets keys past their life; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const removed = await updateReturning(
+      this.db,
+      `DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) RETURNING key`,
+      [this.ttlHours],
+    );
+    return removed.length;
+  }
+
   /** Whether the service's schema has the table (it opts in with the migration above). */
   async isInstalled(): Promise<boolean> {
     const [{ present }] = await this.db.query(`SELECT to_regclass('idempotency_keys') IS NOT NULL AS present`);

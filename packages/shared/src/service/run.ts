@@ -18,6 +18,7 @@ import { declaresIdempotency, type RouteBinding } from '../http/routes';
 import { createServiceApp } from '../http/service-app';
 import { createLogger, type Logger } from '../logging/logger';
 import { connectRedis, type RedisClient } from '../redis';
+import { periodicJob, type Job } from './periodic-job';
 
 const serviceEnvShape = {
   ...baseEnvShape,
@@ -53,11 +54,6 @@ export interface ServiceContext<S extends z.ZodRawShape = z.ZodRawShape> {
   revocations: Revocations;
   /** an `/internal/*` client for another service, signed as this one */
   internal: (service: ServiceName) => InternalClient;
-}
-
-export interface Job {
-  start(): Promise<void> | void;
-  stop(): Promise<void> | void;
 }
 
 export interface ServiceParts {
@@ -125,8 +121,12 @@ export async function startService<S extends z.ZodRawShape>(
   };
   const parts = await def.build(ctx);
   const idempotency = new IdempotencyStore(db);
-  if (parts.routes.some((r) => declaresIdempotency(r.contract)) && !(await idempotency.isInstalled())) {
-    throw new Error(`${def.name} has routes taking Idempotency-Key but lacks the CreateIdempotencyKeys migration`);
+  const jobs: Job[] = [...(parts.jobs ?? [])];
+  if (parts.routes.some((r) => declaresIdempotency(r.contract))) {
+    if (!(await idempotency.isInstalled())) {
+      throw new Error(`${def.name} has routes taking Idempotency-Key but lacks the CreateIdempotencyKeys migration`);
+    }
+    jobs.push(periodicJob('purge expired idempotency keys', 10 * 60_000, () => idempotency.purgeExpired(), log));
   }
 
   const relay = new OutboxRelay({
@@ -148,7 +148,7 @@ export async function startService<S extends z.ZodRawShape>(
     baseDelayMs: config.INBOX_RETRY_BASE_MS,
   });
   await consumer.start();
-  for (const job of parts.jobs ?? []) await job.start();
+  for (const job of jobs) await job.start();
 
   const app = createServiceApp({
     log,
@@ -180,7 +180,7 @@ export async function startService<S extends z.ZodRawShape>(
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      for (const job of parts.jobs ?? []) await job.stop();
+      for (const job of jobs) await job.stop();
       await consumer.stop();
       await relay.stop();
       await bus.close();

@@ -1,7 +1,6 @@
-import type { EntityManager } from '@market/shared';
+import { updateReturning, type EntityManager, type Queryable } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import type { StoredRefreshToken } from '../domain/refresh-token';
-import { updateReturning } from '@market/shared';
 
 export type RevokeReason = 'logout' | 'refresh_reuse' | 'frozen';
 
@@ -63,4 +62,13 @@ export async function revokeLiveSessionsOf(manager: EntityManager, userId: strin
     [userId, reason],
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * Refresh tokens a day past their expiry can never be used again; dropping them keeps the table to
+ * live tokens (a rotated one presented later is refused as expired, before reuse detection matters).
+ */
+export async function purgeExpiredRefreshTokens(db: Queryable): Promise<number> {
+  const removed = await updateReturning(db, `DELETE FROM refresh_tokens WHERE expires_at < now() - interval '1 day' RETURNING id`, []);
+  return removed.length;
 }

@@ -1,0 +1,34 @@
+import { createLogger, periodicJob } from '../src';
+
+const log = createLogger('test', 'silent');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('periodic jobs', () => {
+  it('run repeatedly, one run at a time, keep going after a failed run, and stop cleanly', async () => {
+    let runs = 0;
+    let concurrent = 0;
+    let maxConcurrent = 0;
+    const job = periodicJob(
+      'test',
+      10,
+      async () => {
+        runs += 1;
+        concurrent += 1;
+        maxConcurrent = Math.max(maxConcurrent, concurrent);
+        await sleep(25);
+        concurrent -= 1;
+        if (runs === 2) throw new Error('one bad run');
+      },
+      log,
+    );
+    job.start();
+    await sleep(300);
+    await job.stop();
+    const afterStop = runs;
+    expect(runs).toBeGreaterThanOrEqual(4);
+    expect(maxConcurrent).toBe(1);
+    expect(concurrent).toBe(0);
+    await sleep(100);
+    expect(runs).toBe(afterStop);
+  });
+});
