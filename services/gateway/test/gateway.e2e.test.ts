@@ -48,6 +48,8 @@ describe('gateway in front of running services', () => {
     expect(missing).toEqual([]);
     expect(endpoints).toHaveLength(68);
     expect(body.components.schemas.OpenUploadAccount).toBeDefined();
+    const { validate } = await import('@readme/openapi-parser');
+    expect(await validate(body)).toMatchObject({ valid: true, warnings: [] });
     const docs = await client.raw('GET', '/api/docs/');
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger-ui');
