@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { CreateOutboxAndInbox1763800000000, defineService } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000, defineService, periodicJob } from '@market/shared';
 import { filesEnvShape } from './config';
 import { createUploadReceiver } from './http/receive-upload';
 import { mountInternalRoutes } from './http/internal-routes';
 import { fileRoutes } from './http/routes';
 import { CreateFiles1763900000000 } from './persistence/migrations/1763900000000-create-files';
 import { LocalDiskStorage } from './storage/local-disk-storage';
+import { sweepIncoming } from './storage/sweep-incoming';
 
 export const filesService = defineService({
   name: 'files',
@@ -16,10 +17,12 @@ export const filesService = defineService({
     const root = ctx.config.FILES_STORAGE_DIR;
     const storage = new LocalDiskStorage(root);
     // Inside the storage root so that accepting an upload is a rename; never a valid key prefix.
-    const receiveUpload = createUploadReceiver(path.join(root, '.incoming'));
+    const incoming = path.join(root, '.incoming');
+    const receiveUpload = createUploadReceiver(incoming);
     return {
       routes: fileRoutes({ db: ctx.db, events: ctx.events, storage, receiveUpload }),
       internal: (router) => mountInternalRoutes(router, { db: ctx.db }),
+      jobs: [periodicJob('sweep abandoned uploads', 15 * 60_000, () => sweepIncoming(incoming, 60 * 60_000), ctx.log)],
     };
   },
 });
