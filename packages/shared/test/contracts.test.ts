@@ -1,3 +1,4 @@
+import { allInternalRoutes } from '../src/contracts/internal';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { allRoutes, CreateListingBody, UpdateListingBody, OpenUploadBody, OpenUploadAccount, OPEN_UPLOAD_ACCOUNT_EXAMPLE, ArbitrateBody } from '../src/contracts/api';
@@ -168,5 +169,20 @@ describe('event contracts', () => {
     const types = [...names.matchAll(/`([a-z_]+\.[a-z_]+)`/g)].map((m) => m[1]);
     expect(types.length).toBeGreaterThanOrEqual(22);
     expect(types.filter((t) => !(t in eventDataSchemas))).toEqual([]);
+  });
+});
+
+describe('internal route contracts', () => {
+  it('have unique ids and unique method+path per service, never under /api', () => {
+    const ids = allInternalRoutes.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const keys = allInternalRoutes.map((r) => `${r.service} ${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const r of allInternalRoutes) {
+      expect(r.path.startsWith('/')).toBe(true);
+      expect(r.path.startsWith('/api')).toBe(false);
+      const named = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(Object.keys(r.params?.shape ?? {})).toEqual(named);
+    }
   });
 });

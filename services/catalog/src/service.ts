@@ -20,9 +20,9 @@ export const catalogService = defineService({
     const deps = {
       db: ctx.db,
       events: ctx.events,
-      files: fileRegistry(ctx.internal('files')),
-      admins: adminDirectory(ctx.internal('admin')),
-      publishers: publisherAccounts(ctx.internal('identity')),
+      files: fileRegistry(ctx.internal),
+      admins: adminDirectory(ctx.internal),
+      publishers: publisherAccounts(ctx.internal),
       secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
       openUploadToken: ctx.config.OPEN_UPLOAD_TOKEN,
     };

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { Listing } from '@market/shared';
+import { Listing, listingById, listingStats } from '@market/shared';
 import { api, startStack, type Stack } from '@market/testkit';
 import {
   INITIAL_LISTING_STATES,
@@ -490,13 +490,13 @@ describe('listings through the gateway', () => {
     const owner = newUser();
     const listing = await create(owner);
     await client.delete(`/api/listings/${listing.id}`, owner.token);
-    const internal = stack.services.catalog!.ctx.internal('catalog');
+    const { internal } = stack.services.catalog!.ctx;
     // the catalog client signs as a service, which is what other services send
-    const seen = await internal.get<any>(`/internal/listings/${listing.id}`);
+    const seen = await internal.call(listingById, { params: { id: listing.id } });
     expect(Listing.strict().parse(seen).status).toBe('deleted');
-    await expect(internal.get(`/internal/listings/${uuidv7()}`)).rejects.toMatchObject({ status: 404 });
-    await expect(internal.get('/internal/listings/nope')).rejects.toMatchObject({ status: 404 });
-    const stats = await internal.get<any>('/internal/listings/stats');
+    await expect(internal.call(listingById, { params: { id: uuidv7() } })).rejects.toMatchObject({ status: 404 });
+    await expect(internal.call(listingById, { params: { id: 'nope' } })).rejects.toMatchObject({ status: 404 });
+    const stats = await internal.call(listingStats);
     expect(Object.keys(stats.listings_by_status).sort()).toEqual(['abnormal', 'deleted', 'draft', 'offline', 'online']);
     expect(stats.listings_by_status.deleted).toBeGreaterThanOrEqual(1);
     const [{ n }] = await stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM listings WHERE status = 'draft' AND review_status = 'pending'`);

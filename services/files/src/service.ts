@@ -2,7 +2,7 @@ import path from 'node:path';
 import { CreateOutboxAndInbox1763800000000, defineService, periodicJob } from '@market/shared';
 import { filesEnvShape } from './config';
 import { createUploadReceiver } from './http/receive-upload';
-import { mountInternalRoutes } from './http/internal-routes';
+import { filesInternalRoutes } from './http/internal-routes';
 import { fileRoutes } from './http/routes';
 import { CreateFiles1763900000000 } from './persistence/migrations/1763900000000-create-files';
 import { LocalDiskStorage } from './storage/local-disk-storage';
@@ -21,7 +21,7 @@ export const filesService = defineService({
     const receiveUpload = createUploadReceiver(incoming);
     return {
       routes: fileRoutes({ db: ctx.db, events: ctx.events, storage, receiveUpload }),
-      internal: (router) => mountInternalRoutes(router, { db: ctx.db }),
+      internal: filesInternalRoutes({ db: ctx.db }),
       jobs: [periodicJob('sweep abandoned uploads', 15 * 60_000, () => sweepIncoming(incoming, 60 * 60_000), ctx.log)],
     };
   },

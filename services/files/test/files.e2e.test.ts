@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MAX_FILE_BYTES } from '@market/shared';
+import { attachFiles, fileMeta, MAX_FILE_BYTES } from '@market/shared';
 import { assertionFor } from '@market/shared/testing';
 import { api, mintToken, startStack, type Stack } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
@@ -237,10 +237,10 @@ describe('files service through the gateway', () => {
     expect(own.headers.get('cache-control')).toBe('private, no-store');
     expect(own.headers.get('content-disposition')).toMatch(/^inline; /);
 
-    const internal = stack.services.files!.ctx.internal('files');
+    const internal = stack.services.files!.ctx.internal;
     const grant = { keys: [key], biz_type: 'order', biz_id: uuidv7(), reader_ids: [partyOfOrder] };
     // Orders may repeat the call (a retry, two parties at once): each answer is the same, nothing doubles.
-    const answers = await Promise.all([1, 2, 3].map(() => internal.post('/internal/files/attachments', grant)));
+    const answers = await Promise.all([1, 2, 3].map(() => internal.call(attachFiles, { body: grant })));
     expect(answers).toEqual([{ attached: 1 }, { attached: 1 }, { attached: 1 }]);
     const rows = await stack.services.files!.ctx.db.query('select reader_id from attachments where key = $1', [key]);
     expect(rows).toEqual([{ reader_id: partyOfOrder }]);
@@ -254,12 +254,12 @@ describe('files service through the gateway', () => {
   it('refuses to attach files that do not exist, attaching none of the batch', async () => {
     const key = await uploaded('dispute', { bytes: PNG, filename: 'proof.png' });
     const missing = 'dispute/2026/11/0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.png';
-    const internal = stack.services.files!.ctx.internal('files');
+    const internal = stack.services.files!.ctx.internal;
     await expect(
-      internal.post('/internal/files/attachments', { keys: [key, missing, '../x'], biz_type: 'dispute', biz_id: 'd1', reader_ids: [stranger] }),
+      internal.call(attachFiles, { body: { keys: [key, missing, '../x'], biz_type: 'dispute', biz_id: 'd1', reader_ids: [stranger] } }),
     ).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED', errors: [{ path: 'keys.1' }, { path: 'keys.2' }] });
     await expect(
-      internal.post('/internal/files/attachments', { keys: [key], biz_type: 'dispute', biz_id: 'd1', reader_ids: ['not-a-uuid'] }),
+      internal.call(attachFiles, { body: { keys: [key], biz_type: 'dispute', biz_id: 'd1', reader_ids: ['not-a-uuid'] } }),
     ).rejects.toMatchObject({ status: 400 });
     expect((await read(key, userToken(stranger))).status).toBe(404);
   });
@@ -312,8 +312,8 @@ describe('files service through the gateway', () => {
 
   it('tells other services a file’s metadata on the internal route, and nobody else', async () => {
     const key = await uploaded('dispute', { bytes: WEBP, filename: 'chat.webp' });
-    const internal = stack.services.files!.ctx.internal('files');
-    const meta = await internal.get(`/internal/files/meta?key=${encodeURIComponent(key)}`);
+    const internal = stack.services.files!.ctx.internal;
+    const meta = await internal.call(fileMeta, { query: { key } });
     expect(meta).toEqual({
       key,
       owner_id: owner,
@@ -323,8 +323,8 @@ describe('files service through the gateway', () => {
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       created_at: expect.stringMatching(/Z$/),
     });
-    await expect(internal.get('/internal/files/meta?key=dispute%2F2026%2F11%2Fnope.png')).rejects.toMatchObject({ status: 404 });
-    await expect(internal.get('/internal/files/meta')).rejects.toMatchObject({ status: 400 });
+    await expect(internal.call(fileMeta, { query: { key: 'dispute/2026/11/nope.png' } })).rejects.toMatchObject({ status: 404 });
+    await expect(internal.call(fileMeta)).rejects.toMatchObject({ status: 400 });
 
     const asUser = await fetch(`${stack.services.files!.url}/internal/files/meta?key=${encodeURIComponent(key)}`, {
       headers: { 'x-internal-assertion': assertionFor({ kind: 'user', sub: owner, sid: 's', ip: null }) },

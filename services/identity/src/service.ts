@@ -2,7 +2,7 @@ import { CreateOutboxAndInbox1763800000000, defineService, periodicJob, SecretBo
 import { createRealnameVerifier, createSmsProvider } from './adapters/providers';
 import type { IdentityDeps } from './application/deps';
 import { identityEnv } from './config';
-import { mountInternalRoutes } from './http/internal-routes';
+import { identityInternalRoutes } from './http/internal-routes';
 import { identityRouteBindings } from './http/routes';
 import { DailyQuota } from './persistence/daily-quota';
 import { purgeExpiredRefreshTokens } from './persistence/session-repository';
@@ -30,7 +30,7 @@ export const identityService = defineService({
     };
     return {
       routes: identityRouteBindings(deps),
-      internal: mountInternalRoutes(deps),
+      internal: identityInternalRoutes(deps),
       jobs: [periodicJob('purge expired refresh tokens', 60 * 60_000, () => purgeExpiredRefreshTokens(ctx.db), ctx.log)],
     };
   },

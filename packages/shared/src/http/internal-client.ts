@@ -1,23 +1,36 @@
 import { ASSERTION_HEADER } from '../auth/assertion';
+import type { ServiceName } from '../contracts/api/route';
+import type { AnyInternalRoute, InternalInput, InternalResult } from '../contracts/internal';
 import { currentRequestId } from './request-context';
 import { Problem, problems } from './problem';
 
 /**
- * Service-to-service calls on `/internal/*`: signed as the calling service, carrying the request
- * id, with a timeout. A downstream problem is passed through; an unreachable service is a 503.
+ * Calls other services' `/internal/*` routes by their shared contracts: signed as the calling
+ * service, carrying the request id, with a timeout. A downstream problem is passed through; an
+ * unreachable service is a 503; an answer off the contract is the other service's fault, a 502.
  */
 export class InternalClient {
   constructor(
-    private readonly baseUrl: string,
+    private readonly baseUrls: Record<ServiceName, string>,
     private readonly assertion: () => string,
     private readonly timeoutMs = 5000,
   ) {}
 
-  async request<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+  async call<C extends AnyInternalRoute>(contract: C, input: Partial<InternalInput<C>> = {}): Promise<InternalResult<C>> {
+    const params = (input.params ?? {}) as Record<string, unknown>;
+    const path = contract.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+    const query = input.query ? `?${new URLSearchParams(input.query as Record<string, string>).toString()}` : '';
+    const payload = await this.send(contract, `/internal${path}${query}`, input.body);
+    const parsed = contract.response.safeParse(payload);
+    if (!parsed.success) throw problems.upstreamUnavailable(502);
+    return parsed.data;
+  }
+
+  private async send(contract: AnyInternalRoute, path: string, body: unknown): Promise<unknown> {
     let response: globalThis.Response;
     try {
-      response = await fetch(this.baseUrl + path, {
-        method,
+      response = await fetch(this.baseUrls[contract.service] + path, {
+        method: contract.method.toUpperCase(),
         headers: {
           [ASSERTION_HEADER]: this.assertion(),
           'content-type': 'application/json',
@@ -30,21 +43,18 @@ export class InternalClient {
       throw problems.upstreamUnavailable(503);
     }
     const text = await response.text();
-    const payload = text ? JSON.parse(text) : undefined;
+    let payload: { code?: string; detail?: string; errors?: [] } | undefined;
+    try {
+      payload = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw problems.upstreamUnavailable(502);
+    }
     if (!response.ok) {
       if (payload?.code && response.status < 500) {
         throw new Problem(response.status, payload.code, payload.detail, { errors: payload.errors });
       }
       throw problems.upstreamUnavailable(503);
     }
-    return payload as T;
-  }
-
-  get<T>(path: string) {
-    return this.request<T>('GET', path);
-  }
-
-  post<T>(path: string, body: unknown) {
-    return this.request<T>('POST', path, body);
+    return payload;
   }
 }

@@ -1,10 +1,11 @@
-import express, { type Express, type Request, type Response, type NextFunction, type Router } from 'express';
+import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
 import { problems } from './problem';
 import { acceptRequestId, runWithRequestId } from './request-context';
 import type { IdempotencyStore } from './idempotency';
+import { mountInternalRoutes, type InternalBinding } from './internal-routes';
 import { mountRoutes, type RouteBinding } from './routes';
 
 export interface ServiceAppOptions {
@@ -12,7 +13,7 @@ export interface ServiceAppOptions {
   verifyAssertion: (token: string | undefined) => Identity | null;
   routes: RouteBinding[];
   /** `/internal/*` routes for other services; only callers with a service assertion reach them */
-  internal?: (router: Router) => void;
+  internal?: InternalBinding[];
   /** JSON body limit; paths in `largeBodyPaths` get `largeBodyLimit` */
   jsonLimit?: string;
   largeBodyPaths?: string[];
@@ -74,7 +75,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
       if ((res.locals.identity as Identity).kind !== 'service') throw problems.notFound();
       next();
     });
-    opts.internal(internal);
+    mountInternalRoutes(internal, opts.internal, { validateResponses: opts.validateResponses });
     app.use('/internal', internal);
   }
 

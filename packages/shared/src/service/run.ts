@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { Router } from 'express';
 import type { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { z } from 'zod';
 import { createAssertionSigner, createAssertionVerifier } from '../auth/assertion';
@@ -13,6 +12,7 @@ import { Bus } from '../events/bus';
 import { InboxConsumer, type EventHandlers } from '../events/inbox';
 import { EventWriter, OutboxRelay } from '../events/outbox';
 import { InternalClient } from '../http/internal-client';
+import type { InternalBinding } from '../http/internal-routes';
 import { IdempotencyStore } from '../http/idempotency';
 import { declaresIdempotency, type RouteBinding } from '../http/routes';
 import { createServiceApp } from '../http/service-app';
@@ -52,13 +52,13 @@ export interface ServiceContext<S extends z.ZodRawShape = z.ZodRawShape> {
   /** `name` under this deployment's Redis key prefix */
   redisKey: (name: string) => string;
   revocations: Revocations;
-  /** an `/internal/*` client for another service, signed as this one */
-  internal: (service: ServiceName) => InternalClient;
+  /** calls other services' `/internal/*` contracts, signed as this service */
+  internal: InternalClient;
 }
 
 export interface ServiceParts {
   routes: RouteBinding[];
-  internal?: (router: Router) => void;
+  internal?: InternalBinding[];
   handlers?: EventHandlers;
   jobs?: Job[];
 }
@@ -105,7 +105,6 @@ export async function startService<S extends z.ZodRawShape>(
   const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, `${def.name}:${schema}:${process.pid}`);
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
   const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
-  const urls = config as unknown as Record<string, string>;
   const ctx: ServiceContext<S> = {
     name: def.name,
     schema,
@@ -117,7 +116,18 @@ export async function startService<S extends z.ZodRawShape>(
     events: new EventWriter(def.name, schema),
     redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
     revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
-    internal: (service) => new InternalClient(urls[`${service.toUpperCase()}_URL`]!, serviceAssertion),
+    internal: new InternalClient(
+      {
+        identity: config.IDENTITY_URL,
+        catalog: config.CATALOG_URL,
+        orders: config.ORDERS_URL,
+        wallet: config.WALLET_URL,
+        files: config.FILES_URL,
+        notify: config.NOTIFY_URL,
+        admin: config.ADMIN_URL,
+      },
+      serviceAssertion,
+    ),
   };
   const parts = await def.build(ctx);
   const idempotency = new IdempotencyStore(db);

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { EventWriter, Logger, Revocations, ServiceContext, ServiceName, InternalClient } from '@market/shared';
+import type { EventWriter, Logger, Revocations, ServiceContext, InternalClient } from '@market/shared';
 import type { PasswordHasher } from '../adapters/argon2-passwords';
 import type { adminEnv, CaptchaMode } from '../config';
 import type { CaptchaStore } from '../persistence/captcha-store';
@@ -16,5 +16,5 @@ export interface AdminApp {
   captchas: CaptchaStore;
   passwords: PasswordHasher;
   revocations: Revocations;
-  internal: (service: ServiceName) => InternalClient;
+  internal: InternalClient;
 }

@@ -1,21 +1,12 @@
-import type { Router } from 'express';
-import { z } from 'zod';
-import { parseOrThrow } from '@market/shared';
+import { internalRoute, matchAdminUser as matchAdminRoute, systemConfigValues, type InternalBinding } from '@market/shared';
 import type { AdminApp } from '../application/admin-app';
 import { listSystemConfigValues } from '../application/list-system-configs';
 import { matchAdminUser } from '../application/match-admin-user';
 
-const MatchQuery = z.object({ name: z.string().min(1).max(200) });
-
 /** `/internal/*` for other services (catalog matches open uploads; orders reads thresholds). */
-export function adminInternalRoutes(app: AdminApp) {
-  return (router: Router) => {
-    router.get('/admin-users/match', async (req, res) => {
-      const { name } = parseOrThrow(MatchQuery, req.query, 'query');
-      res.json(await matchAdminUser(app, name));
-    });
-    router.get('/system-configs', async (_req, res) => {
-      res.json(await listSystemConfigValues(app));
-    });
-  };
+export function adminInternalRoutes(app: AdminApp): InternalBinding[] {
+  return [
+    internalRoute(matchAdminRoute, ({ query }) => matchAdminUser(app, query.name)),
+    internalRoute(systemConfigValues, () => listSystemConfigValues(app)),
+  ];
 }

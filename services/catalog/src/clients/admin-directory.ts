@@ -1,15 +1,13 @@
-import { Problem, z, type InternalClient } from '@market/shared';
-import { parseUpstream } from './upstream';
+import { matchAdminUser, Problem, type InternalClient, type InternalResult } from '@market/shared';
 
-const MatchedAdmin = z.object({ id: z.uuid(), username: z.string(), nickname: z.string().nullable().optional() });
-export type MatchedAdmin = z.infer<typeof MatchedAdmin>;
+export type MatchedAdmin = InternalResult<typeof matchAdminUser>;
 
 /** The admin service's open-upload match (spec rule 4); null when no active admin matches. */
-export function adminDirectory(admin: InternalClient) {
+export function adminDirectory(internal: InternalClient) {
   return {
     async matchUploader(name: string): Promise<MatchedAdmin | null> {
       try {
-        return parseUpstream(MatchedAdmin, await admin.get(`/internal/admin-users/match?name=${encodeURIComponent(name)}`));
+        return await internal.call(matchAdminUser, { query: { name } });
       } catch (err) {
         if (err instanceof Problem && err.status === 404) return null;
         throw err;

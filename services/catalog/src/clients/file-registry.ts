@@ -1,15 +1,13 @@
-import { Problem, z, type InternalClient } from '@market/shared';
-import { parseUpstream } from './upstream';
+import { fileMeta, Problem, type InternalClient, type InternalResult } from '@market/shared';
 
-const FileMeta = z.object({ key: z.string(), scene: z.string() });
-export type FileMeta = z.infer<typeof FileMeta>;
+export type FileMeta = InternalResult<typeof fileMeta>;
 
 /** What the files service knows of a stored object; null when there is no such key. */
-export function fileRegistry(files: InternalClient) {
+export function fileRegistry(internal: InternalClient) {
   return {
     async meta(key: string): Promise<FileMeta | null> {
       try {
-        return parseUpstream(FileMeta, await files.get(`/internal/files/meta?key=${encodeURIComponent(key)}`));
+        return await internal.call(fileMeta, { query: { key } });
       } catch (err) {
         if (err instanceof Problem && err.status === 404) return null;
         throw err;

@@ -1,14 +1,11 @@
-import { z, type InternalClient } from '@market/shared';
-import { parseUpstream } from './upstream';
-
-const Publisher = z.object({ user_id: z.uuid() });
+import { ensurePublisherUser, type InternalClient } from '@market/shared';
 
 /** The ordinary user that publishes open uploads on behalf of an admin, created or reused by identity. */
-export function publisherAccounts(identity: InternalClient) {
+export function publisherAccounts(internal: InternalClient) {
   return {
     async publisherFor(admin: { id: string; username: string }): Promise<string> {
-      const body = await identity.post('/internal/users/publisher', { admin_id: admin.id, admin_username: admin.username });
-      return parseUpstream(Publisher, body).user_id;
+      const { user_id } = await internal.call(ensurePublisherUser, { body: { admin_id: admin.id, admin_username: admin.username } });
+      return user_id;
     },
   };
 }

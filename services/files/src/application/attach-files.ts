@@ -1,14 +1,9 @@
-import { problems } from '@market/shared';
+import { problems, type attachFiles as attachFilesRoute, type z } from '@market/shared';
 import type { DataSource } from 'typeorm';
 import { isFileKey } from '../domain/file-key';
 import { existingKeys, insertAttachments } from '../persistence/file-repository';
 
-export interface AttachFilesInput {
-  keys: string[];
-  biz_type: string;
-  biz_id: string;
-  reader_ids: string[];
-}
+export type AttachFilesInput = z.infer<NonNullable<typeof attachFilesRoute.body>>;
 
 /**
  * Lets `reader_ids` read the private files `keys` (the orders service attaches handoff and dispute

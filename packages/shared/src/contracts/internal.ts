@@ -1,0 +1,153 @@
+import { IdParams, Timestamp } from './common';
+import { z } from './zod';
+import type { ServiceName } from './api/route';
+import { Listing, ListingStatus } from './api/catalog';
+import { FileContentType, FileScene } from './api/files';
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * A route between services under `/internal` (never public: the gateway forwards only public
+ * contracts, and services accept only service assertions there). Provider and callers share this
+ * one definition: the provider's input is validated with it, the caller's answer parsed with it.
+ */
+export interface InternalRouteContract<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends AnyObject | undefined = AnyObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  service: ServiceName;
+  method: 'get' | 'post';
+  /** below `/internal`, e.g. `/listings/{id}` */
+  path: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+}
+
+export function defineInternalRoute<
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(route: InternalRouteContract<P, Q, B, R>): InternalRouteContract<P, Q, B, R> {
+  return route;
+}
+
+export type AnyInternalRoute = InternalRouteContract<any, any, any, any>;
+type InferOr<T, Fallback> = T extends z.ZodType ? z.infer<T> : Fallback;
+export type InternalInput<C> =
+  C extends InternalRouteContract<infer P, infer Q, infer B, any>
+    ? { params: InferOr<P, undefined>; query: InferOr<Q, undefined>; body: InferOr<B, undefined> }
+    : never;
+export type InternalResult<C> = C extends InternalRouteContract<any, any, any, infer R> ? z.infer<R> : never;
+
+/** admin: spec open-upload rule 4 (exact username, else a nickname exactly one active admin has); 404 otherwise. */
+export const matchAdminUser = defineInternalRoute({
+  id: 'matchAdminUser',
+  service: 'admin',
+  method: 'get',
+  path: '/admin-users/match',
+  query: z.object({ name: z.string().min(1).max(200) }).strict(),
+  response: z.object({ id: z.uuid(), username: z.string(), nickname: z.string() }),
+});
+
+/** admin: current value of every system configuration key (orders reads its thresholds here). */
+export const systemConfigValues = defineInternalRoute({
+  id: 'systemConfigValues',
+  service: 'admin',
+  method: 'get',
+  path: '/system-configs',
+  response: z.object({ items: z.array(z.object({ key: z.string(), value: z.unknown() })) }),
+});
+
+/** identity: the ordinary user who publishes open uploads for an admin, created once per admin. */
+export const ensurePublisherUser = defineInternalRoute({
+  id: 'ensurePublisherUser',
+  service: 'identity',
+  method: 'post',
+  path: '/users/publisher',
+  body: z.object({ admin_id: z.uuid(), admin_username: z.string().trim().min(1).max(100) }).strict(),
+  response: z.object({ user_id: z.uuid() }),
+});
+
+/** identity: ordinary phone users; `users_today` counts since 00:00 UTC. */
+export const userStats = defineInternalRoute({
+  id: 'userStats',
+  service: 'identity',
+  method: 'get',
+  path: '/users/stats',
+  response: z.object({ users_total: z.number().int(), users_today: z.number().int(), users_frozen: z.number().int() }),
+});
+
+/** catalog: one listing in any state, deleted included (orders copies price, deposit and hours from it). */
+export const listingById = defineInternalRoute({
+  id: 'listingById',
+  service: 'catalog',
+  method: 'get',
+  path: '/listings/{id}',
+  params: IdParams,
+  response: Listing,
+});
+
+export const listingStats = defineInternalRoute({
+  id: 'listingStats',
+  service: 'catalog',
+  method: 'get',
+  path: '/listings/stats',
+  response: z.object({
+    listings_by_status: z.partialRecord(ListingStatus, z.number().int()),
+    listings_pending_review: z.number().int(),
+  }),
+});
+
+export const FileMeta = z.object({
+  key: z.string(),
+  owner_id: z.string(),
+  scene: FileScene,
+  content_type: FileContentType,
+  size: z.number().int(),
+  sha256: z.string(),
+  created_at: Timestamp,
+});
+
+/** files: what is stored under a key; 404 when nothing is. */
+export const fileMeta = defineInternalRoute({
+  id: 'fileMeta',
+  service: 'files',
+  method: 'get',
+  path: '/files/meta',
+  query: z.object({ key: z.string().min(1).max(200) }).strict(),
+  response: FileMeta,
+});
+
+/** files: lets these users read these private files (handoff and dispute evidence of an order). */
+export const attachFiles = defineInternalRoute({
+  id: 'attachFiles',
+  service: 'files',
+  method: 'post',
+  path: '/files/attachments',
+  body: z
+    .object({
+      keys: z.array(z.string().min(1).max(200)).min(1).max(50),
+      biz_type: z.string().trim().min(1).max(40),
+      biz_id: z.string().trim().min(1).max(100),
+      reader_ids: z.array(z.uuid()).min(1).max(20),
+    })
+    .strict(),
+  response: z.object({ attached: z.number().int() }),
+});
+
+export const allInternalRoutes: AnyInternalRoute[] = [
+  matchAdminUser,
+  systemConfigValues,
+  ensurePublisherUser,
+  userStats,
+  listingById,
+  listingStats,
+  fileMeta,
+  attachFiles,
+];
