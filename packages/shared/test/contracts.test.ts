@@ -1,8 +1,8 @@
-import { allInternalRoutes } from '../src/contracts/internal';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { allRoutes, CreateListingBody, UpdateListingBody, OpenUploadBody, OpenUploadAccount, OPEN_UPLOAD_ACCOUNT_EXAMPLE, ArbitrateBody } from '../src/contracts/api';
 import type { AnyRoute } from '../src/contracts/api';
+import { allInternalRoutes } from '../src/contracts/internal';
 import { eventDataSchemas } from '../src/contracts/events';
 import { ownerOf } from '../src/contracts/routing';
 import type { z } from '../src/contracts/zod';
