@@ -1,10 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { acceptRequestId, errorHandler, notFoundHandler, type Logger, type RedisClient } from '@market/shared';
+import { acceptRequestId, errorHandler, notFoundHandler, serviceUrls, type Logger, type RedisClient } from '@market/shared';
 import type { GatewayConfig } from './config';
 import { gatewayOpenApiDocument } from './openapi';
-import { createProxyHandler, servedBy, serviceUrls } from './proxy-handler';
+import { createProxyHandler, servedBy } from './proxy-handler';
 
 /** The gateway's own routes: health, readiness, the OpenAPI document and its docs UI. */
 function createOwnRoutes(config: GatewayConfig, redis: RedisClient, log: Logger): Express {

@@ -1,7 +1,4 @@
-import { baseEnvShape, DEFAULT_PORTS, loadConfig, tokenSecretShape, z } from '@market/shared';
-
-const serviceUrl = (name: keyof typeof DEFAULT_PORTS) =>
-  z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS[name]}`);
+import { baseEnvShape, DEFAULT_PORTS, loadConfig, serviceUrlShape, tokenSecretShape, z } from '@market/shared';
 
 export const gatewayEnvShape = {
   NODE_ENV: baseEnvShape.NODE_ENV,
@@ -15,13 +12,7 @@ export const gatewayEnvShape = {
   HOST: z.string().default('0.0.0.0'),
   /** behind a load balancer: take the client address from X-Forwarded-For (Express `trust proxy` value) */
   TRUST_PROXY: z.string().default('false'),
-  IDENTITY_URL: serviceUrl('identity'),
-  CATALOG_URL: serviceUrl('catalog'),
-  ORDERS_URL: serviceUrl('orders'),
-  WALLET_URL: serviceUrl('wallet'),
-  FILES_URL: serviceUrl('files'),
-  NOTIFY_URL: serviceUrl('notify'),
-  ADMIN_URL: serviceUrl('admin'),
+  ...serviceUrlShape,
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** requests per client address per minute over all routes, counted per gateway process */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),

@@ -6,6 +6,7 @@ import {
   problems,
   Revocations,
   sendProblem,
+  serviceUrls,
   type AnyRoute,
   type Logger,
   type RedisClient,
@@ -20,18 +21,6 @@ import { RouteTable } from './route-table';
 
 /** Headers that would let a client speak for the gateway; never forwarded as sent. */
 const CLIENT_FORBIDDEN_HEADER = /^(x-internal-|x-user-|x-admin-|x-identity|x-service-|x-client-|x-forwarded-|x-real-ip$|forwarded$)/;
-
-export function serviceUrls(config: GatewayConfig): Record<ServiceName, string> {
-  return {
-    identity: config.IDENTITY_URL,
-    catalog: config.CATALOG_URL,
-    orders: config.ORDERS_URL,
-    wallet: config.WALLET_URL,
-    files: config.FILES_URL,
-    notify: config.NOTIFY_URL,
-    admin: config.ADMIN_URL,
-  };
-}
 
 /** Which service answered a response, for the access log. */
 export const servedBy = new WeakMap<ServerResponse, ServiceName>();

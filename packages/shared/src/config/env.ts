@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEV_KEYRING } from '../crypto/secret-box';
+import type { ServiceName } from '../contracts/api/route';
+import { DEFAULT_PORTS, SERVICE_NAMES } from '../contracts/routing';
 
 /**
  * A secret with a development default. In production the default is refused, so a deployment
@@ -33,6 +35,25 @@ export const tokenSecretShape = {
 export const dataEncryptionShape = {
   DATA_ENCRYPTION_KEYS: secret(DEV_KEYRING),
 };
+
+const serviceUrl = (name: ServiceName) => z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS[name]}`);
+
+/** Where each service listens, for the gateway and for service-to-service calls. */
+export const serviceUrlShape = {
+  IDENTITY_URL: serviceUrl('identity'),
+  CATALOG_URL: serviceUrl('catalog'),
+  ORDERS_URL: serviceUrl('orders'),
+  WALLET_URL: serviceUrl('wallet'),
+  FILES_URL: serviceUrl('files'),
+  NOTIFY_URL: serviceUrl('notify'),
+  ADMIN_URL: serviceUrl('admin'),
+};
+
+export function serviceUrls(config: Record<keyof typeof serviceUrlShape, string>): Record<ServiceName, string> {
+  return Object.fromEntries(
+    SERVICE_NAMES.map((name) => [name, config[`${name.toUpperCase()}_URL` as keyof typeof serviceUrlShape]]),
+  ) as Record<ServiceName, string>;
+}
 
 export class ConfigError extends Error {}
 

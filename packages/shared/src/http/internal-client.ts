@@ -26,6 +26,16 @@ export class InternalClient {
     return parsed.data;
   }
 
+  /** `call`, with "not found" as null instead of a 404 problem. */
+  async find<C extends AnyInternalRoute>(contract: C, input: Partial<InternalInput<C>> = {}): Promise<InternalResult<C> | null> {
+    try {
+      return await this.call(contract, input);
+    } catch (err) {
+      if (err instanceof Problem && err.status === 404) return null;
+      throw err;
+    }
+  }
+
   private async send(contract: AnyInternalRoute, path: string, body: unknown): Promise<unknown> {
     let response: globalThis.Response;
     try {

@@ -4,7 +4,7 @@ import type { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { z } from 'zod';
 import { createAssertionSigner, createAssertionVerifier } from '../auth/assertion';
 import { Revocations } from '../auth/revocation';
-import { baseEnvShape, loadConfig } from '../config/env';
+import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
 import type { ServiceName } from '../contracts/api/route';
 import { DEFAULT_PORTS } from '../contracts/routing';
 import { createDataSource, initializeDataSource } from '../db/data-source';
@@ -29,13 +29,7 @@ const serviceEnvShape = {
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
   INBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(6),
   INBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
-  IDENTITY_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.identity}`),
-  CATALOG_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.catalog}`),
-  ORDERS_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.orders}`),
-  WALLET_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.wallet}`),
-  FILES_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.files}`),
-  NOTIFY_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.notify}`),
-  ADMIN_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.admin}`),
+  ...serviceUrlShape,
 };
 
 type ServiceEnv<S extends z.ZodRawShape> = z.infer<z.ZodObject<typeof serviceEnvShape>> & z.infer<z.ZodObject<S>>;
@@ -116,18 +110,7 @@ export async function startService<S extends z.ZodRawShape>(
     events: new EventWriter(def.name, schema),
     redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
     revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
-    internal: new InternalClient(
-      {
-        identity: config.IDENTITY_URL,
-        catalog: config.CATALOG_URL,
-        orders: config.ORDERS_URL,
-        wallet: config.WALLET_URL,
-        files: config.FILES_URL,
-        notify: config.NOTIFY_URL,
-        admin: config.ADMIN_URL,
-      },
-      serviceAssertion,
-    ),
+    internal: new InternalClient(serviceUrls(config), serviceAssertion),
   };
   const parts = await def.build(ctx);
   const idempotency = new IdempotencyStore(db);
