@@ -1,5 +1,6 @@
 export * from './auth/access-tokens';
 export * from './auth/assertion';
+export * from './auth/expiring-cache';
 export * from './auth/revocation';
 export * from './config/env';
 export * from './contracts/api';

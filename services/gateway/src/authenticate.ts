@@ -1,4 +1,5 @@
 import {
+  ExpiringCache,
   problems,
   verifyAccessToken,
   type Revocations,
@@ -10,24 +11,18 @@ import {
 
 export type AuthSecrets = Record<Realm, string>;
 
-/** Verified tokens are remembered until they expire; revocation is still checked on every request. */
-class VerifiedTokenCache {
-  private readonly entries = new Map<string, AccessClaims>();
-
-  constructor(private readonly maxEntries = 50_000) {}
-
-  get(token: string): AccessClaims | undefined {
-    const claims = this.entries.get(token);
-    if (claims && claims.exp * 1000 <= Date.now()) {
-      this.entries.delete(token);
-      return undefined;
-    }
-    return claims;
-  }
-
-  set(token: string, claims: AccessClaims) {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(token, claims);
+/** Settles like `work`, or rejects after `ms`; the timer never outlives the answer. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -38,7 +33,8 @@ function bearerToken(header: string | undefined): string | null | undefined {
 }
 
 export function createAuthenticator(secrets: AuthSecrets, revocations: Revocations) {
-  const caches: Record<Realm, VerifiedTokenCache> = { user: new VerifiedTokenCache(), admin: new VerifiedTokenCache() };
+  // Verified tokens are remembered until they expire; revocation is still checked on every request.
+  const caches: Record<Realm, ExpiringCache<AccessClaims>> = { user: new ExpiringCache(50_000), admin: new ExpiringCache(50_000) };
 
   async function verify(realm: Realm, token: string, ip: string | null): Promise<Identity> {
     let claims = caches[realm].get(token);
@@ -46,13 +42,10 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
       const result = verifyAccessToken(realm, token, secrets[realm]);
       if (!result.ok) throw result.reason === 'expired' ? problems.tokenExpired() : problems.unauthenticated('token is not valid here');
       claims = result.claims;
-      caches[realm].set(token, claims);
+      caches[realm].set(token, claims, claims.exp * 1000);
     }
     // Without Redis a revoked token cannot be told from a live one: refuse rather than guess.
-    const state = await Promise.race([
-      revocations.sessionState(realm, claims.sub, claims.sid),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('revocation check timed out')), 2000).unref()),
-    ]).catch(() => {
+    const state = await within(2000, revocations.sessionState(realm, claims.sub, claims.sid)).catch(() => {
       throw problems.upstreamUnavailable(503);
     });
     if (state === 'revoked') throw problems.tokenRevoked();

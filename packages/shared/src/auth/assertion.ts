@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
+import { ExpiringCache } from './expiring-cache';
 
 /**
  * The internal identity assertion: the gateway (or a calling service) signs who the caller is;
@@ -34,32 +35,28 @@ export function signAssertion(identity: Identity, secret: string, issuer: string
  * for half its life; the other half leaves room for slow upstreams.
  */
 export function createAssertionSigner(secret: string, issuer: string, maxEntries = 10_000) {
-  const cache = new Map<string, { token: string; freshUntil: number }>();
+  const cache = new ExpiringCache<string>(maxEntries);
   return (identity: Identity): string => {
     const key = JSON.stringify(identity);
-    const now = Date.now();
     const hit = cache.get(key);
-    if (hit && hit.freshUntil > now) return hit.token;
-    if (cache.size >= maxEntries) cache.clear();
+    if (hit) return hit;
     const token = signAssertion(identity, secret, issuer);
-    cache.set(key, { token, freshUntil: now + (TTL_SECONDS * 1000) / 2 });
+    cache.set(key, token, Date.now() + (TTL_SECONDS * 1000) / 2);
     return token;
   };
 }
 
 /** Verifies an assertion; remembers verified ones until they expire, since the gateway reuses them. */
 export function createAssertionVerifier(secret: string, maxEntries = 10_000) {
-  const cache = new Map<string, { identity: Identity; expiresAt: number }>();
+  const cache = new ExpiringCache<Identity>(maxEntries);
   return (token: string | undefined): Identity | null => {
     if (!token) return null;
-    const now = Date.now();
     const hit = cache.get(token);
-    if (hit && hit.expiresAt > now) return hit.identity;
+    if (hit) return hit;
     try {
       const payload = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE }) as jwt.JwtPayload;
       const identity = Identity.parse(payload.id);
-      if (cache.size >= maxEntries) cache.clear();
-      cache.set(token, { identity, expiresAt: (payload.exp ?? 0) * 1000 });
+      cache.set(token, identity, (payload.exp ?? 0) * 1000);
       return identity;
     } catch {
       return null;
