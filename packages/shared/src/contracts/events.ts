@@ -141,4 +141,3 @@ export const eventDataSchemas = {
 export type EventType = keyof typeof eventDataSchemas;
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
 
-export const EVENT_TYPES = Object.keys(eventDataSchemas) as EventType[];

@@ -53,12 +53,4 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-/** Postgres unique_violation, for turning a lost race into a clean 409. */
-export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  const e = err as { code?: string; driverError?: { code?: string; constraint?: string }; constraint?: string };
-  const code = e?.driverError?.code ?? e?.code;
-  if (code !== '23505') return false;
-  return constraint === undefined || (e.driverError?.constraint ?? e.constraint) === constraint;
-}
-
 export type { EntityManager };

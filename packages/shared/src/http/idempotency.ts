@@ -27,7 +27,12 @@ export const CreateIdempotencyKeys1763800000001 = sqlMigration(
   ],
 );
 
-export type IdempotencyOutcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown };
+type IdempotencyOutcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown };
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
 
 export function requestFingerprint(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts ?? null)).digest('base64url');
@@ -48,7 +53,7 @@ export class IdempotencyStore {
     private readonly staleSeconds = 60,
   ) {}
 
-  async begin(scope: string, key: string, fingerprint: string): Promise<IdempotencyOutcome> {
+  private async begin(scope: string, key: string, fingerprint: string): Promise<IdempotencyOutcome> {
     const claimed = await this.db.query(
       `INSERT INTO idempotency_keys (scope, key, fingerprint, state) VALUES ($1, $2, $3, 'in_progress')
        ON CONFLICT (scope, key) DO UPDATE
@@ -74,7 +79,30 @@ export class IdempotencyStore {
     return { kind: 'replay', status: existing.response_status, body: existing.response_body };
   }
 
-  async complete(scope: string, key: string, status: number, body: unknown) {
+  /**
+   * Runs `work` under the key: its response is stored for repeats; a failure releases the key.
+   * `null` from `work` means it answered by itself (a stream), which is not stored.
+   */
+  async once(
+    scope: string,
+    key: string,
+    fingerprint: string,
+    work: () => Promise<StoredResponse | null>,
+  ): Promise<{ response: StoredResponse | null; replayed: boolean }> {
+    const outcome = await this.begin(scope, key, fingerprint);
+    if (outcome.kind === 'replay') return { response: { status: outcome.status, body: outcome.body }, replayed: true };
+    let response: StoredResponse | null;
+    try {
+      response = await work();
+    } catch (err) {
+      await this.release(scope, key);
+      throw err;
+    }
+    if (response) await this.complete(scope, key, response.status, response.body);
+    return { response, replayed: false };
+  }
+
+  private async complete(scope: string, key: string, status: number, body: unknown) {
     await updateReturning(
       this.db,
       `UPDATE idempotency_keys SET state = 'completed', response_status = $3, response_body = $4
@@ -83,7 +111,7 @@ export class IdempotencyStore {
     );
   }
 
-  async release(scope: string, key: string) {
+  private async release(scope: string, key: string) {
     await this.db.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'in_progress'`, [scope, key]);
   }
 

@@ -9,7 +9,7 @@ import type {
   RouteQuery,
   RouteResult,
 } from '../contracts/api/route';
-import { IDEMPOTENCY_HEADER, requestFingerprint, type IdempotencyStore } from './idempotency';
+import { IDEMPOTENCY_HEADER, requestFingerprint, type IdempotencyStore, type StoredResponse } from './idempotency';
 import { problems } from './problem';
 import { nulCharacterErrors, parseOrThrow } from './validate';
 
@@ -77,7 +77,7 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
       const body =
         contract.body && contract.bodyType !== 'multipart' ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
       if (contract.headers) parseOrThrow(contract.headers, req.headers, 'headers');
-      const run = async () => {
+      const run = async (): Promise<StoredResponse | null> => {
         const result = await handler({ params, query, body, identity, req, res, log: res.locals.log } as HandlerInput<AnyRoute>);
         if (res.headersSent) return null;
         const { status, schema } = contract.success;
@@ -93,22 +93,12 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
       };
 
       const key = req.header(IDEMPOTENCY_HEADER);
-      let response: { status: number; body: unknown } | null;
+      let response: StoredResponse | null;
       if (key !== undefined && opts.idempotency && declaresIdempotency(contract)) {
         const scope = `${callerScope(identity)}:${contract.id}`;
-        const outcome = await opts.idempotency.begin(scope, key, requestFingerprint({ params, query, body }));
-        if (outcome.kind === 'replay') {
-          res.setHeader('idempotent-replayed', 'true');
-          response = { status: outcome.status, body: outcome.body };
-        } else {
-          try {
-            response = await run();
-          } catch (err) {
-            await opts.idempotency.release(scope, key);
-            throw err;
-          }
-          if (response) await opts.idempotency.complete(scope, key, response.status, response.body);
-        }
+        const once = await opts.idempotency.once(scope, key, requestFingerprint({ params, query, body }), run);
+        if (once.replayed) res.setHeader('idempotent-replayed', 'true');
+        response = once.response;
       } else {
         response = await run();
       }
