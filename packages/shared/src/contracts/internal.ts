@@ -1,8 +1,9 @@
-import { IdParams, Timestamp } from './common';
+import { Id, IdParams, Money, PositiveMoney, Timestamp } from './common';
 import { z } from './zod';
 import type { ServiceName } from './api/route';
 import { Listing, ListingStatus } from './api/catalog';
 import { FileContentType, FileScene } from './api/files';
+import { RealnameStatus } from './api/identity';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -141,6 +142,63 @@ export const attachFiles = defineInternalRoute({
   response: z.object({ attached: z.number().int() }),
 });
 
+/** identity: what orders checks before letting a user rent (frozen users and, when configured, unverified ones are refused). */
+export const userStanding = defineInternalRoute({
+  id: 'userStanding',
+  service: 'identity',
+  method: 'get',
+  path: '/users/{id}/standing',
+  params: IdParams,
+  response: z.object({ user_id: z.uuid(), frozen: z.boolean(), realname_status: RealnameStatus }),
+});
+
+/**
+ * catalog: the listing's stored account credentials, opened for orders to hand over by itself
+ * when an order on the listing is paid; `credentials` is null when the listing has none.
+ */
+export const listingCredentials = defineInternalRoute({
+  id: 'listingCredentials',
+  service: 'catalog',
+  method: 'get',
+  path: '/listings/{id}/credentials',
+  params: IdParams,
+  response: z.object({ listing_id: Id, credentials: z.string().nullable() }),
+});
+
+export const OrderCharge = z.object({
+  order_id: Id,
+  payment_id: Id,
+  renter_id: Id,
+  amount: PositiveMoney,
+  charged_at: Timestamp,
+});
+
+/**
+ * wallet: moves an order's amount (rent + deposit) from the renter's available balance into the
+ * order's escrow. The order id is the idempotency key: a repeat returns the first charge and
+ * moves nothing. `409 INSUFFICIENT_BALANCE` when the balance is short; `409 CONFLICT` when the
+ * order was already charged with another amount or renter.
+ */
+export const chargeOrderEscrow = defineInternalRoute({
+  id: 'chargeOrderEscrow',
+  service: 'wallet',
+  method: 'post',
+  path: '/orders/{id}/charge',
+  params: IdParams,
+  body: z.object({ renter_id: z.uuid(), owner_id: z.uuid(), amount: PositiveMoney }).strict(),
+  response: OrderCharge,
+});
+
+/** wallet: what the order's escrow holds now and what it has paid out (back office, dashboard). */
+export const orderEscrow = defineInternalRoute({
+  id: 'orderEscrow',
+  service: 'wallet',
+  method: 'get',
+  path: '/orders/{id}/escrow',
+  params: IdParams,
+  response: z.object({ order_id: Id, charged: Money, held: Money }),
+});
+
 export const allInternalRoutes: AnyInternalRoute[] = [
   matchAdminUser,
   systemConfigValues,
@@ -150,4 +208,8 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   listingStats,
   fileMeta,
   attachFiles,
+  userStanding,
+  listingCredentials,
+  chargeOrderEscrow,
+  orderEscrow,
 ];
