@@ -1,14 +1,17 @@
 # syntax=docker/dockerfile:1
 # One multi-target image build: `docker build --target identity .` gives the identity service, etc.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json tsconfig.base.json jest.preset.js ./
 COPY packages packages
 COPY services services
 COPY scripts scripts
-RUN npm ci --no-audit --no-fund && npx turbo run build && npm prune --omit=dev
+# Not `npm ci`: the lock is written where the registry serves only this platform's optional
+# binaries (@swc/core, turbo, …), and `npm ci` refuses a lock that lacks the others. `npm install`
+# against the committed lock installs exactly its versions for linux-x64 (ADR 0014).
+RUN npm install --no-audit --no-fund && npx turbo run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build --chown=node:node /app /app

@@ -9,7 +9,7 @@ import { loadGatewayConfig } from '../src/config';
 import { api, mintToken, startStack, type Stack } from '@market/testkit';
 
 const endpoints: Array<{ method: string; path: string }> = JSON.parse(
-  readFileSync(path.resolve(__dirname, '../../../../shared/spec/endpoints.json'), 'utf8'),
+  readFileSync(path.resolve(__dirname, '../../../docs/api/specified-endpoints.json'), 'utf8'),
 );
 
 const userToken = (sub?: string, sid?: string) => mintToken('user', sub, sid);
