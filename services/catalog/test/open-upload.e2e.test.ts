@@ -1,5 +1,5 @@
 import { DEV_KEYRING, listingById, OPEN_UPLOAD_ACCOUNT_EXAMPLE, SecretBox } from '@market/shared';
-import { api, startStack, type Stack } from '@market/testkit';
+import { api, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { newAdmin, outboxEvents } from './support';
 
 const TOKEN = 'upload-token-for-tests-0123456789';
@@ -182,7 +182,7 @@ describe('open upload through the gateway', () => {
       (await client.get(`/api/admin/listings/${id}`, admin.token)).body,
       (await client.get('/api/admin/listings?limit=100', admin.token)).body,
       (await client.get('/api/admin/listings/pending?limit=100', admin.token)).body,
-      await stack.services.catalog!.ctx.internal.call(listingById, { params: { id } }),
+      await internalClientAs(stack, 'orders').call(listingById, { params: { id } }),
     ];
     await client.post(`/api/admin/listings/${id}/approve`, {}, admin.token);
     views.push((await client.get(`/api/listings/${id}`)).body, (await client.get('/api/listings?limit=100')).body);

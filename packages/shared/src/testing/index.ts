@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import { Client } from 'pg';
-import { signAssertion, type Identity } from '../auth/assertion';
+import { GATEWAY_ISSUER, signAssertion, type Identity } from '../auth/assertion';
 import { baseEnvShape } from '../config/env';
 
 export interface Infra {
@@ -104,7 +104,10 @@ export async function dropBusObjects(amqpUrl: string, exchange: string, queues: 
 
 const DEV_ASSERTION_SECRET = (baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined) as string);
 
-/** What the gateway would send for `identity`, for tests that call a service directly. */
+/**
+ * What the gateway (or, for a service identity, that service) would send for `identity`, for
+ * tests that call a service directly.
+ */
 export function assertionFor(identity: Identity, secret = DEV_ASSERTION_SECRET): string {
-  return signAssertion(identity, secret, 'gateway');
+  return signAssertion(identity, secret, identity.kind === 'service' ? identity.sub : GATEWAY_ISSUER);
 }
