@@ -52,9 +52,10 @@ export function createAssertionSigner(secret: string, issuer: AssertionIssuer, m
 }
 
 /**
- * Every service shares the signing secret, so the issuer is checked against the identity: a
- * service may speak only as itself, and only the gateway may speak for users, admins and anonymous
- * callers. A compromised catalog therefore cannot claim to be orders, or a user, to another service.
+ * A service may speak only as itself, and only the gateway for users, admins and anonymous
+ * callers; an assertion whose issuer does not match is refused. With one shared secret this stops
+ * a service's mistakes (signing a forwarded user identity, or another service's), not an attacker
+ * holding the secret (ADR 0004).
  */
 function issuerMayAssert(issuer: unknown, identity: Identity): boolean {
   return identity.kind === 'service' ? issuer === identity.sub : issuer === GATEWAY_ISSUER;
