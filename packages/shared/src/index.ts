@@ -9,6 +9,7 @@ export * from './contracts/events';
 export * from './contracts/internal';
 export * from './contracts/routing';
 export { z } from './contracts/zod';
+export * from './crypto/reseal';
 export * from './crypto/secret-box';
 export * from './db/data-source';
 export * from './db/pagination';

@@ -6,8 +6,8 @@ import {
   createDataSource,
   createLogger,
   createServiceApp,
-  CreateIdempotencyKeys1763800000001,
   defineRoute,
+  idempotencyMigrations,
   IdempotencyStore,
   IdParams,
   initializeDataSource,
@@ -32,6 +32,22 @@ const charge = defineRoute({
   errors: [400, 409],
 });
 
+/** Claims lapse quickly here, so a handler that outlives a lease is only a few seconds slow. */
+const LEASE_SECONDS = 1;
+const SLOW = 2500;
+/** Each run of the handler takes the next of these, if any, and waits for it before answering. */
+const heldRuns: Array<Promise<void>> = [];
+
+function holdNextRun(outcome: 'answer' | 'fail' = 'answer') {
+  let letGo!: () => void;
+  heldRuns.push(
+    new Promise<void>((resolve, reject) => {
+      letGo = () => (outcome === 'answer' ? resolve() : reject(problems.conflict('the slow run failed')));
+    }),
+  );
+  return letGo;
+}
+
 describe('Idempotency-Key on money-moving POSTs (CONTRACT §1)', () => {
   let db: DataSource;
   let server: Server;
@@ -43,13 +59,13 @@ describe('Idempotency-Key on money-moving POSTs (CONTRACT §1)', () => {
   beforeAll(async () => {
     databaseUrl = (await resolveInfra()).DATABASE_URL;
     schema = uniqueName('t_idem');
-    db = createDataSource({ url: databaseUrl, schema, entities: [], migrations: [CreateIdempotencyKeys1763800000001] });
+    db = createDataSource({ url: databaseUrl, schema, entities: [], migrations: idempotencyMigrations });
     await initializeDataSource(db, schema);
     const app = createServiceApp({
       log: createLogger('test', 'silent'),
       verifyAssertion: createAssertionVerifier('dev-only-internal-assertion-secret-0000000000'),
       validateResponses: true,
-      idempotency: new IdempotencyStore(db),
+      idempotency: new IdempotencyStore(db, { leaseSeconds: LEASE_SECONDS }),
       readiness: async () => ({}),
       routes: [
         route(charge, async ({ params, body }) => {
@@ -57,6 +73,9 @@ describe('Idempotency-Key on money-moving POSTs (CONTRACT §1)', () => {
           const serial = executed;
           if (body.amount === 13) throw problems.conflict('unlucky amount');
           if (body.amount === 500) await new Promise((r) => setTimeout(r, 300));
+          if (body.amount === SLOW) await new Promise((r) => setTimeout(r, 2.5 * LEASE_SECONDS * 1000));
+          const held = heldRuns.shift();
+          if (held) await held;
           return { id: params.id, amount: body.amount, serial };
         }),
       ],
@@ -138,12 +157,95 @@ describe('Idempotency-Key on money-moving POSTs (CONTRACT §1)', () => {
     const before = executed;
     const key = uniqueName('k');
     await post({ amount: 100 }, key);
-    const store = new IdempotencyStore(db);
+    const store = new IdempotencyStore(db, { leaseSeconds: LEASE_SECONDS });
     expect(await store.purgeExpired()).toBe(0);
     await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [key]);
     expect(await store.purgeExpired()).toBe(1);
     const again = await post({ amount: 100 }, key);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(executed - before).toBe(2);
+  });
+
+  const claimOf = async (key: string) =>
+    (await db.query(`SELECT state, claim_token FROM idempotency_keys WHERE key = $1`, [key]))[0] as
+      | { state: string; claim_token: string | null }
+      | undefined;
+
+  /** What a holder that stalled past its lease (a long GC pause, a frozen VM) looks like to others. */
+  const lapseLease = (key: string) =>
+    db.query(`UPDATE idempotency_keys SET lease_expires_at = now() - interval '1 second' WHERE key = $1`, [key]);
+
+  async function untilClaimed(key: string, other?: string | null) {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const claim = await claimOf(key);
+      if (claim?.state === 'in_progress' && claim.claim_token !== other) return claim.claim_token;
+      if (Date.now() > deadline) throw new Error(`no new claim on ${key}; last: ${JSON.stringify(claim)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('keeps the claim of a request slower than the lease, so a repeat meanwhile is 409 and the use case runs once', async () => {
+    const before = executed;
+    const key = uniqueName('k');
+    const slow = post({ amount: SLOW }, key);
+    await untilClaimed(key);
+    await new Promise((r) => setTimeout(r, 1.5 * LEASE_SECONDS * 1000));
+    const meanwhile = await post({ amount: SLOW }, key);
+    expect(meanwhile.status).toBe(409);
+    expect(((await meanwhile.json()) as { code: string }).code).toBe('CONFLICT');
+    const first = await slow;
+    expect(first.status).toBe(201);
+    const later = await post({ amount: SLOW }, key);
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+    expect(await later.json()).toEqual(await first.json());
+    expect(executed - before).toBe(1);
+  });
+
+  it('lets a holder that lost its lease neither release nor complete the claim its successor took over', async () => {
+    const key = uniqueName('k');
+    const releaseStalled = holdNextRun('fail');
+    const stalled = post({ amount: 100 }, key);
+    const stalledToken = await untilClaimed(key);
+    await lapseLease(key);
+
+    const releaseSuccessor = holdNextRun();
+    const successor = post({ amount: 100 }, key);
+    await untilClaimed(key, stalledToken);
+
+    releaseStalled();
+    expect((await stalled).status).toBe(409);
+    const repeat = await post({ amount: 100 }, key);
+    expect(repeat.status).toBe(409);
+    expect(((await repeat.json()) as { code: string }).code).toBe('CONFLICT');
+
+    releaseSuccessor();
+    const answered = await successor;
+    expect(answered.status).toBe(201);
+    const replay = await post({ amount: 100 }, key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(await answered.json());
+  });
+
+  it('stores the successor’s response, not that of a holder that lost its lease and finished first', async () => {
+    const key = uniqueName('k');
+    const releaseStalled = holdNextRun();
+    const stalled = post({ amount: 100 }, key);
+    const stalledToken = await untilClaimed(key);
+    await lapseLease(key);
+
+    const releaseSuccessor = holdNextRun();
+    const successor = post({ amount: 100 }, key);
+    await untilClaimed(key, stalledToken);
+
+    releaseStalled();
+    expect((await stalled).status).toBe(201);
+    expect((await post({ amount: 100 }, key)).status).toBe(409);
+
+    releaseSuccessor();
+    const answered = await successor;
+    const replay = await post({ amount: 100 }, key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(await answered.json());
   });
 });

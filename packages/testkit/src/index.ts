@@ -5,6 +5,7 @@ import {
   connectRedis,
   createLogger,
   DEFAULT_PORTS,
+  InternalClient,
   signAccessToken,
   startService,
   tokenSecretShape,
@@ -15,8 +16,9 @@ import {
   type RunningService,
   type ServiceDefinition,
   type ServiceName,
+  serviceUrls,
 } from '@market/shared';
-import { dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
+import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
 import { createGateway } from '../../../services/gateway/src/app';
 import { loadGatewayConfig } from '../../../services/gateway/src/config';
 import { adminService } from '../../../services/admin/src/service';
@@ -127,6 +129,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       await redis.quit();
     },
   };
+}
+
+/** Calls the stack's `/internal` routes as `caller` would: each route answers only the callers its contract names. */
+export function internalClientAs(stack: Stack, caller: ServiceName): InternalClient {
+  return new InternalClient(serviceUrls(stack.env as Parameters<typeof serviceUrls>[0]), () =>
+    assertionFor({ kind: 'service', sub: caller, ip: null }),
+  );
 }
 
 export interface ApiResponse<T = any> {

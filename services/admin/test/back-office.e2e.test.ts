@@ -1,5 +1,5 @@
 import { connect, type ChannelModel } from 'amqplib';
-import { parseEvent } from '@market/shared';
+import { parseEvent, type ServiceName } from '@market/shared';
 import { assertionFor } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
@@ -34,8 +34,8 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
     await stack.stop();
   });
 
-  const internal = (path: string) =>
-    api(stack.services.admin!.url).get(path, undefined, { 'x-internal-assertion': assertionFor({ kind: 'service', sub: 'catalog', ip: null }) });
+  const internal = (path: string, caller: ServiceName = 'catalog') =>
+    api(stack.services.admin!.url).get(path, undefined, { 'x-internal-assertion': assertionFor({ kind: 'service', sub: caller, ip: null }) });
 
   describe('system configs', () => {
     it('lists every CONTRACT §9 key with its default, a description, and no author yet', async () => {
@@ -97,7 +97,7 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
       });
       expect(entry).toMatchObject({ actor_type: 'admin', actor_id: adminId, biz_type: 'system_config', result: 'success', detail: { previous_value: 15, value: 20 } });
 
-      const values = await internal('/internal/system-configs');
+      const values = await internal('/internal/system-configs', 'orders');
       expect(values.status).toBe(200);
       expect(values.body.items).toContainEqual({ key: 'order.payment_timeout_minutes', value: 20 });
       expect(values.body.items).toHaveLength(Object.keys(DEFAULTS).length);

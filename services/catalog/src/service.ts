@@ -1,4 +1,4 @@
-import { CreateOutboxAndInbox1763800000000, defineService, SecretBox } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000, defineService, resealLegacySecrets, SecretBox } from '@market/shared';
 import { adminDirectory } from './clients/admin-directory';
 import { fileRegistry } from './clients/file-registry';
 import { publisherAccounts } from './clients/publisher-accounts';
@@ -7,8 +7,10 @@ import { catalogEventHandlers } from './events/handlers';
 import { loadDefaultScreenshot } from './http/default-screenshot';
 import { catalogInternalRoutes } from './http/internal-routes';
 import { catalogRouteBindings } from './http/routes';
+import { LISTING_CREDENTIALS_SEALED } from './persistence/credentials-repository';
 import { CreateListings1763900000000 } from './persistence/migrations/1763900000000-create-listings';
 import { CreateOpenUploads1763900000001 } from './persistence/migrations/1763900000001-create-open-uploads';
+import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
 
 export const catalogService = defineService({
   name: 'catalog',
@@ -16,14 +18,16 @@ export const catalogService = defineService({
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, CreateListings1763900000000, CreateOpenUploads1763900000001],
   largeBodyPaths: ['/api/open/listing-uploads'],
-  build: (ctx) => {
+  build: async (ctx) => {
+    const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
+    await resealLegacySecrets(ctx.db, secrets, [LISTING_CREDENTIALS_SEALED, OPEN_UPLOAD_RAW_SEALED], ctx.log);
     const deps = {
       db: ctx.db,
       events: ctx.events,
       files: fileRegistry(ctx.internal),
       admins: adminDirectory(ctx.internal),
       publishers: publisherAccounts(ctx.internal),
-      secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
+      secrets,
       openUploadToken: ctx.config.OPEN_UPLOAD_TOKEN,
     };
     return {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { Listing, listingById, listingStats } from '@market/shared';
-import { api, startStack, type Stack } from '@market/testkit';
+import { api, internalClientAs, startStack, type Stack } from '@market/testkit';
 import {
   INITIAL_LISTING_STATES,
   LISTING_TRIGGERS,
@@ -490,16 +490,22 @@ describe('listings through the gateway', () => {
     const owner = newUser();
     const listing = await create(owner);
     await client.delete(`/api/listings/${listing.id}`, owner.token);
-    const { internal } = stack.services.catalog!.ctx;
-    // the catalog client signs as a service, which is what other services send
+    const internal = internalClientAs(stack, 'orders');
     const seen = await internal.call(listingById, { params: { id: listing.id } });
     expect(Listing.strict().parse(seen).status).toBe('deleted');
     await expect(internal.call(listingById, { params: { id: uuidv7() } })).rejects.toMatchObject({ status: 404 });
     await expect(internal.call(listingById, { params: { id: 'nope' } })).rejects.toMatchObject({ status: 404 });
-    const stats = await internal.call(listingStats);
+    const stats = await internalClientAs(stack, 'admin').call(listingStats);
     expect(Object.keys(stats.listings_by_status).sort()).toEqual(['abnormal', 'deleted', 'draft', 'offline', 'online']);
     expect(stats.listings_by_status.deleted).toBeGreaterThanOrEqual(1);
     const [{ n }] = await stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM listings WHERE status = 'draft' AND review_status = 'pending'`);
     expect(stats.listings_pending_review).toBe(n);
+  });
+
+  it('refuses a service its internal contract does not name as a caller with 403', async () => {
+    const listing = await create(newUser());
+    await expect(internalClientAs(stack, 'admin').call(listingById, { params: { id: listing.id } })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    await expect(internalClientAs(stack, 'catalog').call(listingById, { params: { id: listing.id } })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    await expect(internalClientAs(stack, 'orders').call(listingStats)).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
   });
 });

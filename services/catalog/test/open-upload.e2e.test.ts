@@ -1,5 +1,7 @@
-import { DEV_KEYRING, listingById, OPEN_UPLOAD_ACCOUNT_EXAMPLE, SecretBox } from '@market/shared';
-import { api, startStack, type Stack } from '@market/testkit';
+import { DEV_KEYRING, listingById, OPEN_UPLOAD_ACCOUNT_EXAMPLE, SecretBox, sealedAt } from '@market/shared';
+import { api, internalClientAs, startStack, type Stack } from '@market/testkit';
+import { LISTING_CREDENTIALS_SEALED } from '../src/persistence/credentials-repository';
+import { OPEN_UPLOAD_RAW_SEALED } from '../src/persistence/open-upload-repository';
 import { newAdmin, outboxEvents } from './support';
 
 const TOKEN = 'upload-token-for-tests-0123456789';
@@ -93,7 +95,7 @@ describe('open upload through the gateway', () => {
       Array(4).fill(['[redacted]', '[redacted]', '[redacted]']),
     );
     expect(saved.redacted.data[0].title).toBe(items[0]!.title);
-    const raw = JSON.parse(new SecretBox(DEV_KEYRING).open(saved.raw_sealed));
+    const raw = JSON.parse(new SecretBox(DEV_KEYRING).open(saved.raw_sealed, sealedAt(OPEN_UPLOAD_RAW_SEALED, res.body.upload_id)));
     expect(raw.data[2].password).toBe(items[2]!.password);
   });
 
@@ -182,7 +184,7 @@ describe('open upload through the gateway', () => {
       (await client.get(`/api/admin/listings/${id}`, admin.token)).body,
       (await client.get('/api/admin/listings?limit=100', admin.token)).body,
       (await client.get('/api/admin/listings/pending?limit=100', admin.token)).body,
-      await stack.services.catalog!.ctx.internal.call(listingById, { params: { id } }),
+      await internalClientAs(stack, 'orders').call(listingById, { params: { id } }),
     ];
     await client.post(`/api/admin/listings/${id}/approve`, {}, admin.token);
     views.push((await client.get(`/api/listings/${id}`)).body, (await client.get('/api/listings?limit=100')).body);
@@ -200,7 +202,7 @@ describe('open upload through the gateway', () => {
       expect({ table, leaks: leaks[0].n }).toEqual({ table, leaks: 0 });
     }
     const [{ sealed }] = await db.query(`SELECT sealed FROM listing_credentials WHERE listing_id = $1`, [id]);
-    expect(JSON.parse(new SecretBox(DEV_KEYRING).open(sealed))).toEqual({
+    expect(JSON.parse(new SecretBox(DEV_KEYRING).open(sealed, sealedAt(LISTING_CREDENTIALS_SEALED, id)))).toEqual({
       account: item.account,
       password: item.password,
       extra: { bound_phone: '13912345678' },

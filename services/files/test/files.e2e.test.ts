@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { attachFiles, fileMeta, MAX_FILE_BYTES } from '@market/shared';
 import { assertionFor } from '@market/shared/testing';
-import { api, mintToken, startStack, type Stack } from '@market/testkit';
+import { api, internalClientAs, mintToken, startStack, type Stack } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
 
 const userToken = (sub: string) => mintToken('user', sub);
@@ -237,7 +237,7 @@ describe('files service through the gateway', () => {
     expect(own.headers.get('cache-control')).toBe('private, no-store');
     expect(own.headers.get('content-disposition')).toMatch(/^inline; /);
 
-    const internal = stack.services.files!.ctx.internal;
+    const internal = internalClientAs(stack, 'orders');
     const grant = { keys: [key], biz_type: 'order', biz_id: uuidv7(), reader_ids: [partyOfOrder] };
     // Orders may repeat the call (a retry, two parties at once): each answer is the same, nothing doubles.
     const answers = await Promise.all([1, 2, 3].map(() => internal.call(attachFiles, { body: grant })));
@@ -254,7 +254,7 @@ describe('files service through the gateway', () => {
   it('refuses to attach files that do not exist, attaching none of the batch', async () => {
     const key = await uploaded('dispute', { bytes: PNG, filename: 'proof.png' });
     const missing = 'dispute/2026/11/0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.png';
-    const internal = stack.services.files!.ctx.internal;
+    const internal = internalClientAs(stack, 'orders');
     await expect(
       internal.call(attachFiles, { body: { keys: [key, missing, '../x'], biz_type: 'dispute', biz_id: 'd1', reader_ids: [stranger] } }),
     ).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED', errors: [{ path: 'keys.1' }, { path: 'keys.2' }] });
@@ -312,7 +312,7 @@ describe('files service through the gateway', () => {
 
   it('tells other services a file’s metadata on the internal route, and nobody else', async () => {
     const key = await uploaded('dispute', { bytes: WEBP, filename: 'chat.webp' });
-    const internal = stack.services.files!.ctx.internal;
+    const internal = internalClientAs(stack, 'orders');
     const meta = await internal.call(fileMeta, { query: { key } });
     expect(meta).toEqual({
       key,
@@ -325,6 +325,8 @@ describe('files service through the gateway', () => {
     });
     await expect(internal.call(fileMeta, { query: { key: 'dispute/2026/11/nope.png' } })).rejects.toMatchObject({ status: 404 });
     await expect(internal.call(fileMeta)).rejects.toMatchObject({ status: 400 });
+    await expect(internalClientAs(stack, 'catalog').call(fileMeta, { query: { key } })).resolves.toMatchObject({ key });
+    await expect(internalClientAs(stack, 'admin').call(fileMeta, { query: { key } })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
 
     const asUser = await fetch(`${stack.services.files!.url}/internal/files/meta?key=${encodeURIComponent(key)}`, {
       headers: { 'x-internal-assertion': assertionFor({ kind: 'user', sub: owner, sid: 's', ip: null }) },

@@ -1,10 +1,11 @@
-import { CreateOutboxAndInbox1763800000000, defineService, periodicJob, SecretBox } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000, defineService, periodicJob, resealLegacySecrets, SecretBox } from '@market/shared';
 import { createRealnameVerifier, createSmsProvider } from './adapters/providers';
 import type { IdentityDeps } from './application/deps';
 import { identityEnv } from './config';
 import { identityInternalRoutes } from './http/internal-routes';
 import { identityRouteBindings } from './http/routes';
 import { DailyQuota } from './persistence/daily-quota';
+import { IDENTITY_SEALED_COLUMNS } from './persistence/realname-repository';
 import { purgeExpiredRefreshTokens } from './persistence/session-repository';
 import { CreateIdentityTables1763900000000 } from './persistence/migrations/1763900000000-create-identity-tables';
 import { RedisLocks } from './persistence/redis-lock';
@@ -15,7 +16,9 @@ export const identityService = defineService({
   env: identityEnv,
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, CreateIdentityTables1763900000000],
-  build: (ctx) => {
+  build: async (ctx) => {
+    const box = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
+    await resealLegacySecrets(ctx.db, box, IDENTITY_SEALED_COLUMNS, ctx.log);
     const deps: IdentityDeps = {
       config: ctx.config,
       db: ctx.db,
@@ -26,7 +29,7 @@ export const identityService = defineService({
       locks: new RedisLocks(ctx.redis, ctx.redisKey),
       sms: createSmsProvider(ctx.config, ctx.log),
       verifier: createRealnameVerifier(ctx.config),
-      box: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
+      box,
     };
     return {
       routes: identityRouteBindings(deps),

@@ -1,5 +1,6 @@
-import { SecretBox, DEV_KEYRING } from '@market/shared';
+import { SecretBox, DEV_KEYRING, sealedAt } from '@market/shared';
 import { api, type Stack } from '@market/testkit';
+import { ID_NUMBER_SEALED, REAL_NAME_SEALED } from '../src/persistence/realname-repository';
 import { logIn, outboxEvents, startIdentityStack, type Client } from './helpers';
 
 const VALID_ID = '11010519491231002X';
@@ -42,12 +43,12 @@ describe('real-name verification', () => {
       `SELECT real_name_sealed, id_number_sealed FROM realname_verifications WHERE user_id = $1`,
       [user.id],
     );
-    expect(row.id_number_sealed).toMatch(/^v1\.dev\./);
+    expect(row.id_number_sealed).toMatch(/^v2\.dev\./);
     expect(JSON.stringify(row)).not.toContain('002X');
     expect(JSON.stringify(row)).not.toContain('张明');
     const box = new SecretBox(DEV_KEYRING);
-    expect(box.open(row.real_name_sealed)).toBe('张明');
-    expect(box.open(row.id_number_sealed)).toBe(VALID_ID);
+    expect(box.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, user.id))).toBe('张明');
+    expect(box.open(row.id_number_sealed, sealedAt(ID_NUMBER_SEALED, user.id))).toBe(VALID_ID);
 
     const audit = (await outboxEvents(stack, 'audit.recorded')).map((e) => e.data).find((d) => d.action === 'realname.start' && d.actor_id === user.id);
     expect(audit).toMatchObject({ detail: { outcome: 'verified' } });

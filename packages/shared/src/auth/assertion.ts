@@ -1,5 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
+import type { ServiceName } from '../contracts/api/route';
+import { SERVICE_NAMES } from '../contracts/routing';
 import { ExpiringCache } from './expiring-cache';
 
 /**
@@ -10,18 +12,21 @@ import { ExpiringCache } from './expiring-cache';
 export const ASSERTION_HEADER = 'x-internal-assertion';
 const AUDIENCE = 'market-internal';
 const TTL_SECONDS = 60;
+/** The only issuer of user, admin and anonymous identities; a service issues only its own. */
+export const GATEWAY_ISSUER = 'gateway';
+export type AssertionIssuer = typeof GATEWAY_ISSUER | ServiceName;
 
 export const Identity = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('anonymous'), ip: z.string().nullable() }),
   z.object({ kind: z.literal('user'), sub: z.string(), sid: z.string(), ip: z.string().nullable() }),
   z.object({ kind: z.literal('admin'), sub: z.string(), sid: z.string(), ip: z.string().nullable() }),
-  z.object({ kind: z.literal('service'), sub: z.string(), ip: z.null().default(null) }),
+  z.object({ kind: z.literal('service'), sub: z.enum(SERVICE_NAMES as [ServiceName, ...ServiceName[]]), ip: z.null().default(null) }),
 ]);
 export type Identity = z.infer<typeof Identity>;
 export type UserIdentity = Extract<Identity, { kind: 'user' }>;
 export type AdminIdentity = Extract<Identity, { kind: 'admin' }>;
 
-export function signAssertion(identity: Identity, secret: string, issuer: string): string {
+export function signAssertion(identity: Identity, secret: string, issuer: AssertionIssuer): string {
   return jwt.sign({ id: identity }, secret, {
     algorithm: 'HS256',
     audience: AUDIENCE,
@@ -34,7 +39,7 @@ export function signAssertion(identity: Identity, secret: string, issuer: string
  * Signing costs as much as a small request, so a signer reuses an assertion for the same caller
  * for half its life; the other half leaves room for slow upstreams.
  */
-export function createAssertionSigner(secret: string, issuer: string, maxEntries = 10_000) {
+export function createAssertionSigner(secret: string, issuer: AssertionIssuer, maxEntries = 10_000) {
   const cache = new ExpiringCache<string>(maxEntries);
   return (identity: Identity): string => {
     const key = JSON.stringify(identity);
@@ -44,6 +49,16 @@ export function createAssertionSigner(secret: string, issuer: string, maxEntries
     cache.set(key, token, Date.now() + (TTL_SECONDS * 1000) / 2);
     return token;
   };
+}
+
+/**
+ * A service may speak only as itself, and only the gateway for users, admins and anonymous
+ * callers; an assertion whose issuer does not match is refused. With one shared secret this stops
+ * a service's mistakes (signing a forwarded user identity, or another service's), not an attacker
+ * holding the secret (ADR 0004).
+ */
+function issuerMayAssert(issuer: unknown, identity: Identity): boolean {
+  return identity.kind === 'service' ? issuer === identity.sub : issuer === GATEWAY_ISSUER;
 }
 
 /** Verifies an assertion; remembers verified ones until they expire, since the gateway reuses them. */
@@ -56,6 +71,7 @@ export function createAssertionVerifier(secret: string, maxEntries = 10_000) {
     try {
       const payload = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE }) as jwt.JwtPayload;
       const identity = Identity.parse(payload.id);
+      if (!issuerMayAssert(payload.iss, identity)) return null;
       cache.set(token, identity, (payload.exp ?? 0) * 1000);
       return identity;
     } catch {

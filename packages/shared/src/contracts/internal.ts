@@ -20,6 +20,8 @@ export interface InternalRouteContract<
 > {
   id: string;
   service: ServiceName;
+  /** the services that may call it; any other service is refused with 403 */
+  callers: readonly ServiceName[];
   method: 'get' | 'post';
   /** below `/internal`, e.g. `/listings/{id}` */
   path: string;
@@ -50,6 +52,7 @@ export type InternalResult<C> = C extends InternalRouteContract<any, any, any, i
 export const matchAdminUser = defineInternalRoute({
   id: 'matchAdminUser',
   service: 'admin',
+  callers: ['catalog'],
   method: 'get',
   path: '/admin-users/match',
   query: z.object({ name: z.string().min(1).max(200) }).strict(),
@@ -60,6 +63,7 @@ export const matchAdminUser = defineInternalRoute({
 export const systemConfigValues = defineInternalRoute({
   id: 'systemConfigValues',
   service: 'admin',
+  callers: ['orders'],
   method: 'get',
   path: '/system-configs',
   response: z.object({ items: z.array(z.object({ key: z.string(), value: z.unknown() })) }),
@@ -69,6 +73,7 @@ export const systemConfigValues = defineInternalRoute({
 export const ensurePublisherUser = defineInternalRoute({
   id: 'ensurePublisherUser',
   service: 'identity',
+  callers: ['catalog'],
   method: 'post',
   path: '/users/publisher',
   body: z.object({ admin_id: z.uuid(), admin_username: z.string().trim().min(1).max(100) }).strict(),
@@ -79,6 +84,7 @@ export const ensurePublisherUser = defineInternalRoute({
 export const userStats = defineInternalRoute({
   id: 'userStats',
   service: 'identity',
+  callers: ['admin'],
   method: 'get',
   path: '/users/stats',
   response: z.object({ users_total: z.number().int(), users_today: z.number().int(), users_frozen: z.number().int() }),
@@ -88,6 +94,7 @@ export const userStats = defineInternalRoute({
 export const listingById = defineInternalRoute({
   id: 'listingById',
   service: 'catalog',
+  callers: ['orders'],
   method: 'get',
   path: '/listings/{id}',
   params: IdParams,
@@ -97,6 +104,7 @@ export const listingById = defineInternalRoute({
 export const listingStats = defineInternalRoute({
   id: 'listingStats',
   service: 'catalog',
+  callers: ['admin'],
   method: 'get',
   path: '/listings/stats',
   response: z.object({
@@ -119,6 +127,7 @@ export const FileMeta = z.object({
 export const fileMeta = defineInternalRoute({
   id: 'fileMeta',
   service: 'files',
+  callers: ['catalog', 'orders'],
   method: 'get',
   path: '/files/meta',
   query: z.object({ key: z.string().min(1).max(200) }).strict(),
@@ -129,6 +138,7 @@ export const fileMeta = defineInternalRoute({
 export const attachFiles = defineInternalRoute({
   id: 'attachFiles',
   service: 'files',
+  callers: ['orders'],
   method: 'post',
   path: '/files/attachments',
   body: z
@@ -146,6 +156,7 @@ export const attachFiles = defineInternalRoute({
 export const userStanding = defineInternalRoute({
   id: 'userStanding',
   service: 'identity',
+  callers: ['orders'],
   method: 'get',
   path: '/users/{id}/standing',
   params: IdParams,
@@ -159,6 +170,7 @@ export const userStanding = defineInternalRoute({
 export const listingCredentials = defineInternalRoute({
   id: 'listingCredentials',
   service: 'catalog',
+  callers: ['orders'],
   method: 'get',
   path: '/listings/{id}/credentials',
   params: IdParams,
@@ -182,6 +194,7 @@ export const OrderCharge = z.object({
 export const chargeOrderEscrow = defineInternalRoute({
   id: 'chargeOrderEscrow',
   service: 'wallet',
+  callers: ['orders'],
   method: 'post',
   path: '/orders/{id}/charge',
   params: IdParams,
@@ -193,6 +206,7 @@ export const chargeOrderEscrow = defineInternalRoute({
 export const orderEscrow = defineInternalRoute({
   id: 'orderEscrow',
   service: 'wallet',
+  callers: ['orders', 'admin'],
   method: 'get',
   path: '/orders/{id}/escrow',
   params: IdParams,

@@ -117,7 +117,7 @@ export async function startService<S extends z.ZodRawShape>(
   const jobs: Job[] = [...(parts.jobs ?? [])];
   if (parts.routes.some((r) => declaresIdempotency(r.contract))) {
     if (!(await idempotency.isInstalled())) {
-      throw new Error(`${def.name} has routes taking Idempotency-Key but lacks the CreateIdempotencyKeys migration`);
+      throw new Error(`${def.name} has routes taking Idempotency-Key but lacks the idempotencyMigrations`);
     }
     jobs.push(periodicJob('purge expired idempotency keys', 10 * 60_000, () => idempotency.purgeExpired(), log));
   }

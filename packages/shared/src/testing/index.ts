@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import { Client } from 'pg';
-import { signAssertion, type Identity } from '../auth/assertion';
+import { GATEWAY_ISSUER, signAssertion, type Identity } from '../auth/assertion';
 import { baseEnvShape } from '../config/env';
+import { DEV_KEYRING } from '../crypto/secret-box';
 
 export interface Infra {
   DATABASE_URL: string;
@@ -104,7 +105,22 @@ export async function dropBusObjects(amqpUrl: string, exchange: string, queues: 
 
 const DEV_ASSERTION_SECRET = (baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined) as string);
 
-/** What the gateway would send for `identity`, for tests that call a service directly. */
+/**
+ * What the gateway (or, for a service identity, that service) would send for `identity`, for
+ * tests that call a service directly.
+ */
 export function assertionFor(identity: Identity, secret = DEV_ASSERTION_SECRET): string {
-  return signAssertion(identity, secret, 'gateway');
+  return signAssertion(identity, secret, identity.kind === 'service' ? identity.sub : GATEWAY_ISSUER);
+}
+
+/**
+ * A value as SecretBox sealed it before values were bound to their place (`v1`, no associated
+ * data), under the first key of `keyring`: what rows written before that change hold.
+ */
+export function sealedInLegacyFormat(plaintext: string, keyring = DEV_KEYRING): string {
+  const [kid, material] = keyring.split(',')[0]!.split(':');
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(material!, 'base64'), iv);
+  const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', kid, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
 }

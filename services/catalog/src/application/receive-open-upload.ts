@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   problems,
   recordAudit,
+  sealedAt,
   type Identity,
   type OpenUploadBody,
   type OpenUploadResult,
@@ -12,9 +13,9 @@ import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OPEN_UPLOAD } from '../domain/listing-state';
 import { DEFAULT_SCREENSHOT_URL } from '../domain/screenshot-url';
 import { checkUploadItems, redactUpload, uploadItems, uploadOutcome, type OpenUploadItem } from '../domain/open-upload';
-import { insertListingCredentials } from '../persistence/credentials-repository';
+import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
 import { insertListing } from '../persistence/listing-repository';
-import { insertOpenUpload, type OpenUploadRecord } from '../persistence/open-upload-repository';
+import { insertOpenUpload, OPEN_UPLOAD_RAW_SEALED, type OpenUploadRecord } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
 import { listingSnapshot } from './listing-moves';
 
@@ -58,8 +59,9 @@ export async function receiveOpenUpload(deps: CatalogDeps, request: OpenUploadRe
     );
     throw problems.unauthenticated('X-Upload-Token is missing or wrong');
   }
+  const uploadId = uuidv7();
   const record: OpenUploadRecord = {
-    id: uuidv7(),
+    id: uploadId,
     received_at: new Date(),
     ip: identity.kind === 'service' ? null : identity.ip,
     uploader_name: body.uploaderName,
@@ -68,7 +70,7 @@ export async function receiveOpenUpload(deps: CatalogDeps, request: OpenUploadRe
     publisher_user_id: null,
     outcome: 'unmatched',
     item_count: uploadItems(body.data).length,
-    raw_sealed: deps.secrets.seal(JSON.stringify(raw)),
+    raw_sealed: deps.secrets.seal(JSON.stringify(raw), sealedAt(OPEN_UPLOAD_RAW_SEALED, uploadId)),
     redacted: redactUpload(raw),
     result: null,
   };
@@ -108,7 +110,7 @@ export async function receiveOpenUpload(deps: CatalogDeps, request: OpenUploadRe
         open_upload_id: record.id,
         created_at: record.received_at,
       });
-      await insertListingCredentials(manager, listingId, deps.secrets.seal(credentialsOf(item)));
+      await insertListingCredentials(manager, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
       await deps.events.publish(manager, 'listing.submitted', listingSnapshot(row, 'open upload', publisherId));
     }
   });

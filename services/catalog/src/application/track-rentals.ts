@@ -1,16 +1,26 @@
 import { isUuid, type EntityManager } from '@market/shared';
-import { recordRentalEnd, recordRentalStart, refreshRented } from '../persistence/rental-repository';
+import { lockListingForRentals, recordRentalEnd, recordRentalStart, refreshRented } from '../persistence/rental-repository';
+
+/**
+ * Order events on one listing are handled concurrently, under READ COMMITTED. The listing row is
+ * locked before anything is read or written, so a second handler waits for the first to commit
+ * and then sees its rental row; otherwise an order ending while another starts could recompute
+ * `rented` from a snapshot that misses the new order and leave it false during an active order.
+ */
+async function withListingLocked(manager: EntityManager, listingId: string, change: () => Promise<void>) {
+  await lockListingForRentals(manager, listingId);
+  await change();
+  await refreshRented(manager, listingId);
+}
 
 /** An order on the listing is active from its creation (orders decides availability; we show it). */
 export async function rentalStarted(manager: EntityManager, orderId: string, listingId: string) {
   if (!isUuid(orderId) || !isUuid(listingId)) return;
-  await recordRentalStart(manager, orderId, listingId, new Date());
-  await refreshRented(manager, listingId);
+  await withListingLocked(manager, listingId, () => recordRentalStart(manager, orderId, listingId, new Date()));
 }
 
 /** The order was cancelled, closed or completed: the listing is free again unless another order is active. */
 export async function rentalEnded(manager: EntityManager, orderId: string, listingId: string) {
   if (!isUuid(orderId) || !isUuid(listingId)) return;
-  await recordRentalEnd(manager, orderId, listingId, new Date());
-  await refreshRented(manager, listingId);
+  await withListingLocked(manager, listingId, () => recordRentalEnd(manager, orderId, listingId, new Date()));
 }

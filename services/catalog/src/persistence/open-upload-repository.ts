@@ -1,5 +1,7 @@
-import type { EntityManager } from '@market/shared';
+import type { EntityManager, SealedColumn } from '@market/shared';
 import type { UploadOutcome } from '../domain/open-upload';
+
+export const OPEN_UPLOAD_RAW_SEALED: SealedColumn = { table: 'open_uploads', column: 'raw_sealed', idColumn: 'id' };
 
 export interface OpenUploadRecord {
   id: string;

@@ -1,5 +1,10 @@
 import type { EntityManager } from '@market/shared';
 
+/** Serialises rental bookkeeping per listing; `rented` is not a key, so FK checks are not blocked. */
+export async function lockListingForRentals(manager: EntityManager, listingId: string) {
+  await manager.query(`SELECT 1 FROM listings WHERE id = $1 FOR NO KEY UPDATE`, [listingId]);
+}
+
 /** An order began on a listing; an end that arrived first (redelivery, retry) wins. */
 export async function recordRentalStart(manager: EntityManager, orderId: string, listingId: string, at: Date) {
   await manager.query(

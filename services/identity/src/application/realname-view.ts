@@ -1,6 +1,6 @@
-import type { RealnameStatusView, SecretBox, z } from '@market/shared';
+import { sealedAt, type RealnameStatusView, type SecretBox, type z } from '@market/shared';
 import { maskIdNumber, maskRealName } from '../domain/realname';
-import type { RealnameRow } from '../persistence/realname-repository';
+import { ID_NUMBER_SEALED, REAL_NAME_SEALED, type RealnameRow } from '../persistence/realname-repository';
 
 export const NO_REALNAME: z.infer<typeof RealnameStatusView> = {
   status: 'unverified',
@@ -13,8 +13,8 @@ export const NO_REALNAME: z.infer<typeof RealnameStatusView> = {
 export function toRealnameView(box: SecretBox, row: RealnameRow) {
   return {
     status: row.status,
-    real_name_masked: maskRealName(box.open(row.real_name_sealed)),
-    id_number_masked: maskIdNumber(box.open(row.id_number_sealed)),
+    real_name_masked: maskRealName(box.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, row.user_id))),
+    id_number_masked: maskIdNumber(box.open(row.id_number_sealed, sealedAt(ID_NUMBER_SEALED, row.user_id))),
     verified_at: row.verified_at?.toISOString() ?? null,
   };
 }

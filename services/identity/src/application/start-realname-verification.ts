@@ -1,6 +1,6 @@
-import { problems, recordAudit, type UserIdentity } from '@market/shared';
+import { problems, recordAudit, sealedAt, type UserIdentity } from '@market/shared';
 import { REALNAME_STARTABLE, realnameOutcome, type VerifierDecision } from '../domain/realname';
-import { recordRealnameOutcome } from '../persistence/realname-repository';
+import { ID_NUMBER_SEALED, REAL_NAME_SEALED, recordRealnameOutcome } from '../persistence/realname-repository';
 import { requireCurrentUser } from './current-user';
 import type { IdentityDeps } from './deps';
 import { toRealnameView } from './realname-view';
@@ -39,8 +39,8 @@ export async function startRealnameVerification(
     return await deps.db.transaction(async (manager) => {
       const row = await recordRealnameOutcome(manager, user.id, [...REALNAME_STARTABLE], {
         status: outcome,
-        real_name_sealed: deps.box.seal(input.real_name),
-        id_number_sealed: deps.box.seal(idNumber),
+        real_name_sealed: deps.box.seal(input.real_name, sealedAt(REAL_NAME_SEALED, user.id)),
+        id_number_sealed: deps.box.seal(idNumber, sealedAt(ID_NUMBER_SEALED, user.id)),
       });
       if (!row) throw problems.invalidState('real-name verification was decided meanwhile');
       await recordAudit(deps.events, manager, identity, {

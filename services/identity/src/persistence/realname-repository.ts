@@ -1,7 +1,13 @@
-import type { EntityManager } from '@market/shared';
+import type { EntityManager, SealedColumn } from '@market/shared';
 import type { DecidedState, RealnameState } from '../domain/realname';
 
+export const REAL_NAME_SEALED: SealedColumn = { table: 'realname_verifications', column: 'real_name_sealed', idColumn: 'user_id' };
+export const ID_NUMBER_SEALED: SealedColumn = { table: 'realname_verifications', column: 'id_number_sealed', idColumn: 'user_id' };
+/** Every sealed column identity stores, for the start-up step that binds old values to their rows. */
+export const IDENTITY_SEALED_COLUMNS = [REAL_NAME_SEALED, ID_NUMBER_SEALED];
+
 export interface RealnameRow {
+  user_id: string;
   status: DecidedState;
   real_name_sealed: string;
   id_number_sealed: string;
@@ -10,7 +16,7 @@ export interface RealnameRow {
 
 export async function findRealname(manager: EntityManager, userId: string): Promise<RealnameRow | undefined> {
   const rows: RealnameRow[] = await manager.query(
-    `SELECT status, real_name_sealed, id_number_sealed, verified_at FROM realname_verifications WHERE user_id = $1`,
+    `SELECT user_id, status, real_name_sealed, id_number_sealed, verified_at FROM realname_verifications WHERE user_id = $1`,
     [userId],
   );
   return rows[0];
@@ -33,7 +39,7 @@ export async function recordRealnameOutcome(
        status = EXCLUDED.status, real_name_sealed = EXCLUDED.real_name_sealed,
        id_number_sealed = EXCLUDED.id_number_sealed, verified_at = EXCLUDED.verified_at, updated_at = now()
      WHERE realname_verifications.status = ANY($5::text[])
-     RETURNING status, real_name_sealed, id_number_sealed, verified_at`,
+     RETURNING user_id, status, real_name_sealed, id_number_sealed, verified_at`,
     [userId, outcome.status, outcome.real_name_sealed, outcome.id_number_sealed, startable],
   );
   return rows[0];

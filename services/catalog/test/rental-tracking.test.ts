@@ -1,0 +1,54 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { ServiceContext } from '@market/shared';
+import { api, startStack, type Stack } from '@market/testkit';
+import { rentalEnded, rentalStarted } from '../src/application/track-rentals';
+import { eventually, listingBody, newUser } from './support';
+
+describe('rented under concurrent order events', () => {
+  let stack: Stack;
+  let db: ServiceContext['db'];
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['catalog'] });
+    db = stack.services.catalog!.ctx.db;
+  });
+  afterAll(() => stack?.stop());
+
+  async function newListing(): Promise<string> {
+    const res = await api(stack.url).post('/api/listings', listingBody(), newUser().token);
+    expect(res.status).toBe(201);
+    return res.body.id;
+  }
+
+  const rented = async (listingId: string): Promise<boolean> =>
+    (await db.query(`SELECT rented FROM listings WHERE id = $1`, [listingId]))[0].rented;
+
+  it('stays true when one order ends while another starts on the same listing in a concurrent transaction', async () => {
+    const listingId = await newListing();
+    const orderA = uuidv7();
+    const orderB = uuidv7();
+    await db.transaction((manager) => rentalStarted(manager, orderA, listingId));
+    expect(await rented(listingId)).toBe(true);
+
+    // Order B's handler has done its work but not committed when order A's end is handled.
+    let commitB!: () => void;
+    let startedB!: (pid: number) => void;
+    const bDone = new Promise<number>((resolve) => (startedB = resolve));
+    const bTransaction = db.transaction(async (manager) => {
+      const [{ pid }] = await manager.query(`SELECT pg_backend_pid() AS pid`);
+      await rentalStarted(manager, orderB, listingId);
+      startedB(pid);
+      await new Promise<void>((resolve) => (commitB = resolve));
+    });
+    const pidB = await bDone;
+    const aTransaction = db.transaction((manager) => rentalEnded(manager, orderA, listingId));
+    await eventually(
+      async () => (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pidB]))[0].n,
+      (n) => n > 0,
+    );
+    commitB();
+    await Promise.all([aTransaction, bTransaction]);
+
+    expect(await rented(listingId)).toBe(true);
+  });
+});
