@@ -54,18 +54,19 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
   }
 
   /**
-   * The caller's identity for a route: admin routes need an admin token, user routes a user token;
-   * on public routes a user token is optional but, when sent, must be valid. The admin login and
-   * captcha routes are public and ignore any token.
+   * The caller's identity for a route: admin routes need an admin token, user routes a user token.
+   * A public route reads `Authorization` only when its contract's token policy is `optional`, and
+   * then a token sent must be a valid user token; otherwise the header is never looked at.
    */
   return async function authenticate(route: AnyRoute, authorization: string | undefined, ip: string | null): Promise<Identity> {
+    if (route.auth === 'public' && route.token !== 'optional') return { kind: 'anonymous', ip };
     const token = bearerToken(authorization);
     if (token === null) throw problems.unauthenticated('Authorization must be "Bearer <token>"');
     if (route.auth === 'admin' || route.auth === 'user') {
       if (token === undefined) throw problems.unauthenticated();
       return verify(route.auth, token, ip);
     }
-    if (token === undefined || route.path.startsWith('/api/admin/')) return { kind: 'anonymous', ip };
+    if (token === undefined) return { kind: 'anonymous', ip };
     return verify('user', token, ip);
   };
 }

@@ -1,51 +1,156 @@
-import { problems } from '../http/problem';
+import type { Queryable } from './sql';
 
 /**
- * Keyset cursors: the position after the last item of a page, as (sort value, id). Opaque to
- * clients (base64url JSON); a cursor that does not decode is a 400, not a 500.
+ * Keyset pagination, the one way every list pages (CONTRACT: `{ items, next_cursor }`): a page
+ * is the rows after a position in a fixed order, and the cursor is that position. Cursors are
+ * opaque to clients but not secret, so anything in one is checked here before it nears SQL.
  */
-export interface CursorPosition {
-  v: string | number;
-  id: string;
+
+/** Types a sort key may have; each travels in the cursor as the text Postgres prints for it. */
+export type KeysetType = 'timestamptz' | 'integer' | 'bigint' | 'uuid';
+
+export interface KeysetOrder {
+  /**
+   * Output columns of the query, most significant first; none may be NULL and together they
+   * must be unique (end with the id), or rows would repeat or go missing between pages.
+   */
+  keys: ReadonlyArray<{ column: string; type: KeysetType }>;
+  direction: 'asc' | 'desc';
 }
 
-export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(JSON.stringify(position)).toString('base64url');
-}
+/** The order of most lists: newest first, the id settling rows created in the same instant. */
+export const NEWEST_FIRST: KeysetOrder = {
+  keys: [
+    { column: 'created_at', type: 'timestamptz' },
+    { column: 'id', type: 'uuid' },
+  ],
+  direction: 'desc',
+};
 
-export function decodeCursor(cursor: string | undefined): CursorPosition | null {
-  if (cursor === undefined) return null;
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      value &&
-      (typeof value.v === 'string' || typeof value.v === 'number') &&
-      typeof value.id === 'string' &&
-      value.id.length <= 100
-    ) {
-      return { v: value.v, id: value.id };
-    }
-  } catch {
-    // fall through to the problem below
+/** A cursor that is not one this list handed out; the HTTP layer answers 400 VALIDATION_FAILED. */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('cursor is not valid for this list');
+    this.name = 'InvalidCursorError';
   }
-  throw problems.validation([{ path: 'query.cursor', message: 'cursor is not valid' }]);
 }
 
+export interface KeysetPageResult<Item> {
+  items: Item[];
+  next_cursor: string | null;
+}
+
+const COLUMN = /^[a-z_][a-z0-9_]*$/;
+const TIMESTAMP = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const INT4 = { digits: /^-?\d{1,10}$/, min: -(2n ** 31n), max: 2n ** 31n - 1n };
+const INT8 = { digits: /^-?\d{1,19}$/, min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+function inRange(text: string, bounds: typeof INT4): boolean {
+  if (!bounds.digits.test(text)) return false;
+  const value = BigInt(text);
+  return value >= bounds.min && value <= bounds.max;
+}
+
+/** Whether Postgres takes `text` as a value of `type`: exactly what it printed, nothing it would refuse. */
+function acceptable(type: KeysetType, text: string): boolean {
+  switch (type) {
+    case 'timestamptz': {
+      const match = TIMESTAMP.exec(text);
+      if (!match || match[1] === '0000') return false;
+      // the round trip refuses what the pattern lets through, such as February 30th
+      const millis = `${text.slice(0, 23)}Z`;
+      const at = new Date(millis);
+      return !Number.isNaN(at.getTime()) && at.toISOString() === millis;
+    }
+    case 'integer':
+      return inRange(text, INT4);
+    case 'bigint':
+      return inRange(text, INT8);
+    case 'uuid':
+      return UUID.test(text);
+  }
+}
+
+/** Microseconds included: a millisecond cursor would skip rows created within the same millisecond. */
+function printed(column: string, type: KeysetType): string {
+  if (type === 'timestamptz') return `to_char(page.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  return `page.${column}::text`;
+}
+
+/** Ties a cursor to its order, so a cursor of one sort cannot be replayed against another. */
+function signature(order: KeysetOrder): string {
+  return `${order.keys.map((k) => k.column).join(',')}:${order.direction}`;
+}
+
+export function encodeCursor(order: KeysetOrder, position: string[]): string {
+  return Buffer.from(JSON.stringify({ o: signature(order), k: position })).toString('base64url');
+}
+
+/** The position a cursor of `order` stands for; no cursor is the start. Throws InvalidCursorError. */
+export function decodeCursor(order: KeysetOrder, cursor: string | undefined): string[] | null {
+  if (cursor === undefined) return null;
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  const { o, k } = (decoded ?? {}) as { o?: unknown; k?: unknown };
+  if (
+    o !== signature(order) ||
+    !Array.isArray(k) ||
+    k.length !== order.keys.length ||
+    !order.keys.every(({ type }, i) => typeof k[i] === 'string' && acceptable(type, k[i]))
+  ) {
+    throw new InvalidCursorError();
+  }
+  return k as string[];
+}
+
+export interface KeysetPageRequest {
+  /** `SELECT … FROM … [WHERE …]` without ORDER BY or LIMIT; `$n` refer to `params` */
+  query: string;
+  params?: unknown[];
+  orderBy: KeysetOrder;
+  limit: number;
+  cursor: string | undefined;
+}
+
+const POSITION = 'keyset_position__';
+
 /**
- * Takes `limit + 1` rows fetched in page order and returns the page with the cursor of its last
- * item when another page follows.
+ * One page of `query` in `orderBy`, starting after `cursor`. The query runs as a subquery, which
+ * Postgres flattens, so its filters and the keyset condition meet the same index as if written
+ * together. The cursor is checked before anything is sent to the database.
  */
-export function toPage<Row, Item>(
-  rows: Row[],
-  limit: number,
-  position: (row: Row) => CursorPosition,
-  view: (row: Row) => Item,
-): { items: Item[]; next_cursor: string | null } {
+export async function keysetPage<Row extends object>(db: Queryable, request: KeysetPageRequest): Promise<KeysetPageResult<Row>> {
+  const { orderBy, limit } = request;
+  for (const { column } of orderBy.keys) {
+    if (!COLUMN.test(column)) throw new Error(`keyset column ${JSON.stringify(column)} is not a plain column name`);
+  }
+  const after = decodeCursor(orderBy, request.cursor);
+  const params = [...(request.params ?? [])];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const columns = orderBy.keys.map(({ column }) => `page.${column}`);
+  const where = after
+    ? `WHERE (${columns.join(', ')}) ${orderBy.direction === 'desc' ? '<' : '>'} (${orderBy.keys
+        .map(({ type }, i) => `${param(after[i])}::${type}`)
+        .join(', ')})`
+    : '';
+  const direction = orderBy.direction === 'desc' ? 'DESC' : 'ASC';
+  const sql = `SELECT page.*, ARRAY[${orderBy.keys.map(({ column, type }) => printed(column, type)).join(', ')}] AS ${POSITION}
+    FROM (${request.query}) AS page
+    ${where}
+    ORDER BY ${columns.map((c) => `${c} ${direction}`).join(', ')}
+    LIMIT ${param(limit + 1)}`;
+  const rows: Array<Row & { [POSITION]: string[] }> = await db.query(sql, params);
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const items = pageRows.map(({ [POSITION]: _position, ...row }) => row as unknown as Row);
   const last = pageRows[pageRows.length - 1];
-  return {
-    items: pageRows.map(view),
-    next_cursor: hasMore && last !== undefined ? encodeCursor(position(last)) : null,
-  };
+  return { items, next_cursor: hasMore && last ? encodeCursor(orderBy, last[POSITION]) : null };
 }

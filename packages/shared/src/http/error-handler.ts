@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { InvalidCursorError } from '../db/pagination';
 import { Problem, problems } from './problem';
 
 /** Writes a problem with Node's own response API, so it serves Express and plain handlers alike. */
@@ -14,9 +15,10 @@ export function sendProblem(res: ServerResponse, problem: Problem, instance: str
   res.end(body);
 }
 
-/** Maps body-parser and multer failures (client mistakes) to problems; anything else is ours. */
+/** Maps body-parser, multer and cursor failures (client mistakes) to problems; anything else is ours. */
 function toProblem(err: unknown): Problem | null {
   if (err instanceof Problem) return err;
+  if (err instanceof InvalidCursorError) return problems.validation([{ path: 'query.cursor', message: err.message }]);
   const e = err as { type?: string; status?: number; code?: string; statusCode?: number };
   if (e?.type === 'entity.parse.failed') return problems.malformedJson();
   if (e?.type === 'entity.too.large' || e?.code === 'LIMIT_FILE_SIZE') return problems.payloadTooLarge();

@@ -11,7 +11,7 @@ import type {
 } from '../contracts/api/route';
 import { IDEMPOTENCY_HEADER, requestFingerprint, type IdempotencyStore, type StoredResponse } from './idempotency';
 import { problems } from './problem';
-import { nulCharacterErrors, parseOrThrow } from './validate';
+import { clientInputErrors, parseOrThrow } from './validate';
 
 type IdentityFor<A> = A extends 'user' ? UserIdentity : A extends 'admin' ? AdminIdentity : Identity;
 
@@ -66,12 +66,12 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
     router[contract.method](expressPath(contract.path), async (req: Request, res: Response) => {
       const identity = res.locals.identity as Identity;
       assertCaller(contract.auth, identity);
-      const unstorable = [
-        ...nulCharacterErrors(req.params, ['path']),
-        ...nulCharacterErrors(req.query, ['query']),
-        ...nulCharacterErrors(req.body),
+      const refused = [
+        ...clientInputErrors(req.params, ['path']),
+        ...clientInputErrors(req.query, ['query']),
+        ...clientInputErrors(req.body),
       ];
-      if (unstorable.length > 0) throw problems.validation(unstorable);
+      if (refused.length > 0) throw problems.validation(refused);
       const params = contract.params ? parseOrThrow(contract.params, req.params, 'path') : {};
       const query = contract.query ? parseOrThrow(contract.query, req.query, 'query') : {};
       const body =

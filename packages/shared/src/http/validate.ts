@@ -21,17 +21,45 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, whe
 const NUL = '\u0000';
 const NUL_MESSAGE = 'must not contain NUL characters';
 
+/** No contract nests anywhere near this deep; anything deeper is an attack on whoever walks it. */
+export const MAX_INPUT_DEPTH = 32;
+const DEPTH_MESSAGE = `must not nest deeper than ${MAX_INPUT_DEPTH} levels`;
+
 /**
- * Postgres text and jsonb cannot hold U+0000, and zod's string schemas let it through; input
- * carrying it anywhere is the client's mistake, refused before it can reach SQL as a 500.
+ * What no schema should see of client input: nesting deeper than `MAX_INPUT_DEPTH` (objects and
+ * arrays; the value itself is level 1), and U+0000 anywhere, which Postgres text and jsonb cannot
+ * hold while zod's string schemas let it through. Walks with its own stack, so no depth of input
+ * can overflow the call stack, and stops descending at the cap, so a deep body costs no more than
+ * a shallow one.
  */
-export function nulCharacterErrors(value: unknown, path: string[] = []): FieldError[] {
-  if (typeof value === 'string') return value.includes(NUL) ? [{ path: path.join('.') || '(root)', message: NUL_MESSAGE }] : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => nulCharacterErrors(v, [...path, String(i)]));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) =>
-      k.includes(NUL) ? [{ path: [...path, '(key)'].join('.'), message: NUL_MESSAGE }] : nulCharacterErrors(v, [...path, k]),
-    );
+export function clientInputErrors(value: unknown, root: string[] = []): FieldError[] {
+  const errors: FieldError[] = [];
+  const at = (path: string[]) => path.join('.') || '(root)';
+  let tooDeep = false;
+  const pending: Array<{ value: unknown; path: string[]; depth: number; nulKey?: boolean }> = [{ value, path: root, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value: current, path, depth } = next;
+    if (next.nulKey) {
+      errors.push({ path: at([...path.slice(0, -1), '(key)']), message: NUL_MESSAGE });
+      continue;
+    }
+    if (typeof current === 'string') {
+      if (current.includes(NUL)) errors.push({ path: at(path), message: NUL_MESSAGE });
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (depth === MAX_INPUT_DEPTH) {
+      // one error is enough to refuse; a wide body of deep branches would otherwise list them all
+      if (!tooDeep) errors.push({ path: at(path), message: DEPTH_MESSAGE });
+      tooDeep = true;
+      continue;
+    }
+    const entries = Array.isArray(current) ? current.map((v, i) => [String(i), v] as const) : Object.entries(current);
+    // pushed last to first so the errors come out in document order
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const [key, child] = entries[i]!;
+      pending.push({ value: child, path: [...path, key], depth: depth + 1, nulKey: key.includes(NUL) });
+    }
   }
-  return [];
+  return errors;
 }

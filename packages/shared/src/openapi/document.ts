@@ -38,6 +38,13 @@ function successContent(route: AnyRoute) {
   return undefined;
 }
 
+/** An optional token is OpenAPI's "no requirement, or this one"; an ignored one is no requirement. */
+function securityOf(route: AnyRoute): RouteConfig['security'] {
+  if (route.auth === 'user') return [{ userBearer: [] }];
+  if (route.auth === 'admin') return [{ adminBearer: [] }];
+  return route.token === 'optional' ? [{}, { userBearer: [] }] : [];
+}
+
 function toRouteConfig(route: AnyRoute): RouteConfig {
   const responses: RouteConfig['responses'] = {
     [route.success.status]: { description: route.success.description, content: successContent(route) },
@@ -57,7 +64,7 @@ function toRouteConfig(route: AnyRoute): RouteConfig {
     summary: route.summary,
     description: route.description,
     tags: route.tags,
-    security: route.auth === 'user' ? [{ userBearer: [] }] : route.auth === 'admin' ? [{ adminBearer: [] }] : [],
+    security: securityOf(route),
     request: {
       params: route.params,
       query: route.query,

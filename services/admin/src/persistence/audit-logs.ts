@@ -1,5 +1,4 @@
-import type { CursorPosition } from '@market/shared';
-import type { Queryable } from '@market/shared';
+import { keysetPage, NEWEST_FIRST, type KeysetPageResult, type Queryable } from '@market/shared';
 
 export interface AuditLogRow {
   id: string;
@@ -46,8 +45,12 @@ export interface AuditLogFilter {
   biz_type?: string;
 }
 
-/** Newest first, keyset-paged on (created_at, id); fetches `limit + 1` rows to tell whether a page follows. */
-export async function findAuditLogs(q: Queryable, filter: AuditLogFilter, after: CursorPosition | null, limit: number): Promise<AuditLogRow[]> {
+/** Newest first, the page after `cursor`. */
+export async function findAuditLogs(
+  q: Queryable,
+  filter: AuditLogFilter,
+  page: { limit: number; cursor: string | undefined },
+): Promise<KeysetPageResult<AuditLogRow>> {
   const where: string[] = [];
   const params: unknown[] = [];
   for (const column of ['actor_id', 'action', 'biz_type'] as const) {
@@ -56,17 +59,11 @@ export async function findAuditLogs(q: Queryable, filter: AuditLogFilter, after:
     params.push(value);
     where.push(`${column} = $${params.length}`);
   }
-  if (after) {
-    params.push(after.v, after.id);
-    where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
-  }
-  params.push(limit + 1);
-  return q.query(
-    `SELECT id, actor_type, actor_id, action, biz_type, biz_id, detail, ip, result, request_id, created_at
-     FROM audit_logs
-     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-     ORDER BY created_at DESC, id DESC
-     LIMIT $${params.length}`,
+  return keysetPage<AuditLogRow>(q, {
+    query: `SELECT id, actor_type, actor_id, action, biz_type, biz_id, detail, ip, result, request_id, created_at
+      FROM audit_logs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
     params,
-  );
+    orderBy: NEWEST_FIRST,
+    ...page,
+  });
 }

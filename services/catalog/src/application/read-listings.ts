@@ -1,9 +1,7 @@
 import {
-  decodeCursor,
   isUuid,
   ListingStatus,
   problems,
-  toPage,
   type adminListListings,
   type Identity,
   type listListings,
@@ -13,15 +11,14 @@ import {
   type z,
 } from '@market/shared';
 import { isPublic, visibleToOwner } from '../domain/listing-state';
-import { positionIn, queryListings, type ListingQuery } from '../persistence/listing-queries';
+import { queryListings, type ListingQuery } from '../persistence/listing-queries';
 import { countListings, findListing, toListingView } from '../persistence/listing-repository';
 import { anyListing, callerUserId, ownListing } from './listing-access';
 import type { CatalogDeps } from './deps';
 
-async function page(deps: CatalogDeps, query: Omit<ListingQuery, 'after'> & { cursor?: string }) {
-  const { cursor, ...rest } = query;
-  const rows = await queryListings(deps.db.manager, { ...rest, after: decodeCursor(cursor) });
-  return toPage(rows, query.limit, positionIn(query.order), toListingView);
+async function page(deps: CatalogDeps, query: ListingQuery) {
+  const { items, next_cursor } = await queryListings(deps.db.manager, query);
+  return { items: items.map(toListingView), next_cursor };
 }
 
 /** Online listings to anyone; the owner also sees their own in any state but deleted. */

@@ -1,4 +1,4 @@
-import { isUuid, MAX_MONEY_FEN, problems, type CursorPosition, type EntityManager, type ListingStatus, type ReviewStatus, type z } from '@market/shared';
+import { keysetPage, NEWEST_FIRST, type EntityManager, type KeysetOrder, type ListingStatus, type KeysetPageResult, type ReviewStatus, type z } from '@market/shared';
 import { LISTING_COLUMNS, type ListingRow } from './listing-repository';
 
 export type ListingOrder = 'newest' | 'price_asc' | 'price_desc';
@@ -14,45 +14,28 @@ export interface ListingQuery {
   minPrice?: number;
   maxPrice?: number;
   order: ListingOrder;
-  after: CursorPosition | null;
+  cursor: string | undefined;
   limit: number;
 }
 
-const ORDERS: Record<ListingOrder, { by: string; dir: 'ASC' | 'DESC'; column: 'created_at' | 'hourly_price' }> = {
-  newest: { by: 'created_at DESC, id DESC', dir: 'DESC', column: 'created_at' },
-  price_asc: { by: 'hourly_price ASC, id ASC', dir: 'ASC', column: 'hourly_price' },
-  price_desc: { by: 'hourly_price DESC, id DESC', dir: 'DESC', column: 'hourly_price' },
+const byPrice = (direction: KeysetOrder['direction']): KeysetOrder => ({
+  keys: [
+    { column: 'hourly_price', type: 'integer' },
+    { column: 'id', type: 'uuid' },
+  ],
+  direction,
+});
+
+const ORDERS: Record<ListingOrder, KeysetOrder> = {
+  newest: NEWEST_FIRST,
+  price_asc: byPrice('asc'),
+  price_desc: byPrice('desc'),
 };
-
-/** The keyset position of a row in `order`; what the next page starts after. */
-export function positionIn(order: ListingOrder) {
-  return (row: ListingRow): CursorPosition =>
-    ORDERS[order].column === 'created_at' ? { v: row.created_at.toISOString(), id: row.id } : { v: Number(row.hourly_price), id: row.id };
-}
-
-const LAST_TIMESTAMP = Date.UTC(10000, 0, 1);
-
-function invalidCursor() {
-  return problems.validation([{ path: 'query.cursor', message: 'cursor is not valid for this list' }]);
-}
-
-/** A cursor from another sort (or forged) is a 400, never a SQL error. */
-function afterValue(order: ListingOrder, after: CursorPosition): string | number {
-  if (!isUuid(after.id)) throw invalidCursor();
-  if (ORDERS[order].column === 'created_at') {
-    const at = typeof after.v === 'string' ? Date.parse(after.v) : Number.NaN;
-    // Postgres refuses some years JavaScript accepts; no listing predates 1970 or outlives 9999.
-    if (!(at >= 0 && at < LAST_TIMESTAMP)) throw invalidCursor();
-    return new Date(at).toISOString();
-  }
-  if (typeof after.v !== 'number' || !Number.isInteger(after.v) || after.v < 0 || after.v > MAX_MONEY_FEN) throw invalidCursor();
-  return after.v;
-}
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** One page (plus one row, to know whether another follows) of listings matching `q`. */
-export async function queryListings(manager: EntityManager, q: ListingQuery): Promise<ListingRow[]> {
+/** One page of listings matching `q`, after its cursor. */
+export async function queryListings(manager: EntityManager, q: ListingQuery): Promise<KeysetPageResult<ListingRow>> {
   const where: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => {
@@ -70,14 +53,11 @@ export async function queryListings(manager: EntityManager, q: ListingQuery): Pr
   }
   if (q.minPrice !== undefined) where.push(`hourly_price >= ${param(q.minPrice)}`);
   if (q.maxPrice !== undefined) where.push(`hourly_price <= ${param(q.maxPrice)}`);
-  const order = ORDERS[q.order];
-  if (q.after) {
-    const value = afterValue(q.order, q.after);
-    const cast = order.column === 'created_at' ? '::timestamptz' : '::integer';
-    where.push(`(${order.column}, id) ${order.dir === 'DESC' ? '<' : '>'} (${param(value)}${cast}, ${param(q.after.id)}::uuid)`);
-  }
-  const sql = `SELECT ${LISTING_COLUMNS} FROM listings
-    ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-    ORDER BY ${order.by} LIMIT ${param(q.limit + 1)}`;
-  return manager.query(sql, params);
+  return keysetPage<ListingRow>(manager, {
+    query: `SELECT ${LISTING_COLUMNS} FROM listings ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+    params,
+    orderBy: ORDERS[q.order],
+    limit: q.limit,
+    cursor: q.cursor,
+  });
 }

@@ -1,6 +1,19 @@
 import { EXTENSION_OF, type ContentType } from './content-type';
 
 const MAX_STEM_LENGTH = 100;
+/**
+ * No file system keeps a name longer than 255 (UTF-16 units on NTFS, bytes elsewhere), so nothing
+ * past that came from a real file; cutting there first keeps every regex below on a short string.
+ */
+const MAX_NAME_LENGTH = 255;
+
+/** The head of `name`, at most `max` UTF-16 units, without splitting a surrogate pair. */
+function head(name: string, max: number): string {
+  if (name.length <= max) return name;
+  const cut = name.slice(0, max);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
 
 /**
  * The name a client gave its file, made safe to store and to put back in Content-Disposition:
@@ -8,7 +21,8 @@ const MAX_STEM_LENGTH = 100;
  * extension of the type the bytes really are (a `report.html` that is a PNG is served as `report.png`).
  */
 export function sanitiseOriginalName(clientName: string | undefined, contentType: ContentType): string {
-  const base = (clientName ?? '').normalize('NFC').split(/[/\\]/).pop() ?? '';
+  const name = clientName ?? '';
+  const base = head(name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1), MAX_NAME_LENGTH).normalize('NFC');
   const cleaned = base
     .replace(/[\u0000-\u001f\u007f-\u009f"\\]/g, '')
     .replace(/\s+/g, ' ')

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared';
+import { keysetPage, NEWEST_FIRST, type EntityManager, type KeysetPageResult } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import type { RealnameState } from '../domain/realname';
 import { updateReturning } from '@market/shared';
@@ -86,13 +86,12 @@ export async function unfreezeIfFrozen(manager: EntityManager, id: string): Prom
   return rows.length > 0;
 }
 
-/** Newest first, `limit + 1` rows after the keyset position (created_at, id). */
+/** Newest first, the page after `cursor`. */
 export async function findUsersPage(
   manager: EntityManager,
   filters: UserFilters,
-  after: { created_at: string; id: string } | null,
-  limit: number,
-): Promise<UserRecord[]> {
+  page: { limit: number; cursor: string | undefined },
+): Promise<KeysetPageResult<UserRecord>> {
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (value: unknown) => {
@@ -102,10 +101,12 @@ export async function findUsersPage(
   if (filters.phone !== undefined) where.push(`u.phone = ${arg(filters.phone)}`);
   if (filters.frozen !== undefined) where.push(`u.frozen = ${arg(filters.frozen)}`);
   if (filters.realname_status !== undefined) where.push(`COALESCE(r.status, 'unverified') = ${arg(filters.realname_status)}`);
-  if (after) where.push(`(u.created_at, u.id) < (${arg(after.created_at)}::timestamptz, ${arg(after.id)}::uuid)`);
-  const sql = `${SELECT_USER} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-    ORDER BY u.created_at DESC, u.id DESC LIMIT ${arg(limit + 1)}`;
-  return manager.query(sql, args);
+  return keysetPage<UserRecord>(manager, {
+    query: `${SELECT_USER} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+    params: args,
+    orderBy: NEWEST_FIRST,
+    ...page,
+  });
 }
 
 /** Ordinary phone users only (publishers stand in for admins); "today" starts at 00:00 UTC. */

@@ -86,6 +86,7 @@ export const getAdminCaptcha = defineRoute({
   method: 'get',
   path: '/api/admin/auth/captcha',
   auth: 'public',
+  token: 'ignored',
   summary: 'Obtain a back-office login captcha',
   tags: ['admin-auth'],
   success: { status: 200, description: 'a fresh captcha', schema: Captcha },
@@ -98,6 +99,7 @@ export const adminLogin = defineRoute({
   method: 'post',
   path: '/api/admin/auth/login',
   auth: 'public',
+  token: 'ignored',
   summary: 'Back-office login with username, password and captcha',
   tags: ['admin-auth'],
   body: z

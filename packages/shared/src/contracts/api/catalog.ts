@@ -72,6 +72,7 @@ export const listListings = defineRoute({
   method: 'get',
   path: '/api/listings',
   auth: 'public',
+  token: 'ignored',
   summary: 'List online listings',
   tags: ['listings'],
   query: PageQuery.extend({
@@ -91,6 +92,7 @@ export const getDefaultUploadScreenshot = defineRoute({
   method: 'get',
   path: '/api/listings/default-upload-screenshot',
   auth: 'public',
+  token: 'ignored',
   summary: 'The default screenshot of open-upload listings',
   tags: ['listings'],
   success: { status: 200, description: 'PNG image', contentType: 'image/png' },
@@ -103,12 +105,13 @@ export const getListing = defineRoute({
   method: 'get',
   path: '/api/listings/{id}',
   auth: 'public',
+  token: 'optional',
   summary: 'Listing detail',
   description: 'Anyone sees an online listing; with a user token the owner also sees its own listing in any state but `deleted`.',
   tags: ['listings'],
   params: IdParams,
   success: { status: 200, description: 'the listing', schema: Listing },
-  errors: [404],
+  errors: [401, 404],
 });
 
 export const createListing = defineRoute({
@@ -279,6 +282,7 @@ export const openUploadListings = defineRoute({
   method: 'post',
   path: '/api/open/listing-uploads',
   auth: 'public',
+  token: 'ignored',
   summary: 'Open upload: external software delivers accounts as draft listings awaiting review',
   description:
     'No login. Per-IP rate limit and a body limit apply; when OPEN_UPLOAD_TOKEN is set the X-Upload-Token header must match (401 otherwise). ' +

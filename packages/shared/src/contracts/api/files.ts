@@ -46,6 +46,7 @@ export const readFile = defineRoute({
   method: 'get',
   path: '/api/files/object',
   auth: 'public',
+  token: 'optional',
   summary: 'Read a file through the proxy',
   description:
     'Public scenes need no token; private ones need the token of the uploader or of a party of the order the file is attached to (404 to anyone else). ' +

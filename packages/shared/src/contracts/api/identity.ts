@@ -74,6 +74,7 @@ export const sendSmsCode = defineRoute({
   method: 'post',
   path: '/api/auth/sms/send',
   auth: 'public',
+  token: 'ignored',
   summary: 'Send an SMS login code to a phone number',
   tags: ['auth'],
   body: z.object({ phone: Phone }).strict(),
@@ -95,6 +96,7 @@ export const loginWithSms = defineRoute({
   method: 'post',
   path: '/api/auth/sms/login',
   auth: 'public',
+  token: 'ignored',
   summary: 'Log in with phone and SMS code; an unknown phone registers a new user',
   tags: ['auth'],
   body: z
@@ -113,6 +115,7 @@ export const refreshToken = defineRoute({
   method: 'post',
   path: '/api/auth/refresh',
   auth: 'public',
+  token: 'ignored',
   summary: 'Exchange a refresh token for a new pair (rotation)',
   description: 'The old refresh token stops working; reusing a rotated one revokes the whole family.',
   tags: ['auth'],

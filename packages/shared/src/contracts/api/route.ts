@@ -4,22 +4,32 @@ export type ServiceName = 'identity' | 'catalog' | 'orders' | 'wallet' | 'files'
 
 /**
  * Who may call a route, as the gateway enforces it:
- * - `public`: anyone; a bearer user token is still verified and forwarded when present
+ * - `public`: anyone; what a token sent along means is the route's `token` policy
  * - `user`: a valid ordinary-user access token
  * - `admin`: a valid back-office access token
  */
 export type RouteAuth = 'public' | 'user' | 'admin';
 
+/**
+ * How a public route treats an `Authorization` header:
+ * - `ignored`: never read, so a stale token a client still attaches (a mobile app refreshing
+ *   with its expired access token, a back-office page logging in again) gets the public answer;
+ *   for the auth entry points and anything whose answer no caller changes
+ * - `optional`: a user token, when sent, must be valid (401 otherwise) and is forwarded; for
+ *   public reads that show a signed-in caller more (an owner's own unpublished listing)
+ */
+export type PublicTokenPolicy = 'ignored' | 'optional';
+
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 501 | 502 | 503;
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
-export interface RouteContract<
-  P extends AnyObject | undefined = AnyObject | undefined,
-  Q extends z.ZodType | undefined = z.ZodType | undefined,
-  B extends z.ZodType | undefined = z.ZodType | undefined,
-  R extends z.ZodType | undefined = z.ZodType | undefined,
-  A extends RouteAuth = RouteAuth,
+interface RouteFields<
+  P extends AnyObject | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType | undefined,
+  A extends RouteAuth,
 > {
   /** operationId in the OpenAPI document; unique across the system */
   id: string;
@@ -48,6 +58,15 @@ export interface RouteContract<
   errors: ErrorStatus[];
 }
 
+/** Every public route states its token policy; routes that need a token have none to state. */
+export type RouteContract<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
+  A extends RouteAuth = RouteAuth,
+> = RouteFields<P, Q, B, R, A> & ([A] extends ['public'] ? { token: PublicTokenPolicy } : { token?: never });
+
 export function defineRoute<
   P extends AnyObject | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
@@ -58,11 +77,11 @@ export function defineRoute<
   return route;
 }
 
-export type AnyRoute = RouteContract<any, any, any, any, any>;
+export type AnyRoute = RouteFields<any, any, any, any, any> & { token?: PublicTokenPolicy };
 
 type InferOr<T, Fallback> = T extends z.ZodType ? z.infer<T> : Fallback;
-export type RouteParams<C> = C extends RouteContract<infer P, any, any, any, any> ? InferOr<P, Record<string, never>> : never;
-export type RouteQuery<C> = C extends RouteContract<any, infer Q, any, any, any> ? InferOr<Q, Record<string, never>> : never;
-export type RouteBody<C> = C extends RouteContract<any, any, infer B, any, any> ? InferOr<B, undefined> : never;
-export type RouteResult<C> = C extends RouteContract<any, any, any, infer R, any> ? InferOr<R, void> : never;
-export type RouteAuthOf<C> = C extends RouteContract<any, any, any, any, infer A> ? A : never;
+export type RouteParams<C> = C extends RouteFields<infer P, any, any, any, any> ? InferOr<P, Record<string, never>> : never;
+export type RouteQuery<C> = C extends RouteFields<any, infer Q, any, any, any> ? InferOr<Q, Record<string, never>> : never;
+export type RouteBody<C> = C extends RouteFields<any, any, infer B, any, any> ? InferOr<B, undefined> : never;
+export type RouteResult<C> = C extends RouteFields<any, any, any, infer R, any> ? InferOr<R, void> : never;
+export type RouteAuthOf<C> = C extends RouteFields<any, any, any, any, infer A> ? A : never;

@@ -132,6 +132,7 @@ export const paygateNotify = defineRoute({
   method: 'post',
   path: '/api/payments/paygate/notify',
   auth: 'public',
+  token: 'ignored',
   summary: 'Payment-result callback from the payment gateway',
   description:
     'Paygate-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PAYGATE_SECRET, t + "." + raw body)>. ' +
