@@ -9,12 +9,13 @@ import { catalogInternalRoutes } from './http/internal-routes';
 import { catalogRouteBindings } from './http/routes';
 import { CreateListings1763900000000 } from './persistence/migrations/1763900000000-create-listings';
 import { CreateOpenUploads1763900000001 } from './persistence/migrations/1763900000001-create-open-uploads';
+import { CreateOwnerStanding1763900000002 } from './persistence/migrations/1763900000002-create-owner-standing';
 
 export const catalogService = defineService({
   name: 'catalog',
   env: catalogEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, CreateListings1763900000000, CreateOpenUploads1763900000001],
+  migrations: [CreateOutboxAndInbox1763800000000, CreateListings1763900000000, CreateOpenUploads1763900000001, CreateOwnerStanding1763900000002],
   largeBodyPaths: ['/api/open/listing-uploads'],
   build: (ctx) => {
     const deps = {

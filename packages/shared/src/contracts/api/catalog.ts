@@ -73,6 +73,7 @@ export const listListings = defineRoute({
   path: '/api/listings',
   auth: 'public',
   summary: 'List online listings',
+  description: 'A frozen owner has no online listing: the freeze takes them offline and approvals wait for the unfreeze.',
   tags: ['listings'],
   query: PageQuery.extend({
     game: z.string().trim().max(50).optional(),
@@ -360,6 +361,9 @@ export const adminApproveListing = defineRoute({
   path: '/api/admin/listings/{id}/approve',
   auth: 'admin',
   summary: 'Approve a listing awaiting review',
+  description:
+    '409 INVALID_STATE unless the listing is draft / pending; 409 OWNER_FROZEN while its owner is frozen ' +
+    '(it stays pending and can be approved after the unfreeze).',
   tags: ['admin-listings'],
   params: IdParams,
   body: EmptyBody,
