@@ -2,7 +2,7 @@ import { CreateOutboxAndInbox1763800000000, defineService, SecretBox } from '@ma
 import { adminDirectory } from './clients/admin-directory';
 import { fileRegistry } from './clients/file-registry';
 import { publisherAccounts } from './clients/publisher-accounts';
-import { catalogEnvShape } from './config';
+import { catalogEnvShape, openUploadToken } from './config';
 import { catalogEventHandlers } from './events/handlers';
 import { loadDefaultScreenshot } from './http/default-screenshot';
 import { catalogInternalRoutes } from './http/internal-routes';
@@ -25,7 +25,7 @@ export const catalogService = defineService({
       admins: adminDirectory(ctx.internal),
       publishers: publisherAccounts(ctx.internal),
       secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
-      openUploadToken: ctx.config.OPEN_UPLOAD_TOKEN,
+      openUploadToken: openUploadToken(ctx.config),
     };
     return {
       routes: catalogRouteBindings(deps, loadDefaultScreenshot()),
