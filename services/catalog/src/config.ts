@@ -3,6 +3,8 @@ import { ConfigError, dataEncryptionShape, z } from '@market/shared';
 export const catalogEnvShape = {
   /** open uploads must carry it in `X-Upload-Token`; required in production */
   OPEN_UPLOAD_TOKEN: z.string().min(16).max(200).optional(),
+  /** the gateway's limit for the open upload (same variable); a larger body is refused with 413 and recorded */
+  OPEN_UPLOAD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** seals account credentials and raw open uploads */
   ...dataEncryptionShape,
 };

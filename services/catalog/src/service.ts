@@ -10,13 +10,15 @@ import { catalogRouteBindings } from './http/routes';
 import { CreateListings1763900000000 } from './persistence/migrations/1763900000000-create-listings';
 import { CreateOpenUploads1763900000001 } from './persistence/migrations/1763900000001-create-open-uploads';
 import { CreateOwnerStanding1763900000002 } from './persistence/migrations/1763900000002-create-owner-standing';
+import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/1763900000003-record-every-open-upload';
 
 export const catalogService = defineService({
   name: 'catalog',
   env: catalogEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, CreateListings1763900000000, CreateOpenUploads1763900000001, CreateOwnerStanding1763900000002],
-  largeBodyPaths: ['/api/open/listing-uploads'],
+  migrations: [CreateOutboxAndInbox1763800000000, CreateListings1763900000000, CreateOpenUploads1763900000001, CreateOwnerStanding1763900000002,
+    RecordEveryOpenUpload1763900000003,
+  ],
   build: (ctx) => {
     const deps = {
       db: ctx.db,
@@ -26,6 +28,7 @@ export const catalogService = defineService({
       publishers: publisherAccounts(ctx.internal),
       secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
       openUploadToken: openUploadToken(ctx.config),
+      openUploadBodyLimit: ctx.config.OPEN_UPLOAD_BODY_LIMIT_BYTES,
     };
     return {
       routes: catalogRouteBindings(deps, loadDefaultScreenshot()),

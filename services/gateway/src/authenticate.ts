@@ -56,9 +56,10 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
   /**
    * The caller's identity for a route: admin routes need an admin token, user routes a user token;
    * on public routes a user token is optional but, when sent, must be valid. The admin login and
-   * captcha routes are public and ignore any token.
+   * captcha routes are public and ignore any token, as `none` routes do.
    */
   return async function authenticate(route: AnyRoute, authorization: string | undefined, ip: string | null): Promise<Identity> {
+    if (route.auth === 'none') return { kind: 'anonymous', ip };
     const token = bearerToken(authorization);
     if (token === null) throw problems.unauthenticated('Authorization must be "Bearer <token>"');
     if (route.auth === 'admin' || route.auth === 'user') {

@@ -7,8 +7,10 @@ export type ServiceName = 'identity' | 'catalog' | 'orders' | 'wallet' | 'files'
  * - `public`: anyone; a bearer user token is still verified and forwarded when present
  * - `user`: a valid ordinary-user access token
  * - `admin`: a valid back-office access token
+ * - `none`: anyone, and an Authorization header is ignored: machine callers that bring their own
+ *   protection (the open upload's token), whose deliveries must reach the service whatever they send
  */
-export type RouteAuth = 'public' | 'user' | 'admin';
+export type RouteAuth = 'public' | 'user' | 'admin' | 'none';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 501 | 502 | 503;
 
@@ -34,8 +36,12 @@ export interface RouteContract<
   params?: P;
   query?: Q;
   body?: B;
-  /** `json` unless the route takes multipart (file upload) */
-  bodyType?: 'json' | 'multipart';
+  /**
+   * `json` unless the route takes multipart (file upload) or `raw`: the service leaves the bytes
+   * unread for the handler, which parses them itself (open upload records even a body that is not
+   * JSON); `body` then documents what the handler accepts. Raw routes have literal paths.
+   */
+  bodyType?: 'json' | 'multipart' | 'raw';
   /** request headers worth documenting (Idempotency-Key, X-Upload-Token, Paygate-Signature) */
   headers?: AnyObject;
   success: {
