@@ -40,6 +40,7 @@ export async function readDeliveredBody(req: Request, limit: number): Promise<De
   try {
     return { bytes: decompress(received, { maxOutputLength: limit }), byteCount, fault: null };
   } catch (err) {
-    return { bytes: received, byteCount, fault: err instanceof RangeError ? 'too_large' : 'undecodable' };
+    const tooLarge = (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+    return { bytes: received, byteCount, fault: tooLarge ? 'too_large' : 'undecodable' };
   }
 }
