@@ -67,7 +67,7 @@ describe('open-upload deliveries, recorded and traced', () => {
     const item = account({ level: 30, skins: ['a', 'b'], pwd2: `${secret}-2` });
     const res = await send(JSON.stringify(body(UPLOADER, item)), { 'content-type': 'text/plain' });
     expect(res.status).toBe(201);
-    const answer = await res.json();
+    const answer: any = await res.json();
     expect(answer.listings).toHaveLength(1);
     expect(answer.failed).toEqual([]);
 
@@ -81,7 +81,7 @@ describe('open-upload deliveries, recorded and traced', () => {
   it('fails an item that is not an object alone, by its index, and converts the others', async () => {
     const res = await send(JSON.stringify(body(UPLOADER, [account(), 'acct:pw', 7, null, [account()], account({ title: '第二个' })])));
     expect(res.status).toBe(201);
-    const answer = await res.json();
+    const answer: any = await res.json();
     expect(answer.listings).toHaveLength(2);
     expect(answer.failed.map((f: any) => f.index)).toEqual([1, 2, 3, 4]);
     expect(answer.failed[0].errors).toEqual([{ path: '(root)', message: expect.stringContaining('object') }]);
@@ -94,7 +94,7 @@ describe('open-upload deliveries, recorded and traced', () => {
     const text = `{"uploadTime": "2026-11-22 18:00:00", "uploaderName": "${UPLOADER}", "data": {'password': '${secret}', "title": "x",}}`;
     const res = await send(text, { 'content-type': 'application/json' });
     expect(res.status).toBe(400);
-    expect((await res.json()).code).toBe('MALFORMED_JSON');
+    expect(((await res.json()) as any).code).toBe('MALFORMED_JSON');
     const record = await recordOf(res);
     expect(record).toMatchObject({ outcome: 'refused', status: 400, code: 'MALFORMED_JSON', uploader_name: UPLOADER, redacted_body: null, item_count: 0 });
     expect(record.redacted_text).toHaveLength(text.length);
@@ -130,7 +130,7 @@ describe('open-upload deliveries, recorded and traced', () => {
     expect(Buffer.byteLength(big)).toBeGreaterThan(LIMIT);
     const res = await send(big);
     expect(res.status).toBe(413);
-    expect((await res.json()).code).toBe('PAYLOAD_TOO_LARGE');
+    expect(((await res.json()) as any).code).toBe('PAYLOAD_TOO_LARGE');
     const record = await recordOf(res);
     expect(record).toMatchObject({
       outcome: 'refused',
