@@ -8,6 +8,7 @@ import type { ServiceName } from './api/route';
 export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName }> = [
   { prefix: '/api/admin/users', service: 'identity' },
   { prefix: '/api/admin/listings', service: 'catalog' },
+  { prefix: '/api/admin/open-uploads', service: 'catalog' },
   { prefix: '/api/admin/orders', service: 'orders' },
   { prefix: '/api/admin/disputes', service: 'orders' },
   { prefix: '/api/admin/wallet', service: 'wallet' },

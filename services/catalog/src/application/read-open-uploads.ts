@@ -30,7 +30,8 @@ function toSummary(row: SummaryRow): Summary {
     reason: row.reason,
     item_count: row.item_count,
     listing_count: result.success ? result.data.listings.length : 0,
-    byte_count: row.byte_count,
+    // bigint: a declared length may exceed what an integer column holds
+    byte_count: Number(row.byte_count),
     bytes_truncated: row.bytes_truncated,
     matched_admin_id: row.matched_admin_id,
   };

@@ -20,7 +20,7 @@ export const RecordEveryOpenUpload1763900000003 = sqlMigration(
        ADD COLUMN code text,
        ADD COLUMN reason text,
        ADD COLUMN errors jsonb NOT NULL DEFAULT '[]',
-       ADD COLUMN byte_count integer NOT NULL DEFAULT 0,
+       ADD COLUMN byte_count bigint NOT NULL DEFAULT 0,
        ADD COLUMN bytes_truncated boolean NOT NULL DEFAULT false,
        ADD COLUMN redacted_text text`,
     // Before this, only converted uploads (201) and unmatched ones (422, result holding the code) were recorded.
