@@ -1,6 +1,6 @@
 import { listingById, type EventData } from '@market/shared';
 import { api, startStack, type Stack } from '@market/testkit';
-import { eventually, listingBody, newAdmin, newUser, outboxEvents, publishEvent, type Caller } from './support';
+import { eventHandled, listingBody, newAdmin, newUser, outboxEvents, publishEvent, type Caller } from './support';
 
 describe('frozen owners', () => {
   let stack: Stack;
@@ -13,11 +13,7 @@ describe('frozen owners', () => {
   });
   afterAll(() => stack?.stop());
 
-  const handled = (eventId: string) =>
-    eventually(
-      () => stack.services.catalog!.ctx.db.query(`SELECT 1 FROM inbox WHERE event_id = $1`, [eventId]),
-      (rows: unknown[]) => rows.length === 1,
-    );
+  const handled = (eventId: string) => eventHandled(stack, eventId);
 
   const freeze = async (owner: Caller, at = new Date()) => {
     const data: EventData<'user.frozen'> = { user_id: owner.id, reason: 'fraud', frozen_by: admin.id, frozen_at: at.toISOString() };
