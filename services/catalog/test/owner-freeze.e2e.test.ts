@@ -125,7 +125,7 @@ describe('frozen owners', () => {
 
   it('never leaves a listing online when approvals race the owner’s freeze', async () => {
     const owner = newUser();
-    const ids = await Promise.all(Array.from({ length: 8 }, () => pending(owner)));
+    const ids = await Promise.all(Array.from({ length: 12 }, () => pending(owner)));
     const data: EventData<'user.frozen'> = { user_id: owner.id, reason: 'fraud', frozen_by: admin.id, frozen_at: new Date().toISOString() };
     const [event, ...approvals] = await Promise.all([
       publishEvent(stack, 'user.frozen', data),
