@@ -2,7 +2,7 @@ import { CreateOutboxAndInbox1763800000000, defineService, resealLegacySecrets, 
 import { adminDirectory } from './clients/admin-directory';
 import { fileRegistry } from './clients/file-registry';
 import { publisherAccounts } from './clients/publisher-accounts';
-import { catalogEnvShape } from './config';
+import { catalogEnvShape, openUploadToken } from './config';
 import { catalogEventHandlers } from './events/handlers';
 import { loadDefaultScreenshot } from './http/default-screenshot';
 import { catalogInternalRoutes } from './http/internal-routes';
@@ -10,14 +10,21 @@ import { catalogRouteBindings } from './http/routes';
 import { LISTING_CREDENTIALS_SEALED } from './persistence/credentials-repository';
 import { CreateListings1763900000000 } from './persistence/migrations/1763900000000-create-listings';
 import { CreateOpenUploads1763900000001 } from './persistence/migrations/1763900000001-create-open-uploads';
+import { CreateOwnerStanding1763900000002 } from './persistence/migrations/1763900000002-create-owner-standing';
+import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/1763900000003-record-every-open-upload';
 import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
 
 export const catalogService = defineService({
   name: 'catalog',
   env: catalogEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, CreateListings1763900000000, CreateOpenUploads1763900000001],
-  largeBodyPaths: ['/api/open/listing-uploads'],
+  migrations: [
+    CreateOutboxAndInbox1763800000000,
+    CreateListings1763900000000,
+    CreateOpenUploads1763900000001,
+    CreateOwnerStanding1763900000002,
+    RecordEveryOpenUpload1763900000003,
+  ],
   build: async (ctx) => {
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
     await resealLegacySecrets(ctx.db, secrets, [LISTING_CREDENTIALS_SEALED, OPEN_UPLOAD_RAW_SEALED], ctx.log);
@@ -28,7 +35,8 @@ export const catalogService = defineService({
       admins: adminDirectory(ctx.internal),
       publishers: publisherAccounts(ctx.internal),
       secrets,
-      openUploadToken: ctx.config.OPEN_UPLOAD_TOKEN,
+      openUploadToken: openUploadToken(ctx.config),
+      openUploadBodyLimit: ctx.config.OPEN_UPLOAD_BODY_LIMIT_BYTES,
     };
     return {
       routes: catalogRouteBindings(deps, loadDefaultScreenshot()),

@@ -13,7 +13,7 @@ import {
   type ListingState,
   type ListingTrigger,
 } from '../src/domain/listing-state';
-import { eventually, listingBody, newAdmin, newUser, outboxEvents, publishEvent, type Caller } from './support';
+import { eventHandled, eventually, listingBody, newAdmin, newUser, outboxEvents, publishEvent, type Caller } from './support';
 
 const PNG = readFileSync(path.resolve(__dirname, '../assets/default-upload-screenshot.png'));
 
@@ -362,11 +362,7 @@ describe('listings through the gateway', () => {
       rent: 800, deposit: 5000, amount: 5800, hours: 1,
       consumption: 800, deposit_deduction: 0, refund: 5000, owner_income: 760, platform_fee: 40,
     };
-    const handled = (eventId: string) =>
-      eventually(
-        () => stack.services.catalog!.ctx.db.query(`SELECT 1 FROM inbox WHERE event_id = $1`, [eventId]),
-        (rows: unknown[]) => rows.length === 1,
-      );
+    const handled = (eventId: string) => eventHandled(stack, eventId);
     await handled((await publishEvent(stack, 'order.completed', { ...order, status: 'completed' })).id);
     await handled((await publishEvent(stack, 'order.created', { ...order, status: 'pending_payment' })).id);
     expect((await client.get(`/api/listings/${listing.id}`)).body.rented).toBe(false);

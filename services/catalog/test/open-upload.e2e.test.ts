@@ -40,6 +40,14 @@ describe('open upload through the gateway', () => {
     const rows = await stack.services.catalog!.ctx.db.query(`SELECT * FROM open_uploads WHERE id = $1`, [id]);
     return rows[0];
   };
+  const recordsOf = (uploaderName: string) =>
+    stack.services.catalog!.ctx.db.query(`SELECT * FROM open_uploads WHERE uploader_name = $1 ORDER BY received_at`, [uploaderName]);
+  /** The record of a refused delivery, found by the request id the uploader was answered with. */
+  const deliveryOf = async (res: { headers: Headers }) => {
+    const rows = await stack.services.catalog!.ctx.db.query(`SELECT id FROM open_uploads WHERE request_id = $1`, [res.headers.get('x-request-id')]);
+    expect(rows).toHaveLength(1);
+    return rows[0].id as string;
+  };
 
   it('turns one account object into a draft / pending listing of the admin’s publisher, with the default screenshot', async () => {
     const item = account(1);
@@ -84,7 +92,7 @@ describe('open upload through the gateway', () => {
     expect(res.status).toBe(201);
     expect(res.body.listings).toHaveLength(2);
     expect(res.body.failed.map((f: any) => f.index)).toEqual([1, 2]);
-    expect(res.body.failed[0].errors.map((e: any) => e.path).sort()).toEqual(['(root)', 'hourly_price']);
+    expect(res.body.failed[0].errors.map((e: any) => e.path)).toEqual(['hourly_price']);
     expect(res.body.failed[1].errors).toEqual([expect.objectContaining({ path: 'max_hours' })]);
     const titles = await Promise.all(res.body.listings.map(async (l: any) => (await client.get(`/api/admin/listings/${l.id}`, admin.token)).body.title));
     expect(titles).toEqual([items[0]!.title, items[3]!.title]);
@@ -94,14 +102,13 @@ describe('open upload through the gateway', () => {
     expect(saved.redacted.data.map((i: any) => [i.account, i.password, i.extra])).toEqual(
       Array(4).fill(['[redacted]', '[redacted]', '[redacted]']),
     );
+    expect(saved.redacted.data[1].color).toBe('[redacted]');
     expect(saved.redacted.data[0].title).toBe(items[0]!.title);
     const raw = JSON.parse(new SecretBox(DEV_KEYRING).open(saved.raw_sealed, sealedAt(OPEN_UPLOAD_RAW_SEALED, res.body.upload_id)));
     expect(raw.data[2].password).toBe(items[2]!.password);
   });
 
   it('answers 201 with no listings when every item is invalid, and records the upload as rejected', async () => {
-    const res = await upload({ uploadTime: '2026-11-22 18:00:00', uploaderName: UPLOADER, data: [{ title: 'x' }, 'not an object'] });
-    expect(res.status).toBe(400);
     const allBad = await upload({ uploadTime: '2026-11-22 18:00:00', uploaderName: UPLOADER, data: [{ title: 'x' }, { password: 'p' }] });
     expect(allBad.status).toBe(201);
     expect(allBad.body.listings).toEqual([]);
@@ -109,8 +116,8 @@ describe('open upload through the gateway', () => {
     expect((await record(allBad.body.upload_id)).outcome).toBe('rejected');
   });
 
-  it('refuses an upload holding text Postgres cannot store anywhere, before converting any item', async () => {
-    const before = await stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM open_uploads`);
+  it('refuses an upload holding text Postgres cannot store anywhere, before converting any item, and records the refusal', async () => {
+    const before = await stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM listings`);
     const res = await upload({
       uploadTime: '2026-11-22 18:00:00',
       uploaderName: UPLOADER,
@@ -120,8 +127,12 @@ describe('open upload through the gateway', () => {
     expect(res.body.errors).toEqual([{ path: 'data.1.password', message: expect.any(String) }]);
     expect((await upload({ uploadTime: '2026-11-22 18:00:00', uploaderName: UPLOADER, data: { ['bad\u0000key']: 1 } })).status).toBe(400);
     expect((await upload({ uploadTime: '2026-11-22 18:00:00', uploaderName: 'a\u0000b', data: account(13) })).status).toBe(400);
-    const after = await stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM open_uploads`);
+    const after = await stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM listings`);
     expect(after[0].n).toBe(before[0].n);
+    const saved = await record(await deliveryOf(res));
+    expect(saved).toMatchObject({ outcome: 'refused', status: 400, code: 'VALIDATION_FAILED', uploader_name: UPLOADER });
+    expect(saved.redacted.data[1].password).toBe('[redacted]');
+    expect((await recordsOf('a\ufffdb'))).toHaveLength(1);
   });
 
   it('refuses an uploader that matches no active admin with 422, still recording the upload', async () => {
@@ -137,15 +148,18 @@ describe('open upload through the gateway', () => {
     expect(after[0].n).toBe(before[0].n);
   });
 
-  it('requires the configured X-Upload-Token', async () => {
+  it('requires the configured X-Upload-Token, recording each refusal without the token sent', async () => {
     const body = { uploadTime: '2026-11-22 18:00:00', uploaderName: 'token_test', data: account(8) };
     for (const token of [null, 'wrong-token', `${TOKEN}x`]) {
       const res = await upload(body, token);
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('UNAUTHENTICATED');
     }
-    const rows = await stack.services.catalog!.ctx.db.query(`SELECT 1 FROM open_uploads WHERE uploader_name = 'token_test'`);
-    expect(rows).toHaveLength(0);
+    const rows = await recordsOf('token_test');
+    expect(rows.map((r: any) => [r.outcome, r.status, r.code])).toEqual(Array(3).fill(['refused', 401, 'UNAUTHENTICATED']));
+    expect(JSON.stringify(rows)).not.toContain('wrong-token');
+    const listings = await stack.services.catalog!.ctx.db.query(`SELECT 1 FROM listings WHERE open_upload_id = ANY ($1)`, [rows.map((r: any) => r.id)]);
+    expect(listings).toHaveLength(0);
     const audits = (await outboxEvents(stack, 'audit.recorded')).filter((e) => e.data.action === 'open_upload.token_refused');
     expect(audits).toHaveLength(3);
     expect(JSON.stringify(audits)).not.toContain('wrong-token');

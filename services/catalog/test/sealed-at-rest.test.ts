@@ -29,8 +29,8 @@ describe('listing credentials and open-upload bodies sealed at rest, bound to th
     const uploadId = uuidv7();
     const rawUpload = JSON.stringify({ uploaderName: 'cs_alice', data: [{ account: 'acc-1', password: 'pw-1' }] });
     await db.query(
-      `INSERT INTO open_uploads (id, received_at, uploader_name, upload_time, outcome, item_count, raw_sealed, redacted, result)
-       VALUES ($1, now(), 'cs_alice', '2026-11-22 18:00:00', 'unmatched', 1, $2, '{}', '{}')`,
+      `INSERT INTO open_uploads (id, received_at, uploader_name, upload_time, outcome, status, item_count, raw_sealed, redacted, result)
+       VALUES ($1, now(), 'cs_alice', '2026-11-22 18:00:00', 'unmatched', 422, 1, $2, '{}', '{}')`,
       [uploadId, sealedInLegacyFormat(rawUpload)],
     );
 

@@ -3,7 +3,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { buildEvent, type EventData, type EventType } from '@market/shared';
 import { mintToken, outboxEvents as outboxOf, type Stack } from '@market/testkit';
 
-export { eventually } from '@market/testkit';
+import { eventually } from '@market/testkit';
+
+export { eventually };
 
 export interface Caller {
   id: string;
@@ -57,4 +59,12 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
 export async function outboxEvents(stack: Stack, type: EventType, listingId?: string) {
   const events = await outboxOf(stack, 'catalog', type);
   return events.filter((e) => listingId === undefined || e.data.listing_id === listingId);
+}
+
+/** Waits until the stack's catalog has handled the event (its inbox holds the id). */
+export function eventHandled(stack: Stack, eventId: string) {
+  return eventually(
+    () => stack.services.catalog!.ctx.db.query(`SELECT 1 FROM inbox WHERE event_id = $1`, [eventId]),
+    (rows: unknown[]) => rows.length === 1,
+  );
 }

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ASSERTION_HEADER,
   createAssertionSigner,
+  InternalClient,
+  openUploadListings,
   Problem,
   problems,
   Revocations,
@@ -17,6 +19,7 @@ import { clientAddressResolver } from './client-address';
 import type { GatewayConfig } from './config';
 import { createServiceProxy, type ProxyMiddleware } from './proxy';
 import { createRateLimits } from './rate-limit';
+import { refusedUploadReporter } from './refused-uploads';
 import { RouteTable } from './route-table';
 
 /** Headers that would let a client speak for the gateway; never forwarded as sent. */
@@ -27,7 +30,7 @@ export const servedBy = new WeakMap<ServerResponse, ServiceName>();
 
 function bodyLimit(route: AnyRoute, config: GatewayConfig): number {
   if (route.bodyType === 'multipart') return config.UPLOAD_BODY_LIMIT_BYTES;
-  if (route.id === 'openUploadListings') return config.OPEN_UPLOAD_BODY_LIMIT_BYTES;
+  if (route.id === openUploadListings.id) return config.OPEN_UPLOAD_BODY_LIMIT_BYTES;
   return config.JSON_BODY_LIMIT_BYTES;
 }
 
@@ -46,6 +49,10 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
   const rateLimit = createRateLimits(redis, config);
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, 'gateway');
   const clientAddress = clientAddressResolver(config.TRUST_PROXY);
+  const reportRefusedUpload = refusedUploadReporter(
+    new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'gateway', ip: null })),
+    log,
+  );
   const proxies = Object.fromEntries(
     Object.entries(serviceUrls(config)).map(([service, url]) => [service, createServiceProxy(url, config.UPSTREAM_TIMEOUT_MS, log)]),
   ) as Record<ServiceName, ProxyMiddleware>;
@@ -61,10 +68,16 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
       }
       throw problems.notFound(`no route for ${method} ${path}`);
     }
-    if (Number(req.headers['content-length'] ?? 0) > bodyLimit(route, config)) throw problems.payloadTooLarge();
-
+    // Rate limits first: a flood of oversized uploads must not turn into a flood of records.
     const ip = clientAddress(req);
     await rateLimit(route, ip ?? 'unknown');
+    if (Number(req.headers['content-length'] ?? 0) > bodyLimit(route, config)) {
+      const refusal = problems.payloadTooLarge();
+      if (route.id === openUploadListings.id) {
+        await reportRefusedUpload(req, refusal, { ip, requestId: res.getHeader('x-request-id') as string });
+      }
+      throw refusal;
+    }
     const identity = await authenticate(route, req.headers.authorization, ip);
 
     for (const name of Object.keys(req.headers)) {

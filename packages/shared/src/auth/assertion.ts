@@ -1,7 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
-import type { ServiceName } from '../contracts/api/route';
-import { SERVICE_NAMES } from '../contracts/routing';
+import { INTERNAL_CALLERS, type InternalCaller } from '../contracts/routing';
 import { ExpiringCache } from './expiring-cache';
 
 /**
@@ -14,13 +13,13 @@ const AUDIENCE = 'market-internal';
 const TTL_SECONDS = 60;
 /** The only issuer of user, admin and anonymous identities; a service issues only its own. */
 export const GATEWAY_ISSUER = 'gateway';
-export type AssertionIssuer = typeof GATEWAY_ISSUER | ServiceName;
+export type AssertionIssuer = InternalCaller;
 
 export const Identity = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('anonymous'), ip: z.string().nullable() }),
   z.object({ kind: z.literal('user'), sub: z.string(), sid: z.string(), ip: z.string().nullable() }),
   z.object({ kind: z.literal('admin'), sub: z.string(), sid: z.string(), ip: z.string().nullable() }),
-  z.object({ kind: z.literal('service'), sub: z.enum(SERVICE_NAMES as [ServiceName, ...ServiceName[]]), ip: z.null().default(null) }),
+  z.object({ kind: z.literal('service'), sub: z.enum(INTERNAL_CALLERS as [InternalCaller, ...InternalCaller[]]), ip: z.null().default(null) }),
 ]);
 export type Identity = z.infer<typeof Identity>;
 export type UserIdentity = Extract<Identity, { kind: 'user' }>;

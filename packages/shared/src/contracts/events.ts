@@ -77,6 +77,8 @@ export const eventDataSchemas = {
   'listing.updated': ListingSnapshot,
   'listing.deleted': ListingSnapshot,
   'listing.marked_abnormal': ListingSnapshot,
+  /** back online without review: its owner was unfrozen and the freeze had taken it offline */
+  'listing.restored': ListingSnapshot,
 
   'order.created': OrderSnapshot,
   'order.paid': OrderSnapshot.extend({ paid_at: Timestamp }),

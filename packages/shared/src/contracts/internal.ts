@@ -1,7 +1,8 @@
 import { Id, IdParams, Money, PositiveMoney, Timestamp } from './common';
 import { z } from './zod';
 import type { ServiceName } from './api/route';
-import { Listing, ListingStatus } from './api/catalog';
+import type { InternalCaller } from './routing';
+import { Listing, ListingStatus, REFUSED_DELIVERY_BYTES_KEPT } from './api/catalog';
 import { FileContentType, FileScene } from './api/files';
 import { RealnameStatus } from './api/identity';
 
@@ -20,8 +21,8 @@ export interface InternalRouteContract<
 > {
   id: string;
   service: ServiceName;
-  /** the services that may call it; any other service is refused with 403 */
-  callers: readonly ServiceName[];
+  /** the services (or the gateway) that may call it; any other caller is refused with 403 */
+  callers: readonly InternalCaller[];
   method: 'get' | 'post';
   /** below `/internal`, e.g. `/listings/{id}` */
   path: string;
@@ -99,6 +100,31 @@ export const listingById = defineInternalRoute({
   path: '/listings/{id}',
   params: IdParams,
   response: Listing,
+});
+
+/**
+ * catalog: a delivery to the open upload that the gateway refused before catalog saw it (413 by
+ * its declared length), with the first bytes the gateway read, so it is recorded like the others.
+ */
+export const recordRefusedOpenUpload = defineInternalRoute({
+  id: 'recordRefusedOpenUpload',
+  service: 'catalog',
+  method: 'post',
+  path: '/open-uploads/refused',
+  callers: ['gateway'],
+  body: z
+    .object({
+      received_at: Timestamp,
+      ip: z.string().max(100).nullable(),
+      request_id: z.string().max(200).nullable(),
+      status: z.number().int().min(400).max(499),
+      code: z.string().min(1).max(50),
+      reason: z.string().max(500),
+      byte_count: z.number().int().min(0).openapi({ description: 'bytes the delivery declared' }),
+      first_bytes: z.base64().max(Math.ceil(REFUSED_DELIVERY_BYTES_KEPT / 3) * 4),
+    })
+    .strict(),
+  response: z.object({ id: Id }),
 });
 
 export const listingStats = defineInternalRoute({
@@ -220,6 +246,7 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   userStats,
   listingById,
   listingStats,
+  recordRefusedOpenUpload,
   fileMeta,
   attachFiles,
   userStanding,

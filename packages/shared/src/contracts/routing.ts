@@ -8,6 +8,7 @@ import type { ServiceName } from './api/route';
 export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName }> = [
   { prefix: '/api/admin/users', service: 'identity' },
   { prefix: '/api/admin/listings', service: 'catalog' },
+  { prefix: '/api/admin/open-uploads', service: 'catalog' },
   { prefix: '/api/admin/orders', service: 'orders' },
   { prefix: '/api/admin/disputes', service: 'orders' },
   { prefix: '/api/admin/wallet', service: 'wallet' },
@@ -40,6 +41,10 @@ export function ownerOf(path: string): ServiceName | undefined {
 }
 
 export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'catalog', 'orders', 'wallet', 'files', 'notify', 'admin'];
+
+/** Who may assert a service identity on an internal call: a service, or the gateway reporting what it refused at the edge. */
+export type InternalCaller = ServiceName | 'gateway';
+export const INTERNAL_CALLERS: readonly InternalCaller[] = [...SERVICE_NAMES, 'gateway'];
 
 /** Default local ports; each service also takes `PORT` from its environment. */
 export const DEFAULT_PORTS: Record<ServiceName | 'gateway', number> = {

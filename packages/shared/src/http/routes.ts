@@ -74,8 +74,7 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
       if (refused.length > 0) throw problems.validation(refused);
       const params = contract.params ? parseOrThrow(contract.params, req.params, 'path') : {};
       const query = contract.query ? parseOrThrow(contract.query, req.query, 'query') : {};
-      const body =
-        contract.body && contract.bodyType !== 'multipart' ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
+      const body = contract.body && (contract.bodyType ?? 'json') === 'json' ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
       if (contract.headers) parseOrThrow(contract.headers, req.headers, 'headers');
       const run = async (): Promise<StoredResponse | null> => {
         const result = await handler({ params, query, body, identity, req, res, log: res.locals.log } as HandlerInput<AnyRoute>);

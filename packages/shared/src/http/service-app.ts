@@ -14,10 +14,8 @@ export interface ServiceAppOptions {
   routes: RouteBinding[];
   /** `/internal/*` routes for other services; only callers with a service assertion reach them */
   internal?: InternalBinding[];
-  /** JSON body limit; paths in `largeBodyPaths` get `largeBodyLimit` */
+  /** JSON body limit */
   jsonLimit?: string;
-  largeBodyPaths?: string[];
-  largeBodyLimit?: string;
   validateResponses: boolean;
   idempotency?: IdempotencyStore;
   readiness: () => Promise<Record<string, boolean>>;
@@ -65,9 +63,12 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     next();
   });
 
-  const largeParser = express.json({ limit: opts.largeBodyLimit ?? '1mb' });
-  for (const path of opts.largeBodyPaths ?? []) app.use(path, largeParser);
-  app.use(express.json({ limit: opts.jsonLimit ?? '100kb' }));
+  // Routes that declare a raw body read it themselves; the JSON parser leaves it to them.
+  const rawBody = new Set(
+    opts.routes.filter((r) => r.contract.bodyType === 'raw').map((r) => `${r.contract.method.toUpperCase()} ${r.contract.path}`),
+  );
+  const json = express.json({ limit: opts.jsonLimit ?? '100kb' });
+  app.use((req, res, next) => (rawBody.has(`${req.method} ${req.path.replace(/(.)\/$/, '$1')}`) ? next() : json(req, res, next)));
 
   if (opts.internal) {
     const internal = express.Router();

@@ -62,7 +62,6 @@ export interface ServiceDefinition<S extends z.ZodRawShape> {
   env: S;
   entities: MixedList<Function | string | EntitySchema>;
   migrations: MixedList<Function | string>;
-  largeBodyPaths?: string[];
   build: (ctx: ServiceContext<S>) => ServiceParts | Promise<ServiceParts>;
 }
 
@@ -148,7 +147,6 @@ export async function startService<S extends z.ZodRawShape>(
     verifyAssertion: createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET),
     routes: parts.routes,
     internal: parts.internal,
-    largeBodyPaths: def.largeBodyPaths,
     validateResponses: config.NODE_ENV !== 'production',
     idempotency,
     readiness: async () => ({

@@ -13,4 +13,6 @@ export interface CatalogDeps {
   secrets: SecretBox;
   /** `OPEN_UPLOAD_TOKEN`, when configured */
   openUploadToken?: string;
+  /** `OPEN_UPLOAD_BODY_LIMIT_BYTES` */
+  openUploadBodyLimit: number;
 }

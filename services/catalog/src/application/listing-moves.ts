@@ -9,7 +9,8 @@ type ListingEventType =
   | 'listing.offlined'
   | 'listing.marked_abnormal'
   | 'listing.updated'
-  | 'listing.deleted';
+  | 'listing.deleted'
+  | 'listing.restored';
 
 export const LISTING_EVENT_OF: Record<ListingTrigger, ListingEventType> = {
   submit: 'listing.submitted',
@@ -19,7 +20,12 @@ export const LISTING_EVENT_OF: Record<ListingTrigger, ListingEventType> = {
   mark_abnormal: 'listing.marked_abnormal',
   edit: 'listing.updated',
   delete: 'listing.deleted',
+  owner_frozen: 'listing.offlined',
+  owner_unfrozen: 'listing.restored',
 };
+
+/** The moves whose reason is kept on the row for the back office (why it is offline or abnormal). */
+const KEEPS_REASON: ReadonlySet<ListingTrigger> = new Set(['offline', 'mark_abnormal', 'owner_frozen']);
 
 /** Every listing event carries the whole snapshot (contracts/events.ts), so readers need nothing else. */
 export function listingSnapshot(row: ListingRow, reason: string | null, actorId: string | null): EventData<'listing.updated'> {
@@ -68,7 +74,7 @@ export async function moveListing(manager: EntityManager, events: EventWriter, r
     ...input.changes,
     status: next.status,
     review_status: next.review_status,
-    status_reason: input.trigger === 'offline' || input.trigger === 'mark_abnormal' ? reason : null,
+    status_reason: KEEPS_REASON.has(input.trigger) ? reason : null,
     updated_at: new Date(),
   });
   await events.publish(manager, LISTING_EVENT_OF[input.trigger], listingSnapshot(moved, reason, input.actorId));

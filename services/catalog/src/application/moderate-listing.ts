@@ -1,8 +1,9 @@
-import { recordAudit, type AdminIdentity } from '@market/shared';
-import type { ListingTrigger } from '../domain/listing-state';
+import { problems, recordAudit, type AdminIdentity } from '@market/shared';
+import { reachesRenters, type ListingTrigger } from '../domain/listing-state';
 import { toListingView } from '../persistence/listing-repository';
+import { isOwnerFrozen } from '../persistence/owner-standing-repository';
 import { anyListing } from './listing-access';
-import { moveListing } from './listing-moves';
+import { assertMove, moveListing } from './listing-moves';
 import type { CatalogDeps } from './deps';
 
 export type ModerationTrigger = Extract<ListingTrigger, 'approve' | 'reject' | 'offline' | 'mark_abnormal'>;
@@ -10,7 +11,9 @@ export type ModerationTrigger = Extract<ListingTrigger, 'approve' | 'reject' | '
 /**
  * A back-office move (approve, reject, offline, mark abnormal), audited in the same transaction.
  * Two admins acting on one listing at once: the second waits for the row lock, finds the new
- * state, and gets 409.
+ * state, and gets 409. A move that would put a frozen owner's listing in renters' reach is
+ * refused; the owner's standing is read after the listing lock, which a freeze being applied
+ * also takes, so an approval and a freeze racing each other cannot leave the listing online.
  */
 export async function moderateListing(
   deps: CatalogDeps,
@@ -21,6 +24,10 @@ export async function moderateListing(
 ) {
   return deps.db.transaction(async (manager) => {
     const row = await anyListing(manager, id, { lock: true });
+    assertMove(row, trigger);
+    if (reachesRenters(trigger) && (await isOwnerFrozen(manager, row.owner_id))) {
+      throw problems.conflict('the listing’s owner is frozen; it cannot go online until they are unfrozen', 'OWNER_FROZEN');
+    }
     const moved = await moveListing(manager, deps.events, row, {
       trigger,
       reason,

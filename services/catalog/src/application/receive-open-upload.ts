@@ -1,10 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
+  clientInputErrors,
+  OpenUploadBody,
+  Problem,
   problems,
-  recordAudit,
   sealedAt,
+  zodIssuesToFieldErrors,
   type Identity,
-  type OpenUploadBody,
+  type Logger,
   type OpenUploadResult,
   type z,
 } from '@market/shared';
@@ -12,22 +15,23 @@ import { v7 as uuidv7 } from 'uuid';
 import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OPEN_UPLOAD } from '../domain/listing-state';
 import { DEFAULT_SCREENSHOT_URL } from '../domain/screenshot-url';
-import { checkUploadItems, redactUpload, uploadItems, uploadOutcome, type OpenUploadItem } from '../domain/open-upload';
+import { checkUploadItems, readBody, uploadOutcome, type BodyFault, type BodyReading, type DeliveredBody, type OpenUploadItem } from '../domain/open-upload';
 import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
 import { insertListing } from '../persistence/listing-repository';
-import { insertOpenUpload, OPEN_UPLOAD_RAW_SEALED, type OpenUploadRecord } from '../persistence/open-upload-repository';
+import { insertOpenUpload } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
 import { listingSnapshot } from './listing-moves';
+import { deliveryRecord, recordRefusal, type DeliveryFacts } from './open-upload-records';
 
-export interface OpenUploadRequest {
-  body: z.infer<typeof OpenUploadBody>;
-  /** the JSON exactly as received, for the sealed record */
-  raw: Record<string, unknown>;
+export interface OpenUploadDelivery extends DeliveredBody {
   token: string | undefined;
   identity: Identity;
+  requestId: string | null;
+  log: Logger;
 }
 
 type Result = z.infer<typeof OpenUploadResult>;
+type Body = z.infer<typeof OpenUploadBody>;
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -40,67 +44,80 @@ function credentialsOf(item: OpenUploadItem): string {
   return JSON.stringify({ account: item.account, password: item.password, extra: item.extra ?? {} });
 }
 
+const FAULTS: Record<BodyFault, () => Problem> = {
+  too_large: () => problems.payloadTooLarge(),
+  unsupported_encoding: () => problems.unsupportedMediaType('Content-Encoding must be gzip, deflate, br or identity'),
+  undecodable: () => new Problem(400, 'MALFORMED_BODY', 'the body could not be decompressed'),
+  aborted: () => new Problem(400, 'REQUEST_ABORTED', 'the request body was cut short'),
+};
+
+/** The body as the contract wants it, or the problem that refuses the delivery. */
+function parseDelivery(delivery: OpenUploadDelivery, reading: BodyReading, token: string | undefined): Body | Problem {
+  if (token && !tokenMatches(token, delivery.token)) return problems.unauthenticated('X-Upload-Token is missing or wrong');
+  if (delivery.fault) return FAULTS[delivery.fault]();
+  if (!reading.json.ok) {
+    const at = reading.json.position === null ? '' : ` (at position ${reading.json.position})`;
+    return new Problem(400, 'MALFORMED_JSON', `request body is not valid JSON${at}`);
+  }
+  const unstorable = clientInputErrors(reading.json.value);
+  if (unstorable.length > 0) return problems.validation(unstorable);
+  const parsed = OpenUploadBody.safeParse(reading.json.value);
+  return parsed.success ? parsed.data : problems.validation(zodIssuesToFieldErrors(parsed.error.issues));
+}
+
 /**
  * CONTRACT §7 and the spec's open-upload rules: match the uploader to an active admin, get the
  * user that publishes for that admin, and turn each valid account into a draft / pending listing
- * with the default screenshot and its credentials sealed. The record of the upload and every
- * listing it yields are one transaction; an unmatched upload is recorded on its own and refused.
+ * with the default screenshot and its credentials sealed. Every delivery is recorded (ADR 0013):
+ * a converted one in the same transaction as the listings it yields, a refused one on its own,
+ * with the status it was answered and why.
  */
-export async function receiveOpenUpload(deps: CatalogDeps, request: OpenUploadRequest): Promise<Result> {
-  const { body, raw, identity } = request;
-  if (deps.openUploadToken && !tokenMatches(deps.openUploadToken, request.token)) {
-    await deps.db.transaction((manager) =>
-      recordAudit(deps.events, manager, identity, {
-        action: 'open_upload.token_refused',
-        biz_type: 'open_upload',
-        detail: { uploader_name: body.uploaderName, token_sent: request.token !== undefined },
-        result: 'failure',
-      }),
-    );
-    throw problems.unauthenticated('X-Upload-Token is missing or wrong');
-  }
-  const uploadId = uuidv7();
-  const record: OpenUploadRecord = {
-    id: uploadId,
-    received_at: new Date(),
+export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadDelivery): Promise<Result> {
+  const { identity } = delivery;
+  const facts: DeliveryFacts = {
+    ...delivery,
+    receivedAt: new Date(),
     ip: identity.kind === 'service' ? null : identity.ip,
-    uploader_name: body.uploaderName,
-    upload_time: body.uploadTime,
-    matched_admin_id: null,
-    publisher_user_id: null,
-    outcome: 'unmatched',
-    item_count: uploadItems(body.data).length,
-    raw_sealed: deps.secrets.seal(JSON.stringify(raw), sealedAt(OPEN_UPLOAD_RAW_SEALED, uploadId)),
-    redacted: redactUpload(raw),
-    result: null,
+  };
+  const reading = readBody(delivery.bytes);
+  let matchedAdminId: string | null = null;
+  const refuse = async (err: unknown): Promise<never> => {
+    await recordRefusal(deps, facts, reading, err, { identity, matchedAdminId, tokenSent: delivery.token !== undefined }).catch((recordErr) =>
+      delivery.log.error({ err: recordErr }, 'a refused open upload could not be recorded'),
+    );
+    throw err;
   };
 
-  const admin = await deps.admins.matchUploader(body.uploaderName);
-  if (!admin) {
-    await deps.db.transaction((manager) =>
-      insertOpenUpload(manager, { ...record, result: { code: 'UPLOADER_NOT_MATCHED', listings: [], failed: [] } }),
-    );
-    throw problems.unprocessable('UPLOADER_NOT_MATCHED', 'uploaderName matches no active admin');
+  const body = parseDelivery(delivery, reading, deps.openUploadToken);
+  if (body instanceof Problem) return refuse(body);
+  let publisherId: string;
+  try {
+    const admin = await deps.admins.matchUploader(body.uploaderName);
+    if (!admin) throw problems.unprocessable('UPLOADER_NOT_MATCHED', 'uploaderName matches no active admin');
+    matchedAdminId = admin.id;
+    publisherId = await deps.publishers.publisherFor(admin);
+  } catch (err) {
+    return refuse(err);
   }
-  const publisherId = await deps.publishers.publisherFor(admin);
 
   const checks = checkUploadItems(body.data);
+  const failed = checks.flatMap((c) => (c.ok ? [] : [{ index: c.index, errors: c.errors }]));
+  const accepted = checks.flatMap((c) => (c.ok ? [{ ...c, listingId: uuidv7() }] : []));
+  const record = deliveryRecord(deps, facts, reading, {
+    outcome: uploadOutcome(accepted.length, failed.length),
+    status: 201,
+    matched_admin_id: matchedAdminId,
+    publisher_user_id: publisherId,
+  });
   const result: Result = {
     upload_id: record.id,
-    listings: [],
-    failed: checks.flatMap((c) => (c.ok ? [] : [{ index: c.index, errors: c.errors }])),
+    listings: accepted.map(({ listingId }) => ({ id: listingId, status: 'draft', review_status: 'pending' })),
+    failed,
   };
-  const accepted = checks.flatMap((c) => (c.ok ? [{ ...c, listingId: uuidv7() }] : []));
-  for (const { listingId } of accepted) result.listings.push({ id: listingId, status: 'draft', review_status: 'pending' });
 
-  await deps.db.transaction(async (manager) => {
-    await insertOpenUpload(manager, {
-      ...record,
-      matched_admin_id: admin.id,
-      publisher_user_id: publisherId,
-      outcome: uploadOutcome(accepted.length, result.failed.length),
-      result,
-    });
+  await deps.db
+    .transaction(async (manager) => {
+      await insertOpenUpload(manager, { ...record, result });
     for (const { item, listingId } of accepted) {
       const row = await insertListing(manager, {
         id: listingId,
@@ -113,6 +130,7 @@ export async function receiveOpenUpload(deps: CatalogDeps, request: OpenUploadRe
       await insertListingCredentials(manager, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
       await deps.events.publish(manager, 'listing.submitted', listingSnapshot(row, 'open upload', publisherId));
     }
-  });
+  })
+    .catch(refuse);
   return result;
 }

@@ -1,13 +1,21 @@
-import { isUuid, type EntityManager, type EventWriter } from '@market/shared';
-import { lockOnlineListingsOf } from '../persistence/listing-repository';
+import { isUuid, type EntityManager, type EventData, type EventWriter } from '@market/shared';
+import { isPublic } from '../domain/listing-state';
+import { applyOwnerStanding, lockListingsOfOwner, recordFreezeHold } from '../persistence/owner-standing-repository';
 import { moveListing } from './listing-moves';
 
 export const OWNER_FROZEN_REASON = 'owner frozen';
 
-/** A frozen user's online listings go offline, each with its own `listing.offlined`. */
-export async function takeOwnerListingsOffline(manager: EntityManager, events: EventWriter, ownerId: string, frozenBy: string) {
-  if (!isUuid(ownerId)) return;
-  for (const row of await lockOnlineListingsOf(manager, ownerId)) {
-    await moveListing(manager, events, row, { trigger: 'offline', reason: OWNER_FROZEN_REASON, actorId: frozenBy });
+/**
+ * `user.frozen`: the owner is frozen from now on (approvals of its listings are refused), and
+ * its online listings go offline, each with its own `listing.offlined`, remembered as held by the
+ * freeze. A freeze older than the owner's last applied unfreeze changes nothing.
+ */
+export async function takeOwnerListingsOffline(manager: EntityManager, events: EventWriter, data: EventData<'user.frozen'>) {
+  if (!isUuid(data.user_id)) return;
+  if (!(await applyOwnerStanding(manager, data.user_id, true, new Date(data.frozen_at)))) return;
+  for (const row of await lockListingsOfOwner(manager, data.user_id)) {
+    if (!isPublic(row)) continue;
+    await moveListing(manager, events, row, { trigger: 'owner_frozen', reason: OWNER_FROZEN_REASON, actorId: data.frozen_by });
+    await recordFreezeHold(manager, row.id, row.owner_id);
   }
 }

@@ -9,7 +9,15 @@ type Review = ListingState['review_status'];
  * nothing moves nothing but is still refused where `edit` has no row.
  */
 export const LISTING_TRIGGERS = ['submit', 'approve', 'reject', 'offline', 'mark_abnormal', 'edit', 'delete'] as const;
-export type ListingTrigger = (typeof LISTING_TRIGGERS)[number];
+
+/**
+ * Moves caused by the owner's standing (`user.frozen` / `user.unfrozen` from identity), not by a
+ * request on the listing. Unfreezing brings back exactly the listings the freeze took offline
+ * (ADR 0008): the freeze judged the person, not the content, which review had approved.
+ */
+export const OWNER_STANDING_TRIGGERS = ['owner_frozen', 'owner_unfrozen'] as const;
+
+export type ListingTrigger = (typeof LISTING_TRIGGERS)[number] | (typeof OWNER_STANDING_TRIGGERS)[number];
 
 export const OWNER_TRIGGERS: ReadonlySet<ListingTrigger> = new Set(['submit', 'edit', 'delete']);
 
@@ -47,6 +55,8 @@ export const LISTING_TRANSITIONS: readonly ListingTransition[] = [
   { from: { status: 'online' }, trigger: 'delete', to: { status: 'deleted' } },
   { from: { status: 'offline' }, trigger: 'delete', to: { status: 'deleted' } },
   { from: { status: 'abnormal' }, trigger: 'delete', to: { status: 'deleted' } },
+  { from: { status: 'online' }, trigger: 'owner_frozen', to: { status: 'offline' } },
+  { from: { status: 'offline', review_status: 'approved' }, trigger: 'owner_unfrozen', to: { status: 'online' } },
 ];
 
 /** Where `trigger` takes a listing in `state`, or null when the table has no such move. */
@@ -71,6 +81,12 @@ export function visibleToOwner(state: ListingState): boolean {
   return state.status !== 'deleted';
 }
 
-export function isPublic(state: ListingState): boolean {
+/** Online is the only state renters see and order; a frozen owner has no listing in it (ADR 0008). */
+export function isPublic(state: Pick<ListingState, 'status'>): boolean {
   return state.status === 'online';
+}
+
+/** A move that puts a listing in renters' reach; refused while its owner is frozen (409 OWNER_FROZEN). */
+export function reachesRenters(trigger: ListingTrigger): boolean {
+  return LISTING_TRANSITIONS.some((t) => t.trigger === trigger && isPublic(t.to));
 }

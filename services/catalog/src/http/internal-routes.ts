@@ -1,11 +1,19 @@
-import { internalRoute, listingById, listingStats as listingStatsRoute, type InternalBinding } from '@market/shared';
+import {
+  internalRoute,
+  listingById,
+  listingStats as listingStatsRoute,
+  recordRefusedOpenUpload,
+  type InternalBinding,
+} from '@market/shared';
 import type { CatalogDeps } from '../application/deps';
 import { listingInAnyState, listingStats } from '../application/read-listings';
+import { recordRefusedDelivery } from '../application/record-refused-delivery';
 
 /** `/internal/*` for other services, by their shared contracts. */
 export function catalogInternalRoutes(deps: CatalogDeps): InternalBinding[] {
   return [
     internalRoute(listingStatsRoute, () => listingStats(deps)),
     internalRoute(listingById, ({ params }) => listingInAnyState(deps, params.id)),
+    internalRoute(recordRefusedOpenUpload, ({ body }) => recordRefusedDelivery(deps, body)),
   ];
 }

@@ -1,6 +1,8 @@
 import {
   adminApproveListing,
   adminGetListing,
+  adminGetOpenUpload,
+  adminListOpenUploads,
   adminListListings,
   adminListPendingListings,
   adminMarkListingAbnormal,
@@ -32,10 +34,12 @@ import {
   sellerListing,
   sellerListings,
 } from '../application/read-listings';
+import { openUploadRecord, openUploadRecords } from '../application/read-open-uploads';
 import { receiveOpenUpload } from '../application/receive-open-upload';
 import { submitListing } from '../application/submit-listing';
 import { updateListing } from '../application/update-listing';
 import { sendStaticImage, type StaticImage } from './default-screenshot';
+import { readDeliveredBody } from './open-upload-delivery';
 
 export function catalogRouteBindings(deps: CatalogDeps, defaultScreenshot: StaticImage): RouteBinding[] {
   return [
@@ -48,9 +52,17 @@ export function catalogRouteBindings(deps: CatalogDeps, defaultScreenshot: Stati
     route(deleteListingRoute, ({ params, identity }) => deleteListing(deps, identity, params.id)),
     route(listSellerListings, ({ query, identity }) => sellerListings(deps, identity, query)),
     route(getSellerListing, ({ params, identity }) => sellerListing(deps, identity, params.id)),
-    route(openUploadListings, ({ body, identity, req }) =>
-      receiveOpenUpload(deps, { body, raw: req.body, token: req.header('x-upload-token'), identity }),
+    route(openUploadListings, async ({ identity, req, res, log }) =>
+      receiveOpenUpload(deps, {
+        ...(await readDeliveredBody(req, deps.openUploadBodyLimit)),
+        token: req.header('x-upload-token'),
+        identity,
+        requestId: (res.locals.requestId as string | undefined) ?? null,
+        log,
+      }),
     ),
+    route(adminListOpenUploads, ({ query }) => openUploadRecords(deps, query)),
+    route(adminGetOpenUpload, ({ params }) => openUploadRecord(deps, params.id)),
     route(adminListListings, ({ query }) => adminListings(deps, query)),
     route(adminListPendingListings, ({ query }) => pendingListings(deps, query)),
     route(adminGetListing, ({ params }) => listingInAnyState(deps, params.id)),

@@ -102,13 +102,6 @@ export async function updateListing(manager: EntityManager, id: string, update: 
   return rows[0]!;
 }
 
-/** Locked in id order, so two transactions over the same owner cannot deadlock each other. */
-export async function lockOnlineListingsOf(manager: EntityManager, ownerId: string): Promise<ListingRow[]> {
-  return manager.query(`SELECT ${LISTING_COLUMNS} FROM listings WHERE owner_id = $1 AND status = 'online' ORDER BY id FOR UPDATE`, [
-    ownerId,
-  ]);
-}
-
 export async function countListings(manager: EntityManager): Promise<{ byStatus: Record<string, number>; pendingReview: number }> {
   const rows: Array<{ status: string; total: string; pending: string }> = await manager.query(
     `SELECT status, count(*) AS total, count(*) FILTER (WHERE review_status = 'pending') AS pending

@@ -74,6 +74,7 @@ export const listListings = defineRoute({
   auth: 'public',
   token: 'ignored',
   summary: 'List online listings',
+  description: 'A frozen owner has no online listing: the freeze takes them offline and approvals wait for the unfreeze.',
   tags: ['listings'],
   query: PageQuery.extend({
     game: z.string().trim().max(50).optional(),
@@ -215,9 +216,10 @@ export const OPEN_UPLOAD_ACCOUNT_EXAMPLE = {
 };
 
 /**
- * One account as an uploader vendor sends it. The route accepts any object per item so that one
+ * One account as an uploader vendor sends it. The route accepts any value per item so that one
  * bad item does not refuse the whole upload; the service validates each item with this schema and
- * reports failures in `failed`.
+ * reports failures in `failed`. Fields it does not know are tolerated (uploaders' software adds its
+ * own): they never fail the item and are kept with the upload record.
  */
 export const OpenUploadAccount = z
   .object({
@@ -237,7 +239,6 @@ export const OpenUploadAccount = z
       .optional()
       .openapi({ description: 'further credentials (bound phone, security answers…); stored encrypted' }),
   })
-  .strict()
   .refine(minNotAboveMax, MIN_MAX_MESSAGE)
   .openapi('OpenUploadAccount', { example: OPEN_UPLOAD_ACCOUNT_EXAMPLE });
 
@@ -248,13 +249,16 @@ export const OpenUploadTime = z
   ])
   .openapi({ example: '2026-11-22 17:00:00' });
 
-const OpenUploadItem = z.record(z.string(), z.unknown()).openapi({ description: 'an OpenUploadAccount, validated per item' });
+const OpenUploadItem = z.unknown().openapi({ description: 'an OpenUploadAccount, validated per item: one that is not fails alone' });
 
 export const OpenUploadBody = z
   .object({
     uploadTime: OpenUploadTime,
     uploaderName: z.string().trim().min(1).max(64).openapi({ description: 'admin username, or a unique admin nickname', example: 'cs_alice' }),
-    data: z.union([OpenUploadItem, z.array(OpenUploadItem).min(1).max(20)]),
+    data: z.union([
+      z.array(OpenUploadItem).min(1).max(20),
+      OpenUploadItem.refine((v) => !Array.isArray(v), 'must be one account or an array of 1 to 20'),
+    ]),
   })
   .strict()
   .openapi('OpenUploadBody', {
@@ -276,6 +280,9 @@ export const OpenUploadResult = z
   })
   .openapi('OpenUploadResult');
 
+/** The first bytes of a refused delivery that its record keeps (sealed): enough to see who sent what. */
+export const REFUSED_DELIVERY_BYTES_KEPT = 16 * 1024;
+
 export const openUploadListings = defineRoute({
   id: 'openUploadListings',
   service: 'catalog',
@@ -285,17 +292,101 @@ export const openUploadListings = defineRoute({
   token: 'ignored',
   summary: 'Open upload: external software delivers accounts as draft listings awaiting review',
   description:
-    'No login. Per-IP rate limit and a body limit apply; when OPEN_UPLOAD_TOKEN is set the X-Upload-Token header must match (401 otherwise). ' +
-    'An unmatched uploaderName is 422 UPLOADER_NOT_MATCHED and the raw upload is still recorded. ' +
+    'No login (an Authorization header is ignored). Per-IP rate limit and a body limit (413) apply; the X-Upload-Token header must match ' +
+    'OPEN_UPLOAD_TOKEN (401 otherwise; production always requires one). The body is read as JSON whatever the ' +
+    'Content-Type says: not JSON is 400 MALFORMED_JSON, a body off this schema 400 VALIDATION_FAILED. ' +
+    'An unmatched uploaderName is 422 UPLOADER_NOT_MATCHED. ' +
     'Each item of `data` is validated on its own against the `OpenUploadAccount` schema ' +
-    '(#/components/schemas/OpenUploadAccount, with an example to copy); items that fail are listed in ' +
-    '`failed` with their index and errors while the others become listings. Account credentials ' +
-    '(`account`, `password`, `extra`) are stored encrypted and never appear in any listing view.',
+    '(#/components/schemas/OpenUploadAccount, with an example to copy); items that fail, including items that are ' +
+    'not objects, are listed in `failed` with their index and errors while the others become listings. Fields an item ' +
+    'carries beyond that schema are ignored, never an error. Account credentials (`account`, `password`, `extra`) ' +
+    'are stored encrypted and never appear in any listing view. Every delivery, refused ones included (400, 401, ' +
+    '413, 415, 422), is recorded for the back office (GET /api/admin/open-uploads); 429 answers are not.',
   tags: ['open-upload'],
-  headers: z.object({ 'x-upload-token': z.string().max(200).optional() }),
+  headers: z.object({ 'x-upload-token': z.string().optional().openapi({ description: 'OPEN_UPLOAD_TOKEN' }) }),
   body: OpenUploadBody,
+  bodyType: 'raw',
   success: { status: 201, description: 'upload recorded; per-item results', schema: OpenUploadResult },
-  errors: [400, 401, 413, 422, 429],
+  errors: [400, 401, 413, 415, 422, 429],
+});
+
+export const OpenUploadOutcome = z.enum(['accepted', 'partial', 'rejected', 'unmatched', 'refused']).openapi({
+  description:
+    '`accepted`: every item became a listing; `partial`: some did; `rejected`: none did (all three answered 201); ' +
+    '`unmatched`: no active admin has that name (422); `refused`: the delivery itself was refused (400, 401, 413, 415…)',
+});
+
+const OpenUploadRecordFields = {
+  id: Id,
+  received_at: Timestamp,
+  ip: z.string().nullable(),
+  request_id: z.string().nullable(),
+  uploader_name: z.string().nullable().openapi({ description: 'as sent; read from the first bytes when the body is not valid JSON' }),
+  upload_time: z.string().nullable(),
+  outcome: OpenUploadOutcome,
+  status: z.number().int().openapi({ description: 'the HTTP status the uploader was answered' }),
+  code: z.string().nullable().openapi({ description: 'the problem code of a refusal (MALFORMED_JSON, VALIDATION_FAILED, …)' }),
+  reason: z.string().nullable(),
+  item_count: z.number().int(),
+  listing_count: z.number().int(),
+  byte_count: z.number().int().openapi({ description: 'bytes received (for a body refused by its declared length: that length)' }),
+  bytes_truncated: z.boolean().openapi({ description: 'only the first bytes were kept' }),
+  matched_admin_id: Id.nullable(),
+};
+
+export const OpenUploadRecordSummary = z.object(OpenUploadRecordFields).openapi('OpenUploadRecordSummary');
+
+export const OpenUploadRecord = z
+  .object({
+    ...OpenUploadRecordFields,
+    publisher_user_id: Id.nullable(),
+    redacted_body: z.unknown().openapi({
+      description:
+        'the delivered JSON with every credential (`account`, `password`, `extra`) and every field the schema does not know ' +
+        'replaced by "[redacted]"; null when the body was not valid JSON',
+    }),
+    redacted_text: z.string().nullable().openapi({
+      description:
+        'for a body that was not valid JSON or was cut short: its first characters with every letter and digit masked ' +
+        'except known field names and the uploader fields, so the syntax error can be found without reading secrets',
+    }),
+    errors: z.array(UploadItemError).openapi({ description: 'what failed validation, for a 400' }),
+    result: OpenUploadResult.nullable().openapi({ description: 'the 201 answer' }),
+  })
+  .openapi('OpenUploadRecord');
+
+export const adminListOpenUploads = defineRoute({
+  id: 'adminListOpenUploads',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/admin/open-uploads',
+  auth: 'admin',
+  summary: 'Open-upload deliveries, refused ones included, newest first',
+  description:
+    'Every delivery to POST /api/open/listing-uploads with its outcome, the status answered and why. The raw bytes ' +
+    'are kept sealed and never shown; GET /api/admin/open-uploads/{id} shows a redacted view.',
+  tags: ['admin-open-uploads'],
+  query: PageQuery.extend({
+    uploader_name: z.string().trim().min(1).max(200).optional().openapi({ description: 'exact uploaderName' }),
+    outcome: OpenUploadOutcome.optional(),
+    received_from: z.iso.datetime({ offset: true }).optional().openapi({ description: 'received at or after' }),
+    received_to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'received before' }),
+  }),
+  success: { status: 200, description: 'deliveries, newest first', schema: Page(OpenUploadRecordSummary) },
+  errors: [400, 401, 403],
+});
+
+export const adminGetOpenUpload = defineRoute({
+  id: 'adminGetOpenUpload',
+  service: 'catalog',
+  method: 'get',
+  path: '/api/admin/open-uploads/{id}',
+  auth: 'admin',
+  summary: 'One open-upload delivery with a redacted view of what was sent',
+  tags: ['admin-open-uploads'],
+  params: IdParams,
+  success: { status: 200, description: 'the delivery', schema: OpenUploadRecord },
+  errors: [401, 403, 404],
 });
 
 export const adminListListings = defineRoute({
@@ -364,6 +455,9 @@ export const adminApproveListing = defineRoute({
   path: '/api/admin/listings/{id}/approve',
   auth: 'admin',
   summary: 'Approve a listing awaiting review',
+  description:
+    '409 INVALID_STATE unless the listing is draft / pending; 409 OWNER_FROZEN while its owner is frozen ' +
+    '(it stays pending and can be approved after the unfreeze).',
   tags: ['admin-listings'],
   params: IdParams,
   body: EmptyBody,
@@ -391,6 +485,8 @@ export const catalogRoutes = [
   listSellerListings,
   getSellerListing,
   openUploadListings,
+  adminListOpenUploads,
+  adminGetOpenUpload,
   adminListListings,
   adminListPendingListings,
   adminGetListing,

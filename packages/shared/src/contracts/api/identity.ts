@@ -204,6 +204,10 @@ export const adminFreezeUser = defineRoute({
   path: '/api/admin/users/{id}/freeze',
   auth: 'admin',
   summary: 'Freeze a user: every token it holds stops working at once',
+  description:
+    'Catalog learns of it from `user.frozen` within seconds: every online listing of the user goes offline ' +
+    '(`listing.offlined`, reason `owner frozen`), and while frozen none of its listings can be approved ' +
+    '(409 OWNER_FROZEN), so none is in public reads, search or orderable.',
   tags: ['admin-users'],
   params: IdParams,
   body: ReasonBody,
@@ -218,6 +222,10 @@ export const adminUnfreezeUser = defineRoute({
   path: '/api/admin/users/{id}/unfreeze',
   auth: 'admin',
   summary: 'Unfreeze a user',
+  description:
+    'Catalog learns of it from `user.unfrozen`: the listings the freeze took offline go back online ' +
+    '(`listing.restored`) unless the back office marked them abnormal meanwhile; listings awaiting review ' +
+    'can be approved again.',
   tags: ['admin-users'],
   params: IdParams,
   body: EmptyBody,

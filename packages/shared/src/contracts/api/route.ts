@@ -44,8 +44,12 @@ interface RouteFields<
   params?: P;
   query?: Q;
   body?: B;
-  /** `json` unless the route takes multipart (file upload) */
-  bodyType?: 'json' | 'multipart';
+  /**
+   * `json` unless the route takes multipart (file upload) or `raw`: the service leaves the bytes
+   * unread for the handler, which parses them itself (open upload records even a body that is not
+   * JSON); `body` then documents what the handler accepts. Raw routes have literal paths.
+   */
+  bodyType?: 'json' | 'multipart' | 'raw';
   /** request headers worth documenting (Idempotency-Key, X-Upload-Token, Paygate-Signature) */
   headers?: AnyObject;
   success: {
