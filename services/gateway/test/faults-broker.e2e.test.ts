@@ -86,6 +86,15 @@ describe('fault: the broker stops and restarts while requests run', () => {
     return { status: login.status, ms: Date.now() - started, userId: login.body?.user?.id as string | undefined };
   }
 
+  it('the first admin\'s audit entry, written before any consumer started on a fresh install, reaches the audit log', async () => {
+    const token = await adminToken();
+    await eventually(
+      async () => (await client.get('/api/admin/audit-logs?action=admin_user.bootstrap', token)).body.items?.length,
+      (n) => n === 1,
+      10_000,
+    );
+  });
+
   it('no process dies, every request answers within seconds, and every event written during the outage is delivered after it', async () => {
     const token = await adminToken();
     const before = await smsLogin();

@@ -102,6 +102,7 @@ export class OutboxRelay {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private lastCleanup = 0;
+  private backoff = 0;
 
   constructor(private readonly opts: OutboxRelayOptions) {}
 
@@ -109,6 +110,11 @@ export class OutboxRelay {
     this.running = true;
     await this.listen();
     this.loop = this.run();
+    // What piled up during an outage goes out as soon as the broker is back, not after the backoff.
+    this.opts.bus.onReconnect(async () => {
+      this.backoff = 0;
+      this.wake?.();
+    });
   }
 
   async stop() {
@@ -149,15 +155,14 @@ export class OutboxRelay {
 
   private async run() {
     const pollMs = this.opts.pollIntervalMs ?? 1000;
-    let backoff = 0;
     while (this.running) {
       try {
         const published = await this.drain();
-        backoff = 0;
+        this.backoff = 0;
         await this.cleanupIfDue();
         if (published > 0) continue;
       } catch (err) {
-        backoff = Math.min(backoff ? backoff * 2 : 200, 10_000);
+        this.backoff = Math.min(this.backoff ? this.backoff * 2 : 200, 10_000);
         this.opts.log.warn({ err: { message: (err as Error).message } }, 'outbox publish failed; will retry');
         if (!(err instanceof UnroutableEvents)) {
           await this.channel?.close().catch(() => undefined);
@@ -167,7 +172,7 @@ export class OutboxRelay {
       if (!this.listener && this.running) await this.listen().catch(() => undefined);
       if (!this.running) break;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, backoff || pollMs);
+        const timer = setTimeout(resolve, this.backoff || pollMs);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
