@@ -1,5 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eventConsumers, SERVICE_NAMES } from '@market/shared';
 import { api, eventually, startStack, type Stack } from '@market/testkit';
 
 const ADMIN = { username: 'broker_fault_ops', password: 'broker-fault-ops-password-1234' };
@@ -32,6 +36,7 @@ async function brokerAnswers(timeoutMs = 60_000) {
 describe('fault: the broker stops and restarts while requests run', () => {
   let stack: Stack;
   let client: ReturnType<typeof api>;
+  const storageDir = mkdtempSync(path.join(tmpdir(), 'market-broker-fault-files-'));
   const failures: Array<{ kind: string; reason: unknown }> = [];
   const onRejection = (reason: unknown) => failures.push({ kind: 'unhandledRejection', reason });
   const onException = (reason: unknown) => failures.push({ kind: 'uncaughtException', reason });
@@ -40,10 +45,11 @@ describe('fault: the broker stops and restarts while requests run', () => {
     process.on('unhandledRejection', onRejection);
     process.on('uncaughtException', onException);
     stack = await startStack({
-      services: ['identity', 'admin', 'catalog'],
+      services: [...SERVICE_NAMES],
       serviceEnv: {
         admin: { ADMIN_BOOTSTRAP_USERNAME: ADMIN.username, ADMIN_BOOTSTRAP_PASSWORD: ADMIN.password },
         identity: { SMS_DAILY_LIMIT_PER_IP: '100000' },
+        files: { FILES_STORAGE_DIR: storageDir },
       },
     });
     client = api(stack.url);
@@ -51,6 +57,7 @@ describe('fault: the broker stops and restarts while requests run', () => {
 
   afterAll(async () => {
     await stack?.stop();
+    rmSync(storageDir, { recursive: true, force: true });
     process.off('unhandledRejection', onRejection);
     process.off('uncaughtException', onException);
   });
@@ -85,6 +92,12 @@ describe('fault: the broker stops and restarts while requests run', () => {
     const login = sent.status === 200 ? await client.post('/api/auth/sms/login', { phone, code: sent.body.dev_code }) : sent;
     return { status: login.status, ms: Date.now() - started, userId: login.body?.user?.id as string | undefined };
   }
+
+  it('every service consumes only what the contracts declare for it, so the declared topology binds everything it handles', () => {
+    for (const name of SERVICE_NAMES) {
+      expect(eventConsumers[name]).toEqual(expect.arrayContaining(stack.services[name]!.consumer.eventTypes));
+    }
+  });
 
   it('the first admin\'s audit entry, written before any consumer started on a fresh install, reaches the audit log', async () => {
     const token = await adminToken();
