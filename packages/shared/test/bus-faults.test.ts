@@ -34,12 +34,17 @@ async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 10
 const registered = (userId: string) =>
   ({ user_id: userId, phone_masked: '138****8000', nickname: 'n', registered_at: new Date().toISOString() }) as const;
 
-/** A TCP hop between a bus and the broker that the test can cut and restore: a broker outage for this bus alone. */
+/**
+ * A TCP hop between a bus and the broker that the test can cut and restore (a broker outage for
+ * this bus alone) or freeze (the connection stays up and nothing answers, as from a stalled broker).
+ */
 async function brokerProxy(target: URL) {
   const sockets = new Set<Socket>();
   let server: Server | null = null;
   let port = 0;
+  let frozen = false;
   const open = async () => {
+    frozen = false;
     server = createServer((client) => {
       const upstream = tcpConnect(Number(target.port || 5672), target.hostname);
       for (const s of [client, upstream]) {
@@ -47,7 +52,10 @@ async function brokerProxy(target: URL) {
         s.on('close', () => sockets.delete(s));
         s.on('error', () => undefined);
       }
-      client.pipe(upstream).pipe(client);
+      client.on('data', (chunk) => frozen || upstream.write(chunk));
+      upstream.on('data', (chunk) => frozen || client.write(chunk));
+      client.on('end', () => upstream.end());
+      upstream.on('end', () => client.end());
     });
     await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
     port = (server!.address() as AddressInfo).port;
@@ -65,6 +73,9 @@ async function brokerProxy(target: URL) {
       });
     },
     restore: open,
+    freeze() {
+      frozen = true;
+    },
   };
 }
 
@@ -328,6 +339,37 @@ describe('event bus under broker faults and hostile producers', () => {
       await proxy.cut();
     }
   }, 40_000);
+
+  it('a broker that stops answering while connected costs the relay only its timeouts: confirms and channels give up, no lock stays held, stop() is bounded', async () => {
+    const proxy = await brokerProxy(new URL(infra.AMQP_URL));
+    const stalledBus = await Bus.connect(proxy.url, exchange, log, { channelTimeoutMs: 300 });
+    const stalled = relay({ bus: stalledBus, pollIntervalMs: 50, confirmTimeoutMs: 300 });
+    await stalled.start();
+    try {
+      proxy.freeze();
+      const userId = uniqueName('stalled');
+      await writeEvent('user.registered', userId);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(stalledBus.isConnected).toBe(true);
+      await until(async () => {
+        const rows = await producerDb.transaction((m) =>
+          m.query(`SELECT id FROM outbox WHERE published_at IS NULL FOR UPDATE SKIP LOCKED`),
+        );
+        return rows.length === 1;
+      });
+      const stoppedIn = Date.now();
+      await stalled.stop();
+      expect(Date.now() - stoppedIn).toBeLessThan(3000);
+      const closedIn = Date.now();
+      await stalledBus.close();
+      expect(Date.now() - closedIn).toBeLessThan(6000);
+    } finally {
+      await proxy.cut();
+    }
+    // What the stalled relay could not confirm goes out through a healthy one.
+    expect(await relay().drain()).toBeGreaterThanOrEqual(1);
+    expect(await pendingOutbox()).toBe(0);
+  }, 30_000);
 
   it('an event whose envelope names a producer that does not own its type is parked in the DLQ at once and has no effect', async () => {
     const service = uniqueName('trusting');

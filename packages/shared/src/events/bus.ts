@@ -40,6 +40,15 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string, on
 }
 
 /**
+ * Closes a channel or connection without waiting more than `ms` for the broker's close-ok (a
+ * broker that stopped answering never sends it) and without ever rejecting.
+ */
+export async function closeQuietly(closable: { close(): Promise<unknown> } | null | undefined, ms = 2000): Promise<void> {
+  if (!closable) return;
+  await withTimeout(Promise.resolve().then(() => closable.close()), ms, 'closing').catch(() => undefined);
+}
+
+/**
  * One recovering AMQP connection per process. The whole topology is declared on every
  * (re)connect before any channel is handed out (ADR 0011). Channels die with a connection, so
  * users register an `onConnect` callback that (re)creates what they need each time the
@@ -120,7 +129,7 @@ export class Bus {
     // callers must not wait (and hold locks) on that.
     if (!this.connected) throw new BrokerUnavailable('broker not connected');
     const channel = await withTimeout(create(), this.channelTimeoutMs, 'opening an amqp channel', (late) => {
-      late.close().catch(() => undefined);
+      void closeQuietly(late);
     });
     channel.on('error', (err: Error) => this.log.warn({ err: { message: err.message } }, 'amqp channel error'));
     return channel;
@@ -129,7 +138,7 @@ export class Bus {
   async close() {
     this.closed = true;
     this.connected = false;
-    await this.connection.close().catch(() => undefined);
+    await closeQuietly(this.connection, 5000);
   }
 }
 

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { ServiceName } from '../contracts/api/route';
 import { eventConsumers, eventProducers, type EventType } from '../contracts/events';
 import { runWithRequestId } from '../http/request-context';
-import { withTimeout, type Bus } from './bus';
+import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
 import { declareConsumerQueues, queueNames } from './topology';
 
@@ -82,7 +82,7 @@ export class InboxConsumer {
     this.consumerTag = null;
     if (channel && tag) await withTimeout(channel.cancel(tag), this.confirmTimeoutMs, 'cancelling the consumer').catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
-    await channel?.close().catch(() => undefined);
+    await closeQuietly(channel);
   }
 
   private get confirmTimeoutMs() {
@@ -130,14 +130,14 @@ export class InboxConsumer {
       await channel.prefetch(this.opts.prefetch ?? 16);
       const { consumerTag } = await channel.consume(this.queues.main, (msg) => {
         // The broker cancels the consumer when its queue is deleted: a new channel re-declares it.
-        if (!msg) return void channel.close().catch(() => undefined);
+        if (!msg) return void closeQuietly(channel);
         const work = this.deliver(channel, msg).finally(() => this.inFlight.delete(work));
         this.inFlight.add(work);
       });
       this.consumerTag = consumerTag;
     } catch (err) {
       if (this.channel === channel) this.channel = null;
-      await channel.close().catch(() => undefined);
+      await closeQuietly(channel);
       throw err;
     }
   }
@@ -152,7 +152,7 @@ export class InboxConsumer {
         { err: { message: (err as Error).message }, message_id: msg.properties.messageId },
         'could not settle a delivered event; the broker will redeliver it',
       );
-      if (!this.stopped) await channel.close().catch(() => undefined);
+      if (!this.stopped) await closeQuietly(channel);
     }
   }
 

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { ServiceName } from '../contracts/api/route';
 import type { EventData, EventType } from '../contracts/events';
 import { currentRequestId } from '../http/request-context';
-import { withTimeout, type Bus } from './bus';
+import { closeQuietly, withTimeout, type Bus } from './bus';
 import { buildEvent, type DomainEvent } from './envelope';
 
 /** Outbox and inbox tables, created in every service's own schema by its first migration. */
@@ -126,7 +126,7 @@ export class OutboxRelay {
     );
     await this.listener?.end().catch(() => undefined);
     this.listener = null;
-    await this.channel?.close().catch(() => undefined);
+    await closeQuietly(this.channel);
     this.channel = null;
   }
 
@@ -165,8 +165,9 @@ export class OutboxRelay {
         this.backoff = Math.min(this.backoff ? this.backoff * 2 : 200, 10_000);
         this.opts.log.warn({ err: { message: (err as Error).message } }, 'outbox publish failed; will retry');
         if (!(err instanceof UnroutableEvents)) {
-          await this.channel?.close().catch(() => undefined);
+          const broken = this.channel;
           this.channel = null;
+          await closeQuietly(broken);
         }
       }
       if (!this.listener && this.running) await this.listen().catch(() => undefined);
