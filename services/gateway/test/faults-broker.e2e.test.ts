@@ -9,7 +9,7 @@ import { api, eventually, startStack, type Stack } from '@market/testkit';
 const ADMIN = { username: 'broker_fault_ops', password: 'broker-fault-ops-password-1234' };
 /** Kept short: every helper on this machine shares the broker. */
 const OUTAGE_MS = 3000;
-const SLOW_REQUEST_MS = 3000;
+const SLOW_REQUEST_MS = 5000;
 
 function rabbitmqctl(...args: string[]) {
   execFileSync('rabbitmqctl', args, { stdio: 'ignore', timeout: 60_000 });
