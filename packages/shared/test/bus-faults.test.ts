@@ -396,6 +396,20 @@ describe('event bus under broker faults and hostile producers', () => {
     expect(parked.properties.headers['x-last-error']).toBe('routing key user.registered is not the event type user.frozen');
   });
 
+  it('a start against an exchange declared before it had an alternate exchange fails at once, naming the provisioning script', async () => {
+    const legacy = uniqueName('test.legacy');
+    const channel = await raw.createChannel();
+    await channel.assertExchange(legacy, 'topic', { durable: true });
+    try {
+      const started = Date.now();
+      await expect(Bus.connect(infra.AMQP_URL, legacy, log)).rejects.toThrow(/PRECONDITION_FAILED.*provision-broker\.mjs/);
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await channel.close();
+      await dropBusObjects(infra.AMQP_URL, legacy);
+    }
+  });
+
   it('a service handling a type it does not declare is named at start', () => {
     expect(undeclaredHandlers('admin', { 'audit.recorded': async () => undefined })).toEqual([]);
     expect(undeclaredHandlers('admin', { 'audit.recorded': async () => undefined, 'user.frozen': async () => undefined })).toEqual(['user.frozen']);

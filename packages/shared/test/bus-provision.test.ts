@@ -37,7 +37,14 @@ describe('broker provisioning (scripts/provision-broker.mjs): one user per servi
     url.username = user;
     url.password = password;
     serviceUrl = url.toString();
-    expect(provision()).toContain(`${user}: may publish listing.submitted`);
+    // An exchange from before the alternate exchange, as an upgraded broker has it.
+    const admin = await connect(amqpUrl);
+    const channel = await admin.createChannel();
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    await admin.close();
+    const first = provision();
+    expect(first).toContain(`re-created exchange ${exchange} with its alternate exchange`);
+    expect(first).toContain(`${user}: may publish listing.submitted`);
     // Idempotent: a second run changes the password in place and re-applies the permissions.
     provision();
   }, 60_000);

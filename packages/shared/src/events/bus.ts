@@ -92,10 +92,27 @@ export class Bus {
         initialDelay: 200,
         maxDelay: 5000,
         initialMaxRetries: 20,
+        waitForConnect: false,
         setup: (model: ChannelModel) => declareTopologyOn(model, exchange, log),
       },
       ...(opts.name ? { clientProperties: { connection_name: opts.name } } : {}),
     });
+    // A topology the broker refuses (an exchange declared before it had an alternate exchange)
+    // will not heal by retrying: fail the start at once, saying what to run.
+    let refused: Error | null = null;
+    const onFailed = (err: Error & { code?: number }) => {
+      if (err.code !== 406) return;
+      refused = new Error(`the broker refused the event topology (${err.message}); run scripts/provision-broker.mjs (ADR 0011)`);
+      void closeQuietly(connection);
+    };
+    connection.on('connect-failed', onFailed);
+    try {
+      await connection.waitForConnect();
+    } catch (err) {
+      throw refused ?? err;
+    } finally {
+      connection.off('connect-failed', onFailed);
+    }
     const bus = new Bus(connection, exchange, log, opts);
     bus.connected = true;
     return bus;
