@@ -3,7 +3,11 @@
 //   npm run dlq -- list catalog            show parked messages (type, id, attempts, last error)
 //   npm run dlq -- replay catalog [--limit N]   move them back to catalog.events for another try
 // Messages keep their event id, so a replay of an event that was in fact handled changes nothing.
+// Queue names follow EVENTS_EXCHANGE (ADR 0011); needs `npm run build` (they come from the shared kit).
+import { createRequire } from 'node:module';
 import { connect } from 'amqplib';
+
+const { queueNames, DEFAULT_EXCHANGE } = createRequire(import.meta.url)('../packages/shared/dist/events/topology.js');
 
 const [command, service, ...rest] = process.argv.slice(2);
 const limitIndex = rest.indexOf('--limit');
@@ -13,8 +17,7 @@ if (!['list', 'replay'].includes(command) || !service) {
   process.exit(2);
 }
 
-const main = `${service}.events`;
-const dead = `${main}.dlq`;
+const { main, dead } = queueNames(service, process.env.EVENTS_EXCHANGE ?? DEFAULT_EXCHANGE);
 const connection = await connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
 const channel = await connection.createConfirmChannel();
 const { messageCount } = await channel.checkQueue(dead);

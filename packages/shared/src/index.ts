@@ -20,6 +20,7 @@ export * from './events/bus';
 export * from './events/envelope';
 export * from './events/inbox';
 export * from './events/outbox';
+export * from './events/topology';
 export * from './http/error-handler';
 export * from './http/idempotency';
 export * from './http/internal-client';

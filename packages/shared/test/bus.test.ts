@@ -4,7 +4,8 @@ import { connect, type ChannelModel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
-import { InboxConsumer, queueNames } from '../src/events/inbox';
+import { InboxConsumer } from '../src/events/inbox';
+import { queueNames } from '../src/events/topology';
 import { CreateOutboxAndInbox1763800000000, EventWriter, OutboxRelay } from '../src/events/outbox';
 import { createDataSource, initializeDataSource } from '../src/db/data-source';
 import { sqlMigration } from '../src/db/migration';
@@ -42,7 +43,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
   const busName = uniqueName('bus-test');
 
   const serviceName = () => `bus_test_${consumerSchema}`;
-  const writer = () => new EventWriter('producer', producerSchema);
+  const writer = () => new EventWriter('identity', producerSchema);
 
   const registered = (userId: string) =>
     ({ user_id: userId, phone_masked: '138****8000', nickname: 'n', registered_at: new Date().toISOString() }) as const;
@@ -116,7 +117,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     await producerDb.destroy();
     await consumerDb.destroy();
     await dropSchemas(infra.DATABASE_URL, [producerSchema, consumerSchema]);
-    const q = queueNames(serviceName());
+    const q = queueNames(serviceName(), exchange);
     await dropBusObjects(infra.AMQP_URL, exchange, [q.main, q.retry, q.dead]);
   });
 
@@ -152,7 +153,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
 
   it('a redelivered message changes nothing', async () => {
     const userId = uniqueName('redelivery');
-    const event = buildEvent('user.registered', registered(userId), 'producer', null);
+    const event = buildEvent('user.registered', registered(userId), 'identity', null);
     const channel = await rawConnection.createConfirmChannel();
     for (let i = 0; i < 3; i++) {
       channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id });
@@ -210,7 +211,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     );
     await relay().drain();
     const channel = await rawConnection.createChannel();
-    const dead = queueNames(serviceName()).dead;
+    const dead = queueNames(serviceName(), exchange).dead;
     let parked: Awaited<ReturnType<typeof channel.get>> = false;
     await until(async () => {
       parked = await channel.get(dead, { noAck: true });

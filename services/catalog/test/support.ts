@@ -1,6 +1,6 @@
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import { buildEvent, type EventData, type EventType } from '@market/shared';
+import { buildEvent, eventProducers, type EventData, type EventType } from '@market/shared';
 import { mintToken, outboxEvents as outboxOf, type Stack } from '@market/testkit';
 
 import { eventually } from '@market/testkit';
@@ -40,7 +40,7 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
   const connection = await connect(String(stack.env.AMQP_URL));
   try {
     const channel = await connection.createConfirmChannel();
-    const event = buildEvent(type, data, 'test', null);
+    const event = buildEvent(type, data, eventProducers[type][0], null);
     channel.publish(String(stack.env.EVENTS_EXCHANGE), type, Buffer.from(JSON.stringify(event)), {
       persistent: true,
       messageId: event.id,

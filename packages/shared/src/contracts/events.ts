@@ -3,6 +3,8 @@ import { z } from './zod';
 import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
 import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
 import { AuditActorType, AuditResult } from './api/admin';
+import type { ServiceName } from './api/route';
+import { SERVICE_NAMES } from './routing';
 
 // The `data` of every domain event (CONTRACT §8). A change here is additive, or the event gets a
 // new `version`; consumers must ignore fields they do not know, so these objects are not strict.
@@ -143,3 +145,53 @@ export const eventDataSchemas = {
 export type EventType = keyof typeof eventDataSchemas;
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
 
+
+/**
+ * Who may publish each type (ADR 0011). A consumer parks an event whose envelope names another
+ * producer, and in production each service's broker user may publish only its own types' routing
+ * keys (`scripts/provision-broker.mjs`). Every service writes audit entries, so `audit.recorded`
+ * has them all.
+ */
+export const eventProducers: { readonly [T in EventType]: readonly ServiceName[] } = {
+  'user.registered': ['identity'],
+  'user.frozen': ['identity'],
+  'user.unfrozen': ['identity'],
+  'listing.submitted': ['catalog'],
+  'listing.approved': ['catalog'],
+  'listing.rejected': ['catalog'],
+  'listing.offlined': ['catalog'],
+  'listing.updated': ['catalog'],
+  'listing.deleted': ['catalog'],
+  'listing.marked_abnormal': ['catalog'],
+  'listing.restored': ['catalog'],
+  'order.created': ['orders'],
+  'order.paid': ['orders'],
+  'order.cancelled': ['orders'],
+  'order.handed_off': ['orders'],
+  'order.received': ['orders'],
+  'order.checkout_requested': ['orders'],
+  'order.checkout_countered': ['orders'],
+  'order.completed': ['orders'],
+  'order.closed': ['orders'],
+  'order.marked_abnormal': ['orders'],
+  'dispute.opened': ['orders'],
+  'dispute.resolved': ['orders'],
+  'payment.succeeded': ['wallet'],
+  'system_config.changed': ['admin'],
+  'audit.recorded': SERVICE_NAMES,
+};
+
+/**
+ * Which types each service consumes: the bus declares every service's queue and bindings from
+ * this before any relay publishes (ADR 0011), so an event is never published before the queue
+ * that wants it exists. A service's handlers must be a subset of its entry (checked at start).
+ */
+export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[] } = {
+  identity: [],
+  catalog: ['user.frozen', 'user.unfrozen', 'order.created', 'order.cancelled', 'order.closed', 'order.completed'],
+  orders: [],
+  wallet: [],
+  files: [],
+  notify: [],
+  admin: ['audit.recorded'],
+};

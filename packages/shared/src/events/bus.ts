@@ -1,43 +1,120 @@
-import { connect, type Channel, type ConfirmChannel, type RecoveringChannelModel } from 'amqplib';
+import { connect, type Channel, type ChannelModel, type ConfirmChannel, type RecoveringChannelModel } from 'amqplib';
 import type { Logger } from 'pino';
+import { declareTopology } from './topology';
+
+export interface BusOptions {
+  /** shows in the broker's connection list, so an operator can tell which process holds which connection */
+  name?: string;
+  /** longest wait for a channel; a disconnected bus refuses at once */
+  channelTimeoutMs?: number;
+}
+
+/** The broker cannot be reached now; the caller retries later, nothing is lost. */
+export class BrokerUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrokerUnavailable';
+  }
+}
+
+/** Rejects after `ms`; `onLate` receives the value if it arrives after all, so nothing leaks. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string, onLate?: (value: T) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      reject(new BrokerUnavailable(`${what} timed out after ${ms} ms`));
+    }, ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        if (timedOut) onLate?.(value);
+        else resolve(value);
+      },
+      (err) => {
+        clearTimeout(timer);
+        if (!timedOut) reject(err);
+      },
+    );
+  });
+}
 
 /**
- * One recovering AMQP connection per process. Channels die with a connection, so users register
- * an `onConnect` callback that (re)creates what they need each time the connection comes back.
+ * Closes a channel or connection without waiting more than `ms` for the broker's close-ok (a
+ * broker that stopped answering never sends it) and without ever rejecting.
+ */
+export async function closeQuietly(closable: { close(): Promise<unknown> } | null | undefined, ms = 2000): Promise<void> {
+  if (!closable) return;
+  await withTimeout(Promise.resolve().then(() => closable.close()), ms, 'closing').catch(() => undefined);
+}
+
+/**
+ * One recovering AMQP connection per process. The whole topology is declared on every
+ * (re)connect before any channel is handed out (ADR 0011). Channels die with a connection, so
+ * users register an `onConnect` callback that (re)creates what they need each time the
+ * connection comes back. No broker failure escapes as an unhandled rejection: after start, the
+ * broker coming and going is an ordinary condition.
  */
 export class Bus {
   private readonly listeners: Array<() => Promise<void>> = [];
   private connected = false;
+  private closed = false;
+  readonly channelTimeoutMs: number;
 
   private constructor(
     readonly connection: RecoveringChannelModel,
     readonly exchange: string,
     private readonly log: Logger,
+    options: BusOptions,
   ) {
+    this.channelTimeoutMs = options.channelTimeoutMs ?? 5000;
     connection.on('connect', () => {
       this.connected = true;
-      for (const listener of this.listeners) {
-        listener().catch((err) => this.log.error({ err }, 'amqp reconnect setup failed'));
-      }
+      this.log.info('amqp connection recovered');
+      for (const listener of this.listeners) this.runListener(listener);
     });
     connection.on('disconnect', (err: Error) => {
       this.connected = false;
       this.log.warn({ err: { message: err?.message } }, 'amqp connection lost; recovering');
     });
+    connection.on('connect-failed', (err: Error) => this.log.warn({ err: { message: err?.message } }, 'amqp reconnect attempt failed'));
+    connection.on('reconnect-failed', (err: Error) => {
+      this.connected = false;
+      this.log.error({ err: { message: err?.message } }, 'amqp recovery abandoned');
+    });
     connection.on('error', (err: Error) => this.log.warn({ err: { message: err.message } }, 'amqp error'));
   }
 
-  /** `name` shows in the broker's connection list, so an operator can tell which process holds which connection. */
-  static async connect(url: string, exchange: string, log: Logger, name?: string): Promise<Bus> {
+  static async connect(url: string, exchange: string, log: Logger, options: BusOptions | string = {}): Promise<Bus> {
+    const opts: BusOptions = typeof options === 'string' ? { name: options } : options;
     const connection = await connect(url, {
-      recovery: { initialDelay: 200, maxDelay: 5000, initialMaxRetries: 20 },
-      ...(name ? { clientProperties: { connection_name: name } } : {}),
+      recovery: {
+        initialDelay: 200,
+        maxDelay: 5000,
+        initialMaxRetries: 20,
+        waitForConnect: false,
+        setup: (model: ChannelModel) => declareTopologyOn(model, exchange, log),
+      },
+      ...(opts.name ? { clientProperties: { connection_name: opts.name } } : {}),
     });
-    const bus = new Bus(connection, exchange, log);
+    // A topology the broker refuses (an exchange declared before it had an alternate exchange)
+    // will not heal by retrying: fail the start at once, saying what to run.
+    let refused: Error | null = null;
+    const onFailed = (err: Error & { code?: number }) => {
+      if (err.code !== 406) return;
+      refused = new Error(`the broker refused the event topology (${err.message}); run scripts/provision-broker.mjs (ADR 0011)`);
+      void closeQuietly(connection);
+    };
+    connection.on('connect-failed', onFailed);
+    try {
+      await connection.waitForConnect();
+    } catch (err) {
+      throw refused ?? err;
+    } finally {
+      connection.off('connect-failed', onFailed);
+    }
+    const bus = new Bus(connection, exchange, log, opts);
     bus.connected = true;
-    const channel = await connection.createChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    await channel.close();
     return bus;
   }
 
@@ -45,26 +122,51 @@ export class Bus {
     return this.connected;
   }
 
-  /** Runs `setup` now and after every reconnect. */
-  async onConnect(setup: () => Promise<void>) {
-    this.listeners.push(setup);
-    await setup();
+  /** Runs `listener` after every reconnect (not now); its failure is logged, the listener owns its retries. */
+  onReconnect(listener: () => Promise<void>): void {
+    this.listeners.push(listener);
+  }
+
+  private runListener(listener: () => Promise<void>) {
+    listener().catch((err) => this.log.error({ err: { message: (err as Error).message } }, 'amqp reconnect setup failed'));
   }
 
   async confirmChannel(): Promise<ConfirmChannel> {
-    const channel = await this.connection.createConfirmChannel();
-    channel.on('error', (err: Error) => this.log.warn({ err: { message: err.message } }, 'amqp channel error'));
-    await channel.assertExchange(this.exchange, 'topic', { durable: true });
-    return channel;
+    const channel = await this.acquire(() => this.connection.createConfirmChannel());
+    return channel as ConfirmChannel;
   }
 
   async channel(): Promise<Channel> {
-    const channel = await this.connection.createChannel();
+    return this.acquire(() => this.connection.createChannel());
+  }
+
+  private async acquire<C extends Channel>(create: () => Promise<C>): Promise<C> {
+    if (this.closed) throw new BrokerUnavailable('bus closed');
+    // A recovering connection queues channel requests until it is back, which could be forever:
+    // callers must not wait (and hold locks) on that.
+    if (!this.connected) throw new BrokerUnavailable('broker not connected');
+    const channel = await withTimeout(create(), this.channelTimeoutMs, 'opening an amqp channel', (late) => {
+      void closeQuietly(late);
+    });
     channel.on('error', (err: Error) => this.log.warn({ err: { message: err.message } }, 'amqp channel error'));
     return channel;
   }
 
   async close() {
-    await this.connection.close().catch(() => undefined);
+    this.closed = true;
+    this.connected = false;
+    await closeQuietly(this.connection, 5000);
+  }
+}
+
+async function declareTopologyOn(model: ChannelModel, exchange: string, log: Logger) {
+  const channel = await model.createChannel();
+  channel.on('error', () => undefined);
+  try {
+    await declareTopology(channel, exchange);
+    await channel.close();
+  } catch (err) {
+    log.error({ err: { message: (err as Error).message } }, 'declaring the event topology failed');
+    throw err;
   }
 }

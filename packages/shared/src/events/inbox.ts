@@ -1,19 +1,21 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import type { EventType } from '../contracts/events';
+import type { ServiceName } from '../contracts/api/route';
+import { eventConsumers, eventProducers, type EventType } from '../contracts/events';
 import { runWithRequestId } from '../http/request-context';
-import type { Bus } from './bus';
+import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
+import { declareConsumerQueues, queueNames } from './topology';
 
 export type EventHandler<T extends EventType> = (event: DomainEvent<T>, manager: EntityManager) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
-export const queueNames = (service: string) => ({
-  main: `${service}.events`,
-  retry: `${service}.events.retry`,
-  dead: `${service}.events.dlq`,
-});
+/** Types a service handles without declaring them in `eventConsumers` (their queue would never be bound to them). */
+export function undeclaredHandlers(service: ServiceName, handlers: EventHandlers): string[] {
+  const declared: readonly string[] = eventConsumers[service];
+  return Object.keys(handlers).filter((type) => !declared.includes(type));
+}
 
 export interface InboxConsumerOptions {
   service: string;
@@ -24,62 +26,137 @@ export interface InboxConsumerOptions {
   maxAttempts?: number;
   baseDelayMs?: number;
   prefetch?: number;
+  /** longest wait for the broker to confirm a retry or DLQ message */
+  confirmTimeoutMs?: number;
+  /** pause before opening a new channel after the last one closed */
+  resubscribeDelayMs?: number;
 }
 
 /**
  * Consumes the service's durable queue. Each event's id goes into `inbox` in the same transaction
  * as the handler's effect, so a redelivered or republished event changes nothing. A failing
  * handler is retried through a TTL queue with growing delay; after `maxAttempts` the message is
- * parked in the dead-letter queue for an operator (`npm run dlq`).
+ * parked in the dead-letter queue for an operator (`npm run dlq`). An event whose envelope names
+ * a producer that does not own its type is parked at once (ADR 0011).
+ *
+ * A channel that closes (broker restart, channel error) while handlers run leaves their messages
+ * unacked: the broker redelivers them and the inbox makes that harmless. The consumer opens a new
+ * channel by itself; nothing here may reject unobserved.
  */
 export class InboxConsumer {
   private channel: ConfirmChannel | null = null;
   private consumerTag: string | null = null;
+  private subscribing: Promise<void> | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
   private inFlight = new Set<Promise<void>>();
   readonly queues: ReturnType<typeof queueNames>;
 
   constructor(private readonly opts: InboxConsumerOptions) {
-    this.queues = queueNames(opts.service);
+    this.queues = queueNames(opts.service, opts.bus.exchange);
   }
 
   get eventTypes(): EventType[] {
     return Object.keys(this.opts.handlers) as EventType[];
   }
 
+  /** Whether a channel is consuming now (tests and readiness). */
+  get isConsuming(): boolean {
+    return this.channel !== null && this.consumerTag !== null;
+  }
+
   async start() {
     if (this.eventTypes.length === 0) return;
-    await this.opts.bus.onConnect(() => this.setup());
+    await this.subscribe();
+    this.opts.bus.onReconnect(() => this.subscribeOrRetry());
   }
 
   async stop() {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    await this.subscribing?.catch(() => undefined);
     const channel = this.channel;
+    const tag = this.consumerTag;
     this.channel = null;
-    if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
+    this.consumerTag = null;
+    if (channel && tag) await withTimeout(channel.cancel(tag), this.confirmTimeoutMs, 'cancelling the consumer').catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
-    await channel?.close().catch(() => undefined);
+    await closeQuietly(channel);
   }
 
-  private async setup() {
+  private get confirmTimeoutMs() {
+    return this.opts.confirmTimeoutMs ?? 10_000;
+  }
+
+  private subscribe(): Promise<void> {
+    if (this.stopped || this.channel) return Promise.resolve();
+    this.subscribing ??= this.openChannel().finally(() => {
+      this.subscribing = null;
+    });
+    return this.subscribing;
+  }
+
+  private async subscribeOrRetry() {
+    try {
+      await this.subscribe();
+    } catch (err) {
+      this.opts.log.warn({ err: { message: (err as Error).message } }, 'event consumer could not subscribe; will retry');
+      this.resubscribeSoon();
+    }
+  }
+
+  private resubscribeSoon() {
+    if (this.stopped || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.subscribeOrRetry();
+    }, this.opts.resubscribeDelayMs ?? 1000);
+  }
+
+  private async openChannel() {
     const channel = await this.opts.bus.confirmChannel();
-    const { main, retry, dead } = this.queues;
-    await channel.assertQueue(main, { durable: true });
-    await channel.assertQueue(retry, {
-      durable: true,
-      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': main },
-    });
-    await channel.assertQueue(dead, { durable: true });
-    for (const type of this.eventTypes) await channel.bindQueue(main, this.opts.bus.exchange, type);
-    await channel.prefetch(this.opts.prefetch ?? 16);
-    const { consumerTag } = await channel.consume(main, (msg) => {
-      if (!msg) return;
-      const work = this.deliver(channel, msg).finally(() => this.inFlight.delete(work));
-      this.inFlight.add(work);
-    });
     this.channel = channel;
-    this.consumerTag = consumerTag;
+    channel.on('close', () => {
+      if (this.channel !== channel) return;
+      this.channel = null;
+      this.consumerTag = null;
+      if (this.stopped) return;
+      this.opts.log.warn({ queue: this.queues.main }, 'event consumer channel closed; subscribing again');
+      this.resubscribeSoon();
+    });
+    try {
+      await declareConsumerQueues(channel, this.opts.bus.exchange, this.opts.service, this.eventTypes);
+      await channel.prefetch(this.opts.prefetch ?? 16);
+      const { consumerTag } = await channel.consume(this.queues.main, (msg) => {
+        // The broker cancels the consumer when its queue is deleted: a new channel re-declares it.
+        if (!msg) return void closeQuietly(channel);
+        const work = this.deliver(channel, msg).finally(() => this.inFlight.delete(work));
+        this.inFlight.add(work);
+      });
+      this.consumerTag = consumerTag;
+    } catch (err) {
+      if (this.channel === channel) this.channel = null;
+      await closeQuietly(channel);
+      throw err;
+    }
   }
 
   private async deliver(channel: ConfirmChannel, msg: ConsumeMessage) {
+    try {
+      await this.process(channel, msg);
+    } catch (err) {
+      // Settling failed: the channel is gone or the broker did not confirm. The message stays
+      // unacked, the broker redelivers it to the next channel, and the inbox skips what committed.
+      this.opts.log.warn(
+        { err: { message: (err as Error).message }, message_id: msg.properties.messageId },
+        'could not settle a delivered event; the broker will redeliver it',
+      );
+      if (!this.stopped) await closeQuietly(channel);
+    }
+  }
+
+  private async process(channel: ConfirmChannel, msg: ConsumeMessage) {
     let event: DomainEvent;
     try {
       event = parseEvent(JSON.parse(msg.content.toString('utf8')));
@@ -87,27 +164,50 @@ export class InboxConsumer {
       await this.park(channel, msg, `unreadable event: ${(err as Error).message}`);
       return;
     }
+    const distrust = this.distrust(event, msg);
+    if (distrust) {
+      this.opts.log.error({ event_id: event.id, type: event.type, producer: event.producer, reason: distrust }, 'untrusted event parked in DLQ');
+      await this.park(channel, msg, distrust);
+      return;
+    }
     try {
       await runWithRequestId(event.correlation_id ?? event.id, () => this.handle(event));
-      channel.ack(msg);
     } catch (err) {
-      const attempts = Number(msg.properties.headers?.['x-attempts'] ?? 0) + 1;
-      const reason = (err as Error).message;
-      if (attempts >= (this.opts.maxAttempts ?? 6)) {
-        this.opts.log.error({ event_id: event.id, type: event.type, attempts, reason }, 'event handler failed; parked in DLQ');
-        await this.park(channel, msg, reason, attempts);
-        return;
-      }
-      const delay = (this.opts.baseDelayMs ?? 500) * 2 ** (attempts - 1);
-      this.opts.log.warn({ event_id: event.id, type: event.type, attempts, delay, reason }, 'event handler failed; will retry');
-      channel.sendToQueue(this.queues.retry, msg.content, {
-        ...this.copyProperties(msg),
-        expiration: String(delay),
-        headers: { ...msg.properties.headers, 'x-attempts': attempts, 'x-last-error': reason.slice(0, 500) },
-      });
-      await channel.waitForConfirms();
-      channel.ack(msg);
+      await this.retryOrPark(channel, msg, event, (err as Error).message);
+      return;
     }
+    channel.ack(msg);
+  }
+
+  /**
+   * Why an event cannot be trusted, if it cannot: only the owner of a type may publish it, and on
+   * the exchange the routing key (which the broker's topic permissions check) must be the type.
+   */
+  private distrust(event: DomainEvent, msg: ConsumeMessage): string | null {
+    const owners: readonly string[] = eventProducers[event.type];
+    if (!owners.includes(event.producer)) return `producer ${event.producer} does not own ${event.type}`;
+    if (msg.fields.exchange === this.opts.bus.exchange && msg.fields.routingKey !== event.type) {
+      return `routing key ${msg.fields.routingKey} is not the event type ${event.type}`;
+    }
+    return null;
+  }
+
+  private async retryOrPark(channel: ConfirmChannel, msg: ConsumeMessage, event: DomainEvent, reason: string) {
+    const attempts = Number(msg.properties.headers?.['x-attempts'] ?? 0) + 1;
+    if (attempts >= (this.opts.maxAttempts ?? 6)) {
+      this.opts.log.error({ event_id: event.id, type: event.type, attempts, reason }, 'event handler failed; parked in DLQ');
+      await this.park(channel, msg, reason, attempts);
+      return;
+    }
+    const delay = (this.opts.baseDelayMs ?? 500) * 2 ** (attempts - 1);
+    this.opts.log.warn({ event_id: event.id, type: event.type, attempts, delay, reason }, 'event handler failed; will retry');
+    channel.sendToQueue(this.queues.retry, msg.content, {
+      ...this.copyProperties(msg),
+      expiration: String(delay),
+      headers: { ...msg.properties.headers, 'x-attempts': attempts, 'x-last-error': reason.slice(0, 500) },
+    });
+    await this.confirmed(channel);
+    channel.ack(msg);
   }
 
   /** Runs the handler and records the event id in one transaction; a seen id is skipped. */
@@ -125,6 +225,10 @@ export class InboxConsumer {
       }
       await handler(event, manager);
     });
+  }
+
+  private confirmed(channel: ConfirmChannel) {
+    return withTimeout(channel.waitForConfirms(), this.confirmTimeoutMs, 'waiting for broker confirms');
   }
 
   private copyProperties(msg: ConsumeMessage) {
@@ -147,7 +251,7 @@ export class InboxConsumer {
         'x-dead-lettered-at': new Date().toISOString(),
       },
     });
-    await channel.waitForConfirms();
+    await this.confirmed(channel);
     channel.ack(msg);
   }
 }

@@ -3,9 +3,10 @@ import type { ConfirmChannel } from 'amqplib';
 import type { DataSource, EntityManager } from 'typeorm';
 import { sqlMigration } from '../db/migration';
 import type { Logger } from 'pino';
+import type { ServiceName } from '../contracts/api/route';
 import type { EventData, EventType } from '../contracts/events';
 import { currentRequestId } from '../http/request-context';
-import type { Bus } from './bus';
+import { closeQuietly, withTimeout, type Bus } from './bus';
 import { buildEvent, type DomainEvent } from './envelope';
 
 /** Outbox and inbox tables, created in every service's own schema by its first migration. */
@@ -42,7 +43,7 @@ export function outboxChannel(schema: string) {
 /** Writes events into the outbox inside the caller's transaction: they exist if and only if the change commits. */
 export class EventWriter {
   constructor(
-    private readonly producer: string,
+    private readonly producer: ServiceName,
     private readonly schema: string,
   ) {}
 
@@ -67,22 +68,41 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   pollIntervalMs?: number;
   retentionHours?: number;
+  /** longest wait for the broker to confirm a batch; the rows stay unpublished and go again */
+  confirmTimeoutMs?: number;
+  /** longest wait for the loop to end in `stop()` */
+  stopTimeoutMs?: number;
   /** fault injection for the crash-recovery test: runs after the broker confirmed, before rows are marked */
   afterPublish?: (ids: string[]) => Promise<void>;
+}
+
+/** The broker returned events no queue (not even the holding queue) took; they stay in the outbox. */
+export class UnroutableEvents extends Error {
+  constructor(readonly ids: string[]) {
+    super(`${ids.length} event(s) were returned unroutable and stay in the outbox`);
+    this.name = 'UnroutableEvents';
+  }
 }
 
 /**
  * Publishes outbox rows with publisher confirms, then marks them. Rows are claimed with
  * `FOR UPDATE SKIP LOCKED`, so replicas share the work; a crash between confirm and mark leaves
  * the rows unmarked and they are published again (consumers dedupe by event id).
+ *
+ * Messages are mandatory: one the broker returns (nothing bound, not even the alternate exchange's
+ * holding queue) is not marked and goes again after a backoff. The channel is acquired before the
+ * transaction opens, so a broker outage never holds row locks or a pool connection; acquiring a
+ * channel and waiting for confirms are bounded, and so is `stop()` (ADR 0011).
  */
 export class OutboxRelay {
   private channel: ConfirmChannel | null = null;
+  private readonly returned = new Set<string>();
   private listener: Client | null = null;
   private running = false;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private lastCleanup = 0;
+  private backoff = 0;
 
   constructor(private readonly opts: OutboxRelayOptions) {}
 
@@ -90,14 +110,23 @@ export class OutboxRelay {
     this.running = true;
     await this.listen();
     this.loop = this.run();
+    // What piled up during an outage goes out as soon as the broker is back, not after the backoff.
+    this.opts.bus.onReconnect(async () => {
+      this.backoff = 0;
+      this.wake?.();
+    });
   }
 
   async stop() {
     this.running = false;
     this.wake?.();
-    await this.loop;
+    const bound = this.opts.stopTimeoutMs ?? 15_000;
+    await withTimeout(this.loop ?? Promise.resolve(), bound, 'stopping the outbox relay').catch((err) =>
+      this.opts.log.warn({ err: { message: (err as Error).message } }, 'outbox relay did not stop in time'),
+    );
     await this.listener?.end().catch(() => undefined);
-    await this.channel?.close().catch(() => undefined);
+    this.listener = null;
+    await closeQuietly(this.channel);
     this.channel = null;
   }
 
@@ -107,15 +136,16 @@ export class OutboxRelay {
     for (;;) {
       const n = await this.publishBatch();
       total += n;
-      if (n < (this.opts.batchSize ?? 100)) return total;
+      if (n < (this.opts.batchSize ?? 100) || (this.loop && !this.running)) return total;
     }
   }
 
   private async listen() {
-    const client = new Client({ connectionString: this.opts.databaseUrl });
+    const client = new Client({ connectionString: this.opts.databaseUrl, connectionTimeoutMillis: 5000 });
     client.on('error', (err) => {
       this.opts.log.warn({ err: { message: err.message } }, 'outbox listener lost; polling until it is back');
-      this.listener = null;
+      if (this.listener === client) this.listener = null;
+      client.end().catch(() => undefined);
     });
     client.on('notification', () => this.wake?.());
     await client.connect();
@@ -125,22 +155,25 @@ export class OutboxRelay {
 
   private async run() {
     const pollMs = this.opts.pollIntervalMs ?? 1000;
-    let backoff = 0;
     while (this.running) {
       try {
         const published = await this.drain();
-        backoff = 0;
+        this.backoff = 0;
         await this.cleanupIfDue();
         if (published > 0) continue;
       } catch (err) {
-        backoff = Math.min(backoff ? backoff * 2 : 200, 10_000);
+        this.backoff = Math.min(this.backoff ? this.backoff * 2 : 200, 10_000);
         this.opts.log.warn({ err: { message: (err as Error).message } }, 'outbox publish failed; will retry');
-        await this.channel?.close().catch(() => undefined);
-        this.channel = null;
+        if (!(err instanceof UnroutableEvents)) {
+          const broken = this.channel;
+          this.channel = null;
+          await closeQuietly(broken);
+        }
       }
       if (!this.listener && this.running) await this.listen().catch(() => undefined);
+      if (!this.running) break;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, backoff || pollMs);
+        const timer = setTimeout(resolve, this.backoff || pollMs);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
@@ -156,12 +189,17 @@ export class OutboxRelay {
       channel.on('close', () => {
         if (this.channel === channel) this.channel = null;
       });
+      channel.on('return', (msg: { properties: { messageId?: string } }) => {
+        if (msg.properties.messageId) this.returned.add(msg.properties.messageId);
+      });
       this.channel = channel;
     }
     return this.channel;
   }
 
   private async publishBatch(): Promise<number> {
+    // Only an open channel lets a transaction start: waiting for the broker holds no lock.
+    const channel = await this.getChannel();
     const runner = this.opts.dataSource.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
@@ -174,23 +212,34 @@ export class OutboxRelay {
         await runner.commitTransaction();
         return 0;
       }
-      const channel = await this.getChannel();
+      const ids = rows.map((r) => r.id);
+      for (const id of ids) this.returned.delete(id);
       for (const row of rows) {
         channel.publish(this.opts.bus.exchange, row.type, Buffer.from(JSON.stringify(row.payload)), {
           persistent: true,
+          mandatory: true,
           messageId: row.id,
           type: row.type,
           contentType: 'application/json',
         });
       }
-      await channel.waitForConfirms();
-      const ids = rows.map((r) => r.id);
-      await this.opts.afterPublish?.(ids);
-      await runner.query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])`, [ids]);
+      // The broker sends a return before the confirm of the same message, so after this every return is known.
+      await withTimeout(channel.waitForConfirms(), this.opts.confirmTimeoutMs ?? 10_000, 'waiting for broker confirms');
+      const returned = ids.filter((id) => this.returned.has(id));
+      for (const id of returned) this.returned.delete(id);
+      const routed = ids.filter((id) => !returned.includes(id));
+      await this.opts.afterPublish?.(routed);
+      if (routed.length > 0) {
+        await runner.query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])`, [routed]);
+      }
       await runner.commitTransaction();
+      if (returned.length > 0) {
+        this.opts.log.error({ event_ids: returned }, 'broker returned unroutable events; they stay in the outbox');
+        throw new UnroutableEvents(returned);
+      }
       return rows.length;
     } catch (err) {
-      await runner.rollbackTransaction().catch(() => undefined);
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       throw err;
     } finally {
       await runner.release();

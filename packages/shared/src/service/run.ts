@@ -9,7 +9,7 @@ import type { ServiceName } from '../contracts/api/route';
 import { DEFAULT_PORTS } from '../contracts/routing';
 import { createDataSource, initializeDataSource } from '../db/data-source';
 import { Bus } from '../events/bus';
-import { InboxConsumer, type EventHandlers } from '../events/inbox';
+import { InboxConsumer, undeclaredHandlers, type EventHandlers } from '../events/inbox';
 import { EventWriter, OutboxRelay } from '../events/outbox';
 import { InternalClient } from '../http/internal-client';
 import type { InternalBinding } from '../http/internal-routes';
@@ -95,7 +95,7 @@ export async function startService<S extends z.ZodRawShape>(
   });
   await initializeDataSource(db, schema);
   const redis = await connectRedis(config.REDIS_URL, log);
-  const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, `${def.name}:${schema}:${process.pid}`);
+  const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}` });
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
   const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
   const ctx: ServiceContext<S> = {
@@ -112,6 +112,13 @@ export async function startService<S extends z.ZodRawShape>(
     internal: new InternalClient(serviceUrls(config), serviceAssertion),
   };
   const parts = await def.build(ctx);
+  const undeclared = undeclaredHandlers(def.name, parts.handlers ?? {});
+  if (undeclared.length > 0) {
+    await bus.close();
+    await redis.quit().catch(() => undefined);
+    await db.destroy();
+    throw new Error(`${def.name} handles ${undeclared.join(', ')} without declaring it in eventConsumers (contracts/events.ts)`);
+  }
   const idempotency = new IdempotencyStore(db);
   const jobs: Job[] = [...(parts.jobs ?? [])];
   if (parts.routes.some((r) => declaresIdempotency(r.contract))) {
@@ -131,7 +138,7 @@ export async function startService<S extends z.ZodRawShape>(
   });
   await relay.start();
   const consumer = new InboxConsumer({
-    service: schema === def.name ? def.name : `${def.name}.${schema}`,
+    service: def.name,
     dataSource: db,
     bus,
     log,

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { GATEWAY_ISSUER, signAssertion, type Identity } from '../auth/assertion';
 import { baseEnvShape } from '../config/env';
 import { DEV_KEYRING } from '../crypto/secret-box';
+import { topologyQueues, unroutedNames } from '../events/topology';
 
 export interface Infra {
   DATABASE_URL: string;
@@ -90,13 +91,14 @@ export async function dropSchemas(databaseUrl: string, schemas: string[]) {
   }
 }
 
-/** Removes a test exchange and the queues a test's consumers declared on it. */
-export async function dropBusObjects(amqpUrl: string, exchange: string, queues: string[]) {
+/** Removes a test exchange, its alternate exchange, its whole topology and the queues a test declared on it. */
+export async function dropBusObjects(amqpUrl: string, exchange: string, queues: string[] = []) {
   const connection = await connect(amqpUrl);
   try {
     const channel = await connection.createChannel();
-    for (const queue of queues) await channel.deleteQueue(queue);
+    for (const queue of new Set([...queues, ...topologyQueues(exchange)])) await channel.deleteQueue(queue);
     await channel.deleteExchange(exchange);
+    await channel.deleteExchange(unroutedNames(exchange).exchange);
     await channel.close();
   } finally {
     await connection.close();
