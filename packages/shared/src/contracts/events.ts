@@ -117,6 +117,22 @@ export const eventDataSchemas = {
     paid_at: Timestamp,
   }),
 
+  'payment.failed': z.object({
+    payment_id: Id,
+    user_id: Id,
+    amount: Money,
+    purpose: z.literal('recharge'),
+    gateway_txn_id: z.string().nullable(),
+    failed_at: Timestamp,
+  }),
+  'payment.expired': z.object({
+    payment_id: Id,
+    user_id: Id,
+    amount: Money,
+    purpose: z.literal('recharge'),
+    expired_at: Timestamp,
+  }),
+
   'system_config.changed': z.object({
     key: z.string(),
     value: z.unknown(),

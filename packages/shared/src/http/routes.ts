@@ -23,6 +23,8 @@ export interface HandlerInput<C extends AnyRoute> {
   req: Request;
   res: Response;
   log: Logger;
+  /** the request bytes, for contracts with `rawBody` (their `body` is not validated by the kit) */
+  rawBody?: Buffer;
 }
 
 /** A use-case call: returns the success body, or writes `res` itself (file streams) and returns nothing. */
@@ -66,19 +68,20 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
     router[contract.method](expressPath(contract.path), async (req: Request, res: Response) => {
       const identity = res.locals.identity as Identity;
       assertCaller(contract.auth, identity);
+      const rawBody = contract.rawBody ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : undefined;
       const unstorable = [
         ...nulCharacterErrors(req.params, ['path']),
         ...nulCharacterErrors(req.query, ['query']),
-        ...nulCharacterErrors(req.body),
+        ...(rawBody ? [] : nulCharacterErrors(req.body)),
       ];
       if (unstorable.length > 0) throw problems.validation(unstorable);
       const params = contract.params ? parseOrThrow(contract.params, req.params, 'path') : {};
       const query = contract.query ? parseOrThrow(contract.query, req.query, 'query') : {};
       const body =
-        contract.body && contract.bodyType !== 'multipart' ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
+        contract.body && contract.bodyType !== 'multipart' && !rawBody ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
       if (contract.headers) parseOrThrow(contract.headers, req.headers, 'headers');
       const run = async (): Promise<StoredResponse | null> => {
-        const result = await handler({ params, query, body, identity, req, res, log: res.locals.log } as HandlerInput<AnyRoute>);
+        const result = await handler({ params, query, body, identity, req, res, log: res.locals.log, rawBody } as HandlerInput<AnyRoute>);
         if (res.headersSent) return null;
         const { status, schema } = contract.success;
         if (status === 204 || schema === undefined) return { status, body: undefined };

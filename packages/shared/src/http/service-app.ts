@@ -6,7 +6,7 @@ import { problems } from './problem';
 import { acceptRequestId, runWithRequestId } from './request-context';
 import type { IdempotencyStore } from './idempotency';
 import { mountInternalRoutes, type InternalBinding } from './internal-routes';
-import { mountRoutes, type RouteBinding } from './routes';
+import { expressPath, mountRoutes, type RouteBinding } from './routes';
 
 export interface ServiceAppOptions {
   log: Logger;
@@ -65,6 +65,12 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     next();
   });
 
+  // Routes that verify a signature over the body get its bytes untouched, whatever the content type;
+  // the JSON parser below then leaves such a request alone.
+  const rawParser = express.raw({ type: () => true, limit: opts.jsonLimit ?? '100kb' });
+  for (const { contract } of opts.routes.filter((r) => r.contract.rawBody)) {
+    app[contract.method](expressPath(contract.path), rawParser);
+  }
   const largeParser = express.json({ limit: opts.largeBodyLimit ?? '1mb' });
   for (const path of opts.largeBodyPaths ?? []) app.use(path, largeParser);
   app.use(express.json({ limit: opts.jsonLimit ?? '100kb' }));

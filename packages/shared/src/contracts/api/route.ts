@@ -36,6 +36,11 @@ export interface RouteContract<
   body?: B;
   /** `json` unless the route takes multipart (file upload) */
   bodyType?: 'json' | 'multipart';
+  /**
+   * The handler gets the exact request bytes as `rawBody` and validates `body` itself, after
+   * checking them (a signed callback is verified over the bytes before any schema check).
+   */
+  rawBody?: boolean;
   /** request headers worth documenting (Idempotency-Key, X-Upload-Token, Paygate-Signature) */
   headers?: AnyObject;
   success: {

@@ -1,0 +1,31 @@
+import { decodeCursor, isUuid, toPage, type adminListLedger, type listWalletLedger, type RouteQuery, type UserIdentity } from '@market/shared';
+import { userAvailable } from '../domain/accounts';
+import { heldForRenter } from '../persistence/escrow-repository';
+import { balanceOf } from '../persistence/ledger-repository';
+import { entryPosition, queryEntries, toEntryView, type EntryQuery } from '../persistence/ledger-queries';
+import type { WalletDeps } from './deps';
+
+export async function readBalance(deps: WalletDeps, identity: UserIdentity) {
+  const manager = deps.db.manager;
+  const [available, frozen] = await Promise.all([balanceOf(manager, userAvailable(identity.sub).key), heldForRenter(manager, identity.sub)]);
+  return { available, frozen, currency: deps.currency };
+}
+
+async function page(deps: WalletDeps, query: Omit<EntryQuery, 'after'> & { cursor?: string }) {
+  const { cursor, ...rest } = query;
+  const rows = await queryEntries(deps.db.manager, { ...rest, after: decodeCursor(cursor) });
+  return toPage(rows, query.limit, entryPosition, toEntryView);
+}
+
+const EMPTY = { items: [], next_cursor: null };
+
+export async function ownLedger(deps: WalletDeps, identity: UserIdentity, query: RouteQuery<typeof listWalletLedger>) {
+  if (query.order_id !== undefined && !isUuid(query.order_id)) return EMPTY;
+  return page(deps, { userId: identity.sub, orderId: query.order_id, bizType: query.biz_type, limit: query.limit, cursor: query.cursor });
+}
+
+export async function anyLedger(deps: WalletDeps, query: RouteQuery<typeof adminListLedger>) {
+  if (query.order_id !== undefined && !isUuid(query.order_id)) return EMPTY;
+  if (query.user_id !== undefined && !isUuid(query.user_id)) return EMPTY;
+  return page(deps, { userId: query.user_id, orderId: query.order_id, bizType: query.biz_type, limit: query.limit, cursor: query.cursor });
+}
