@@ -104,10 +104,13 @@ export class Market {
     return res.body;
   }
 
-  /** What the platform has earned in fees (the wallet's platform revenue account). */
-  async platformRevenue(): Promise<number> {
-    const rows = await this.stack.services.wallet!.ctx.db.query(`SELECT balance::float8 AS balance FROM accounts WHERE kind = 'platform_revenue'`);
-    return rows[0]?.balance ?? 0;
+  /** What the wallet has moved into the platform's revenue account for one order. */
+  async platformFeeOf(orderId: string): Promise<number> {
+    const [row] = await this.stack.services.wallet!.ctx.db.query(
+      `SELECT COALESCE(sum(amount), 0)::float8 AS fee FROM transfers WHERE order_id = $1 AND to_account = 'platform:revenue'`,
+      [orderId],
+    );
+    return row.fee;
   }
 
   async approve(listingId: string) {
