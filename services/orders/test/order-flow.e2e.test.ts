@@ -1,4 +1,4 @@
-import { Order } from '@market/shared';
+import { chargeOrderEscrow, Order } from '@market/shared';
 import { assertionFor } from '@market/shared/testing';
 import { api, type Stack } from '@market/testkit';
 import { eventually, Market, startMarket, type Caller } from './support';
@@ -360,6 +360,27 @@ describe('orders through the gateway: the order flow, money to the fen', () => {
     expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'LISTING_UNAVAILABLE')).toBe(true);
     const [{ count }] = await stack.services.orders!.ctx.db.query(`SELECT count(*)::int AS count FROM orders WHERE listing_id = $1`, [listing.id]);
     expect(count).toBe(1);
+  });
+
+  it('completes a payment whose move was lost after the charge without charging again, and refunds a lost one on cancel', async () => {
+    const owner = await market.user();
+    const renter = await market.fundedUser(20_000);
+    const { internal } = stack.services.orders!.ctx;
+    // As if orders had crashed right after the wallet charged: the escrow holds the money, the order is unpaid.
+    const charge = async (order: { id: string; amount: number }) =>
+      internal.call(chargeOrderEscrow, { params: { id: order.id }, body: { renter_id: renter.id, owner_id: owner.id, amount: order.amount } });
+    const repaired = await market.order(renter, (await market.onlineListing(owner)).id, HOURS);
+    const first = await charge(repaired);
+    expect(await market.balance(renter)).toMatchObject({ available: 20_000 - AMOUNT, frozen: AMOUNT });
+    const paid = await market.act(repaired.id, 'pay', renter);
+    expect(paid).toMatchObject({ status: 'pending_handoff', paid_at: first.charged_at });
+    expect(await market.balance(renter)).toMatchObject({ available: 20_000 - AMOUNT, frozen: AMOUNT });
+
+    const abandoned = await market.order(renter, (await market.onlineListing(owner)).id, HOURS);
+    await charge(abandoned);
+    expect(await market.status(abandoned.id, renter)).toBe('pending_payment');
+    await market.act(abandoned.id, 'cancel', renter);
+    await eventually(() => market.balance(renter), (b) => b.available === 20_000 - AMOUNT && b.frozen === AMOUNT);
   });
 
   it('refuses a payment the balance does not cover and leaves the order unpaid', async () => {

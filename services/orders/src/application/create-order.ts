@@ -21,8 +21,9 @@ function isActiveOrderConflict(err: unknown): boolean {
 
 /**
  * A renter orders a listing for `hours`: title, price and deposit are copied from catalog now.
- * Catalog's `rented` flag refuses the obvious cases early; the decision is the partial unique index,
- * so of renters racing for one listing exactly one insert commits.
+ * Whether the listing is free is decided here, by the partial unique index over active orders (of
+ * renters racing for one listing exactly one insert commits), not by catalog's `rented` flag: that
+ * flag follows order events and may still say rented for a moment after an order ended (ADR 0006).
  */
 export async function createOrder(deps: OrdersDeps, identity: Identity, body: RouteBody<typeof createOrderRoute>) {
   const renterId = callerUserId(identity);
@@ -40,7 +41,7 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
   }
   if (!listing || listing.status === 'deleted') throw problems.notFound('listing not found');
   if (listing.owner_id === renterId) throw problems.forbidden('you cannot rent your own listing');
-  if (listing.status !== 'online' || listing.rented) throw listingUnavailable();
+  if (listing.status !== 'online') throw listingUnavailable();
   if (body.hours < listing.min_hours || (listing.max_hours !== null && body.hours > listing.max_hours)) {
     const bounds = listing.max_hours === null ? `at least ${listing.min_hours}` : `between ${listing.min_hours} and ${listing.max_hours}`;
     throw problems.validation([{ path: 'hours', message: `must be ${bounds} for this listing` }]);
