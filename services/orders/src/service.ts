@@ -40,7 +40,7 @@ export const ordersService = defineService({
       handlers: ordersEventHandlers(deps.minuteMs),
       jobs: [
         settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),
-        periodicJob('order timeout scan', ctx.config.ORDER_SCAN_INTERVAL_MS, () => applyDueTimeouts(deps), ctx.log),
+        periodicJob('order timeout scan', ctx.config.ORDER_SCAN_INTERVAL_MS, () => applyDueTimeouts(deps, ctx.log), ctx.log),
       ],
     };
   },

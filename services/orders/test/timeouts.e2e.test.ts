@@ -174,6 +174,19 @@ describe('the timeout scan', () => {
     expect(ledger[0]).toMatchObject({ order_id: order.id, biz_type: 'settlement_income', amount: 570, balance_after: 570 });
   });
 
+  it('keeps moving other orders when one due order cannot be moved', async () => {
+    const { renter, listing } = await parties();
+    // A row no timed move applies to (disputed) with a deadline in the past, as a bug or a hand edit could leave.
+    const { db } = stack.services.orders!.ctx;
+    const stuck = await market.order(renter, listing.id, 1);
+    await db.query(`UPDATE orders SET status = 'disputed', deadline_at = now() - interval '1 minute' WHERE id = $1`, [stuck.id]);
+    const other = await parties();
+    const order = await market.order(other.renter, other.listing.id, 1);
+    await withThreshold('order.payment_timeout_minutes', () => statusBecomes(order.id, other.renter, 'cancelled').then(() => undefined));
+    expect(await market.status(stuck.id, renter)).toBe('disputed');
+    await db.query(`UPDATE orders SET deadline_at = NULL WHERE id = $1`, [stuck.id]);
+  });
+
   it('moves each due order once when two replicas scan together', async () => {
     const schema = stack.services.orders!.ctx.schema;
     const replica = await startService(ordersService, { ...stack.env, ...ORDER_ENV, DB_SCHEMA: schema, PORT: '0' });

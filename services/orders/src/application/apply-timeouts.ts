@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared';
+import type { EntityManager, Logger } from '@market/shared';
 import type { OrderSettings } from '../domain/settings';
 import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
 import { settledCheckout } from './checkout';
@@ -53,19 +53,30 @@ async function timeOut(deps: OrdersDeps, manager: EntityManager, order: OrderRow
 /**
  * Moves every order whose deadline has passed, one transaction per order. Each order is claimed
  * with FOR UPDATE SKIP LOCKED, so replicas running the scan together never move one twice, and an
- * order a party is moving right now is left for the next run (its deadline will have changed).
+ * order a party is moving right now is left for the next run (its deadline will have changed). An
+ * order whose move fails is logged and passed over for the rest of the run, so it cannot hold up
+ * the others.
  */
-export async function applyDueTimeouts(deps: OrdersDeps, maxMoves = 200): Promise<number> {
+export async function applyDueTimeouts(deps: OrdersDeps, log: Logger, maxMoves = 200): Promise<number> {
   let moved = 0;
-  while (moved < maxMoves) {
-    const did = await deps.db.transaction(async (manager) => {
-      const order = await claimDueOrder(manager, new Date());
-      if (!order) return false;
-      await timeOut(deps, manager, order, await currentSettings(manager));
-      return true;
-    });
-    if (!did) break;
-    moved += 1;
+  const failed: string[] = [];
+  while (moved + failed.length < maxMoves) {
+    let claimed: string | null = null;
+    try {
+      const did = await deps.db.transaction(async (manager) => {
+        const order = await claimDueOrder(manager, new Date(), failed);
+        if (!order) return false;
+        claimed = order.id;
+        await timeOut(deps, manager, order, await currentSettings(manager));
+        return true;
+      });
+      if (!did) break;
+      moved += 1;
+    } catch (err) {
+      if (claimed === null) throw err;
+      failed.push(claimed);
+      log.error({ err, order_id: claimed }, 'timed move failed; the order is retried on the next run');
+    }
   }
   return moved;
 }

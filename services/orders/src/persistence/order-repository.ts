@@ -114,11 +114,11 @@ export async function queryOrders(q: Queryable, query: OrderQuery): Promise<Orde
  * The next order whose deadline has passed, locked; orders another transaction holds (a replica's
  * scan, a party's move) are skipped, so no order is moved twice. Uses the `orders_due` index.
  */
-export async function claimDueOrder(manager: EntityManager, now: Date): Promise<OrderRow | null> {
+export async function claimDueOrder(manager: EntityManager, now: Date, skipIds: string[] = []): Promise<OrderRow | null> {
   const rows: OrderRow[] = await manager.query(
-    `SELECT ${COLUMNS} FROM orders WHERE deadline_at IS NOT NULL AND deadline_at <= $1
+    `SELECT ${COLUMNS} FROM orders WHERE deadline_at IS NOT NULL AND deadline_at <= $1 AND NOT (id = ANY($2::uuid[]))
      ORDER BY deadline_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    [now],
+    [now, skipIds],
   );
   return rows[0] ?? null;
 }
