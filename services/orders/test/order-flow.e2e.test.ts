@@ -351,6 +351,21 @@ describe('orders through the gateway: the order flow, money to the fen', () => {
     expect(await market.balance(renter)).toMatchObject({ available: 20_000 - 2 * AMOUNT, frozen: 2 * AMOUNT });
   });
 
+  it('creates one order for a repeated Idempotency-Key and refuses the key with another body', async () => {
+    const owner = await market.user();
+    const renter = await market.user();
+    const listing = await market.onlineListing(owner);
+    const key = { 'idempotency-key': `create-${listing.id}` };
+    const first = await market.client.post('/api/orders', { listing_id: listing.id, hours: 2 }, renter.token, key);
+    const again = await market.client.post('/api/orders', { listing_id: listing.id, hours: 2 }, renter.token, key);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    const reused = await market.client.post('/api/orders', { listing_id: listing.id, hours: 3 }, renter.token, key);
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
   it('lets exactly one of twenty renters racing for one listing have it', async () => {
     const owner = await market.user();
     const listing = await market.onlineListing(owner);

@@ -53,7 +53,12 @@ export interface MoveInput {
  * from the thresholds in force, the event, and the audit entry. A concurrent move waited for the
  * lock and finds the new state, so it is refused.
  */
-export async function moveOrder(deps: Pick<OrdersDeps, 'events' | 'minuteMs'>, manager: EntityManager, order: OrderRow, input: MoveInput): Promise<OrderRow> {
+export async function moveOrder(
+  deps: Pick<OrdersDeps, 'events' | 'minuteMs'>,
+  manager: EntityManager,
+  order: OrderRow,
+  input: MoveInput,
+): Promise<OrderRow> {
   const transition = assertMove(order, input.trigger, input.actor);
   const now = new Date();
   const entering = transition.to !== order.status;
@@ -68,6 +73,7 @@ export async function moveOrder(deps: Pick<OrdersDeps, 'events' | 'minuteMs'>, m
   });
   const actorId = input.identity && input.identity.kind !== 'anonymous' && input.identity.kind !== 'service' ? input.identity.sub : null;
   const reason = input.reason ?? null;
+  // dispute.opened describes the dispute, not the order: the use case that opens one publishes it.
   if (transition.event && transition.event !== 'dispute.opened') {
     await deps.events.publish(manager, transition.event, {
       ...orderSnapshot(moved, reason, actorId),
