@@ -1,18 +1,11 @@
-import {
-  ConfigError,
-  CreateIdempotencyKeys1763800000001,
-  CreateOutboxAndInbox1763800000000,
-  defineService,
-  periodicJob,
-  SecretBox,
-} from '@market/shared';
-import { applyDueTimeouts } from './application/apply-timeouts';
+import { ConfigError, CreateIdempotencyKeys1763800000001, CreateOutboxAndInbox1763800000000, defineService, SecretBox } from '@market/shared';
 import type { OrdersDeps } from './application/deps';
-import { settingsLoader } from './application/settings';
 import { configSource, fileRegistry, listingDirectory, userDirectory, walletAccounts } from './clients/services';
 import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
 import { ordersRouteBindings } from './http/routes';
+import { settingsLoader } from './jobs/settings-loader';
+import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
 
 export const ordersService = defineService({
@@ -40,7 +33,7 @@ export const ordersService = defineService({
       handlers: ordersEventHandlers(deps.minuteMs),
       jobs: [
         settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),
-        periodicJob('order timeout scan', ctx.config.ORDER_SCAN_INTERVAL_MS, () => applyDueTimeouts(deps, ctx.log), ctx.log),
+        timeoutScan(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
       ],
     };
   },

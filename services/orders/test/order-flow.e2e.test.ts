@@ -351,6 +351,21 @@ describe('orders through the gateway: the order flow, money to the fen', () => {
     expect(await market.balance(renter)).toMatchObject({ available: 20_000 - 2 * AMOUNT, frozen: 2 * AMOUNT });
   });
 
+  it('lists the caller’s orders newest first in cursor pages, by role and status', async () => {
+    const owner = await market.user();
+    const renter = await market.user();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await market.order(renter, (await market.onlineListing(owner)).id, 1)).id);
+    await market.act(ids[0]!, 'cancel', renter);
+    const first = await market.client.get('/api/orders?limit=2', renter.token);
+    expect(first.body.items.map((o: any) => o.id)).toEqual([ids[2], ids[1]]);
+    const second = await market.client.get(`/api/orders?limit=2&cursor=${first.body.next_cursor}`, renter.token);
+    expect(second.body).toEqual({ items: [expect.objectContaining({ id: ids[0], status: 'cancelled' })], next_cursor: null });
+    expect((await market.client.get('/api/orders?role=owner&status=pending_payment', owner.token)).body.items.map((o: any) => o.id)).toEqual([ids[2], ids[1]]);
+    expect((await market.client.get('/api/orders?cursor=eyJ2IjoiIiwiaWQiOiIifQ', renter.token)).status).toBe(400);
+    expect((await market.client.get('/api/orders?role=admin', renter.token)).status).toBe(400);
+  });
+
   it('creates one order for a repeated Idempotency-Key and refuses the key with another body', async () => {
     const owner = await market.user();
     const renter = await market.user();

@@ -1,4 +1,4 @@
-import { isUuid, problems, type EntityManager, type Identity, type Queryable } from '@market/shared';
+import { isUuid, problems, type Identity, type Queryable } from '@market/shared';
 import type { Actor } from '../domain/order-state';
 import { findOrder, type OrderRow } from '../persistence/order-repository';
 
@@ -19,7 +19,7 @@ export function partyRole(order: OrderRow, userId: string | null): 'renter' | 'o
  * Someone else's order and a malformed id look the same: 404, so ids reveal nothing.
  */
 export async function partyOrder(
-  q: Queryable | EntityManager,
+  q: Queryable,
   id: string,
   identity: Identity,
   opts: { lock?: boolean } = {},

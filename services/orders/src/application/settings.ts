@@ -1,4 +1,4 @@
-import { z, type EntityManager, type Logger, type Queryable } from '@market/shared';
+import { z, type EntityManager, type Queryable } from '@market/shared';
 import { DEFAULT_SETTINGS, isSettingKey, type OrderSettings, type SettingKey } from '../domain/settings';
 import { TIMED_STATES, statesTimedBy } from '../domain/timeouts';
 import { rescheduleDeadlines } from '../persistence/order-repository';
@@ -46,34 +46,4 @@ export async function loadSettingsFromAdmin(deps: Pick<OrdersDeps, 'db' | 'confi
   await deps.db.transaction(async (manager) => {
     for (const item of items) await applySetting(manager, deps.minuteMs, item.key, item.value);
   });
-}
-
-/**
- * At start, asks the admin service until it answers (it may start after orders); meanwhile the
- * stored copy (or the defaults, on a first start) applies. Later changes arrive as events.
- */
-export function settingsLoader(deps: Pick<OrdersDeps, 'db' | 'configSource' | 'minuteMs'>, retryMs: number, log: Logger) {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  const attempt = (): void => {
-    running = loadSettingsFromAdmin(deps).then(
-      () => log.info('system configuration loaded from the admin service'),
-      (err: unknown) => {
-        log.warn({ err: { message: (err as Error).message } }, 'admin service did not answer with the configuration; retrying');
-        if (!stopped) timer = setTimeout(attempt, retryMs);
-      },
-    );
-  };
-  return {
-    start() {
-      stopped = false;
-      attempt();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
 }
