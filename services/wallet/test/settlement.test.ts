@@ -10,7 +10,7 @@ describe('settling order escrows from order events', () => {
   let client: ReturnType<typeof api>;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['wallet'], serviceEnv: { wallet: { INBOX_MAX_ATTEMPTS: '2' } } });
+    stack = await startStack({ services: ['wallet'] });
     client = api(stack.url);
   });
   afterAll(() => stack?.stop());
@@ -144,7 +144,7 @@ describe('settling order escrows from order events', () => {
     expect(await balanceOf(stack, renter)).toMatchObject({ available: 50_000, frozen: 0 });
   });
 
-  it('refuses figures that do not add up to the escrow: no money moves and the event is parked in the DLQ', async () => {
+  it('refuses figures that do not add up to the escrow: no money moves and the event is parked in the DLQ without retries', async () => {
     const order = await paidOrder();
     const wrong = { ...orderData(order, 'completed'), ...breakdown(13_000, 8_000, 0), owner_income: 9_000 };
     await publishEvent(stack, 'order.completed', wrong);
@@ -156,6 +156,10 @@ describe('settling order escrows from order events', () => {
       const channel = await connection.createChannel();
       const dlq = stack.services.wallet!.consumer.queues.dead;
       await eventually(async () => (await channel.checkQueue(dlq)).messageCount, (n) => n >= 2, 15_000);
+      for (let i = 0; i < 2; i++) {
+        const parked = await channel.get(dlq, { noAck: true });
+        expect(parked && parked.properties.headers).toMatchObject({ 'x-attempts': 1, 'x-last-error': expect.stringMatching(/not settled/) });
+      }
       await channel.close();
     } finally {
       await connection.close();
