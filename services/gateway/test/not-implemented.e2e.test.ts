@@ -18,7 +18,7 @@ describe('routes whose issue has not landed (orders, notifications)', () => {
 
   it('are reachable through the gateway with their auth, and answer 501 NOT_IMPLEMENTED or a validation problem', async () => {
     const client = api(stack.url);
-    const routes = [...ordersRoutes, ...notifyRoutes];
+    const routes: AnyRoute[] = [...ordersRoutes, ...notifyRoutes];
     expect(routes.length).toBeGreaterThanOrEqual(25);
     for (const route of routes) {
       const token = route.auth === 'admin' ? adminToken : route.auth === 'user' ? userToken : undefined;
