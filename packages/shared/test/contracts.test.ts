@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { allRoutes, CreateListingBody, UpdateListingBody, OpenUploadBody, OpenUploadAccount, OPEN_UPLOAD_ACCOUNT_EXAMPLE, ArbitrateBody } from '../src/contracts/api';
+import {
+  allRoutes,
+  CreateListingBody,
+  UpdateListingBody,
+  OpenUploadBody,
+  OpenUploadAccount,
+  OPEN_UPLOAD_ACCOUNT_EXAMPLE,
+  ArbitrateBody,
+  PaygateNotifyBody,
+} from '../src/contracts/api';
 import type { AnyRoute } from '../src/contracts/api';
 import { allInternalRoutes } from '../src/contracts/internal';
 import { eventDataSchemas } from '../src/contracts/events';
@@ -15,7 +24,8 @@ const contractText = readFileSync(path.join(SHARED_DIR, 'CONTRACT.md'), 'utf8');
 
 const key = (method: string, p: string) => `${method.toUpperCase()} ${p}`;
 const routeName = (r: AnyRoute) => key(r.method, r.path);
-const jsonBodyRoutes = allRoutes.filter((r) => r.body && r.bodyType !== 'multipart');
+// Routes taking raw bytes (the signed paygate callback) validate their body themselves, after the signature.
+const jsonBodyRoutes = allRoutes.filter((r) => r.body && r.bodyType !== 'multipart' && !r.rawBody);
 
 /** Paths of objects inside a schema that would accept unknown keys (records are deliberately open maps). */
 function looseObjects(schema: z.ZodType, at: string): string[] {
@@ -46,13 +56,17 @@ function looseObjects(schema: z.ZodType, at: string): string[] {
 }
 
 describe('route contracts', () => {
-  it('cover every endpoint of the specification exactly once, plus the added checkout reject', () => {
+  it('cover every endpoint of the specification exactly once, plus the added checkout reject and the dev-only sandbox pay page', () => {
     const declared = allRoutes.map(routeName);
     for (const e of endpoints) {
       expect(declared.filter((d) => d === key(e.method, e.path))).toHaveLength(1);
     }
     const extra = declared.filter((d) => !endpoints.some((e) => key(e.method, e.path) === d));
-    expect(extra).toEqual(['POST /api/orders/{id}/checkout/reject']);
+    expect(extra).toEqual([
+      'POST /api/orders/{id}/checkout/reject',
+      'GET /api/payments/sandbox/{id}',
+      'POST /api/payments/sandbox/{id}/complete',
+    ]);
     expect(new Set(declared).size).toBe(declared.length);
   });
 
@@ -108,6 +122,20 @@ describe('route contracts', () => {
   it('use strict objects at every level of every JSON body', () => {
     const loose = jsonBodyRoutes.flatMap((r) => looseObjects(r.body as z.ZodType, routeName(r)));
     expect(loose).toEqual([]);
+  });
+});
+
+describe('the paygate callback body', () => {
+  const valid = { payment_id: 'p', gateway_txn_id: 't', amount: 100, status: 'succeeded', paid_at: '2026-11-22T09:00:00Z' };
+
+  it('ignores unknown fields (CONTRACT §5), so a gateway adding one does not stop crediting', () => {
+    expect(PaygateNotifyBody.parse({ ...valid, fee: 1, extra: { a: 1 } })).toEqual(valid);
+  });
+
+  it('takes paid_at with any offset, or none for a failed payment', () => {
+    expect(PaygateNotifyBody.safeParse({ ...valid, paid_at: '2026-11-22T17:00:00+08:00' }).success).toBe(true);
+    expect(PaygateNotifyBody.safeParse({ ...valid, status: 'failed', paid_at: null }).success).toBe(true);
+    expect(PaygateNotifyBody.safeParse({ ...valid, paid_at: 'yesterday' }).success).toBe(false);
   });
 });
 

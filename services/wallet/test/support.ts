@@ -72,3 +72,38 @@ export async function ledgerSum(stack: Stack): Promise<number> {
   const [row] = await stack.services.wallet!.ctx.db.query(`SELECT COALESCE(SUM(balance), 0)::bigint AS total FROM accounts`);
   return Number(row.total);
 }
+
+/** `order.*` event data for an order of `amount` = rent + deposit between these two users. */
+export function orderData(order: { id: string; renter: Caller; owner: Caller; rent: number; deposit: number }, status: string) {
+  return {
+    order_id: order.id,
+    listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
+    listing_title: '王者荣耀 荣耀王者',
+    renter_id: order.renter.id,
+    owner_id: order.owner.id,
+    status: status as 'completed',
+    rent: order.rent,
+    deposit: order.deposit,
+    amount: order.rent + order.deposit,
+    hours: 2,
+    reason: null,
+    actor_id: null,
+  };
+}
+
+/** The checkout breakdown of CONTRACT §4, with the default 5 % commission rounded down. */
+export function breakdown(amount: number, consumption: number, depositDeduction: number) {
+  const earned = consumption + depositDeduction;
+  const platform_fee = Math.floor((earned * 500) / 10_000);
+  return { consumption, deposit_deduction: depositDeduction, refund: amount - earned, owner_income: earned - platform_fee, platform_fee };
+}
+
+export async function inboxHas(stack: Stack, eventId: string): Promise<boolean> {
+  const rows = await stack.services.wallet!.ctx.db.query(`SELECT 1 FROM inbox WHERE event_id = $1`, [eventId]);
+  return rows.length > 0;
+}
+
+export async function platformRevenue(stack: Stack): Promise<number> {
+  const rows = await stack.services.wallet!.ctx.db.query(`SELECT balance FROM accounts WHERE key = 'platform:revenue'`);
+  return rows[0] ? Number(rows[0].balance) : 0;
+}

@@ -6,6 +6,12 @@ import { runWithRequestId } from '../http/request-context';
 import type { Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
 
+/**
+ * Thrown by a handler when retrying cannot help (the event contradicts what the service knows):
+ * the event is parked in the dead-letter queue at once, for an operator.
+ */
+export class PermanentEventFailure extends Error {}
+
 export type EventHandler<T extends EventType> = (event: DomainEvent<T>, manager: EntityManager) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
@@ -93,7 +99,7 @@ export class InboxConsumer {
     } catch (err) {
       const attempts = Number(msg.properties.headers?.['x-attempts'] ?? 0) + 1;
       const reason = (err as Error).message;
-      if (attempts >= (this.opts.maxAttempts ?? 6)) {
+      if (attempts >= (this.opts.maxAttempts ?? 6) || err instanceof PermanentEventFailure) {
         this.opts.log.error({ event_id: event.id, type: event.type, attempts, reason }, 'event handler failed; parked in DLQ');
         await this.park(channel, msg, reason, attempts);
         return;

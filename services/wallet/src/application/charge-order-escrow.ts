@@ -74,10 +74,3 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
   });
 }
 
-/** What was charged into the order's escrow and what it still holds. */
-export async function readOrderEscrow(deps: WalletDeps, orderId: string) {
-  if (!isUuid(orderId)) throw problems.notFound('order not found');
-  const [row] = await findEscrow(deps.db.manager, orderId);
-  if (!row || row.status === 'void') throw problems.notFound('the wallet never charged this order');
-  return { order_id: row.order_id, charged: Number(row.amount), held: row.status === 'held' ? Number(row.amount) : 0 };
-}

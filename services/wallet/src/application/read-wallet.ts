@@ -1,6 +1,6 @@
-import { decodeCursor, isUuid, toPage, type adminListLedger, type listWalletLedger, type RouteQuery, type UserIdentity } from '@market/shared';
+import { decodeCursor, isUuid, problems, toPage, type adminListLedger, type listWalletLedger, type RouteQuery, type UserIdentity } from '@market/shared';
 import { userAvailable } from '../domain/accounts';
-import { heldForRenter } from '../persistence/escrow-repository';
+import { findEscrow, heldForRenter } from '../persistence/escrow-repository';
 import { balanceOf } from '../persistence/ledger-repository';
 import { entryPosition, queryEntries, toEntryView, type EntryQuery } from '../persistence/ledger-queries';
 import type { WalletDeps } from './deps';
@@ -28,4 +28,12 @@ export async function anyLedger(deps: WalletDeps, query: RouteQuery<typeof admin
   if (query.order_id !== undefined && !isUuid(query.order_id)) return EMPTY;
   if (query.user_id !== undefined && !isUuid(query.user_id)) return EMPTY;
   return page(deps, { userId: query.user_id, orderId: query.order_id, bizType: query.biz_type, limit: query.limit, cursor: query.cursor });
+}
+
+/** What was charged into the order's escrow and what it still holds. */
+export async function readOrderEscrow(deps: WalletDeps, orderId: string) {
+  if (!isUuid(orderId)) throw problems.notFound('order not found');
+  const [row] = await findEscrow(deps.db.manager, orderId);
+  if (!row || row.status === 'void') throw problems.notFound('the wallet never charged this order');
+  return { order_id: row.order_id, charged: Number(row.amount), held: row.status === 'held' ? Number(row.amount) : 0 };
 }

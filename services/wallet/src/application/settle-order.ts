@@ -1,4 +1,4 @@
-import type { DomainEvent, EntityManager, Logger } from '@market/shared';
+import { PermanentEventFailure, type DomainEvent, type EntityManager, type Logger } from '@market/shared';
 import { orderEscrow, PLATFORM_REVENUE, userAvailable, type AccountRef } from '../domain/accounts';
 import type { Transfer } from '../domain/ledger';
 import { fullRefund, payoutsFor, UnsettleableOrder, type Payout } from '../domain/settlement';
@@ -17,10 +17,19 @@ function payoutsOf(end: OrderEnd, held: number): Payout[] {
  * refund exactly as the checkout breakdown says; on cancellation all back to the renter; on close per
  * the decision's figures. Runs in the inbox transaction, so a redelivered event changes nothing; the
  * escrow record is locked, so a charge racing with the end either lands first (and is refunded) or
- * finds the order ended (and is refused). Figures that do not add up to the escrow are refused
- * (UnsettleableOrder: retried, then parked in the DLQ) and no money moves.
+ * finds the order ended (and is refused). Figures that do not add up to the escrow are refused at
+ * once (parked in the DLQ for an operator) and no money moves.
  */
 export async function settleOrderEscrow(manager: EntityManager, log: Logger, end: OrderEnd) {
+  try {
+    await payOut(manager, log, end);
+  } catch (err) {
+    if (err instanceof UnsettleableOrder) throw new PermanentEventFailure(`order ${end.data.order_id} not settled: ${err.message}`);
+    throw err;
+  }
+}
+
+async function payOut(manager: EntityManager, log: Logger, end: OrderEnd) {
   const order = end.data;
   const now = new Date();
   let row: EscrowRow;

@@ -21,9 +21,8 @@ export class UnsettleableOrder extends Error {}
 
 /**
  * How an escrow holding `held` is paid out per the figures: owner income, platform fee, the rest
- * back to the renter, exactly as the checkout breakdown says (zero parts move nothing).
- * `refundType` names the renter's part: a settlement refund at checkout, an order refund when the
- * whole escrow goes back.
+ * back to the renter, exactly as the checkout breakdown says (zero parts move nothing). The
+ * renter's part is an order refund when the whole escrow goes back, a settlement refund otherwise.
  */
 export function payoutsFor(held: number, f: SettlementFigures): Payout[] {
   const parts = [f.consumption, f.deposit_deduction, f.refund, f.owner_income, f.platform_fee];

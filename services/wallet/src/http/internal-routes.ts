@@ -1,6 +1,7 @@
 import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, type InternalBinding } from '@market/shared';
-import { chargeOrderEscrow, readOrderEscrow } from '../application/charge-order-escrow';
+import { chargeOrderEscrow } from '../application/charge-order-escrow';
 import type { WalletDeps } from '../application/deps';
+import { readOrderEscrow } from '../application/read-wallet';
 
 /** `/internal/*` for other services, by their shared contracts. */
 export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
