@@ -13,6 +13,7 @@ const DEFAULTS = {
   'order.checkout_confirm_timeout_minutes': 1440,
   'order.correction_confirm_timeout_minutes': 1440,
   'platform.commission_rate_bps': 500,
+  'order.require_realname': false,
 };
 
 describe('back office: configs, audit log, dashboard, internal routes', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { Listing, listingById, listingStats } from '@market/shared';
+import { Listing, listingById, listingCredentials, listingStats } from '@market/shared';
 import { api, internalClientAs, startStack, type Stack } from '@market/testkit';
 import {
   INITIAL_LISTING_STATES,
@@ -503,5 +503,31 @@ describe('listings through the gateway', () => {
     await expect(internalClientAs(stack, 'admin').call(listingById, { params: { id: listing.id } })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
     await expect(internalClientAs(stack, 'catalog').call(listingById, { params: { id: listing.id } })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
     await expect(internalClientAs(stack, 'orders').call(listingStats)).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+  });
+
+  it('seals credentials an owner gives: never in a listing view, replaced by a PUT without a review, opened for orders', async () => {
+    const owner = newUser();
+    const listing = await online(owner, { credentials: 'QQ 10086 / pw secret-one' });
+    const { db } = stack.services.catalog!.ctx;
+    const internal = internalClientAs(stack, 'orders');
+    for (const view of [listing, (await client.get(`/api/listings/${listing.id}`)).body, (await client.get(`/api/seller/listings/${listing.id}`, owner.token)).body]) {
+      expect(Listing.strict().parse(view)).not.toHaveProperty('credentials');
+      expect(JSON.stringify(view)).not.toContain('secret-one');
+    }
+    const [{ sealed }] = await db.query(`SELECT sealed FROM listing_credentials WHERE listing_id = $1`, [listing.id]);
+    expect(sealed).not.toContain('secret-one');
+    expect(await internal.call(listingCredentials, { params: { id: listing.id } })).toEqual({ listing_id: listing.id, credentials: 'QQ 10086 / pw secret-one' });
+
+    const updated = await client.put(`/api/listings/${listing.id}`, { credentials: 'QQ 10086 / pw secret-two' }, owner.token);
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ status: 'online', review_status: 'approved' });
+    expect((await internal.call(listingCredentials, { params: { id: listing.id } })).credentials).toBe('QQ 10086 / pw secret-two');
+    const opened = (await outboxEvents(stack, 'audit.recorded')).filter((e) => e.data.biz_id === listing.id && e.data.action === 'listing.credentials.open');
+    expect(opened).toHaveLength(2);
+
+    const plain = await create(owner);
+    expect(await internal.call(listingCredentials, { params: { id: plain.id } })).toEqual({ listing_id: plain.id, credentials: null });
+    await expect(internal.call(listingCredentials, { params: { id: uuidv7() } })).rejects.toMatchObject({ status: 404 });
+    expect((await client.post('/api/listings', listingBody({ credentials: 'x'.repeat(4097) }), owner.token)).status).toBe(400);
   });
 });

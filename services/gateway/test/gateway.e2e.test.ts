@@ -91,7 +91,7 @@ describe('gateway in front of running services', () => {
   });
 
   it('forwards a verified caller to the service, which answers 501 for a route not built yet', async () => {
-    const res = await client.get('/api/orders', userToken());
+    const res = await client.get('/api/disputes', userToken());
     expect(res.status).toBe(501);
     expect(res.body.code).toBe('NOT_IMPLEMENTED');
     expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
@@ -99,19 +99,19 @@ describe('gateway in front of running services', () => {
 
   it('sees revocation and blocking on the very next request', async () => {
     const token = userToken('u-revoke', 'sid-revoke');
-    expect((await client.get('/api/orders', token)).status).toBe(501);
+    expect((await client.get('/api/disputes', token)).status).toBe(501);
     await stack.services.orders!.ctx.revocations.revokeSession('user', 'sid-revoke', 600);
-    const revoked = await client.get('/api/orders', token);
+    const revoked = await client.get('/api/disputes', token);
     expect(revoked.status).toBe(401);
     expect(revoked.body.code).toBe('TOKEN_REVOKED');
 
     const frozenToken = userToken('u-frozen', 'sid-frozen');
     await stack.services.orders!.ctx.revocations.blockSubject('user', 'u-frozen');
-    const frozen = await client.get('/api/orders', frozenToken);
+    const frozen = await client.get('/api/disputes', frozenToken);
     expect(frozen.status).toBe(403);
     expect(frozen.body.code).toBe('USER_FROZEN');
     await stack.services.orders!.ctx.revocations.unblockSubject('user', 'u-frozen');
-    expect((await client.get('/api/orders', frozenToken)).status).toBe(501);
+    expect((await client.get('/api/disputes', frozenToken)).status).toBe(501);
   });
 
   it('strips identity headers a client sends, so a forged assertion gets nobody in', async () => {

@@ -180,6 +180,17 @@ describe('internal routes for other services', () => {
     });
   });
 
+  it('tells orders whether a user may rent: frozen and real-name status; unknown or malformed ids are 404', async () => {
+    const internal = internalClient(stack);
+    const user = await logIn(client);
+    expect((await internal.get(`/internal/users/${user.user.id}/standing`)).body).toEqual({ user_id: user.user.id, frozen: false, realname_status: 'unverified' });
+    await client.post('/api/realname/start', { real_name: '张三', id_number: '11010519491231002X' }, user.access_token);
+    await client.post(`/api/admin/users/${user.user.id}/freeze`, { reason: 'test' }, adminToken());
+    expect((await internal.get(`/internal/users/${user.user.id}/standing`)).body).toEqual({ user_id: user.user.id, frozen: true, realname_status: 'verified' });
+    expect((await internal.get(`/internal/users/${uuidv7()}/standing`)).status).toBe(404);
+    expect((await internal.get('/internal/users/nope/standing')).status).toBe(404);
+  });
+
   it('is reachable only with a service assertion', async () => {
     const direct = api(stack.services.identity!.url);
     expect((await direct.get('/internal/users/stats')).status).toBe(401);

@@ -1,9 +1,40 @@
-import { CreateOutboxAndInbox1763800000000, defineService, idempotencyMigrations, notImplementedRoutes, ordersRoutes } from '@market/shared';
+import { ConfigError, CreateOutboxAndInbox1763800000000, defineService, idempotencyMigrations, SecretBox } from '@market/shared';
+import type { OrdersDeps } from './application/deps';
+import { configSource, fileRegistry, listingDirectory, userDirectory, walletAccounts } from './clients/services';
+import { ordersEnvShape } from './config';
+import { ordersEventHandlers } from './events/handlers';
+import { ordersRouteBindings } from './http/routes';
+import { settingsLoader } from './jobs/settings-loader';
+import { timeoutScan } from './jobs/timeout-scan';
+import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
 
 export const ordersService = defineService({
   name: 'orders',
-  env: {},
+  env: ordersEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations],
-  build: () => ({ routes: notImplementedRoutes(ordersRoutes) }),
+  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateOrders1764000000000],
+  build: (ctx) => {
+    if (ctx.config.NODE_ENV === 'production' && ctx.config.ORDER_MINUTE_MS !== 60_000) {
+      throw new ConfigError('ORDER_MINUTE_MS is for tests only; production thresholds are in real minutes');
+    }
+    const deps: OrdersDeps = {
+      db: ctx.db,
+      events: ctx.events,
+      secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
+      listings: listingDirectory(ctx.internal),
+      users: userDirectory(ctx.internal),
+      wallet: walletAccounts(ctx.internal),
+      files: fileRegistry(ctx.internal),
+      configSource: configSource(ctx.internal),
+      minuteMs: ctx.config.ORDER_MINUTE_MS,
+    };
+    return {
+      routes: ordersRouteBindings(deps),
+      handlers: ordersEventHandlers(deps.minuteMs),
+      jobs: [
+        settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),
+        timeoutScan(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
+      ],
+    };
+  },
 });

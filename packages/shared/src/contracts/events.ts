@@ -121,6 +121,22 @@ export const eventDataSchemas = {
     paid_at: Timestamp,
   }),
 
+  'payment.failed': z.object({
+    payment_id: Id,
+    user_id: Id,
+    amount: Money,
+    purpose: z.literal('recharge'),
+    gateway_txn_id: z.string().nullable(),
+    failed_at: Timestamp,
+  }),
+  'payment.expired': z.object({
+    payment_id: Id,
+    user_id: Id,
+    amount: Money,
+    purpose: z.literal('recharge'),
+    expired_at: Timestamp,
+  }),
+
   'system_config.changed': z.object({
     key: z.string(),
     value: z.unknown(),
@@ -177,6 +193,8 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'dispute.opened': ['orders'],
   'dispute.resolved': ['orders'],
   'payment.succeeded': ['wallet'],
+  'payment.failed': ['wallet'],
+  'payment.expired': ['wallet'],
   'system_config.changed': ['admin'],
   'audit.recorded': SERVICE_NAMES,
 };
@@ -189,8 +207,8 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
 export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[] } = {
   identity: [],
   catalog: ['user.frozen', 'user.unfrozen', 'order.created', 'order.cancelled', 'order.closed', 'order.completed'],
-  orders: [],
-  wallet: [],
+  orders: ['system_config.changed'],
+  wallet: ['order.completed', 'order.closed', 'order.cancelled'],
   files: [],
   notify: [],
   admin: ['audit.recorded'],

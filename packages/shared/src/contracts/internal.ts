@@ -215,7 +215,9 @@ export const OrderCharge = z.object({
  * wallet: moves an order's amount (rent + deposit) from the renter's available balance into the
  * order's escrow. The order id is the idempotency key: a repeat returns the first charge and
  * moves nothing. `409 INSUFFICIENT_BALANCE` when the balance is short; `409 CONFLICT` when the
- * order was already charged with another amount or renter.
+ * order was already charged with another amount or renter; `409 INVALID_STATE` when the wallet has
+ * already seen the order end (cancelled or closed) without a charge. `payment.succeeded`
+ * (purpose `order`) is written with the charge.
  */
 export const chargeOrderEscrow = defineInternalRoute({
   id: 'chargeOrderEscrow',
@@ -228,7 +230,7 @@ export const chargeOrderEscrow = defineInternalRoute({
   response: OrderCharge,
 });
 
-/** wallet: what the order's escrow holds now and what it has paid out (back office, dashboard). */
+/** wallet: what was charged into the order's escrow and what it holds now (back office, dashboard); 404 when never charged. */
 export const orderEscrow = defineInternalRoute({
   id: 'orderEscrow',
   service: 'wallet',

@@ -28,6 +28,7 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/disputes', service: 'orders' },
   { prefix: '/api/wallet', service: 'wallet' },
   { prefix: '/api/payments/paygate', service: 'wallet' },
+  { prefix: '/api/payments/sandbox', service: 'wallet' },
   { prefix: '/api/files', service: 'files' },
   { prefix: '/api/notifications', service: 'notify' },
 ];

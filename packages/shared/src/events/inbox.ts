@@ -8,6 +8,12 @@ import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
 import { declareConsumerQueues, queueNames } from './topology';
 
+/**
+ * Thrown by a handler when retrying cannot help (the event contradicts what the service knows):
+ * the event is parked in the dead-letter queue at once, for an operator.
+ */
+export class PermanentEventFailure extends Error {}
+
 export type EventHandler<T extends EventType> = (event: DomainEvent<T>, manager: EntityManager) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
@@ -173,7 +179,7 @@ export class InboxConsumer {
     try {
       await runWithRequestId(event.correlation_id ?? event.id, () => this.handle(event));
     } catch (err) {
-      await this.retryOrPark(channel, msg, event, (err as Error).message);
+      await this.retryOrPark(channel, msg, event, err);
       return;
     }
     channel.ack(msg);
@@ -192,9 +198,10 @@ export class InboxConsumer {
     return null;
   }
 
-  private async retryOrPark(channel: ConfirmChannel, msg: ConsumeMessage, event: DomainEvent, reason: string) {
+  private async retryOrPark(channel: ConfirmChannel, msg: ConsumeMessage, event: DomainEvent, err: unknown) {
     const attempts = Number(msg.properties.headers?.['x-attempts'] ?? 0) + 1;
-    if (attempts >= (this.opts.maxAttempts ?? 6)) {
+    const reason = (err as Error).message;
+    if (attempts >= (this.opts.maxAttempts ?? 6) || err instanceof PermanentEventFailure) {
       this.opts.log.error({ event_id: event.id, type: event.type, attempts, reason }, 'event handler failed; parked in DLQ');
       await this.park(channel, msg, reason, attempts);
       return;

@@ -1,3 +1,4 @@
+import getRawBody from 'raw-body';
 import type { Request, Response, Router } from 'express';
 import type { Logger } from 'pino';
 import type { AdminIdentity, Identity, UserIdentity } from '../auth/assertion';
@@ -23,6 +24,8 @@ export interface HandlerInput<C extends AnyRoute> {
   req: Request;
   res: Response;
   log: Logger;
+  /** reads the request bytes, up to the JSON body limit (routes with `bodyType: 'raw'`, whose `body` the kit leaves unread) */
+  rawBody: () => Promise<Buffer>;
 }
 
 /** A use-case call: returns the success body, or writes `res` itself (file streams) and returns nothing. */
@@ -51,6 +54,8 @@ export interface MountOptions {
   validateResponses: boolean;
   /** for routes whose contract declares the `Idempotency-Key` header */
   idempotency?: IdempotencyStore;
+  /** the most a raw body may hold (the JSON body limit) */
+  jsonLimit: string;
 }
 
 function callerScope(identity: Identity): string {
@@ -77,7 +82,8 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
       const body = contract.body && (contract.bodyType ?? 'json') === 'json' ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
       if (contract.headers) parseOrThrow(contract.headers, req.headers, 'headers');
       const run = async (): Promise<StoredResponse | null> => {
-        const result = await handler({ params, query, body, identity, req, res, log: res.locals.log } as HandlerInput<AnyRoute>);
+        const rawBody = () => getRawBody(req, { limit: opts.jsonLimit });
+        const result = await handler({ params, query, body, identity, req, res, log: res.locals.log, rawBody } as HandlerInput<AnyRoute>);
         if (res.headersSent) return null;
         const { status, schema } = contract.success;
         if (status === 204 || schema === undefined) return { status, body: undefined };

@@ -63,11 +63,12 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     next();
   });
 
+  const jsonLimit = opts.jsonLimit ?? '100kb';
   // Routes that declare a raw body read it themselves; the JSON parser leaves it to them.
   const rawBody = new Set(
     opts.routes.filter((r) => r.contract.bodyType === 'raw').map((r) => `${r.contract.method.toUpperCase()} ${r.contract.path}`),
   );
-  const json = express.json({ limit: opts.jsonLimit ?? '100kb' });
+  const json = express.json({ limit: jsonLimit });
   app.use((req, res, next) => (rawBody.has(`${req.method} ${req.path.replace(/(.)\/$/, '$1')}`) ? next() : json(req, res, next)));
 
   if (opts.internal) {
@@ -81,7 +82,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   }
 
   const router = express.Router();
-  mountRoutes(router, opts.routes, { validateResponses: opts.validateResponses, idempotency: opts.idempotency });
+  mountRoutes(router, opts.routes, { validateResponses: opts.validateResponses, idempotency: opts.idempotency, jsonLimit });
   app.use(router);
   app.use(notFoundHandler);
   app.use(errorHandler(opts.log));

@@ -15,6 +15,7 @@ export const SYSTEM_CONFIG_SCHEMAS: Record<string, z.ZodType> = {
   'order.checkout_confirm_timeout_minutes': TimeoutMinutes,
   'order.correction_confirm_timeout_minutes': TimeoutMinutes,
   'platform.commission_rate_bps': CommissionRateBps,
+  'order.require_realname': z.boolean(),
 };
 
 export function systemConfigSchema(key: string): z.ZodType | undefined {

@@ -1,24 +1,32 @@
-import { problems, type CreateListingBody, type Identity, type z } from '@market/shared';
+import { problems, sealedAt, type CreateListingBody, type Identity, type z } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OWNER } from '../domain/listing-state';
+import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
 import { insertListing, toListingView } from '../persistence/listing-repository';
 import { callerUserId } from './listing-access';
 import type { CatalogDeps } from './deps';
 import { validateScreenshotUrls } from './validate-screenshots';
 
-/** A new listing starts as draft / none; its owner submits it for review when ready. */
+/**
+ * A new listing starts as draft / none; its owner submits it for review when ready. Credentials,
+ * when given, are sealed beside it in the same transaction and handed to renters on payment.
+ */
 export async function createListing(deps: CatalogDeps, identity: Identity, body: z.infer<typeof CreateListingBody>) {
   const ownerId = callerUserId(identity);
   if (!ownerId) throw problems.forbidden('this account cannot own listings');
   await validateScreenshotUrls(deps.files, body.screenshot_urls);
-  const row = await insertListing(deps.db.manager, {
-    id: uuidv7(),
-    owner_id: ownerId,
-    ...newListingContent({ ...body, screenshot_urls: body.screenshot_urls ?? [] }),
-    ...CREATED_BY_OWNER,
-    open_upload_id: null,
-    created_at: new Date(),
+  const { credentials, ...content } = body;
+  return deps.db.transaction(async (manager) => {
+    const row = await insertListing(manager, {
+      id: uuidv7(),
+      owner_id: ownerId,
+      ...newListingContent({ ...content, screenshot_urls: content.screenshot_urls ?? [] }),
+      ...CREATED_BY_OWNER,
+      open_upload_id: null,
+      created_at: new Date(),
+    });
+    if (credentials !== undefined) await insertListingCredentials(manager, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
+    return toListingView(row);
   });
-  return toListingView(row);
 }

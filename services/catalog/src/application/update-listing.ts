@@ -1,5 +1,6 @@
-import { problems, type Identity, type UpdateListingBody, type z } from '@market/shared';
+import { problems, sealedAt, type Identity, type UpdateListingBody, type z } from '@market/shared';
 import { changedFields, hoursBoundErrors } from '../domain/listing-content';
+import { LISTING_CREDENTIALS_SEALED, upsertListingCredentials } from '../persistence/credentials-repository';
 import { toListingView } from '../persistence/listing-repository';
 import { assertNotRented, ownListing } from './listing-access';
 import { assertMove, moveListing } from './listing-moves';
@@ -9,9 +10,11 @@ import { validateScreenshotUrls } from './validate-screenshots';
 /**
  * The owner edits content. A change that matters moves the listing per the `edit` row of the
  * state table (an online one goes back to review) and publishes `listing.updated`; a PUT that
- * changes nothing writes nothing.
+ * changes nothing writes nothing. New credentials replace the sealed ones without a review: the
+ * back office never sees them, so there is nothing to re-approve.
  */
-export async function updateListing(deps: CatalogDeps, identity: Identity, id: string, changes: z.infer<typeof UpdateListingBody>) {
+export async function updateListing(deps: CatalogDeps, identity: Identity, id: string, body: z.infer<typeof UpdateListingBody>) {
+  const { credentials, ...changes } = body;
   await validateScreenshotUrls(deps.files, changes.screenshot_urls);
   return deps.db.transaction(async (manager) => {
     const row = await ownListing(manager, id, identity, { lock: true });
@@ -19,6 +22,7 @@ export async function updateListing(deps: CatalogDeps, identity: Identity, id: s
     assertMove(row, 'edit');
     const boundErrors = hoursBoundErrors(row, changes);
     if (boundErrors.length > 0) throw problems.validation(boundErrors);
+    if (credentials !== undefined) await upsertListingCredentials(manager, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
     const changed = changedFields(row, changes);
     if (Object.keys(changed).length === 0) return toListingView(row);
     const moved = await moveListing(manager, deps.events, row, {

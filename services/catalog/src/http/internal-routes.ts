@@ -1,11 +1,13 @@
 import {
   internalRoute,
   listingById,
+  listingCredentials,
   listingStats as listingStatsRoute,
   recordRefusedOpenUpload,
   type InternalBinding,
 } from '@market/shared';
 import type { CatalogDeps } from '../application/deps';
+import { openListingCredentials } from '../application/open-credentials';
 import { listingInAnyState, listingStats } from '../application/read-listings';
 import { recordRefusedDelivery } from '../application/record-refused-delivery';
 
@@ -15,5 +17,6 @@ export function catalogInternalRoutes(deps: CatalogDeps): InternalBinding[] {
     internalRoute(listingStatsRoute, () => listingStats(deps)),
     internalRoute(listingById, ({ params }) => listingInAnyState(deps, params.id)),
     internalRoute(recordRefusedOpenUpload, ({ body }) => recordRefusedDelivery(deps, body)),
+    internalRoute(listingCredentials, ({ params }) => openListingCredentials(deps, params.id)),
   ];
 }

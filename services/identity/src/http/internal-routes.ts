@@ -1,6 +1,7 @@
-import { ensurePublisherUser as ensurePublisherRoute, internalRoute, userStats, type InternalBinding } from '@market/shared';
+import { ensurePublisherUser as ensurePublisherRoute, internalRoute, userStanding, userStats, type InternalBinding } from '@market/shared';
 import type { IdentityDeps } from '../application/deps';
 import { ensurePublisherUser } from '../application/ensure-publisher-user';
+import { readUserStanding } from '../application/read-user-standing';
 import { readUserStats } from '../application/read-user-stats';
 
 /** `/internal/*` for other services, by their shared contracts. */
@@ -8,5 +9,6 @@ export function identityInternalRoutes(deps: IdentityDeps): InternalBinding[] {
   return [
     internalRoute(ensurePublisherRoute, ({ body }) => ensurePublisherUser(deps, body)),
     internalRoute(userStats, () => readUserStats(deps)),
+    internalRoute(userStanding, ({ params }) => readUserStanding(deps, params.id)),
   ];
 }

@@ -46,6 +46,15 @@ const listingFields = z
     max_hours: RentalHours.nullable().optional(),
     deposit: Money,
     screenshot_urls: z.array(z.string().min(1).max(500)).max(9).optional(),
+    credentials: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .openapi({
+        description:
+          'account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review.',
+      }),
   })
   .strict();
 

@@ -56,7 +56,9 @@ export const Order = z
     dispute_id: Id.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
-    deadline_at: Timestamp.nullable().openapi({ description: 'when the timeout scan moves the order next; null when none applies' }),
+    deadline_at: Timestamp.nullable().openapi({
+      description: 'when the timeout scan moves the order next, from the thresholds configured now (recomputed when they change); null when none applies',
+    }),
   })
   .openapi('Order');
 
@@ -96,10 +98,19 @@ const OptionalReason = z.string().trim().min(1).max(500);
 
 const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().max(200).optional() });
 
-// Orders are not implemented yet: the gateway answers 501 until the service is.
+/** What every order action's description ends with: the state-machine rules of CONTRACT §4. */
+function moveDescription(text: string): string {
+  return `${text} Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.`;
+}
+
 function orderErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  const all: ErrorStatus[] = [...more, 401, 403, 501];
+  const all: ErrorStatus[] = [...more, 401, 403];
   return all.sort((a, b) => a - b);
+}
+
+// Disputes and the back office's order routes land with the next issue: 501 until then.
+function pendingOrderErrors(...more: ErrorStatus[]): ErrorStatus[] {
+  return orderErrors(...more, 501);
 }
 
 export const createOrder = defineRoute({
@@ -109,7 +120,7 @@ export const createOrder = defineRoute({
   path: '/api/orders',
   auth: 'user',
   summary: 'Create an order on an online listing',
-  description: 'Price and deposit are copied from the listing. A listing with an active order is 409 LISTING_UNAVAILABLE. Honours Idempotency-Key.',
+  description: 'Title, hourly price and deposit are copied from the listing at this moment. The listing must be online and not rented (409 LISTING_UNAVAILABLE): at most one order per listing is active, so of renters racing for one listing exactly one wins. Renting one’s own listing is 403 FORBIDDEN; an unknown or malformed listing_id is 404. hours must lie within the listing’s min_hours..max_hours (400 VALIDATION_FAILED on hours). A frozen renter is 403 USER_FROZEN; while the system config order.require_realname is true, a renter without verified real name is 403 REALNAME_REQUIRED. deadline_at is when the unpaid order is cancelled (order.payment_timeout_minutes). Honours Idempotency-Key.',
   tags: ['orders'],
   headers: IdempotencyHeaders,
   body: z.object({ listing_id: z.string().min(1).max(100), hours: RentalHours }).strict(),
@@ -124,6 +135,7 @@ export const listOrders = defineRoute({
   path: '/api/orders',
   auth: 'user',
   summary: 'The caller’s orders, as renter or owner',
+  description: 'role=renter: orders the caller rents; role=owner: orders on the caller’s listings; omitted: both. Newest first.',
   tags: ['orders'],
   query: PageQuery.extend({
     role: PartyRole.optional().openapi({ description: 'omitted: both' }),
@@ -140,6 +152,7 @@ export const getOrder = defineRoute({
   path: '/api/orders/{id}',
   auth: 'user',
   summary: 'Order detail (parties only)',
+  description: 'Only the renter and the owner see an order; anyone else gets 404.',
   tags: ['orders'],
   params: IdParams,
   success: { status: 200, description: 'the order', schema: Order },
@@ -153,7 +166,7 @@ export const payOrder = defineRoute({
   path: '/api/orders/{id}/pay',
   auth: 'user',
   summary: 'Pay an order from the wallet balance',
-  description: 'Moves rent + deposit from the renter’s balance into the order escrow. 409 INSUFFICIENT_BALANCE when short. Honours Idempotency-Key.',
+  description: moveDescription('Renter only, in pending_payment. Moves amount (rent + deposit) from the renter’s wallet balance into the order’s escrow and the order to pending_handoff. 409 INSUFFICIENT_BALANCE when the balance is short (nothing changes); 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached (the order stays pending_payment; paying again is safe: an order is charged at most once). When the listing has stored account credentials (open uploads, or credentials its owner gave), they are handed over at once: the order moves on to pending_receive with a handoff record carrying them, written in the owner’s name (author_role owner, author_id the owner). Honours Idempotency-Key.'),
   tags: ['orders'],
   params: IdParams,
   headers: IdempotencyHeaders,
@@ -169,6 +182,7 @@ export const cancelOrder = defineRoute({
   path: '/api/orders/{id}/cancel',
   auth: 'user',
   summary: 'Renter cancels before handoff; paid money goes back',
+  description: moveDescription('Renter only, in pending_payment or pending_handoff. A paid order’s escrow goes back to the renter’s balance in full (the wallet refunds it on order.cancelled).'),
   tags: ['orders'],
   params: IdParams,
   body: z.object({ reason: OptionalReason.optional() }).strict(),
@@ -183,8 +197,7 @@ export const submitHandoff = defineRoute({
   path: '/api/orders/{id}/handoff',
   auth: 'user',
   summary: 'Submit handoff notes',
-  description:
-    'The owner’s first note moves pending_handoff → pending_receive; later notes from either party are appended. Content is stored encrypted.',
+  description: moveDescription('The owner’s first note moves pending_handoff → pending_receive; afterwards either party may append notes while the order is active (pending_receive to disputed). content is stored encrypted and shown only to the two parties. attachment_keys must be files the caller uploaded (400 otherwise); both parties can then read them.'),
   tags: ['handoff'],
   params: IdParams,
   body: z.object({ content: z.string().trim().min(1).max(5000), attachment_keys: FileKeys.optional() }).strict(),
@@ -199,6 +212,7 @@ export const listHandoffRecords = defineRoute({
   path: '/api/orders/{id}/handoff-records',
   auth: 'user',
   summary: 'Handoff records of an order (parties only), oldest first',
+  description: 'Content is decrypted for the two parties only (anyone else: 404); every read is audited. The record of an automatic handoff of stored credentials has author_role owner and the owner’s id.',
   tags: ['handoff'],
   params: IdParams,
   success: { status: 200, description: 'all records', schema: HandoffRecords },
@@ -212,6 +226,7 @@ export const confirmReceive = defineRoute({
   path: '/api/orders/{id}/confirm-receive',
   auth: 'user',
   summary: 'Renter confirms the account works; the rental clock starts',
+  description: moveDescription('Renter only, in pending_receive. started_at is now and ends_at = started_at + hours; deadline_at = ends_at + order.checkout_grace_minutes, when checkout starts by itself with the full rent and no deduction.'),
   tags: ['orders'],
   params: IdParams,
   body: EmptyBody,
@@ -226,7 +241,7 @@ export const startCheckout = defineRoute({
   path: '/api/orders/{id}/checkout',
   auth: 'user',
   summary: 'Renter initiates checkout',
-  description: 'Default consumption: the rent for the hours used, rounded up to whole hours, at most the rent paid; deposit deduction 0.',
+  description: moveDescription('Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. platform_fee = floor(consumption × platform.commission_rate_bps / 10000), owner_income = consumption + deposit_deduction − platform_fee, refund = amount − consumption − deposit_deduction.'),
   tags: ['checkout'],
   params: IdParams,
   body: z.object({ consumption: Money.optional(), reason: OptionalReason.optional() }).strict(),
@@ -241,6 +256,7 @@ export const confirmCheckout = defineRoute({
   path: '/api/orders/{id}/checkout/confirm',
   auth: 'user',
   summary: 'Owner confirms the checkout; the order settles',
+  description: moveDescription('Owner only, in pending_checkout_confirm: the order completes with the renter’s figures and the wallet pays them out.'),
   tags: ['checkout'],
   params: IdParams,
   body: EmptyBody,
@@ -255,6 +271,7 @@ export const counterCheckout = defineRoute({
   path: '/api/orders/{id}/checkout/counter',
   auth: 'user',
   summary: 'Owner corrects the checkout',
+  description: moveDescription('Owner only, in pending_checkout_confirm. consumption omitted keeps the renter’s proposal; consumption above the rent or deposit_deduction above the deposit is 400. evidence_keys must be files the caller uploaded; both parties can then read them. The fee follows the same rule as at checkout.'),
   tags: ['checkout'],
   params: IdParams,
   body: z
@@ -276,6 +293,7 @@ export const acceptCheckout = defineRoute({
   path: '/api/orders/{id}/checkout/accept',
   auth: 'user',
   summary: 'Renter accepts the owner’s correction; the order settles',
+  description: moveDescription('Renter only, in pending_correction_confirm: the order completes with the owner’s figures.'),
   tags: ['checkout'],
   params: IdParams,
   body: EmptyBody,
@@ -290,7 +308,7 @@ export const rejectCheckout = defineRoute({
   path: '/api/orders/{id}/checkout/reject',
   auth: 'user',
   summary: 'Renter rejects the owner’s correction; a checkout dispute opens',
-  description: 'Added to the specification’s paths (CONTRACT §4).',
+  description: moveDescription('Renter only, in pending_correction_confirm. Opens a dispute of type checkout (its id in dispute_id) for the back office to arbitrate. Added to the specification’s paths (CONTRACT §4).'),
   tags: ['checkout'],
   params: IdParams,
   body: ReasonBody,
@@ -309,7 +327,7 @@ export const openDispute = defineRoute({
   params: IdParams,
   body: z.object({ reason: OptionalReason, evidence_keys: FileKeys.optional() }).strict(),
   success: { status: 201, description: 'the opened dispute; the order is now disputed', schema: Dispute },
-  errors: orderErrors(400, 404, 409),
+  errors: pendingOrderErrors(400, 404, 409),
 });
 
 export const listDisputes = defineRoute({
@@ -322,7 +340,7 @@ export const listDisputes = defineRoute({
   tags: ['disputes'],
   query: PageQuery.extend({ status: DisputeStatus.optional() }),
   success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: orderErrors(400),
+  errors: pendingOrderErrors(400),
 });
 
 export const getDispute = defineRoute({
@@ -335,7 +353,7 @@ export const getDispute = defineRoute({
   tags: ['disputes'],
   params: IdParams,
   success: { status: 200, description: 'the dispute', schema: Dispute },
-  errors: orderErrors(404),
+  errors: pendingOrderErrors(404),
 });
 
 export const adminListOrders = defineRoute({
@@ -353,7 +371,7 @@ export const adminListOrders = defineRoute({
     listing_id: z.string().max(100).optional(),
   }),
   success: { status: 200, description: 'orders, newest first', schema: Page(Order) },
-  errors: orderErrors(400),
+  errors: pendingOrderErrors(400),
 });
 
 export const adminGetOrder = defineRoute({
@@ -366,7 +384,7 @@ export const adminGetOrder = defineRoute({
   tags: ['admin-orders'],
   params: IdParams,
   success: { status: 200, description: 'the order', schema: Order },
-  errors: orderErrors(404),
+  errors: pendingOrderErrors(404),
 });
 
 export const adminListHandoffRecords = defineRoute({
@@ -379,7 +397,7 @@ export const adminListHandoffRecords = defineRoute({
   tags: ['admin-orders'],
   params: IdParams,
   success: { status: 200, description: 'all records', schema: HandoffRecords },
-  errors: orderErrors(404),
+  errors: pendingOrderErrors(404),
 });
 
 export const adminCloseOrder = defineRoute({
@@ -393,7 +411,7 @@ export const adminCloseOrder = defineRoute({
   params: IdParams,
   body: ReasonBody,
   success: { status: 200, description: 'the order, now closed', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: pendingOrderErrors(400, 404, 409),
 });
 
 export const adminMarkOrderAbnormal = defineRoute({
@@ -407,7 +425,7 @@ export const adminMarkOrderAbnormal = defineRoute({
   params: IdParams,
   body: ReasonBody,
   success: { status: 200, description: 'the order, now abnormal', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: pendingOrderErrors(400, 404, 409),
 });
 
 export const adminListDisputes = defineRoute({
@@ -424,7 +442,7 @@ export const adminListDisputes = defineRoute({
     order_id: z.string().max(100).optional(),
   }),
   success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: orderErrors(400),
+  errors: pendingOrderErrors(400),
 });
 
 export const ArbitrateBody = z
@@ -456,7 +474,7 @@ export const arbitrateDispute = defineRoute({
   params: IdParams,
   body: ArbitrateBody,
   success: { status: 200, description: 'the resolved dispute', schema: Dispute },
-  errors: orderErrors(400, 404, 409),
+  errors: pendingOrderErrors(400, 404, 409),
 });
 
 export const ordersRoutes = [

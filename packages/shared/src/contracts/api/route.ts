@@ -46,8 +46,9 @@ interface RouteFields<
   body?: B;
   /**
    * `json` unless the route takes multipart (file upload) or `raw`: the service leaves the bytes
-   * unread for the handler, which parses them itself (open upload records even a body that is not
-   * JSON); `body` then documents what the handler accepts. Raw routes have literal paths.
+   * unread for the handler, which reads them itself (`rawBody()`, or the request stream) and
+   * validates `body` itself (a signed callback is verified over the exact bytes before any schema
+   * check; open upload records even a body that is not JSON). Raw routes have literal paths.
    */
   bodyType?: 'json' | 'multipart' | 'raw';
   /** request headers worth documenting (Idempotency-Key, X-Upload-Token, Paygate-Signature) */

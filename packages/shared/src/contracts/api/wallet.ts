@@ -49,25 +49,36 @@ export const RechargePayment = z
   })
   .openapi('RechargePayment');
 
+/**
+ * What the payment gateway posts. Not strict: CONTRACT §5 says unknown fields are ignored, so a
+ * gateway adding one does not break crediting (the kit leaves this body to the handler, which checks
+ * the signature over the raw bytes first).
+ */
 export const PaygateNotifyBody = z
   .object({
     payment_id: z.string().min(1).max(100),
     gateway_txn_id: z.string().min(1).max(100),
     amount: PositiveMoney,
     status: z.enum(['succeeded', 'failed']),
-    paid_at: Timestamp.nullable(),
+    paid_at: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .optional()
+      .openapi({ description: 'any ISO 8601 time, with `Z` or an offset; null or absent for a failed payment', example: '2026-11-22T17:00:00+08:00' }),
   })
-  .strict()
   .openapi('PaygateNotifyBody');
+
+export const SandboxCompleteBody = z
+  .object({ status: z.enum(['succeeded', 'failed']).openapi({ description: 'what the tester decides the payer did' }) })
+  .strict();
 
 const ListQuery = PageQuery.extend({
   biz_type: LedgerBizType.optional(),
   order_id: z.string().max(100).optional(),
 });
 
-// Wallet is not implemented yet: the gateway answers 501 until the service is.
 function walletErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  const all: ErrorStatus[] = [...more, 401, 403, 501];
+  const all: ErrorStatus[] = [...more, 401, 403];
   return all.sort((a, b) => a - b);
 }
 
@@ -78,6 +89,9 @@ export const getWalletBalance = defineRoute({
   path: '/api/wallet/balance',
   auth: 'user',
   summary: 'The caller’s balance',
+  description:
+    '`available` is what the caller can spend now; `frozen` is the caller’s money held in the escrow of their active orders ' +
+    '(paid, not yet settled or refunded). A user who never had money gets zeros.',
   tags: ['wallet'],
   success: { status: 200, description: 'balance', schema: WalletBalance },
   errors: walletErrors(),
@@ -90,6 +104,10 @@ export const listWalletLedger = defineRoute({
   path: '/api/wallet/ledger',
   auth: 'user',
   summary: 'The caller’s ledger entries',
+  description:
+    'Every movement of the caller’s available balance, newest first: `amount` is signed (credit positive), `balance_after` ' +
+    'is the available balance right after it. Filters: `biz_type`, `order_id` (an id that is not an order id matches nothing). ' +
+    'Cursor pages (`next_cursor`).',
   tags: ['wallet'],
   query: ListQuery,
   success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) },
@@ -103,7 +121,11 @@ export const startRecharge = defineRoute({
   path: '/api/wallet/recharge/pay',
   auth: 'user',
   summary: 'Start a recharge payment at the payment gateway',
-  description: 'Honours Idempotency-Key.',
+  description:
+    '`amount` in fen, at least 100 (1 CNY) and at most 5,000,000 (50,000 CNY) by default (RECHARGE_MIN_FEN / RECHARGE_MAX_FEN); ' +
+    'outside that range → 400 VALIDATION_FAILED. The payment is `pending` until the gateway’s signed callback or a query ' +
+    'settles it; unpaid, it expires at `expires_at` (15 minutes by default) and moves to `expired`. The payer completes it at ' +
+    '`pay_url`. Honours Idempotency-Key. 502 when the payment gateway cannot be reached (nothing is created).',
   tags: ['wallet'],
   headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
   body: z.object({ amount: PositiveMoney, channel: RechargeChannel }).strict(),
@@ -118,7 +140,10 @@ export const queryRecharge = defineRoute({
   path: '/api/wallet/recharge/pay/{id}/query',
   auth: 'user',
   summary: 'Ask the gateway for a recharge payment’s state and apply it',
-  description: 'Credits the wallet at most once, whatever the number of queries and callbacks.',
+  description:
+    'Credits the wallet at most once, whatever the number of queries and callbacks, in any order. Only the payer sees the ' +
+    'payment (404 otherwise). A payment already succeeded, failed or expired is answered as it is, without asking the gateway. ' +
+    '502 when the gateway cannot be reached (the payment stays as it was).',
   tags: ['wallet'],
   params: IdParams,
   body: EmptyBody,
@@ -136,12 +161,54 @@ export const paygateNotify = defineRoute({
   summary: 'Payment-result callback from the payment gateway',
   description:
     'Paygate-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PAYGATE_SECRET, t + "." + raw body)>. ' +
-    'Bad signature or timestamp (±300 s) → 400, nothing changes; amount differing from the payment → 422, nothing credited. A valid repeat → 200, no change.',
+    'The signature is checked over the raw bytes before the body is read. Bad or missing signature or timestamp ' +
+    '(±300 s) → 400 SIGNATURE_INVALID, nothing changes; then the body must match its schema (400 VALIDATION_FAILED), unknown ' +
+    'fields are ignored; unknown payment → 404; amount differing from the payment → 422 PAYGATE_REJECTED, nothing credited, ' +
+    'an audit entry written. A valid repeat, or a result for a payment already final → 200, no change.',
   tags: ['payments'],
+  bodyType: 'raw',
   headers: z.object({ 'paygate-signature': z.string().max(300) }),
   body: PaygateNotifyBody,
   success: { status: 200, description: 'acknowledged', schema: z.object({ received: z.literal(true) }) },
-  errors: [400, 404, 422, 501],
+  errors: [400, 404, 422],
+});
+
+export const SandboxPaymentResult = z.object({ payment_id: Id, status: z.enum(['succeeded', 'failed']) });
+
+export const sandboxPaymentPage = defineRoute({
+  id: 'sandboxPaymentPage',
+  service: 'wallet',
+  method: 'get',
+  path: '/api/payments/sandbox/{id}',
+  auth: 'public',
+  token: 'ignored',
+  summary: 'Development only: the sandbox payment gateway’s pay page',
+  description:
+    'Only with PAYGATE_PROVIDER=sandbox (refused in production; 404 otherwise). The `pay_url` of a recharge points here: a small ' +
+    'HTML page where a tester marks the payment paid or failed.',
+  tags: ['payments'],
+  params: IdParams,
+  success: { status: 200, description: 'the HTML page', contentType: 'text/html' },
+  errors: [404],
+});
+
+export const completeSandboxPayment = defineRoute({
+  id: 'completeSandboxPayment',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/payments/sandbox/{id}/complete',
+  auth: 'public',
+  token: 'ignored',
+  summary: 'Development only: the tester marks a sandbox payment paid or failed',
+  description:
+    'Only with PAYGATE_PROVIDER=sandbox (404 otherwise). Records the choice (what a later query of the gateway answers) and ' +
+    'sends the signed callback to the payment notification, as a real gateway would. A payment already marked, closed or ' +
+    'expired → 409 INVALID_STATE.',
+  tags: ['payments'],
+  params: IdParams,
+  body: SandboxCompleteBody,
+  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxPaymentResult },
+  errors: [400, 404, 409],
 });
 
 export const adminListLedger = defineRoute({
@@ -151,10 +218,20 @@ export const adminListLedger = defineRoute({
   path: '/api/admin/wallet/ledger',
   auth: 'admin',
   summary: 'Recent money ledger across all users',
+  description: 'Entries of users’ available balances, newest first; filters `user_id`, `order_id`, `biz_type`; cursor pages.',
   tags: ['admin-wallet'],
   query: ListQuery.extend({ user_id: z.string().max(100).optional() }),
   success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) },
   errors: walletErrors(400),
 });
 
-export const walletRoutes = [getWalletBalance, listWalletLedger, startRecharge, queryRecharge, paygateNotify, adminListLedger];
+export const walletRoutes = [
+  getWalletBalance,
+  listWalletLedger,
+  startRecharge,
+  queryRecharge,
+  paygateNotify,
+  sandboxPaymentPage,
+  completeSandboxPayment,
+  adminListLedger,
+];

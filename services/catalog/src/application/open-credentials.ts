@@ -1,0 +1,24 @@
+import { recordAudit, sealedAt } from '@market/shared';
+import { findListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
+import { anyListing } from './listing-access';
+import type { CatalogDeps } from './deps';
+
+/**
+ * A listing's stored credentials, opened for the orders service to hand over when an order on it
+ * is paid. Every opening is audited (never the credentials themselves).
+ */
+export async function openListingCredentials(deps: CatalogDeps, id: string) {
+  return deps.db.transaction(async (manager) => {
+    const listing = await anyListing(manager, id);
+    const sealed = await findListingCredentials(manager, listing.id);
+    if (sealed !== null) {
+      await recordAudit(deps.events, manager, null, {
+        action: 'listing.credentials.open',
+        biz_type: 'listing',
+        biz_id: listing.id,
+        detail: { purpose: 'automatic handoff of a paid order' },
+      });
+    }
+    return { listing_id: listing.id, credentials: sealed === null ? null : deps.secrets.open(sealed, sealedAt(LISTING_CREDENTIALS_SEALED, listing.id)) };
+  });
+}

@@ -1,0 +1,82 @@
+import type { EntityManager, Logger } from '@market/shared';
+import type { OrderSettings } from '../domain/settings';
+import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
+import { settledCheckout } from './checkout';
+import type { OrdersDeps } from './deps';
+import { moveOrder, settlementFigures } from './order-moves';
+import { escrowOf } from './order-views';
+import { currentSettings } from './settings';
+
+/** The timed move of CONTRACT §4 for the state the order is in, made by the system. */
+async function timeOut(deps: OrdersDeps, manager: EntityManager, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
+  const base = { trigger: 'timeout' as const, actor: 'system' as const, identity: null, settings };
+  switch (order.status) {
+    case 'pending_payment':
+      return moveOrder(deps, manager, order, { ...base, reason: 'payment timeout' });
+    case 'pending_handoff':
+      return moveOrder(deps, manager, order, { ...base, reason: 'handoff timeout' });
+    case 'pending_receive': {
+      const startedAt = new Date();
+      const endsAt = new Date(startedAt.getTime() + order.hours * 3_600_000);
+      return moveOrder(deps, manager, order, {
+        ...base,
+        reason: 'receipt confirmed automatically',
+        changes: { started_at: startedAt, ends_at: endsAt },
+        eventData: { started_at: startedAt.toISOString(), ends_at: endsAt.toISOString() },
+      });
+    }
+    case 'in_use': {
+      // The rental ran out without a checkout: the full rent, no deduction.
+      const escrow = escrowOf(order);
+      const checkout = settledCheckout(escrow, { consumption: escrow.rent, deposit_deduction: 0 }, settings['platform.commission_rate_bps'], null, []);
+      return moveOrder(deps, manager, order, {
+        ...base,
+        reason: 'rental ended',
+        changes: { checkout },
+        eventData: settlementFigures(checkout),
+      });
+    }
+    default: {
+      const checkout =
+        order.checkout ??
+        settledCheckout(escrowOf(order), { consumption: Number(order.rent), deposit_deduction: 0 }, settings['platform.commission_rate_bps'], null, []);
+      return moveOrder(deps, manager, order, {
+        ...base,
+        reason: order.status === 'pending_checkout_confirm' ? 'checkout confirmed automatically' : 'correction accepted automatically',
+        changes: { checkout },
+        eventData: settlementFigures(checkout),
+      });
+    }
+  }
+}
+
+/**
+ * Moves every order whose deadline has passed, one transaction per order. Each order is claimed
+ * with FOR UPDATE SKIP LOCKED, so replicas running the scan together never move one twice, and an
+ * order a party is moving right now is left for the next run (its deadline will have changed). An
+ * order whose move fails is logged and passed over for the rest of the run, so it cannot hold up
+ * the others.
+ */
+export async function applyDueTimeouts(deps: OrdersDeps, log: Logger, maxMoves = 200): Promise<number> {
+  let moved = 0;
+  const failed: string[] = [];
+  while (moved + failed.length < maxMoves) {
+    let claimed: string | null = null;
+    try {
+      const did = await deps.db.transaction(async (manager) => {
+        const order = await claimDueOrder(manager, new Date(), failed);
+        if (!order) return false;
+        claimed = order.id;
+        await timeOut(deps, manager, order, await currentSettings(manager));
+        return true;
+      });
+      if (!did) break;
+      moved += 1;
+    } catch (err) {
+      if (claimed === null) throw err;
+      failed.push(claimed);
+      log.error({ err, order_id: claimed }, 'timed move failed; the order is retried on the next run');
+    }
+  }
+  return moved;
+}

@@ -1,0 +1,82 @@
+import { isUuid, MAX_MONEY_FEN, Problem, problems, recordAudit, type createOrder as createOrderRoute, type Identity, type RouteBody } from '@market/shared';
+import { v7 as uuidv7 } from 'uuid';
+import { priceOrder } from '../domain/settlement';
+import { deadlineOf } from '../domain/timeouts';
+import { insertOrder, ONE_ACTIVE_PER_LISTING } from '../persistence/order-repository';
+import type { OrdersDeps } from './deps';
+import { callerUserId } from './order-access';
+import { orderSnapshot, toOrderView } from './order-views';
+import { currentSettings } from './settings';
+
+function listingUnavailable() {
+  return problems.conflict('listing is not available for rent', 'LISTING_UNAVAILABLE');
+}
+
+function isActiveOrderConflict(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+  const code = e.driverError?.code ?? e.code;
+  const constraint = e.driverError?.constraint ?? e.constraint;
+  return code === '23505' && constraint === ONE_ACTIVE_PER_LISTING;
+}
+
+/**
+ * A renter orders a listing for `hours`: title, price and deposit are copied from catalog now.
+ * Whether the listing is free is decided here, by the partial unique index over active orders (of
+ * renters racing for one listing exactly one insert commits), not by catalog's `rented` flag: that
+ * flag follows order events and may still say rented for a moment after an order ended (ADR 0006).
+ */
+export async function createOrder(deps: OrdersDeps, identity: Identity, body: RouteBody<typeof createOrderRoute>) {
+  const renterId = callerUserId(identity);
+  if (!renterId) throw problems.forbidden('this account cannot rent');
+  if (!isUuid(body.listing_id)) throw problems.notFound('listing not found');
+  const [standing, listing, settings] = await Promise.all([
+    deps.users.standing(renterId),
+    deps.listings.byId(body.listing_id),
+    currentSettings(deps.db),
+  ]);
+  if (!standing) throw problems.forbidden('this account cannot rent');
+  if (standing.frozen) throw problems.userFrozen();
+  if (settings['order.require_realname'] && standing.realname_status !== 'verified') {
+    throw new Problem(403, 'REALNAME_REQUIRED', 'verify your real name before renting');
+  }
+  if (!listing || listing.status === 'deleted') throw problems.notFound('listing not found');
+  if (listing.owner_id === renterId) throw problems.forbidden('you cannot rent your own listing');
+  if (listing.status !== 'online') throw listingUnavailable();
+  if (body.hours < listing.min_hours || (listing.max_hours !== null && body.hours > listing.max_hours)) {
+    const bounds = listing.max_hours === null ? `at least ${listing.min_hours}` : `between ${listing.min_hours} and ${listing.max_hours}`;
+    throw problems.validation([{ path: 'hours', message: `must be ${bounds} for this listing` }]);
+  }
+  const escrow = priceOrder(body.hours, listing.hourly_price, listing.deposit, MAX_MONEY_FEN);
+  if (!escrow) throw problems.validation([{ path: 'hours', message: 'rent and deposit together exceed the largest amount an order may hold' }]);
+
+  const now = new Date();
+  try {
+    return await deps.db.transaction(async (manager) => {
+      const row = await insertOrder(manager, {
+        id: uuidv7(),
+        listing_id: listing.id,
+        listing_title: listing.title,
+        renter_id: renterId,
+        owner_id: listing.owner_id,
+        hours: body.hours,
+        hourly_price: listing.hourly_price,
+        ...escrow,
+        status: 'pending_payment',
+        status_changed_at: now,
+        deadline_at: deadlineOf({ status: 'pending_payment', status_changed_at: now, ends_at: null }, settings, deps.minuteMs),
+        created_at: now,
+      });
+      await deps.events.publish(manager, 'order.created', orderSnapshot(row, null, renterId));
+      await recordAudit(deps.events, manager, identity, {
+        action: 'order.create',
+        biz_type: 'order',
+        biz_id: row.id,
+        detail: { listing_id: row.listing_id, hours: row.hours, amount: Number(row.amount) },
+      });
+      return toOrderView(row);
+    });
+  } catch (err) {
+    if (isActiveOrderConflict(err)) throw listingUnavailable();
+    throw err;
+  }
+}

@@ -1,0 +1,16 @@
+import type { EventWriter, SecretBox, ServiceContext } from '@market/shared';
+import type { ConfigSource, FileRegistry, ListingDirectory, UserDirectory, WalletAccounts } from '../clients/services';
+
+/** What the use cases run against: the database, the outbox, the other services and the keyring. */
+export interface OrdersDeps {
+  db: ServiceContext['db'];
+  events: EventWriter;
+  secrets: SecretBox;
+  listings: ListingDirectory;
+  users: UserDirectory;
+  wallet: WalletAccounts;
+  files: FileRegistry;
+  configSource: ConfigSource;
+  /** the length of one configured minute (ORDER_MINUTE_MS) */
+  minuteMs: number;
+}

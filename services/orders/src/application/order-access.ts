@@ -1,0 +1,33 @@
+import { isUuid, problems, type Identity, type Queryable } from '@market/shared';
+import type { Actor } from '../domain/order-state';
+import { findOrder, type OrderRow } from '../persistence/order-repository';
+
+/** The caller's user id; a token subject that is not one of ours is party to nothing. */
+export function callerUserId(identity: Identity): string | null {
+  return identity.kind === 'user' && isUuid(identity.sub) ? identity.sub : null;
+}
+
+export function partyRole(order: OrderRow, userId: string | null): 'renter' | 'owner' | null {
+  if (userId === null) return null;
+  if (order.renter_id === userId) return 'renter';
+  if (order.owner_id === userId) return 'owner';
+  return null;
+}
+
+/**
+ * An order the caller is a party to, with the caller's role; locked when it is about to move.
+ * Someone else's order and a malformed id look the same: 404, so ids reveal nothing.
+ */
+export async function partyOrder(
+  q: Queryable,
+  id: string,
+  identity: Identity,
+  opts: { lock?: boolean } = {},
+): Promise<{ order: OrderRow; role: Actor; userId: string }> {
+  const userId = callerUserId(identity);
+  if (!userId || !isUuid(id)) throw problems.notFound('order not found');
+  const order = await findOrder(q, id, opts);
+  const role = order ? partyRole(order, userId) : null;
+  if (!order || !role) throw problems.notFound('order not found');
+  return { order, role, userId };
+}

@@ -1,0 +1,77 @@
+import type { EventData, HandoffRecord, Order, z } from '@market/shared';
+import type { Escrow } from '../domain/settlement';
+import type { HandoffRecordRow } from '../persistence/handoff-repository';
+import type { OrderRow } from '../persistence/order-repository';
+
+/** CONTRACT §6: private files are read through the files service by key. */
+export function fileUrl(key: string): string {
+  return `/api/files/object?key=${encodeURIComponent(key)}`;
+}
+
+export function toOrderView(row: OrderRow): z.infer<typeof Order> {
+  return {
+    id: row.id,
+    listing_id: row.listing_id,
+    listing_title: row.listing_title,
+    renter_id: row.renter_id,
+    owner_id: row.owner_id,
+    hours: row.hours,
+    hourly_price: Number(row.hourly_price),
+    rent: Number(row.rent),
+    deposit: Number(row.deposit),
+    amount: Number(row.amount),
+    status: row.status,
+    paid_at: row.paid_at?.toISOString() ?? null,
+    started_at: row.started_at?.toISOString() ?? null,
+    ends_at: row.ends_at?.toISOString() ?? null,
+    checkout: row.checkout
+      ? {
+          consumption: row.checkout.consumption,
+          deposit_deduction: row.checkout.deposit_deduction,
+          refund: row.checkout.refund,
+          owner_income: row.checkout.owner_income,
+          platform_fee: row.checkout.platform_fee,
+          reason: row.checkout.reason,
+          evidence_urls: row.checkout.evidence_keys.map(fileUrl),
+        }
+      : null,
+    dispute_id: row.dispute_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    deadline_at: row.deadline_at?.toISOString() ?? null,
+  };
+}
+
+export function escrowOf(row: OrderRow): Escrow {
+  return { rent: Number(row.rent), deposit: Number(row.deposit), amount: Number(row.amount) };
+}
+
+/** The fields every order event carries (contracts/events.ts OrderSnapshot). */
+export function orderSnapshot(row: OrderRow, reason: string | null, actorId: string | null): EventData<'order.created'> {
+  return {
+    order_id: row.id,
+    listing_id: row.listing_id,
+    listing_title: row.listing_title,
+    renter_id: row.renter_id,
+    owner_id: row.owner_id,
+    status: row.status,
+    rent: Number(row.rent),
+    deposit: Number(row.deposit),
+    amount: Number(row.amount),
+    hours: row.hours,
+    reason,
+    actor_id: actorId,
+  };
+}
+
+export function toHandoffRecordView(row: HandoffRecordRow, content: string): z.infer<typeof HandoffRecord> {
+  return {
+    id: row.id,
+    order_id: row.order_id,
+    author_id: row.author_id,
+    author_role: row.author_role,
+    content,
+    attachment_urls: row.attachment_keys.map(fileUrl),
+    created_at: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,43 @@
+import {
+  recordAudit,
+  sealedAt,
+  type Identity,
+  type listOrders,
+  type RouteQuery,
+} from '@market/shared';
+import { HANDOFF_CONTENT_SEALED, handoffRecordsOf } from '../persistence/handoff-repository';
+import { queryOrders } from '../persistence/order-repository';
+import type { OrdersDeps } from './deps';
+import { callerUserId, partyOrder } from './order-access';
+import { toHandoffRecordView, toOrderView } from './order-views';
+
+export async function partyOrderView(deps: OrdersDeps, identity: Identity, id: string) {
+  const { order } = await partyOrder(deps.db, id, identity);
+  return toOrderView(order);
+}
+
+/** The caller's orders as renter, as owner, or both; newest first, keyset pages. */
+export async function callerOrders(deps: OrdersDeps, identity: Identity, query: RouteQuery<typeof listOrders>) {
+  const userId = callerUserId(identity);
+  if (!userId) return { items: [], next_cursor: null };
+  const page = await queryOrders(deps.db, { userId, role: query.role, status: query.status, cursor: query.cursor, limit: query.limit });
+  return { items: page.items.map(toOrderView), next_cursor: page.next_cursor };
+}
+
+/**
+ * Handoff records opened for one of the two parties. The content is account credentials, so the
+ * read itself is audited (who read which order's records), never the content.
+ */
+export async function partyHandoffRecords(deps: OrdersDeps, identity: Identity, id: string) {
+  const { order, role } = await partyOrder(deps.db, id, identity);
+  const rows = await handoffRecordsOf(deps.db, order.id);
+  await deps.db.transaction((manager) =>
+    recordAudit(deps.events, manager, identity, {
+      action: 'order.handoff_records.read',
+      biz_type: 'order',
+      biz_id: order.id,
+      detail: { role, records: rows.length },
+    }),
+  );
+  return { items: rows.map((row) => toHandoffRecordView(row, deps.secrets.open(row.content_sealed, sealedAt(HANDOFF_CONTENT_SEALED, row.id)))) };
+}

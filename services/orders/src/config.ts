@@ -1,0 +1,15 @@
+import { dataEncryptionShape, z } from '@market/shared';
+
+export const ordersEnvShape = {
+  /** seals handoff notes (account credentials) at rest */
+  ...dataEncryptionShape,
+  /** how often the timeout scan looks for orders past their deadline */
+  ORDER_SCAN_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
+  /**
+   * The length of one configured "minute" of the order thresholds. Only tests shorten it, so a
+   * threshold of 1 passes in a second; production refuses anything but 60000.
+   */
+  ORDER_MINUTE_MS: z.coerce.number().int().min(100).max(60_000).default(60_000),
+  /** how long to wait between attempts to read the configuration from the admin service at start */
+  SETTINGS_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+};

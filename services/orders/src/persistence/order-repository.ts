@@ -1,0 +1,149 @@
+import { keysetPage, NEWEST_FIRST, updateReturning, type EntityManager, type KeysetPageResult, type Queryable } from '@market/shared';
+import type { OrderState } from '../domain/order-state';
+import type { Settlement } from '../domain/settlement';
+
+/** The checkout breakdown as stored: evidence as file keys, shown as URLs. */
+export interface StoredCheckout extends Settlement {
+  reason: string | null;
+  evidence_keys: string[];
+}
+
+export interface OrderRow {
+  id: string;
+  listing_id: string;
+  listing_title: string;
+  renter_id: string;
+  owner_id: string;
+  hours: number;
+  hourly_price: number;
+  rent: number;
+  deposit: number;
+  amount: number;
+  status: OrderState;
+  paid_at: Date | null;
+  started_at: Date | null;
+  ends_at: Date | null;
+  checkout: StoredCheckout | null;
+  dispute_id: string | null;
+  status_changed_at: Date;
+  deadline_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price::float8 AS hourly_price,
+  rent::float8 AS rent, deposit::float8 AS deposit, amount::float8 AS amount, status, paid_at, started_at, ends_at,
+  checkout, dispute_id, status_changed_at, deadline_at, created_at, updated_at`;
+
+export type NewOrder = Omit<OrderRow, 'paid_at' | 'started_at' | 'ends_at' | 'checkout' | 'dispute_id' | 'updated_at'>;
+
+/** The active-order index refuses a second active order on the listing: the caller maps that to 409. */
+export const ONE_ACTIVE_PER_LISTING = 'orders_one_active_per_listing';
+
+export async function insertOrder(manager: EntityManager, order: NewOrder): Promise<OrderRow> {
+  const rows: OrderRow[] = await manager.query(
+    `INSERT INTO orders (id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price, rent, deposit, amount,
+       status, status_changed_at, deadline_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+     RETURNING ${COLUMNS}`,
+    [
+      order.id,
+      order.listing_id,
+      order.listing_title,
+      order.renter_id,
+      order.owner_id,
+      order.hours,
+      order.hourly_price,
+      order.rent,
+      order.deposit,
+      order.amount,
+      order.status,
+      order.status_changed_at,
+      order.deadline_at,
+      order.created_at,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** `lock`: hold the row to the end of the transaction, so the state read is the state changed. */
+export async function findOrder(q: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<OrderRow | null> {
+  const rows: OrderRow[] = await q.query(`SELECT ${COLUMNS} FROM orders WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0] ?? null;
+}
+
+export type OrderUpdate = Partial<
+  Pick<OrderRow, 'status' | 'paid_at' | 'started_at' | 'ends_at' | 'checkout' | 'dispute_id' | 'status_changed_at' | 'deadline_at'>
+> & { updated_at: Date };
+
+export async function updateOrder(manager: EntityManager, id: string, update: OrderUpdate): Promise<OrderRow> {
+  const entries = Object.entries(update).filter(([, value]) => value !== undefined);
+  const assignments = entries.map(([key], i) => `${key} = $${i + 2}${key === 'checkout' ? '::jsonb' : ''}`).join(', ');
+  const values = entries.map(([key, value]) => (key === 'checkout' && value !== null ? JSON.stringify(value) : value));
+  const rows = await updateReturning<OrderRow>(manager, `UPDATE orders SET ${assignments} WHERE id = $1 RETURNING ${COLUMNS}`, [
+    id,
+    ...values,
+  ]);
+  return rows[0]!;
+}
+
+export interface OrderQuery {
+  userId: string;
+  role?: 'renter' | 'owner';
+  status?: OrderState;
+  cursor: string | undefined;
+  limit: number;
+}
+
+/** One page (plus one row, to know whether another follows) of a user's orders, newest first. */
+export async function queryOrders(q: Queryable, query: OrderQuery): Promise<KeysetPageResult<OrderRow>> {
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const user = param(query.userId);
+  const where =
+    query.role === 'renter' ? [`renter_id = ${user}`] : query.role === 'owner' ? [`owner_id = ${user}`] : [`(renter_id = ${user} OR owner_id = ${user})`];
+  if (query.status) where.push(`status = ${param(query.status)}`);
+  return keysetPage<OrderRow>(q, {
+    query: `SELECT ${COLUMNS} FROM orders WHERE ${where.join(' AND ')}`,
+    params,
+    orderBy: NEWEST_FIRST,
+    limit: query.limit,
+    cursor: query.cursor,
+  });
+}
+
+/**
+ * The next order whose deadline has passed, locked; orders another transaction holds (a replica's
+ * scan, a party's move) are skipped, so no order is moved twice. Uses the `orders_due` index.
+ */
+export async function claimDueOrder(manager: EntityManager, now: Date, skipIds: string[] = []): Promise<OrderRow | null> {
+  const rows: OrderRow[] = await manager.query(
+    `SELECT ${COLUMNS} FROM orders WHERE deadline_at IS NOT NULL AND deadline_at <= $1 AND NOT (id = ANY($2::uuid[]))
+     ORDER BY deadline_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [now, skipIds],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Recomputes the deadline of every order in `status` after its threshold changed: counted from
+ * when the order entered the state, or from the end of the rental.
+ */
+export async function rescheduleDeadlines(
+  manager: EntityManager,
+  status: OrderState,
+  since: 'entered' | 'ends_at',
+  thresholdMs: number,
+): Promise<number> {
+  const start = since === 'entered' ? 'status_changed_at' : 'ends_at';
+  const rows = await updateReturning<{ id: string }>(
+    manager,
+    `UPDATE orders SET deadline_at = ${start} + make_interval(secs => $2::float8 / 1000)
+     WHERE status = $1 AND ${start} IS NOT NULL RETURNING id`,
+    [status, thresholdMs],
+  );
+  return rows.length;
+}

@@ -1,0 +1,209 @@
+import { startService } from '@market/shared';
+import type { Stack } from '@market/testkit';
+import { ordersService } from '../src/service';
+import { eventually, Market, startMarket, type Caller } from './support';
+
+/**
+ * The timeout scan, driven by setting each threshold low through the back office's config endpoint.
+ * A configured minute lasts one second here (ORDER_MINUTE_MS), so a threshold of 1 passes at once
+ * while the others, held at 600, never fire during a test.
+ */
+const THRESHOLDS = [
+  'order.payment_timeout_minutes',
+  'order.handoff_timeout_minutes',
+  'order.receive_timeout_minutes',
+  'order.checkout_grace_minutes',
+  'order.checkout_confirm_timeout_minutes',
+  'order.correction_confirm_timeout_minutes',
+];
+const ORDER_ENV = { ORDER_MINUTE_MS: '1000', ORDER_SCAN_INTERVAL_MS: '200' };
+
+describe('the timeout scan', () => {
+  let stack: Stack;
+  let market: Market;
+
+  beforeAll(async () => {
+    stack = await startMarket({ orders: ORDER_ENV });
+    market = new Market(stack);
+    for (const key of THRESHOLDS) await market.setConfig(key, 600);
+  }, 60_000);
+  afterAll(() => stack?.stop());
+
+  /** Lowers one threshold for the duration of `run`. */
+  async function withThreshold(key: string, run: () => Promise<void>) {
+    await market.setConfig(key, 1);
+    try {
+      await run();
+    } finally {
+      await market.setConfig(key, 600);
+    }
+  }
+
+  const orderOf = async (id: string, party: Caller) => (await market.client.get(`/api/orders/${id}`, party.token)).body;
+  const statusBecomes = (id: string, party: Caller, status: string) =>
+    eventually(() => orderOf(id, party), (o) => o.status === status, 15_000);
+
+  async function parties(funds = 10_000, listingOverrides: Record<string, unknown> = {}) {
+    const owner = await market.user();
+    const renter = await market.fundedUser(funds);
+    const listing = await market.onlineListing(owner, listingOverrides);
+    return { owner, renter, listing };
+  }
+
+  async function inState(state: 'pending_handoff' | 'pending_receive' | 'in_use' | 'pending_checkout_confirm' | 'pending_correction_confirm') {
+    const p = await parties();
+    const order = await market.order(p.renter, p.listing.id, 3);
+    await market.act(order.id, 'pay', p.renter);
+    if (state === 'pending_handoff') return { ...p, order };
+    await market.act(order.id, 'handoff', p.owner, { content: 'id 77 / pw 77' });
+    if (state === 'pending_receive') return { ...p, order };
+    await market.act(order.id, 'confirm-receive', p.renter);
+    if (state === 'in_use') return { ...p, order };
+    await market.act(order.id, 'checkout', p.renter, { consumption: 1600 });
+    if (state === 'pending_checkout_confirm') return { ...p, order };
+    await market.act(order.id, 'checkout/counter', p.owner, { deposit_deduction: 500, reason: 'broke a skin' });
+    return { ...p, order };
+  }
+
+  it('cancels an unpaid order once the payment threshold passes, recomputing its deadline when the threshold changes', async () => {
+    const { renter, listing } = await parties();
+    const order = await market.order(renter, listing.id, 3);
+    expect(Date.parse(order.deadline_at) - Date.parse(order.created_at)).toBe(600_000);
+    await withThreshold('order.payment_timeout_minutes', async () => {
+      const cancelled = await statusBecomes(order.id, renter, 'cancelled');
+      expect(cancelled.deadline_at).toBeNull();
+    });
+    const [event] = await market.ordersEvents('order.cancelled', order.id);
+    expect(event.data).toMatchObject({ actor_id: null, reason: 'payment timeout' });
+    const audits = (await stack.services.orders!.ctx.db.query(`SELECT payload FROM outbox WHERE type = 'audit.recorded'`))
+      .map((r: any) => r.payload.data)
+      .filter((d: any) => d.biz_id === order.id && d.action === 'order.timeout');
+    expect(audits).toEqual([expect.objectContaining({ actor_type: 'system', actor_id: null, detail: { from: 'pending_payment', to: 'cancelled', reason: 'payment timeout' } })]);
+    expect(await market.balance(renter)).toMatchObject({ available: 10_000, frozen: 0 });
+  });
+
+  it('cancels a paid order the owner never handed over, and the renter gets the escrow back', async () => {
+    const { renter, order } = await inState('pending_handoff');
+    expect(await market.balance(renter)).toMatchObject({ frozen: 7400 });
+    await withThreshold('order.handoff_timeout_minutes', () => statusBecomes(order.id, renter, 'cancelled').then(() => undefined));
+    await eventually(() => market.balance(renter), (b) => b.available === 10_000 && b.frozen === 0);
+  });
+
+  it('confirms receipt by itself once the receive threshold passes; the rental clock starts then', async () => {
+    const { renter, order } = await inState('pending_receive');
+    await withThreshold('order.receive_timeout_minutes', async () => {
+      const started = await statusBecomes(order.id, renter, 'in_use');
+      expect(Date.parse(started.ends_at) - Date.parse(started.started_at)).toBe(3 * 3_600_000);
+      expect(Date.parse(started.deadline_at) - Date.parse(started.ends_at)).toBe(600_000);
+    });
+    const [received] = await market.ordersEvents('order.received', order.id);
+    expect(received.data).toMatchObject({ actor_id: null, started_at: expect.any(String), ends_at: expect.any(String) });
+  });
+
+  it('starts checkout with the full rent and no deduction once the rental has ended and the grace passes', async () => {
+    const { renter, order } = await inState('in_use');
+    // A three-hour rental cannot end inside a test: its end is moved into the past, as if the hours had run.
+    await stack.services.orders!.ctx.db.query(`UPDATE orders SET ends_at = now() - interval '1 hour' WHERE id = $1`, [order.id]);
+    await withThreshold('order.checkout_grace_minutes', async () => {
+      const requested = await statusBecomes(order.id, renter, 'pending_checkout_confirm');
+      expect(requested.checkout).toMatchObject({ consumption: 2400, deposit_deduction: 0, refund: 5000, owner_income: 2280, platform_fee: 120 });
+    });
+  });
+
+  it('completes an unanswered checkout with the renter’s figures and pays them out', async () => {
+    const { owner, renter, order } = await inState('pending_checkout_confirm');
+    await withThreshold('order.checkout_confirm_timeout_minutes', async () => {
+      const done = await statusBecomes(order.id, renter, 'completed');
+      expect(done.checkout).toMatchObject({ consumption: 1600, deposit_deduction: 0, refund: 5800, owner_income: 1520, platform_fee: 80 });
+    });
+    await eventually(() => market.balance(renter), (b) => b.available === 10_000 - 7400 + 5800 && b.frozen === 0);
+    await eventually(() => market.balance(owner), (b) => b.available === 1520);
+    await eventually(() => market.platformFeeOf(order.id), (fee) => fee === 80);
+  });
+
+  it('completes an unanswered correction with the owner’s figures', async () => {
+    const { owner, renter, order } = await inState('pending_correction_confirm');
+    await withThreshold('order.correction_confirm_timeout_minutes', async () => {
+      const done = await statusBecomes(order.id, renter, 'completed');
+      expect(done.checkout).toMatchObject({ consumption: 1600, deposit_deduction: 500, refund: 5300, owner_income: 2020, platform_fee: 80 });
+    });
+    await eventually(() => market.balance(owner), (b) => b.available === 2020);
+    const [completed] = await market.ordersEvents('order.completed', order.id);
+    expect(completed.data).toMatchObject({ actor_id: null, consumption: 1600, deposit_deduction: 500, refund: 5300, owner_income: 2020, platform_fee: 80 });
+  });
+
+  it('rents an open-upload listing to completion: its credentials hand over on payment, the unanswered checkout completes', async () => {
+    const adminToken = await market.admin();
+    const account = {
+      title: '原神 满命 雷电将军',
+      game: '原神',
+      hourly_price: 600,
+      deposit: 3000,
+      min_hours: 2,
+      max_hours: 72,
+      account: 'genshin-8001',
+      password: 'p@ss-8001',
+    };
+    const upload = await market.client.post('/api/open/listing-uploads', { uploadTime: '2026-11-22 18:00:00', uploaderName: 'admin', data: account });
+    expect(upload.status).toBe(201);
+    const listingId = upload.body.listings[0].id;
+    const listing = await market.approve(listingId);
+    const publisherId = listing.owner_id;
+
+    const renter = await market.fundedUser(10_000);
+    const order = await market.order(renter, listingId, 2);
+    expect(order).toMatchObject({ owner_id: publisherId, rent: 1200, deposit: 3000, amount: 4200 });
+    const paid = await market.act(order.id, 'pay', renter);
+    expect(paid.status).toBe('pending_receive');
+    const records = await market.client.get(`/api/orders/${order.id}/handoff-records`, renter.token);
+    expect(records.body.items).toHaveLength(1);
+    expect(records.body.items[0]).toMatchObject({ author_role: 'owner', author_id: publisherId });
+    expect(JSON.parse(records.body.items[0].content)).toMatchObject({ account: 'genshin-8001', password: 'p@ss-8001' });
+
+    await market.act(order.id, 'confirm-receive', renter);
+    await market.act(order.id, 'checkout', renter);
+    await withThreshold('order.checkout_confirm_timeout_minutes', async () => {
+      const done = await statusBecomes(order.id, renter, 'completed');
+      expect(done.checkout).toMatchObject({ consumption: 600, deposit_deduction: 0, refund: 3600, owner_income: 570, platform_fee: 30 });
+    });
+    await eventually(() => market.balance(renter), (b) => b.available === 10_000 - 4200 + 3600 && b.frozen === 0);
+    const ledger = await eventually(
+      async () => (await market.client.get(`/api/admin/wallet/ledger?user_id=${publisherId}`, adminToken)).body.items,
+      (items: any[]) => items.length === 1,
+    );
+    expect(ledger[0]).toMatchObject({ order_id: order.id, biz_type: 'settlement_income', amount: 570, balance_after: 570 });
+  });
+
+  it('keeps moving other orders when one due order cannot be moved', async () => {
+    const { renter, listing } = await parties();
+    // A row no timed move applies to (disputed) with a deadline in the past, as a bug or a hand edit could leave.
+    const { db } = stack.services.orders!.ctx;
+    const stuck = await market.order(renter, listing.id, 1);
+    await db.query(`UPDATE orders SET status = 'disputed', deadline_at = now() - interval '1 minute' WHERE id = $1`, [stuck.id]);
+    const other = await parties();
+    const order = await market.order(other.renter, other.listing.id, 1);
+    await withThreshold('order.payment_timeout_minutes', () => statusBecomes(order.id, other.renter, 'cancelled').then(() => undefined));
+    expect(await market.status(stuck.id, renter)).toBe('disputed');
+    await db.query(`UPDATE orders SET deadline_at = NULL WHERE id = $1`, [stuck.id]);
+  });
+
+  it('moves each due order once when two replicas scan together', async () => {
+    const schema = stack.services.orders!.ctx.schema;
+    const replica = await startService(ordersService, { ...stack.env, ...ORDER_ENV, DB_SCHEMA: schema, PORT: '0' });
+    try {
+      const orders: Array<{ id: string; renter: Caller }> = [];
+      const owner = await market.user();
+      for (let i = 0; i < 8; i += 1) {
+        const renter = await market.user();
+        const listing = await market.onlineListing(owner);
+        orders.push({ id: (await market.order(renter, listing.id, 1)).id, renter });
+      }
+      await withThreshold('order.payment_timeout_minutes', async () => {
+        for (const o of orders) await statusBecomes(o.id, o.renter, 'cancelled');
+      });
+      for (const o of orders) expect(await market.ordersEvents('order.cancelled', o.id)).toHaveLength(1);
+    } finally {
+      await replica.stop();
+    }
+  });
+});

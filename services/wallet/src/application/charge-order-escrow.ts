@@ -1,0 +1,76 @@
+import { isUuid, problems, type chargeOrderEscrow as chargeContract, type InternalInput } from '@market/shared';
+import { v7 as uuidv7 } from 'uuid';
+import { orderEscrow, userAvailable } from '../domain/accounts';
+import { InsufficientFunds } from '../domain/ledger';
+import { claimEscrow, findEscrow, type EscrowRow } from '../persistence/escrow-repository';
+import { recordTransfers } from '../persistence/ledger-repository';
+import type { WalletDeps } from './deps';
+
+type ChargeBody = InternalInput<typeof chargeContract>['body'];
+
+function toCharge(row: EscrowRow) {
+  return {
+    order_id: row.order_id,
+    payment_id: row.payment_id!,
+    renter_id: row.renter_id,
+    amount: Number(row.amount),
+    charged_at: row.charged_at!.toISOString(),
+  };
+}
+
+/** A repeated charge of one order answers the first charge and moves nothing. */
+function repeatedCharge(existing: EscrowRow, body: ChargeBody) {
+  if (existing.status === 'void') throw problems.invalidState('the order has ended; it can no longer be paid');
+  if (existing.renter_id !== body.renter_id || existing.owner_id !== body.owner_id || Number(existing.amount) !== body.amount) {
+    throw problems.conflict('this order was already charged with another renter, owner or amount');
+  }
+  return toCharge(existing);
+}
+
+/**
+ * Orders pays an order: rent + deposit move from the renter's available balance into the order's
+ * escrow, with `payment.succeeded` in the same transaction. The order id is the idempotency key, so
+ * orders may repeat the call after a crash; twenty concurrent calls queue on the escrow record and
+ * charge once.
+ */
+export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body: ChargeBody) {
+  if (!isUuid(orderId)) throw problems.notFound('order not found');
+  return deps.db.transaction(async (manager) => {
+    const now = new Date();
+    const claimed = await claimEscrow(manager, {
+      order_id: orderId,
+      renter_id: body.renter_id,
+      owner_id: body.owner_id,
+      amount: body.amount,
+      payment_id: uuidv7(),
+      charged_at: now,
+    });
+    if (!claimed) {
+      const [existing] = await findEscrow(manager, orderId);
+      return repeatedCharge(existing!, body);
+    }
+    try {
+      await recordTransfers(
+        manager,
+        [{ from: userAvailable(body.renter_id), to: orderEscrow(orderId), amount: body.amount, bizType: 'order_payment', orderId, paymentId: claimed.payment_id }],
+        now,
+      );
+    } catch (err) {
+      if (err instanceof InsufficientFunds) {
+        throw problems.conflict(`available balance ${err.balance} is less than the ${body.amount} to pay`, 'INSUFFICIENT_BALANCE');
+      }
+      throw err;
+    }
+    await deps.events.publish(manager, 'payment.succeeded', {
+      payment_id: claimed.payment_id!,
+      user_id: body.renter_id,
+      amount: body.amount,
+      purpose: 'order',
+      order_id: orderId,
+      gateway_txn_id: null,
+      paid_at: now.toISOString(),
+    });
+    return toCharge(claimed);
+  });
+}
+

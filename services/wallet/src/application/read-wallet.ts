@@ -1,0 +1,38 @@
+import { isUuid, problems, type adminListLedger, type listWalletLedger, type RouteQuery, type UserIdentity } from '@market/shared';
+import { userAvailable } from '../domain/accounts';
+import { findEscrow, heldForRenter } from '../persistence/escrow-repository';
+import { balanceOf } from '../persistence/ledger-repository';
+import { queryEntries, toEntryView, type EntryQuery } from '../persistence/ledger-queries';
+import type { WalletDeps } from './deps';
+
+export async function readBalance(deps: WalletDeps, identity: UserIdentity) {
+  const manager = deps.db.manager;
+  const [available, frozen] = await Promise.all([balanceOf(manager, userAvailable(identity.sub).key), heldForRenter(manager, identity.sub)]);
+  return { available, frozen, currency: deps.currency };
+}
+
+async function page(deps: WalletDeps, query: EntryQuery) {
+  const entries = await queryEntries(deps.db.manager, query);
+  return { items: entries.items.map(toEntryView), next_cursor: entries.next_cursor };
+}
+
+const EMPTY = { items: [], next_cursor: null };
+
+export async function ownLedger(deps: WalletDeps, identity: UserIdentity, query: RouteQuery<typeof listWalletLedger>) {
+  if (query.order_id !== undefined && !isUuid(query.order_id)) return EMPTY;
+  return page(deps, { userId: identity.sub, orderId: query.order_id, bizType: query.biz_type, limit: query.limit, cursor: query.cursor });
+}
+
+export async function anyLedger(deps: WalletDeps, query: RouteQuery<typeof adminListLedger>) {
+  if (query.order_id !== undefined && !isUuid(query.order_id)) return EMPTY;
+  if (query.user_id !== undefined && !isUuid(query.user_id)) return EMPTY;
+  return page(deps, { userId: query.user_id, orderId: query.order_id, bizType: query.biz_type, limit: query.limit, cursor: query.cursor });
+}
+
+/** What was charged into the order's escrow and what it still holds. */
+export async function readOrderEscrow(deps: WalletDeps, orderId: string) {
+  if (!isUuid(orderId)) throw problems.notFound('order not found');
+  const [row] = await findEscrow(deps.db.manager, orderId);
+  if (!row || row.status === 'void') throw problems.notFound('the wallet never charged this order');
+  return { order_id: row.order_id, charged: Number(row.amount), held: row.status === 'held' ? Number(row.amount) : 0 };
+}

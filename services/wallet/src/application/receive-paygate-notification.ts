@@ -1,0 +1,42 @@
+import { isUuid, PaygateNotifyBody, parseOrThrow, Problem, problems, type Identity } from '@market/shared';
+import { paygateSignatureError } from '../domain/paygate-signature';
+import { findPayment } from '../persistence/payment-repository';
+import type { WalletDeps } from './deps';
+import { auditAmountMismatch } from './recharge';
+import { settlePayment } from './settle-payment';
+
+/**
+ * The gateway's signed payment callback (CONTRACT §5). The signature is checked over the exact bytes
+ * received before anything is parsed, so nothing unsigned is ever read; then the body is validated
+ * (unknown fields ignored), the amount compared with the payment, and the result applied under the
+ * payment's lock: repeats and callbacks racing with queries credit once.
+ */
+export async function receivePaygateNotification(deps: WalletDeps, raw: Buffer, signature: string | undefined, identity: Identity | null) {
+  const refused = paygateSignatureError(deps.paygateSecret, signature, raw, Math.floor(Date.now() / 1000));
+  if (refused) throw new Problem(400, 'SIGNATURE_INVALID', refused);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw problems.malformedJson();
+  }
+  const body = parseOrThrow(PaygateNotifyBody, json);
+  const payment = isUuid(body.payment_id) ? await findPayment(deps.db.manager, body.payment_id) : null;
+  if (!payment) throw problems.notFound('payment not found');
+  if (body.amount !== Number(payment.amount)) {
+    await auditAmountMismatch(deps, identity, payment.id, {
+      source: 'callback',
+      expected: Number(payment.amount),
+      reported: body.amount,
+      status: body.status,
+      gateway_txn_id: body.gateway_txn_id,
+    });
+    throw problems.unprocessable('PAYGATE_REJECTED', 'the amount differs from the payment; nothing was credited');
+  }
+  await settlePayment(deps, payment.id, {
+    outcome: body.status,
+    gatewayTxnId: body.gateway_txn_id,
+    paidAt: body.status === 'succeeded' && body.paid_at ? new Date(body.paid_at) : null,
+  });
+  return { received: true as const };
+}

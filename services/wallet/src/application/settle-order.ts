@@ -1,0 +1,73 @@
+import { PermanentEventFailure, type DomainEvent, type EntityManager, type Logger } from '@market/shared';
+import { orderEscrow, PLATFORM_REVENUE, userAvailable, type AccountRef } from '../domain/accounts';
+import type { Transfer } from '../domain/ledger';
+import { fullRefund, payoutsFor, UnsettleableOrder, type Payout } from '../domain/settlement';
+import { endEscrow, findEscrow, lockEscrowForEnd, type EscrowRow } from '../persistence/escrow-repository';
+import { recordTransfers } from '../persistence/ledger-repository';
+
+type OrderEnd = DomainEvent<'order.completed'> | DomainEvent<'order.closed'> | DomainEvent<'order.cancelled'>;
+
+function payoutsOf(end: OrderEnd, held: number): Payout[] {
+  if (end.type === 'order.cancelled') return fullRefund(held);
+  return payoutsFor(held, end.data);
+}
+
+/**
+ * Pays an ending order's escrow out: on completion to owner income, platform fee and the renter's
+ * refund exactly as the checkout breakdown says; on cancellation all back to the renter; on close per
+ * the decision's figures. Runs in the inbox transaction, so a redelivered event changes nothing; the
+ * escrow record is locked, so a charge racing with the end either lands first (and is refunded) or
+ * finds the order ended (and is refused). Figures that do not add up to the escrow are refused at
+ * once (parked in the DLQ for an operator) and no money moves.
+ */
+export async function settleOrderEscrow(manager: EntityManager, log: Logger, end: OrderEnd) {
+  try {
+    await payOut(manager, log, end);
+  } catch (err) {
+    if (err instanceof UnsettleableOrder) throw new PermanentEventFailure(`order ${end.data.order_id} not settled: ${err.message}`);
+    throw err;
+  }
+}
+
+async function payOut(manager: EntityManager, log: Logger, end: OrderEnd) {
+  const order = end.data;
+  const now = new Date();
+  let row: EscrowRow;
+  if (end.type === 'order.completed') {
+    const [found] = await findEscrow(manager, order.order_id, true);
+    if (!found || found.status === 'void') throw new UnsettleableOrder(`order ${order.order_id} completed but the wallet never charged it`);
+    row = found;
+  } else {
+    const locked = await lockEscrowForEnd(manager, order, end.type, now);
+    if (locked.voided) {
+      log.info({ order_id: order.order_id, event: end.type }, 'order ended before any charge; nothing to pay out');
+      return;
+    }
+    row = locked.row;
+  }
+  if (row.status !== 'held') {
+    log.warn({ order_id: order.order_id, event: end.type, status: row.status, ended_by: row.end_event }, 'escrow already paid out; nothing to do');
+    return;
+  }
+  if (row.renter_id !== order.renter_id || row.owner_id !== order.owner_id) {
+    throw new UnsettleableOrder(`order ${order.order_id} names other parties than the ones charged`);
+  }
+  const held = Number(row.amount);
+  const payouts = payoutsOf(end, held);
+  const target: Record<Payout['to'], AccountRef> = {
+    owner: userAvailable(row.owner_id),
+    platform: PLATFORM_REVENUE,
+    renter: userAvailable(row.renter_id),
+  };
+  const transfers: Transfer[] = payouts.map((p) => ({
+    from: orderEscrow(row.order_id),
+    to: target[p.to],
+    amount: p.amount,
+    bizType: p.bizType,
+    orderId: row.order_id,
+    paymentId: row.payment_id,
+  }));
+  await recordTransfers(manager, transfers, now);
+  const refundedOnly = payouts.every((p) => p.to === 'renter');
+  await endEscrow(manager, row.order_id, refundedOnly ? 'refunded' : 'settled', end.type, now);
+}

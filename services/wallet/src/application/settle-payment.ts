@@ -1,0 +1,73 @@
+import type { EntityManager } from '@market/shared';
+import { GATEWAY_CLEARING, userAvailable } from '../domain/accounts';
+import { nextPaymentStatus, type PaymentOutcome } from '../domain/payment';
+import { finishPayment, findPayment, type PaymentRow } from '../persistence/payment-repository';
+import { recordTransfers } from '../persistence/ledger-repository';
+import type { WalletDeps } from './deps';
+
+export interface PaymentReport {
+  outcome: PaymentOutcome;
+  gatewayTxnId: string | null;
+  paidAt: Date | null;
+}
+
+async function apply(deps: WalletDeps, manager: EntityManager, row: PaymentRow, report: PaymentReport, now: Date) {
+  const status = nextPaymentStatus(row.status, report.outcome);
+  if (!status) return row;
+  const amount = Number(row.amount);
+  if (status === 'succeeded') {
+    await recordTransfers(
+      manager,
+      [{ from: GATEWAY_CLEARING, to: userAvailable(row.user_id), amount, bizType: 'recharge', orderId: null, paymentId: row.id }],
+      now,
+    );
+    const paid = await finishPayment(manager, row.id, { status, gateway_txn_id: report.gatewayTxnId, paid_at: report.paidAt ?? now, finished_at: now });
+    await deps.events.publish(manager, 'payment.succeeded', {
+      payment_id: row.id,
+      user_id: row.user_id,
+      amount,
+      purpose: 'recharge',
+      order_id: null,
+      gateway_txn_id: paid.gateway_txn_id,
+      paid_at: paid.paid_at!.toISOString(),
+    });
+    return paid;
+  }
+  const finished = await finishPayment(manager, row.id, { status, gateway_txn_id: report.gatewayTxnId, paid_at: null, finished_at: now });
+  if (status === 'failed') {
+    await deps.events.publish(manager, 'payment.failed', {
+      payment_id: row.id,
+      user_id: row.user_id,
+      amount,
+      purpose: 'recharge',
+      gateway_txn_id: finished.gateway_txn_id,
+      failed_at: now.toISOString(),
+    });
+  } else {
+    await deps.events.publish(manager, 'payment.expired', {
+      payment_id: row.id,
+      user_id: row.user_id,
+      amount,
+      purpose: 'recharge',
+      expired_at: now.toISOString(),
+    });
+  }
+  return finished;
+}
+
+/**
+ * Moves a pending recharge payment by what the gateway (callback or query) or the clock reported,
+ * crediting the wallet on success. The payment row is locked first, so callbacks, queries and the
+ * expiry job racing on one payment queue up and only the first moves it: one credit at most.
+ */
+export async function settlePayment(deps: WalletDeps, paymentId: string, report: PaymentReport): Promise<PaymentRow | null> {
+  return deps.db.transaction(async (manager) => {
+    const row = await findPayment(manager, paymentId, true);
+    if (!row) return null;
+    if (row.status !== 'pending' && report.outcome === 'succeeded' && row.status !== 'succeeded') {
+      // The gateway took money for a payment we already gave up on: an operator must refund it there.
+      deps.log.error({ payment_id: row.id, status: row.status }, 'gateway reports a success for a payment no longer pending; not credited');
+    }
+    return apply(deps, manager, row, report, new Date());
+  });
+}

@@ -1,0 +1,12 @@
+import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, type InternalBinding } from '@market/shared';
+import { chargeOrderEscrow } from '../application/charge-order-escrow';
+import type { WalletDeps } from '../application/deps';
+import { readOrderEscrow } from '../application/read-wallet';
+
+/** `/internal/*` for other services, by their shared contracts. */
+export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
+  return [
+    internalRoute(chargeContract, ({ params, body }) => chargeOrderEscrow(deps, params.id, body)),
+    internalRoute(orderEscrow, ({ params }) => readOrderEscrow(deps, params.id)),
+  ];
+}

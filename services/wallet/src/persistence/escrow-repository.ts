@@ -1,0 +1,75 @@
+import { updateReturning, type EntityManager } from '@market/shared';
+
+export type EscrowStatus = 'held' | 'settled' | 'refunded' | 'void';
+
+export interface EscrowRow {
+  order_id: string;
+  renter_id: string;
+  owner_id: string;
+  amount: string;
+  status: EscrowStatus;
+  payment_id: string | null;
+  charged_at: Date | null;
+  ended_at: Date | null;
+  end_event: string | null;
+}
+
+const COLUMNS = 'order_id, renter_id, owner_id, amount, status, payment_id, charged_at, ended_at, end_event';
+
+/**
+ * Claims the order's escrow record for a charge. Concurrent claims of one order queue on the
+ * primary key: the first inserts, the others find its row once it commits (or insert themselves if
+ * it rolled back). Null when a record already exists.
+ */
+export async function claimEscrow(
+  manager: EntityManager,
+  row: { order_id: string; renter_id: string; owner_id: string; amount: number; payment_id: string; charged_at: Date },
+): Promise<EscrowRow | null> {
+  const rows: EscrowRow[] = await manager.query(
+    `INSERT INTO order_escrows (order_id, renter_id, owner_id, amount, status, payment_id, charged_at)
+     VALUES ($1, $2, $3, $4, 'held', $5, $6) ON CONFLICT (order_id) DO NOTHING RETURNING ${COLUMNS}`,
+    [row.order_id, row.renter_id, row.owner_id, row.amount, row.payment_id, row.charged_at],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The record of an order that is ending, locked until the transaction ends. An order the wallet
+ * never charged gets a `void` record, so a charge racing behind its end is refused.
+ */
+export async function lockEscrowForEnd(
+  manager: EntityManager,
+  order: { order_id: string; renter_id: string; owner_id: string },
+  endEvent: string,
+  at: Date,
+): Promise<{ row: EscrowRow; voided: boolean }> {
+  const inserted: EscrowRow[] = await manager.query(
+    `INSERT INTO order_escrows (order_id, renter_id, owner_id, amount, status, ended_at, end_event)
+     VALUES ($1, $2, $3, 0, 'void', $4, $5) ON CONFLICT (order_id) DO NOTHING RETURNING ${COLUMNS}`,
+    [order.order_id, order.renter_id, order.owner_id, at, endEvent],
+  );
+  if (inserted[0]) return { row: inserted[0], voided: true };
+  const [row] = await findEscrow(manager, order.order_id, true);
+  return { row: row!, voided: false };
+}
+
+export async function findEscrow(manager: EntityManager, orderId: string, lock = false): Promise<EscrowRow[]> {
+  return manager.query(`SELECT ${COLUMNS} FROM order_escrows WHERE order_id = $1 ${lock ? 'FOR UPDATE' : ''}`, [orderId]);
+}
+
+export async function endEscrow(manager: EntityManager, orderId: string, status: 'settled' | 'refunded', endEvent: string, at: Date) {
+  await updateReturning(
+    manager,
+    `UPDATE order_escrows SET status = $2, ended_at = $3, end_event = $4 WHERE order_id = $1 AND status = 'held' RETURNING order_id`,
+    [orderId, status, at, endEvent],
+  );
+}
+
+/** The renter's money in escrow of orders still running. */
+export async function heldForRenter(manager: EntityManager, renterId: string): Promise<number> {
+  const [row]: Array<{ total: string }> = await manager.query(
+    `SELECT COALESCE(SUM(amount), 0) AS total FROM order_escrows WHERE renter_id = $1 AND status = 'held'`,
+    [renterId],
+  );
+  return Number(row!.total);
+}

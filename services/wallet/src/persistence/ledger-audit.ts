@@ -1,0 +1,84 @@
+import type { Queryable } from '@market/shared';
+
+export interface LedgerDifference {
+  check: string;
+  rows: unknown[];
+}
+
+/**
+ * Each check is a query returning the rows that break one ledger rule; an empty answer means the
+ * rule holds. Read-only, so it can run against a live database at any time.
+ */
+const CHECKS: Array<{ check: string; sql: string }> = [
+  {
+    check: 'the balances of all accounts sum to zero',
+    sql: `SELECT SUM(balance)::text AS total FROM accounts HAVING COALESCE(SUM(balance), 0) <> 0`,
+  },
+  {
+    check: 'every account balance is the sum of its entries',
+    sql: `SELECT a.key, a.balance::text, COALESCE(SUM(e.amount), 0)::text AS entries
+          FROM accounts a LEFT JOIN entries e ON e.account_key = a.key
+          GROUP BY a.key, a.balance HAVING a.balance <> COALESCE(SUM(e.amount), 0) LIMIT 50`,
+  },
+  {
+    check: 'every transfer is one debit of its source and one credit of its target, of its amount',
+    sql: `SELECT t.id, t.amount::text, COUNT(e.seq)::int AS entries
+          FROM transfers t LEFT JOIN entries e ON e.transfer_id = t.id
+          GROUP BY t.id, t.amount, t.from_account, t.to_account
+          HAVING COUNT(e.seq) <> 2
+              OR COALESCE(SUM(e.amount) FILTER (WHERE e.account_key = t.from_account), 0) <> -t.amount
+              OR COALESCE(SUM(e.amount) FILTER (WHERE e.account_key = t.to_account), 0) <> t.amount
+          LIMIT 50`,
+  },
+  {
+    check: 'every entry’s balance_after is its account’s running total',
+    sql: `SELECT id, account_key, balance_after::text, running::text FROM (
+            SELECT id, account_key, balance_after, SUM(amount) OVER (PARTITION BY account_key ORDER BY seq) AS running FROM entries
+          ) x WHERE balance_after <> running LIMIT 50`,
+  },
+  {
+    check: 'no user, escrow or platform account is below zero, and the gateway clearing account never above',
+    sql: `SELECT key, kind, balance::text FROM accounts
+          WHERE (kind <> 'gateway_clearing' AND balance < 0) OR (kind = 'gateway_clearing' AND balance > 0) LIMIT 50`,
+  },
+  {
+    check: 'an escrow still held holds exactly its charge; an escrow whose order ended holds nothing',
+    sql: `SELECT o.order_id, o.status, o.amount::text AS charged, COALESCE(a.balance, 0)::text AS holds
+          FROM order_escrows o LEFT JOIN accounts a ON a.key = 'escrow:' || o.order_id
+          WHERE (o.status = 'held' AND COALESCE(a.balance, 0) <> o.amount) OR (o.status <> 'held' AND COALESCE(a.balance, 0) <> 0)
+          LIMIT 50`,
+  },
+  {
+    check: 'money sits only in the escrow of an order the wallet charged',
+    sql: `SELECT a.key, a.balance::text FROM accounts a
+          WHERE a.kind = 'order_escrow' AND a.balance <> 0
+            AND NOT EXISTS (SELECT 1 FROM order_escrows o WHERE o.order_id = a.owner_id AND o.status = 'held') LIMIT 50`,
+  },
+  {
+    check: 'each order was charged once, by its charge amount (never, if it ended before a charge)',
+    sql: `SELECT o.order_id, o.status, o.amount::text, COALESCE(SUM(t.amount), 0)::text AS paid_in, COUNT(t.id)::int AS charges
+          FROM order_escrows o LEFT JOIN transfers t ON t.order_id = o.order_id AND t.biz_type = 'order_payment'
+          GROUP BY o.order_id, o.status, o.amount
+          HAVING COUNT(t.id) <> CASE WHEN o.status = 'void' THEN 0 ELSE 1 END OR COALESCE(SUM(t.amount), 0) <> CASE WHEN o.status = 'void' THEN 0 ELSE o.amount END
+          LIMIT 50`,
+  },
+  {
+    check: 'each succeeded recharge credited its amount once; no other payment credited anything',
+    sql: `SELECT p.id, p.status, p.amount::text, COUNT(t.id)::int AS credits
+          FROM payments p LEFT JOIN transfers t ON t.payment_id = p.id AND t.biz_type = 'recharge'
+          GROUP BY p.id, p.status, p.amount
+          HAVING (p.status = 'succeeded' AND (COUNT(t.id) <> 1 OR SUM(t.amount) <> p.amount)) OR (p.status <> 'succeeded' AND COUNT(t.id) > 0)
+          LIMIT 50`,
+  },
+];
+
+export async function findLedgerDifferences(db: Queryable): Promise<LedgerDifference[]> {
+  const differences: LedgerDifference[] = [];
+  for (const { check, sql } of CHECKS) {
+    const rows: unknown[] = await db.query(sql);
+    if (rows.length > 0) differences.push({ check, rows });
+  }
+  return differences;
+}
+
+export const LEDGER_CHECKS = CHECKS.map((c) => c.check);

@@ -1,0 +1,56 @@
+import { keysetPage, type EntityManager, type KeysetOrder, type KeysetPageResult } from '@market/shared';
+import type { BizType } from '../domain/ledger';
+
+export interface EntryRow {
+  seq: string;
+  id: string;
+  user_id: string;
+  order_id: string | null;
+  biz_type: BizType;
+  amount: string;
+  balance_after: string;
+  created_at: Date;
+}
+
+export interface EntryQuery {
+  userId?: string;
+  orderId?: string;
+  bizType?: BizType;
+  cursor: string | undefined;
+  limit: number;
+}
+
+/** Entries in the order they were written, newest first: the sequence settles entries of one instant. */
+const NEWEST_WRITTEN_FIRST: KeysetOrder = { keys: [{ column: 'seq', type: 'bigint' }], direction: 'desc' };
+
+/** One page of user-facing entries, newest first. */
+export async function queryEntries(manager: EntityManager, q: EntryQuery): Promise<KeysetPageResult<EntryRow>> {
+  const where = ['user_id IS NOT NULL'];
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (q.userId) where.push(`user_id = ${param(q.userId)}`);
+  if (q.orderId) where.push(`order_id = ${param(q.orderId)}`);
+  if (q.bizType) where.push(`biz_type = ${param(q.bizType)}`);
+  return keysetPage<EntryRow>(manager, {
+    query: `SELECT seq, id, user_id, order_id, biz_type, amount, balance_after, created_at FROM entries WHERE ${where.join(' AND ')}`,
+    params,
+    orderBy: NEWEST_WRITTEN_FIRST,
+    limit: q.limit,
+    cursor: q.cursor,
+  });
+}
+
+export function toEntryView(row: EntryRow) {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    order_id: row.order_id,
+    biz_type: row.biz_type,
+    amount: Number(row.amount),
+    balance_after: Number(row.balance_after),
+    created_at: row.created_at.toISOString(),
+  };
+}

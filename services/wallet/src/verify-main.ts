@@ -1,0 +1,33 @@
+import { Client } from 'pg';
+import { baseEnvShape, loadConfig, z } from '@market/shared';
+import { findLedgerDifferences, LEDGER_CHECKS } from './persistence/ledger-audit';
+
+/**
+ * `npm run wallet:verify`: proves the ledger on a live database (the wallet schema, read-only) and
+ * exits 1 on any difference, 2 when it cannot check at all.
+ */
+async function main() {
+  const config = loadConfig({
+    DATABASE_URL: baseEnvShape.DATABASE_URL,
+    DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default('wallet'),
+  });
+  const client = new Client({ connectionString: config.DATABASE_URL, options: `-c search_path=${config.DB_SCHEMA}` });
+  await client.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const differences = await findLedgerDifferences({ query: async (sql, params) => (await client.query(sql, params)).rows });
+    await client.query('COMMIT');
+    process.stdout.write(`${JSON.stringify({ schema: config.DB_SCHEMA, checks: LEDGER_CHECKS.length, differences }, null, 2)}\n`);
+    return differences.length === 0 ? 0 : 1;
+  } finally {
+    await client.end();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`wallet:verify could not check: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,118 @@
+import { v7 as uuidv7 } from 'uuid';
+import { chargeOrderEscrow, LedgerEntry, orderEscrow, Problem, WalletBalance } from '@market/shared';
+import { api, outboxEvents, startStack, type Stack } from '@market/testkit';
+import { asOrders, balanceOf, ledgerSum, newAdmin, newUser, recharge } from './support';
+
+describe('paying an order from the wallet (internal charge)', () => {
+  let stack: Stack;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['wallet'] });
+    client = api(stack.url);
+  });
+  afterAll(() => stack?.stop());
+
+  const charge = (orderId: string, body: { renter_id: string; owner_id: string; amount: number }) =>
+    asOrders(stack).call(chargeOrderEscrow, { params: { id: orderId }, body });
+
+  it('moves rent + deposit from available into the order escrow, shows it as frozen, and writes payment.succeeded', async () => {
+    const renter = newUser();
+    const owner = newUser();
+    await recharge(stack, renter, 20_000);
+    const orderId = uuidv7();
+    const charged = await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 12_345 });
+    expect(charged).toMatchObject({ order_id: orderId, renter_id: renter.id, amount: 12_345 });
+
+    const balance = await balanceOf(stack, renter);
+    expect(WalletBalance.strict().parse(balance)).toEqual({ available: 7_655, frozen: 12_345, currency: 'CNY' });
+    expect(await asOrders(stack).call(orderEscrow, { params: { id: orderId } })).toEqual({ order_id: orderId, charged: 12_345, held: 12_345 });
+
+    const ledger = await client.get('/api/wallet/ledger', renter.token);
+    expect(ledger.status).toBe(200);
+    expect(ledger.body.items.map((e: unknown) => LedgerEntry.strict().parse(e))).toEqual([
+      expect.objectContaining({ user_id: renter.id, order_id: orderId, biz_type: 'order_payment', amount: -12_345, balance_after: 7_655 }),
+      expect.objectContaining({ user_id: renter.id, order_id: null, biz_type: 'recharge', amount: 20_000, balance_after: 20_000 }),
+    ]);
+    const paid = (await outboxEvents(stack, 'wallet', 'payment.succeeded')).filter((e) => e.data.order_id === orderId);
+    expect(paid.map((e) => e.data)).toEqual([
+      expect.objectContaining({ payment_id: charged.payment_id, user_id: renter.id, amount: 12_345, purpose: 'order', gateway_txn_id: null }),
+    ]);
+    expect(await ledgerSum(stack)).toBe(0);
+  });
+
+  it('charges once when orders repeats the call, and 20 concurrent charges of one order charge once', async () => {
+    const renter = newUser();
+    const owner = newUser();
+    await recharge(stack, renter, 10_000);
+    const orderId = uuidv7();
+    const body = { renter_id: renter.id, owner_id: owner.id, amount: 3_000 };
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => charge(orderId, body)));
+    const charges = results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason));
+    expect(charges.every((c) => c.payment_id === charges[0].payment_id)).toBe(true);
+    const again = await charge(orderId, body);
+    expect(again).toEqual(charges[0]);
+
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 7_000, frozen: 3_000 });
+    const payments = await client.get(`/api/wallet/ledger?biz_type=order_payment&order_id=${orderId}`, renter.token);
+    expect(payments.body.items).toHaveLength(1);
+    const events = (await outboxEvents(stack, 'wallet', 'payment.succeeded')).filter((e) => e.data.order_id === orderId);
+    expect(events).toHaveLength(1);
+  });
+
+  it('refuses a charge larger than the available balance with 409 INSUFFICIENT_BALANCE and moves nothing', async () => {
+    const renter = newUser();
+    await recharge(stack, renter, 1_000);
+    const orderId = uuidv7();
+    const refused = await charge(orderId, { renter_id: renter.id, owner_id: uuidv7(), amount: 1_001 }).catch((e: Problem) => e);
+    expect(refused).toBeInstanceOf(Problem);
+    expect(refused).toMatchObject({ status: 409, code: 'INSUFFICIENT_BALANCE' });
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 1_000, frozen: 0 });
+    expect(await asOrders(stack).find(orderEscrow, { params: { id: orderId } })).toBeNull();
+
+    const neverRecharged = newUser();
+    await expect(charge(uuidv7(), { renter_id: neverRecharged.id, owner_id: uuidv7(), amount: 1 })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    // a retry with enough money then succeeds: the refused attempt left no claim behind
+    await recharge(stack, renter, 100);
+    await expect(charge(orderId, { renter_id: renter.id, owner_id: uuidv7(), amount: 1_001 })).resolves.toMatchObject({ amount: 1_001 });
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 99, frozen: 1_001 });
+  });
+
+  it('refuses the same order id with another amount or renter (409 CONFLICT)', async () => {
+    const renter = newUser();
+    const owner = newUser();
+    await recharge(stack, renter, 5_000);
+    const orderId = uuidv7();
+    await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 1_000 });
+    await expect(charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 2_000 })).rejects.toMatchObject({ status: 409, code: 'CONFLICT' });
+    await expect(charge(orderId, { renter_id: newUser().id, owner_id: owner.id, amount: 1_000 })).rejects.toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 4_000, frozen: 1_000 });
+  });
+
+  it('pages the ledger newest first and filters it; the back office sees every user’s lines', async () => {
+    const renter = newUser();
+    for (const amount of [100, 200, 300, 400, 500]) await recharge(stack, renter, amount);
+    const first = await client.get('/api/wallet/ledger?limit=2', renter.token);
+    expect(first.body.items.map((e: { amount: number }) => e.amount)).toEqual([500, 400]);
+    const second = await client.get(`/api/wallet/ledger?limit=2&cursor=${first.body.next_cursor}`, renter.token);
+    expect(second.body.items.map((e: { amount: number }) => e.amount)).toEqual([300, 200]);
+    const third = await client.get(`/api/wallet/ledger?limit=2&cursor=${second.body.next_cursor}`, renter.token);
+    expect(third.body).toMatchObject({ items: [expect.objectContaining({ amount: 100, balance_after: 100 })], next_cursor: null });
+
+    expect((await client.get('/api/wallet/ledger?biz_type=order_payment', renter.token)).body.items).toEqual([]);
+    expect((await client.get('/api/wallet/ledger?order_id=not-an-id', renter.token)).body.items).toEqual([]);
+    expect((await client.get('/api/wallet/ledger?biz_type=nope', renter.token)).status).toBe(400);
+    expect((await client.get('/api/wallet/ledger?cursor=eyJ2IjoieCIsImlkIjoieSJ9', renter.token)).status).toBe(400);
+
+    const admin = newAdmin();
+    const all = await client.get(`/api/admin/wallet/ledger?user_id=${renter.id}&biz_type=recharge&limit=3`, admin.token);
+    expect(all.status).toBe(200);
+    expect(all.body.items.map((e: { user_id: string; amount: number }) => [e.user_id, e.amount])).toEqual([
+      [renter.id, 500],
+      [renter.id, 400],
+      [renter.id, 300],
+    ]);
+    expect((await client.get('/api/admin/wallet/ledger', renter.token)).status).toBe(401);
+    expect((await client.get('/api/wallet/ledger', admin.token)).status).toBe(401);
+  });
+});

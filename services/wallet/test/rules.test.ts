@@ -1,0 +1,114 @@
+import { createLogger, loadConfig, baseEnvShape } from '@market/shared';
+import { createPaymentGateway } from '../src/adapters/providers';
+import { walletEnv } from '../src/config';
+import { GATEWAY_CLEARING, orderEscrow, PLATFORM_REVENUE, userAvailable } from '../src/domain/accounts';
+import { InsufficientFunds, postTransfers } from '../src/domain/ledger';
+import { nextPaymentStatus, PAYMENT_MOVES, rechargeAmountError } from '../src/domain/payment';
+import { paygateSignatureError, signPaygateBody } from '../src/domain/paygate-signature';
+import { fullRefund, payoutsFor, UnsettleableOrder } from '../src/domain/settlement';
+
+const SECRET = 'paygate-secret-for-rules-test-000000000000';
+
+describe('paygate signature', () => {
+  const raw = Buffer.from('{"payment_id":"p","amount":100}');
+  const now = 1_790_000_000;
+
+  it('accepts the signature a gateway makes over the exact bytes, within 300 s either way', () => {
+    expect(paygateSignatureError(SECRET, signPaygateBody(SECRET, raw, now), raw, now)).toBeNull();
+    expect(paygateSignatureError(SECRET, signPaygateBody(SECRET, raw, now - 300), raw, now)).toBeNull();
+    expect(paygateSignatureError(SECRET, signPaygateBody(SECRET, raw, now + 300), raw, now)).toBeNull();
+  });
+
+  it('accepts any one of several v1 signatures (secret rotation)', () => {
+    const good = signPaygateBody(SECRET, raw, now).split(',')[1];
+    expect(paygateSignatureError(SECRET, `t=${now},v1=${'ab'.repeat(32)},${good}`, raw, now)).toBeNull();
+  });
+
+  it('refuses other bytes, another secret, a stale or future timestamp, and malformed headers', () => {
+    const header = signPaygateBody(SECRET, raw, now);
+    expect(paygateSignatureError(SECRET, header, Buffer.from(`${raw} `), now)).toMatch(/does not match/);
+    expect(paygateSignatureError(`${SECRET}x`, header, raw, now)).toMatch(/does not match/);
+    expect(paygateSignatureError(SECRET, signPaygateBody(SECRET, raw, now - 301), raw, now)).toMatch(/tolerance/);
+    expect(paygateSignatureError(SECRET, signPaygateBody(SECRET, raw, now + 301), raw, now)).toMatch(/tolerance/);
+    for (const bad of [undefined, '', 't=', `t=${now}`, `v1=${'0'.repeat(64)}`, `t=abc,v1=00`, `t=${now},v1=zz`]) {
+      expect(paygateSignatureError(SECRET, bad, raw, now)).not.toBeNull();
+    }
+  });
+});
+
+describe('settlement figures', () => {
+  it('pay owner income, platform fee and the rest to the renter, skipping zero parts', () => {
+    expect(payoutsFor(13_000, { amount: 13_000, consumption: 6_000, deposit_deduction: 1_001, refund: 5_999, owner_income: 6_651, platform_fee: 350 })).toEqual([
+      { to: 'owner', amount: 6_651, bizType: 'settlement_income' },
+      { to: 'platform', amount: 350, bizType: 'platform_fee' },
+      { to: 'renter', amount: 5_999, bizType: 'settlement_refund' },
+    ]);
+    expect(payoutsFor(100, { amount: 100, consumption: 0, deposit_deduction: 0, refund: 100, owner_income: 0, platform_fee: 0 })).toEqual([
+      { to: 'renter', amount: 100, bizType: 'order_refund' },
+    ]);
+    expect(fullRefund(0)).toEqual([]);
+  });
+
+  it.each([
+    ['an amount other than the escrow', { amount: 12_999, consumption: 6_000, deposit_deduction: 1_000, refund: 5_999, owner_income: 6_650, platform_fee: 350 }],
+    ['parts that do not add up to the amount', { amount: 13_000, consumption: 6_000, deposit_deduction: 1_000, refund: 5_999, owner_income: 6_650, platform_fee: 350 }],
+    ['income and fee other than what was earned', { amount: 13_000, consumption: 6_000, deposit_deduction: 1_000, refund: 6_000, owner_income: 6_651, platform_fee: 350 }],
+    ['a negative part', { amount: 13_000, consumption: 14_000, deposit_deduction: 0, refund: -1_000, owner_income: 13_300, platform_fee: 700 }],
+    ['a fraction of a fen', { amount: 13_000, consumption: 6_000.5, deposit_deduction: 0, refund: 6_999.5, owner_income: 5_700.5, platform_fee: 300 }],
+  ])('refuse %s', (_, figures) => {
+    expect(() => payoutsFor(13_000, figures)).toThrow(UnsettleableOrder);
+  });
+});
+
+describe('ledger postings', () => {
+  const alice = userAvailable('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b');
+  const escrow = orderEscrow('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c');
+  const move = (from: typeof alice, to: typeof alice, amount: number) => ({ from, to, amount, bizType: 'adjustment' as const, orderId: null, paymentId: null });
+
+  it('write a debit and a credit per transfer with running balances that sum to zero', () => {
+    const postings = postTransfers(new Map(), [move(GATEWAY_CLEARING, alice, 500), move(alice, escrow, 300), move(escrow, PLATFORM_REVENUE, 300)]);
+    expect(postings.map((p) => [p.account.key, p.amount, p.balanceAfter])).toEqual([
+      ['gateway:clearing', -500, -500],
+      [alice.key, 500, 500],
+      [alice.key, -300, 200],
+      [escrow.key, 300, 300],
+      [escrow.key, -300, 0],
+      ['platform:revenue', 300, 300],
+    ]);
+    expect(postings.reduce((sum, p) => sum + p.amount, 0)).toBe(0);
+  });
+
+  it('never take a user, escrow or platform account below zero', () => {
+    expect(() => postTransfers(new Map([[alice.key, 299]]), [move(alice, escrow, 300)])).toThrow(InsufficientFunds);
+    expect(() => postTransfers(new Map(), [move(escrow, alice, 1)])).toThrow(InsufficientFunds);
+    expect(() => postTransfers(new Map(), [move(alice, alice, 1)])).toThrow();
+    expect(() => postTransfers(new Map([[alice.key, 10]]), [move(alice, escrow, 0)])).toThrow();
+  });
+});
+
+describe('recharge payments', () => {
+  it('move only from pending, once', () => {
+    expect(PAYMENT_MOVES.every((m) => m.from === 'pending')).toBe(true);
+    expect(nextPaymentStatus('pending', 'succeeded')).toBe('succeeded');
+    for (const final of ['succeeded', 'failed', 'expired'] as const) {
+      for (const on of ['succeeded', 'failed', 'expired'] as const) expect(nextPaymentStatus(final, on)).toBeNull();
+    }
+  });
+
+  it('keep amounts within the configured limits', () => {
+    const limits = { minFen: 100, maxFen: 5_000_000 };
+    expect(rechargeAmountError(100, limits)).toBeNull();
+    expect(rechargeAmountError(5_000_000, limits)).toBeNull();
+    expect(rechargeAmountError(99, limits)).toMatch(/at least 100/);
+    expect(rechargeAmountError(5_000_001, limits)).toMatch(/at most 5000000/);
+  });
+});
+
+describe('the sandbox payment gateway', () => {
+  it('refuses to start in production, as does a default PAYGATE_SECRET', () => {
+    const config = loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test' });
+    const log = createLogger('wallet', 'silent');
+    expect(() => createPaymentGateway({ ...config, NODE_ENV: 'production' }, null as never, log)).toThrow(/PAYGATE_PROVIDER=sandbox/);
+    expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'production', INTERNAL_ASSERTION_SECRET: 'x'.repeat(40) })).toThrow(/PAYGATE_SECRET/);
+  });
+});

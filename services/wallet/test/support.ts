@@ -1,0 +1,109 @@
+import { v7 as uuidv7 } from 'uuid';
+import { baseEnvShape, createAssertionSigner, InternalClient, type ServiceName } from '@market/shared';
+import { api, mintToken, type Stack } from '@market/testkit';
+import { signPaygateBody } from '../src/domain/paygate-signature';
+import { walletEnv } from '../src/config';
+
+export const PAYGATE_SECRET = walletEnv.PAYGATE_SECRET.parse(undefined) as string;
+
+export interface Caller {
+  id: string;
+  token: string;
+}
+
+/** A user as the gateway would see one after login, without going through identity. */
+export function newUser(): Caller {
+  const id = uuidv7();
+  return { id, token: mintToken('user', id) };
+}
+
+export function newAdmin(): Caller {
+  const id = uuidv7();
+  return { id, token: mintToken('admin', id) };
+}
+
+/** The wallet's internal routes as orders calls them: signed as the orders service. */
+export function asOrders(stack: Stack): InternalClient {
+  const secret = baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined) as string;
+  const sign = createAssertionSigner(secret, 'orders');
+  const urls = { wallet: stack.services.wallet!.url } as Record<ServiceName, string>;
+  return new InternalClient(urls, () => sign({ kind: 'service', sub: 'orders', ip: null }));
+}
+
+/** Posts a payment-gateway callback through the gateway, signed as CONTRACT §5 says unless told otherwise. */
+export function notify(
+  stack: Stack,
+  body: unknown,
+  opts: { secret?: string; at?: number; signature?: string; raw?: string } = {},
+) {
+  const raw = opts.raw ?? JSON.stringify(body);
+  const signature = opts.signature ?? signPaygateBody(opts.secret ?? PAYGATE_SECRET, raw, opts.at ?? Math.floor(Date.now() / 1000));
+  return api(stack.url).post('/api/payments/paygate/notify', raw, undefined, { 'paygate-signature': signature });
+}
+
+export function callbackFor(payment: { id: string; amount: number }, overrides: Record<string, unknown> = {}) {
+  return {
+    payment_id: payment.id,
+    gateway_txn_id: `txn_${payment.id.slice(-12)}`,
+    amount: payment.amount,
+    status: 'succeeded',
+    paid_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** Puts money on a user's wallet the way a client does: a recharge, paid at the gateway. */
+export async function recharge(stack: Stack, user: Caller, amount: number) {
+  const client = api(stack.url);
+  const started = await client.post('/api/wallet/recharge/pay', { amount, channel: 'alipay' }, user.token);
+  if (started.status !== 201) throw new Error(`recharge refused: ${JSON.stringify(started.body)}`);
+  const paid = await notify(stack, callbackFor(started.body));
+  if (paid.status !== 200) throw new Error(`callback refused: ${JSON.stringify(paid.body)}`);
+  return started.body as { id: string; amount: number };
+}
+
+export async function balanceOf(stack: Stack, user: Caller) {
+  const res = await api(stack.url).get('/api/wallet/balance', user.token);
+  return res.body as { available: number; frozen: number; currency: string };
+}
+
+/** Sum of every account's balance: zero in a double-entry ledger. */
+export async function ledgerSum(stack: Stack): Promise<number> {
+  const [row] = await stack.services.wallet!.ctx.db.query(`SELECT COALESCE(SUM(balance), 0)::bigint AS total FROM accounts`);
+  return Number(row.total);
+}
+
+/** `order.*` event data for an order of `amount` = rent + deposit between these two users. */
+export function orderData(order: { id: string; renter: Caller; owner: Caller; rent: number; deposit: number }, status: string) {
+  return {
+    order_id: order.id,
+    listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
+    listing_title: '王者荣耀 荣耀王者',
+    renter_id: order.renter.id,
+    owner_id: order.owner.id,
+    status: status as 'completed',
+    rent: order.rent,
+    deposit: order.deposit,
+    amount: order.rent + order.deposit,
+    hours: 2,
+    reason: null,
+    actor_id: null,
+  };
+}
+
+/** The checkout breakdown of CONTRACT §4, with the default 5 % commission rounded down. */
+export function breakdown(amount: number, consumption: number, depositDeduction: number) {
+  const earned = consumption + depositDeduction;
+  const platform_fee = Math.floor((earned * 500) / 10_000);
+  return { consumption, deposit_deduction: depositDeduction, refund: amount - earned, owner_income: earned - platform_fee, platform_fee };
+}
+
+export async function inboxHas(stack: Stack, eventId: string): Promise<boolean> {
+  const rows = await stack.services.wallet!.ctx.db.query(`SELECT 1 FROM inbox WHERE event_id = $1`, [eventId]);
+  return rows.length > 0;
+}
+
+export async function platformRevenue(stack: Stack): Promise<number> {
+  const rows = await stack.services.wallet!.ctx.db.query(`SELECT balance FROM accounts WHERE key = 'platform:revenue'`);
+  return rows[0] ? Number(rows[0].balance) : 0;
+}

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import { chargeOrderEscrow } from '@market/shared';
+import { eventually, publishEvent, startStack, type Stack } from '@market/testkit';
+import { findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { asOrders, breakdown, inboxHas, newUser, orderData, recharge } from './support';
+
+const WALLET_DIR = path.resolve(__dirname, '..');
+
+/** Runs `npm run wallet:verify`'s program from its sources against one schema. */
+function runVerify(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [require.resolve('tsx/cli'), 'src/verify-main.ts'],
+      { cwd: WALLET_DIR, env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+      (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+    );
+  });
+}
+
+describe('wallet:verify', () => {
+  let stack: Stack;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['wallet'] });
+    env = { DATABASE_URL: String(stack.env.DATABASE_URL), DB_SCHEMA: stack.services.wallet!.ctx.schema };
+    // a little of everything: recharges, a held escrow, a settled one, a cancelled-before-charge order
+    const renter = newUser();
+    const owner = newUser();
+    await recharge(stack, renter, 30_000);
+    const held = uuidv7();
+    const done = uuidv7();
+    for (const id of [held, done]) {
+      await asOrders(stack).call(chargeOrderEscrow, { params: { id }, body: { renter_id: renter.id, owner_id: owner.id, amount: 10_000 } });
+    }
+    const order = { id: done, renter, owner, rent: 6_000, deposit: 4_000 };
+    const completed = await publishEvent(stack, 'order.completed', { ...orderData(order, 'completed'), ...breakdown(10_000, 5_000, 500) });
+    const voided = await publishEvent(stack, 'order.cancelled', orderData({ ...order, id: uuidv7() }, 'cancelled'));
+    await eventually(async () => (await inboxHas(stack, completed.id)) && (await inboxHas(stack, voided.id)), Boolean);
+  });
+  afterAll(() => stack?.stop());
+
+  const db = () => stack.services.wallet!.ctx.db;
+
+  /** Applies a corruption, expects verify to name the broken rule, then undoes it. */
+  async function expectCaught(corrupt: string, undo: string, check: RegExp) {
+    await db().query(corrupt);
+    try {
+      const differences = await findLedgerDifferences(db());
+      expect(differences.map((d) => d.check)).toEqual(expect.arrayContaining([expect.stringMatching(check)]));
+    } finally {
+      await db().query(undo);
+    }
+    expect(await findLedgerDifferences(db())).toEqual([]);
+  }
+
+  it('exits 0 on a sound ledger and 1, naming the rule, once a balance is corrupted', async () => {
+    const clean = await runVerify(env);
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.stdout)).toMatchObject({ differences: [] });
+
+    await db().query(`UPDATE accounts SET balance = balance + 1 WHERE key = 'platform:revenue'`);
+    try {
+      const broken = await runVerify(env);
+      expect(broken.code).toBe(1);
+      const checks = JSON.parse(broken.stdout).differences.map((d: { check: string }) => d.check);
+      expect(checks).toEqual(
+        expect.arrayContaining(['the balances of all accounts sum to zero', 'every account balance is the sum of its entries']),
+      );
+    } finally {
+      await db().query(`UPDATE accounts SET balance = balance - 1 WHERE key = 'platform:revenue'`);
+    }
+    expect(await findLedgerDifferences(db())).toEqual([]);
+    expect((await runVerify({ ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' })).code).toBe(2);
+  }, 60_000);
+
+  it('catches an entry that disagrees with its transfer or its running balance', async () => {
+    await expectCaught(
+      `UPDATE entries SET balance_after = balance_after + 5 WHERE seq = (SELECT max(seq) FROM entries)`,
+      `UPDATE entries SET balance_after = balance_after - 5 WHERE seq = (SELECT max(seq) FROM entries)`,
+      /running total/,
+    );
+    await expectCaught(
+      `UPDATE transfers SET amount = amount + 1 WHERE id = (SELECT id FROM transfers ORDER BY id LIMIT 1)`,
+      `UPDATE transfers SET amount = amount - 1 WHERE id = (SELECT id FROM transfers ORDER BY id LIMIT 1)`,
+      /one debit of its source/,
+    );
+  });
+
+  it('catches an escrow that disagrees with what the wallet knows of its order', async () => {
+    await expectCaught(
+      `UPDATE order_escrows SET status = 'settled', ended_at = now() WHERE status = 'held'`,
+      `UPDATE order_escrows SET status = 'held', ended_at = NULL WHERE status = 'settled' AND end_event IS NULL`,
+      /escrow still held holds exactly its charge/,
+    );
+    await expectCaught(
+      `UPDATE order_escrows SET amount = amount + 1 WHERE status = 'settled'`,
+      `UPDATE order_escrows SET amount = amount - 1 WHERE status = 'settled'`,
+      /charged once/,
+    );
+  });
+
+  it('catches a succeeded recharge without its credit', async () => {
+    await expectCaught(
+      `UPDATE payments SET amount = amount + 1 WHERE status = 'succeeded'`,
+      `UPDATE payments SET amount = amount - 1 WHERE status = 'succeeded'`,
+      /recharge credited its amount once/,
+    );
+  });
+});
