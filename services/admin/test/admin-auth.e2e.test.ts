@@ -14,8 +14,9 @@ describe('back-office login', () => {
   });
   afterAll(() => stack.stop());
 
-  const failedLogins = async (id: string) =>
-    (await stack.services.admin!.ctx.db.query(`SELECT failed_logins FROM admin_users WHERE id = $1`, [id]))[0].failed_logins;
+  const failedLogins = async (username: string) =>
+    (await stack.services.admin!.ctx.db.query(`SELECT failed_logins FROM admin_login_failures WHERE username = $1`, [username]))[0]
+      ?.failed_logins ?? 0;
 
   it('hands out a single-use SVG captcha with its text in dev mode', async () => {
     const res = await client.get('/api/admin/auth/captcha');
@@ -93,7 +94,7 @@ describe('back-office login', () => {
     expect(wrong.body.code).toBe('CAPTCHA_INVALID');
     const unknown = await client.post('/api/admin/auth/login', { username: admin.username, password: admin.password, captcha_id: 'no-such-captcha', captcha_code: 'abcd' });
     expect(unknown.status).toBe(422);
-    expect(await failedLogins(admin.id)).toBe(0);
+    expect(await failedLogins(admin.username)).toBe(0);
 
     const expiring = await captcha(client);
     await stack.redis.del(`${stack.env.REDIS_KEY_PREFIX}admin:captcha:${expiring.captcha_id}`);
@@ -125,7 +126,7 @@ describe('back-office login', () => {
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ code: 'UNAUTHENTICATED', detail: 'invalid username or password' });
     }
-    expect(await failedLogins(admin.id)).toBe(1);
+    expect(await failedLogins(admin.username)).toBe(1);
   });
 
   it(`locks an account after ${MAX_FAILURES} failures in a row, even against the right password, until the lock lifts`, async () => {
@@ -138,9 +139,9 @@ describe('back-office login', () => {
     expect(retryAfter).toBeGreaterThan(14 * 60);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
 
-    await stack.services.admin!.ctx.db.query(`UPDATE admin_users SET locked_until = now() - interval '1 second' WHERE id = $1`, [admin.id]);
+    await stack.services.admin!.ctx.db.query(`UPDATE admin_login_failures SET locked_until = now() - interval '1 second' WHERE username = $1`, [admin.username]);
     expect((await login(client, admin.username, admin.password)).status).toBe(200);
-    expect(await failedLogins(admin.id)).toBe(0);
+    expect(await failedLogins(admin.username)).toBe(0);
   });
 
   it('a success resets the failure count, so only consecutive failures lock', async () => {

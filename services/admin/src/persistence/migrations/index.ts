@@ -1,4 +1,5 @@
 import { CreateOutboxAndInbox1763800000000 } from '@market/shared';
 import { CreateAdminTables1763900000000 } from './1763900000000-create-admin-tables';
+import { CountLoginFailuresPerUsername1764100000000 } from './1764100000000-count-login-failures-per-username';
 
-export const adminMigrations = [CreateOutboxAndInbox1763800000000, CreateAdminTables1763900000000];
+export const adminMigrations = [CreateOutboxAndInbox1763800000000, CreateAdminTables1763900000000, CountLoginFailuresPerUsername1764100000000];
