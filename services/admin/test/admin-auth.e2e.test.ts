@@ -144,6 +144,68 @@ describe('back-office login', () => {
     expect(await failedLogins(admin.username)).toBe(0);
   });
 
+  it(`locks a username no admin has after ${MAX_FAILURES} failures too, answering exactly as for a real admin`, async () => {
+    const admin = await newAdmin(stack);
+    const ghost = `ghost_${admin.username}`;
+    const shape = (res: Awaited<ReturnType<typeof login>>) => ({
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      code: res.body.code,
+      title: res.body.title,
+      detail: res.body.detail,
+      retryAfter: res.headers.get('retry-after') === null ? null : Number(res.headers.get('retry-after')) > 14 * 60,
+    });
+    for (let i = 0; i < MAX_FAILURES; i++) {
+      const real = await login(client, admin.username, 'wrong-password-123');
+      const unknown = await login(client, ghost, 'wrong-password-123');
+      expect(shape(unknown)).toEqual(shape(real));
+      expect(real.status).toBe(401);
+    }
+    const realLocked = await login(client, admin.username, admin.password);
+    const unknownLocked = await login(client, ghost, 'any-password-1234');
+    expect(shape(unknownLocked)).toEqual(shape(realLocked));
+    expect(unknownLocked.status).toBe(429);
+    const retryAfter = Number(unknownLocked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(Math.abs(retryAfter - Number(realLocked.headers.get('retry-after')))).toBeLessThanOrEqual(2);
+    expect(await failedLogins(ghost)).toBe(MAX_FAILURES);
+  });
+
+  it('parallel guesses at a username no admin has get the same failure budget as at a real one', async () => {
+    const ghost = `ghost_${Date.now().toString(36)}`;
+    const captchas = await Promise.all(Array.from({ length: 8 }, () => captcha(client)));
+    const results = await Promise.all(
+      captchas.map(({ captcha_id, dev_text }) =>
+        client.post('/api/admin/auth/login', { username: ghost, password: 'wrong-password-123', captcha_id, captcha_code: dev_text }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(MAX_FAILURES).fill(401), ...Array(8 - MAX_FAILURES).fill(429)]);
+  });
+
+  it('takes as long to refuse an unknown username as a wrong password: both run an argon2 verification', async () => {
+    const real: number[] = [];
+    const unknown: number[] = [];
+    const timed = async (username: string, into: number[]) => {
+      const { captcha_id, dev_text } = await captcha(client);
+      const started = performance.now();
+      const res = await client.post('/api/admin/auth/login', { username, password: 'wrong-password-123', captcha_id, captcha_code: dev_text });
+      into.push(performance.now() - started);
+      expect(res.status).toBe(401);
+    };
+    // Warms the dummy hash, which is made on first use.
+    await timed('nobody_warming_up', []);
+    for (let i = 0; i < 5; i++) {
+      const admin = await newAdmin(stack);
+      await timed(admin.username, real);
+      await timed(`nobody_${admin.username}`, unknown);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    // Loose bounds: the check is that both pay for a hash verification, not a benchmark.
+    expect(median(unknown) / median(real)).toBeGreaterThan(0.5);
+    expect(median(unknown) / median(real)).toBeLessThan(2);
+  });
+
   it('a success resets the failure count, so only consecutive failures lock', async () => {
     const admin = await newAdmin(stack);
     for (let i = 0; i < MAX_FAILURES - 1; i++) await login(client, admin.username, 'wrong-password-123');

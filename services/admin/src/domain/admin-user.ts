@@ -31,16 +31,19 @@ export const STATUS_CHANGES: Record<StatusChange, { from: AdminStatus; to: Admin
   enable: { from: 'disabled', to: 'active' },
 };
 
-export type DisableRefusal = 'actor_disabled' | 'self' | 'already_disabled' | 'last_active';
+export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'actor_disabled';
 
 /**
  * Why `actorId` may not disable `target`, judged against the admins active right now; null when it
  * may. The back office must always keep someone who can log in, and nobody locks themselves out.
+ * An active actor and an active target make two active admins, so `last_active` is what the loser
+ * of two admins disabling each other at once hears; it is judged before the actor's own status
+ * for that reason.
  */
 export function disableRefusal(actorId: string, target: { id: string; status: AdminStatus }, activeIds: readonly string[]): DisableRefusal | null {
-  if (!activeIds.includes(actorId)) return 'actor_disabled';
   if (target.id === actorId) return 'self';
   if (target.status !== STATUS_CHANGES.disable.from) return 'already_disabled';
   if (activeIds.every((id) => id === target.id)) return 'last_active';
+  if (!activeIds.includes(actorId)) return 'actor_disabled';
   return null;
 }
