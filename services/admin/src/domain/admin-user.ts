@@ -1,11 +1,11 @@
-import { AdminNickname, AdminPassword, AdminUsername, z } from '@market/shared';
+import { AdminNickname, AdminPassword, AdminStatus as AdminStatusSchema, AdminUsername, z } from '@market/shared';
 
 export { AdminNickname, AdminPassword, AdminUsername };
 
 export const NewAdmin = z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword });
 export type NewAdmin = z.infer<typeof NewAdmin>;
 
-export type AdminStatus = 'active' | 'disabled';
+export type AdminStatus = z.infer<typeof AdminStatusSchema>;
 
 export type LoginVerdict = 'granted' | 'wrong_password' | 'disabled';
 
