@@ -1,5 +1,6 @@
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
+import { forgetQuietLoginFailures } from '../src/persistence/login-failures';
 import { captcha, eventually, login, loginToken, newAdmin, userToken, type Client } from './helpers';
 
 const MAX_FAILURES = 3;
@@ -204,6 +205,18 @@ describe('back-office login', () => {
     // Loose bounds: the check is that both pay for a hash verification, not a benchmark.
     expect(median(unknown) / median(real)).toBeGreaterThan(0.5);
     expect(median(unknown) / median(real)).toBeLessThan(2);
+  });
+
+  it('forgets failure counts at names with no attempt for a day, but keeps a lock still in force', async () => {
+    const db = stack.services.admin!.ctx.db;
+    const names = { quiet: `quiet_${Date.now()}`, recent: `recent_${Date.now()}`, locked: `locked_${Date.now()}` };
+    for (const name of Object.values(names)) await login(client, name, 'wrong-password-123');
+    await db.query(`UPDATE admin_login_failures SET last_attempt_at = now() - interval '25 hours' WHERE username IN ($1, $2)`, [names.quiet, names.locked]);
+    await db.query(`UPDATE admin_login_failures SET locked_until = now() + interval '1 hour' WHERE username = $1`, [names.locked]);
+    await forgetQuietLoginFailures(db);
+    expect(await failedLogins(names.quiet)).toBe(0);
+    expect(await failedLogins(names.recent)).toBe(1);
+    expect(await failedLogins(names.locked)).toBe(1);
   });
 
   it('a success resets the failure count, so only consecutive failures lock', async () => {
