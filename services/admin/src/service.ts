@@ -1,4 +1,4 @@
-import { defineService } from '@market/shared';
+import { defineService, periodicJob } from '@market/shared';
 import { Argon2Passwords } from './adapters/argon2-passwords';
 import type { AdminApp } from './application/admin-app';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
@@ -7,6 +7,7 @@ import { storeAuditEntry } from './events/store-audit-entry';
 import { adminInternalRoutes } from './http/internal-routes';
 import { adminRoutes } from './http/routes';
 import { CaptchaStore } from './persistence/captcha-store';
+import { forgetQuietLoginFailures } from './persistence/login-failures';
 import { adminMigrations } from './persistence/migrations';
 
 export const adminService = defineService({
@@ -31,6 +32,7 @@ export const adminService = defineService({
       routes: adminRoutes(app),
       internal: adminInternalRoutes(app),
       handlers: { 'audit.recorded': storeAuditEntry },
+      jobs: [periodicJob('forget quiet login failures', 60 * 60_000, () => forgetQuietLoginFailures(ctx.db), ctx.log)],
     };
   },
 });

@@ -1,5 +1,6 @@
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
+import { forgetQuietLoginFailures } from '../src/persistence/login-failures';
 import { captcha, eventually, login, loginToken, newAdmin, userToken, type Client } from './helpers';
 
 const MAX_FAILURES = 3;
@@ -14,8 +15,9 @@ describe('back-office login', () => {
   });
   afterAll(() => stack.stop());
 
-  const failedLogins = async (id: string) =>
-    (await stack.services.admin!.ctx.db.query(`SELECT failed_logins FROM admin_users WHERE id = $1`, [id]))[0].failed_logins;
+  const failedLogins = async (username: string) =>
+    (await stack.services.admin!.ctx.db.query(`SELECT failed_logins FROM admin_login_failures WHERE username = $1`, [username]))[0]
+      ?.failed_logins ?? 0;
 
   it('hands out a single-use SVG captcha with its text in dev mode', async () => {
     const res = await client.get('/api/admin/auth/captcha');
@@ -93,7 +95,7 @@ describe('back-office login', () => {
     expect(wrong.body.code).toBe('CAPTCHA_INVALID');
     const unknown = await client.post('/api/admin/auth/login', { username: admin.username, password: admin.password, captcha_id: 'no-such-captcha', captcha_code: 'abcd' });
     expect(unknown.status).toBe(422);
-    expect(await failedLogins(admin.id)).toBe(0);
+    expect(await failedLogins(admin.username)).toBe(0);
 
     const expiring = await captcha(client);
     await stack.redis.del(`${stack.env.REDIS_KEY_PREFIX}admin:captcha:${expiring.captcha_id}`);
@@ -125,7 +127,7 @@ describe('back-office login', () => {
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ code: 'UNAUTHENTICATED', detail: 'invalid username or password' });
     }
-    expect(await failedLogins(admin.id)).toBe(1);
+    expect(await failedLogins(admin.username)).toBe(1);
   });
 
   it(`locks an account after ${MAX_FAILURES} failures in a row, even against the right password, until the lock lifts`, async () => {
@@ -138,9 +140,83 @@ describe('back-office login', () => {
     expect(retryAfter).toBeGreaterThan(14 * 60);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
 
-    await stack.services.admin!.ctx.db.query(`UPDATE admin_users SET locked_until = now() - interval '1 second' WHERE id = $1`, [admin.id]);
+    await stack.services.admin!.ctx.db.query(`UPDATE admin_login_failures SET locked_until = now() - interval '1 second' WHERE username = $1`, [admin.username]);
     expect((await login(client, admin.username, admin.password)).status).toBe(200);
-    expect(await failedLogins(admin.id)).toBe(0);
+    expect(await failedLogins(admin.username)).toBe(0);
+  });
+
+  it(`locks a username no admin has after ${MAX_FAILURES} failures too, answering exactly as for a real admin`, async () => {
+    const admin = await newAdmin(stack);
+    const ghost = `ghost_${admin.username}`;
+    const shape = (res: Awaited<ReturnType<typeof login>>) => ({
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      code: res.body.code,
+      title: res.body.title,
+      detail: res.body.detail,
+      retryAfter: res.headers.get('retry-after') === null ? null : Number(res.headers.get('retry-after')) > 14 * 60,
+    });
+    for (let i = 0; i < MAX_FAILURES; i++) {
+      const real = await login(client, admin.username, 'wrong-password-123');
+      const unknown = await login(client, ghost, 'wrong-password-123');
+      expect(shape(unknown)).toEqual(shape(real));
+      expect(real.status).toBe(401);
+    }
+    const realLocked = await login(client, admin.username, admin.password);
+    const unknownLocked = await login(client, ghost, 'any-password-1234');
+    expect(shape(unknownLocked)).toEqual(shape(realLocked));
+    expect(unknownLocked.status).toBe(429);
+    const retryAfter = Number(unknownLocked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(Math.abs(retryAfter - Number(realLocked.headers.get('retry-after')))).toBeLessThanOrEqual(2);
+    expect(await failedLogins(ghost)).toBe(MAX_FAILURES);
+  });
+
+  it('parallel guesses at a username no admin has get the same failure budget as at a real one', async () => {
+    const ghost = `ghost_${Date.now().toString(36)}`;
+    const captchas = await Promise.all(Array.from({ length: 8 }, () => captcha(client)));
+    const results = await Promise.all(
+      captchas.map(({ captcha_id, dev_text }) =>
+        client.post('/api/admin/auth/login', { username: ghost, password: 'wrong-password-123', captcha_id, captcha_code: dev_text }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(MAX_FAILURES).fill(401), ...Array(8 - MAX_FAILURES).fill(429)]);
+  });
+
+  it('takes as long to refuse an unknown username as a wrong password: both run an argon2 verification', async () => {
+    const real: number[] = [];
+    const unknown: number[] = [];
+    const timed = async (username: string, into: number[]) => {
+      const { captcha_id, dev_text } = await captcha(client);
+      const started = performance.now();
+      const res = await client.post('/api/admin/auth/login', { username, password: 'wrong-password-123', captcha_id, captcha_code: dev_text });
+      into.push(performance.now() - started);
+      expect(res.status).toBe(401);
+    };
+    // Warms the dummy hash, which is made on first use.
+    await timed('nobody_warming_up', []);
+    for (let i = 0; i < 5; i++) {
+      const admin = await newAdmin(stack);
+      await timed(admin.username, real);
+      await timed(`nobody_${admin.username}`, unknown);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    // Loose bounds: the check is that both pay for a hash verification, not a benchmark.
+    expect(median(unknown) / median(real)).toBeGreaterThan(0.5);
+    expect(median(unknown) / median(real)).toBeLessThan(2);
+  });
+
+  it('forgets failure counts at names with no attempt for a day, but keeps a lock still in force', async () => {
+    const db = stack.services.admin!.ctx.db;
+    const names = { quiet: `quiet_${Date.now()}`, recent: `recent_${Date.now()}`, locked: `locked_${Date.now()}` };
+    for (const name of Object.values(names)) await login(client, name, 'wrong-password-123');
+    await db.query(`UPDATE admin_login_failures SET last_attempt_at = now() - interval '25 hours' WHERE username IN ($1, $2)`, [names.quiet, names.locked]);
+    await db.query(`UPDATE admin_login_failures SET locked_until = now() + interval '1 hour' WHERE username = $1`, [names.locked]);
+    await forgetQuietLoginFailures(db);
+    expect(await failedLogins(names.quiet)).toBe(0);
+    expect(await failedLogins(names.recent)).toBe(1);
+    expect(await failedLogins(names.locked)).toBe(1);
   });
 
   it('a success resets the failure count, so only consecutive failures lock', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { api, startStack, type Stack } from '@market/testkit';
-import { captcha, newAdmin, type Client } from './helpers';
+import { captcha, loginToken, newAdmin, uniqueUsername, type Client } from './helpers';
 
 describe('logs of the back-office login', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'admin-logs-'));
@@ -43,5 +43,23 @@ describe('logs of the back-office login', () => {
     for (const text of [dev_text, failed.dev_text]) {
       expect(log).not.toMatch(new RegExp(`["\\s:]${text}["\\s,}]`, 'i'));
     }
+  });
+
+  it('never contain the passwords of an admin added or a password changed through the API', async () => {
+    const admin = await newAdmin(stack);
+    const token = await loginToken(client, admin.username, admin.password);
+    const initial = 'initial-password-5c1e';
+    const added = await client.post('/api/admin/admins', { username: uniqueUsername(), nickname: 'Logged', password: initial }, token);
+    expect(added.status).toBe(201);
+    const tooShort = await client.post('/api/admin/admins', { username: uniqueUsername(), nickname: 'Logged', password: 'short-9d2b' }, token);
+    expect(tooShort.status).toBe(400);
+    const wrong = await client.post('/api/admin/me/password', { current_password: 'wrong-current-3b8e', new_password: 'next-password-a41f' }, token);
+    expect(wrong.status).toBe(422);
+    const changed = await client.post('/api/admin/me/password', { current_password: admin.password, new_password: 'next-password-a41f' }, token);
+    expect(changed.status).toBe(200);
+
+    const log = readFileSync(logFile, 'utf8');
+    expect(log).toContain('/api/admin/me/password');
+    for (const secret of [admin.password, initial, 'short-9d2b', 'wrong-current-3b8e', 'next-password-a41f']) expect(log).not.toContain(secret);
   });
 });

@@ -15,6 +15,7 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/admin/files', service: 'files' },
   { prefix: '/api/admin/auth', service: 'admin' },
   { prefix: '/api/admin/me', service: 'admin' },
+  { prefix: '/api/admin/admins', service: 'admin' },
   { prefix: '/api/admin/system-configs', service: 'admin' },
   { prefix: '/api/admin/audit-logs', service: 'admin' },
   { prefix: '/api/admin/dashboard', service: 'admin' },

@@ -1,21 +1,25 @@
 import { v7 as uuidv7 } from 'uuid';
-import { parseOrThrow, problems, recordAudit, type Admin, type z } from '@market/shared';
+import { parseOrThrow, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
 import { NewAdmin } from '../domain/admin-user';
 import { insertAdmin } from '../persistence/admin-users';
 import type { AdminApp } from './admin-app';
 import { adminView } from './views';
 
-/** Adds a back-office admin (the `admin:create` command); a taken username is refused with 409. */
+/**
+ * Adds a back-office admin, for `npm run admin:create` (no actor: the audit entry is the system's)
+ * and for `POST /api/admin/admins` (the calling admin); a taken username is refused with 409.
+ */
 export async function createAdmin(
   app: Pick<AdminApp, 'db' | 'events' | 'passwords'>,
   input: { username: unknown; nickname: unknown; password: unknown },
+  actor: AdminIdentity | null = null,
 ): Promise<z.infer<typeof Admin>> {
   const admin = parseOrThrow(NewAdmin, input);
   const passwordHash = await app.passwords.hash(admin.password);
   return app.db.transaction(async (manager) => {
     const row = await insertAdmin(manager, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash });
     if (!row) throw problems.conflict(`username ${admin.username} is already taken`);
-    await recordAudit(app.events, manager, null, {
+    await recordAudit(app.events, manager, actor, {
       action: 'admin_user.create',
       biz_type: 'admin_user',
       biz_id: row.id,

@@ -10,8 +10,9 @@ import {
 } from '@market/shared';
 import { loginVerdict, secondsUntil } from '../domain/admin-user';
 import { captchaMatches } from '../domain/captcha';
-import { bookLoginAttempt, clearLoginFailures, findAdminById, findAdminByUsername } from '../persistence/admin-users';
+import { findAdminByUsername } from '../persistence/admin-users';
 import { insertAdminSession } from '../persistence/admin-sessions';
+import { bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
 import type { AdminApp } from './admin-app';
 import { adminView } from './views';
 
@@ -22,14 +23,16 @@ export interface AdminLoginInput {
   captcha_code: string;
 }
 
-type FailureReason = 'captcha_invalid' | 'unknown_username' | 'locked' | 'wrong_password' | 'disabled';
+type FailureReason = 'captcha_invalid' | 'unknown_username' | 'locked' | 'wrong_password' | 'disabled' | 'changed_meanwhile';
 
 const invalidCredentials = () => problems.unauthenticated('invalid username or password');
 
 /**
- * Captcha first (spent whatever the outcome), then the password. A failed attempt is booked on the
- * account before the password is checked, so its count and lock survive the refusal; the refusal's
- * audit entry is written in a transaction of its own for the same reason.
+ * Captcha first (spent whatever the outcome), then the password. The attempt is booked on the
+ * username before the password is checked, whether an admin has that username or not, so its
+ * count and lock survive the refusal and an unknown name is refused exactly like a known one: the
+ * same statuses, the same lockout, an argon2 verification either way. The refusal's audit entry is
+ * written in a transaction of its own for the same reason.
  */
 export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: string | null): Promise<z.infer<typeof AdminLogin>> {
   const anonymous: Identity = { kind: 'anonymous', ip };
@@ -53,21 +56,21 @@ export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: stri
   }
 
   const admin = await findAdminByUsername(app.db, username);
+  const booked = await bookLoginAttempt(app.db, username, app.config.ADMIN_LOGIN_MAX_FAILURES, app.config.ADMIN_LOCKOUT_MINUTES);
+  if (!booked) {
+    const until = await lockedUntil(app.db, username);
+    await refuse('locked', admin?.id ?? null);
+    throw problems.rateLimited(until ? secondsUntil(until, new Date()) : 1);
+  }
+
   if (!admin) {
     await app.passwords.verifyAgainstNobody(input.password);
     await refuse('unknown_username', null);
     throw invalidCredentials();
   }
 
-  const booked = await bookLoginAttempt(app.db, admin.id, app.config.ADMIN_LOGIN_MAX_FAILURES, app.config.ADMIN_LOCKOUT_MINUTES);
-  if (!booked) {
-    const lockedUntil = (await findAdminById(app.db, admin.id))?.locked_until;
-    await refuse('locked', admin.id);
-    throw problems.rateLimited(lockedUntil ? secondsUntil(lockedUntil, new Date()) : 1);
-  }
-
   const passwordMatches = await app.passwords.verify(admin.password_hash, input.password);
-  if (passwordMatches) await clearLoginFailures(app.db, admin.id);
+  if (passwordMatches) await clearLoginFailures(app.db, username);
   const verdict = loginVerdict(passwordMatches, admin.status);
   if (verdict === 'wrong_password') {
     await refuse('wrong_password', admin.id);
@@ -79,8 +82,8 @@ export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: stri
   }
 
   const sessionId = uuidv7();
-  await app.db.transaction(async (manager) => {
-    await insertAdminSession(manager, { id: sessionId, adminId: admin.id, ip });
+  const opened = await app.db.transaction(async (manager) => {
+    if (!(await insertAdminSession(manager, { id: sessionId, adminId: admin.id, ip, verifiedHash: admin.password_hash }))) return false;
     await recordAudit(app.events, manager, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
       action: 'admin.login',
       biz_type: 'admin_user',
@@ -88,7 +91,13 @@ export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: stri
       detail: { username },
       result: 'success',
     });
+    return true;
   });
+  // Disabled or given a new password while this password was being checked.
+  if (!opened) {
+    await refuse('changed_meanwhile', admin.id);
+    throw invalidCredentials();
+  }
   const ttl = app.config.ADMIN_TOKEN_TTL_SECONDS;
   const { token } = signAccessToken('admin', admin.id, sessionId, app.config.ADMIN_TOKEN_SECRET, ttl);
   return { access_token: token, token_type: 'Bearer', expires_in: ttl, admin: adminView(admin) };

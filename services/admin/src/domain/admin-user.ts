@@ -1,15 +1,11 @@
-import { z } from 'zod';
+import { AdminNickname, AdminPassword, AdminStatus as AdminStatusSchema, AdminUsername, z } from '@market/shared';
 
-export const AdminUsername = z
-  .string()
-  .regex(/^[a-z0-9_.-]{3,32}$/, 'must be 3 to 32 characters from a-z, 0-9, "_", "." and "-"');
-export const AdminNickname = z.string().trim().min(1).max(32);
-export const AdminPassword = z.string().min(12, 'must be at least 12 characters').max(200, 'must be at most 200 characters');
+export { AdminNickname, AdminPassword, AdminUsername };
 
 export const NewAdmin = z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword });
 export type NewAdmin = z.infer<typeof NewAdmin>;
 
-export type AdminStatus = 'active' | 'disabled';
+export type AdminStatus = z.infer<typeof AdminStatusSchema>;
 
 export type LoginVerdict = 'granted' | 'wrong_password' | 'disabled';
 
@@ -25,4 +21,29 @@ export function loginVerdict(passwordMatches: boolean, status: AdminStatus): Log
 /** Seconds until a lock lifts, at least one (Retry-After must be a positive integer). */
 export function secondsUntil(lockedUntil: Date, now: Date): number {
   return Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000));
+}
+
+export type StatusChange = 'disable' | 'enable';
+
+/** The admin status machine: each change moves one status to the other and nothing else. */
+export const STATUS_CHANGES: Record<StatusChange, { from: AdminStatus; to: AdminStatus }> = {
+  disable: { from: 'active', to: 'disabled' },
+  enable: { from: 'disabled', to: 'active' },
+};
+
+export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'actor_disabled';
+
+/**
+ * Why `actorId` may not disable `target`, judged against the admins active right now; null when it
+ * may. The back office must always keep someone who can log in, and nobody locks themselves out.
+ * An active actor and an active target make two active admins, so `last_active` is what the loser
+ * of two admins disabling each other at once hears; it is judged before the actor's own status
+ * for that reason.
+ */
+export function disableRefusal(actorId: string, target: { id: string; status: AdminStatus }, activeIds: readonly string[]): DisableRefusal | null {
+  if (target.id === actorId) return 'self';
+  if (target.status !== STATUS_CHANGES.disable.from) return 'already_disabled';
+  if (activeIds.every((id) => id === target.id)) return 'last_active';
+  if (!activeIds.includes(actorId)) return 'actor_disabled';
+  return null;
 }

@@ -1,5 +1,5 @@
 import type { AdminStatus } from '../domain/admin-user';
-import { updateReturning, type Queryable } from '@market/shared';
+import { keysetPage, NEWEST_FIRST, updateReturning, type KeysetPageResult, type Queryable } from '@market/shared';
 
 export interface AdminUserRow {
   id: string;
@@ -7,12 +7,10 @@ export interface AdminUserRow {
   nickname: string;
   password_hash: string;
   status: AdminStatus;
-  failed_logins: number;
-  locked_until: Date | null;
   created_at: Date;
 }
 
-const COLUMNS = 'id, username, nickname, password_hash, status, failed_logins, locked_until, created_at';
+const COLUMNS = 'id, username, nickname, password_hash, status, created_at';
 
 export async function findAdminByUsername(q: Queryable, username: string): Promise<AdminUserRow | null> {
   const rows: AdminUserRow[] = await q.query(`SELECT ${COLUMNS} FROM admin_users WHERE username = $1`, [username]);
@@ -48,32 +46,6 @@ export async function lockAdminUsersForWriting(q: Queryable) {
   await q.query(`LOCK TABLE admin_users IN EXCLUSIVE MODE`);
 }
 
-/**
- * Books one login attempt before the password is checked, in one statement, so parallel guesses
- * cannot all slip in before the lock: the attempt that reaches `maxFailures` sets the lock itself,
- * and a successful login lifts it again. False when the account is locked now. The counts are
- * computed from the row being updated (not from an earlier read), which is what keeps racing
- * attempts from overwriting each other; an expired lock starts a fresh count.
- */
-export async function bookLoginAttempt(q: Queryable, id: string, maxFailures: number, lockoutMinutes: number): Promise<boolean> {
-  const rows = await updateReturning<{ id: string }>(
-    q,
-    `UPDATE admin_users
-     SET failed_logins = CASE WHEN locked_until IS NULL THEN failed_logins + 1 ELSE 1 END,
-         locked_until = CASE
-           WHEN (CASE WHEN locked_until IS NULL THEN failed_logins + 1 ELSE 1 END) >= $2 THEN now() + make_interval(mins => $3)
-         END
-     WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())
-     RETURNING id`,
-    [id, maxFailures, lockoutMinutes],
-  );
-  return rows.length > 0;
-}
-
-export async function clearLoginFailures(q: Queryable, id: string) {
-  await q.query(`UPDATE admin_users SET failed_logins = 0, locked_until = NULL WHERE id = $1`, [id]);
-}
-
 export async function findActiveAdminByUsername(q: Queryable, username: string): Promise<AdminUserRow | null> {
   const rows: AdminUserRow[] = await q.query(`SELECT ${COLUMNS} FROM admin_users WHERE username = $1 AND status = 'active'`, [
     username,
@@ -84,4 +56,55 @@ export async function findActiveAdminByUsername(q: Queryable, username: string):
 /** At most two rows: enough to tell a unique nickname from an ambiguous one. */
 export async function findActiveAdminsByNickname(q: Queryable, nickname: string): Promise<AdminUserRow[]> {
   return q.query(`SELECT ${COLUMNS} FROM admin_users WHERE nickname = $1 AND status = 'active' ORDER BY id LIMIT 2`, [nickname]);
+}
+
+/** One page of admins, newest first. */
+export async function findAdminsPage(
+  q: Queryable,
+  status: AdminStatus | undefined,
+  page: { cursor: string | undefined; limit: number },
+): Promise<KeysetPageResult<AdminUserRow>> {
+  const filtered = status !== undefined;
+  return keysetPage<AdminUserRow>(q, {
+    query: `SELECT ${COLUMNS} FROM admin_users ${filtered ? 'WHERE status = $1' : ''}`,
+    params: filtered ? [status] : [],
+    orderBy: NEWEST_FIRST,
+    ...page,
+  });
+}
+
+/**
+ * The ids of the active admins, locked until the transaction ends (in id order, so two callers
+ * never deadlock). Every status change that could leave nobody active takes these locks first,
+ * which is what makes two admins disabling each other at once leave one of them active.
+ * `NO KEY UPDATE` leaves the key-share locks of session inserts free; logins wait only through
+ * their explicit `FOR SHARE` (see insertAdminSession).
+ */
+export async function lockActiveAdminIds(q: Queryable): Promise<string[]> {
+  const rows: Array<{ id: string }> = await q.query(`SELECT id FROM admin_users WHERE status = 'active' ORDER BY id FOR NO KEY UPDATE`);
+  return rows.map((r) => r.id);
+}
+
+/** The admin moved from one status to another, or null when it was not in `from`. */
+export async function moveAdminStatus(q: Queryable, id: string, from: AdminStatus, to: AdminStatus): Promise<AdminUserRow | null> {
+  const rows = await updateReturning<AdminUserRow>(
+    q,
+    `UPDATE admin_users SET status = $3, updated_at = now() WHERE id = $1 AND status = $2 RETURNING ${COLUMNS}`,
+    [id, from, to],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Compare-and-set on the hash that was verified: null when the password changed (or the admin was
+ * disabled) since it was read, so a concurrent change is never silently overwritten.
+ */
+export async function replacePasswordHash(q: Queryable, id: string, verifiedHash: string, newHash: string): Promise<AdminUserRow | null> {
+  const rows = await updateReturning<AdminUserRow>(
+    q,
+    `UPDATE admin_users SET password_hash = $3, updated_at = now()
+     WHERE id = $1 AND password_hash = $2 AND status = 'active' RETURNING ${COLUMNS}`,
+    [id, verifiedHash, newHash],
+  );
+  return rows[0] ?? null;
 }

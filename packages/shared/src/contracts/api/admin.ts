@@ -1,8 +1,20 @@
-import { PageQuery, Page, Timestamp, Id } from '../common';
+import { EmptyBody, IdParams, PageQuery, Page, Timestamp, Id } from '../common';
 import { z } from '../zod';
 import { defineRoute } from './route';
 
 export const AdminStatus = z.enum(['active', 'disabled']);
+
+/** The account rules `npm run admin:create` enforces, shared with the back-office endpoints. */
+export const AdminUsername = z
+  .string()
+  .regex(/^[a-z0-9_.-]{3,32}$/, 'must be 3 to 32 characters from a-z, 0-9, "_", "." and "-"')
+  .openapi({ description: 'unique; 3 to 32 of a-z, 0-9, `_`, `.`, `-` (lower case only)', example: 'cs_alice' });
+export const AdminNickname = z.string().trim().min(1).max(32).openapi({ description: '1 to 32 characters', example: '客服小艾' });
+export const AdminPassword = z
+  .string()
+  .min(12, 'must be at least 12 characters')
+  .max(200, 'must be at most 200 characters')
+  .openapi({ description: '12 to 200 characters' });
 
 export const Admin = z
   .object({
@@ -101,6 +113,12 @@ export const adminLogin = defineRoute({
   auth: 'public',
   token: 'ignored',
   summary: 'Back-office login with username, password and captcha',
+  description:
+    'The captcha is checked first and spent whatever the outcome (`422 CAPTCHA_INVALID`). A wrong password and an unknown ' +
+    'username both answer `401` "invalid username or password". Failed attempts are counted per username whether an admin ' +
+    'has it or not: after `ADMIN_LOGIN_MAX_FAILURES` in a row (default 5) the username is locked for `ADMIN_LOCKOUT_MINUTES` ' +
+    '(default 15), answering `429` with `Retry-After` even to the right password; a success resets the count, and a count ' +
+    'with no attempt for a day is forgotten. A disabled admin giving the right password gets `403`.',
   tags: ['admin-auth'],
   body: z
     .object({
@@ -194,11 +212,102 @@ export const listAuditLogs = defineRoute({
   errors: [400, 401, 403],
 });
 
+export const changeAdminPassword = defineRoute({
+  id: 'changeAdminPassword',
+  service: 'admin',
+  method: 'post',
+  path: '/api/admin/me/password',
+  auth: 'admin',
+  summary: 'Change the caller’s own password',
+  description:
+    'The new password follows the admin password rule (12 to 200 characters) and must differ from the current one (400). ' +
+    'A wrong `current_password` is `422 CURRENT_PASSWORD_INCORRECT` and counts as a failed login of the caller’s username, ' +
+    'so it leads to the same lockout (`429` with `Retry-After`) as wrong guesses at the login. ' +
+    'On success every other session of the admin ends at once (their tokens are revoked): a password is changed when it ' +
+    'may have leaked, and tokens obtained with the old one must not outlive it. The token making the call keeps working. ' +
+    '`409` when the password was changed by another request meanwhile.',
+  tags: ['admin-accounts'],
+  body: z.object({ current_password: z.string().min(1).max(200), new_password: AdminPassword }).strict(),
+  success: { status: 200, description: 'the caller; the password is changed', schema: Admin },
+  errors: [400, 401, 403, 409, 422, 429],
+});
+
+export const listAdmins = defineRoute({
+  id: 'listAdmins',
+  service: 'admin',
+  method: 'get',
+  path: '/api/admin/admins',
+  auth: 'admin',
+  summary: 'List back-office admins',
+  tags: ['admin-accounts'],
+  query: PageQuery.extend({ status: AdminStatus.optional() }),
+  success: { status: 200, description: 'admins, newest first', schema: Page(Admin) },
+  errors: [400, 401, 403],
+});
+
+export const createAdmin = defineRoute({
+  id: 'createAdmin',
+  service: 'admin',
+  method: 'post',
+  path: '/api/admin/admins',
+  auth: 'admin',
+  summary: 'Add a back-office admin',
+  description:
+    'Same rules as `npm run admin:create`: username 3 to 32 of a-z, 0-9, `_`, `.`, `-`; nickname 1 to 32 characters; ' +
+    'initial password 12 to 200 characters (400 otherwise). A username already taken, by an active or a disabled admin, is ' +
+    '`409 CONFLICT`. The new admin is active at once and should change the initial password with `POST /api/admin/me/password`.',
+  tags: ['admin-accounts'],
+  body: z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword }).strict(),
+  success: { status: 201, description: 'the new admin', schema: Admin },
+  errors: [400, 401, 403, 409],
+});
+
+export const disableAdmin = defineRoute({
+  id: 'disableAdmin',
+  service: 'admin',
+  method: 'post',
+  path: '/api/admin/admins/{id}/disable',
+  auth: 'admin',
+  summary: 'Disable an admin: every token it holds stops working at once',
+  description:
+    'A disabled admin cannot log in (`403`), its sessions end and its tokens are refused on the next request (`403`), and it no ' +
+    'longer matches open uploads. Nobody can disable their own account (`403 FORBIDDEN`) or the last active admin ' +
+    '(`409 LAST_ACTIVE_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins ' +
+    'disabling each other at once exactly one succeeds and the other gets `409 LAST_ACTIVE_ADMIN` (or `403` when others remain ' +
+    'active: it has just been disabled itself).',
+  tags: ['admin-accounts'],
+  params: IdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the disabled admin', schema: Admin },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const enableAdmin = defineRoute({
+  id: 'enableAdmin',
+  service: 'admin',
+  method: 'post',
+  path: '/api/admin/admins/{id}/enable',
+  auth: 'admin',
+  summary: 'Enable a disabled admin again',
+  description:
+    'The admin can log in again with its password; tokens it held when it was disabled stay revoked. Enabling an active admin is `409 INVALID_STATE`.',
+  tags: ['admin-accounts'],
+  params: IdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the enabled admin', schema: Admin },
+  errors: [400, 401, 403, 404, 409],
+});
+
 export const adminRoutes = [
   getAdminCaptcha,
   adminLogin,
   adminLogout,
   getAdminMe,
+  changeAdminPassword,
+  listAdmins,
+  createAdmin,
+  disableAdmin,
+  enableAdmin,
   getDashboard,
   listSystemConfigs,
   updateSystemConfig,

@@ -1,5 +1,11 @@
 import { CreateOutboxAndInbox1763800000000 } from '@market/shared';
 import { CreateAdminTables1763900000000 } from './1763900000000-create-admin-tables';
 import { SeedRequireRealname1764000000000 } from './1764000000000-seed-require-realname';
+import { CountLoginFailuresPerUsername1764100000000 } from './1764100000000-count-login-failures-per-username';
 
-export const adminMigrations = [CreateOutboxAndInbox1763800000000, CreateAdminTables1763900000000, SeedRequireRealname1764000000000];
+export const adminMigrations = [
+  CreateOutboxAndInbox1763800000000,
+  CreateAdminTables1763900000000,
+  SeedRequireRealname1764000000000,
+  CountLoginFailuresPerUsername1764100000000,
+];

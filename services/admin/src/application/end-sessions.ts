@@ -1,0 +1,26 @@
+import type { EntityManager } from '@market/shared';
+import { revokeLiveSessionsOf } from '../persistence/admin-sessions';
+import type { AdminApp } from './admin-app';
+
+/**
+ * Ends the admin's live sessions (all but `keepSessionId`) and makes the gateway refuse their
+ * tokens on the very next request. Sessions older than the token lifetime hold no live token, so
+ * they need no Redis entry. Runs inside the caller's transaction, Redis last: a Redis failure rolls
+ * the change back instead of leaving live tokens behind.
+ */
+export async function endSessionsOf(
+  app: Pick<AdminApp, 'revocations' | 'config'>,
+  manager: EntityManager,
+  adminId: string,
+  keepSessionId: string | null,
+): Promise<number> {
+  const ended = await revokeLiveSessionsOf(manager, adminId, keepSessionId);
+  const ttlSeconds = app.config.ADMIN_TOKEN_TTL_SECONDS;
+  const oldestLive = Date.now() - ttlSeconds * 1000;
+  await Promise.all(
+    ended
+      .filter((session) => session.created_at.getTime() >= oldestLive)
+      .map((session) => app.revocations.revokeSession('admin', session.id, ttlSeconds)),
+  );
+  return ended.length;
+}

@@ -1,0 +1,19 @@
+import type { Admin, z } from '@market/shared';
+import type { AdminStatus } from '../domain/admin-user';
+import { findAdminsPage } from '../persistence/admin-users';
+import type { AdminApp } from './admin-app';
+import { adminView } from './views';
+
+export interface AdminListQuery {
+  status?: AdminStatus;
+  limit: number;
+  cursor?: string;
+}
+
+export async function listAdmins(
+  app: Pick<AdminApp, 'db'>,
+  query: AdminListQuery,
+): Promise<{ items: z.infer<typeof Admin>[]; next_cursor: string | null }> {
+  const page = await findAdminsPage(app.db, query.status, { cursor: query.cursor, limit: query.limit });
+  return { items: page.items.map(adminView), next_cursor: page.next_cursor };
+}

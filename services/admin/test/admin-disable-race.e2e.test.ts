@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { api, startStack, type Stack } from '@market/testkit';
+import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
+import { captcha, loginToken, uniqueUsername, type Client } from './helpers';
+
+/** A stack of its own: these tests need to know every admin there is. */
+describe('disabling the last active admins', () => {
+  let stack: Stack;
+  let client: Client;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['admin'] });
+    client = api(stack.url);
+  });
+  afterAll(() => stack.stop());
+
+  const activeIds = async (): Promise<string[]> =>
+    (await stack.services.admin!.ctx.db.query(`SELECT id FROM admin_users WHERE status = 'active' ORDER BY id`)).map((r: { id: string }) => r.id);
+
+  it('a login racing a disable or a password change never keeps a session that change ended', async () => {
+    const root = await loginToken(client, 'admin', DEV_BOOTSTRAP_PASSWORD);
+    const username = uniqueUsername('racer');
+    let password = `pw-${randomBytes(10).toString('hex')}`;
+    const target = (await client.post('/api/admin/admins', { username, nickname: username, password }, root)).body as { id: string };
+    const racingLogin = async () => {
+      const { captcha_id, dev_text } = await captcha(client);
+      return client.post('/api/admin/auth/login', { username, password, captcha_id, captcha_code: dev_text });
+    };
+
+    for (let round = 0; round < 3; round++) {
+      const [login, disabled] = await Promise.all([racingLogin(), client.post(`/api/admin/admins/${target.id}/disable`, {}, root)]);
+      expect(disabled.status).toBe(200);
+      expect((await client.post(`/api/admin/admins/${target.id}/enable`, {}, root)).status).toBe(200);
+      if (login.status === 200) expect((await client.get('/api/admin/me', login.body.access_token)).status).toBe(401);
+      else expect([401, 403]).toContain(login.status);
+    }
+
+    // Logins started at staggered moments, so that some are checking the old password while the change commits.
+    for (let round = 0; round < 2; round++) {
+      const changer = await loginToken(client, username, password);
+      const replacement = `pw-${randomBytes(10).toString('hex')}`;
+      const captchas = await Promise.all(Array.from({ length: 8 }, () => captcha(client)));
+      const old = password;
+      const [changed, ...logins] = await Promise.all([
+        client.post('/api/admin/me/password', { current_password: old, new_password: replacement }, changer),
+        ...captchas.map(async ({ captcha_id, dev_text }, i) => {
+          await new Promise((resolve) => setTimeout(resolve, i * 40));
+          return client.post('/api/admin/auth/login', { username, password: old, captcha_id, captcha_code: dev_text });
+        }),
+      ]);
+      expect(changed.status).toBe(200);
+      password = replacement;
+      for (const login of logins) {
+        if (login.status === 200) expect((await client.get('/api/admin/me', login.body.access_token)).status).toBe(401);
+        else expect([401, 429]).toContain(login.status);
+      }
+      await stack.services.admin!.ctx.db.query(`DELETE FROM admin_login_failures WHERE username = $1`, [username]);
+    }
+    expect((await client.post(`/api/admin/admins/${target.id}/disable`, {}, root)).status).toBe(200);
+  });
+
+  it('of two admins disabling each other at once exactly one succeeds and one stays active, round after round', async () => {
+    let survivor = { token: await loginToken(client, 'admin', DEV_BOOTSTRAP_PASSWORD), id: '' };
+    survivor.id = (await client.get('/api/admin/me', survivor.token)).body.id;
+    for (let round = 0; round < 4; round++) {
+      const username = uniqueUsername('pair');
+      const password = `pw-${randomBytes(10).toString('hex')}`;
+      const added = await client.post('/api/admin/admins', { username, nickname: username, password }, survivor.token);
+      expect(added.status).toBe(201);
+      const challenger = { token: await loginToken(client, username, password), id: added.body.id as string };
+      expect((await activeIds()).sort()).toEqual([survivor.id, challenger.id].sort());
+
+      const [bySurvivor, byChallenger] = await Promise.all([
+        client.post(`/api/admin/admins/${challenger.id}/disable`, {}, survivor.token),
+        client.post(`/api/admin/admins/${survivor.id}/disable`, {}, challenger.token),
+      ]);
+      const statuses = [bySurvivor.status, byChallenger.status];
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      const loser = bySurvivor.status === 200 ? byChallenger : bySurvivor;
+      // 409 from the service when it got that far, or 403 from the gateway when the winner's block came first.
+      expect([403, 409]).toContain(loser.status);
+      if (loser.status === 409) expect(loser.body.code).toBe('LAST_ACTIVE_ADMIN');
+
+      const active = await activeIds();
+      expect(active).toHaveLength(1);
+      survivor = active[0] === survivor.id ? survivor : challenger;
+      expect((await client.get('/api/admin/me', survivor.token)).status).toBe(200);
+    }
+
+    const self = await client.post(`/api/admin/admins/${survivor.id}/disable`, {}, survivor.token);
+    expect(self.status).toBe(403);
+    expect(await activeIds()).toEqual([survivor.id]);
+  });
+});
