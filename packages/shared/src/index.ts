@@ -11,6 +11,7 @@ export * from './contracts/routing';
 export { z } from './contracts/zod';
 export * from './crypto/secret-box';
 export * from './db/data-source';
+export * from './db/errors';
 export * from './db/pagination';
 export * from './db/migration';
 export * from './db/sql';
