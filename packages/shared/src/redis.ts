@@ -85,10 +85,7 @@ function createRedisClient(url: string, commandTimeoutMs: number) {
     // Bounds what a long stall can pile up; past it commands fail at once.
     commandsQueueMaxLength: 10_000,
     commandOptions: { timeout: commandTimeoutMs },
-    socket: {
-      connectTimeout: Math.max(commandTimeoutMs, 1000),
-      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000),
-    },
+    socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000) },
   });
 }
 

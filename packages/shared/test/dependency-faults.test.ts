@@ -34,6 +34,7 @@ const slowStatement = testRoute('testSlowStatement', 'get', '/api/test/slow-stat
 const idleTransaction = testRoute('testIdleTransaction', 'post', '/api/test/idle-transaction');
 const holdConnection = testRoute('testHoldConnection', 'post', '/api/test/hold-connection');
 const sleep = testRoute('testSleep', 'post', '/api/test/sleep');
+const commitLate = testRoute('testCommitLate', 'post', '/api/test/commit-late');
 const addPhone = defineRoute({
   ...testRoute('testAddPhone', 'post', '/api/test/phones'),
   body: z.object({ phone: z.string() }),
@@ -92,6 +93,13 @@ describe('Postgres and Redis faults as the kit handles them', () => {
           await withDefaults.query('SELECT pg_sleep(1)');
           return { ok: true };
         }),
+        route(commitLate, async () => {
+          await withDefaults.transaction(async (manager) => {
+            await manager.query('SELECT 1');
+            await new Promise((resolve) => setTimeout(resolve, 600));
+          });
+          return { ok: true };
+        }),
         route(addPhone, async ({ body }) => {
           await db.query('INSERT INTO phones (phone) VALUES ($1)', [body.phone]);
           return { ok: true };
@@ -144,12 +152,15 @@ describe('Postgres and Redis faults as the kit handles them', () => {
     expect(waited.ms).toBeLessThan(1200);
   });
 
-  it('answers 503 when Postgres ends the session under a query, and the pool reconnects by itself', async () => {
-    const during = call('POST', '/api/test/sleep');
+  it('answers 503 when Postgres ends the session under a statement or before COMMIT, and the pool reconnects by itself', async () => {
+    const inStatement = call('POST', '/api/test/sleep');
+    const beforeCommit = call('POST', '/api/test/commit-late');
     await new Promise((resolve) => setTimeout(resolve, 300));
     await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`, [schema]);
-    expect(await during).toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE' });
+    expect(await inStatement).toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE' });
+    expect(await beforeCommit).toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE' });
     expect((await call('POST', '/api/test/sleep')).status).toBe(200);
+    expect((await call('POST', '/api/test/commit-late')).status).toBe(200);
   });
 
   it('logs a database error with its code, constraint and table, never the values it quotes', async () => {

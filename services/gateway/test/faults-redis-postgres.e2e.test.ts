@@ -148,10 +148,9 @@ describe('when Redis stalls or Postgres drops connections', () => {
       me: { '503 UPSTREAM_UNAVAILABLE': 5 },
       listings: { '200': 5 },
     });
-    // A shared rate-limit count gives up after 250 ms, identity's Redis command after 1 s.
-    expect(slowest([...during.sms, ...during.smsFromOneAddress])).toBeLessThan(1800);
-    expect(slowest(during.me)).toBeLessThan(2000);
-    expect(slowest(during.listings)).toBeLessThan(1000);
+    expect(slowest([...during.sms, ...during.smsFromOneAddress])).toBeLessThan(2500);
+    expect(slowest(during.me)).toBeLessThan(2500);
+    expect(slowest(during.listings)).toBeLessThan(1500);
 
     expect((await client.get('/api/me', token)).status).toBe(200);
     expect((await client.post('/api/auth/sms/send', { phone: newPhone() }, undefined, from(newIp()))).status).toBe(200);

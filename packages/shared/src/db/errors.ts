@@ -1,4 +1,4 @@
-import { QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 
 /**
  * SQLSTATEs that say "not now" rather than "wrong query": the connection failed (class 08), the
@@ -27,9 +27,9 @@ interface DriverErrorFields {
 /** Whether `err` says Postgres is unreachable or gave up waiting, as opposed to a fault in our SQL or data. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   // TypeORM releases a transaction's connection when the connection fails, and the transaction's
-  // next query throws this. (Using a manager after its transaction ended throws it too, but such a
-  // bug fails every time, in the tests, not only when a connection drops.)
-  if (err instanceof QueryRunnerProviderAlreadyReleasedError) return true;
+  // next query (or its COMMIT) throws one of these. (Using a manager after its transaction ended
+  // throws them too, but such a bug fails every time, in the tests, not only when a connection drops.)
+  if (err instanceof QueryRunnerProviderAlreadyReleasedError || err instanceof QueryRunnerAlreadyReleasedError) return true;
   for (let e = err as DriverErrorFields | undefined, depth = 0; e && depth < 3; e = e.driverError as DriverErrorFields, depth++) {
     if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_ERRNO.has(e.code))) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
