@@ -1,4 +1,15 @@
-import { createClient, ErrorReply } from 'redis';
+import {
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  createClient,
+  DisconnectsClientError,
+  ErrorReply,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+} from 'redis';
 import type { Logger } from 'pino';
 
 export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
@@ -16,13 +27,32 @@ export class RedisUnavailableError extends Error {
   }
 }
 
+/** node-redis's ways of saying the connection is not there or did not answer. */
+const CONNECTION_ERRORS = [
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  DisconnectsClientError,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+];
+
 /** Replies that mean "not now" rather than "wrong command". */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)\b/;
 
+/** Socket failures, which carry Node's errno code. */
+const SOCKET_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Unavailability becomes RedisUnavailableError; anything else (a wrong command, a bug) stays what it is. */
 function asUnavailable(err: unknown): unknown {
-  if (err instanceof ErrorReply && !TRANSIENT_REPLY.test(err.message)) return err;
-  if (err instanceof RedisUnavailableError) return err;
-  return new RedisUnavailableError(`redis unavailable: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  const unavailable =
+    CONNECTION_ERRORS.some((type) => err instanceof type) ||
+    (err instanceof ErrorReply && TRANSIENT_REPLY.test(err.message)) ||
+    SOCKET_ERRNO.has((err as { code?: string })?.code ?? '') ||
+    (err as Error)?.message === 'The queue is full';
+  return unavailable ? new RedisUnavailableError(`redis unavailable: ${(err as Error).message}`, { cause: err }) : err;
 }
 
 /**

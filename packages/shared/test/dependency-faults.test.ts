@@ -201,4 +201,27 @@ describe('Postgres and Redis faults as the kit handles them', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500 - (Date.now() - started)));
     expect((await call('GET', '/api/test/redis')).status).toBe(200);
   });
+
+  it('fails Redis commands at once while the client reconnects, and keeps a wrong command a plain error', async () => {
+    const log = createLogger('test', 'silent');
+    const client = await connectRedis(redisUrl, log, { commandTimeoutMs: 5000 });
+    try {
+      const id = String(await client.sendCommand(['CLIENT', 'ID']));
+      const lost = new Promise((resolve) => client.once('error', resolve));
+      const admin = createClient({ url: redisUrl });
+      await admin.connect();
+      await admin.sendCommand(['CLIENT', 'KILL', 'ID', id]);
+      await admin.quit();
+      await lost;
+
+      const started = Date.now();
+      await expect(client.get('k')).rejects.toBeInstanceOf(RedisUnavailableError);
+      expect(Date.now() - started).toBeLessThan(100);
+      await new Promise((resolve) => client.once('ready', resolve));
+      await expect(client.sendCommand(['NO-SUCH-COMMAND'])).rejects.not.toBeInstanceOf(RedisUnavailableError);
+      expect(await client.ping()).toBe('PONG');
+    } finally {
+      await client.quit();
+    }
+  });
 });

@@ -21,7 +21,6 @@ interface DriverErrorFields {
   driverError?: unknown;
   constraint?: unknown;
   table?: unknown;
-  query?: unknown;
 }
 
 /** Whether `err` says Postgres is unreachable or gave up waiting, as opposed to a fault in our SQL or data. */
