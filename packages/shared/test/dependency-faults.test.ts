@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
@@ -202,26 +202,42 @@ describe('Postgres and Redis faults as the kit handles them', () => {
     expect((await call('GET', '/api/test/redis')).status).toBe(200);
   });
 
-  it('fails Redis commands at once while the client reconnects, and keeps a wrong command a plain error', async () => {
-    const log = createLogger('test', 'silent');
-    const client = await connectRedis(redisUrl, log, { commandTimeoutMs: 5000 });
+  it('fails Redis commands at once while Redis is unreachable, reconnects by itself, and keeps a wrong command a plain error', async () => {
+    // The client reaches Redis through a relay the test can cut: closed, nothing listens on its port.
+    const target = new URL(redisUrl);
+    const sockets = new Set<Socket>();
+    const relay = createServer((inbound) => {
+      const outbound = connect(Number(target.port || 6379), target.hostname);
+      for (const socket of [inbound, outbound]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => sockets.delete(socket));
+      }
+      inbound.pipe(outbound).pipe(inbound);
+    });
+    const listen = (port = 0) => new Promise<number>((resolve) => relay.listen(port, '127.0.0.1', () => resolve((relay.address() as AddressInfo).port)));
+    const port = await listen();
+    const client = await connectRedis(`redis://127.0.0.1:${port}`, createLogger('test', 'silent'), { commandTimeoutMs: 5000 });
     try {
-      const id = String(await client.sendCommand(['CLIENT', 'ID']));
+      expect(await client.ping()).toBe('PONG');
       const lost = new Promise((resolve) => client.once('error', resolve));
-      const admin = createClient({ url: redisUrl });
-      await admin.connect();
-      await admin.sendCommand(['CLIENT', 'KILL', 'ID', id]);
-      await admin.quit();
+      relay.close();
+      for (const socket of sockets) socket.destroy();
       await lost;
 
       const started = Date.now();
       await expect(client.get('k')).rejects.toBeInstanceOf(RedisUnavailableError);
       expect(Date.now() - started).toBeLessThan(100);
-      await new Promise((resolve) => client.once('ready', resolve));
-      await expect(client.sendCommand(['NO-SUCH-COMMAND'])).rejects.not.toBeInstanceOf(RedisUnavailableError);
+
+      const back = new Promise((resolve) => client.once('ready', resolve));
+      await listen(port);
+      await back;
       expect(await client.ping()).toBe('PONG');
+      await expect(client.sendCommand(['NO-SUCH-COMMAND'])).rejects.not.toBeInstanceOf(RedisUnavailableError);
     } finally {
-      await client.quit();
+      client.destroy();
+      relay.close();
+      for (const socket of sockets) socket.destroy();
     }
   });
 });
