@@ -12,6 +12,7 @@ export { z } from './contracts/zod';
 export * from './crypto/reseal';
 export * from './crypto/secret-box';
 export * from './db/data-source';
+export * from './db/errors';
 export * from './db/pagination';
 export * from './db/migration';
 export * from './db/sql';

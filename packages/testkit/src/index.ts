@@ -111,8 +111,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     throw err;
   }
   const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
-  const redis = await connectRedis(String(env.REDIS_URL), log);
-  const server = createServer(createGateway(loadGatewayConfig({ ...env, PORT: '0' }), redis, log));
+  const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
+  const redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
+  const server = createServer(createGateway(gatewayConfig, redis, log));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 

@@ -5,6 +5,7 @@ export const gatewayEnvShape = {
   LOG_LEVEL: baseEnvShape.LOG_LEVEL,
   LOG_FILE: baseEnvShape.LOG_FILE,
   REDIS_URL: baseEnvShape.REDIS_URL,
+  REDIS_COMMAND_TIMEOUT_MS: baseEnvShape.REDIS_COMMAND_TIMEOUT_MS,
   REDIS_KEY_PREFIX: baseEnvShape.REDIS_KEY_PREFIX,
   INTERNAL_ASSERTION_SECRET: baseEnvShape.INTERNAL_ASSERTION_SECRET,
   ...tokenSecretShape,

@@ -6,7 +6,7 @@ import { loadGatewayConfig } from './config';
 async function main() {
   const config = loadGatewayConfig();
   const log = createLogger('gateway', config.LOG_LEVEL, config.LOG_FILE);
-  const redis = await connectRedis(config.REDIS_URL, log);
+  const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const server = createServer(createGateway(config, redis, log));
   server.keepAliveTimeout = 65_000;
   server.listen(config.PORT, config.HOST, () => log.info({ port: config.PORT }, 'gateway listening'));

@@ -1,15 +1,32 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RLWrapperTimeouts,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { problems, type AnyRoute, type RedisClient } from '@market/shared';
 import type { GatewayConfig } from './config';
 
+/**
+ * A healthy Redis counts in about a millisecond. Past this the request is counted in process
+ * memory instead: a stalled Redis must not hold every SMS and login request for the full command
+ * timeout before the service is even asked.
+ */
+const SHARED_COUNT_TIMEOUT_MS = 250;
+
 function sharedLimiter(redis: RedisClient, keyPrefix: string, points: number): RateLimiterAbstract {
-  return new RateLimiterRedis({
-    storeClient: redis,
-    useRedisPackage: true,
-    keyPrefix,
-    points,
-    duration: 60,
-    // If Redis is down the limit still holds per gateway process instead of failing open or closed.
+  return new RLWrapperTimeouts({
+    limiter: new RateLimiterRedis({
+      storeClient: redis,
+      useRedisPackage: true,
+      keyPrefix,
+      points,
+      duration: 60,
+      rejectIfRedisNotReady: true,
+    }),
+    timeoutMs: SHARED_COUNT_TIMEOUT_MS,
+    // If Redis is down or slow the limit still holds per gateway process instead of failing open or closed.
     insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${keyPrefix}:mem`, points, duration: 60 }),
   });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEV_KEYRING } from '../crypto/secret-box';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../redis';
 import type { ServiceName } from '../contracts/api/route';
 import { DEFAULT_PORTS, SERVICE_NAMES } from '../contracts/routing';
 
@@ -19,6 +20,8 @@ export const baseEnvShape = {
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/market'),
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** how long a Redis command may wait for its answer before the request fails with a 503 */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(DEFAULT_REDIS_COMMAND_TIMEOUT_MS),
   EVENTS_EXCHANGE: z.string().default('marketplace.events'),
   /** prefix of every Redis key this deployment writes (lets environments share one Redis) */
   REDIS_KEY_PREFIX: z.string().default(''),

@@ -9,11 +9,27 @@ export interface DataSourceOptions {
   entities: MixedList<Function | string | EntitySchema>;
   migrations: MixedList<Function | string>;
   poolSize?: number;
+  /** waiting for a new connection or a free one from the pool */
+  connectTimeoutMs?: number;
+  /** the server cancels a statement running longer */
+  statementTimeoutMs?: number;
+  /** the server ends a session left idle inside a transaction longer, releasing its locks */
+  idleInTransactionTimeoutMs?: number;
 }
+
+/** Defaults of the service environment (run.ts) and of data sources created without it (CLI, tests). */
+export const DB_TIMEOUT_DEFAULTS = {
+  connectTimeoutMs: 5000,
+  statementTimeoutMs: 10_000,
+  idleInTransactionTimeoutMs: 15_000,
+};
 
 /**
  * A service's connection: every session's search_path is the service's own schema, so migrations
  * and queries name tables without a schema and can never reach another service's tables by accident.
+ * Every wait is bounded (ADR 0012): a request never queues for a connection, a statement or a
+ * stuck transaction's locks longer than the timeouts. The schema is the application_name, so
+ * operators (and the fault tests) can tell each service's sessions apart in pg_stat_activity.
  */
 export function createDataSource(opts: DataSourceOptions): DataSource {
   if (!SCHEMA_NAME.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
@@ -31,6 +47,9 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
       max: opts.poolSize ?? 10,
       options: `-c search_path=${opts.schema}`,
       application_name: opts.schema,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? DB_TIMEOUT_DEFAULTS.connectTimeoutMs,
+      statement_timeout: opts.statementTimeoutMs ?? DB_TIMEOUT_DEFAULTS.statementTimeoutMs,
+      idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs ?? DB_TIMEOUT_DEFAULTS.idleInTransactionTimeoutMs,
     },
   });
 }

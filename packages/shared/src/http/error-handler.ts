@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../db/errors';
 import { InvalidCursorError } from '../db/pagination';
+import { RedisUnavailableError } from '../redis';
 import { Problem, problems } from './problem';
 
 /** Writes a problem with Node's own response API, so it serves Express and plain handlers alike. */
@@ -38,15 +40,26 @@ function toProblem(err: unknown): Problem | null {
   return null;
 }
 
+/** Which backing service failed to answer, when that is why the request failed. */
+function unavailableDependency(err: unknown): 'postgres' | 'redis' | null {
+  if (err instanceof RedisUnavailableError) return 'redis';
+  if (isDatabaseUnavailable(err)) return 'postgres';
+  return null;
+}
+
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const problem = toProblem(err);
     const instance = req.originalUrl.split('?')[0] ?? req.path;
+    const dependency = unavailableDependency(err);
+    // A dependency that is down or slow is temporary and not the client's fault: 503, try again.
+    const problem = dependency ? problems.upstreamUnavailable(503) : toProblem(err);
+    if (dependency) log.warn({ err, dependency }, 'dependency unavailable');
     if (problem) {
       if (!res.headersSent) sendProblem(res, problem, instance);
       return;
     }
-    // The cause stays in our log; the client gets a problem with no stack, SQL or host name.
+    // The cause stays in our log (a database error without its values, see the logger); the
+    // client gets a problem with no stack, SQL or host name.
     log.error({ err }, 'unhandled error');
     if (res.headersSent) {
       res.destroy();

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { databaseErrorForLog } from '../db/errors';
 import { currentRequestId } from '../http/request-context';
 
 export type { Logger };
@@ -44,6 +45,8 @@ export function createLogger(service: string, level = 'info', file?: string): Lo
       level,
       base: { service },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      // A database error serialized whole would carry the query's parameters and row values.
+      serializers: { err: (err: unknown) => databaseErrorForLog(err) ?? pino.stdSerializers.err(err as Error) },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {

@@ -7,7 +7,7 @@ import { Revocations } from '../auth/revocation';
 import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
 import type { ServiceName } from '../contracts/api/route';
 import { DEFAULT_PORTS } from '../contracts/routing';
-import { createDataSource, initializeDataSource } from '../db/data-source';
+import { createDataSource, DB_TIMEOUT_DEFAULTS, initializeDataSource } from '../db/data-source';
 import { Bus } from '../events/bus';
 import { InboxConsumer, undeclaredHandlers, type EventHandlers } from '../events/inbox';
 import { EventWriter, OutboxRelay } from '../events/outbox';
@@ -26,6 +26,9 @@ const serviceEnvShape = {
   HOST: z.string().default('127.0.0.1'),
   DB_SCHEMA: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(DB_TIMEOUT_DEFAULTS.connectTimeoutMs),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(DB_TIMEOUT_DEFAULTS.statementTimeoutMs),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(DB_TIMEOUT_DEFAULTS.idleInTransactionTimeoutMs),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
   INBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(6),
   INBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
@@ -92,9 +95,12 @@ export async function startService<S extends z.ZodRawShape>(
     entities: def.entities,
     migrations: def.migrations,
     poolSize: config.DB_POOL_SIZE,
+    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   });
   await initializeDataSource(db, schema);
-  const redis = await connectRedis(config.REDIS_URL, log);
+  const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}` });
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
   const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });

@@ -1,4 +1,4 @@
-import { isUuid, problems, recordAudit, type AdminIdentity, type EntityManager } from '@market/shared';
+import { isUuid, problems, recordAudit, RedisUnavailableError, type AdminIdentity, type EntityManager } from '@market/shared';
 import { revokeLiveSessionsOf } from '../persistence/session-repository';
 import { findUserById, freezeIfActive, unfreezeIfFrozen } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
@@ -17,6 +17,18 @@ async function refusal(manager: EntityManager, userId: string, alreadyThere: str
  */
 export async function freezeUser(deps: IdentityDeps, admin: AdminIdentity, userId: string, reason: string) {
   if (!isUuid(userId)) throw problems.notFound('user not found');
+  try {
+    return await freezeInTransaction(deps, admin, userId, reason);
+  } catch (err) {
+    // A block that timed out can still land when Redis resumes, after the freeze rolled back: the
+    // user would be refused everywhere yet not frozen, and unfreeze would refuse to lift it. The
+    // unblock rides the same connection behind the block, so it lands after it.
+    if (err instanceof RedisUnavailableError) await deps.revocations.unblockSubject('user', userId).catch(() => undefined);
+    throw err;
+  }
+}
+
+function freezeInTransaction(deps: IdentityDeps, admin: AdminIdentity, userId: string, reason: string) {
   return deps.db.transaction(async (manager) => {
     if (!(await freezeIfActive(manager, userId, reason))) throw await refusal(manager, userId, 'user is already frozen');
     const sessionIds = await revokeLiveSessionsOf(manager, userId, 'frozen');
