@@ -79,6 +79,14 @@ describe('list cursors through the gateway', () => {
       expect((await client.post(`/api/listings/${created.body.id}/submit-review`, {}, userToken)).status).toBe(200);
       if (i < 3) expect((await client.post(`/api/admin/listings/${created.body.id}/approve`, {}, adminToken)).status).toBe(200);
     }
+    // two more admins, and two refused open-upload deliveries (each is recorded)
+    for (let i = 0; i < 2; i += 1) {
+      const username = `cursor_admin_${randomInt(0, 1_000_000_000)}`;
+      const added = await client.post('/api/admin/admins', { username, nickname: username, password: 'Cursor-test-pass-1' }, adminToken);
+      expect(added.status).toBe(201);
+      const refused = await fetch(`${stack.url}/api/open/listing-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+      expect(refused.status).toBe(400);
+    }
     await eventually(
       () => client.get('/api/admin/audit-logs?limit=100', adminToken),
       (res) => res.status === 200 && res.body.items.length >= 3,
@@ -103,7 +111,16 @@ describe('list cursors through the gateway', () => {
 
   it('finds the lists built so far', async () => {
     expect((await servedLists()).map((r) => r.id).sort()).toEqual(
-      ['adminListListings', 'adminListPendingListings', 'adminListUsers', 'listAuditLogs', 'listListings', 'listSellerListings'].sort(),
+      [
+        'adminListListings',
+        'adminListOpenUploads',
+        'adminListPendingListings',
+        'adminListUsers',
+        'listAdmins',
+        'listAuditLogs',
+        'listListings',
+        'listSellerListings',
+      ].sort(),
     );
   });
 

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { ClientBase } from 'pg';
 import { DataSource, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -15,6 +16,8 @@ export interface DataSourceOptions {
   statementTimeoutMs?: number;
   /** the server ends a session left idle inside a transaction longer, releasing its locks */
   idleInTransactionTimeoutMs?: number;
+  /** told of a connection's error that nobody else was listening for (the connection is discarded either way) */
+  onConnectionError?: (err: Error) => void;
 }
 
 /** Defaults of the service environment (run.ts) and of data sources created without it (CLI, tests). */
@@ -50,6 +53,12 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
       connectionTimeoutMillis: opts.connectTimeoutMs ?? DB_TIMEOUT_DEFAULTS.connectTimeoutMs,
       statement_timeout: opts.statementTimeoutMs ?? DB_TIMEOUT_DEFAULTS.statementTimeoutMs,
       idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs ?? DB_TIMEOUT_DEFAULTS.idleInTransactionTimeoutMs,
+      // A session the server ends (restart, pg_terminate_backend) can raise a second 'error' after
+      // TypeORM has released the connection and dropped its listener; an 'error' event with no
+      // listener ends the process, so every pooled connection keeps one for its whole life.
+      onConnect: (client: ClientBase) => {
+        client.on('error', (err: Error) => opts.onConnectionError?.(err));
+      },
     },
   });
 }

@@ -98,6 +98,7 @@ export async function startService<S extends z.ZodRawShape>(
     connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    onConnectionError: (err) => log.warn({ err: { message: err.message } }, 'database connection lost; the pool replaces it'),
   });
   await initializeDataSource(db, schema);
   const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
