@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
 import {
+  buildEvent,
   connectRedis,
   createLogger,
   DEFAULT_PORTS,
@@ -9,7 +11,9 @@ import {
   signAccessToken,
   startService,
   tokenSecretShape,
+  eventProducers,
   type DomainEvent,
+  type EventData,
   type EventType,
   type Realm,
   type RedisClient,
@@ -208,4 +212,27 @@ export async function outboxEvents(stack: Stack, service: ServiceName, type: Eve
     [type],
   );
   return rows.map((row) => row.payload);
+}
+
+/**
+ * Publishes an event as its producing service would, onto the stack's exchange; `id` replays an
+ * envelope already sent (a redelivery).
+ */
+export async function publishEvent<T extends EventType>(stack: Stack, type: T, data: EventData<T>, id?: string): Promise<DomainEvent<T>> {
+  const connection = await connect(String(stack.env.AMQP_URL));
+  try {
+    const channel = await connection.createConfirmChannel();
+    const event = { ...buildEvent(type, data, eventProducers[type][0]!, null), ...(id ? { id } : {}) };
+    channel.publish(String(stack.env.EVENTS_EXCHANGE), type, Buffer.from(JSON.stringify(event)), {
+      persistent: true,
+      messageId: event.id,
+      type,
+      contentType: 'application/json',
+    });
+    await channel.waitForConfirms();
+    await channel.close();
+    return event;
+  } finally {
+    await connection.close();
+  }
 }

@@ -1,11 +1,8 @@
-import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import { buildEvent, eventProducers, type EventData, type EventType } from '@market/shared';
-import { mintToken, outboxEvents as outboxOf, type Stack } from '@market/testkit';
+import type { EventType } from '@market/shared';
+import { eventually, mintToken, outboxEvents as outboxOf, type Stack } from '@market/testkit';
 
-import { eventually } from '@market/testkit';
-
-export { eventually };
+export { eventually, publishEvent } from '@market/testkit';
 
 export interface Caller {
   id: string;
@@ -34,26 +31,6 @@ export const listingBody = (overrides: Record<string, unknown> = {}) => ({
   deposit: 5000,
   ...overrides,
 });
-
-/** Publishes an event as its producing service would, onto the stack's exchange. */
-export async function publishEvent<T extends EventType>(stack: Stack, type: T, data: EventData<T>) {
-  const connection = await connect(String(stack.env.AMQP_URL));
-  try {
-    const channel = await connection.createConfirmChannel();
-    const event = buildEvent(type, data, eventProducers[type][0], null);
-    channel.publish(String(stack.env.EVENTS_EXCHANGE), type, Buffer.from(JSON.stringify(event)), {
-      persistent: true,
-      messageId: event.id,
-      type,
-      contentType: 'application/json',
-    });
-    await channel.waitForConfirms();
-    await channel.close();
-    return event;
-  } finally {
-    await connection.close();
-  }
-}
 
 /** The events of `type` this stack's catalog wrote to its outbox about `listingId`, oldest first. */
 export async function outboxEvents(stack: Stack, type: EventType, listingId?: string) {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { problems, sendProblem, type Logger } from '@market/shared';
 
@@ -17,17 +18,44 @@ export function createServiceProxy(target: string, timeoutMs: number, log: Logge
     changeOrigin: false,
     xfwd: false,
     proxyTimeout: timeoutMs,
+    on: { error: upstreamError(target, log) },
+  });
+}
+
+/**
+ * The proxy of routes whose contract declares a stream (Server-Sent Events): no timeout, since
+ * the answer never ends by itself, and its own connections, so long-lived streams never take the
+ * keep-alive sockets of ordinary requests. Bytes are piped as they come (nothing here buffers or
+ * compresses). A client that goes away ends the upstream request too, or the service would keep
+ * writing to a stream nobody reads: once the request was fully read, Node no longer tells the
+ * proxy that the client aborted.
+ */
+export function createStreamProxy(target: string, log: Logger): ProxyMiddleware {
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target,
+    agent: new http.Agent({ keepAlive: false }),
+    changeOrigin: false,
+    xfwd: false,
     on: {
-      error: (err, req, res) => {
-        const code = (err as NodeJS.ErrnoException).code;
-        const path = (req.url ?? '').split('?')[0] ?? '';
-        log.warn({ target, code, path }, 'upstream unavailable');
-        if (!('setHeader' in res) || res.headersSent) {
-          res.destroy();
-          return;
-        }
-        sendProblem(res, problems.upstreamUnavailable(code === 'ECONNREFUSED' ? 503 : 502), path);
+      proxyReq: (proxyReq, _req, res) => {
+        res.once('close', () => proxyReq.destroy());
       },
+      error: upstreamError(target, log),
     },
   });
+}
+
+function upstreamError(target: string, log: Logger) {
+  return (err: Error, req: IncomingMessage, res: ServerResponse | Socket) => {
+    // The client left first (a closed stream): nothing failed upstream.
+    if (res.destroyed) return;
+    const code = (err as NodeJS.ErrnoException).code;
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    log.warn({ target, code, path }, 'upstream unavailable');
+    if (!('setHeader' in res) || res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendProblem(res, problems.upstreamUnavailable(code === 'ECONNREFUSED' ? 503 : 502), path);
+  };
 }

@@ -105,6 +105,9 @@ export const eventDataSchemas = {
   'dispute.resolved': z.object({
     dispute_id: Id,
     order_id: Id,
+    /** both parties, so notify can tell each of them from the event alone */
+    renter_id: Id,
+    owner_id: Id,
     result: ArbitrationResult,
     note: z.string(),
     resolved_by: Id,
@@ -119,6 +122,15 @@ export const eventDataSchemas = {
     order_id: Id.nullable(),
     gateway_txn_id: z.string().nullable().openapi({ description: 'null for an order paid from the wallet balance' }),
     paid_at: Timestamp,
+  }),
+
+  'payment.failed': z.object({
+    payment_id: Id,
+    user_id: Id,
+    amount: Money,
+    purpose: z.literal('recharge'),
+    gateway_txn_id: z.string().nullable(),
+    failed_at: Timestamp,
   }),
 
   'system_config.changed': z.object({
@@ -177,6 +189,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'dispute.opened': ['orders'],
   'dispute.resolved': ['orders'],
   'payment.succeeded': ['wallet'],
+  'payment.failed': ['wallet'],
   'system_config.changed': ['admin'],
   'audit.recorded': SERVICE_NAMES,
 };
@@ -192,6 +205,24 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
   orders: [],
   wallet: [],
   files: [],
-  notify: [],
+  notify: [
+    'user.frozen',
+    'user.unfrozen',
+    'listing.approved',
+    'listing.rejected',
+    'listing.offlined',
+    'order.paid',
+    'order.cancelled',
+    'order.handed_off',
+    'order.checkout_requested',
+    'order.checkout_countered',
+    'order.completed',
+    'order.closed',
+    'order.marked_abnormal',
+    'dispute.opened',
+    'dispute.resolved',
+    'payment.succeeded',
+    'payment.failed',
+  ],
   admin: ['audit.recorded'],
 };
