@@ -98,7 +98,11 @@ export const streamNotifications = defineRoute({
   tags: ['notifications'],
   stream: true,
   headers: z.object({
-    'last-event-id': z.string().max(40).optional().openapi({ description: 'the `id:` of the last event received' }),
+    'last-event-id': z
+      .string()
+      .regex(/^\d{0,15}$/, 'must be the id of an event of this stream')
+      .optional()
+      .openapi({ description: 'the `id:` of the last event received' }),
   }),
   success: { status: 200, description: 'an open `text/event-stream`', contentType: 'text/event-stream' },
   errors: [400, 401, 403],
