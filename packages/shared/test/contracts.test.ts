@@ -47,13 +47,19 @@ function looseObjects(schema: z.ZodType, at: string): string[] {
 }
 
 describe('route contracts', () => {
-  it('cover every endpoint of the specification exactly once, plus the added checkout reject and open-upload records', () => {
+  it('cover every endpoint of the specification exactly once, plus the added checkout reject, open-upload records, read-all and the notification stream', () => {
     const declared = allRoutes.map(routeName);
     for (const e of endpoints) {
       expect(declared.filter((d) => d === key(e.method, e.path))).toHaveLength(1);
     }
     const extra = declared.filter((d) => !endpoints.some((e) => key(e.method, e.path) === d));
-    expect(extra.sort()).toEqual(['GET /api/admin/open-uploads', 'GET /api/admin/open-uploads/{id}', 'POST /api/orders/{id}/checkout/reject']);
+    expect(extra.sort()).toEqual([
+      'GET /api/admin/open-uploads',
+      'GET /api/admin/open-uploads/{id}',
+      'GET /api/notifications/stream',
+      'POST /api/notifications/read-all',
+      'POST /api/orders/{id}/checkout/reject',
+    ]);
     expect(new Set(declared).size).toBe(declared.length);
   });
 
@@ -91,10 +97,17 @@ describe('route contracts', () => {
     }
   });
 
-  it('answer 501 on the services not implemented yet', () => {
-    for (const r of allRoutes.filter((r) => ['orders', 'wallet', 'notify'].includes(r.service))) {
-      expect({ route: routeName(r), has501: r.errors.includes(501) }).toEqual({ route: routeName(r), has501: true });
+  it('declare 501 exactly on the routes not built yet: orders and wallet', () => {
+    for (const r of allRoutes) {
+      const notBuilt = r.service === 'orders' || r.service === 'wallet';
+      expect({ route: routeName(r), has501: r.errors.includes(501) }).toEqual({ route: routeName(r), has501: notBuilt });
     }
+  });
+
+  it('declare streams only as Server-Sent Events of a user', () => {
+    const streams = allRoutes.filter((r) => r.stream);
+    expect(streams.map(routeName)).toEqual(['GET /api/notifications/stream']);
+    for (const r of streams) expect({ auth: r.auth, contentType: r.success.contentType }).toEqual({ auth: 'user', contentType: 'text/event-stream' });
   });
 
   it.each(jsonBodyRoutes.map((r) => [routeName(r), r] as const))('%s rejects an unknown body field', (_, r) => {

@@ -97,6 +97,7 @@ export const streamNotifications = defineRoute({
   ].join(' '),
   tags: ['notifications'],
   stream: true,
+  query: z.object({}).strict(),
   headers: z.object({
     'last-event-id': z
       .string()
