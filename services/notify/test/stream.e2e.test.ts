@@ -164,6 +164,47 @@ describe('the live notification stream through the gateway', () => {
   });
 });
 
+describe('notifications of the same users written concurrently', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['notify'] });
+  });
+  afterAll(() => stack?.stop());
+
+  it('reach each stream once, in order, with consecutive ids, and without deadlock between events addressing both', async () => {
+    const a = newUser();
+    const b = newUser();
+    const dispute = (renter: Caller, owner: Caller) =>
+      buildEvent('dispute.opened', { dispute_id: uuidv7(), order_id: uuidv7(), renter_id: renter.id, owner_id: owner.id, type: 'usage', raised_by: renter.id, reason: 'x' }, 'orders', null);
+    const events = [
+      ...Array.from({ length: 20 }, () => dispute(a, b)),
+      ...Array.from({ length: 20 }, () => dispute(b, a)),
+      ...Array.from({ length: 10 }, () => buildEvent('user.unfrozen', { user_id: a.id, unfrozen_by: uuidv7(), unfrozen_at: new Date().toISOString() }, 'identity', null)),
+    ];
+    const streamA = await SseClient.open(`${stack.url}/api/notifications/stream`, a.token);
+    const streamB = await SseClient.open(`${stack.url}/api/notifications/stream`, b.token);
+    try {
+      const consumer = stack.services.notify!.consumer;
+      await Promise.all(events.map((event) => consumer.handle(event)));
+
+      await eventually(async () => [streamA.events.length, streamB.events.length], ([na, nb]) => na === 50 && nb === 40, 10_000);
+      expect(streamA.events.map((e) => Number(e.id))).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(streamB.events.map((e) => Number(e.id))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(new Set(streamA.notifications().map((n) => n.id)).size).toBe(50);
+      expect(streamA.notifications().every((n) => n.user_id === a.id)).toBe(true);
+
+      const resumed = await SseClient.open(`${stack.url}/api/notifications/stream`, a.token, { 'last-event-id': '30' });
+      await eventually(async () => resumed.events.length, (n) => n === 20);
+      expect(resumed.notifications().map((n) => n.id)).toEqual(streamA.notifications().slice(30).map((n) => n.id));
+      await resumed.close();
+    } finally {
+      await streamA.close();
+      await streamB.close();
+    }
+  });
+});
+
 describe('the live stream across notify replicas', () => {
   let stack: Stack;
   let second: RunningService<any>;

@@ -61,6 +61,8 @@ class LiveStream {
     });
     this.res.write('retry: 3000\n\n');
     this.res.on('close', () => this.end());
+    // The client may have left while the stream's position was being read.
+    if (this.res.destroyed) return this.end();
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
     this.maxAge = setTimeout(() => this.end(), this.opts.maxAgeMs);
     this.wake();
