@@ -59,6 +59,8 @@ export class SseClient {
   readonly arrivals: number[] = [];
   status = 0;
   headers: Headers | null = null;
+  /** the problem answered instead of a stream */
+  problem: unknown = null;
   ended = false;
   private readonly abort = new AbortController();
   private done: Promise<void> = Promise.resolve();
@@ -78,8 +80,6 @@ export class SseClient {
     }
     return client;
   }
-
-  problem: any = null;
 
   private async read(body: ReadableStream<Uint8Array>) {
     const decoder = new TextDecoder();

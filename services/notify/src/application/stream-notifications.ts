@@ -1,14 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import type { Revocations, UserIdentity } from '@market/shared';
+import { withTimeout, type Revocations, type UserIdentity } from '@market/shared';
 import type { NotificationHub, StreamSource } from '../live/notification-hub';
 import { lastPosition, notificationsAfter, toNotificationView } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
-
-/** Settles like `work`, or with `fallback` after `ms`. */
-function within<T>(ms: number, work: Promise<T>, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
-}
 
 export function streamSource(deps: NotifyDeps, revocations: Revocations): StreamSource {
   return {
@@ -19,10 +13,9 @@ export function streamSource(deps: NotifyDeps, revocations: Revocations): Stream
     // Logout, refresh-token reuse and freezes revoke the session where the gateway looks; without
     // an answer from Redis the stream ends, as the gateway would refuse the request.
     stillAllowed: (caller) =>
-      within(
-        2000,
-        revocations.sessionState('user', caller.sub, caller.sid).then((state) => state === 'active', () => false),
-        false,
+      withTimeout(revocations.sessionState('user', caller.sub, caller.sid), 2000, 'checking the session').then(
+        (state) => state === 'active',
+        () => false,
       ),
   };
 }

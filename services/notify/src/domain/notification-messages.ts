@@ -20,12 +20,11 @@ export function yuan(fen: number): string {
 
 const withReason = (text: string, reason: string | null | undefined) => (reason ? `${text}原因：${reason}` : text);
 
-type OrderEvent = EventData<'order.paid'>;
 type Role = 'renter' | 'owner';
 
 function orderDraft(
   type: EventType,
-  order: OrderEvent | EventData<'order.cancelled'>,
+  order: EventData<'order.cancelled'>,
   role: Role,
   title: string,
   body: string,

@@ -162,11 +162,6 @@ export class NotificationHub {
     stream.start();
   }
 
-  /** How many streams a user has open on this replica. */
-  openStreams(userId: string): number {
-    return this.streams.get(userId)?.size ?? 0;
-  }
-
   async stop() {
     this.stopped = true;
     if (this.relistenTimer) clearTimeout(this.relistenTimer);
