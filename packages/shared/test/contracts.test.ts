@@ -68,11 +68,13 @@ describe('route contracts', () => {
         'GET /api/admin/admins',
         'GET /api/admin/open-uploads',
         'GET /api/admin/open-uploads/{id}',
+        'GET /api/notifications/stream',
         'GET /api/payments/sandbox/{id}',
         'POST /api/admin/admins',
         'POST /api/admin/admins/{id}/disable',
         'POST /api/admin/admins/{id}/enable',
         'POST /api/admin/me/password',
+        'POST /api/notifications/read-all',
         'POST /api/orders/{id}/checkout/reject',
         'POST /api/payments/sandbox/{id}/complete',
       ].sort(),
@@ -114,13 +116,18 @@ describe('route contracts', () => {
     }
   });
 
-  it('declare 501 exactly on the routes not built yet: notifications, disputes and the back office’s orders', () => {
+  it('declare 501 exactly on the routes not built yet: disputes and the back office’s orders', () => {
     const notBuilt = (r: (typeof allRoutes)[number]) =>
-      r.service === 'notify' ||
-      (r.service === 'orders' && (r.path.startsWith('/api/admin/') || r.path.startsWith('/api/disputes') || r.path.endsWith('/dispute')));
+      r.service === 'orders' && (r.path.startsWith('/api/admin/') || r.path.startsWith('/api/disputes') || r.path.endsWith('/dispute'));
     for (const r of allRoutes) {
       expect({ route: routeName(r), has501: r.errors.includes(501) }).toEqual({ route: routeName(r), has501: notBuilt(r) });
     }
+  });
+
+  it('declare streams only as Server-Sent Events of a user', () => {
+    const streams = allRoutes.filter((r) => r.stream);
+    expect(streams.map(routeName)).toEqual(['GET /api/notifications/stream']);
+    for (const r of streams) expect({ auth: r.auth, contentType: r.success.contentType }).toEqual({ auth: 'user', contentType: 'text/event-stream' });
   });
 
   it.each(jsonBodyRoutes.map((r) => [routeName(r), r] as const))('%s rejects an unknown body field', (_, r) => {

@@ -1,11 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { EventType } from '@market/shared';
-import { mintToken, outboxEvents as outboxOf, type Stack } from '@market/testkit';
+import { eventually, mintToken, outboxEvents as outboxOf, type Stack } from '@market/testkit';
 
-import { eventually } from '@market/testkit';
-
-export { eventually };
-export { publishEvent } from '@market/testkit';
+export { eventually, publishEvent } from '@market/testkit';
 
 export interface Caller {
   id: string;

@@ -16,6 +16,8 @@ async function main() {
       redis.quit().finally(() => process.exit(0));
     });
     server.closeIdleConnections();
+    // Open notification streams never end by themselves; clients reconnect elsewhere with Last-Event-ID.
+    setTimeout(() => server.closeAllConnections(), 10_000).unref();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

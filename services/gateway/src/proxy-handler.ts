@@ -17,7 +17,7 @@ import {
 import { createAuthenticator } from './authenticate';
 import { clientAddressResolver } from './client-address';
 import type { GatewayConfig } from './config';
-import { createServiceProxy, type ProxyMiddleware } from './proxy';
+import { createServiceProxy, createStreamProxy, type ProxyMiddleware } from './proxy';
 import { createRateLimits } from './rate-limit';
 import { refusedUploadReporter } from './refused-uploads';
 import { RouteTable } from './route-table';
@@ -56,6 +56,9 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
   const proxies = Object.fromEntries(
     Object.entries(serviceUrls(config)).map(([service, url]) => [service, createServiceProxy(url, config.UPSTREAM_TIMEOUT_MS, log)]),
   ) as Record<ServiceName, ProxyMiddleware>;
+  const streamProxies = Object.fromEntries(
+    Object.entries(serviceUrls(config)).map(([service, url]) => [service, createStreamProxy(url, log)]),
+  ) as Record<ServiceName, ProxyMiddleware>;
 
   async function forward(req: IncomingMessage, res: ServerResponse, path: string) {
     const method = req.method ?? 'GET';
@@ -87,7 +90,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     req.headers[ASSERTION_HEADER] = sign(identity);
     req.headers['x-request-id'] = res.getHeader('x-request-id') as string;
     servedBy.set(res, route.service);
-    proxies[route.service](req, res, (err?: unknown) => {
+    (route.stream ? streamProxies : proxies)[route.service](req, res, (err?: unknown) => {
       if (err) fail(res, path, err);
     });
   }

@@ -56,7 +56,8 @@ describe('hostile input through the gateway', () => {
     const check = async (route: AnyRoute, path: string, init: RequestInit, label: string) => {
       calls += 1;
       const res = await client.raw(route.method.toUpperCase(), path, init);
-      const text = await res.text();
+      // an opened stream never ends by itself: its status and headers are the answer
+      const text = route.stream && res.ok ? (await res.body?.cancel(), '') : await res.text();
       if (res.status >= 500 && res.status !== 501) failures.push(`${res.status} ${route.method.toUpperCase()} ${path} (${label}): ${text.slice(0, 200)}`);
       else if (res.status >= 400 && !res.headers.get('content-type')?.includes('application/problem+json')) {
         failures.push(`${res.status} without problem+json: ${route.method.toUpperCase()} ${path} (${label})`);

@@ -1,9 +1,33 @@
-import { CreateOutboxAndInbox1763800000000, defineService, notImplementedRoutes, notifyRoutes } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000, defineService } from '@market/shared';
+import { streamSource } from './application/stream-notifications';
+import { notifyEnvShape } from './config';
+import { notifyEventHandlers } from './events/handlers';
+import { notifyRouteBindings } from './http/routes';
+import { NotificationHub } from './live/notification-hub';
+import { CreateNotifications1764000000000 } from './persistence/migrations/1764000000000-create-notifications';
+import { notificationChannel } from './persistence/notification-repository';
 
 export const notifyService = defineService({
   name: 'notify',
-  env: {},
+  env: notifyEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000],
-  build: () => ({ routes: notImplementedRoutes(notifyRoutes) }),
+  migrations: [CreateOutboxAndInbox1763800000000, CreateNotifications1764000000000],
+  build: async (ctx) => {
+    const deps = { db: ctx.db, channel: notificationChannel(ctx.schema) };
+    const hub = new NotificationHub({
+      databaseUrl: ctx.config.DATABASE_URL,
+      channel: deps.channel,
+      log: ctx.log,
+      source: streamSource(deps, ctx.revocations),
+      heartbeatMs: ctx.config.NOTIFY_HEARTBEAT_MS,
+      maxAgeMs: ctx.config.NOTIFY_STREAM_MAX_AGE_MS,
+      maxStreamsPerUser: ctx.config.NOTIFY_MAX_STREAMS_PER_USER,
+    });
+    await hub.start();
+    return {
+      routes: notifyRouteBindings(deps, hub),
+      handlers: notifyEventHandlers(deps.channel),
+      beforeStop: () => hub.stop(),
+    };
+  },
 });

@@ -31,6 +31,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
 };
 
 function successContent(route: AnyRoute) {
+  if (route.stream) return { [route.success.contentType ?? 'text/event-stream']: { schema: { type: 'string' as const } } };
   if (route.success.schema) return { 'application/json': { schema: route.success.schema } };
   if (route.success.contentType) {
     return { [route.success.contentType]: { schema: { type: 'string' as const, format: 'binary' } } };

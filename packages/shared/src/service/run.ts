@@ -58,6 +58,11 @@ export interface ServiceParts {
   internal?: InternalBinding[];
   handlers?: EventHandlers;
   jobs?: Job[];
+  /**
+   * Ends what would keep the HTTP server from closing (open streams); runs when the service
+   * stops, before the server waits for its connections.
+   */
+  beforeStop?: () => Promise<void> | void;
 }
 
 export interface ServiceDefinition<S extends z.ZodRawShape> {
@@ -121,6 +126,7 @@ export async function startService<S extends z.ZodRawShape>(
   const parts = await def.build(ctx);
   const undeclared = undeclaredHandlers(def.name, parts.handlers ?? {});
   if (undeclared.length > 0) {
+    await parts.beforeStop?.();
     await bus.close();
     await redis.quit().catch(() => undefined);
     await db.destroy();
@@ -181,6 +187,7 @@ export async function startService<S extends z.ZodRawShape>(
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
+      await parts.beforeStop?.();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

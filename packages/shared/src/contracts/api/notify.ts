@@ -2,13 +2,22 @@ import { IdParams, Page, PageQuery, EmptyBody, QueryBoolean, Timestamp, Id } fro
 import { z } from '../zod';
 import { defineRoute } from './route';
 
+export const NotificationData = z
+  .record(z.string(), z.union([z.string(), z.number().int(), z.null()]))
+  .openapi('NotificationData', {
+    description:
+      'what a client needs to link to the subject: ids (`order_id`, `listing_id`, `dispute_id`, `payment_id`) and amounts in fen',
+    example: { order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c', amount: 6400 },
+  });
+
 export const Notification = z
   .object({
     id: Id,
     user_id: Id,
-    kind: z.string().openapi({ description: 'what happened, usually the event type', example: 'order.paid' }),
+    kind: z.string().openapi({ description: 'what happened: the event type it was built from', example: 'order.paid' }),
     title: z.string(),
     body: z.string(),
+    data: NotificationData,
     biz_type: z.string().nullable().openapi({ example: 'order' }),
     biz_id: z.string().nullable(),
     read: z.boolean(),
@@ -16,6 +25,10 @@ export const Notification = z
     created_at: Timestamp,
   })
   .openapi('Notification');
+
+export const NotificationPage = Page(Notification)
+  .extend({ unread_count: z.number().int().min(0).openapi({ description: 'the caller’s unread notifications, all pages' }) })
+  .openapi('NotificationPage');
 
 export const listNotifications = defineRoute({
   id: 'listNotifications',
@@ -25,10 +38,11 @@ export const listNotifications = defineRoute({
   auth: 'user',
   summary: 'The caller’s in-app notifications',
   tags: ['notifications'],
-  query: PageQuery.extend({ read: QueryBoolean.optional() }),
-  success: { status: 200, description: 'notifications, newest first', schema: Page(Notification) },
-  // Notify is not implemented yet: the gateway answers 501 until the service is.
-  errors: [400, 401, 403, 501],
+  query: PageQuery.extend({
+    unread: QueryBoolean.optional().openapi({ description: '`true`: unread only; `false`: read only' }),
+  }),
+  success: { status: 200, description: 'notifications, newest first, with the unread count', schema: NotificationPage },
+  errors: [400, 401, 403],
 });
 
 export const markNotificationRead = defineRoute({
@@ -42,7 +56,57 @@ export const markNotificationRead = defineRoute({
   params: IdParams,
   body: EmptyBody,
   success: { status: 200, description: 'the notification', schema: Notification },
-  errors: [400, 401, 403, 404, 501],
+  errors: [400, 401, 403, 404],
 });
 
-export const notifyRoutes = [listNotifications, markNotificationRead];
+export const ReadAllResult = z
+  .object({
+    marked: z.number().int().min(0).openapi({ description: 'notifications this call marked read' }),
+    unread_count: z.number().int().min(0),
+  })
+  .openapi('NotificationsReadAll');
+
+export const markAllNotificationsRead = defineRoute({
+  id: 'markAllNotificationsRead',
+  service: 'notify',
+  method: 'post',
+  path: '/api/notifications/read-all',
+  auth: 'user',
+  summary: 'Mark every notification of the caller read',
+  tags: ['notifications'],
+  body: EmptyBody,
+  success: { status: 200, description: 'how many were marked', schema: ReadAllResult },
+  errors: [400, 401, 403],
+});
+
+export const streamNotifications = defineRoute({
+  id: 'streamNotifications',
+  service: 'notify',
+  method: 'get',
+  path: '/api/notifications/stream',
+  auth: 'user',
+  summary: 'Live stream of the caller’s new notifications (Server-Sent Events)',
+  description: [
+    'Each new notification arrives as `event: notification` with `data:` one `Notification` as JSON and `id:` its',
+    'position in the caller’s stream. Reconnecting with `Last-Event-ID` (EventSource does this itself) first replays',
+    'every notification after that position; without it the stream starts with what arrives from now on.',
+    'A comment line (`: heartbeat`) comes every `NOTIFY_HEARTBEAT_MS` (15 s by default). The stream ends when the',
+    'session is logged out or the user frozen (checked at each heartbeat, and at once on a freeze), after',
+    '`NOTIFY_STREAM_MAX_AGE_MS`, and when the same user opens more than `NOTIFY_MAX_STREAMS_PER_USER` streams on one',
+    'server (the oldest ends); a client reconnects with its last id and misses nothing.',
+  ].join(' '),
+  tags: ['notifications'],
+  stream: true,
+  query: z.object({}).strict(),
+  headers: z.object({
+    'last-event-id': z
+      .string()
+      .regex(/^\d{0,15}$/, 'must be the id of an event of this stream')
+      .optional()
+      .openapi({ description: 'the `id:` of the last event received' }),
+  }),
+  success: { status: 200, description: 'an open `text/event-stream`', contentType: 'text/event-stream' },
+  errors: [400, 401, 403],
+});
+
+export const notifyRoutes = [listNotifications, markAllNotificationsRead, markNotificationRead, streamNotifications];

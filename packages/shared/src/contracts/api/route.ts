@@ -51,7 +51,13 @@ interface RouteFields<
    * check; open upload records even a body that is not JSON). Raw routes have literal paths.
    */
   bodyType?: 'json' | 'multipart' | 'raw';
-  /** request headers worth documenting (Idempotency-Key, X-Upload-Token, Paygate-Signature) */
+  /**
+   * The handler answers with an open-ended stream it writes itself (Server-Sent Events): the
+   * gateway forwards it as it comes, without its upstream timeout, and ends the upstream request
+   * when the client goes away. `success.contentType` names the stream's media type.
+   */
+  stream?: boolean;
+  /** request headers worth documenting (Idempotency-Key, X-Upload-Token, Paygate-Signature, Last-Event-ID) */
   headers?: AnyObject;
   success: {
     status: 200 | 201 | 204 | 304;

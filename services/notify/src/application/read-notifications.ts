@@ -1,0 +1,20 @@
+import { isUuid, problems, type UserIdentity } from '@market/shared';
+import { markAllRead, markRead, pageNotifications, toNotificationView, unreadCount } from '../persistence/notification-repository';
+import type { NotifyDeps } from './deps';
+
+export async function listNotifications(deps: NotifyDeps, caller: UserIdentity, query: { unread?: boolean; limit: number; cursor?: string }) {
+  const page = await pageNotifications(deps.db, caller.sub, query);
+  return { items: page.items.map(toNotificationView), next_cursor: page.next_cursor, unread_count: await unreadCount(deps.db, caller.sub) };
+}
+
+/** Someone else's notification is answered exactly like one that does not exist. */
+export async function markNotificationRead(deps: NotifyDeps, caller: UserIdentity, id: string) {
+  const row = isUuid(id) ? await markRead(deps.db, caller.sub, id) : null;
+  if (!row) throw problems.notFound('notification not found');
+  return toNotificationView(row);
+}
+
+export async function markAllNotificationsRead(deps: NotifyDeps, caller: UserIdentity) {
+  const marked = await markAllRead(deps.db, caller.sub);
+  return { marked, unread_count: await unreadCount(deps.db, caller.sub) };
+}

@@ -1,0 +1,229 @@
+import type { EventData, EventType } from '@market/shared';
+
+/** One notification to write, before it has an id or a place in its user's stream. */
+export interface NotificationDraft {
+  user_id: string;
+  kind: EventType;
+  title: string;
+  body: string;
+  data: Record<string, string | number | null>;
+  biz_type: 'order' | 'listing' | 'payment' | 'user';
+  biz_id: string;
+}
+
+/** Integer fen as yuan with two decimals, by integer arithmetic (never through a float). */
+export function yuan(fen: number): string {
+  const sign = fen < 0 ? '-' : '';
+  const abs = Math.abs(fen);
+  return `${sign}¥${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+const withReason = (text: string, reason: string | null | undefined) => (reason ? `${text}原因：${reason}` : text);
+
+type Role = 'renter' | 'owner';
+
+function orderDraft(
+  type: EventType,
+  order: EventData<'order.cancelled'>,
+  role: Role,
+  title: string,
+  body: string,
+  amounts: Record<string, number | undefined> = {},
+): NotificationDraft {
+  const figures = Object.fromEntries(Object.entries(amounts).filter((entry): entry is [string, number] => entry[1] !== undefined));
+  return {
+    user_id: role === 'renter' ? order.renter_id : order.owner_id,
+    kind: type,
+    title,
+    body,
+    data: {
+      order_id: order.order_id,
+      listing_id: order.listing_id,
+      role,
+      amount: order.amount,
+      ...figures,
+    },
+    biz_type: 'order',
+    biz_id: order.order_id,
+  };
+}
+
+/** The parties that did not cause the move (the timeout scan, `actor_id` null, is neither). */
+function otherParties(order: { renter_id: string; owner_id: string; actor_id?: string | null }, among: Role[] = ['renter', 'owner']): Role[] {
+  return among.filter((role) => (role === 'renter' ? order.renter_id : order.owner_id) !== order.actor_id);
+}
+
+function settlementText(s: { consumption?: number; deposit_deduction?: number; refund?: number }): string {
+  const parts = [
+    s.consumption !== undefined ? `租金消耗 ${yuan(s.consumption)}` : null,
+    s.deposit_deduction !== undefined ? `押金扣除 ${yuan(s.deposit_deduction)}` : null,
+    s.refund !== undefined ? `退还租客 ${yuan(s.refund)}` : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? `${parts.join('，')}。` : '';
+}
+
+function listingDraft(type: EventType, listing: EventData<'listing.approved'>, title: string, body: string): NotificationDraft[] {
+  return [
+    {
+      user_id: listing.owner_id,
+      kind: type,
+      title,
+      body,
+      data: { listing_id: listing.listing_id },
+      biz_type: 'listing',
+      biz_id: listing.listing_id,
+    },
+  ];
+}
+
+const ARBITRATION_TEXT = {
+  complete: '平台裁定订单完成结算。',
+  close: '平台裁定关闭订单。',
+  mark_abnormal: '平台将订单标记为异常，款项暂时冻结。',
+} as const;
+
+/**
+ * Who learns of each event and what they read: the party that must act next, both parties when
+ * money moved or the order ended, the owner for review outcomes, the user for their own account
+ * and payments. Texts are Chinese throughout; amounts are yuan from integer fen.
+ */
+const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[] } = {
+  'order.paid': (o) => [
+    orderDraft('order.paid', o, 'owner', '订单已支付，请交付账号', `租客已支付「${o.listing_title}」的订单（${o.hours} 小时，租金 ${yuan(o.rent)}，押金 ${yuan(o.deposit)}），请尽快交付账号。`, {
+      rent: o.rent,
+      deposit: o.deposit,
+    }),
+  ],
+  'order.handed_off': (o) => [
+    orderDraft('order.handed_off', o, 'renter', '账号已交付，请确认收货', `「${o.listing_title}」的账号已交付，请查看交付信息并确认账号可用。`),
+  ],
+  'order.checkout_requested': (o) => [
+    orderDraft('order.checkout_requested', o, 'owner', '租客申请结算，请确认', `「${o.listing_title}」申请结算：${settlementText(o)}请确认或提出修改。`, {
+      consumption: o.consumption,
+      deposit_deduction: o.deposit_deduction,
+      refund: o.refund,
+    }),
+  ],
+  'order.checkout_countered': (o) => [
+    orderDraft('order.checkout_countered', o, 'renter', '卖家修改了结算，请确认', withReason(`「${o.listing_title}」的结算被修改：${settlementText(o)}请接受或拒绝。`, o.reason), {
+      consumption: o.consumption,
+      deposit_deduction: o.deposit_deduction,
+      refund: o.refund,
+    }),
+  ],
+  'order.completed': (o) => [
+    orderDraft('order.completed', o, 'renter', '订单已完成', `「${o.listing_title}」已结算：租金消耗 ${yuan(o.consumption)}，押金扣除 ${yuan(o.deposit_deduction)}，退还您 ${yuan(o.refund)}。`, {
+      consumption: o.consumption,
+      deposit_deduction: o.deposit_deduction,
+      refund: o.refund,
+    }),
+    orderDraft('order.completed', o, 'owner', '订单已完成', `「${o.listing_title}」已结算：您的收入 ${yuan(o.owner_income)}（平台服务费 ${yuan(o.platform_fee)}）。`, {
+      consumption: o.consumption,
+      deposit_deduction: o.deposit_deduction,
+      owner_income: o.owner_income,
+      platform_fee: o.platform_fee,
+    }),
+  ],
+  'order.closed': (o) => [
+    orderDraft('order.closed', o, 'renter', '订单已关闭', withReason(`「${o.listing_title}」已关闭，退还您 ${yuan(o.refund)}。`, o.reason), { refund: o.refund }),
+    orderDraft('order.closed', o, 'owner', '订单已关闭', withReason(`「${o.listing_title}」已关闭，您的收入 ${yuan(o.owner_income)}。`, o.reason), {
+      owner_income: o.owner_income,
+      platform_fee: o.platform_fee,
+    }),
+  ],
+  'order.cancelled': (o) =>
+    otherParties(o).map((role) => orderDraft('order.cancelled', o, role, '订单已取消', withReason(`「${o.listing_title}」的订单已取消。`, o.reason))),
+  'order.marked_abnormal': (o) =>
+    (['renter', 'owner'] as const).map((role) =>
+      orderDraft('order.marked_abnormal', o, role, '订单已标记异常', withReason(`「${o.listing_title}」被标记为异常，款项暂时冻结，等待平台处理。`, o.reason)),
+    ),
+  'dispute.opened': (d) =>
+    (['renter', 'owner'] as const).map((role) => {
+      const userId = role === 'renter' ? d.renter_id : d.owner_id;
+      const raisedByMe = userId === d.raised_by;
+      return {
+        user_id: userId,
+        kind: 'dispute.opened',
+        title: raisedByMe ? '纠纷已提交' : '对方发起了纠纷',
+        body: raisedByMe ? `您发起的纠纷已提交，平台将介入处理。` : `对方就订单发起了纠纷：${d.reason}。平台将介入处理。`,
+        data: { order_id: d.order_id, dispute_id: d.dispute_id, role, type: d.type },
+        biz_type: 'order',
+        biz_id: d.order_id,
+      };
+    }),
+  'dispute.resolved': (d) =>
+    (['renter', 'owner'] as const).map((role) => {
+      const b = d.breakdown ?? null;
+      const money = b ? (role === 'renter' ? `退还您 ${yuan(b.refund)}。` : `您的收入 ${yuan(b.owner_income)}。`) : '';
+      const amounts: Record<string, number> = b ? (role === 'renter' ? { refund: b.refund } : { owner_income: b.owner_income }) : {};
+      return {
+        user_id: role === 'renter' ? d.renter_id : d.owner_id,
+        kind: 'dispute.resolved',
+        title: '纠纷已处理',
+        body: `${ARBITRATION_TEXT[d.result]}${money}${d.note ? `说明：${d.note}` : ''}`,
+        data: { order_id: d.order_id, dispute_id: d.dispute_id, role, result: d.result, ...amounts },
+        biz_type: 'order',
+        biz_id: d.order_id,
+      };
+    }),
+  'listing.approved': (l) => listingDraft('listing.approved', l, '房源已通过审核', `「${l.title}」已通过审核并上架。`),
+  'listing.rejected': (l) => listingDraft('listing.rejected', l, '房源未通过审核', withReason(`「${l.title}」未通过审核。`, l.reason)),
+  'listing.offlined': (l) => listingDraft('listing.offlined', l, '房源已下架', withReason(`「${l.title}」已被下架。`, l.reason)),
+  'payment.succeeded': (p) =>
+    // An order paid from the balance is told by order.paid; only a recharge is news to the payer.
+    p.purpose !== 'recharge'
+      ? []
+      : [
+          {
+            user_id: p.user_id,
+            kind: 'payment.succeeded',
+            title: '充值成功',
+            body: `您已成功充值 ${yuan(p.amount)}。`,
+            data: { payment_id: p.payment_id, amount: p.amount },
+            biz_type: 'payment',
+            biz_id: p.payment_id,
+          },
+        ],
+  'payment.failed': (p) => [
+    {
+      user_id: p.user_id,
+      kind: 'payment.failed',
+      title: '充值失败',
+      body: `充值 ${yuan(p.amount)} 未成功，款项未入账。`,
+      data: { payment_id: p.payment_id, amount: p.amount },
+      biz_type: 'payment',
+      biz_id: p.payment_id,
+    },
+  ],
+  'user.frozen': (u) => [
+    {
+      user_id: u.user_id,
+      kind: 'user.frozen',
+      title: '账号已被冻结',
+      body: withReason('您的账号已被冻结，如有疑问请联系客服。', u.reason),
+      data: { user_id: u.user_id },
+      biz_type: 'user',
+      biz_id: u.user_id,
+    },
+  ],
+  'user.unfrozen': (u) => [
+    {
+      user_id: u.user_id,
+      kind: 'user.unfrozen',
+      title: '账号已解冻',
+      body: '您的账号已恢复正常使用。',
+      data: { user_id: u.user_id },
+      biz_type: 'user',
+      biz_id: u.user_id,
+    },
+  ],
+};
+
+/** The notifications an event makes; none for a type notify does not tell anyone about. */
+export function notificationsFor<T extends EventType>(type: T, data: EventData<T>): NotificationDraft[] {
+  const build = MESSAGES[type] as ((data: EventData<T>) => NotificationDraft[]) | undefined;
+  return build ? build(data) : [];
+}
+
+/** The kinds of notification that end the user's live streams once delivered: they can no longer use the account. */
+export const ENDS_STREAMS: ReadonlySet<string> = new Set<EventType>(['user.frozen']);

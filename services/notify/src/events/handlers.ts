@@ -1,0 +1,8 @@
+import { eventConsumers, type EventHandler, type EventHandlers, type EventType } from '@market/shared';
+import { recordNotifications } from '../application/record-notifications';
+
+/** Every event notify consumes becomes its notifications; the kit runs each in one transaction with its inbox row. */
+export function notifyEventHandlers(channel: string): EventHandlers {
+  const record: EventHandler<EventType> = (event, manager) => recordNotifications(manager, channel, event);
+  return Object.fromEntries(eventConsumers.notify.map((type) => [type, record])) as EventHandlers;
+}

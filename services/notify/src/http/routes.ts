@@ -1,0 +1,21 @@
+import {
+  listNotifications as listNotificationsRoute,
+  markAllNotificationsRead as markAllNotificationsReadRoute,
+  markNotificationRead as markNotificationReadRoute,
+  route,
+  streamNotifications,
+  type RouteBinding,
+} from '@market/shared';
+import type { NotifyDeps } from '../application/deps';
+import { listNotifications, markAllNotificationsRead, markNotificationRead } from '../application/read-notifications';
+import { openNotificationStream } from '../application/stream-notifications';
+import type { NotificationHub } from '../live/notification-hub';
+
+export function notifyRouteBindings(deps: NotifyDeps, hub: NotificationHub): RouteBinding[] {
+  return [
+    route(listNotificationsRoute, ({ query, identity }) => listNotifications(deps, identity, query)),
+    route(markAllNotificationsReadRoute, ({ identity }) => markAllNotificationsRead(deps, identity)),
+    route(markNotificationReadRoute, ({ params, identity }) => markNotificationRead(deps, identity, params.id)),
+    route(streamNotifications, ({ identity, req, res }) => openNotificationStream(deps, hub, identity, req.header('last-event-id'), res)),
+  ];
+}

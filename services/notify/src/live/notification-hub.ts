@@ -1,0 +1,228 @@
+import type { ServerResponse } from 'node:http';
+import { Client } from 'pg';
+import { problems, type Logger, type UserIdentity } from '@market/shared';
+import { ENDS_STREAMS } from '../domain/notification-messages';
+import type { NotificationView } from '../persistence/notification-repository';
+
+export interface StreamItem {
+  seq: number;
+  kind: string;
+  view: NotificationView;
+}
+
+/** Where streams read from: the notifications themselves, and whether a session may still listen. */
+export interface StreamSource {
+  after(userId: string, seq: number, limit: number): Promise<StreamItem[]>;
+  stillAllowed(caller: UserIdentity): Promise<boolean>;
+}
+
+export interface HubOptions {
+  databaseUrl: string;
+  channel: string;
+  log: Logger;
+  source: StreamSource;
+  heartbeatMs: number;
+  maxAgeMs: number;
+  maxStreamsPerUser: number;
+  /** pause before listening again after the listening connection was lost */
+  relistenMs?: number;
+}
+
+const BATCH = 100;
+
+/**
+ * One open `text/event-stream`. It never holds notifications itself: woken by the hub, it reads
+ * its user's rows after the last position it sent, so an announcement it missed (a lost listener,
+ * a wake during a read) costs latency, never a notification; the heartbeat reads too.
+ */
+class LiveStream {
+  private pulling = false;
+  private again = false;
+  private ended = false;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private maxAge: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly caller: UserIdentity,
+    private position: number,
+    private readonly res: ServerResponse,
+    private readonly opts: HubOptions,
+    private readonly onEnd: (stream: LiveStream) => void,
+  ) {}
+
+  start() {
+    this.res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      // no-transform: nothing on the way may compress (and so hold back) the stream; X-Accel-Buffering
+      // asks nginx-style proxies not to buffer it.
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    this.res.write('retry: 3000\n\n');
+    this.res.on('close', () => this.end());
+    // The client may have left while the stream's position was being read.
+    if (this.res.destroyed) return this.end();
+    this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
+    this.maxAge = setTimeout(() => this.end(), this.opts.maxAgeMs);
+    this.wake();
+  }
+
+  wake() {
+    void this.pull();
+  }
+
+  private async pull() {
+    if (this.ended) return;
+    if (this.pulling) {
+      this.again = true;
+      return;
+    }
+    this.pulling = true;
+    try {
+      do {
+        this.again = false;
+        let batch: StreamItem[];
+        do {
+          batch = await this.opts.source.after(this.caller.sub, this.position, BATCH);
+          for (const item of batch) {
+            if (this.ended) return;
+            this.position = item.seq;
+            const flowing = this.res.write(`id: ${item.seq}\nevent: notification\ndata: ${JSON.stringify(item.view)}\n\n`);
+            if (ENDS_STREAMS.has(item.kind)) return this.end();
+            if (!flowing) await this.drained();
+          }
+        } while (batch.length === BATCH);
+      } while (this.again && !this.ended);
+    } catch (err) {
+      this.opts.log.warn({ err: { message: (err as Error).message } }, 'notification stream could not read; trying again at the next wake');
+    } finally {
+      this.pulling = false;
+    }
+  }
+
+  /** A slow reader holds its own stream back instead of piling notifications up in memory. */
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.once('drain', done);
+      this.res.once('close', done);
+    });
+  }
+
+  private async beat() {
+    if (this.ended) return;
+    this.res.write(': heartbeat\n\n');
+    if (!(await this.opts.source.stillAllowed(this.caller))) return this.end();
+    this.wake();
+  }
+
+  end() {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.maxAge);
+    this.onEnd(this);
+    this.res.end();
+  }
+}
+
+/**
+ * The streams open on this replica, by user, and the one Postgres connection that LISTENs for
+ * new notifications. Whichever replica's consumer wrote a notification, its commit NOTIFYs every
+ * replica, and each wakes the streams of that user (ADR 0019).
+ */
+export class NotificationHub {
+  private readonly streams = new Map<string, Set<LiveStream>>();
+  private listener: Client | null = null;
+  private relistenTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly opts: HubOptions) {}
+
+  async start() {
+    await this.listen();
+  }
+
+  /**
+   * Opens a stream after `position`. Beyond the per-user bound the oldest stream of the user here
+   * ends: the usual reason for too many is a client whose old connections died unnoticed.
+   */
+  open(caller: UserIdentity, position: number, res: ServerResponse) {
+    if (this.stopped) throw problems.upstreamUnavailable(503);
+    const stream = new LiveStream(caller, position, res, this.opts, (s) => this.forget(s));
+    const own = this.streams.get(caller.sub) ?? new Set<LiveStream>();
+    this.streams.set(caller.sub, own);
+    own.add(stream);
+    if (own.size > this.opts.maxStreamsPerUser) own.values().next().value?.end();
+    stream.start();
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.relistenTimer) clearTimeout(this.relistenTimer);
+    for (const own of [...this.streams.values()]) for (const stream of [...own]) stream.end();
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+  }
+
+  private forget(stream: LiveStream) {
+    const own = this.streams.get(stream.caller.sub);
+    own?.delete(stream);
+    if (own?.size === 0) this.streams.delete(stream.caller.sub);
+  }
+
+  private wake(userId: string) {
+    for (const stream of this.streams.get(userId) ?? []) stream.wake();
+  }
+
+  private async listen() {
+    const client = new Client({ connectionString: this.opts.databaseUrl, connectionTimeoutMillis: 5000 });
+    const lost = (err?: Error) => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      this.opts.log.warn({ err: err ? { message: err.message } : undefined }, 'notification listener lost; streams fall back to their heartbeat');
+      client.end().catch(() => undefined);
+      this.relistenSoon();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', (msg) => {
+      if (msg.payload) this.wake(msg.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.opts.channel.replace(/"/g, '""')}"`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+  }
+
+  private relistenSoon() {
+    if (this.stopped || this.relistenTimer) return;
+    this.relistenTimer = setTimeout(() => {
+      this.relistenTimer = null;
+      this.listen().then(
+        // whatever was announced while nobody listened is read now
+        () => {
+          for (const own of this.streams.values()) for (const stream of own) stream.wake();
+        },
+        (err: Error) => {
+          this.opts.log.warn({ err: { message: err.message } }, 'notification listener could not reconnect; will retry');
+          this.relistenSoon();
+        },
+      );
+    }, this.opts.relistenMs ?? 1000);
+  }
+}

@@ -1,0 +1,370 @@
+import { v7 as uuidv7 } from 'uuid';
+import { eventConsumers, type EventData, type EventType } from '@market/shared';
+import { api, eventually, mintToken, publishEvent, startStack, type Stack } from '@market/testkit';
+import { eventHandled, newUser, orderSnapshot, type Caller } from './support';
+
+const admin = uuidv7();
+
+interface Parties {
+  renter: Caller;
+  owner: Caller;
+}
+
+interface Case {
+  name: string;
+  type: EventType;
+  data: (p: Parties) => unknown;
+  /** what each party's notification says, by role; a role absent hears nothing */
+  expect: Partial<Record<'renter' | 'owner', { title: string; body?: string; data?: Record<string, unknown> }>>;
+}
+
+const settled = { consumption: 2400, deposit_deduction: 1001, refund: 3999, owner_income: 3287, platform_fee: 114 };
+
+const listing = (p: Parties, overrides: Partial<EventData<'listing.approved'>> = {}): EventData<'listing.approved'> => ({
+  listing_id: uuidv7(),
+  owner_id: p.owner.id,
+  title: '原神 满命胡桃',
+  game: '原神',
+  hourly_price: 800,
+  deposit: 5000,
+  min_hours: 1,
+  max_hours: 24,
+  status: 'online',
+  review_status: 'approved',
+  updated_at: new Date().toISOString(),
+  reason: null,
+  actor_id: admin,
+  ...overrides,
+});
+
+const CASES: Case[] = [
+  {
+    name: 'order.paid tells the owner to hand the account over, with the rent and deposit in yuan',
+    type: 'order.paid',
+    data: (p) => orderSnapshot(p.renter, p.owner),
+    expect: { owner: { title: '订单已支付，请交付账号', body: '租金 ¥24.00，押金 ¥50.00', data: { rent: 2400, deposit: 5000, amount: 7400 } } },
+  },
+  {
+    name: 'order.handed_off tells the renter to confirm',
+    type: 'order.handed_off',
+    data: (p) => ({ ...orderSnapshot(p.renter, p.owner, { status: 'pending_receive', actor_id: p.owner.id }) }),
+    expect: { renter: { title: '账号已交付，请确认收货' } },
+  },
+  {
+    name: 'order.checkout_requested tells the owner the proposed figures',
+    type: 'order.checkout_requested',
+    data: (p) => ({ ...orderSnapshot(p.renter, p.owner, { status: 'pending_checkout_confirm' }), consumption: 2400, deposit_deduction: 0, refund: 5000 }),
+    expect: { owner: { title: '租客申请结算，请确认', body: '租金消耗 ¥24.00，押金扣除 ¥0.00，退还租客 ¥50.00', data: { consumption: 2400, refund: 5000 } } },
+  },
+  {
+    name: 'order.checkout_countered tells the renter the owner’s figures and reason',
+    type: 'order.checkout_countered',
+    data: (p) => ({
+      ...orderSnapshot(p.renter, p.owner, { status: 'pending_correction_confirm', actor_id: p.owner.id, reason: '皮肤被分解' }),
+      consumption: 2400,
+      deposit_deduction: 1234,
+      refund: 3766,
+    }),
+    expect: { renter: { title: '卖家修改了结算，请确认', body: '押金扣除 ¥12.34，退还租客 ¥37.66。请接受或拒绝。原因：皮肤被分解' } },
+  },
+  {
+    name: 'order.completed tells both parties what they get, to the fen',
+    type: 'order.completed',
+    data: (p) => ({ ...orderSnapshot(p.renter, p.owner, { status: 'completed', actor_id: p.owner.id }), ...settled }),
+    expect: {
+      renter: { title: '订单已完成', body: '租金消耗 ¥24.00，押金扣除 ¥10.01，退还您 ¥39.99', data: { refund: 3999 } },
+      owner: { title: '订单已完成', body: '您的收入 ¥32.87（平台服务费 ¥1.14）', data: { owner_income: 3287, platform_fee: 114 } },
+    },
+  },
+  {
+    name: 'order.closed tells both parties',
+    type: 'order.closed',
+    data: (p) => ({
+      ...orderSnapshot(p.renter, p.owner, { status: 'closed', actor_id: admin, reason: '账号无法登录' }),
+      consumption: 0,
+      deposit_deduction: 0,
+      refund: 7400,
+      owner_income: 0,
+      platform_fee: 0,
+    }),
+    expect: {
+      renter: { title: '订单已关闭', body: '退还您 ¥74.00。原因：账号无法登录' },
+      owner: { title: '订单已关闭', body: '您的收入 ¥0.00' },
+    },
+  },
+  {
+    name: 'order.cancelled by the renter tells the owner only',
+    type: 'order.cancelled',
+    data: (p) => orderSnapshot(p.renter, p.owner, { status: 'cancelled', actor_id: p.renter.id }),
+    expect: { owner: { title: '订单已取消' } },
+  },
+  {
+    name: 'order.cancelled by the timeout scan tells both parties',
+    type: 'order.cancelled',
+    data: (p) => orderSnapshot(p.renter, p.owner, { status: 'cancelled', actor_id: null }),
+    expect: { renter: { title: '订单已取消' }, owner: { title: '订单已取消' } },
+  },
+  {
+    name: 'order.marked_abnormal tells both parties',
+    type: 'order.marked_abnormal',
+    data: (p) => orderSnapshot(p.renter, p.owner, { status: 'abnormal', actor_id: admin, reason: '涉嫌欺诈' }),
+    expect: { renter: { title: '订单已标记异常', body: '原因：涉嫌欺诈' }, owner: { title: '订单已标记异常' } },
+  },
+  {
+    name: 'dispute.opened tells both parties, each from their side',
+    type: 'dispute.opened',
+    data: (p) => ({ dispute_id: uuidv7(), order_id: uuidv7(), renter_id: p.renter.id, owner_id: p.owner.id, type: 'usage', raised_by: p.renter.id, reason: '账号被找回' }),
+    expect: { renter: { title: '纠纷已提交' }, owner: { title: '对方发起了纠纷', body: '账号被找回' } },
+  },
+  {
+    name: 'dispute.resolved tells both parties the ruling and their amount',
+    type: 'dispute.resolved',
+    data: (p) => ({
+      dispute_id: uuidv7(),
+      order_id: uuidv7(),
+      renter_id: p.renter.id,
+      owner_id: p.owner.id,
+      result: 'complete',
+      note: '双方各担一半',
+      resolved_by: admin,
+      breakdown: settled,
+    }),
+    expect: {
+      renter: { title: '纠纷已处理', body: '平台裁定订单完成结算。退还您 ¥39.99。说明：双方各担一半', data: { result: 'complete', refund: 3999 } },
+      owner: { title: '纠纷已处理', body: '您的收入 ¥32.87', data: { owner_income: 3287 } },
+    },
+  },
+  {
+    name: 'listing.approved tells the owner',
+    type: 'listing.approved',
+    data: (p) => listing(p),
+    expect: { owner: { title: '房源已通过审核' } },
+  },
+  {
+    name: 'listing.rejected tells the owner why',
+    type: 'listing.rejected',
+    data: (p) => listing(p, { status: 'draft', review_status: 'rejected', reason: '截图不清晰' }),
+    expect: { owner: { title: '房源未通过审核', body: '原因：截图不清晰' } },
+  },
+  {
+    name: 'listing.offlined tells the owner why',
+    type: 'listing.offlined',
+    data: (p) => listing(p, { status: 'offline', reason: '违规' }),
+    expect: { owner: { title: '房源已下架', body: '原因：违规' } },
+  },
+  {
+    name: 'a recharge that succeeded tells the payer the amount',
+    type: 'payment.succeeded',
+    data: (p) => ({
+      payment_id: uuidv7(),
+      user_id: p.renter.id,
+      amount: 10_001,
+      purpose: 'recharge',
+      order_id: null,
+      gateway_txn_id: 'txn-1',
+      paid_at: new Date().toISOString(),
+    }),
+    expect: { renter: { title: '充值成功', body: '¥100.01', data: { amount: 10_001 } } },
+  },
+  {
+    name: 'an order paid from the balance is not told twice (order.paid covers it)',
+    type: 'payment.succeeded',
+    data: (p) => ({
+      payment_id: uuidv7(),
+      user_id: p.renter.id,
+      amount: 7400,
+      purpose: 'order',
+      order_id: uuidv7(),
+      gateway_txn_id: null,
+      paid_at: new Date().toISOString(),
+    }),
+    expect: {},
+  },
+  {
+    name: 'a recharge that failed tells the payer',
+    type: 'payment.failed',
+    data: (p) => ({ payment_id: uuidv7(), user_id: p.renter.id, amount: 5, purpose: 'recharge', gateway_txn_id: null, failed_at: new Date().toISOString() }),
+    expect: { renter: { title: '充值失败', body: '充值 ¥0.05 未成功' } },
+  },
+  {
+    name: 'user.frozen tells the user',
+    type: 'user.frozen',
+    data: (p) => ({ user_id: p.owner.id, reason: '刷单', frozen_by: admin, frozen_at: new Date().toISOString() }),
+    expect: { owner: { title: '账号已被冻结', body: '原因：刷单' } },
+  },
+  {
+    name: 'user.unfrozen tells the user',
+    type: 'user.unfrozen',
+    data: (p) => ({ user_id: p.owner.id, unfrozen_by: admin, unfrozen_at: new Date().toISOString() }),
+    expect: { owner: { title: '账号已解冻' } },
+  },
+];
+
+describe('notifications built from events', () => {
+  let stack: Stack;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['notify', 'catalog'] });
+    client = api(stack.url);
+  });
+  afterAll(() => stack?.stop());
+
+  const list = async (who: Caller, query = '') => {
+    const res = await client.get(`/api/notifications${query}`, who.token);
+    expect(res.status).toBe(200);
+    return res.body as { items: any[]; next_cursor: string | null; unread_count: number };
+  };
+
+  const publish = async <T extends EventType>(type: T, data: EventData<T>, id?: string) => {
+    const event = await publishEvent(stack, type, data, id);
+    await eventHandled(stack, event.id);
+    return event;
+  };
+
+  it('covers every event type notify consumes', () => {
+    expect([...new Set(CASES.map((c) => c.type))].sort()).toEqual([...eventConsumers.notify].sort());
+  });
+
+  it.each(CASES.map((c) => [c.name, c] as const))('%s, and nobody else', async (_, c) => {
+    const parties = { renter: newUser(), owner: newUser() };
+    const stranger = newUser();
+    const event = await publish(c.type, c.data(parties) as EventData<typeof c.type>);
+    for (const role of ['renter', 'owner'] as const) {
+      const { items, unread_count } = await list(parties[role]);
+      const expected = c.expect[role];
+      if (!expected) {
+        expect({ role, items }).toEqual({ role, items: [] });
+        continue;
+      }
+      expect(items).toHaveLength(1);
+      expect(unread_count).toBe(1);
+      const [n] = items;
+      expect(n).toMatchObject({ user_id: parties[role].id, kind: c.type, title: expected.title, read: false, read_at: null });
+      if (expected.body) expect(n.body).toContain(expected.body);
+      if (expected.data) expect(n.data).toMatchObject(expected.data);
+      expect(Date.parse(n.created_at)).not.toBeNaN();
+      const stored = await stack.services.notify!.ctx.db.query(`SELECT event_id FROM notifications WHERE id = $1`, [n.id]);
+      expect(stored[0].event_id).toBe(event.id);
+    }
+    expect((await list(stranger)).items).toEqual([]);
+  });
+
+  it('links order notifications to the order and listing', async () => {
+    const parties = { renter: newUser(), owner: newUser() };
+    const order = orderSnapshot(parties.renter, parties.owner);
+    await publish('order.paid', order);
+    const [n] = (await list(parties.owner)).items;
+    expect(n).toMatchObject({ biz_type: 'order', biz_id: order.order_id, data: { order_id: order.order_id, listing_id: order.listing_id, role: 'owner' } });
+  });
+
+  it('tells the owner when the back office approves their listing in the real catalog', async () => {
+    const owner = newUser();
+    const adminToken = mintToken('admin');
+    const created = await client.post(
+      '/api/listings',
+      { title: '和平精英 战神', game: '和平精英', hourly_price: 600, min_hours: 1, max_hours: 12, deposit: 3000 },
+      owner.token,
+    );
+    expect(created.status).toBe(201);
+    expect((await client.post(`/api/listings/${created.body.id}/submit-review`, {}, owner.token)).status).toBe(200);
+    expect((await client.post(`/api/admin/listings/${created.body.id}/approve`, {}, adminToken)).status).toBe(200);
+    const { items } = await eventually(() => list(owner), (page) => page.items.length === 1);
+    expect(items[0]).toMatchObject({ kind: 'listing.approved', biz_type: 'listing', biz_id: created.body.id, body: '「和平精英 战神」已通过审核并上架。' });
+  });
+
+  it('creates no duplicate when an event is delivered again', async () => {
+    const parties = { renter: newUser(), owner: newUser() };
+    const first = await publish('order.completed', { ...orderSnapshot(parties.renter, parties.owner, { status: 'completed' }), ...settled });
+    await publish('order.completed', first.data, first.id);
+    await publish('order.completed', first.data, first.id);
+    expect((await list(parties.renter)).items).toHaveLength(1);
+    expect((await list(parties.owner)).items).toHaveLength(1);
+  });
+
+  it('lets nobody but the addressee read or mark a notification (404, as for one that does not exist)', async () => {
+    const parties = { renter: newUser(), owner: newUser() };
+    await publish('order.paid', orderSnapshot(parties.renter, parties.owner));
+    const [n] = (await list(parties.owner)).items;
+    const stranger = newUser();
+
+    for (const who of [stranger, parties.renter]) {
+      const refused = await client.post(`/api/notifications/${n.id}/read`, {}, who.token);
+      expect(refused.status).toBe(404);
+      expect(refused.body.code).toBe('NOT_FOUND');
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect((await list(who)).items.map((i) => i.id)).not.toContain(n.id);
+    }
+    expect((await client.post(`/api/notifications/${uuidv7()}/read`, {}, parties.owner.token)).status).toBe(404);
+    expect((await client.post(`/api/notifications/not-a-uuid/read`, {}, parties.owner.token)).status).toBe(404);
+    expect((await list(parties.owner)).items[0]).toMatchObject({ id: n.id, read: false });
+  });
+
+  it('marks a notification read once: a repeat answers the same read time and the count stays down', async () => {
+    const parties = { renter: newUser(), owner: newUser() };
+    await publish('order.closed', { ...orderSnapshot(parties.renter, parties.owner, { status: 'closed' }), ...settled });
+    const [n] = (await list(parties.renter)).items;
+
+    const first = await client.post(`/api/notifications/${n.id}/read`, {}, parties.renter.token);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ id: n.id, read: true });
+    expect(Date.parse(first.body.read_at)).not.toBeNaN();
+    const again = await client.post(`/api/notifications/${n.id}/read`, {}, parties.renter.token);
+    expect(again.status).toBe(200);
+    expect(again.body.read_at).toBe(first.body.read_at);
+    expect((await list(parties.renter)).unread_count).toBe(0);
+    expect((await client.post(`/api/notifications/${n.id}/read`, { extra: 1 }, parties.renter.token)).status).toBe(400);
+  });
+
+  it('filters unread and read ones, counts the unread, and marks them all read', async () => {
+    const user = newUser();
+    const other = newUser();
+    for (let i = 0; i < 4; i++) await publish('user.unfrozen', { user_id: user.id, unfrozen_by: admin, unfrozen_at: new Date().toISOString() });
+    await publish('user.unfrozen', { user_id: other.id, unfrozen_by: admin, unfrozen_at: new Date().toISOString() });
+    const all = await list(user);
+    expect(all.unread_count).toBe(4);
+    await client.post(`/api/notifications/${all.items[1].id}/read`, {}, user.token);
+
+    const unread = await list(user, '?unread=true');
+    expect(unread.items.map((i) => i.id)).toEqual([all.items[0].id, all.items[2].id, all.items[3].id]);
+    expect(unread.unread_count).toBe(3);
+    expect((await list(user, '?unread=false')).items.map((i) => i.id)).toEqual([all.items[1].id]);
+    expect((await client.get('/api/notifications?unread=yes', user.token)).status).toBe(400);
+
+    const readAll = await client.post('/api/notifications/read-all', {}, user.token);
+    expect(readAll.status).toBe(200);
+    expect(readAll.body).toEqual({ marked: 3, unread_count: 0 });
+    expect((await list(user, '?unread=true')).items).toEqual([]);
+    expect((await client.post('/api/notifications/read-all', {}, user.token)).body).toEqual({ marked: 0, unread_count: 0 });
+    expect((await list(other)).unread_count).toBe(1);
+  });
+
+  it('pages newest first with the kit pager: every notification once, and a foreign cursor is refused', async () => {
+    const user = newUser();
+    for (let i = 0; i < 7; i++) {
+      await publish('payment.failed', { payment_id: uuidv7(), user_id: user.id, amount: i + 1, purpose: 'recharge', gateway_txn_id: null, failed_at: new Date().toISOString() });
+    }
+    const seen: any[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: { items: any[]; next_cursor: string | null; unread_count: number } = await list(user, `?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.items);
+      expect(page.unread_count).toBe(7);
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen.map((n) => n.data.amount)).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    const bad = await client.get('/api/notifications?cursor=bm9wZQ', user.token);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_FAILED');
+    expect((await client.get('/api/notifications?limit=101', user.token)).status).toBe(400);
+  });
+
+  it('refuses callers without a user token', async () => {
+    expect((await client.get('/api/notifications')).status).toBe(401);
+    expect((await client.post('/api/notifications/read-all', {})).status).toBe(401);
+    expect((await client.get('/api/notifications/stream')).status).toBe(401);
+  });
+});
