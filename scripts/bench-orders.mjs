@@ -12,8 +12,8 @@
 //    start of the confirming transaction) to the wallet's settlement entries for it (created_at when the
 //    wallet's handler ran), both read from Postgres; split at the relay's claim (published_at).
 // CPU µs per order per process is read from /proc around the measured phases.
-// Env: BENCH_CONCURRENCY (renters = owners = in-flight orders, 32), BENCH_ORDERS (measured orders, 2000),
-// BENCH_WARMUP (150), PORT (gateway, 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders,
+// Env: BENCH_CONCURRENCY (renters = owners = in-flight orders, 32), BENCH_ORDERS (measured orders, 1000),
+// BENCH_WARMUP (100), PORT (gateway, 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders,
 // dropped and recreated at each start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:),
 // ADMIN_BOOTSTRAP_PASSWORD, MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
@@ -31,8 +31,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
 const attach = process.argv.includes('--attach');
 const concurrency = Number(env.BENCH_CONCURRENCY ?? 32);
-const measuredOrders = Number(env.BENCH_ORDERS ?? 2000);
-const warmupOrders = Number(env.BENCH_WARMUP ?? 150);
+const measuredOrders = Number(env.BENCH_ORDERS ?? 1000);
+const warmupOrders = Number(env.BENCH_WARMUP ?? 100);
 const gatewayPort = Number(env.PORT ?? 9080);
 const database = env.MARKET_DB_NAME ?? 'market_bench_orders';
 const adminPassword = env.ADMIN_BOOTSTRAP_PASSWORD ?? 'bench-orders-admin-password';
@@ -113,6 +113,8 @@ function cpuPerOrder(before, after, count) {
 }
 
 let launcher = null;
+/** What the system logged at warn and above, counted by service, level and message. */
+const systemLog = new Map();
 function stopSystem() {
   if (!launcher || launcher.exitCode !== null) return Promise.resolve();
   const exited = new Promise((resolve) => launcher.once('exit', resolve));
@@ -143,16 +145,17 @@ async function startSystem() {
     env: { ...env, ...launchEnv, FILES_STORAGE_DIR: storage },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let problemsShown = 0;
   createInterface({ input: launcher.stdout }).on('line', (line) => {
-    // Only what goes wrong is shown (at most 20 lines): a healthy run logs nothing at warn.
     let entry;
     try {
       entry = JSON.parse(line);
     } catch {
-      entry = { level: 'warn' };
+      entry = { level: 'warn', service: 'start', msg: line };
     }
-    if (['warn', 'error', 'fatal', 40, 50, 60].includes(entry.level) && problemsShown++ < 20) console.error(`system: ${line}`);
+    if (entry.level === 'info' || entry.level === 'debug' || entry.level === 'trace') return;
+    const key = `${entry.service} ${entry.level}: ${entry.msg}${entry.status ? ` ${entry.status}` : ''}`;
+    const seen = systemLog.get(key);
+    systemLog.set(key, { n: (seen?.n ?? 0) + 1, example: seen?.example ?? line.slice(0, 400) });
   });
   launcher.on('exit', (code) => {
     if (code !== 0 && code !== null) console.error(`the system stopped (exit ${code})`);
@@ -430,4 +433,8 @@ try {
   await db.end().catch(() => undefined);
   agent.destroy();
   await stopSystem();
+  if (systemLog.size) {
+    console.log('\nthe system logged (warn and above):');
+    for (const [key, { n, example }] of systemLog) console.log(`  ${n} × ${key}\n      e.g. ${example}`);
+  }
 }
