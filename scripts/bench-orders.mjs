@@ -12,8 +12,8 @@
 //    start of the confirming transaction) to the wallet's settlement entries for it (created_at when the
 //    wallet's handler ran), both read from Postgres; split at the relay's claim (published_at).
 // CPU µs per order per process is read from /proc around the measured phases.
-// Env: BENCH_CONCURRENCY (renters = owners = in-flight orders, 32), BENCH_ORDERS (measured orders, 1000),
-// BENCH_WARMUP (100), PORT (gateway, 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders,
+// Env: BENCH_CONCURRENCY (renters = owners = in-flight orders, 32), BENCH_ORDERS (measured orders, 600),
+// BENCH_WARMUP (60), PORT (gateway, 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders,
 // dropped and recreated at each start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:),
 // ADMIN_BOOTSTRAP_PASSWORD, MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
@@ -31,8 +31,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
 const attach = process.argv.includes('--attach');
 const concurrency = Number(env.BENCH_CONCURRENCY ?? 32);
-const measuredOrders = Number(env.BENCH_ORDERS ?? 1000);
-const warmupOrders = Number(env.BENCH_WARMUP ?? 100);
+const measuredOrders = Number(env.BENCH_ORDERS ?? 600);
+const warmupOrders = Number(env.BENCH_WARMUP ?? 60);
 const gatewayPort = Number(env.PORT ?? 9080);
 const database = env.MARKET_DB_NAME ?? 'market_bench_orders';
 const adminPassword = env.ADMIN_BOOTSTRAP_PASSWORD ?? 'bench-orders-admin-password';
@@ -97,6 +97,13 @@ async function cpuSnapshot(processes, db) {
   return snapshot;
 }
 
+/** What the system's processes spent per order together, and the throughput the machine's cores would allow at that cost. */
+function cpuCeiling(row, seconds, count) {
+  const total = Object.entries(row).filter(([name]) => name !== 'bench client').reduce((sum, [, us]) => sum + us, 0);
+  const share = (total * count) / 1e6 / seconds / cores;
+  return `system CPU ${(total / 1000).toFixed(1)} ms per order: at most ${Math.round((cores * 1e6) / total)} orders/s on ${cores} fully available cores; the run got ${(share * 100).toFixed(0)} % of them`;
+}
+
 function cpuPerOrder(before, after, count) {
   const row = {};
   for (const name of Object.keys(before)) {
@@ -115,6 +122,9 @@ function cpuPerOrder(before, after, count) {
 let launcher = null;
 /** What the system logged at warn and above, counted by service, level and message. */
 const systemLog = new Map();
+/** Lines after start-up saying a backing service went away (shared machine: other work may restart them). */
+let interruptions = 0;
+let systemReady = false;
 function stopSystem() {
   if (!launcher || launcher.exitCode !== null) return Promise.resolve();
   const exited = new Promise((resolve) => launcher.once('exit', resolve));
@@ -154,6 +164,7 @@ async function startSystem() {
     }
     if (entry.level === 'info' || entry.level === 'debug' || entry.level === 'trace') return;
     const key = `${entry.service} ${entry.level}: ${entry.msg}${entry.status ? ` ${entry.status}` : ''}`;
+    if (systemReady && (entry.status === 503 || /connection lost|unavailable|not connected/i.test(`${entry.msg} ${entry.err?.message ?? ''}`))) interruptions++;
     const seen = systemLog.get(key);
     systemLog.set(key, { n: (seen?.n ?? 0) + 1, example: seen?.example ?? line.slice(0, 400) });
   });
@@ -164,7 +175,10 @@ async function startSystem() {
   for (;;) {
     if (launcher.exitCode !== null) throw new Error('the system did not start; see its log above');
     const ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
-    if (ready) break;
+    if (ready) {
+      systemReady = true;
+      break;
+    }
     if (Date.now() > deadline) throw new Error('the system was not ready within 120 s');
     await new Promise((r) => setTimeout(r, 300));
   }
@@ -353,7 +367,9 @@ try {
   console.table([latencyRow('create', samples.create), latencyRow('pay', samples.pay), latencyRow('create + pay', samples.both)]);
   if (!attach) {
     console.log('CPU µs per order (create + pay), per process:');
-    console.table([cpuPerOrder(cpuBefore, cpuAfter, measured)]);
+    const cpu = cpuPerOrder(cpuBefore, cpuAfter, measured);
+    console.table([cpu]);
+    console.log(cpuCeiling(cpu, seconds, measured));
   }
   if (failures.total) {
     console.log(`${failures.total} failed:`);
@@ -391,7 +407,9 @@ try {
   console.table(Object.entries(completion).map(([step, s]) => latencyRow(step === 'all' ? 'all four' : step, s)));
   if (!attach) {
     console.log('CPU µs per completed order (four moves and the settlement), per process:');
-    console.table([cpuPerOrder(cpuBeforeCompletion, cpuAfterCompletion, completed.length)]);
+    const cpu = cpuPerOrder(cpuBeforeCompletion, cpuAfterCompletion, completed.length);
+    console.table([cpu]);
+    console.log(cpuCeiling(cpu, completionSeconds, completed.length));
   }
   if (completionFailures.total) {
     console.log(`${completionFailures.total} failed:`);
@@ -425,6 +443,7 @@ try {
     latencyRow('outbox → relay claim', rows.map((r) => Number(r.relay_ms))),
     latencyRow('relay claim → settled', rows.map((r) => Number(r.consume_ms))),
   ]);
+  if (interruptions) console.log(`caution: ${interruptions} log lines say a backing service went away during the run (see below); the figures include that`);
   process.exitCode = settled === completed.length && failures.total + completionFailures.total === 0 ? 0 : 1;
 } catch (err) {
   console.error(err.stack ?? err);
