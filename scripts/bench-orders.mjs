@@ -215,10 +215,14 @@ function call(method, urlPath, body, token) {
   });
 }
 
+/** A seeding request that must succeed; a 503 (a backing service paused on this shared machine) is retried for up to 30 s. */
 async function must(expected, method, urlPath, body, token) {
-  const res = await call(method, urlPath, body, token);
-  if (res.status !== expected) throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+  for (let attempt = 1; ; attempt++) {
+    const res = await call(method, urlPath, body, token);
+    if (res.status === expected) return res.body;
+    if (res.status !== 503 || attempt === 30) throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
 
 /** Runs `work(i)` for i in [0, count) with `width` in flight. */
