@@ -7,15 +7,18 @@
 //    wallets funded through the sandbox payment gateway.
 // 3. Create + pay: each of C renters creates and pays orders on listings no one else orders, back to
 //    back; a warm-up batch first, not counted. Prints orders/s and p50/p99 of create, pay, create + pay.
-// 4. Completion: every paid order is handed off, received, checked out and confirmed (C at a time).
+// 4. Completion: every paid order is handed off, received, checked out and confirmed (C at a time), but
+//    for the last few, completed one at a time afterwards.
 // 5. Event latency: for each order, the outbox row of order.completed (orders schema, created_at is the
 //    start of the confirming transaction) to the wallet's settlement entries for it (created_at when the
-//    wallet's handler ran), both read from Postgres; split at the relay's claim (published_at).
+//    wallet's handler ran), both read from Postgres; split at the relay's claim (published_at); under
+//    load (the concurrent completions) and at rest (the ones completed one at a time).
 // CPU µs per order per process is read from /proc around the measured phases.
 // Env: BENCH_CONCURRENCY (renters = owners = in-flight orders, 32), BENCH_ORDERS (measured orders, 600),
-// BENCH_WARMUP (60), PORT (gateway, 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders,
-// dropped and recreated at each start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:),
-// ADMIN_BOOTSTRAP_PASSWORD, MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// BENCH_WARMUP (60), BENCH_QUIET_ORDERS (of those, completed one at a time at the end, 20), PORT (gateway,
+// 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders, dropped and recreated at each
+// start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:), ADMIN_BOOTSTRAP_PASSWORD,
+// MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -33,6 +36,7 @@ const attach = process.argv.includes('--attach');
 const concurrency = Number(env.BENCH_CONCURRENCY ?? 32);
 const measuredOrders = Number(env.BENCH_ORDERS ?? 600);
 const warmupOrders = Number(env.BENCH_WARMUP ?? 60);
+const quietOrders = Number(env.BENCH_QUIET_ORDERS ?? 20);
 const gatewayPort = Number(env.PORT ?? 9080);
 const database = env.MARKET_DB_NAME ?? 'market_bench_orders';
 const adminPassword = env.ADMIN_BOOTSTRAP_PASSWORD ?? 'bench-orders-admin-password';
@@ -380,8 +384,9 @@ try {
     failures.print();
   }
 
-  // completion: handoff, confirm receipt, checkout, confirm
-  const completed = [];
+  // completion: handoff, confirm receipt, checkout, confirm; the last few orders are held back to be
+  // completed one at a time once the system is quiet, for the event latency at rest
+  const quiet = paid.splice(Math.max(0, paid.length - quietOrders));
   const completion = { handoff: [], 'confirm-receive': [], checkout: [], 'checkout/confirm': [], all: [] };
   const completionFailures = new Failures();
   const steps = [
@@ -390,20 +395,59 @@ try {
     ['checkout', 200, 'renter', null],
     ['checkout/confirm', 200, 'owner', {}],
   ];
+  async function complete(orders, width, samples) {
+    const done = [];
+    await inParallel(orders.length, width, async (i) => {
+      const order = orders[i];
+      const start = process.hrtime.bigint();
+      for (const [step, status, party, body] of steps) {
+        const t = process.hrtime.bigint();
+        const res = await call('POST', `/api/orders/${order.id}/${step}`, body ?? { consumption: order.rent }, order[party].token);
+        if (res.status !== status) return completionFailures.record(step, res);
+        samples?.[step].push(elapsedMs(t));
+      }
+      samples?.all.push(elapsedMs(start));
+      done.push(order.id);
+    });
+    return done;
+  }
+  /** Waits until the wallet has settled `ids` (at most a minute); how many it settled. */
+  async function settlement(ids) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM wallet.order_escrows WHERE status = 'settled' AND order_id = ANY($1::uuid[])`, [ids]);
+      if (rows[0].n === ids.length || Date.now() > deadline) return rows[0].n;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  /** Outbox write of order.completed → the wallet's settlement entries for the order, split at the relay's claim. */
+  async function eventLatency(label, ids) {
+    const settled = await settlement(ids);
+    const { rows } = await db.query(
+      `SELECT extract(epoch FROM (s.applied - o.created_at)) * 1000 AS total_ms,
+              extract(epoch FROM (o.published_at - o.created_at)) * 1000 AS relay_ms,
+              extract(epoch FROM (s.applied - o.published_at)) * 1000 AS consume_ms
+         FROM orders.outbox o
+         CROSS JOIN LATERAL (
+           SELECT min(e.created_at) AS applied FROM wallet.entries e
+            WHERE e.order_id = (o.payload -> 'data' ->> 'order_id')::uuid AND e.biz_type <> 'order_payment'
+         ) s
+        WHERE o.type = 'order.completed' AND s.applied IS NOT NULL AND (o.payload -> 'data' ->> 'order_id')::uuid = ANY($1::uuid[])`,
+      [ids],
+    );
+    console.log(`
+event latency ${label}, order.completed written to the outbox → settlement entries in the wallet: ${settled} of ${ids.length} settled`);
+    console.table([
+      latencyRow('outbox → settled', rows.map((r) => Number(r.total_ms))),
+      latencyRow('outbox → relay claim', rows.map((r) => Number(r.relay_ms))),
+      latencyRow('relay claim → settled', rows.map((r) => Number(r.consume_ms))),
+    ]);
+    return settled === ids.length;
+  }
+
   const cpuBeforeCompletion = await cpuSnapshot(processes, db);
   const tc = process.hrtime.bigint();
-  await inParallel(paid.length, concurrency, async (i) => {
-    const order = paid[i];
-    const start = process.hrtime.bigint();
-    for (const [step, status, party, body] of steps) {
-      const t = process.hrtime.bigint();
-      const res = await call('POST', `/api/orders/${order.id}/${step}`, body ?? { consumption: order.rent }, order[party].token);
-      if (res.status !== status) return completionFailures.record(step, res);
-      completion[step].push(elapsedMs(t));
-    }
-    completion.all.push(elapsedMs(start));
-    completed.push(order.id);
-  });
+  const completed = await complete(paid, concurrency, completion);
   const completionSeconds = elapsedMs(tc) / 1000;
   const cpuAfterCompletion = await cpuSnapshot(processes, db);
   console.log(`\ncompletion: ${completed.length} orders handed off, received, checked out and confirmed, ${concurrency} at a time`);
@@ -415,40 +459,14 @@ try {
     console.table([cpu]);
     console.log(cpuCeiling(cpu, completionSeconds, completed.length));
   }
+  const allSettled = await eventLatency(`under load (${concurrency} orders completing at a time)`, completed);
+  const quietSettled = await eventLatency('at rest (one order completing at a time)', await complete(quiet, 1, null));
   if (completionFailures.total) {
-    console.log(`${completionFailures.total} failed:`);
+    console.log(`${completionFailures.total} completions failed:`);
     completionFailures.print();
   }
-
-  // event latency: outbox write of order.completed → the wallet's settlement entries for the order
-  const settleDeadline = Date.now() + 60_000;
-  let settled = 0;
-  while (Date.now() < settleDeadline) {
-    const { rows } = await db.query(`SELECT count(*)::int AS n FROM wallet.order_escrows WHERE status = 'settled' AND order_id = ANY($1::uuid[])`, [completed]);
-    settled = rows[0].n;
-    if (settled === completed.length) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const { rows } = await db.query(
-    `SELECT extract(epoch FROM (s.applied - o.created_at)) * 1000 AS total_ms,
-            extract(epoch FROM (o.published_at - o.created_at)) * 1000 AS relay_ms,
-            extract(epoch FROM (s.applied - o.published_at)) * 1000 AS consume_ms
-       FROM orders.outbox o
-       CROSS JOIN LATERAL (
-         SELECT min(e.created_at) AS applied FROM wallet.entries e
-          WHERE e.order_id = (o.payload -> 'data' ->> 'order_id')::uuid AND e.biz_type <> 'order_payment'
-       ) s
-      WHERE o.type = 'order.completed' AND s.applied IS NOT NULL AND (o.payload -> 'data' ->> 'order_id')::uuid = ANY($1::uuid[])`,
-    [completed],
-  );
-  console.log(`\nevent latency, order.completed written to the outbox → settlement entries in the wallet: ${settled} of ${completed.length} settled`);
-  console.table([
-    latencyRow('outbox → settled', rows.map((r) => Number(r.total_ms))),
-    latencyRow('outbox → relay claim', rows.map((r) => Number(r.relay_ms))),
-    latencyRow('relay claim → settled', rows.map((r) => Number(r.consume_ms))),
-  ]);
   if (interruptions) console.log(`caution: ${interruptions} log lines say a backing service went away during the run (see below); the figures include that`);
-  process.exitCode = settled === completed.length && failures.total + completionFailures.total === 0 ? 0 : 1;
+  process.exitCode = allSettled && quietSettled && failures.total + completionFailures.total === 0 ? 0 : 1;
 } catch (err) {
   console.error(err.stack ?? err);
   process.exitCode = 1;
