@@ -168,7 +168,8 @@ async function startSystem() {
     }
     if (entry.level === 'info' || entry.level === 'debug' || entry.level === 'trace') return;
     const key = `${entry.service} ${entry.level}: ${entry.msg}${entry.status ? ` ${entry.status}` : ''}`;
-    if (systemReady && (entry.status === 503 || /connection lost|unavailable|not connected/i.test(`${entry.msg} ${entry.err?.message ?? ''}`))) interruptions++;
+    const lost = /connection lost|dependency unavailable|not connected/i.test(`${entry.msg} ${entry.err?.message ?? ''}`);
+    if (systemReady && (lost || (entry.status === 503 && entry.path !== '/readyz'))) interruptions++;
     const seen = systemLog.get(key);
     systemLog.set(key, { n: (seen?.n ?? 0) + 1, example: seen?.example ?? line.slice(0, 400) });
   });
