@@ -19,6 +19,8 @@ const serviceUrls = Object.fromEntries(
   SERVICES.map((service) => [`${service.toUpperCase()}_URL`, `http://${host}:${servicePort(service)}`]),
 );
 const pretty = env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : process.stdout.isTTY;
+// Node flags for every child, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses --cpu-prof).
+const nodeArgs = env.MARKET_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
 function launcherLog(message) {
   process.stdout.write(pretty ? `\x1b[1m[start]\x1b[0m ${message}\n` : `${JSON.stringify({ level: 'info', service: 'start', msg: message, time: new Date().toISOString() })}\n`);
@@ -34,7 +36,7 @@ const children = new Map();
 let stopping = false;
 
 function run(name, script, extraEnv) {
-  const child = spawn(process.execPath, [path.join(root, script)], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {
     cwd: root,
     env: { ...env, ...serviceUrls, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
