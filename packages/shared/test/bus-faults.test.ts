@@ -340,6 +340,36 @@ describe('event bus under broker faults and hostile producers', () => {
     }
   }, 40_000);
 
+  it('while the broker is unreachable each commit does not cut the backoff short: the relay retries on its own schedule', async () => {
+    const proxy = await brokerProxy(new URL(infra.AMQP_URL));
+    const cutBus = await Bus.connect(proxy.url, exchange, log, { channelTimeoutMs: 1000 });
+    const cutRelay = relay({ bus: cutBus, pollIntervalMs: 50 });
+    let attempts = 0;
+    const confirmChannel = cutBus.confirmChannel.bind(cutBus);
+    cutBus.confirmChannel = () => {
+      attempts += 1;
+      return confirmChannel();
+    };
+    await cutRelay.start();
+    try {
+      await proxy.cut();
+      await until(() => !cutBus.isConnected);
+      attempts = 0;
+      // 30 commits over about 1.5 s, each with its NOTIFY: a relay woken by every one would try 30 times
+      for (let i = 0; i < 30; i += 1) {
+        await writeEvent('user.registered', uniqueName('outage-burst'));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(attempts).toBeLessThanOrEqual(8);
+    } finally {
+      await cutRelay.stop();
+      await cutBus.close();
+      await proxy.cut();
+      // the burst never reached a broker; later tests count what their own relay publishes
+      await producerDb.query(`DELETE FROM outbox WHERE published_at IS NULL`);
+    }
+  }, 40_000);
+
   it('a broker that stops answering while connected costs the relay only its timeouts: confirms and channels give up, no lock stays held, stop() is bounded', async () => {
     const proxy = await brokerProxy(new URL(infra.AMQP_URL));
     const stalledBus = await Bus.connect(proxy.url, exchange, log, { channelTimeoutMs: 300 });

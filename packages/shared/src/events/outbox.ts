@@ -147,7 +147,11 @@ export class OutboxRelay {
       if (this.listener === client) this.listener = null;
       client.end().catch(() => undefined);
     });
-    client.on('notification', () => this.wake?.());
+    // During an outage the backoff stands: a commit is no reason to retry a broker that just failed
+    // (the reconnect wakes the relay itself).
+    client.on('notification', () => {
+      if (this.backoff === 0) this.wake?.();
+    });
     await client.connect();
     await client.query(`LISTEN ${outboxChannel(this.opts.schema)}`);
     this.listener = client;
