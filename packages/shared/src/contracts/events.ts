@@ -105,6 +105,8 @@ export const eventDataSchemas = {
   'dispute.resolved': z.object({
     dispute_id: Id,
     order_id: Id,
+    renter_id: Id,
+    owner_id: Id,
     result: ArbitrationResult,
     note: z.string(),
     resolved_by: Id,
