@@ -8,7 +8,7 @@ function concretePath(route: AnyRoute) {
   return route.path.replace(/\{[^}]+\}/g, '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b');
 }
 
-describe('routes whose issue has not landed (notifications, disputes, back-office orders)', () => {
+describe('routes whose issue has not landed (notifications)', () => {
   let stack: Stack;
 
   beforeAll(async () => {
@@ -19,7 +19,7 @@ describe('routes whose issue has not landed (notifications, disputes, back-offic
   it('are reachable through the gateway with their auth, and answer 501 NOT_IMPLEMENTED or a validation problem', async () => {
     const client = api(stack.url);
     const routes = allRoutes.filter((r) => r.errors.includes(501));
-    expect(routes.length).toBeGreaterThan(10);
+    expect(routes.length).toBeGreaterThan(0);
     for (const route of routes) {
       const token = route.auth === 'admin' ? adminToken : route.auth === 'user' ? userToken : undefined;
       const res = await client.raw(route.method.toUpperCase(), concretePath(route), {
