@@ -339,6 +339,11 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     expect(disputes.body.items.map((d: any) => d.id)).toEqual([dispute.id]);
     expect((await market.client.get(`/api/admin/disputes?order_id=${order.id}&type=handoff`, adminToken)).body.items).toEqual([]);
     expect((await market.client.get('/api/admin/disputes?status=open&limit=100', adminToken)).body.items.map((d: any) => d.id)).toContain(dispute.id);
+    const firstDispute = (await market.client.get('/api/admin/disputes?limit=1', adminToken)).body;
+    const nextDispute = (await market.client.get(`/api/admin/disputes?limit=1&cursor=${encodeURIComponent(firstDispute.next_cursor)}`, adminToken)).body;
+    expect(Date.parse(nextDispute.items[0].created_at)).toBeLessThanOrEqual(Date.parse(firstDispute.items[0].created_at));
+    expect(nextDispute.items[0].id).not.toBe(firstDispute.items[0].id);
+    expect((await market.client.get('/api/admin/disputes?cursor=forged', adminToken)).status).toBe(400);
 
     const records = await market.client.get(`/api/admin/orders/${order.id}/handoff-records`, adminToken);
     expect(records.status).toBe(200);
