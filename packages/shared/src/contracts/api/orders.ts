@@ -133,11 +133,6 @@ function orderErrors(...more: ErrorStatus[]): ErrorStatus[] {
   return all.sort((a, b) => a - b);
 }
 
-/** Back-office routes: the gateway refuses user tokens (401); the state table refuses wrong moves (409). */
-function adminErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  return orderErrors(...more);
-}
-
 /** What close and arbitration pay out (CONTRACT §4 as decided here; the wallet settles from these figures). */
 const ARBITRATION_MONEY =
   'complete: the order completes with the breakdown given, else with the order’s checkout, else the full rent and no deduction. ' +
@@ -412,7 +407,7 @@ export const adminListOrders = defineRoute({
     created_to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'created before' }),
   }),
   success: { status: 200, description: 'orders, newest first', schema: Page(Order) },
-  errors: adminErrors(400),
+  errors: orderErrors(400),
 });
 
 export const adminGetOrder = defineRoute({
@@ -426,7 +421,7 @@ export const adminGetOrder = defineRoute({
   tags: ['admin-orders'],
   params: IdParams,
   success: { status: 200, description: 'the order', schema: AdminOrderDetail },
-  errors: adminErrors(404),
+  errors: orderErrors(404),
 });
 
 export const adminListHandoffRecords = defineRoute({
@@ -440,7 +435,7 @@ export const adminListHandoffRecords = defineRoute({
   tags: ['admin-orders'],
   params: IdParams,
   success: { status: 200, description: 'all records', schema: HandoffRecords },
-  errors: adminErrors(404),
+  errors: orderErrors(404),
 });
 
 export const adminCloseOrder = defineRoute({
@@ -455,7 +450,7 @@ export const adminCloseOrder = defineRoute({
   params: IdParams,
   body: ReasonBody,
   success: { status: 200, description: 'the order, now closed', schema: Order },
-  errors: adminErrors(400, 404, 409),
+  errors: orderErrors(400, 404, 409),
 });
 
 export const adminMarkOrderAbnormal = defineRoute({
@@ -470,7 +465,7 @@ export const adminMarkOrderAbnormal = defineRoute({
   params: IdParams,
   body: ReasonBody,
   success: { status: 200, description: 'the order, now abnormal', schema: Order },
-  errors: adminErrors(400, 404, 409),
+  errors: orderErrors(400, 404, 409),
 });
 
 export const adminListDisputes = defineRoute({
@@ -488,7 +483,7 @@ export const adminListDisputes = defineRoute({
     order_id: z.string().max(100).optional(),
   }),
   success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: adminErrors(400),
+  errors: orderErrors(400),
 });
 
 export const ArbitrateBody = z
@@ -520,7 +515,7 @@ export const arbitrateDispute = defineRoute({
   params: IdParams,
   body: ArbitrateBody,
   success: { status: 200, description: 'the resolved dispute', schema: Dispute },
-  errors: adminErrors(400, 404, 409),
+  errors: orderErrors(400, 404, 409),
 });
 
 export const ordersRoutes = [
