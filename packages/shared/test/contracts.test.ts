@@ -116,14 +116,6 @@ describe('route contracts', () => {
     }
   });
 
-  it('declare 501 exactly on the routes not built yet: disputes and the back office’s orders', () => {
-    const notBuilt = (r: (typeof allRoutes)[number]) =>
-      r.service === 'orders' && (r.path.startsWith('/api/admin/') || r.path.startsWith('/api/disputes') || r.path.endsWith('/dispute'));
-    for (const r of allRoutes) {
-      expect({ route: routeName(r), has501: r.errors.includes(501) }).toEqual({ route: routeName(r), has501: notBuilt(r) });
-    }
-  });
-
   it('declare streams only as Server-Sent Events of a user', () => {
     const streams = allRoutes.filter((r) => r.stream);
     expect(streams.map(routeName)).toEqual(['GET /api/notifications/stream']);

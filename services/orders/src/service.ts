@@ -7,12 +7,13 @@ import { ordersRouteBindings } from './http/routes';
 import { settingsLoader } from './jobs/settings-loader';
 import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
+import { BackOfficeIndexes1764100000000 } from './persistence/migrations/1764100000000-back-office-indexes';
 
 export const ordersService = defineService({
   name: 'orders',
   env: ordersEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateOrders1764000000000],
+  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateOrders1764000000000, BackOfficeIndexes1764100000000],
   build: (ctx) => {
     if (ctx.config.NODE_ENV === 'production' && ctx.config.ORDER_MINUTE_MS !== 60_000) {
       throw new ConfigError('ORDER_MINUTE_MS is for tests only; production thresholds are in real minutes');

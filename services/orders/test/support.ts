@@ -72,6 +72,22 @@ export class Market {
     return this.adminToken;
   }
 
+  /** A second back-office admin, created by the first and logged in with its own captcha. */
+  async anotherAdmin(username: string): Promise<{ id: string; token: string }> {
+    const password = `${username}-Passw0rd-long`;
+    const created = await this.client.post('/api/admin/admins', { username, nickname: username, password }, await this.admin());
+    if (created.status !== 201) throw new Error(`admin create: ${JSON.stringify(created.body)}`);
+    const captcha = await this.client.get('/api/admin/auth/captcha');
+    const login = await this.client.post('/api/admin/auth/login', {
+      username,
+      password,
+      captcha_id: captcha.body.captcha_id,
+      captcha_code: captcha.body.dev_text,
+    });
+    if (login.status !== 200) throw new Error(`admin login: ${JSON.stringify(login.body)}`);
+    return { id: login.body.admin.id, token: login.body.access_token };
+  }
+
   /** Recharges `amount` fen through the sandbox gateway, as a client would, and waits for the credit. */
   async fund(user: Caller, amount: number) {
     const before = (await this.balance(user)).available;

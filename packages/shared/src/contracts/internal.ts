@@ -5,6 +5,8 @@ import type { InternalCaller } from './routing';
 import { Listing, ListingStatus, REFUSED_DELIVERY_BYTES_KEPT } from './api/catalog';
 import { FileContentType, FileScene } from './api/files';
 import { RealnameStatus } from './api/identity';
+import { LedgerEntry } from './api/wallet';
+import { OrderEscrowView, OrderPayment } from './api/orders';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -241,6 +243,25 @@ export const orderEscrow = defineInternalRoute({
   response: z.object({ order_id: Id, charged: Money, held: Money }),
 });
 
+/**
+ * wallet: the money of one order for the back office's order detail: its payment, its escrow (null
+ * and no payment when the wallet never charged it) and the users' ledger entries of the order, oldest first.
+ */
+export const orderLedger = defineInternalRoute({
+  id: 'orderLedger',
+  service: 'wallet',
+  callers: ['orders'],
+  method: 'get',
+  path: '/orders/{id}/ledger',
+  params: IdParams,
+  response: z.object({
+    order_id: Id,
+    payments: z.array(OrderPayment),
+    escrow: OrderEscrowView.nullable(),
+    entries: z.array(LedgerEntry),
+  }),
+});
+
 export const allInternalRoutes: AnyInternalRoute[] = [
   matchAdminUser,
   systemConfigValues,
@@ -255,4 +276,5 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   listingCredentials,
   chargeOrderEscrow,
   orderEscrow,
+  orderLedger,
 ];

@@ -86,8 +86,6 @@ export const problems = {
     new Problem(429, 'RATE_LIMITED', 'too many requests; slow down', {
       headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
     }),
-  notImplemented: () =>
-    new Problem(501, 'NOT_IMPLEMENTED', 'this endpoint is specified but not implemented yet'),
   upstreamUnavailable: (status: 502 | 503 = 502) =>
     new Problem(status, 'UPSTREAM_UNAVAILABLE', 'a backing service is unavailable; try again shortly'),
 };

@@ -113,15 +113,3 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
     });
   }
 }
-
-/**
- * Routes of the contract whose issue has not landed yet: they are in the OpenAPI document and
- * answer 501 NOT_IMPLEMENTED (after auth and validation) until their use case is built.
- */
-export function notImplementedRoutes(contracts: AnyRoute[]): RouteBinding[] {
-  return contracts.map((contract) =>
-    route(contract, async () => {
-      throw problems.notImplemented();
-    }),
-  );
-}

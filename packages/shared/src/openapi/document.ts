@@ -25,7 +25,6 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'well-formed but refused (UPLOADER_NOT_MATCHED, SMS_CODE_INVALID, CAPTCHA_INVALID, PAYGATE_REJECTED)',
   429: 'RATE_LIMITED, with Retry-After',
-  501: 'NOT_IMPLEMENTED: specified, not built yet',
   502: 'UPSTREAM_UNAVAILABLE',
   503: 'UPSTREAM_UNAVAILABLE',
 };

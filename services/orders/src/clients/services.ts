@@ -4,6 +4,7 @@ import {
   fileMeta,
   listingById,
   listingCredentials,
+  orderLedger,
   systemConfigValues,
   userStanding,
   type InternalClient,
@@ -30,7 +31,7 @@ export function userDirectory(internal: InternalClient) {
   };
 }
 
-/** wallet: the order id is the idempotency key of a charge, so a repeated charge moves nothing. */
+/** wallet: the order id is the idempotency key of a charge, so a repeated charge moves nothing; `ledger` is the order's money. */
 export function walletAccounts(internal: InternalClient) {
   return {
     charge: (order: { id: string; renter_id: string; owner_id: string; amount: number }): Promise<OrderCharge> =>
@@ -38,6 +39,7 @@ export function walletAccounts(internal: InternalClient) {
         params: { id: order.id },
         body: { renter_id: order.renter_id, owner_id: order.owner_id, amount: order.amount },
       }),
+    ledger: (orderId: string): Promise<InternalResult<typeof orderLedger>> => internal.call(orderLedger, { params: { id: orderId } }),
   };
 }
 

@@ -1,5 +1,15 @@
 import {
   acceptCheckout,
+  adminCloseOrder,
+  adminGetOrder,
+  adminListDisputes,
+  adminListHandoffRecords,
+  adminListOrders,
+  adminMarkOrderAbnormal,
+  arbitrateDispute as arbitrateDisputeRoute,
+  getDispute,
+  listDisputes,
+  openDispute as openDisputeRoute,
   cancelOrder as cancelOrderRoute,
   confirmCheckout,
   confirmReceive as confirmReceiveRoute,
@@ -8,8 +18,6 @@ import {
   getOrder,
   listHandoffRecords,
   listOrders,
-  notImplementedRoutes,
-  ordersRoutes,
   payOrder as payOrderRoute,
   rejectCheckout as rejectCheckoutRoute,
   route,
@@ -17,17 +25,22 @@ import {
   submitHandoff as submitHandoffRoute,
   type RouteBinding,
 } from '@market/shared';
+import { adminEndOrder } from '../application/admin-order-moves';
+import { adminHandoffRecords, adminOrderDetail, allOrders } from '../application/admin-read-orders';
+import { arbitrateDispute } from '../application/arbitrate-dispute';
 import { counterCheckoutProposal, startCheckout } from '../application/checkout';
 import { createOrder } from '../application/create-order';
 import type { OrdersDeps } from '../application/deps';
 import { cancelOrder, completeCheckout, confirmReceive } from '../application/party-moves';
 import { payOrder } from '../application/pay-order';
 import { callerOrders, partyHandoffRecords, partyOrderView } from '../application/read-orders';
+import { openDispute } from '../application/open-dispute';
+import { allDisputes, callerDisputes, partyDispute } from '../application/read-disputes';
 import { rejectCheckout } from '../application/reject-checkout';
 import { submitHandoff } from '../application/submit-handoff';
 
 export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
-  const built = [
+  return [
     route(createOrderRoute, ({ body, identity }) => createOrder(deps, identity, body)),
     route(listOrders, ({ query, identity }) => callerOrders(deps, identity, query)),
     route(getOrder, ({ params, identity }) => partyOrderView(deps, identity, params.id)),
@@ -41,8 +54,15 @@ export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
     route(counterCheckout, ({ params, body, identity }) => counterCheckoutProposal(deps, identity, params.id, body)),
     route(acceptCheckout, ({ params, identity }) => completeCheckout(deps, identity, params.id, 'accept_checkout')),
     route(rejectCheckoutRoute, ({ params, body, identity }) => rejectCheckout(deps, identity, params.id, body.reason)),
+    route(openDisputeRoute, ({ params, body, identity }) => openDispute(deps, identity, params.id, body)),
+    route(listDisputes, ({ query, identity }) => callerDisputes(deps, identity, query)),
+    route(getDispute, ({ params, identity }) => partyDispute(deps, identity, params.id)),
+    route(adminListOrders, ({ query }) => allOrders(deps, query)),
+    route(adminGetOrder, ({ params }) => adminOrderDetail(deps, params.id)),
+    route(adminListHandoffRecords, ({ params, identity }) => adminHandoffRecords(deps, identity, params.id)),
+    route(adminCloseOrder, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_close', body.reason)),
+    route(adminMarkOrderAbnormal, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_mark_abnormal', body.reason)),
+    route(adminListDisputes, ({ query }) => allDisputes(deps, query)),
+    route(arbitrateDisputeRoute, ({ params, body, identity }) => arbitrateDispute(deps, identity, params.id, body)),
   ];
-  // Disputes and the back office's order routes come with the next issue.
-  const builtIds = new Set(built.map((b) => b.contract.id));
-  return [...built, ...notImplementedRoutes(ordersRoutes.filter((r) => !builtIds.has(r.id)))];
 }

@@ -147,3 +147,37 @@ export async function rescheduleDeadlines(
   );
   return rows.length;
 }
+
+export interface AdminOrderQuery {
+  status?: OrderState;
+  renterId?: string;
+  ownerId?: string;
+  listingId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  cursor: string | undefined;
+  limit: number;
+}
+
+/** One page of all orders for the back office, newest first; every filter given narrows it. */
+export async function queryAllOrders(q: Queryable, query: AdminOrderQuery): Promise<KeysetPageResult<OrderRow>> {
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  if (query.status) where.push(`status = ${param(query.status)}`);
+  if (query.renterId) where.push(`renter_id = ${param(query.renterId)}`);
+  if (query.ownerId) where.push(`owner_id = ${param(query.ownerId)}`);
+  if (query.listingId) where.push(`listing_id = ${param(query.listingId)}`);
+  if (query.createdFrom) where.push(`created_at >= ${param(query.createdFrom)}`);
+  if (query.createdTo) where.push(`created_at < ${param(query.createdTo)}`);
+  return keysetPage<OrderRow>(q, {
+    query: `SELECT ${COLUMNS} FROM orders${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
+    params,
+    orderBy: NEWEST_FIRST,
+    limit: query.limit,
+    cursor: query.cursor,
+  });
+}

@@ -2,7 +2,7 @@ import { isUuid, problems, type adminListLedger, type listWalletLedger, type Rou
 import { userAvailable } from '../domain/accounts';
 import { findEscrow, heldForRenter } from '../persistence/escrow-repository';
 import { balanceOf } from '../persistence/ledger-repository';
-import { queryEntries, toEntryView, type EntryQuery } from '../persistence/ledger-queries';
+import { entriesOfOrder, queryEntries, toEntryView, type EntryQuery } from '../persistence/ledger-queries';
 import type { WalletDeps } from './deps';
 
 export async function readBalance(deps: WalletDeps, identity: UserIdentity) {
@@ -35,4 +35,26 @@ export async function readOrderEscrow(deps: WalletDeps, orderId: string) {
   const [row] = await findEscrow(deps.db.manager, orderId);
   if (!row || row.status === 'void') throw problems.notFound('the wallet never charged this order');
   return { order_id: row.order_id, charged: Number(row.amount), held: row.status === 'held' ? Number(row.amount) : 0 };
+}
+
+/** The money of one order for the back office: its payment, its escrow, and the users' entries of it. */
+export async function readOrderLedger(deps: WalletDeps, orderId: string) {
+  if (!isUuid(orderId)) throw problems.notFound('order not found');
+  const manager = deps.db.manager;
+  const [[row], entries] = await Promise.all([findEscrow(manager, orderId), entriesOfOrder(manager, orderId)]);
+  // A void record is an order that ended before any charge: no payment, no escrow.
+  const charged = row && row.status !== 'void' ? { ...row, status: row.status } : null;
+  return {
+    order_id: orderId,
+    payments: charged ? [{ id: charged.payment_id!, amount: Number(charged.amount), paid_at: charged.charged_at!.toISOString() }] : [],
+    escrow: charged
+      ? {
+          charged: Number(charged.amount),
+          held: charged.status === 'held' ? Number(charged.amount) : 0,
+          status: charged.status,
+          ended_at: charged.ended_at?.toISOString() ?? null,
+        }
+      : null,
+    entries: entries.map(toEntryView),
+  };
 }

@@ -1,12 +1,13 @@
-import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, type InternalBinding } from '@market/shared';
+import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, orderLedger, type InternalBinding } from '@market/shared';
 import { chargeOrderEscrow } from '../application/charge-order-escrow';
 import type { WalletDeps } from '../application/deps';
-import { readOrderEscrow } from '../application/read-wallet';
+import { readOrderEscrow, readOrderLedger } from '../application/read-wallet';
 
 /** `/internal/*` for other services, by their shared contracts. */
 export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
   return [
     internalRoute(chargeContract, ({ params, body }) => chargeOrderEscrow(deps, params.id, body)),
     internalRoute(orderEscrow, ({ params }) => readOrderEscrow(deps, params.id)),
+    internalRoute(orderLedger, ({ params }) => readOrderLedger(deps, params.id)),
   ];
 }

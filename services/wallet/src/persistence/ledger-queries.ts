@@ -54,3 +54,12 @@ export function toEntryView(row: EntryRow) {
     created_at: row.created_at.toISOString(),
   };
 }
+
+/** Every user-facing entry of one order, oldest first (an order has a handful: payment, payouts). */
+export async function entriesOfOrder(manager: EntityManager, orderId: string): Promise<EntryRow[]> {
+  return manager.query(
+    `SELECT seq, id, user_id, order_id, biz_type, amount, balance_after, created_at FROM entries
+     WHERE order_id = $1 AND user_id IS NOT NULL ORDER BY seq`,
+    [orderId],
+  );
+}

@@ -1,6 +1,7 @@
 import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money } from '../common';
 import { z } from '../zod';
 import { RentalHours } from './catalog';
+import { LedgerEntry } from './wallet';
 import { defineRoute } from './route';
 import type { ErrorStatus } from './route';
 
@@ -92,6 +93,30 @@ export const Dispute = z
 
 const HandoffRecords = z.object({ items: z.array(HandoffRecord) });
 
+export const OrderPayment = z
+  .object({
+    id: Id.openapi({ description: 'the wallet payment that moved the amount from the renter’s balance into escrow' }),
+    amount: Money,
+    paid_at: Timestamp,
+  })
+  .openapi('OrderPayment');
+
+export const OrderEscrowView = z
+  .object({
+    charged: Money.openapi({ description: 'moved into escrow when the order was paid' }),
+    held: Money.openapi({ description: 'still in escrow (0 once paid out)' }),
+    status: z.enum(['held', 'settled', 'refunded']),
+    ended_at: Timestamp.nullable(),
+  })
+  .openapi('OrderEscrow');
+
+export const AdminOrderDetail = Order.extend({
+  dispute: Dispute.nullable().openapi({ description: 'the order’s latest dispute' }),
+  payments: z.array(OrderPayment).openapi({ description: 'the payment of the order (none while unpaid)' }),
+  escrow: OrderEscrowView.nullable().openapi({ description: 'null when the wallet never charged the order' }),
+  ledger_entries: z.array(LedgerEntry).openapi({ description: 'the users’ ledger entries of this order, oldest first' }),
+}).openapi('AdminOrderDetail');
+
 /** Keys returned by `POST /api/files/upload`; the service resolves them to URLs. */
 const FileKeys = z.array(z.string().min(1).max(200)).max(9);
 const OptionalReason = z.string().trim().min(1).max(500);
@@ -108,10 +133,15 @@ function orderErrors(...more: ErrorStatus[]): ErrorStatus[] {
   return all.sort((a, b) => a - b);
 }
 
-// Disputes and the back office's order routes land with the next issue: 501 until then.
-function pendingOrderErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  return orderErrors(...more, 501);
-}
+/** What close and arbitration pay out (CONTRACT §4 as decided here; the wallet settles from these figures). */
+const ARBITRATION_MONEY =
+  'complete: the order completes with the breakdown given, else with the order’s checkout, else the full rent and no deduction. ' +
+  'close without a breakdown: the whole escrow goes back to the renter. close with a breakdown: the arbitrated split — consumption + ' +
+  'deposit_deduction go to the owner minus the platform fee (floor(consumption × platform.commission_rate_bps / 10000), as at checkout), ' +
+  'the rest back to the renter — and the order ends closed, not completed. mark_abnormal: the escrow stays held; the order can later be ' +
+  'closed by POST /api/admin/orders/{id}/close (escrow → renter). A breakdown must hold every checkout invariant (consumption ≤ rent, ' +
+  'deposit_deduction ≤ deposit; 400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction otherwise). The applied ' +
+  'figures are stored as the order’s checkout (reason: the note).';
 
 export const createOrder = defineRoute({
   id: 'createOrder',
@@ -323,11 +353,12 @@ export const openDispute = defineRoute({
   path: '/api/orders/{id}/dispute',
   auth: 'user',
   summary: 'Either party raises a dispute; its type follows from the order’s state',
+  description: moveDescription('Either party, in pending_receive (type handoff), in_use (usage), pending_checkout_confirm or pending_correction_confirm (checkout). The order moves to disputed and waits for arbitration; its dispute_id names the dispute. An order has at most one open dispute (a second is 409 INVALID_STATE). evidence_keys must be files the caller uploaded (400 otherwise); both parties can then read them.'),
   tags: ['disputes'],
   params: IdParams,
   body: z.object({ reason: OptionalReason, evidence_keys: FileKeys.optional() }).strict(),
   success: { status: 201, description: 'the opened dispute; the order is now disputed', schema: Dispute },
-  errors: pendingOrderErrors(400, 404, 409),
+  errors: orderErrors(400, 404, 409),
 });
 
 export const listDisputes = defineRoute({
@@ -337,10 +368,11 @@ export const listDisputes = defineRoute({
   path: '/api/disputes',
   auth: 'user',
   summary: 'Disputes on the caller’s orders',
+  description: 'Disputes on orders the caller rents or owns, whoever raised them. Newest first.',
   tags: ['disputes'],
   query: PageQuery.extend({ status: DisputeStatus.optional() }),
   success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: pendingOrderErrors(400),
+  errors: orderErrors(400),
 });
 
 export const getDispute = defineRoute({
@@ -350,10 +382,11 @@ export const getDispute = defineRoute({
   path: '/api/disputes/{id}',
   auth: 'user',
   summary: 'Dispute detail (parties of its order only)',
+  description: 'Only the renter and the owner of the disputed order see it; anyone else gets 404. Its evidence_urls are readable by both.',
   tags: ['disputes'],
   params: IdParams,
   success: { status: 200, description: 'the dispute', schema: Dispute },
-  errors: pendingOrderErrors(404),
+  errors: orderErrors(404),
 });
 
 export const adminListOrders = defineRoute({
@@ -363,15 +396,18 @@ export const adminListOrders = defineRoute({
   path: '/api/admin/orders',
   auth: 'admin',
   summary: 'List all orders',
+  description: 'Every filter narrows the list; an id that is no order’s matches nothing. created_from/created_to bound created_at (from inclusive, to exclusive).',
   tags: ['admin-orders'],
   query: PageQuery.extend({
     status: OrderStatus.optional(),
     renter_id: z.string().max(100).optional(),
     owner_id: z.string().max(100).optional(),
     listing_id: z.string().max(100).optional(),
+    created_from: z.iso.datetime({ offset: true }).optional().openapi({ description: 'created at or after' }),
+    created_to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'created before' }),
   }),
   success: { status: 200, description: 'orders, newest first', schema: Page(Order) },
-  errors: pendingOrderErrors(400),
+  errors: orderErrors(400),
 });
 
 export const adminGetOrder = defineRoute({
@@ -380,11 +416,12 @@ export const adminGetOrder = defineRoute({
   method: 'get',
   path: '/api/admin/orders/{id}',
   auth: 'admin',
-  summary: 'Order detail',
+  summary: 'Order detail with its dispute and its money',
+  description: 'The order (its checkout included), its latest dispute, and from the wallet what was charged into its escrow, what the escrow holds, and the ledger entries of the order. 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached.',
   tags: ['admin-orders'],
   params: IdParams,
-  success: { status: 200, description: 'the order', schema: Order },
-  errors: pendingOrderErrors(404),
+  success: { status: 200, description: 'the order', schema: AdminOrderDetail },
+  errors: orderErrors(404),
 });
 
 export const adminListHandoffRecords = defineRoute({
@@ -394,10 +431,11 @@ export const adminListHandoffRecords = defineRoute({
   path: '/api/admin/orders/{id}/handoff-records',
   auth: 'admin',
   summary: 'Handoff records of an order, oldest first (the read is audited)',
+  description: 'Content is decrypted for the back office; every read writes an audit entry naming the admin and the order.',
   tags: ['admin-orders'],
   params: IdParams,
   success: { status: 200, description: 'all records', schema: HandoffRecords },
-  errors: pendingOrderErrors(404),
+  errors: orderErrors(404),
 });
 
 export const adminCloseOrder = defineRoute({
@@ -407,11 +445,12 @@ export const adminCloseOrder = defineRoute({
   path: '/api/admin/orders/{id}/close',
   auth: 'admin',
   summary: 'Close a non-terminal or abnormal order; escrow goes back to the renter',
+  description: 'Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Whatever the escrow holds goes back to the renter. An open dispute of the order is resolved with result close and the reason as its note. Audited.',
   tags: ['admin-orders'],
   params: IdParams,
   body: ReasonBody,
   success: { status: 200, description: 'the order, now closed', schema: Order },
-  errors: pendingOrderErrors(400, 404, 409),
+  errors: orderErrors(400, 404, 409),
 });
 
 export const adminMarkOrderAbnormal = defineRoute({
@@ -421,11 +460,12 @@ export const adminMarkOrderAbnormal = defineRoute({
   path: '/api/admin/orders/{id}/mark-abnormal',
   auth: 'admin',
   summary: 'Freeze a non-terminal order for manual handling; escrow stays held',
+  description: 'Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there, so of two admins racing one wins). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Audited.',
   tags: ['admin-orders'],
   params: IdParams,
   body: ReasonBody,
   success: { status: 200, description: 'the order, now abnormal', schema: Order },
-  errors: pendingOrderErrors(400, 404, 409),
+  errors: orderErrors(400, 404, 409),
 });
 
 export const adminListDisputes = defineRoute({
@@ -435,6 +475,7 @@ export const adminListDisputes = defineRoute({
   path: '/api/admin/disputes',
   auth: 'admin',
   summary: 'List all disputes',
+  description: 'Newest first; an order_id that is no order’s matches nothing.',
   tags: ['admin-disputes'],
   query: PageQuery.extend({
     status: DisputeStatus.optional(),
@@ -442,7 +483,7 @@ export const adminListDisputes = defineRoute({
     order_id: z.string().max(100).optional(),
   }),
   success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: pendingOrderErrors(400),
+  errors: orderErrors(400),
 });
 
 export const ArbitrateBody = z
@@ -469,12 +510,12 @@ export const arbitrateDispute = defineRoute({
   path: '/api/admin/disputes/{id}/arbitrate',
   auth: 'admin',
   summary: 'Arbitrate an open dispute: complete, close or mark the order abnormal',
-  description: 'Without a breakdown, complete settles per the order’s checkout (the full rent and no deduction when there is none) and close returns all escrow to the renter.',
+  description: `Only an open dispute (409 INVALID_STATE once resolved: of two admins arbitrating at once exactly one wins). The dispute becomes resolved with result, resolution_note and resolved_at; the order completes, closes or turns abnormal in the same transaction. ${ARBITRATION_MONEY}`,
   tags: ['admin-disputes'],
   params: IdParams,
   body: ArbitrateBody,
   success: { status: 200, description: 'the resolved dispute', schema: Dispute },
-  errors: pendingOrderErrors(400, 404, 409),
+  errors: orderErrors(400, 404, 409),
 });
 
 export const ordersRoutes = [

@@ -20,7 +20,7 @@ export type RouteAuth = 'public' | 'user' | 'admin';
  */
 export type PublicTokenPolicy = 'ignored' | 'optional';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 501 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503;
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 

@@ -1,0 +1,54 @@
+import { isUuid, problems, type AdminIdentity } from '@market/shared';
+import { refundAll } from '../domain/settlement';
+import { lockOpenDisputeOf } from '../persistence/dispute-repository';
+import { findOrder } from '../persistence/order-repository';
+import type { OrdersDeps } from './deps';
+import { assertMove, moveOrder, settlementFigures } from './order-moves';
+import { escrowOf, toOrderView } from './order-views';
+import { resolveOpenDispute } from './resolve-dispute';
+import { currentSettings } from './settings';
+
+/**
+ * The back office closes an order (whatever its escrow holds goes back to the renter) or marks it
+ * abnormal (the escrow stays held). An open dispute of the order is resolved by the same decision,
+ * so an order never ends with a dispute still open. One transaction; the order row is locked.
+ */
+export async function adminEndOrder(
+  deps: OrdersDeps,
+  identity: AdminIdentity,
+  id: string,
+  trigger: 'admin_close' | 'admin_mark_abnormal',
+  reason: string,
+) {
+  if (!isUuid(id)) throw problems.notFound('order not found');
+  return deps.db.transaction(async (manager) => {
+    const order = await findOrder(manager, id, { lock: true });
+    if (!order) throw problems.notFound('order not found');
+    assertMove(order, trigger, 'admin');
+    const settlement = trigger === 'admin_close' ? refundAll(escrowOf(order)) : null;
+    const moved = await moveOrder(deps, manager, order, {
+      trigger,
+      actor: 'admin',
+      identity,
+      settings: await currentSettings(manager),
+      reason,
+      ...(settlement
+        ? {
+            // An unpaid order has nothing to show as paid out; the wallet voids its escrow record.
+            changes: order.paid_at ? { checkout: { ...settlement, reason, evidence_keys: [] } } : {},
+            eventData: settlementFigures(settlement),
+          }
+        : {}),
+    });
+    const dispute = await lockOpenDisputeOf(manager, order.id);
+    if (dispute) {
+      await resolveOpenDispute(deps, manager, dispute, order, {
+        result: trigger === 'admin_close' ? 'close' : 'mark_abnormal',
+        note: reason,
+        identity,
+        settlement,
+      });
+    }
+    return toOrderView(moved);
+  });
+}

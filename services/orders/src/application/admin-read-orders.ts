@@ -1,0 +1,71 @@
+import {
+  isUuid,
+  problems,
+  recordAudit,
+  sealedAt,
+  type AdminIdentity,
+  type adminListOrders,
+  type RouteQuery,
+} from '@market/shared';
+import { latestDisputeOf } from '../persistence/dispute-repository';
+import { HANDOFF_CONTENT_SEALED, handoffRecordsOf } from '../persistence/handoff-repository';
+import { findOrder, queryAllOrders } from '../persistence/order-repository';
+import type { OrdersDeps } from './deps';
+import { toDisputeView } from './dispute-views';
+import { toHandoffRecordView, toOrderView } from './order-views';
+
+const EMPTY = { items: [], next_cursor: null };
+
+/** All orders for the back office, newest first; an id filter that is no id matches nothing. */
+export async function allOrders(deps: OrdersDeps, query: RouteQuery<typeof adminListOrders>) {
+  const ids = [query.renter_id, query.owner_id, query.listing_id];
+  if (ids.some((id) => id !== undefined && !isUuid(id))) return EMPTY;
+  const page = await queryAllOrders(deps.db, {
+    status: query.status,
+    renterId: query.renter_id,
+    ownerId: query.owner_id,
+    listingId: query.listing_id,
+    createdFrom: query.created_from ? new Date(query.created_from) : undefined,
+    createdTo: query.created_to ? new Date(query.created_to) : undefined,
+    cursor: query.cursor,
+    limit: query.limit,
+  });
+  return { items: page.items.map(toOrderView), next_cursor: page.next_cursor };
+}
+
+async function existingOrder(deps: OrdersDeps, id: string) {
+  const order = isUuid(id) ? await findOrder(deps.db, id) : null;
+  if (!order) throw problems.notFound('order not found');
+  return order;
+}
+
+/** The order with its latest dispute and, from the wallet, its payment, escrow and ledger entries. */
+export async function adminOrderDetail(deps: OrdersDeps, id: string) {
+  const order = await existingOrder(deps, id);
+  const [dispute, money] = await Promise.all([latestDisputeOf(deps.db, order.id), deps.wallet.ledger(order.id)]);
+  return {
+    ...toOrderView(order),
+    dispute: dispute ? toDisputeView(dispute) : null,
+    payments: money.payments,
+    escrow: money.escrow,
+    ledger_entries: money.entries,
+  };
+}
+
+/**
+ * Handoff records opened for the back office. They hold account credentials, so every read is
+ * audited (which admin read which order's records), never the content.
+ */
+export async function adminHandoffRecords(deps: OrdersDeps, identity: AdminIdentity, id: string) {
+  const order = await existingOrder(deps, id);
+  const rows = await handoffRecordsOf(deps.db, order.id);
+  await deps.db.transaction((manager) =>
+    recordAudit(deps.events, manager, identity, {
+      action: 'order.handoff_records.read',
+      biz_type: 'order',
+      biz_id: order.id,
+      detail: { role: 'admin', records: rows.length },
+    }),
+  );
+  return { items: rows.map((row) => toHandoffRecordView(row, deps.secrets.open(row.content_sealed, sealedAt(HANDOFF_CONTENT_SEALED, row.id)))) };
+}

@@ -1,0 +1,47 @@
+import { isUuid, problems, type AdminIdentity, type arbitrateDispute as arbitrateRoute, type RouteBody } from '@market/shared';
+import { ARBITRATION_TRIGGER, arbitratedSettlement } from '../domain/arbitration';
+import { findDispute } from '../persistence/dispute-repository';
+import { findOrder } from '../persistence/order-repository';
+import type { OrdersDeps } from './deps';
+import { toDisputeView } from './dispute-views';
+import { assertMove, moveOrder, settlementFigures } from './order-moves';
+import { escrowOf } from './order-views';
+import { resolveOpenDispute } from './resolve-dispute';
+import { currentSettings } from './settings';
+
+/**
+ * An admin decides an open dispute: the order completes, closes or turns abnormal with the money the
+ * decision says, and the dispute is resolved, in one transaction. The order is locked first (as every
+ * move locks it), then the dispute: of two admins arbitrating at once the second waits, then finds the
+ * dispute resolved and is refused with 409.
+ */
+export async function arbitrateDispute(deps: OrdersDeps, identity: AdminIdentity, id: string, body: RouteBody<typeof arbitrateRoute>) {
+  if (!isUuid(id)) throw problems.notFound('dispute not found');
+  return deps.db.transaction(async (manager) => {
+    const seen = await findDispute(manager, id);
+    if (!seen) throw problems.notFound('dispute not found');
+    const order = (await findOrder(manager, seen.order_id, { lock: true }))!;
+    const dispute = (await findDispute(manager, id, { lock: true }))!;
+    if (dispute.status !== 'open') throw problems.invalidState(`dispute is resolved (${dispute.result}); cannot arbitrate`);
+    const trigger = ARBITRATION_TRIGGER[body.result];
+    assertMove(order, trigger, 'admin');
+    const settings = await currentSettings(manager);
+    const outcome = arbitratedSettlement(body.result, escrowOf(order), body.breakdown, order.checkout, settings['platform.commission_rate_bps']);
+    if (outcome && !outcome.ok) {
+      throw problems.validation(outcome.errors.map((e) => ({ path: e.path === 'settlement' ? 'breakdown' : `breakdown.${e.path}`, message: e.message })));
+    }
+    const settlement = outcome?.settlement ?? null;
+    await moveOrder(deps, manager, order, {
+      trigger,
+      actor: 'admin',
+      identity,
+      settings,
+      reason: body.note,
+      ...(settlement
+        ? { changes: { checkout: { ...settlement, reason: body.note, evidence_keys: [] } }, eventData: settlementFigures(settlement) }
+        : {}),
+    });
+    const resolved = await resolveOpenDispute(deps, manager, dispute, order, { result: body.result, note: body.note, identity, settlement });
+    return toDisputeView(resolved);
+  });
+}

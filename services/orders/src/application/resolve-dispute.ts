@@ -1,0 +1,38 @@
+import { recordAudit, type AdminIdentity, type EntityManager } from '@market/shared';
+import type { ArbitrationResult } from '../domain/arbitration';
+import type { Settlement } from '../domain/settlement';
+import { resolveDispute, type DisputeRow } from '../persistence/dispute-repository';
+import type { OrderRow } from '../persistence/order-repository';
+import type { OrdersDeps } from './deps';
+import { settlementFigures } from './order-moves';
+
+/**
+ * Resolves a locked open dispute in the caller's transaction (the order's move is the caller's):
+ * result, note and time, dispute.resolved naming both parties, and an audit entry of the admin.
+ */
+export async function resolveOpenDispute(
+  deps: Pick<OrdersDeps, 'events'>,
+  manager: EntityManager,
+  dispute: DisputeRow,
+  order: OrderRow,
+  decision: { result: ArbitrationResult; note: string; identity: AdminIdentity; settlement: Settlement | null },
+): Promise<DisputeRow> {
+  const resolved = await resolveDispute(manager, dispute.id, { result: decision.result, note: decision.note, at: new Date() });
+  await deps.events.publish(manager, 'dispute.resolved', {
+    dispute_id: dispute.id,
+    order_id: order.id,
+    renter_id: order.renter_id,
+    owner_id: order.owner_id,
+    result: decision.result,
+    note: decision.note,
+    resolved_by: decision.identity.sub,
+    breakdown: decision.settlement ? settlementFigures(decision.settlement) : null,
+  });
+  await recordAudit(deps.events, manager, decision.identity, {
+    action: 'dispute.resolve',
+    biz_type: 'dispute',
+    biz_id: dispute.id,
+    detail: { order_id: order.id, result: decision.result, note: decision.note },
+  });
+  return resolved;
+}
