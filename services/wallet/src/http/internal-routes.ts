@@ -1,12 +1,14 @@
-import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, type InternalBinding } from '@market/shared';
+import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, walletStats, type InternalBinding } from '@market/shared';
 import { chargeOrderEscrow } from '../application/charge-order-escrow';
 import type { WalletDeps } from '../application/deps';
 import { readOrderEscrow } from '../application/read-wallet';
+import { readWalletStats } from '../application/read-wallet-stats';
 
 /** `/internal/*` for other services, by their shared contracts. */
 export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
   return [
     internalRoute(chargeContract, ({ params, body }) => chargeOrderEscrow(deps, params.id, body)),
     internalRoute(orderEscrow, ({ params }) => readOrderEscrow(deps, params.id)),
+    internalRoute(walletStats, () => readWalletStats(deps)),
   ];
 }
