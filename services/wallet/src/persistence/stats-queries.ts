@@ -19,8 +19,7 @@ export interface LedgerFigures {
  * settlement's platform fee and each credited recharge is exactly one transfer. Sums come back as
  * float8, exact for any amount of fen below 2^53.
  */
-export async function sumLedgerFigures(manager: EntityManager): Promise<LedgerFigures> {
-  const [row]: LedgerFigures[] = await manager.query(`
+export const LEDGER_FIGURES_SQL = `
     SELECT COALESCE(sum(amount) FILTER (WHERE biz_type = 'order_payment' AND created_at >= ${START_OF_TODAY_UTC}), 0)::float8 AS "gmvToday",
            COALESCE(sum(amount) FILTER (WHERE biz_type = 'order_payment'), 0)::float8 AS "gmvWeek",
            COALESCE(sum(amount) FILTER (WHERE biz_type = 'platform_fee' AND created_at >= ${START_OF_TODAY_UTC}), 0)::float8 AS "feesToday",
@@ -28,6 +27,9 @@ export async function sumLedgerFigures(manager: EntityManager): Promise<LedgerFi
            count(*) FILTER (WHERE biz_type = 'recharge' AND created_at >= ${START_OF_TODAY_UTC})::int AS "rechargesToday",
            COALESCE(sum(amount) FILTER (WHERE biz_type = 'recharge' AND created_at >= ${START_OF_TODAY_UTC}), 0)::float8 AS "rechargedToday"
       FROM transfers
-     WHERE biz_type IN ('order_payment', 'platform_fee', 'recharge') AND created_at >= ${START_OF_WEEK_UTC}`);
+     WHERE biz_type IN ('order_payment', 'platform_fee', 'recharge') AND created_at >= ${START_OF_WEEK_UTC}`;
+
+export async function sumLedgerFigures(manager: EntityManager): Promise<LedgerFigures> {
+  const [row]: LedgerFigures[] = await manager.query(LEDGER_FIGURES_SQL);
   return row!;
 }
