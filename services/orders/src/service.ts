@@ -3,17 +3,25 @@ import type { OrdersDeps } from './application/deps';
 import { configSource, fileRegistry, listingDirectory, userDirectory, walletAccounts } from './clients/services';
 import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
+import { ordersInternalRoutes } from './http/internal-routes';
 import { ordersRouteBindings } from './http/routes';
 import { settingsLoader } from './jobs/settings-loader';
 import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
 import { BackOfficeIndexes1764100000000 } from './persistence/migrations/1764100000000-back-office-indexes';
+import { IndexOrderStats1764500000000 } from './persistence/migrations/1764500000000-index-order-stats';
 
 export const ordersService = defineService({
   name: 'orders',
   env: ordersEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateOrders1764000000000, BackOfficeIndexes1764100000000],
+  migrations: [
+    CreateOutboxAndInbox1763800000000,
+    ...idempotencyMigrations,
+    CreateOrders1764000000000,
+    BackOfficeIndexes1764100000000,
+    IndexOrderStats1764500000000,
+  ],
   build: (ctx) => {
     if (ctx.config.NODE_ENV === 'production' && ctx.config.ORDER_MINUTE_MS !== 60_000) {
       throw new ConfigError('ORDER_MINUTE_MS is for tests only; production thresholds are in real minutes');
@@ -31,6 +39,7 @@ export const ordersService = defineService({
     };
     return {
       routes: ordersRouteBindings(deps),
+      internal: ordersInternalRoutes(deps),
       handlers: ordersEventHandlers(deps.minuteMs),
       jobs: [
         settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),

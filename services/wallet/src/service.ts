@@ -9,12 +9,13 @@ import { walletInternalRoutes } from './http/internal-routes';
 import { walletRouteBindings } from './http/routes';
 import { CreateLedger1764000000000 } from './persistence/migrations/1764000000000-create-ledger';
 import { CreateSandboxPayments1764000000001 } from './persistence/migrations/1764000000001-create-sandbox-payments';
+import { IndexTransfersByTypeTime1764500000000 } from './persistence/migrations/1764500000000-index-transfers-by-type-time';
 
 export const walletService = defineService({
   name: 'wallet',
   env: walletEnv,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001],
+  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000],
   build: (ctx) => {
     const sandbox = createPaymentGateway(ctx.config, ctx.db, ctx.log);
     const deps: WalletDeps = {

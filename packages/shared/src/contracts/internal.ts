@@ -6,7 +6,7 @@ import { Listing, ListingStatus, REFUSED_DELIVERY_BYTES_KEPT } from './api/catal
 import { FileContentType, FileScene } from './api/files';
 import { RealnameStatus } from './api/identity';
 import { LedgerEntry } from './api/wallet';
-import { OrderEscrowView, OrderPayment } from './api/orders';
+import { OrderEscrowView, OrderPayment, OrderStatus } from './api/orders';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -262,6 +262,41 @@ export const orderLedger = defineInternalRoute({
   }),
 });
 
+/** orders: dashboard figures; `orders_today` counts orders created since 00:00 UTC. */
+export const orderStats = defineInternalRoute({
+  id: 'orderStats',
+  service: 'orders',
+  callers: ['admin'],
+  method: 'get',
+  path: '/stats',
+  response: z.object({
+    orders_by_status: z.record(OrderStatus, z.number().int()),
+    orders_today: z.number().int(),
+    disputes_open: z.number().int(),
+  }),
+});
+
+/**
+ * wallet: dashboard figures from the ledger, in fen. "Today" starts at 00:00 UTC, "last 7 days" at
+ * 00:00 UTC six days before. GMV is what was paid into order escrow (rent + deposit, whatever
+ * later happens to it); platform revenue is the platform-fee transfers; recharges are the ones credited.
+ */
+export const walletStats = defineInternalRoute({
+  id: 'walletStats',
+  service: 'wallet',
+  callers: ['admin'],
+  method: 'get',
+  path: '/stats',
+  response: z.object({
+    gmv_today: Money,
+    gmv_last_7_days: Money,
+    platform_revenue_today: Money,
+    platform_revenue_last_7_days: Money,
+    recharges_today_count: z.number().int().min(0),
+    recharges_today_amount: Money,
+  }),
+});
+
 export const allInternalRoutes: AnyInternalRoute[] = [
   matchAdminUser,
   systemConfigValues,
@@ -277,4 +312,6 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   chargeOrderEscrow,
   orderEscrow,
   orderLedger,
+  orderStats,
+  walletStats,
 ];

@@ -1,13 +1,68 @@
-import { listingStats, userStats, type Dashboard, type z } from '@market/shared';
+import { listingStats, orderStats, userStats, walletStats, type Dashboard, type DashboardSource, type z } from '@market/shared';
 import { countAdmins } from '../persistence/admin-users';
 import type { AdminApp } from './admin-app';
 
-/** Figures come from the services that own them; none is cached, so the page shows the data as it is now. */
-export async function getDashboard(app: Pick<AdminApp, 'db' | 'internal'>): Promise<z.infer<typeof Dashboard>> {
-  const [users, listings, adminsTotal] = await Promise.all([
-    app.internal.call(userStats),
-    app.internal.call(listingStats),
+type Source = z.infer<typeof DashboardSource>;
+
+/**
+ * How long the dashboard waits for one service. Each answers from indexes in a few milliseconds; a
+ * service that takes longer is treated as down so the page still shows everyone else's figures.
+ */
+export const DASHBOARD_SOURCE_BOUND_MS = 1000;
+
+/** The source's answer, or null when it failed or did not answer within the bound (logged, never thrown). */
+async function fromSource<T>(app: Pick<AdminApp, 'log'>, source: Source, ask: () => Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  let late = false;
+  const bound = new Promise<null>((resolve) => {
+    timer = setTimeout(() => {
+      late = true;
+      app.log.warn({ source, bound_ms: DASHBOARD_SOURCE_BOUND_MS }, 'dashboard source did not answer in time');
+      resolve(null);
+    }, DASHBOARD_SOURCE_BOUND_MS);
+  });
+  // A late failure (the internal client's own timeout) was already reported as "not in time".
+  const answer = ask().catch((err: unknown) => {
+    if (!late) app.log.warn({ source, err }, 'dashboard source failed');
+    return null;
+  });
+  try {
+    return await Promise.race([answer, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Figures come from the services that own them, asked in parallel; none is cached, so the page shows
+ * the data as it is now. A service that fails or is slow leaves its figures null and is named in
+ * `unavailable` — never zeros that would read as real.
+ */
+export async function getDashboard(app: Pick<AdminApp, 'db' | 'internal' | 'log'>): Promise<z.infer<typeof Dashboard>> {
+  const [users, listings, orders, wallet, adminsTotal] = await Promise.all([
+    fromSource(app, 'identity', () => app.internal.call(userStats)),
+    fromSource(app, 'catalog', () => app.internal.call(listingStats)),
+    fromSource(app, 'orders', () => app.internal.call(orderStats)),
+    fromSource(app, 'wallet', () => app.internal.call(walletStats)),
     countAdmins(app.db),
   ]);
-  return { ...users, admins_total: adminsTotal, ...listings };
+  const answered: Record<Source, unknown> = { identity: users, catalog: listings, orders, wallet };
+  return {
+    users_total: users?.users_total ?? null,
+    users_today: users?.users_today ?? null,
+    users_frozen: users?.users_frozen ?? null,
+    admins_total: adminsTotal,
+    listings_by_status: listings?.listings_by_status ?? null,
+    listings_pending_review: listings?.listings_pending_review ?? null,
+    orders_by_status: orders?.orders_by_status ?? null,
+    orders_today: orders?.orders_today ?? null,
+    disputes_open: orders?.disputes_open ?? null,
+    gmv_today: wallet?.gmv_today ?? null,
+    gmv_last_7_days: wallet?.gmv_last_7_days ?? null,
+    platform_revenue_today: wallet?.platform_revenue_today ?? null,
+    platform_revenue_last_7_days: wallet?.platform_revenue_last_7_days ?? null,
+    recharges_today_count: wallet?.recharges_today_count ?? null,
+    recharges_today_amount: wallet?.recharges_today_amount ?? null,
+    unavailable: (Object.keys(answered) as Source[]).filter((source) => answered[source] === null),
+  };
 }

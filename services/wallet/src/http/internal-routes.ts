@@ -1,7 +1,8 @@
-import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, orderLedger, type InternalBinding } from '@market/shared';
+import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, orderLedger, walletStats, type InternalBinding } from '@market/shared';
 import { chargeOrderEscrow } from '../application/charge-order-escrow';
 import type { WalletDeps } from '../application/deps';
 import { readOrderEscrow, readOrderLedger } from '../application/read-wallet';
+import { readWalletStats } from '../application/read-wallet-stats';
 
 /** `/internal/*` for other services, by their shared contracts. */
 export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
@@ -9,5 +10,6 @@ export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
     internalRoute(chargeContract, ({ params, body }) => chargeOrderEscrow(deps, params.id, body)),
     internalRoute(orderEscrow, ({ params }) => readOrderEscrow(deps, params.id)),
     internalRoute(orderLedger, ({ params }) => readOrderLedger(deps, params.id)),
+    internalRoute(walletStats, () => readWalletStats(deps)),
   ];
 }

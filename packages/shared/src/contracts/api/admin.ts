@@ -44,20 +44,46 @@ export const AdminLogin = z
   .openapi('AdminLogin');
 
 /** The required figures are what the admin service holds itself or gets from identity and catalog; the rest appear as the services that own them answer. */
+/** The services whose figures the dashboard shows; one that does not answer in time is listed in `unavailable`. */
+export const DashboardSource = z.enum(['identity', 'catalog', 'orders', 'wallet']);
+
+const Count = z.number().int().min(0);
+const Fen = z.number().int().min(0);
+const missingWhenUnavailable = (source: z.infer<typeof DashboardSource>, text: string) =>
+  `${text}; null when ${source} did not answer (then "${source}" is in \`unavailable\`)`;
+
 export const Dashboard = z
   .object({
-    users_total: z.number().int(),
-    users_today: z.number().int(),
-    users_frozen: z.number().int(),
-    admins_total: z.number().int(),
-    listings_by_status: z.record(z.string(), z.number().int()).openapi({ example: { draft: 3, online: 12, offline: 1 } }),
-    listings_pending_review: z.number().int(),
-    orders_by_status: z.record(z.string(), z.number().int()).optional(),
-    orders_today: z.number().int().optional(),
-    disputes_open: z.number().int().optional(),
-    gmv_today: z.number().int().optional().openapi({ description: 'amount paid for orders today, in fen' }),
+    users_total: Count.nullable().openapi({ description: missingWhenUnavailable('identity', 'ordinary (phone) users') }),
+    users_today: Count.nullable().openapi({ description: missingWhenUnavailable('identity', 'users registered today') }),
+    users_frozen: Count.nullable().openapi({ description: missingWhenUnavailable('identity', 'frozen users') }),
+    admins_total: Count.openapi({ description: 'back-office accounts (the admin service itself, always present)' }),
+    listings_by_status: z
+      .record(z.string(), Count)
+      .nullable()
+      .openapi({ description: missingWhenUnavailable('catalog', 'every listing status with its count'), example: { draft: 3, online: 12, offline: 1 } }),
+    listings_pending_review: Count.nullable().openapi({ description: missingWhenUnavailable('catalog', 'listings awaiting review') }),
+    orders_by_status: z
+      .record(z.string(), Count)
+      .nullable()
+      .openapi({ description: missingWhenUnavailable('orders', 'every order status with its count'), example: { pending_payment: 2, in_use: 5, completed: 40 } }),
+    orders_today: Count.nullable().openapi({ description: missingWhenUnavailable('orders', 'orders created today') }),
+    disputes_open: Count.nullable().openapi({ description: missingWhenUnavailable('orders', 'disputes not yet resolved') }),
+    gmv_today: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'fen paid into order escrow today (rent + deposit of the orders paid today)') }),
+    gmv_last_7_days: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'fen paid into order escrow today and on the six days before') }),
+    platform_revenue_today: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'platform fees taken at settlement today, in fen') }),
+    platform_revenue_last_7_days: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'platform fees taken today and on the six days before, in fen') }),
+    recharges_today_count: Count.nullable().openapi({ description: missingWhenUnavailable('wallet', 'recharges credited today') }),
+    recharges_today_amount: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'fen credited by recharges today') }),
+    unavailable: z.array(DashboardSource).openapi({
+      description: 'services that did not answer within the bound (1 s) or answered an error; their figures are null, never zero',
+      example: [],
+    }),
   })
-  .openapi('Dashboard');
+  .openapi('Dashboard', {
+    description:
+      'Figures as they are now, each from the service that owns it. "Today" is the UTC day (since 00:00 UTC); "last 7 days" is today and the six UTC days before it.',
+  });
 
 export const SystemConfigValue = z
   .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())])

@@ -1,0 +1,8 @@
+import { internalRoute, orderStats, type InternalBinding } from '@market/shared';
+import type { OrdersDeps } from '../application/deps';
+import { readOrderStats } from '../application/read-order-stats';
+
+/** `/internal/*` for other services, by their shared contracts. */
+export function ordersInternalRoutes(deps: OrdersDeps): InternalBinding[] {
+  return [internalRoute(orderStats, () => readOrderStats(deps))];
+}

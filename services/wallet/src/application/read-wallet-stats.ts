@@ -1,0 +1,15 @@
+import { sumLedgerFigures } from '../persistence/stats-queries';
+import type { WalletDeps } from './deps';
+
+/** For the admin dashboard: GMV, platform revenue and recharges, in fen. */
+export async function readWalletStats(deps: Pick<WalletDeps, 'db'>) {
+  const f = await sumLedgerFigures(deps.db.manager);
+  return {
+    gmv_today: f.gmvToday,
+    gmv_last_7_days: f.gmvWeek,
+    platform_revenue_today: f.feesToday,
+    platform_revenue_last_7_days: f.feesWeek,
+    recharges_today_count: f.rechargesToday,
+    recharges_today_amount: f.rechargedToday,
+  };
+}
