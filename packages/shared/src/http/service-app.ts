@@ -27,11 +27,13 @@ function requestLogging(log: Logger) {
     const requestId = acceptRequestId(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
     res.locals.requestId = requestId;
-    res.locals.log = log.child({ request_id: requestId });
+    // Most requests never log but the access line: the child logger is made only for those that do.
+    let child: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', { get: () => (child ??= log.child({ request_id: requestId })), enumerable: true });
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : req.path === '/healthz' || req.path === '/readyz' ? 'debug' : 'info';
-      res.locals.log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      log[level]({ request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     runWithRequestId(requestId, next);
   };
