@@ -16,6 +16,15 @@ export class PreparedJson<T> {
   }
 }
 
+/** RFC 9110 weak comparison of `If-None-Match` with an entity tag: `W/` prefixes are ignored and `*` matches anything. */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const candidate = tag.trim().replace(/^W\//, '');
+    return candidate === '*' || candidate === etag;
+  });
+}
+
 interface Entry {
   answer: Promise<PreparedJson<unknown> | null>;
   expiresAt: number;

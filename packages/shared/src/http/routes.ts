@@ -11,7 +11,7 @@ import type {
 } from '../contracts/api/route';
 import { IDEMPOTENCY_HEADER, requestFingerprint, type IdempotencyStore, type StoredResponse } from './idempotency';
 import { problems } from './problem';
-import { PreparedJson } from './read-cache';
+import { matchesEtag, PreparedJson } from './read-cache';
 import { clientInputErrors, parseOrThrow } from './validate';
 
 type IdentityFor<A> = A extends 'user' ? UserIdentity : A extends 'admin' ? AdminIdentity : Identity;
@@ -70,7 +70,7 @@ function sendPrepared(req: Request, res: Response, status: number, body: Prepare
   res.setHeader('ETag', body.etag);
   res.setHeader('Cache-Control', 'no-cache');
   res.status(status);
-  if (req.headers['if-none-match'] !== undefined && req.fresh) {
+  if (matchesEtag(req.headers['if-none-match'], body.etag)) {
     res.status(304).end();
     return;
   }

@@ -6,7 +6,9 @@ import { sqlMigration } from '@market/shared';
  * as of any letters; a query too short to hold a trigram (1–2 characters) is left to the planner's
  * other paths, with the same answers. Provisioning creates the extension (a service role may not);
  * a superuser (tests, development) creates it here. Either way it may live in any schema, so the
- * operator class is named through the schema it is in.
+ * operator class is named through the schema it is in. Without fastupdate a new listing goes
+ * straight into the index: listings are written seldom and read often, and a long pending list
+ * makes the planner fall back to a scan until vacuum empties it.
  */
 export const IndexTextSearch1763900000004 = sqlMigration(
   'IndexTextSearch1763900000004',
@@ -24,8 +26,8 @@ export const IndexTextSearch1763900000004 = sqlMigration(
      DECLARE
        home text := (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm');
      BEGIN
-       EXECUTE format('CREATE INDEX listings_online_title_trgm ON listings USING gin (title %I.gin_trgm_ops) WHERE status = ''online''', home);
-       EXECUTE format('CREATE INDEX listings_online_description_trgm ON listings USING gin (description %I.gin_trgm_ops) WHERE status = ''online''', home);
+       EXECUTE format('CREATE INDEX listings_online_title_trgm ON listings USING gin (title %I.gin_trgm_ops) WITH (fastupdate = off) WHERE status = ''online''', home);
+       EXECUTE format('CREATE INDEX listings_online_description_trgm ON listings USING gin (description %I.gin_trgm_ops) WITH (fastupdate = off) WHERE status = ''online''', home);
      END $$`,
   ],
   [`DROP INDEX listings_online_description_trgm`, `DROP INDEX listings_online_title_trgm`],
