@@ -1,5 +1,6 @@
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import type { Logger } from 'pino';
+import { accessLogger } from '../logging/logger';
 import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
 import { problems } from './problem';
@@ -22,6 +23,7 @@ export interface ServiceAppOptions {
 }
 
 function requestLogging(log: Logger) {
+  const access = accessLogger(log);
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const requestId = acceptRequestId(req.headers['x-request-id']);
@@ -33,7 +35,7 @@ function requestLogging(log: Logger) {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : req.path === '/healthz' || req.path === '/readyz' ? 'debug' : 'info';
-      log[level]({ request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      access[level]({ request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     runWithRequestId(requestId, next);
   };
