@@ -168,7 +168,7 @@ describe('public listing reads', () => {
       const changed = await client.raw('GET', list, { headers: { 'if-none-match': before } });
       expect(changed.status).toBe(200);
       expect(changed.headers.get('etag')).not.toBe(before);
-      expect((await changed.json()).items).toHaveLength(2);
+      expect(((await changed.json()) as { items: unknown[] }).items).toHaveLength(2);
     });
 
     it('shows a change this process did not make within its one-second bound', async () => {
