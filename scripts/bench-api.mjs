@@ -7,7 +7,8 @@
 // CPU µs per request of the service and of the gateway, and the gateway/direct ratio.
 // Env: BENCH_LISTINGS (600, through the API), BENCH_FIXTURE_LISTINGS (0, extra online rows by SQL),
 // BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_RATE (1000 req/s),
-// BENCH_ONLY (comma-separated subset of list,search,detail,me), BENCH_NODE_ENV (development|production),
+// BENCH_ONLY (comma-separated subset of list,search,detail,me), BENCH_NODE_ENV (development|production;
+// production runs every process but identity so, since identity's production SMS provider cannot run here),
 // BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -45,7 +46,11 @@ const productionSecrets = production
       ]),
     )
   : {};
-if (production) productionSecrets.DATA_ENCRYPTION_KEYS = `bench:${randomBytes(32).toString('base64')}`;
+if (production) {
+  productionSecrets.DATA_ENCRYPTION_KEYS = `bench:${randomBytes(32).toString('base64')}`;
+  productionSecrets.OPEN_UPLOAD_TOKEN = randomBytes(32).toString('hex');
+  productionSecrets.CAPTCHA_MODE = 'strict';
+}
 const secretOf = (name) => productionSecrets[name] ?? shared.baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined);
 const tokenSecret = (name) => productionSecrets[name] ?? shared.tokenSecretShape[name].parse(undefined);
 
@@ -95,6 +100,8 @@ process.on('SIGINT', () => process.exit(130));
 
 for (const service of SERVICES) {
   start(service, `services/${service}/dist/main.js`, {
+    // production identity needs a real SMS provider, and /api/me a logged-in user: it stays in development
+    ...(production && service === 'identity' ? { NODE_ENV: 'development' } : {}),
     PORT: String(servicePort(service)),
     DB_SCHEMA: service,
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
