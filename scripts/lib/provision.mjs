@@ -2,6 +2,9 @@ import pg from 'pg';
 
 export const SERVICES = ['identity', 'catalog', 'orders', 'wallet', 'files', 'notify', 'admin'];
 
+/** Extensions the services' migrations use, and which services use each (ADR 0020). */
+const EXTENSIONS = { pg_trgm: ['catalog'] };
+
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function ident(name) {
@@ -41,6 +44,17 @@ export async function provisionDatabase({ adminUrl, database, rolePassword }) {
     for (const service of SERVICES) {
       await db.query(`CREATE SCHEMA IF NOT EXISTS ${ident(service)} AUTHORIZATION ${ident(`market_${service}`)}`);
       await db.query(`ALTER SCHEMA ${ident(service)} OWNER TO ${ident(`market_${service}`)}`);
+    }
+    // Extensions need more than a service role may do; each lives wherever it was first created
+    // (a schema of its own here), and the roles that index with it may use that schema and no more.
+    for (const [extension, services] of Object.entries(EXTENSIONS)) {
+      await db.query('CREATE SCHEMA IF NOT EXISTS extensions');
+      await db.query(`CREATE EXTENSION IF NOT EXISTS ${ident(extension)} SCHEMA extensions`);
+      const { rows } = await db.query(
+        'SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1',
+        [extension],
+      );
+      for (const service of services) await db.query(`GRANT USAGE ON SCHEMA ${ident(rows[0].nspname)} TO ${ident(`market_${service}`)}`);
     }
   } finally {
     await db.end();

@@ -27,6 +27,7 @@ export * from './http/idempotency';
 export * from './http/internal-client';
 export * from './http/internal-routes';
 export * from './http/problem';
+export * from './http/read-cache';
 export * from './http/request-context';
 export * from './http/routes';
 export * from './http/service-app';

@@ -1,4 +1,4 @@
-import { CreateOutboxAndInbox1763800000000, defineService, resealLegacySecrets, SecretBox } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000, defineService, ReadCache, resealLegacySecrets, SecretBox } from '@market/shared';
 import { adminDirectory } from './clients/admin-directory';
 import { fileRegistry } from './clients/file-registry';
 import { publisherAccounts } from './clients/publisher-accounts';
@@ -12,7 +12,15 @@ import { CreateListings1763900000000 } from './persistence/migrations/1763900000
 import { CreateOpenUploads1763900000001 } from './persistence/migrations/1763900000001-create-open-uploads';
 import { CreateOwnerStanding1763900000002 } from './persistence/migrations/1763900000002-create-owner-standing';
 import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/1763900000003-record-every-open-upload';
+import { IndexTextSearch1763900000004 } from './persistence/migrations/1763900000004-index-text-search';
 import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
+import { afterEveryCommit } from './persistence/commit-hook';
+
+/**
+ * How long another replica's write can take to show in this one's public reads; this replica's
+ * own writes show at once (ADR 0020).
+ */
+const PUBLIC_READS_TTL_MS = 1000;
 
 export const catalogService = defineService({
   name: 'catalog',
@@ -24,10 +32,13 @@ export const catalogService = defineService({
     CreateOpenUploads1763900000001,
     CreateOwnerStanding1763900000002,
     RecordEveryOpenUpload1763900000003,
+    IndexTextSearch1763900000004,
   ],
   build: async (ctx) => {
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
     await resealLegacySecrets(ctx.db, secrets, [LISTING_CREDENTIALS_SEALED, OPEN_UPLOAD_RAW_SEALED], ctx.log);
+    const publicReads = new ReadCache(PUBLIC_READS_TTL_MS);
+    afterEveryCommit(ctx.db, () => publicReads.invalidate());
     const deps = {
       db: ctx.db,
       events: ctx.events,
@@ -35,6 +46,7 @@ export const catalogService = defineService({
       admins: adminDirectory(ctx.internal),
       publishers: publisherAccounts(ctx.internal),
       secrets,
+      publicReads,
       openUploadToken: openUploadToken(ctx.config),
       openUploadBodyLimit: ctx.config.OPEN_UPLOAD_BODY_LIMIT_BYTES,
     };

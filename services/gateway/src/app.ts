@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { acceptRequestId, errorHandler, notFoundHandler, serviceUrls, type Logger, type RedisClient } from '@market/shared';
+import { acceptRequestId, accessLogger, errorHandler, notFoundHandler, serviceUrls, type Logger, type RedisClient } from '@market/shared';
 import type { GatewayConfig } from './config';
 import { gatewayOpenApiDocument } from './openapi';
 import { createProxyHandler, servedBy } from './proxy-handler';
@@ -53,6 +53,7 @@ function isGatewayOwnPath(path: string): boolean {
 export function createGateway(config: GatewayConfig, redis: RedisClient, log: Logger): RequestListener {
   const ownRoutes = createOwnRoutes(config, redis, log);
   const proxy = createProxyHandler(config, redis, log);
+  const access = accessLogger(log);
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const requestId = acceptRequestId(req.headers['x-request-id']);
@@ -60,7 +61,7 @@ export function createGateway(config: GatewayConfig, redis: RedisClient, log: Lo
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log[res.statusCode >= 500 ? 'warn' : 'info'](
+      access[res.statusCode >= 500 ? 'warn' : 'info'](
         { request_id: requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10, service: servedBy.get(res) },
         'request',
       );

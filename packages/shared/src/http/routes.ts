@@ -12,6 +12,7 @@ import type {
 } from '../contracts/api/route';
 import { IDEMPOTENCY_HEADER, requestFingerprint, type IdempotencyStore, type StoredResponse } from './idempotency';
 import { problems } from './problem';
+import { matchesEtag, PreparedJson } from './read-cache';
 import { clientInputErrors, parseOrThrow } from './validate';
 
 type IdentityFor<A> = A extends 'user' ? UserIdentity : A extends 'admin' ? AdminIdentity : Identity;
@@ -28,8 +29,8 @@ export interface HandlerInput<C extends AnyRoute> {
   rawBody: () => Promise<Buffer>;
 }
 
-/** A use-case call: returns the success body, or writes `res` itself (file streams) and returns nothing. */
-export type RouteHandler<C extends AnyRoute> = (input: HandlerInput<C>) => Promise<RouteResult<C> | void>;
+/** A use-case call: returns the success body (or it prepared, from a cache), or writes `res` itself (file streams) and returns nothing. */
+export type RouteHandler<C extends AnyRoute> = (input: HandlerInput<C>) => Promise<RouteResult<C> | PreparedJson<RouteResult<C>> | void>;
 
 export interface RouteBinding {
   contract: AnyRoute;
@@ -66,7 +67,26 @@ export function declaresIdempotency(contract: AnyRoute): boolean {
   return Boolean(contract.headers?.shape[IDEMPOTENCY_HEADER]);
 }
 
+/**
+ * A prepared body goes out as it was serialized, with its entity tag; a client that already holds
+ * it gets 304. `no-cache`: a client may keep the body but must ask again before using it.
+ */
+function sendPrepared(req: Request, res: Response, status: number, body: PreparedJson<unknown>) {
+  res.setHeader('ETag', body.etag);
+  res.setHeader('Cache-Control', 'no-cache');
+  res.status(status);
+  if (matchesEtag(req.headers['if-none-match'], body.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.bytes);
+  res.end(body.json);
+}
+
 export function mountRoutes(router: Router, bindings: RouteBinding[], opts: MountOptions) {
+  // A prepared body is checked against its schema the first time it is sent, not every time.
+  const checked = new WeakSet<PreparedJson<unknown>>();
   for (const { contract, handler } of bindings) {
     router[contract.method](expressPath(contract.path), async (req: Request, res: Response) => {
       const identity = res.locals.identity as Identity;
@@ -87,12 +107,14 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
         if (res.headersSent) return null;
         const { status, schema } = contract.success;
         if (status === 204 || schema === undefined) return { status, body: undefined };
-        if (opts.validateResponses) {
-          const check = schema.safeParse(result);
+        const value = result instanceof PreparedJson ? result.value : result;
+        if (opts.validateResponses && !(result instanceof PreparedJson && checked.has(result))) {
+          const check = schema.safeParse(value);
           if (!check.success) {
             res.locals.log.error({ route: contract.id, issues: check.error.issues }, 'response does not match its contract');
             throw new Error(`response of ${contract.id} does not match its contract`);
           }
+          if (result instanceof PreparedJson) checked.add(result);
         }
         return { status, body: result as unknown };
       };
@@ -109,6 +131,7 @@ export function mountRoutes(router: Router, bindings: RouteBinding[], opts: Moun
       }
       if (!response) return;
       if (response.body === undefined) res.status(response.status).end();
+      else if (response.body instanceof PreparedJson) sendPrepared(req, res, response.status, response.body);
       else res.status(response.status).json(response.body);
     });
   }

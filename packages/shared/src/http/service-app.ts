@@ -1,5 +1,6 @@
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import type { Logger } from 'pino';
+import { accessLogger } from '../logging/logger';
 import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
 import { problems } from './problem';
@@ -22,16 +23,19 @@ export interface ServiceAppOptions {
 }
 
 function requestLogging(log: Logger) {
+  const access = accessLogger(log);
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const requestId = acceptRequestId(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
     res.locals.requestId = requestId;
-    res.locals.log = log.child({ request_id: requestId });
+    // Most requests never log but the access line: the child logger is made only for those that do.
+    let child: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', { get: () => (child ??= log.child({ request_id: requestId })), enumerable: true });
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : req.path === '/healthz' || req.path === '/readyz' ? 'debug' : 'info';
-      res.locals.log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      access[level]({ request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     runWithRequestId(requestId, next);
   };

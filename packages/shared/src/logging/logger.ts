@@ -35,11 +35,9 @@ const REDACT_PATHS = [
 ];
 
 export function createLogger(service: string, level = 'info', file?: string): Logger {
-  // Stdout is written asynchronously: lines logged while a write is in flight go out together in
-  // the next one, instead of a blocking syscall per line. A file (tests read it back at once) stays synchronous.
-  const destination = file
-    ? pino.destination({ dest: file, sync: true, append: true, mkdir: true })
-    : pino.destination({ dest: 1, sync: false });
+  // A file (tests read it back at once) is written synchronously. Stdout is written
+  // asynchronously and in batches (ADR 0020): a write per line cost a busy gateway a sixth of its CPU.
+  const destination = file ? pino.destination({ dest: file, sync: true, append: true, mkdir: true }) : batchedStdout();
   return pino(
     {
       level,
@@ -56,4 +54,37 @@ export function createLogger(service: string, level = 'info', file?: string): Lo
     },
     destination,
   );
+}
+
+/** How long a line may wait in the batch when traffic is too light to fill it. */
+const FLUSH_INTERVAL_MS = 200;
+const BATCH_BYTES = 8192;
+
+/**
+ * Stdout in batches of BATCH_BYTES, flushed at least every FLUSH_INTERVAL_MS. Pino flushes it on
+ * exit, so a stopping or crashing process loses nothing; only a SIGKILL loses the last batch.
+ */
+function batchedStdout(): pino.DestinationStream {
+  const out = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
+  let waiting = false;
+  setInterval(() => {
+    if (!waiting) return;
+    waiting = false;
+    out.flush();
+  }, FLUSH_INTERVAL_MS).unref();
+  return {
+    write(line: string) {
+      waiting = true;
+      out.write(line);
+    },
+  };
+}
+
+/**
+ * The logger for the one line every request writes (method, path without its query, status,
+ * timing, ids): none of those fields can hold a secret, so that line skips the redaction pass,
+ * which cost as much as the rest of writing it.
+ */
+export function accessLogger(log: Logger): Logger {
+  return log.child({}, { redact: [] });
 }

@@ -21,9 +21,17 @@ async function page(deps: CatalogDeps, query: ListingQuery) {
   return { items: items.map(toListingView), next_cursor };
 }
 
-/** Online listings to anyone; the owner also sees their own in any state but deleted. */
+/**
+ * Online listings to anyone; the owner also sees their own in any state but deleted. An online
+ * listing reads the same for everyone, so that answer is shared through the cache.
+ */
 export async function publicListing(deps: CatalogDeps, identity: Identity, id: string) {
   if (!isUuid(id)) throw problems.notFound('listing not found');
+  const shared = await deps.publicReads.getIfShared(`listing:${id}`, async () => {
+    const row = await findListing(deps.db.manager, id);
+    return row && isPublic(row) ? toListingView(row) : null;
+  });
+  if (shared) return shared;
   const row = await findListing(deps.db.manager, id);
   const ownerId = callerUserId(identity);
   const visible = row && (isPublic(row) || (ownerId === row.owner_id && visibleToOwner(row)));
@@ -40,8 +48,9 @@ export async function listingInAnyState(deps: CatalogDeps, id: string) {
   return toListingView(await anyListing(deps.db.manager, id));
 }
 
+/** The public search answers the same to everyone for the same query, so it is shared through the cache. */
 export async function searchListings(deps: CatalogDeps, query: RouteQuery<typeof listListings>) {
-  return page(deps, {
+  return deps.publicReads.get(`search:${JSON.stringify(query)}`, () => page(deps, {
     status: 'online',
     game: query.game || undefined,
     text: query.q || undefined,
@@ -50,7 +59,7 @@ export async function searchListings(deps: CatalogDeps, query: RouteQuery<typeof
     order: query.sort,
     limit: query.limit,
     cursor: query.cursor,
-  });
+  }));
 }
 
 export async function sellerListings(deps: CatalogDeps, identity: Identity, query: RouteQuery<typeof listSellerListings>) {

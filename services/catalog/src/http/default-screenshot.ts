@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
+import { matchesEtag } from '@market/shared';
 
 // The same relative path from src/http (jest, tsx) and from dist/http (the build).
 const ASSET = path.resolve(__dirname, '..', '..', 'assets', 'default-upload-screenshot.png');
@@ -14,15 +15,6 @@ export interface StaticImage {
 export function loadDefaultScreenshot(): StaticImage {
   const bytes = readFileSync(ASSET);
   return { bytes, etag: `"${createHash('sha256').update(bytes).digest('hex')}"` };
-}
-
-/** RFC 9110 weak comparison: `W/` prefixes are ignored and `*` matches anything. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const candidate = tag.trim().replace(/^W\//, '');
-    return candidate === '*' || candidate === etag;
-  });
 }
 
 export function sendStaticImage(image: StaticImage, req: Request, res: Response) {

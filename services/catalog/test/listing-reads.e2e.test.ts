@@ -1,0 +1,187 @@
+import { v7 as uuidv7 } from 'uuid';
+import { api, eventually, startStack, type Stack } from '@market/testkit';
+import { listingBody, newAdmin, newUser, type Caller } from './support';
+
+/** The public read path: text search semantics over the trigram indexes, and the shared cache of answers. */
+describe('public listing reads', () => {
+  let stack: Stack;
+  let client: ReturnType<typeof api>;
+  const admin = newAdmin();
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['catalog'] });
+    client = api(stack.url);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function create(owner: Caller, overrides: Record<string, unknown> = {}) {
+    const res = await client.post('/api/listings', listingBody(overrides), owner.token);
+    expect(res.status).toBe(201);
+    return res.body as { id: string } & Record<string, any>;
+  }
+
+  async function online(owner: Caller, overrides: Record<string, unknown> = {}) {
+    const listing = await create(owner, overrides);
+    expect((await client.post(`/api/listings/${listing.id}/submit-review`, {}, owner.token)).status).toBe(200);
+    const approved = await client.post(`/api/admin/listings/${listing.id}/approve`, {}, admin.token);
+    expect(approved.status).toBe(200);
+    return approved.body as { id: string; title: string; description: string | null } & Record<string, any>;
+  }
+
+  const ids = (res: { body: { items: Array<{ id: string }> } }) => res.body.items.map((l) => l.id).sort();
+
+  describe('text search', () => {
+    const game = `search-${uuidv7()}`;
+    const shown: Array<{ id: string; title: string; description: string | null }> = [];
+
+    beforeAll(async () => {
+      const owner = newUser();
+      const texts: Array<[string, string | null]> = [
+        ['王者荣耀 荣耀王者 全英雄', '皮肤 200+'],
+        ['和平精英 满级账号', '含限定皮肤 M416'],
+        ['Genshin Impact AR60', '原神 满命 雷电将军'],
+        ['League of Legends 钻石', null],
+        ['原神 星元', 'ar 58, five-star'],
+        ['abc_def 100%', '特殊字符 \\ 反斜杠'],
+      ];
+      for (const [title, description] of texts) shown.push(await online(owner, { game, title, description }));
+      const offline = await online(owner, { game, title: '王者 下架 Genshin' });
+      expect((await client.post(`/api/admin/listings/${offline.id}/offline`, { reason: 'x' }, admin.token)).status).toBe(200);
+      await create(owner, { game, title: '王者 草稿 Genshin' });
+    });
+
+    /** What the search promises: online listings whose title or description holds the text, in any case. */
+    const expected = (q: string) =>
+      shown
+        .filter((l) => [l.title, l.description ?? ''].some((text) => text.toLowerCase().includes(q.toLowerCase())))
+        .map((l) => l.id)
+        .sort();
+
+    it.each([
+      ['one Chinese character', '王'],
+      ['two Chinese characters', '王者'],
+      ['two characters of a description only', '皮肤'],
+      ['a Chinese phrase', '荣耀王者'],
+      ['a phrase of a description', '雷电将军'],
+      ['a phrase across a space', '满级账号'],
+      ['one Latin letter', 'e'],
+      ['two letters in another case', 'AR'],
+      ['a word in another case', 'LEGENDS'],
+      ['letters and digits', 'ar60'],
+      ['a percent sign, literally', '%'],
+      ['an underscore, literally', '_'],
+      ['a backslash, literally', '\\'],
+      ['text found nowhere', '无此账号xyz'],
+    ])('finds exactly the online listings holding %s (%s)', async (_label, q) => {
+      const res = await client.get(`/api/listings?game=${encodeURIComponent(game)}&limit=100&q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      expect(ids(res)).toEqual(expected(q));
+      const everywhere = await client.get(`/api/listings?limit=100&q=${encodeURIComponent(q)}`);
+      expect(ids(everywhere)).toEqual(expect.arrayContaining(expected(q)));
+    });
+
+    it('plans a text query of three or more characters on the trigram indexes once there are many listings', async () => {
+      const rolledBack = new Error('rolled back');
+      let plan = '';
+      // thousands of rows and fresh statistics, only for the length of a transaction that is undone
+      await stack.services.catalog!.ctx.db
+        .transaction(async (manager) => {
+          await manager.query(
+            `INSERT INTO listings (id, owner_id, title, game, description, hourly_price, min_hours, deposit, status, review_status, created_at, updated_at)
+             SELECT gen_random_uuid(), gen_random_uuid(), '账号 #' || n, 'filler', '描述 ' || n, 100 + n, 1, 0, 'online', 'approved', now(), now()
+             FROM generate_series(1, 5000) AS n`,
+          );
+          await manager.query('ANALYZE listings');
+          const rows: Array<{ 'QUERY PLAN': string }> = await manager.query(
+            `EXPLAIN SELECT id FROM listings WHERE status = 'online' AND (title ILIKE $1 OR description ILIKE $1)`,
+            ['%荣耀王者%'],
+          );
+          plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+          throw rolledBack;
+        })
+        .catch((err) => {
+          if (err !== rolledBack) throw err;
+        });
+      expect(plan).toContain('Bitmap Index Scan on listings_online_title_trgm');
+      expect(plan).toContain('Bitmap Index Scan on listings_online_description_trgm');
+    });
+  });
+
+  describe('the shared cache of answers', () => {
+    it('shows an approved listing to the next read and hides an offlined one at once, while reads run in parallel', async () => {
+      const owner = newUser();
+      const game = `cache-${uuidv7()}`;
+      const list = `/api/listings?game=${encodeURIComponent(game)}`;
+      const first = await online(owner, { game });
+      const draft = await create(owner, { game });
+      expect((await client.post(`/api/listings/${draft.id}/submit-review`, {}, owner.token)).status).toBe(200);
+
+      // readers keep the answer cached (and reloading) the whole time the writes happen
+      let reading = true;
+      const readers = Array.from({ length: 8 }, async () => {
+        while (reading) expect((await client.get(list)).status).toBe(200);
+      });
+      try {
+        expect((await client.post(`/api/admin/listings/${draft.id}/approve`, {}, admin.token)).status).toBe(200);
+        const afterApproval = await Promise.all([client.get(list), client.get(list), client.get(`/api/listings/${draft.id}`)]);
+        for (const res of afterApproval.slice(0, 2)) expect(ids(res)).toEqual([first.id, draft.id].sort());
+        expect(afterApproval[2]!.status).toBe(200);
+
+        expect((await client.post(`/api/admin/listings/${first.id}/offline`, { reason: 'x' }, admin.token)).status).toBe(200);
+        const afterOffline = await Promise.all([client.get(list), client.get(`/api/listings/${first.id}`)]);
+        expect(ids(afterOffline[0]!)).toEqual([draft.id]);
+        expect(afterOffline[1]!.status).toBe(404);
+        // its owner still sees it: that answer is never shared
+        expect((await client.get(`/api/listings/${first.id}`, owner.token)).body.status).toBe('offline');
+
+        expect((await client.put(`/api/listings/${draft.id}`, { hourly_price: 1234 }, owner.token)).status).toBe(200);
+        expect(ids(await client.get(list))).toEqual([]);
+        expect((await client.get(`/api/listings/${draft.id}`)).status).toBe(404);
+      } finally {
+        reading = false;
+        await Promise.all(readers);
+      }
+    });
+
+    it('answers 304 to a client holding the current answer, and the new answer once it changed', async () => {
+      const owner = newUser();
+      const game = `etag-${uuidv7()}`;
+      const list = `/api/listings?game=${encodeURIComponent(game)}`;
+      const listing = await online(owner, { game });
+
+      for (const path of [list, `/api/listings/${listing.id}`]) {
+        const fresh = await client.raw('GET', path);
+        expect(fresh.status).toBe(200);
+        const etag = fresh.headers.get('etag');
+        expect(etag).toMatch(/^".+"$/);
+        expect(fresh.headers.get('cache-control')).toBe('no-cache');
+        const again = await client.raw('GET', path, { headers: { 'if-none-match': etag! } });
+        expect(again.status).toBe(304);
+        expect(await again.text()).toBe('');
+        expect((await client.raw('GET', path, { headers: { 'if-none-match': '"something-else"' } })).status).toBe(200);
+      }
+
+      const before = (await client.raw('GET', list)).headers.get('etag')!;
+      await online(owner, { game });
+      const changed = await client.raw('GET', list, { headers: { 'if-none-match': before } });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get('etag')).not.toBe(before);
+      expect(((await changed.json()) as { items: unknown[] }).items).toHaveLength(2);
+    });
+
+    it('shows a change this process did not make within its one-second bound', async () => {
+      const owner = newUser();
+      const game = `replica-${uuidv7()}`;
+      const list = `/api/listings?game=${encodeURIComponent(game)}`;
+      const listing = await online(owner, { game });
+      expect(ids(await client.get(list))).toEqual([listing.id]);
+      // as another catalog replica would: committed in the database, unseen by this process's transactions
+      await stack.services.catalog!.ctx.db.query(`UPDATE listings SET status = 'offline' WHERE id = $1`, [listing.id]);
+      const changedAt = Date.now();
+      await eventually(() => client.get(list), (res) => res.body.items.length === 0, 3000);
+      expect(Date.now() - changedAt).toBeLessThan(1500);
+    });
+  });
+});
