@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../db/sql';
 import type { Identity } from '../auth/assertion';
 import type { EventData } from '../contracts/events';
 import { currentRequestId } from '../http/request-context';
@@ -24,8 +24,8 @@ function actorOf(identity: Identity | null): Pick<EventData<'audit.recorded'>, '
  * back (a refused login) are recorded in a transaction of their own.
  * Never put a secret, token or code into `detail`.
  */
-export async function recordAudit(events: EventWriter, manager: EntityManager, identity: Identity | null, entry: AuditEntry) {
-  await events.publish(manager, 'audit.recorded', {
+export async function recordAudit(events: EventWriter, tx: Tx, identity: Identity | null, entry: AuditEntry) {
+  await events.publish(tx, 'audit.recorded', {
     ...actorOf(identity),
     action: entry.action,
     biz_type: entry.biz_type,

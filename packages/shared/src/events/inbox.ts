@@ -1,5 +1,5 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { Db, Tx } from '../db/sql';
 import type { Logger } from 'pino';
 import type { ServiceName } from '../contracts/api/route';
 import { eventConsumers, eventProducers, type EventType } from '../contracts/events';
@@ -14,7 +14,7 @@ import { declareConsumerQueues, queueNames } from './topology';
  */
 export class PermanentEventFailure extends Error {}
 
-export type EventHandler<T extends EventType> = (event: DomainEvent<T>, manager: EntityManager) => Promise<void>;
+export type EventHandler<T extends EventType> = (event: DomainEvent<T>, tx: Tx) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
 /** Types a service handles without declaring them in `eventConsumers` (their queue would never be bound to them). */
@@ -25,7 +25,7 @@ export function undeclaredHandlers(service: ServiceName, handlers: EventHandlers
 
 export interface InboxConsumerOptions {
   service: string;
-  dataSource: DataSource;
+  dataSource: Db;
   bus: Bus;
   log: Logger;
   handlers: EventHandlers;

@@ -1,5 +1,4 @@
-import type { DataSource } from 'typeorm';
-import type { EventWriter, Logger, Revocations, ServiceContext, InternalClient } from '@market/shared';
+import type { Db, EventWriter, Logger, Revocations, ServiceContext, InternalClient } from '@market/shared';
 import type { PasswordHasher } from '../adapters/argon2-passwords';
 import type { adminEnv, CaptchaMode } from '../config';
 import type { CaptchaStore } from '../persistence/captcha-store';
@@ -8,7 +7,7 @@ export type AdminConfig = ServiceContext<typeof adminEnv>['config'];
 
 /** What the use cases run against; service.ts builds it from the kit's context. */
 export interface AdminApp {
-  db: DataSource;
+  db: Db;
   events: EventWriter;
   log: Logger;
   config: AdminConfig;

@@ -16,11 +16,11 @@ export async function bootstrapFirstAdmin(
   if ((await countAdmins(app.db)) > 0) return null;
   // Hashed before the lock is taken: the hash is the slow part and needs no lock.
   const passwordHash = await app.passwords.hash(credentials.password);
-  return app.db.transaction(async (manager) => {
-    await lockAdminUsersForWriting(manager);
-    if ((await countAdmins(manager)) > 0) return null;
-    const row = (await insertAdmin(manager, { id: uuidv7(), username: credentials.username, nickname: credentials.username, passwordHash }))!;
-    await recordAudit(app.events, manager, null, {
+  return app.db.transaction(async (tx) => {
+    await lockAdminUsersForWriting(tx);
+    if ((await countAdmins(tx)) > 0) return null;
+    const row = (await insertAdmin(tx, { id: uuidv7(), username: credentials.username, nickname: credentials.username, passwordHash }))!;
+    await recordAudit(app.events, tx, null, {
       action: 'admin_user.bootstrap',
       biz_type: 'admin_user',
       biz_id: row.id,

@@ -30,8 +30,8 @@ export async function changeOwnPassword(
     throw problems.rateLimited(until ? secondsUntil(until, new Date()) : 1);
   }
   if (!(await app.passwords.verify(admin.password_hash, input.current_password))) {
-    await app.db.transaction((manager) =>
-      recordAudit(app.events, manager, identity, {
+    await app.db.transaction((tx) =>
+      recordAudit(app.events, tx, identity, {
         action: 'admin.password_change',
         biz_type: 'admin_user',
         biz_id: admin.id,
@@ -44,11 +44,11 @@ export async function changeOwnPassword(
   await clearLoginFailures(app.db, admin.username);
 
   const newHash = await app.passwords.hash(input.new_password);
-  return app.db.transaction(async (manager) => {
-    const row = await replacePasswordHash(manager, admin.id, admin.password_hash, newHash);
+  return app.db.transaction(async (tx) => {
+    const row = await replacePasswordHash(tx, admin.id, admin.password_hash, newHash);
     if (!row) throw problems.conflict('the password was changed or the account disabled meanwhile; try again');
-    const sessionsEnded = await endSessionsOf(app, manager, admin.id, isUuid(identity.sid) ? identity.sid : null);
-    await recordAudit(app.events, manager, identity, {
+    const sessionsEnded = await endSessionsOf(app, tx, admin.id, isUuid(identity.sid) ? identity.sid : null);
+    await recordAudit(app.events, tx, identity, {
       action: 'admin.password_change',
       biz_type: 'admin_user',
       biz_id: admin.id,

@@ -16,10 +16,10 @@ export async function createAdmin(
 ): Promise<z.infer<typeof Admin>> {
   const admin = parseOrThrow(NewAdmin, input);
   const passwordHash = await app.passwords.hash(admin.password);
-  return app.db.transaction(async (manager) => {
-    const row = await insertAdmin(manager, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash });
+  return app.db.transaction(async (tx) => {
+    const row = await insertAdmin(tx, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash });
     if (!row) throw problems.conflict(`username ${admin.username} is already taken`);
-    await recordAudit(app.events, manager, actor, {
+    await recordAudit(app.events, tx, actor, {
       action: 'admin_user.create',
       biz_type: 'admin_user',
       biz_id: row.id,

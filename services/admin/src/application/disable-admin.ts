@@ -24,15 +24,15 @@ export async function disableAdmin(
   adminId: string,
 ): Promise<z.infer<typeof Admin>> {
   if (!isUuid(adminId)) throw problems.notFound('admin not found');
-  return app.db.transaction(async (manager) => {
-    const activeIds = await lockActiveAdminIds(manager);
-    const target = await findAdminById(manager, adminId);
+  return app.db.transaction(async (tx) => {
+    const activeIds = await lockActiveAdminIds(tx);
+    const target = await findAdminById(tx, adminId);
     if (!target) throw problems.notFound('admin not found');
     const refusal = disableRefusal(actor.sub, target, activeIds);
     if (refusal) throw REFUSALS[refusal]();
     const { from, to } = STATUS_CHANGES.disable;
-    const row = (await moveAdminStatus(manager, adminId, from, to))!;
-    await recordAudit(app.events, manager, actor, {
+    const row = (await moveAdminStatus(tx, adminId, from, to))!;
+    await recordAudit(app.events, tx, actor, {
       action: 'admin_user.disable',
       biz_type: 'admin_user',
       biz_id: adminId,
@@ -40,7 +40,7 @@ export async function disableAdmin(
     });
     await app.revocations.blockSubject('admin', adminId);
     // Also per session: the tokens must stay dead after an enable lifts the block.
-    await endSessionsOf(app, manager, adminId, null);
+    await endSessionsOf(app, tx, adminId, null);
     return adminView(row);
   });
 }

@@ -11,13 +11,13 @@ export async function enableAdmin(
   adminId: string,
 ): Promise<z.infer<typeof Admin>> {
   if (!isUuid(adminId)) throw problems.notFound('admin not found');
-  return app.db.transaction(async (manager) => {
+  return app.db.transaction(async (tx) => {
     const { from, to } = STATUS_CHANGES.enable;
-    const row = await moveAdminStatus(manager, adminId, from, to);
+    const row = await moveAdminStatus(tx, adminId, from, to);
     if (!row) {
-      throw (await findAdminById(manager, adminId)) ? problems.invalidState('this admin is already active') : problems.notFound('admin not found');
+      throw (await findAdminById(tx, adminId)) ? problems.invalidState('this admin is already active') : problems.notFound('admin not found');
     }
-    await recordAudit(app.events, manager, actor, {
+    await recordAudit(app.events, tx, actor, {
       action: 'admin_user.enable',
       biz_type: 'admin_user',
       biz_id: adminId,

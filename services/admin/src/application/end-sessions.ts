@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared';
+import type { Tx } from '@market/shared';
 import { revokeLiveSessionsOf } from '../persistence/admin-sessions';
 import type { AdminApp } from './admin-app';
 
@@ -10,11 +10,11 @@ import type { AdminApp } from './admin-app';
  */
 export async function endSessionsOf(
   app: Pick<AdminApp, 'revocations' | 'config'>,
-  manager: EntityManager,
+  tx: Tx,
   adminId: string,
   keepSessionId: string | null,
 ): Promise<number> {
-  const ended = await revokeLiveSessionsOf(manager, adminId, keepSessionId);
+  const ended = await revokeLiveSessionsOf(tx, adminId, keepSessionId);
   const ttlSeconds = app.config.ADMIN_TOKEN_TTL_SECONDS;
   const oldestLive = Date.now() - ttlSeconds * 1000;
   await Promise.all(

@@ -38,8 +38,8 @@ export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: stri
   const anonymous: Identity = { kind: 'anonymous', ip };
   const username = input.username.toLowerCase();
   const refuse = async (reason: FailureReason, adminId: string | null) => {
-    await app.db.transaction((manager) =>
-      recordAudit(app.events, manager, anonymous, {
+    await app.db.transaction((tx) =>
+      recordAudit(app.events, tx, anonymous, {
         action: 'admin.login',
         biz_type: 'admin_user',
         biz_id: adminId,
@@ -82,9 +82,9 @@ export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: stri
   }
 
   const sessionId = uuidv7();
-  const opened = await app.db.transaction(async (manager) => {
-    if (!(await insertAdminSession(manager, { id: sessionId, adminId: admin.id, ip, verifiedHash: admin.password_hash }))) return false;
-    await recordAudit(app.events, manager, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
+  const opened = await app.db.transaction(async (tx) => {
+    if (!(await insertAdminSession(tx, { id: sessionId, adminId: admin.id, ip, verifiedHash: admin.password_hash }))) return false;
+    await recordAudit(app.events, tx, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
       action: 'admin.login',
       biz_type: 'admin_user',
       biz_id: admin.id,

@@ -9,10 +9,10 @@ import type { AdminApp } from './admin-app';
 export async function logOutAdmin(app: Pick<AdminApp, 'db' | 'events' | 'revocations' | 'config'>, identity: AdminIdentity) {
   await app.revocations.revokeSession('admin', identity.sid, app.config.ADMIN_TOKEN_TTL_SECONDS);
   if (!isUuid(identity.sid) || !isUuid(identity.sub)) return;
-  await app.db.transaction(async (manager) => {
-    const ended = await revokeAdminSession(manager, identity.sid, identity.sub);
+  await app.db.transaction(async (tx) => {
+    const ended = await revokeAdminSession(tx, identity.sid, identity.sub);
     if (!ended) return;
-    await recordAudit(app.events, manager, identity, {
+    await recordAudit(app.events, tx, identity, {
       action: 'admin.logout',
       biz_type: 'admin_user',
       biz_id: identity.sub,

@@ -17,8 +17,8 @@ export async function createListing(deps: CatalogDeps, identity: Identity, body:
   if (!ownerId) throw problems.forbidden('this account cannot own listings');
   await validateScreenshotUrls(deps.files, body.screenshot_urls);
   const { credentials, ...content } = body;
-  return deps.db.transaction(async (manager) => {
-    const row = await insertListing(manager, {
+  return deps.db.transaction(async (tx) => {
+    const row = await insertListing(tx, {
       id: uuidv7(),
       owner_id: ownerId,
       ...newListingContent({ ...content, screenshot_urls: content.screenshot_urls ?? [] }),
@@ -26,7 +26,7 @@ export async function createListing(deps: CatalogDeps, identity: Identity, body:
       open_upload_id: null,
       created_at: new Date(),
     });
-    if (credentials !== undefined) await insertListingCredentials(manager, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
+    if (credentials !== undefined) await insertListingCredentials(tx, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
     return toListingView(row);
   });
 }

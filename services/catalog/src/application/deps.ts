@@ -1,11 +1,11 @@
-import type { EventWriter, SecretBox, ServiceContext } from '@market/shared';
+import type { Db, EventWriter, SecretBox } from '@market/shared';
 import type { AdminDirectory } from '../clients/admin-directory';
 import type { FileRegistry } from '../clients/file-registry';
 import type { PublisherAccounts } from '../clients/publisher-accounts';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */
 export interface CatalogDeps {
-  db: ServiceContext['db'];
+  db: Db;
   events: EventWriter;
   files: FileRegistry;
   admins: AdminDirectory;

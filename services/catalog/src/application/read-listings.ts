@@ -17,14 +17,14 @@ import { anyListing, callerUserId, ownListing } from './listing-access';
 import type { CatalogDeps } from './deps';
 
 async function page(deps: CatalogDeps, query: ListingQuery) {
-  const { items, next_cursor } = await queryListings(deps.db.manager, query);
+  const { items, next_cursor } = await queryListings(deps.db, query);
   return { items: items.map(toListingView), next_cursor };
 }
 
 /** Online listings to anyone; the owner also sees their own in any state but deleted. */
 export async function publicListing(deps: CatalogDeps, identity: Identity, id: string) {
   if (!isUuid(id)) throw problems.notFound('listing not found');
-  const row = await findListing(deps.db.manager, id);
+  const row = await findListing(deps.db, id);
   const ownerId = callerUserId(identity);
   const visible = row && (isPublic(row) || (ownerId === row.owner_id && visibleToOwner(row)));
   if (!row || !visible) throw problems.notFound('listing not found');
@@ -32,12 +32,12 @@ export async function publicListing(deps: CatalogDeps, identity: Identity, id: s
 }
 
 export async function sellerListing(deps: CatalogDeps, identity: Identity, id: string) {
-  return toListingView(await ownListing(deps.db.manager, id, identity));
+  return toListingView(await ownListing(deps.db, id, identity));
 }
 
 /** Any listing in any state, deleted included: the back office and other services. */
 export async function listingInAnyState(deps: CatalogDeps, id: string) {
-  return toListingView(await anyListing(deps.db.manager, id));
+  return toListingView(await anyListing(deps.db, id));
 }
 
 export async function searchListings(deps: CatalogDeps, query: RouteQuery<typeof listListings>) {
@@ -89,7 +89,7 @@ export async function pendingListings(deps: CatalogDeps, query: z.infer<typeof P
 
 /** For the admin dashboard: every status with its count, and the length of the review queue. */
 export async function listingStats(deps: CatalogDeps) {
-  const { byStatus, pendingReview } = await countListings(deps.db.manager);
+  const { byStatus, pendingReview } = await countListings(deps.db);
   const listings_by_status = Object.fromEntries(ListingStatus.options.map((s) => [s, byStatus[s] ?? 0]));
   return { listings_by_status, listings_pending_review: pendingReview };
 }

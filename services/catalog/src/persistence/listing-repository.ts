@@ -1,4 +1,4 @@
-import { updateReturning, type EntityManager, type Listing, type z } from '@market/shared';
+import { updateReturning, type Queryable, type Tx, type Listing, type z } from '@market/shared';
 import type { ListingContent } from '../domain/listing-content';
 import type { ListingState } from '../domain/listing-state';
 
@@ -44,8 +44,8 @@ export interface NewListing extends ListingContent, ListingState {
   created_at: Date;
 }
 
-export async function insertListing(manager: EntityManager, listing: NewListing): Promise<ListingRow> {
-  const rows: ListingRow[] = await manager.query(
+export async function insertListing(tx: Tx, listing: NewListing): Promise<ListingRow> {
+  const rows: ListingRow[] = await tx.query(
     `INSERT INTO listings (id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
        screenshot_urls, status, review_status, open_upload_id, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
@@ -72,8 +72,8 @@ export async function insertListing(manager: EntityManager, listing: NewListing)
 }
 
 /** `lock`: hold the row until the transaction ends, so the state read here is the state that gets changed. */
-export async function findListing(manager: EntityManager, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow | null> {
-  const rows: ListingRow[] = await manager.query(
+export async function findListing(db: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow | null> {
+  const rows: ListingRow[] = await db.query(
     `SELECT ${LISTING_COLUMNS} FROM listings WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
@@ -91,19 +91,19 @@ const UPDATABLE = new Set([
   'status', 'review_status', 'reject_reason', 'status_reason', 'updated_at',
 ]);
 
-export async function updateListing(manager: EntityManager, id: string, update: ListingUpdate): Promise<ListingRow> {
+export async function updateListing(tx: Tx, id: string, update: ListingUpdate): Promise<ListingRow> {
   const entries = Object.entries(update).filter(([key, value]) => value !== undefined && UPDATABLE.has(key));
   const assignments = entries.map(([key], i) => `${key} = $${i + 2}`).join(', ');
   const rows = await updateReturning<ListingRow>(
-    manager,
+    tx,
     `UPDATE listings SET ${assignments} WHERE id = $1 RETURNING ${LISTING_COLUMNS}`,
     [id, ...entries.map(([, value]) => value)],
   );
   return rows[0]!;
 }
 
-export async function countListings(manager: EntityManager): Promise<{ byStatus: Record<string, number>; pendingReview: number }> {
-  const rows: Array<{ status: string; total: string; pending: string }> = await manager.query(
+export async function countListings(db: Queryable): Promise<{ byStatus: Record<string, number>; pendingReview: number }> {
+  const rows: Array<{ status: string; total: string; pending: string }> = await db.query(
     `SELECT status, count(*) AS total, count(*) FILTER (WHERE review_status = 'pending') AS pending
      FROM listings GROUP BY status`,
   );

@@ -1,11 +1,10 @@
-import { problems, recordAudit, type AdminIdentity, type EventWriter } from '@market/shared';
-import type { DataSource } from 'typeorm';
+import { problems, recordAudit, type AdminIdentity, type EventWriter, type Db } from '@market/shared';
 import { isFileKey } from '../domain/file-key';
 import { isPublicScene } from '../domain/scene';
 import { findFile, type FileRecord } from '../persistence/file-repository';
 
 export interface FindFileForAdminDeps {
-  db: DataSource;
+  db: Db;
   events: EventWriter;
 }
 
@@ -15,8 +14,8 @@ export async function findFileForAdmin(deps: FindFileForAdminDeps, key: string, 
   const file = await findFile(deps.db, key);
   if (!file) throw problems.notFound();
   if (!isPublicScene(file.scene)) {
-    await deps.db.transaction((manager) =>
-      recordAudit(deps.events, manager, admin, {
+    await deps.db.transaction((tx) =>
+      recordAudit(deps.events, tx, admin, {
         action: 'file.read_private',
         biz_type: 'file',
         biz_id: file.key,

@@ -1,5 +1,4 @@
-import { isUuid, problems, type Identity } from '@market/shared';
-import type { DataSource } from 'typeorm';
+import { isUuid, problems, type Identity, type Db } from '@market/shared';
 import { isFileKey } from '../domain/file-key';
 import { userMayRead } from '../domain/read-access';
 import { findFileForReader, type FileRecord } from '../persistence/file-repository';
@@ -9,7 +8,7 @@ import { findFileForReader, type FileRecord } from '../persistence/file-reposito
  * key, an unknown file, a private file of someone else — is the same 404, so a stranger cannot
  * even learn that a private file exists.
  */
-export async function findReadableFile(db: DataSource, key: string, caller: Identity): Promise<FileRecord> {
+export async function findReadableFile(db: Db, key: string, caller: Identity): Promise<FileRecord> {
   if (!isFileKey(key)) throw problems.notFound();
   const userId = caller.kind === 'user' && isUuid(caller.sub) ? caller.sub : null;
   const found = await findFileForReader(db, key, userId);

@@ -1,5 +1,4 @@
-import { isUuid, problems } from '@market/shared';
-import type { DataSource } from 'typeorm';
+import { isUuid, problems, type Db } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import { isAcceptedContentType } from '../domain/content-type';
 import { newFileKey } from '../domain/file-key';
@@ -18,7 +17,7 @@ export interface ReceivedFile {
 }
 
 export interface StoreUploadedFileDeps {
-  db: DataSource;
+  db: Db;
   storage: Storage;
 }
 
@@ -40,8 +39,8 @@ export async function storeUploadedFile(
   // Bytes first, row second: a crash in between leaves an unreferenced object, never a row without bytes.
   await deps.storage.put(key, input.received.path);
   try {
-    return await deps.db.transaction((manager) =>
-      insertFile(manager, {
+    return await deps.db.transaction((tx) =>
+      insertFile(tx, {
         key,
         owner_id: input.ownerId,
         scene: input.scene,

@@ -1,10 +1,9 @@
-import { attachFiles, fileMeta, internalRoute, type InternalBinding } from '@market/shared';
-import type { DataSource } from 'typeorm';
+import { attachFiles, fileMeta, internalRoute, type InternalBinding, type Db } from '@market/shared';
 import { attachFiles as attachFilesToReaders } from '../application/attach-files';
 import { getFileMeta } from '../application/get-file-meta';
 
 /** Routes for other services only (the kit lets nothing but a service assertion reach `/internal`). */
-export function filesInternalRoutes(deps: { db: DataSource }): InternalBinding[] {
+export function filesInternalRoutes(deps: { db: Db }): InternalBinding[] {
   return [
     internalRoute(fileMeta, async ({ query }) => {
       const file = await getFileMeta(deps.db, query.key);

@@ -7,8 +7,8 @@ import {
   uploadFile,
   type EventWriter,
   type RouteBinding,
+  type Db,
 } from '@market/shared';
-import type { DataSource } from 'typeorm';
 import { findFileForAdmin } from '../application/find-file-for-admin';
 import { findReadableFile } from '../application/find-readable-file';
 import { storeUploadedFile } from '../application/store-uploaded-file';
@@ -18,7 +18,7 @@ import type { UploadReceiver } from './receive-upload';
 import { sendStoredFile } from './send-stored-file';
 
 export interface FileRoutesDeps {
-  db: DataSource;
+  db: Db;
   events: EventWriter;
   storage: Storage;
   receiveUpload: UploadReceiver;
