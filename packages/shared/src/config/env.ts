@@ -83,5 +83,3 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proces
   }
   return config;
 }
-
-export type BaseConfig = ReturnType<typeof loadConfig<typeof baseEnvShape>>;
