@@ -1,4 +1,4 @@
-import { isUuid, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
+import { auditRefusal, isUuid, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
 import { secondsUntil } from '../domain/admin-user';
 import { findAdminById, replacePasswordHash } from '../persistence/admin-users';
 import { bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
@@ -30,15 +30,12 @@ export async function changeOwnPassword(
     throw problems.rateLimited(until ? secondsUntil(until, new Date()) : 1);
   }
   if (!(await app.passwords.verify(admin.password_hash, input.current_password))) {
-    await app.db.transaction((tx) =>
-      recordAudit(app.events, tx, identity, {
-        action: 'admin.password_change',
-        biz_type: 'admin_user',
-        biz_id: admin.id,
-        detail: { reason: 'wrong_current_password' },
-        result: 'failure',
-      }),
-    );
+    await auditRefusal(app.db, app.events, identity, {
+      action: 'admin.password_change',
+      biz_type: 'admin_user',
+      biz_id: admin.id,
+      detail: { reason: 'wrong_current_password' },
+    });
     throw problems.unprocessable('CURRENT_PASSWORD_INCORRECT', 'the current password is wrong');
   }
   await clearLoginFailures(app.db, admin.username);

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import {
+  auditRefusal,
   isUuid,
   problems,
   recordAudit,
@@ -37,17 +38,13 @@ const invalidCredentials = () => problems.unauthenticated('invalid username or p
 export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: string | null): Promise<z.infer<typeof AdminLogin>> {
   const anonymous: Identity = { kind: 'anonymous', ip };
   const username = input.username.toLowerCase();
-  const refuse = async (reason: FailureReason, adminId: string | null) => {
-    await app.db.transaction((tx) =>
-      recordAudit(app.events, tx, anonymous, {
-        action: 'admin.login',
-        biz_type: 'admin_user',
-        biz_id: adminId,
-        detail: { username, reason },
-        result: 'failure',
-      }),
-    );
-  };
+  const refuse = (reason: FailureReason, adminId: string | null) =>
+    auditRefusal(app.db, app.events, anonymous, {
+      action: 'admin.login',
+      biz_type: 'admin_user',
+      biz_id: adminId,
+      detail: { username, reason },
+    });
 
   const stored = isUuid(input.captcha_id) ? await app.captchas.take(input.captcha_id) : null;
   if (stored === null || !captchaMatches(stored, input.captcha_id, input.captcha_code)) {

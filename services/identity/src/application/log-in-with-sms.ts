@@ -1,8 +1,7 @@
-import { Problem, problems, recordAudit, type TokenPair, type z } from '@market/shared';
+import { auditRefusal, Problem, problems, recordAudit, type TokenPair, type z } from '@market/shared';
 import { defaultNickname, maskPhone, normalizePhone } from '../domain/phone';
 import { createSession } from '../persistence/session-repository';
 import { findUserByPhone, registerPhoneUser } from '../persistence/user-repository';
-import { auditRefusal } from './audit';
 import type { IdentityDeps } from './deps';
 import { issueTokenPair } from './session-tokens';
 
@@ -14,7 +13,7 @@ export async function logInWithSms(
 ): Promise<z.infer<typeof TokenPair>> {
   const phone = normalizePhone(input.phone);
   const refused = (reason: string) =>
-    auditRefusal(deps, { kind: 'anonymous', ip }, {
+    auditRefusal(deps.db, deps.events, { kind: 'anonymous', ip }, {
       action: 'auth.login',
       biz_type: 'user',
       detail: { method: 'sms', phone_masked: maskPhone(phone), reason },
