@@ -1,5 +1,5 @@
 import type { Identity } from '@market/shared';
-import { toListingView } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { assertNotRented, ownListing } from './listing-access';
 import { moveListing } from './listing-moves';
 import type { CatalogDeps } from './deps';

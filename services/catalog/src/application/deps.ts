@@ -1,7 +1,5 @@
 import type { Db, EventWriter, SecretBox } from '@market/shared';
-import type { AdminDirectory } from '../clients/admin-directory';
-import type { FileRegistry } from '../clients/file-registry';
-import type { PublisherAccounts } from '../clients/publisher-accounts';
+import type { AdminDirectory, FileRegistry, PublisherAccounts } from './ports';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */
 export interface CatalogDeps {

@@ -1,6 +1,6 @@
 import { problems, recordAudit, type AdminIdentity } from '@market/shared';
 import { reachesRenters, type ListingTrigger } from '../domain/listing-state';
-import { toListingView } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { isOwnerFrozen } from '../persistence/owner-standing-repository';
 import { anyListing } from './listing-access';
 import { assertMove, moveListing } from './listing-moves';

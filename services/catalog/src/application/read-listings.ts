@@ -12,7 +12,8 @@ import {
 } from '@market/shared';
 import { isPublic, visibleToOwner } from '../domain/listing-state';
 import { queryListings, type ListingQuery } from '../persistence/listing-queries';
-import { countListings, findListing, toListingView } from '../persistence/listing-repository';
+import { countListings, findListing } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { anyListing, callerUserId, ownListing } from './listing-access';
 import type { CatalogDeps } from './deps';
 

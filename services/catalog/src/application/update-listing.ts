@@ -1,7 +1,7 @@
 import { problems, sealedAt, type Identity, type UpdateListingBody, type z } from '@market/shared';
 import { changedFields, hoursBoundErrors } from '../domain/listing-content';
 import { LISTING_CREDENTIALS_SEALED, upsertListingCredentials } from '../persistence/credentials-repository';
-import { toListingView } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { assertNotRented, ownListing } from './listing-access';
 import { assertMove, moveListing } from './listing-moves';
 import type { CatalogDeps } from './deps';

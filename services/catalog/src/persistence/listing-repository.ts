@@ -1,10 +1,8 @@
-import { updateReturning, type Queryable, type Tx, type Listing, type z } from '@market/shared';
+import { updateReturning, type Listing, type Queryable, type Tx, type z } from '@market/shared';
 import type { ListingContent } from '../domain/listing-content';
 import type { ListingState } from '../domain/listing-state';
 
-export type ListingView = z.infer<typeof Listing>;
-
-export interface ListingRow extends Omit<ListingView, 'created_at' | 'updated_at'> {
+export interface ListingRow extends Omit<z.infer<typeof Listing>, 'created_at' | 'updated_at'> {
   /** why it is offline or abnormal, for the back office */
   status_reason: string | null;
   created_at: Date;
@@ -14,28 +12,6 @@ export interface ListingRow extends Omit<ListingView, 'created_at' | 'updated_at
 /** The columns of a listing row; credentials are in another table and never among them. */
 export const LISTING_COLUMNS = `id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
   screenshot_urls, status, review_status, reject_reason, status_reason, rented, created_at, updated_at`;
-
-export function toListingView(row: ListingRow): ListingView {
-  return {
-    id: row.id,
-    owner_id: row.owner_id,
-    title: row.title,
-    game: row.game,
-    server: row.server,
-    description: row.description,
-    hourly_price: Number(row.hourly_price),
-    min_hours: Number(row.min_hours),
-    max_hours: row.max_hours === null ? null : Number(row.max_hours),
-    deposit: Number(row.deposit),
-    screenshot_urls: row.screenshot_urls,
-    status: row.status,
-    review_status: row.review_status,
-    reject_reason: row.reject_reason,
-    rented: row.rented,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
 
 export interface NewListing extends ListingContent, ListingState {
   id: string;

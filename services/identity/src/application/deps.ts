@@ -18,5 +18,5 @@ export interface IdentityDeps {
   locks: RedisLocks;
   sms: SmsProvider;
   verifier: RealnameVerifier;
-  box: SecretBox;
+  secrets: SecretBox;
 }

@@ -39,8 +39,8 @@ export async function startRealnameVerification(
     return await deps.db.transaction(async (tx) => {
       const row = await recordRealnameOutcome(tx, user.id, [...REALNAME_STARTABLE], {
         status: outcome,
-        real_name_sealed: deps.box.seal(input.real_name, sealedAt(REAL_NAME_SEALED, user.id)),
-        id_number_sealed: deps.box.seal(idNumber, sealedAt(ID_NUMBER_SEALED, user.id)),
+        real_name_sealed: deps.secrets.seal(input.real_name, sealedAt(REAL_NAME_SEALED, user.id)),
+        id_number_sealed: deps.secrets.seal(idNumber, sealedAt(ID_NUMBER_SEALED, user.id)),
       });
       if (!row) throw problems.invalidState('real-name verification was decided meanwhile');
       await recordAudit(deps.events, tx, identity, {
@@ -49,7 +49,7 @@ export async function startRealnameVerification(
         biz_id: user.id,
         detail: { outcome: row.status },
       });
-      return toRealnameView(deps.box, row);
+      return toRealnameView(deps.secrets, row);
     });
   } finally {
     await release();
