@@ -1,6 +1,7 @@
-import { problems, type attachFiles as attachFilesRoute, type z, type Db } from '@market/shared';
+import { problems, type attachFiles as attachFilesRoute, type z } from '@market/shared';
 import { isFileKey } from '../domain/file-key';
 import { existingKeys, insertAttachments } from '../persistence/file-repository';
+import type { FilesDeps } from './deps';
 
 export type AttachFilesInput = z.infer<NonNullable<typeof attachFilesRoute.body>>;
 
@@ -9,10 +10,10 @@ export type AttachFilesInput = z.infer<NonNullable<typeof attachFilesRoute.body>
  * evidence to both parties). All or nothing: one unknown key refuses the whole call, so a caller
  * never believes evidence is shared when it is not. Repeating a call changes nothing.
  */
-export async function attachFiles(db: Db, input: AttachFilesInput): Promise<{ attached: number }> {
+export async function attachFiles(deps: FilesDeps, input: AttachFilesInput): Promise<{ attached: number }> {
   const keys = [...new Set(input.keys)];
   const readerIds = [...new Set(input.reader_ids.map((id) => id.toLowerCase()))];
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const known = await existingKeys(tx, keys.filter(isFileKey));
     const unknown = input.keys
       .map((key, index) => ({ key, index }))

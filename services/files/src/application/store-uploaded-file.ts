@@ -1,4 +1,4 @@
-import { isUuid, problems, type Db } from '@market/shared';
+import { isUuid, problems } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import { isAcceptedContentType } from '../domain/content-type';
 import { newFileKey } from '../domain/file-key';
@@ -7,7 +7,7 @@ import type { Scene } from '../domain/scene';
 import { sha256OfFile } from '../media/sha256-of-file';
 import { sniffContentType } from '../media/sniff-content-type';
 import { insertFile, type FileRecord } from '../persistence/file-repository';
-import type { Storage } from '../storage/storage';
+import type { FilesDeps } from './deps';
 
 /** A file multer has written to the temporary folder; the caller removes it afterwards. */
 export interface ReceivedFile {
@@ -16,17 +16,12 @@ export interface ReceivedFile {
   size: number;
 }
 
-export interface StoreUploadedFileDeps {
-  db: Db;
-  storage: Storage;
-}
-
 /**
  * Keeps an upload whose bytes are a JPG, PNG, WebP or PDF (magic numbers only: the name and the
  * part's Content-Type are the client's word), under a fresh key, with its metadata.
  */
 export async function storeUploadedFile(
-  deps: StoreUploadedFileDeps,
+  deps: FilesDeps,
   input: { ownerId: string; scene: Scene; received: ReceivedFile },
 ): Promise<FileRecord> {
   if (!isUuid(input.ownerId)) throw problems.forbidden('this caller cannot own files');

@@ -1,12 +1,13 @@
-import { attachFiles, fileMeta, internalRoute, type InternalBinding, type Db } from '@market/shared';
+import { attachFiles, fileMeta, internalRoute, type InternalBinding } from '@market/shared';
 import { attachFiles as attachFilesToReaders } from '../application/attach-files';
+import type { FilesDeps } from '../application/deps';
 import { getFileMeta } from '../application/get-file-meta';
 
 /** Routes for other services only (the kit lets nothing but a service assertion reach `/internal`). */
-export function filesInternalRoutes(deps: { db: Db }): InternalBinding[] {
+export function filesInternalRoutes(deps: FilesDeps): InternalBinding[] {
   return [
     internalRoute(fileMeta, async ({ query }) => {
-      const file = await getFileMeta(deps.db, query.key);
+      const file = await getFileMeta(deps, query.key);
       return {
         key: file.key,
         owner_id: file.owner_id,
@@ -17,6 +18,6 @@ export function filesInternalRoutes(deps: { db: Db }): InternalBinding[] {
         created_at: file.created_at.toISOString(),
       };
     }),
-    internalRoute(attachFiles, ({ body }) => attachFilesToReaders(deps.db, body)),
+    internalRoute(attachFiles, ({ body }) => attachFilesToReaders(deps, body)),
   ];
 }
