@@ -1,5 +1,5 @@
 import type { Db, EventWriter, Logger, Revocations, ServiceContext, InternalClient } from '@market/shared';
-import type { PasswordHasher } from '../adapters/argon2-passwords';
+import type { PasswordHasher } from './ports';
 import type { adminEnv, CaptchaMode } from '../config';
 import type { CaptchaStore } from '../persistence/captcha-store';
 
