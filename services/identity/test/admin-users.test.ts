@@ -181,7 +181,7 @@ describe('internal routes for other services', () => {
   });
 
   it('tells orders whether a user may rent: frozen and real-name status; unknown or malformed ids are 404', async () => {
-    const internal = internalClient(stack);
+    const internal = internalClient(stack, 'orders');
     const user = await logIn(client);
     expect((await internal.get(`/internal/users/${user.user.id}/standing`)).body).toEqual({ user_id: user.user.id, frozen: false, realname_status: 'unverified' });
     await client.post('/api/realname/start', { real_name: '张三', id_number: '11010519491231002X' }, user.access_token);

@@ -47,7 +47,7 @@ export function outboxEvents(stack: Stack, type: EventType) {
   return outboxOf(stack, 'identity', type);
 }
 
-export function internalClient(stack: Stack, caller: 'catalog' | 'admin' = 'catalog') {
+export function internalClient(stack: Stack, caller: 'catalog' | 'admin' | 'orders' = 'catalog') {
   const client = api(stack.services.identity!.url);
   const headers = { 'x-internal-assertion': assertionFor({ kind: 'service', sub: caller, ip: null }) };
   return {
