@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { DataSource } from 'typeorm';
 import { createDataSource, EventWriter, initializeDataSource, Problem } from '@market/shared';
 import { dropSchemas, resolveInfra, uniqueName } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
@@ -112,7 +111,7 @@ describe('admin accounts: bootstrap and admin:create', () => {
 });
 
 describe('first-admin bootstrap racing replicas', () => {
-  let db: DataSource;
+  let db: ReturnType<typeof createDataSource>;
   let schema: string;
 
   beforeAll(async () => {
