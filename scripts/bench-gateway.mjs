@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
-import { provisionDatabase, serviceDatabaseUrl } from './lib/provision.mjs';
+import { provisionDatabase, serviceDatabaseUrl, serviceEntry } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,8 +28,8 @@ if (!service) throw new Error(`no service owns ${benchPath}`);
 const settings = { ...loadLaunchSettings(process.env), database: process.env.MARKET_DB_NAME ?? 'market_bench' };
 await provisionDatabase(settings);
 
-const servicePort = 28000 + Object.keys(shared.DEFAULT_PORTS).indexOf(service);
 const gatewayPort = 28080;
+const servicePort = gatewayPort + serviceEntry(service).portOffset;
 const quiet = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
 const children = [];
 const clockTicks = 100; // USER_HZ on Linux
@@ -57,7 +57,7 @@ process.on('exit', stopAll);
 
 const serviceProcess = start(`services/${service}/dist/main.js`, {
   PORT: String(servicePort),
-  DB_SCHEMA: service,
+  DB_SCHEMA: serviceEntry(service).schema,
   DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
 });
 const gatewayProcess = start('services/gateway/dist/main.js', {

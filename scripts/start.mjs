@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { provisionDatabase, serviceDatabaseUrl, SERVICES } from './lib/provision.mjs';
+import { provisionDatabase, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { formatLogLine } from './lib/log-format.mjs';
 
@@ -14,7 +14,7 @@ const env = process.env;
 const settings = loadLaunchSettings(env);
 const gatewayPort = Number(env.PORT ?? 8080);
 const host = env.MARKET_HOST ?? '127.0.0.1';
-const servicePort = (service) => gatewayPort + 1 + SERVICES.indexOf(service);
+const servicePort = (service) => gatewayPort + serviceEntry(service).portOffset;
 const serviceUrls = Object.fromEntries(
   SERVICES.map((service) => [`${service.toUpperCase()}_URL`, `http://${host}:${servicePort(service)}`]),
 );
@@ -78,7 +78,7 @@ for (const service of SERVICES) {
   run(service, `services/${service}/dist/main.js`, {
     PORT: String(servicePort(service)),
     HOST: host,
-    DB_SCHEMA: service,
+    DB_SCHEMA: serviceEntry(service).schema,
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
   });
 }

@@ -1,6 +1,18 @@
+import { createRequire } from 'node:module';
 import pg from 'pg';
 
-export const SERVICES = ['identity', 'catalog', 'orders', 'wallet', 'files', 'notify', 'admin'];
+// The services come from the kit's registry (packages/shared/src/contracts/services.ts); needs `npm run build`.
+const { SERVICE_REGISTRY } = createRequire(import.meta.url)('../../packages/shared/dist/contracts/services.js');
+
+/** Service names in registry order. */
+export const SERVICES = SERVICE_REGISTRY.map((s) => s.name);
+
+/** A service's registry entry: port offset, schema, role. */
+export function serviceEntry(service) {
+  const entry = SERVICE_REGISTRY.find((s) => s.name === service);
+  if (!entry) throw new Error(`unknown service ${service}`);
+  return entry;
+}
 
 /** Extensions the services' migrations use, and which services use each (ADR 0020). */
 const EXTENSIONS = { pg_trgm: ['catalog'] };
@@ -22,8 +34,7 @@ export async function provisionDatabase({ adminUrl, database, rolePassword }) {
   try {
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!rowCount) await admin.query(`CREATE DATABASE ${ident(database)}`);
-    for (const service of SERVICES) {
-      const role = `market_${service}`;
+    for (const { name: service, role } of SERVICE_REGISTRY) {
       const exists = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
       const password = rolePassword(service).replace(/'/g, "''");
       await admin.query(
@@ -41,9 +52,9 @@ export async function provisionDatabase({ adminUrl, database, rolePassword }) {
   await db.connect();
   try {
     await db.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
-    for (const service of SERVICES) {
-      await db.query(`CREATE SCHEMA IF NOT EXISTS ${ident(service)} AUTHORIZATION ${ident(`market_${service}`)}`);
-      await db.query(`ALTER SCHEMA ${ident(service)} OWNER TO ${ident(`market_${service}`)}`);
+    for (const { schema, role } of SERVICE_REGISTRY) {
+      await db.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)} AUTHORIZATION ${ident(role)}`);
+      await db.query(`ALTER SCHEMA ${ident(schema)} OWNER TO ${ident(role)}`);
     }
     // Extensions need more than a service role may do; each lives wherever it was first created
     // (a schema of its own here), and the roles that index with it may use that schema and no more.
@@ -64,7 +75,7 @@ export async function provisionDatabase({ adminUrl, database, rolePassword }) {
 /** The connection URL of a service's own role, on the same server as the admin URL. */
 export function serviceDatabaseUrl({ adminUrl, database, service, password }) {
   const url = new URL(adminUrl);
-  url.username = `market_${service}`;
+  url.username = serviceEntry(service).role;
   url.password = password;
   url.pathname = `/${database}`;
   return url.toString();

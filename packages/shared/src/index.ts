@@ -8,6 +8,7 @@ export * from './contracts/common';
 export * from './contracts/events';
 export * from './contracts/internal';
 export * from './contracts/routing';
+export * from './contracts/services';
 export { z } from './contracts/zod';
 export * from './crypto/reseal';
 export * from './crypto/secret-box';

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer } from '../src/events/inbox';
+import { problems } from '../src/http/problem';
 import { queueNames } from '../src/events/topology';
 import { CreateOutboxAndInbox1763800000000, EventWriter, OutboxRelay } from '../src/events/outbox';
 import { createDataSource, initializeDataSource } from '../src/db/data-source';
@@ -40,6 +41,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
   let consumer: InboxConsumer;
   let rawConnection: ChannelModel;
   let failuresLeft = 0;
+  let unavailableLeft = 0;
   const busName = uniqueName('bus-test');
 
   const serviceName = () => `bus_test_${consumerSchema}`;
@@ -103,6 +105,11 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
             throw new Error('transient failure');
           }
           if (event.data.nickname === 'poison') throw new Error('always fails');
+          if (event.data.nickname === 'refused') throw problems.unprocessable('NOT_APPLICABLE', 'the event contradicts this service');
+          if (event.data.nickname === 'unavailable' && unavailableLeft > 0) {
+            unavailableLeft -= 1;
+            throw problems.upstreamUnavailable(503);
+          }
         },
       },
     });
@@ -223,6 +230,38 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     expect(message.properties.headers['x-attempts']).toBe(3);
     expect(message.properties.headers['x-last-error']).toBe('always fails');
     expect(await effectCount(userId)).toBe(0);
+  });
+
+  async function parkedMessage(): Promise<{ content: Buffer; properties: { headers: Record<string, unknown> } }> {
+    const channel = await rawConnection.createChannel();
+    const dead = queueNames(serviceName(), exchange).dead;
+    let parked: Awaited<ReturnType<typeof channel.get>> = false;
+    await until(async () => {
+      parked = await channel.get(dead, { noAck: true });
+      return parked !== false;
+    });
+    await channel.close();
+    return parked as unknown as { content: Buffer; properties: { headers: Record<string, unknown> } };
+  }
+
+  it('a 4xx Problem from a handler parks the event at once, without retries', async () => {
+    const userId = uniqueName('refused');
+    await producerDb.transaction((tx) => writer().publish(tx, 'user.registered', { ...registered(userId), nickname: 'refused' }));
+    await relay().drain();
+    const message = await parkedMessage();
+    expect(JSON.parse(message.content.toString()).data.user_id).toBe(userId);
+    expect(message.properties.headers['x-attempts']).toBe(1);
+    expect(message.properties.headers['x-last-error']).toBe('the event contradicts this service');
+    expect(await effectCount(userId)).toBe(0);
+  });
+
+  it('a 5xx Problem from a handler is transient: retried until it succeeds', async () => {
+    const userId = uniqueName('unavailable');
+    unavailableLeft = 2;
+    await producerDb.transaction((tx) => writer().publish(tx, 'user.registered', { ...registered(userId), nickname: 'unavailable' }));
+    await relay().drain();
+    await until(async () => unavailableLeft === 0 && (await effectCount(userId)) === 1);
+    expect(await effectCount(userId)).toBe(1);
   });
 
   it('loses nothing when the broker drops the connection: relay and consumer recover', async () => {

@@ -1,6 +1,6 @@
 import { defineService, periodicJob } from '@market/shared';
 import { Argon2Passwords } from './adapters/argon2-passwords';
-import type { AdminApp } from './application/admin-app';
+import type { AdminDeps } from './application/deps';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
 import { adminEnv, captchaMode, DEV_BOOTSTRAP_PASSWORD } from './config';
 import { storeAuditEntry } from './events/store-audit-entry';
@@ -16,7 +16,7 @@ export const adminService = defineService({
   entities: [],
   migrations: adminMigrations,
   build: async (ctx) => {
-    const app: AdminApp = {
+    const deps: AdminDeps = {
       db: ctx.db,
       events: ctx.events,
       log: ctx.log,
@@ -27,26 +27,26 @@ export const adminService = defineService({
       revocations: ctx.revocations,
       internal: ctx.internal,
     };
-    await announceBootstrap(app);
+    await announceBootstrap(deps);
     return {
-      routes: adminRoutes(app),
-      internal: adminInternalRoutes(app),
+      routes: adminRoutes(deps),
+      internal: adminInternalRoutes(deps),
       handlers: { 'audit.recorded': storeAuditEntry },
       jobs: [periodicJob('forget quiet login failures', 60 * 60_000, () => forgetQuietLoginFailures(ctx.db), ctx.log)],
     };
   },
 });
 
-async function announceBootstrap(app: AdminApp) {
-  const username = app.config.ADMIN_BOOTSTRAP_USERNAME;
-  const password = app.config.ADMIN_BOOTSTRAP_PASSWORD;
-  const created = await bootstrapFirstAdmin(app, { username, password });
+async function announceBootstrap(deps: AdminDeps) {
+  const username = deps.config.ADMIN_BOOTSTRAP_USERNAME;
+  const password = deps.config.ADMIN_BOOTSTRAP_PASSWORD;
+  const created = await bootstrapFirstAdmin(deps, { username, password });
   if (!created) return;
   // Only the published development password is ever shown, and only in development, so a
   // developer can log in; a password someone chose stays out of every log.
-  if (app.config.NODE_ENV === 'development' && password === DEV_BOOTSTRAP_PASSWORD) {
-    app.log.info(`first admin created: username "${username}", development password "${password}"`);
+  if (deps.config.NODE_ENV === 'development' && password === DEV_BOOTSTRAP_PASSWORD) {
+    deps.log.info(`first admin created: username "${username}", development password "${password}"`);
   } else {
-    app.log.info({ username }, 'first admin created from ADMIN_BOOTSTRAP_USERNAME');
+    deps.log.info({ username }, 'first admin created from ADMIN_BOOTSTRAP_USERNAME');
   }
 }

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { DataSource } from 'typeorm';
 import { createDataSource, EventWriter, initializeDataSource, Problem } from '@market/shared';
 import { dropSchemas, resolveInfra, uniqueName } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
@@ -20,7 +19,7 @@ describe('admin accounts: bootstrap and admin:create', () => {
   });
   afterAll(() => stack.stop());
 
-  const app = () => ({ db: stack.services.admin!.ctx.db, events: stack.services.admin!.ctx.events, passwords });
+  const deps = () => ({ db: stack.services.admin!.ctx.db, events: stack.services.admin!.ctx.events, passwords });
   const refusal = (promise: Promise<unknown>) => promise.then(() => null, (err: unknown) => err as Problem);
 
   it('creates the first admin from ADMIN_BOOTSTRAP_USERNAME / _PASSWORD, once', async () => {
@@ -28,13 +27,13 @@ describe('admin accounts: bootstrap and admin:create', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ username: 'root.admin', nickname: 'root.admin' });
     expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
-    expect(await bootstrapFirstAdmin(app(), { username: 'another', password: 'another-password-1' })).toBeNull();
+    expect(await bootstrapFirstAdmin(deps(), { username: 'another', password: 'another-password-1' })).toBeNull();
     expect(await loginToken(api(stack.url), 'root.admin', 'bootstrap-password-for-tests')).toEqual(expect.any(String));
   });
 
   it('admin:create adds an admin that can log in, with its creation in the outbox', async () => {
     const username = uniqueUsername('alice');
-    const admin = await createAdmin(app(), { username, nickname: 'Alice', password: 'a-long-password-1' });
+    const admin = await createAdmin(deps(), { username, nickname: 'Alice', password: 'a-long-password-1' });
     expect(admin).toMatchObject({ username, nickname: 'Alice', status: 'active' });
     expect(await loginToken(api(stack.url), username, 'a-long-password-1')).toEqual(expect.any(String));
     const [event] = await stack.services.admin!.ctx.db.query(
@@ -47,13 +46,13 @@ describe('admin accounts: bootstrap and admin:create', () => {
 
   it('admin:create refuses a taken username, also when two try at once', async () => {
     const username = uniqueUsername('dup');
-    await createAdmin(app(), { username, nickname: 'First', password: 'a-long-password-1' });
-    const again = await refusal(createAdmin(app(), { username, nickname: 'Second', password: 'a-long-password-2' }));
+    await createAdmin(deps(), { username, nickname: 'First', password: 'a-long-password-1' });
+    const again = await refusal(createAdmin(deps(), { username, nickname: 'Second', password: 'a-long-password-2' }));
     expect(again).toMatchObject({ status: 409, code: 'CONFLICT' });
 
     const racing = uniqueUsername('race');
     const results = await Promise.allSettled(
-      [1, 2, 3].map((i) => createAdmin(app(), { username: racing, nickname: `N${i}`, password: 'a-long-password-1' })),
+      [1, 2, 3].map((i) => createAdmin(deps(), { username: racing, nickname: `N${i}`, password: 'a-long-password-1' })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const [{ count }] = await stack.services.admin!.ctx.db.query(`SELECT count(*)::int AS count FROM admin_users WHERE username = $1`, [racing]);
@@ -70,7 +69,7 @@ describe('admin accounts: bootstrap and admin:create', () => {
       { input: { username: 'fine.name-1', nickname: '  ', password: 'a-long-password-1' }, path: 'nickname' },
     ];
     for (const { input, path: field } of cases) {
-      const err = await refusal(createAdmin(app(), input));
+      const err = await refusal(createAdmin(deps(), input));
       expect(err).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
       expect(err!.errors!.map((e) => e.path)).toEqual([field]);
       expect(JSON.stringify(err!.errors)).not.toContain(input.password);
@@ -112,7 +111,7 @@ describe('admin accounts: bootstrap and admin:create', () => {
 });
 
 describe('first-admin bootstrap racing replicas', () => {
-  let db: DataSource;
+  let db: ReturnType<typeof createDataSource>;
   let schema: string;
 
   beforeAll(async () => {
@@ -126,9 +125,9 @@ describe('first-admin bootstrap racing replicas', () => {
   });
 
   it('creates exactly one admin when several replicas bootstrap at once, even with different usernames', async () => {
-    const app = { db, events: new EventWriter('admin', schema), passwords };
+    const deps = { db, events: new EventWriter('admin', schema), passwords };
     const results = await Promise.all(
-      ['boot_a', 'boot_b', 'boot_c', 'boot_d'].map((username) => bootstrapFirstAdmin(app, { username, password: 'bootstrap-password-1' })),
+      ['boot_a', 'boot_b', 'boot_c', 'boot_d'].map((username) => bootstrapFirstAdmin(deps, { username, password: 'bootstrap-password-1' })),
     );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM admin_users`);

@@ -1,7 +1,7 @@
 import { CreateOutboxAndInbox1763800000000, defineService, ReadCache, resealLegacySecrets, SecretBox } from '@market/shared';
-import { adminDirectory } from './clients/admin-directory';
-import { fileRegistry } from './clients/file-registry';
-import { publisherAccounts } from './clients/publisher-accounts';
+import { adminDirectory } from './adapters/admin-directory';
+import { fileRegistry } from './adapters/file-registry';
+import { publisherAccounts } from './adapters/publisher-accounts';
 import { catalogEnvShape, openUploadToken } from './config';
 import { catalogEventHandlers } from './events/handlers';
 import { loadDefaultScreenshot } from './http/default-screenshot';

@@ -15,13 +15,12 @@ export const filesService = defineService({
   migrations: [CreateOutboxAndInbox1763800000000, CreateFiles1763900000000],
   build: (ctx) => {
     const root = ctx.config.FILES_STORAGE_DIR;
-    const storage = new LocalDiskStorage(root);
     // Inside the storage root so that accepting an upload is a rename; never a valid key prefix.
     const incoming = path.join(root, '.incoming');
-    const receiveUpload = createUploadReceiver(incoming);
+    const deps = { db: ctx.db, events: ctx.events, storage: new LocalDiskStorage(root) };
     return {
-      routes: fileRoutes({ db: ctx.db, events: ctx.events, storage, receiveUpload }),
-      internal: filesInternalRoutes({ db: ctx.db }),
+      routes: fileRoutes(deps, createUploadReceiver(incoming)),
+      internal: filesInternalRoutes(deps),
       jobs: [periodicJob('sweep abandoned uploads', 15 * 60_000, () => sweepIncoming(incoming, 60 * 60_000), ctx.log)],
     };
   },

@@ -17,8 +17,8 @@ export const identityService = defineService({
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, CreateIdentityTables1763900000000],
   build: async (ctx) => {
-    const box = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
-    await resealLegacySecrets(ctx.db, box, IDENTITY_SEALED_COLUMNS, ctx.log);
+    const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
+    await resealLegacySecrets(ctx.db, secrets, IDENTITY_SEALED_COLUMNS, ctx.log);
     const deps: IdentityDeps = {
       config: ctx.config,
       db: ctx.db,
@@ -29,7 +29,7 @@ export const identityService = defineService({
       locks: new RedisLocks(ctx.redis, ctx.redisKey),
       sms: createSmsProvider(ctx.config, ctx.log),
       verifier: createRealnameVerifier(ctx.config),
-      box,
+      secrets,
     };
     return {
       routes: identityRouteBindings(deps),

@@ -46,9 +46,9 @@ describe('real-name verification', () => {
     expect(row.id_number_sealed).toMatch(/^v2\.dev\./);
     expect(JSON.stringify(row)).not.toContain('002X');
     expect(JSON.stringify(row)).not.toContain('张明');
-    const box = new SecretBox(DEV_KEYRING);
-    expect(box.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, user.id))).toBe('张明');
-    expect(box.open(row.id_number_sealed, sealedAt(ID_NUMBER_SEALED, user.id))).toBe(VALID_ID);
+    const secrets = new SecretBox(DEV_KEYRING);
+    expect(secrets.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, user.id))).toBe('张明');
+    expect(secrets.open(row.id_number_sealed, sealedAt(ID_NUMBER_SEALED, user.id))).toBe(VALID_ID);
 
     const audit = (await outboxEvents(stack, 'audit.recorded')).map((e) => e.data).find((d) => d.action === 'realname.start' && d.actor_id === user.id);
     expect(audit).toMatchObject({ detail: { outcome: 'verified' } });

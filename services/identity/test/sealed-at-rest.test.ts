@@ -45,19 +45,19 @@ describe('real-name data sealed at rest, bound to its row', () => {
     const row = await rowOf(userId);
     expect(row.real_name_sealed).toMatch(/^v2\.dev\./);
     expect(row.id_number_sealed).toMatch(/^v2\.dev\./);
-    const box = new SecretBox(DEV_KEYRING);
-    expect(box.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, userId))).toBe('张明');
-    expect(box.open(row.id_number_sealed, sealedAt(ID_NUMBER_SEALED, userId))).toBe(VALID_ID);
+    const secrets = new SecretBox(DEV_KEYRING);
+    expect(secrets.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, userId))).toBe('张明');
+    expect(secrets.open(row.id_number_sealed, sealedAt(ID_NUMBER_SEALED, userId))).toBe(VALID_ID);
     expect((await client.get('/api/realname/status', token)).body).toEqual(view);
   });
 
   it('does not open a ciphertext copied into another user’s row or column', async () => {
     const a = await verified('张明');
     const b = await verified('李四');
-    const box = new SecretBox(DEV_KEYRING);
+    const secrets = new SecretBox(DEV_KEYRING);
     const stolen = (await rowOf(a.userId)).id_number_sealed;
-    expect(() => box.open(stolen, sealedAt(ID_NUMBER_SEALED, b.userId))).toThrow('cannot open sealed value');
-    expect(() => box.open(stolen, sealedAt(REAL_NAME_SEALED, a.userId))).toThrow('cannot open sealed value');
-    expect(box.open(stolen, sealedAt(ID_NUMBER_SEALED, a.userId))).toBe(VALID_ID);
+    expect(() => secrets.open(stolen, sealedAt(ID_NUMBER_SEALED, b.userId))).toThrow('cannot open sealed value');
+    expect(() => secrets.open(stolen, sealedAt(REAL_NAME_SEALED, a.userId))).toThrow('cannot open sealed value');
+    expect(secrets.open(stolen, sealedAt(ID_NUMBER_SEALED, a.userId))).toBe(VALID_ID);
   });
 });

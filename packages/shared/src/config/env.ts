@@ -41,16 +41,11 @@ export const dataEncryptionShape = {
 
 const serviceUrl = (name: ServiceName) => z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS[name]}`);
 
-/** Where each service listens, for the gateway and for service-to-service calls. */
-export const serviceUrlShape = {
-  IDENTITY_URL: serviceUrl('identity'),
-  CATALOG_URL: serviceUrl('catalog'),
-  ORDERS_URL: serviceUrl('orders'),
-  WALLET_URL: serviceUrl('wallet'),
-  FILES_URL: serviceUrl('files'),
-  NOTIFY_URL: serviceUrl('notify'),
-  ADMIN_URL: serviceUrl('admin'),
-};
+/** Where each service listens, for the gateway and for service-to-service calls: `IDENTITY_URL` and so on. */
+export const serviceUrlShape = Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase()}_URL`, serviceUrl(name)])) as Record<
+  `${Uppercase<ServiceName>}_URL`,
+  ReturnType<typeof serviceUrl>
+>;
 
 export function serviceUrls(config: Record<keyof typeof serviceUrlShape, string>): Record<ServiceName, string> {
   return Object.fromEntries(
@@ -88,5 +83,3 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proces
   }
   return config;
 }
-
-export type BaseConfig = ReturnType<typeof loadConfig<typeof baseEnvShape>>;

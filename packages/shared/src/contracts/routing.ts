@@ -1,4 +1,4 @@
-import type { ServiceName } from './api/route';
+import { GATEWAY_DEFAULT_PORT, SERVICE_REGISTRY, type ServiceName } from './services';
 
 /**
  * Which service owns which public path (ARCHITECTURE.md "Who owns which public route").
@@ -42,20 +42,14 @@ export function ownerOf(path: string): ServiceName | undefined {
   return undefined;
 }
 
-export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'catalog', 'orders', 'wallet', 'files', 'notify', 'admin'];
+export const SERVICE_NAMES: readonly ServiceName[] = SERVICE_REGISTRY.map((s) => s.name);
 
 /** Who may assert a service identity on an internal call: a service, or the gateway reporting what it refused at the edge. */
 export type InternalCaller = ServiceName | 'gateway';
 export const INTERNAL_CALLERS: readonly InternalCaller[] = [...SERVICE_NAMES, 'gateway'];
 
 /** Default local ports; each service also takes `PORT` from its environment. */
-export const DEFAULT_PORTS: Record<ServiceName | 'gateway', number> = {
-  gateway: 8080,
-  identity: 8081,
-  catalog: 8082,
-  orders: 8083,
-  wallet: 8084,
-  files: 8085,
-  notify: 8086,
-  admin: 8087,
-};
+export const DEFAULT_PORTS = Object.fromEntries([
+  ['gateway', GATEWAY_DEFAULT_PORT],
+  ...SERVICE_REGISTRY.map((s) => [s.name, GATEWAY_DEFAULT_PORT + s.portOffset]),
+]) as Record<ServiceName | 'gateway', number>;

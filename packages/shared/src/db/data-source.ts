@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { ClientBase } from 'pg';
-import { DataSource, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import type { Tx } from './sql';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -81,4 +82,5 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-export type { EntityManager };
+/** The older name of `Tx`, still used by orders and wallet until they move to the kit's handle types. */
+export type EntityManager = Tx;

@@ -1,4 +1,12 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { Queryable } from './sql';
+
+/** A migration class a service writes by hand (when `sqlMigration`'s list of statements is not enough). */
+export interface Migration {
+  name: string;
+  up(q: Queryable): Promise<void>;
+  down(q: Queryable): Promise<void>;
+}
 
 /**
  * A migration that is only SQL: `up` statements run in order, `down` statements undo them.

@@ -1,6 +1,23 @@
-/** A DataSource or a transaction's EntityManager: repositories run on either. */
+/**
+ * The three handles a service's code sees, so no service imports TypeORM. Repositories take
+ * `Queryable` when they run anywhere, `Tx` when they must run inside a transaction (they lock rows
+ * or write an event with them), and a use case holds a `Db` and opens one transaction on it.
+ */
+
+/** Anything SQL runs on: the service's `Db` outside a transaction or a `Tx` inside one. */
 export interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<any>;
+}
+
+/**
+ * The handle of one open transaction. Structurally a `Queryable`; the name says the function
+ * expects a transaction, and `EventWriter.publish` refuses at run time a handle that is not one.
+ */
+export type Tx = Queryable;
+
+/** What a service holds: queries outside a transaction, and `transaction`, which commits when `work` resolves and rolls back when it throws. */
+export interface Db extends Queryable {
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Db, Tx } from '../db/sql';
 import type { Identity } from '../auth/assertion';
 import type { EventData } from '../contracts/events';
 import { currentRequestId } from '../http/request-context';
@@ -20,12 +20,12 @@ function actorOf(identity: Identity | null): Pick<EventData<'audit.recorded'>, '
 
 /**
  * Records an audit entry as an `audit.recorded` event in the caller's transaction: the back office's
- * audit log (admin service) has it exactly when the audited change committed. Failures that roll
- * back (a refused login) are recorded in a transaction of their own.
+ * audit log (admin service) has it exactly when the audited change committed. Refusals that roll
+ * back (a refused login) go through `auditRefusal` instead.
  * Never put a secret, token or code into `detail`.
  */
-export async function recordAudit(events: EventWriter, manager: EntityManager, identity: Identity | null, entry: AuditEntry) {
-  await events.publish(manager, 'audit.recorded', {
+export async function recordAudit(events: EventWriter, tx: Tx, identity: Identity | null, entry: AuditEntry) {
+  await events.publish(tx, 'audit.recorded', {
     ...actorOf(identity),
     action: entry.action,
     biz_type: entry.biz_type,
@@ -35,4 +35,12 @@ export async function recordAudit(events: EventWriter, manager: EntityManager, i
     request_id: currentRequestId() ?? null,
     occurred_at: new Date().toISOString(),
   });
+}
+
+/**
+ * Records a refusal (`result: 'failure'`). The refusal throws, which rolls back whatever transaction
+ * the use case had open, so the entry is written in a transaction of its own and outlives it.
+ */
+export async function auditRefusal(db: Db, events: EventWriter, identity: Identity | null, entry: Omit<AuditEntry, 'result'>) {
+  await db.transaction((tx) => recordAudit(events, tx, identity, { ...entry, result: 'failure' }));
 }

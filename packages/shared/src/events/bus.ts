@@ -136,10 +136,6 @@ export class Bus {
     return channel as ConfirmChannel;
   }
 
-  async channel(): Promise<Channel> {
-    return this.acquire(() => this.connection.createChannel());
-  }
-
   private async acquire<C extends Channel>(create: () => Promise<C>): Promise<C> {
     if (this.closed) throw new BrokerUnavailable('bus closed');
     // A recovering connection queues channel requests until it is back, which could be forever:

@@ -1,8 +1,10 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { Db, Tx } from '../db/sql';
 import type { Logger } from 'pino';
 import type { ServiceName } from '../contracts/api/route';
 import { eventConsumers, eventProducers, type EventType } from '../contracts/events';
+import { isDatabaseUnavailable } from '../db/errors';
+import { Problem } from '../http/problem';
 import { runWithRequestId } from '../http/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
@@ -14,7 +16,22 @@ import { declareConsumerQueues, queueNames } from './topology';
  */
 export class PermanentEventFailure extends Error {}
 
-export type EventHandler<T extends EventType> = (event: DomainEvent<T>, manager: EntityManager) => Promise<void>;
+/** Client statuses that mean "not now" (a lock, a race, a limit) rather than "never". */
+const RETRYABLE_CLIENT_STATUSES = new Set([408, 409, 423, 425, 429]);
+
+/**
+ * Whether a handler's error is permanent, so the event is parked at once instead of retried:
+ * a `PermanentEventFailure`, or a 4xx Problem (a coded domain refusal, which the same event
+ * meets again on every try) other than the "not now" ones. An unreachable database, a timeout,
+ * a 5xx Problem and any other error are transient: retried with backoff, parked after the last attempt.
+ */
+export function isPermanentFailure(err: unknown): boolean {
+  if (err instanceof PermanentEventFailure) return true;
+  if (isDatabaseUnavailable(err)) return false;
+  return err instanceof Problem && err.status >= 400 && err.status < 500 && !RETRYABLE_CLIENT_STATUSES.has(err.status);
+}
+
+export type EventHandler<T extends EventType> = (event: DomainEvent<T>, tx: Tx) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
 /** Types a service handles without declaring them in `eventConsumers` (their queue would never be bound to them). */
@@ -25,7 +42,7 @@ export function undeclaredHandlers(service: ServiceName, handlers: EventHandlers
 
 export interface InboxConsumerOptions {
   service: string;
-  dataSource: DataSource;
+  dataSource: Db;
   bus: Bus;
   log: Logger;
   handlers: EventHandlers;
@@ -201,7 +218,7 @@ export class InboxConsumer {
   private async retryOrPark(channel: ConfirmChannel, msg: ConsumeMessage, event: DomainEvent, err: unknown) {
     const attempts = Number(msg.properties.headers?.['x-attempts'] ?? 0) + 1;
     const reason = (err as Error).message;
-    if (attempts >= (this.opts.maxAttempts ?? 6) || err instanceof PermanentEventFailure) {
+    if (attempts >= (this.opts.maxAttempts ?? 6) || isPermanentFailure(err)) {
       this.opts.log.error({ event_id: event.id, type: event.type, attempts, reason }, 'event handler failed; parked in DLQ');
       await this.park(channel, msg, reason, attempts);
       return;
@@ -221,8 +238,8 @@ export class InboxConsumer {
   async handle(event: DomainEvent) {
     const handler = this.opts.handlers[event.type] as EventHandler<EventType> | undefined;
     if (!handler) return;
-    await this.opts.dataSource.transaction(async (manager) => {
-      const inserted: unknown[] = await manager.query(
+    await this.opts.dataSource.transaction(async (tx) => {
+      const inserted: unknown[] = await tx.query(
         `INSERT INTO inbox (event_id, type) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
         [event.id, event.type],
       );
@@ -230,7 +247,7 @@ export class InboxConsumer {
         this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
         return;
       }
-      await handler(event, manager);
+      await handler(event, tx);
     });
   }
 

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { ConfirmChannel } from 'amqplib';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Tx } from '../db/sql';
 import { sqlMigration } from '../db/migration';
 import type { Logger } from 'pino';
 import type { ServiceName } from '../contracts/api/route';
@@ -47,14 +48,15 @@ export class EventWriter {
     private readonly schema: string,
   ) {}
 
-  async publish<T extends EventType>(manager: EntityManager, type: T, data: EventData<T>): Promise<DomainEvent<T>> {
-    if (!manager.queryRunner?.isTransactionActive) {
+  async publish<T extends EventType>(tx: Tx, type: T, data: EventData<T>): Promise<DomainEvent<T>> {
+    // every Tx is a TypeORM EntityManager underneath; its query runner tells whether a transaction is open
+    if (!(tx as Partial<EntityManager>).queryRunner?.isTransactionActive) {
       throw new Error(`event ${type} must be written inside a transaction`);
     }
     const event = buildEvent(type, data, this.producer, currentRequestId() ?? null);
-    await manager.query(`INSERT INTO outbox (id, type, payload) VALUES ($1, $2, $3)`, [event.id, type, JSON.stringify(event)]);
+    await tx.query(`INSERT INTO outbox (id, type, payload) VALUES ($1, $2, $3)`, [event.id, type, JSON.stringify(event)]);
     // NOTIFY is delivered at commit and dropped on rollback, which is exactly when the relay should wake.
-    await manager.query(`SELECT pg_notify($1, '')`, [outboxChannel(this.schema)]);
+    await tx.query(`SELECT pg_notify($1, '')`, [outboxChannel(this.schema)]);
     return event;
   }
 }

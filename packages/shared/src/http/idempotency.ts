@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { Queryable } from '../db/sql';
 import { sqlMigration } from '../db/migration';
 import { updateReturning } from '../db/sql';
 import { problems } from './problem';
@@ -88,7 +88,7 @@ export class IdempotencyStore {
   private readonly leaseSeconds: number;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly db: Queryable,
     opts: IdempotencyOptions = {},
   ) {
     this.ttlHours = opts.ttlHours ?? 24;

@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { argon2id, hash, verify } from 'argon2';
-
-export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  verify(passwordHash: string, password: string): Promise<boolean>;
-  /** does the work of a real check, so an unknown username answers as slowly as a known one */
-  verifyAgainstNobody(password: string): Promise<void>;
-}
+import type { PasswordHasher } from '../application/ports';
 
 export class Argon2Passwords implements PasswordHasher {
   private dummyHash: Promise<string> | null = null;

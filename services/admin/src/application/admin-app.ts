@@ -1,20 +1,2 @@
-import type { DataSource } from 'typeorm';
-import type { EventWriter, Logger, Revocations, ServiceContext, InternalClient } from '@market/shared';
-import type { PasswordHasher } from '../adapters/argon2-passwords';
-import type { adminEnv, CaptchaMode } from '../config';
-import type { CaptchaStore } from '../persistence/captcha-store';
-
-export type AdminConfig = ServiceContext<typeof adminEnv>['config'];
-
-/** What the use cases run against; service.ts builds it from the kit's context. */
-export interface AdminApp {
-  db: DataSource;
-  events: EventWriter;
-  log: Logger;
-  config: AdminConfig;
-  captchaMode: CaptchaMode;
-  captchas: CaptchaStore;
-  passwords: PasswordHasher;
-  revocations: Revocations;
-  internal: InternalClient;
-}
+/** The former name of `AdminDeps`, kept only while get-dashboard.ts (dashboard helper's file) imports it. */
+export type { AdminDeps as AdminApp } from './deps';

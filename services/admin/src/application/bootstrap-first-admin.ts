@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { recordAudit, type Admin, type z } from '@market/shared';
 import { countAdmins, insertAdmin, lockAdminUsersForWriting } from '../persistence/admin-users';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
 /**
@@ -10,17 +10,17 @@ import { adminView } from './views';
  * admin is created whatever bootstrap username each was given.
  */
 export async function bootstrapFirstAdmin(
-  app: Pick<AdminApp, 'db' | 'events' | 'passwords'>,
+  deps: Pick<AdminDeps, 'db' | 'events' | 'passwords'>,
   credentials: { username: string; password: string },
 ): Promise<z.infer<typeof Admin> | null> {
-  if ((await countAdmins(app.db)) > 0) return null;
+  if ((await countAdmins(deps.db)) > 0) return null;
   // Hashed before the lock is taken: the hash is the slow part and needs no lock.
-  const passwordHash = await app.passwords.hash(credentials.password);
-  return app.db.transaction(async (manager) => {
-    await lockAdminUsersForWriting(manager);
-    if ((await countAdmins(manager)) > 0) return null;
-    const row = (await insertAdmin(manager, { id: uuidv7(), username: credentials.username, nickname: credentials.username, passwordHash }))!;
-    await recordAudit(app.events, manager, null, {
+  const passwordHash = await deps.passwords.hash(credentials.password);
+  return deps.db.transaction(async (tx) => {
+    await lockAdminUsersForWriting(tx);
+    if ((await countAdmins(tx)) > 0) return null;
+    const row = (await insertAdmin(tx, { id: uuidv7(), username: credentials.username, nickname: credentials.username, passwordHash }))!;
+    await recordAudit(deps.events, tx, null, {
       action: 'admin_user.bootstrap',
       biz_type: 'admin_user',
       biz_id: row.id,

@@ -1,8 +1,8 @@
-import { isUuid, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
+import { auditRefusal, isUuid, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
 import { secondsUntil } from '../domain/admin-user';
 import { findAdminById, replacePasswordHash } from '../persistence/admin-users';
 import { bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { endSessionsOf } from './end-sessions';
 import { adminView } from './views';
 
@@ -13,42 +13,39 @@ import { adminView } from './views';
  * with the old one must not outlive it; the calling session stays so the caller is not thrown out.
  */
 export async function changeOwnPassword(
-  app: Pick<AdminApp, 'db' | 'events' | 'passwords' | 'revocations' | 'config'>,
+  deps: Pick<AdminDeps, 'db' | 'events' | 'passwords' | 'revocations' | 'config'>,
   identity: AdminIdentity,
   input: { current_password: string; new_password: string },
 ): Promise<z.infer<typeof Admin>> {
   if (input.new_password === input.current_password) {
     throw problems.validation([{ path: 'new_password', message: 'must differ from the current password' }]);
   }
-  const admin = isUuid(identity.sub) ? await findAdminById(app.db, identity.sub) : null;
+  const admin = isUuid(identity.sub) ? await findAdminById(deps.db, identity.sub) : null;
   if (!admin) throw problems.unauthenticated('this admin no longer exists');
   if (admin.status !== 'active') throw problems.forbidden('this admin account is disabled');
 
-  const booked = await bookLoginAttempt(app.db, admin.username, app.config.ADMIN_LOGIN_MAX_FAILURES, app.config.ADMIN_LOCKOUT_MINUTES);
+  const booked = await bookLoginAttempt(deps.db, admin.username, deps.config.ADMIN_LOGIN_MAX_FAILURES, deps.config.ADMIN_LOCKOUT_MINUTES);
   if (!booked) {
-    const until = await lockedUntil(app.db, admin.username);
+    const until = await lockedUntil(deps.db, admin.username);
     throw problems.rateLimited(until ? secondsUntil(until, new Date()) : 1);
   }
-  if (!(await app.passwords.verify(admin.password_hash, input.current_password))) {
-    await app.db.transaction((manager) =>
-      recordAudit(app.events, manager, identity, {
-        action: 'admin.password_change',
-        biz_type: 'admin_user',
-        biz_id: admin.id,
-        detail: { reason: 'wrong_current_password' },
-        result: 'failure',
-      }),
-    );
+  if (!(await deps.passwords.verify(admin.password_hash, input.current_password))) {
+    await auditRefusal(deps.db, deps.events, identity, {
+      action: 'admin.password_change',
+      biz_type: 'admin_user',
+      biz_id: admin.id,
+      detail: { reason: 'wrong_current_password' },
+    });
     throw problems.unprocessable('CURRENT_PASSWORD_INCORRECT', 'the current password is wrong');
   }
-  await clearLoginFailures(app.db, admin.username);
+  await clearLoginFailures(deps.db, admin.username);
 
-  const newHash = await app.passwords.hash(input.new_password);
-  return app.db.transaction(async (manager) => {
-    const row = await replacePasswordHash(manager, admin.id, admin.password_hash, newHash);
+  const newHash = await deps.passwords.hash(input.new_password);
+  return deps.db.transaction(async (tx) => {
+    const row = await replacePasswordHash(tx, admin.id, admin.password_hash, newHash);
     if (!row) throw problems.conflict('the password was changed or the account disabled meanwhile; try again');
-    const sessionsEnded = await endSessionsOf(app, manager, admin.id, isUuid(identity.sid) ? identity.sid : null);
-    await recordAudit(app.events, manager, identity, {
+    const sessionsEnded = await endSessionsOf(deps, tx, admin.id, isUuid(identity.sid) ? identity.sid : null);
+    await recordAudit(deps.events, tx, identity, {
       action: 'admin.password_change',
       biz_type: 'admin_user',
       biz_id: admin.id,

@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { parseOrThrow, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
 import { NewAdmin } from '../domain/admin-user';
 import { insertAdmin } from '../persistence/admin-users';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
 /**
@@ -10,16 +10,16 @@ import { adminView } from './views';
  * and for `POST /api/admin/admins` (the calling admin); a taken username is refused with 409.
  */
 export async function createAdmin(
-  app: Pick<AdminApp, 'db' | 'events' | 'passwords'>,
+  deps: Pick<AdminDeps, 'db' | 'events' | 'passwords'>,
   input: { username: unknown; nickname: unknown; password: unknown },
   actor: AdminIdentity | null = null,
 ): Promise<z.infer<typeof Admin>> {
   const admin = parseOrThrow(NewAdmin, input);
-  const passwordHash = await app.passwords.hash(admin.password);
-  return app.db.transaction(async (manager) => {
-    const row = await insertAdmin(manager, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash });
+  const passwordHash = await deps.passwords.hash(admin.password);
+  return deps.db.transaction(async (tx) => {
+    const row = await insertAdmin(tx, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash });
     if (!row) throw problems.conflict(`username ${admin.username} is already taken`);
-    await recordAudit(app.events, manager, actor, {
+    await recordAudit(deps.events, tx, actor, {
       action: 'admin_user.create',
       biz_type: 'admin_user',
       biz_id: row.id,

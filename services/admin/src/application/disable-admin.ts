@@ -1,7 +1,7 @@
 import { isUuid, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
 import { disableRefusal, STATUS_CHANGES, type DisableRefusal } from '../domain/admin-user';
 import { findAdminById, lockActiveAdminIds, moveAdminStatus } from '../persistence/admin-users';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { endSessionsOf } from './end-sessions';
 import { adminView } from './views';
 
@@ -19,28 +19,28 @@ const REFUSALS: Record<DisableRefusal, () => Error> = {
  * judged on what is true at commit time even when admins disable each other at once.
  */
 export async function disableAdmin(
-  app: Pick<AdminApp, 'db' | 'events' | 'revocations' | 'config'>,
+  deps: Pick<AdminDeps, 'db' | 'events' | 'revocations' | 'config'>,
   actor: AdminIdentity,
   adminId: string,
 ): Promise<z.infer<typeof Admin>> {
   if (!isUuid(adminId)) throw problems.notFound('admin not found');
-  return app.db.transaction(async (manager) => {
-    const activeIds = await lockActiveAdminIds(manager);
-    const target = await findAdminById(manager, adminId);
+  return deps.db.transaction(async (tx) => {
+    const activeIds = await lockActiveAdminIds(tx);
+    const target = await findAdminById(tx, adminId);
     if (!target) throw problems.notFound('admin not found');
     const refusal = disableRefusal(actor.sub, target, activeIds);
     if (refusal) throw REFUSALS[refusal]();
     const { from, to } = STATUS_CHANGES.disable;
-    const row = (await moveAdminStatus(manager, adminId, from, to))!;
-    await recordAudit(app.events, manager, actor, {
+    const row = (await moveAdminStatus(tx, adminId, from, to))!;
+    await recordAudit(deps.events, tx, actor, {
       action: 'admin_user.disable',
       biz_type: 'admin_user',
       biz_id: adminId,
       detail: { username: row.username },
     });
-    await app.revocations.blockSubject('admin', adminId);
+    await deps.revocations.blockSubject('admin', adminId);
     // Also per session: the tokens must stay dead after an enable lifts the block.
-    await endSessionsOf(app, manager, adminId, null);
+    await endSessionsOf(deps, tx, adminId, null);
     return adminView(row);
   });
 }

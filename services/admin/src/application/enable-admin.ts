@@ -1,29 +1,29 @@
 import { isUuid, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
 import { STATUS_CHANGES } from '../domain/admin-user';
 import { findAdminById, moveAdminStatus } from '../persistence/admin-users';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
 /** Lets a disabled admin log in again; the tokens it held when disabled stay revoked. */
 export async function enableAdmin(
-  app: Pick<AdminApp, 'db' | 'events' | 'revocations'>,
+  deps: Pick<AdminDeps, 'db' | 'events' | 'revocations'>,
   actor: AdminIdentity,
   adminId: string,
 ): Promise<z.infer<typeof Admin>> {
   if (!isUuid(adminId)) throw problems.notFound('admin not found');
-  return app.db.transaction(async (manager) => {
+  return deps.db.transaction(async (tx) => {
     const { from, to } = STATUS_CHANGES.enable;
-    const row = await moveAdminStatus(manager, adminId, from, to);
+    const row = await moveAdminStatus(tx, adminId, from, to);
     if (!row) {
-      throw (await findAdminById(manager, adminId)) ? problems.invalidState('this admin is already active') : problems.notFound('admin not found');
+      throw (await findAdminById(tx, adminId)) ? problems.invalidState('this admin is already active') : problems.notFound('admin not found');
     }
-    await recordAudit(app.events, manager, actor, {
+    await recordAudit(deps.events, tx, actor, {
       action: 'admin_user.enable',
       biz_type: 'admin_user',
       biz_id: adminId,
       detail: { username: row.username },
     });
-    await app.revocations.unblockSubject('admin', adminId);
+    await deps.revocations.unblockSubject('admin', adminId);
     return adminView(row);
   });
 }

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@market/shared';
+import type { Tx } from '@market/shared';
 import { revokeLiveSessionsOf } from '../persistence/admin-sessions';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 
 /**
  * Ends the admin's live sessions (all but `keepSessionId`) and makes the gateway refuse their
@@ -9,18 +9,18 @@ import type { AdminApp } from './admin-app';
  * the change back instead of leaving live tokens behind.
  */
 export async function endSessionsOf(
-  app: Pick<AdminApp, 'revocations' | 'config'>,
-  manager: EntityManager,
+  deps: Pick<AdminDeps, 'revocations' | 'config'>,
+  tx: Tx,
   adminId: string,
   keepSessionId: string | null,
 ): Promise<number> {
-  const ended = await revokeLiveSessionsOf(manager, adminId, keepSessionId);
-  const ttlSeconds = app.config.ADMIN_TOKEN_TTL_SECONDS;
+  const ended = await revokeLiveSessionsOf(tx, adminId, keepSessionId);
+  const ttlSeconds = deps.config.ADMIN_TOKEN_TTL_SECONDS;
   const oldestLive = Date.now() - ttlSeconds * 1000;
   await Promise.all(
     ended
       .filter((session) => session.created_at.getTime() >= oldestLive)
-      .map((session) => app.revocations.revokeSession('admin', session.id, ttlSeconds)),
+      .map((session) => deps.revocations.revokeSession('admin', session.id, ttlSeconds)),
   );
   return ended.length;
 }

@@ -1,10 +1,10 @@
 import { isUuid, problems, type Admin, type AdminIdentity, type z } from '@market/shared';
 import { findAdminById } from '../persistence/admin-users';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
-export async function getCurrentAdmin(app: Pick<AdminApp, 'db'>, identity: AdminIdentity): Promise<z.infer<typeof Admin>> {
-  const admin = isUuid(identity.sub) ? await findAdminById(app.db, identity.sub) : null;
+export async function getCurrentAdmin(deps: Pick<AdminDeps, 'db'>, identity: AdminIdentity): Promise<z.infer<typeof Admin>> {
+  const admin = isUuid(identity.sub) ? await findAdminById(deps.db, identity.sub) : null;
   if (!admin) throw problems.unauthenticated('this admin no longer exists');
   if (admin.status !== 'active') throw problems.forbidden('this admin account is disabled');
   return adminView(admin);

@@ -2,15 +2,15 @@ import { create } from 'svg-captcha';
 import { v7 as uuidv7 } from 'uuid';
 import type { Captcha, z } from '@market/shared';
 import { CAPTCHA_IGNORED_CHARS, CAPTCHA_LENGTH, CAPTCHA_TTL_SECONDS, captchaDigest } from '../domain/captcha';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 
-export async function issueCaptcha(app: Pick<AdminApp, 'captchas' | 'captchaMode'>): Promise<z.infer<typeof Captcha>> {
+export async function issueCaptcha(deps: Pick<AdminDeps, 'captchas' | 'captchaMode'>): Promise<z.infer<typeof Captcha>> {
   const { text, data } = create({ size: CAPTCHA_LENGTH, noise: 3, ignoreChars: CAPTCHA_IGNORED_CHARS });
   const captchaId = uuidv7();
-  await app.captchas.put(captchaId, captchaDigest(captchaId, text), CAPTCHA_TTL_SECONDS);
+  await deps.captchas.put(captchaId, captchaDigest(captchaId, text), CAPTCHA_TTL_SECONDS);
   return {
     captcha_id: captchaId,
     image: `data:image/svg+xml;base64,${Buffer.from(data).toString('base64')}`,
-    ...(app.captchaMode === 'dev' ? { dev_text: text } : {}),
+    ...(deps.captchaMode === 'dev' ? { dev_text: text } : {}),
   };
 }

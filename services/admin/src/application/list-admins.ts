@@ -1,7 +1,7 @@
 import type { Admin, z } from '@market/shared';
 import type { AdminStatus } from '../domain/admin-user';
 import { findAdminsPage } from '../persistence/admin-users';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
 export interface AdminListQuery {
@@ -11,9 +11,9 @@ export interface AdminListQuery {
 }
 
 export async function listAdmins(
-  app: Pick<AdminApp, 'db'>,
+  deps: Pick<AdminDeps, 'db'>,
   query: AdminListQuery,
 ): Promise<{ items: z.infer<typeof Admin>[]; next_cursor: string | null }> {
-  const page = await findAdminsPage(app.db, query.status, { cursor: query.cursor, limit: query.limit });
+  const page = await findAdminsPage(deps.db, query.status, { cursor: query.cursor, limit: query.limit });
   return { items: page.items.map(adminView), next_cursor: page.next_cursor };
 }

@@ -1,6 +1,6 @@
 import type { AuditLog, z } from '@market/shared';
 import { findAuditLogs, type AuditLogFilter } from '../persistence/audit-logs';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { auditLogView } from './views';
 
 export interface AuditLogQuery extends AuditLogFilter {
@@ -9,10 +9,10 @@ export interface AuditLogQuery extends AuditLogFilter {
 }
 
 export async function listAuditLogs(
-  app: Pick<AdminApp, 'db'>,
+  deps: Pick<AdminDeps, 'db'>,
   query: AuditLogQuery,
 ): Promise<{ items: z.infer<typeof AuditLog>[]; next_cursor: string | null }> {
   const { limit, cursor, ...filter } = query;
-  const { items, next_cursor } = await findAuditLogs(app.db, filter, { limit, cursor });
+  const { items, next_cursor } = await findAuditLogs(deps.db, filter, { limit, cursor });
   return { items: items.map(auditLogView), next_cursor };
 }

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import {
+  auditRefusal,
   isUuid,
   problems,
   recordAudit,
@@ -13,7 +14,7 @@ import { captchaMatches } from '../domain/captcha';
 import { findAdminByUsername } from '../persistence/admin-users';
 import { insertAdminSession } from '../persistence/admin-sessions';
 import { bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
 export interface AdminLoginInput {
@@ -34,43 +35,39 @@ const invalidCredentials = () => problems.unauthenticated('invalid username or p
  * same statuses, the same lockout, an argon2 verification either way. The refusal's audit entry is
  * written in a transaction of its own for the same reason.
  */
-export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: string | null): Promise<z.infer<typeof AdminLogin>> {
+export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: string | null): Promise<z.infer<typeof AdminLogin>> {
   const anonymous: Identity = { kind: 'anonymous', ip };
   const username = input.username.toLowerCase();
-  const refuse = async (reason: FailureReason, adminId: string | null) => {
-    await app.db.transaction((manager) =>
-      recordAudit(app.events, manager, anonymous, {
-        action: 'admin.login',
-        biz_type: 'admin_user',
-        biz_id: adminId,
-        detail: { username, reason },
-        result: 'failure',
-      }),
-    );
-  };
+  const refuse = (reason: FailureReason, adminId: string | null) =>
+    auditRefusal(deps.db, deps.events, anonymous, {
+      action: 'admin.login',
+      biz_type: 'admin_user',
+      biz_id: adminId,
+      detail: { username, reason },
+    });
 
-  const stored = isUuid(input.captcha_id) ? await app.captchas.take(input.captcha_id) : null;
+  const stored = isUuid(input.captcha_id) ? await deps.captchas.take(input.captcha_id) : null;
   if (stored === null || !captchaMatches(stored, input.captcha_id, input.captcha_code)) {
     await refuse('captcha_invalid', null);
     throw problems.unprocessable('CAPTCHA_INVALID', 'the captcha answer is wrong, expired or already used');
   }
 
-  const admin = await findAdminByUsername(app.db, username);
-  const booked = await bookLoginAttempt(app.db, username, app.config.ADMIN_LOGIN_MAX_FAILURES, app.config.ADMIN_LOCKOUT_MINUTES);
+  const admin = await findAdminByUsername(deps.db, username);
+  const booked = await bookLoginAttempt(deps.db, username, deps.config.ADMIN_LOGIN_MAX_FAILURES, deps.config.ADMIN_LOCKOUT_MINUTES);
   if (!booked) {
-    const until = await lockedUntil(app.db, username);
+    const until = await lockedUntil(deps.db, username);
     await refuse('locked', admin?.id ?? null);
     throw problems.rateLimited(until ? secondsUntil(until, new Date()) : 1);
   }
 
   if (!admin) {
-    await app.passwords.verifyAgainstNobody(input.password);
+    await deps.passwords.verifyAgainstNobody(input.password);
     await refuse('unknown_username', null);
     throw invalidCredentials();
   }
 
-  const passwordMatches = await app.passwords.verify(admin.password_hash, input.password);
-  if (passwordMatches) await clearLoginFailures(app.db, username);
+  const passwordMatches = await deps.passwords.verify(admin.password_hash, input.password);
+  if (passwordMatches) await clearLoginFailures(deps.db, username);
   const verdict = loginVerdict(passwordMatches, admin.status);
   if (verdict === 'wrong_password') {
     await refuse('wrong_password', admin.id);
@@ -82,9 +79,9 @@ export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: stri
   }
 
   const sessionId = uuidv7();
-  const opened = await app.db.transaction(async (manager) => {
-    if (!(await insertAdminSession(manager, { id: sessionId, adminId: admin.id, ip, verifiedHash: admin.password_hash }))) return false;
-    await recordAudit(app.events, manager, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
+  const opened = await deps.db.transaction(async (tx) => {
+    if (!(await insertAdminSession(tx, { id: sessionId, adminId: admin.id, ip, verifiedHash: admin.password_hash }))) return false;
+    await recordAudit(deps.events, tx, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
       action: 'admin.login',
       biz_type: 'admin_user',
       biz_id: admin.id,
@@ -98,7 +95,7 @@ export async function logInAdmin(app: AdminApp, input: AdminLoginInput, ip: stri
     await refuse('changed_meanwhile', admin.id);
     throw invalidCredentials();
   }
-  const ttl = app.config.ADMIN_TOKEN_TTL_SECONDS;
-  const { token } = signAccessToken('admin', admin.id, sessionId, app.config.ADMIN_TOKEN_SECRET, ttl);
+  const ttl = deps.config.ADMIN_TOKEN_TTL_SECONDS;
+  const { token } = signAccessToken('admin', admin.id, sessionId, deps.config.ADMIN_TOKEN_SECRET, ttl);
   return { access_token: token, token_type: 'Bearer', expires_in: ttl, admin: adminView(admin) };
 }

@@ -1,18 +1,18 @@
 import { isUuid, recordAudit, type AdminIdentity } from '@market/shared';
 import { revokeAdminSession } from '../persistence/admin-sessions';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 
 /**
  * The gateway's revocation entry goes first: once it is written the token is dead, whatever
  * happens to the bookkeeping after it.
  */
-export async function logOutAdmin(app: Pick<AdminApp, 'db' | 'events' | 'revocations' | 'config'>, identity: AdminIdentity) {
-  await app.revocations.revokeSession('admin', identity.sid, app.config.ADMIN_TOKEN_TTL_SECONDS);
+export async function logOutAdmin(deps: Pick<AdminDeps, 'db' | 'events' | 'revocations' | 'config'>, identity: AdminIdentity) {
+  await deps.revocations.revokeSession('admin', identity.sid, deps.config.ADMIN_TOKEN_TTL_SECONDS);
   if (!isUuid(identity.sid) || !isUuid(identity.sub)) return;
-  await app.db.transaction(async (manager) => {
-    const ended = await revokeAdminSession(manager, identity.sid, identity.sub);
+  await deps.db.transaction(async (tx) => {
+    const ended = await revokeAdminSession(tx, identity.sid, identity.sub);
     if (!ended) return;
-    await recordAudit(app.events, manager, identity, {
+    await recordAudit(deps.events, tx, identity, {
       action: 'admin.logout',
       biz_type: 'admin_user',
       biz_id: identity.sub,

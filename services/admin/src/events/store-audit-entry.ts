@@ -1,8 +1,8 @@
-import type { DomainEvent, EntityManager } from '@market/shared';
+import type { DomainEvent, Tx } from '@market/shared';
 import { insertAuditLog } from '../persistence/audit-logs';
 
 /** `audit.recorded` from any service, this one included, becomes a row of the back-office audit log. */
-export async function storeAuditEntry(event: DomainEvent<'audit.recorded'>, manager: EntityManager) {
+export async function storeAuditEntry(event: DomainEvent<'audit.recorded'>, tx: Tx) {
   const { occurred_at, ...entry } = event.data;
-  await insertAuditLog(manager, { id: event.id, producer: event.producer, created_at: occurred_at, ...entry });
+  await insertAuditLog(tx, { id: event.id, producer: event.producer, created_at: occurred_at, ...entry });
 }

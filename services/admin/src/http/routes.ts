@@ -15,7 +15,7 @@ import {
   updateSystemConfig as updateSystemConfigRoute,
   type RouteBinding,
 } from '@market/shared';
-import type { AdminApp } from '../application/admin-app';
+import type { AdminDeps } from '../application/deps';
 import { changeOwnPassword } from '../application/change-own-password';
 import { createAdmin } from '../application/create-admin';
 import { disableAdmin } from '../application/disable-admin';
@@ -30,20 +30,20 @@ import { logInAdmin } from '../application/log-in-admin';
 import { logOutAdmin } from '../application/log-out-admin';
 import { updateSystemConfig } from '../application/update-system-config';
 
-export function adminRoutes(app: AdminApp): RouteBinding[] {
+export function adminRoutes(deps: AdminDeps): RouteBinding[] {
   return [
-    route(getAdminCaptcha, () => issueCaptcha(app)),
-    route(adminLogin, ({ body, identity }) => logInAdmin(app, body, identity.ip)),
-    route(adminLogout, ({ identity }) => logOutAdmin(app, identity)),
-    route(getAdminMe, ({ identity }) => getCurrentAdmin(app, identity)),
-    route(changeAdminPassword, ({ identity, body }) => changeOwnPassword(app, identity, body)),
-    route(listAdminsRoute, ({ query }) => listAdmins(app, query)),
-    route(createAdminRoute, ({ identity, body }) => createAdmin(app, body, identity)),
-    route(disableAdminRoute, ({ identity, params }) => disableAdmin(app, identity, params.id)),
-    route(enableAdminRoute, ({ identity, params }) => enableAdmin(app, identity, params.id)),
-    route(getDashboardRoute, () => getDashboard(app)),
-    route(listSystemConfigsRoute, () => listSystemConfigs(app)),
-    route(updateSystemConfigRoute, ({ identity, params, body }) => updateSystemConfig(app, identity, params.key, body.value)),
-    route(listAuditLogsRoute, ({ query }) => listAuditLogs(app, query)),
+    route(getAdminCaptcha, () => issueCaptcha(deps)),
+    route(adminLogin, ({ body, identity }) => logInAdmin(deps, body, identity.ip)),
+    route(adminLogout, ({ identity }) => logOutAdmin(deps, identity)),
+    route(getAdminMe, ({ identity }) => getCurrentAdmin(deps, identity)),
+    route(changeAdminPassword, ({ identity, body }) => changeOwnPassword(deps, identity, body)),
+    route(listAdminsRoute, ({ query }) => listAdmins(deps, query)),
+    route(createAdminRoute, ({ identity, body }) => createAdmin(deps, body, identity)),
+    route(disableAdminRoute, ({ identity, params }) => disableAdmin(deps, identity, params.id)),
+    route(enableAdminRoute, ({ identity, params }) => enableAdmin(deps, identity, params.id)),
+    route(getDashboardRoute, () => getDashboard(deps)),
+    route(listSystemConfigsRoute, () => listSystemConfigs(deps)),
+    route(updateSystemConfigRoute, ({ identity, params, body }) => updateSystemConfig(deps, identity, params.key, body.value)),
+    route(listAuditLogsRoute, ({ query }) => listAuditLogs(deps, query)),
   ];
 }

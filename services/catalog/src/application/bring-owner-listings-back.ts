@@ -1,4 +1,4 @@
-import { isUuid, type EntityManager, type EventData, type EventWriter } from '@market/shared';
+import { isUuid, type Tx, type EventData, type EventWriter } from '@market/shared';
 import { nextListingState } from '../domain/listing-state';
 import { applyOwnerStanding, takeFreezeHolds } from '../persistence/owner-standing-repository';
 import { moveListing } from './listing-moves';
@@ -10,11 +10,11 @@ export const OWNER_UNFROZEN_REASON = 'owner unfrozen';
  * unless the back office moved them meanwhile (marked abnormal); listings awaiting review stay
  * there for an admin to decide. An unfreeze older than the owner's last applied freeze changes nothing.
  */
-export async function bringOwnerListingsBack(manager: EntityManager, events: EventWriter, data: EventData<'user.unfrozen'>) {
+export async function bringOwnerListingsBack(tx: Tx, events: EventWriter, data: EventData<'user.unfrozen'>) {
   if (!isUuid(data.user_id)) return;
-  if (!(await applyOwnerStanding(manager, data.user_id, false, new Date(data.unfrozen_at)))) return;
-  for (const row of await takeFreezeHolds(manager, data.user_id)) {
+  if (!(await applyOwnerStanding(tx, data.user_id, false, new Date(data.unfrozen_at)))) return;
+  for (const row of await takeFreezeHolds(tx, data.user_id)) {
     if (!nextListingState(row, 'owner_unfrozen')) continue;
-    await moveListing(manager, events, row, { trigger: 'owner_unfrozen', reason: OWNER_UNFROZEN_REASON, actorId: data.unfrozen_by });
+    await moveListing(tx, events, row, { trigger: 'owner_unfrozen', reason: OWNER_UNFROZEN_REASON, actorId: data.unfrozen_by });
   }
 }

@@ -3,7 +3,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OWNER } from '../domain/listing-state';
 import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
-import { insertListing, toListingView } from '../persistence/listing-repository';
+import { insertListing } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { callerUserId } from './listing-access';
 import type { CatalogDeps } from './deps';
 import { validateScreenshotUrls } from './validate-screenshots';
@@ -17,8 +18,8 @@ export async function createListing(deps: CatalogDeps, identity: Identity, body:
   if (!ownerId) throw problems.forbidden('this account cannot own listings');
   await validateScreenshotUrls(deps.files, body.screenshot_urls);
   const { credentials, ...content } = body;
-  return deps.db.transaction(async (manager) => {
-    const row = await insertListing(manager, {
+  return deps.db.transaction(async (tx) => {
+    const row = await insertListing(tx, {
       id: uuidv7(),
       owner_id: ownerId,
       ...newListingContent({ ...content, screenshot_urls: content.screenshot_urls ?? [] }),
@@ -26,7 +27,7 @@ export async function createListing(deps: CatalogDeps, identity: Identity, body:
       open_upload_id: null,
       created_at: new Date(),
     });
-    if (credentials !== undefined) await insertListingCredentials(manager, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
+    if (credentials !== undefined) await insertListingCredentials(tx, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
     return toListingView(row);
   });
 }

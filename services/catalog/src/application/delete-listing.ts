@@ -1,15 +1,15 @@
 import type { Identity } from '@market/shared';
-import { toListingView } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { assertNotRented, ownListing } from './listing-access';
 import { moveListing } from './listing-moves';
 import type { CatalogDeps } from './deps';
 
 /** The owner takes a listing down for good; only the back office still sees it. */
 export async function deleteListing(deps: CatalogDeps, identity: Identity, id: string) {
-  return deps.db.transaction(async (manager) => {
-    const row = await ownListing(manager, id, identity, { lock: true });
+  return deps.db.transaction(async (tx) => {
+    const row = await ownListing(tx, id, identity, { lock: true });
     assertNotRented(row);
-    const moved = await moveListing(manager, deps.events, row, { trigger: 'delete', actorId: row.owner_id });
+    const moved = await moveListing(tx, deps.events, row, { trigger: 'delete', actorId: row.owner_id });
     return toListingView(moved);
   });
 }

@@ -1,11 +1,9 @@
-import type { EventWriter, ReadCache, SecretBox, ServiceContext } from '@market/shared';
-import type { AdminDirectory } from '../clients/admin-directory';
-import type { FileRegistry } from '../clients/file-registry';
-import type { PublisherAccounts } from '../clients/publisher-accounts';
+import type { Db, EventWriter, ReadCache, SecretBox } from '@market/shared';
+import type { AdminDirectory, FileRegistry, PublisherAccounts } from './ports';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */
 export interface CatalogDeps {
-  db: ServiceContext['db'];
+  db: Db;
   events: EventWriter;
   files: FileRegistry;
   admins: AdminDirectory;

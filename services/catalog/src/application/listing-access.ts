@@ -1,4 +1,4 @@
-import { isUuid, problems, type EntityManager, type Identity } from '@market/shared';
+import { isUuid, problems, type Queryable, type Identity } from '@market/shared';
 import { visibleToOwner } from '../domain/listing-state';
 import { findListing, type ListingRow } from '../persistence/listing-repository';
 
@@ -11,18 +11,18 @@ export function callerUserId(identity: Identity): string | null {
  * The caller's own listing, locked when it is about to change. Someone else's listing, a deleted
  * one and a malformed id all look the same: 404, so ids reveal nothing.
  */
-export async function ownListing(manager: EntityManager, id: string, identity: Identity, opts: { lock?: boolean } = {}): Promise<ListingRow> {
+export async function ownListing(db: Queryable, id: string, identity: Identity, opts: { lock?: boolean } = {}): Promise<ListingRow> {
   const ownerId = callerUserId(identity);
   if (!ownerId || !isUuid(id)) throw problems.notFound('listing not found');
-  const row = await findListing(manager, id, opts);
+  const row = await findListing(db, id, opts);
   if (!row || row.owner_id !== ownerId || !visibleToOwner(row)) throw problems.notFound('listing not found');
   return row;
 }
 
 /** Any listing, for the back office and other services. */
-export async function anyListing(manager: EntityManager, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow> {
+export async function anyListing(db: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow> {
   if (!isUuid(id)) throw problems.notFound('listing not found');
-  const row = await findListing(manager, id, opts);
+  const row = await findListing(db, id, opts);
   if (!row) throw problems.notFound('listing not found');
   return row;
 }

@@ -1,4 +1,4 @@
-import { problems, type EntityManager, type EventData, type EventWriter } from '@market/shared';
+import { problems, type Tx, type EventData, type EventWriter } from '@market/shared';
 import { nextListingState, type ListingTrigger } from '../domain/listing-state';
 import { updateListing, type ListingRow, type ListingUpdate } from '../persistence/listing-repository';
 
@@ -67,16 +67,16 @@ export interface MoveInput {
  * Moves a locked listing along the state table and writes its event, in the caller's transaction:
  * a concurrent move waits for the lock, then finds the new state and is refused.
  */
-export async function moveListing(manager: EntityManager, events: EventWriter, row: ListingRow, input: MoveInput): Promise<ListingRow> {
+export async function moveListing(tx: Tx, events: EventWriter, row: ListingRow, input: MoveInput): Promise<ListingRow> {
   const next = assertMove(row, input.trigger);
   const reason = input.reason ?? null;
-  const moved = await updateListing(manager, row.id, {
+  const moved = await updateListing(tx, row.id, {
     ...input.changes,
     status: next.status,
     review_status: next.review_status,
     status_reason: KEEPS_REASON.has(input.trigger) ? reason : null,
     updated_at: new Date(),
   });
-  await events.publish(manager, LISTING_EVENT_OF[input.trigger], listingSnapshot(moved, reason, input.actorId));
+  await events.publish(tx, LISTING_EVENT_OF[input.trigger], listingSnapshot(moved, reason, input.actorId));
   return moved;
 }

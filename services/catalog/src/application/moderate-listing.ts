@@ -1,6 +1,6 @@
 import { problems, recordAudit, type AdminIdentity } from '@market/shared';
 import { reachesRenters, type ListingTrigger } from '../domain/listing-state';
-import { toListingView } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { isOwnerFrozen } from '../persistence/owner-standing-repository';
 import { anyListing } from './listing-access';
 import { assertMove, moveListing } from './listing-moves';
@@ -22,19 +22,19 @@ export async function moderateListing(
   trigger: ModerationTrigger,
   reason: string | null,
 ) {
-  return deps.db.transaction(async (manager) => {
-    const row = await anyListing(manager, id, { lock: true });
+  return deps.db.transaction(async (tx) => {
+    const row = await anyListing(tx, id, { lock: true });
     assertMove(row, trigger);
-    if (reachesRenters(trigger) && (await isOwnerFrozen(manager, row.owner_id))) {
+    if (reachesRenters(trigger) && (await isOwnerFrozen(tx, row.owner_id))) {
       throw problems.conflict('the listing’s owner is frozen; it cannot go online until they are unfrozen', 'OWNER_FROZEN');
     }
-    const moved = await moveListing(manager, deps.events, row, {
+    const moved = await moveListing(tx, deps.events, row, {
       trigger,
       reason,
       actorId: identity.sub,
       changes: { reject_reason: trigger === 'reject' ? reason : trigger === 'approve' ? null : undefined },
     });
-    await recordAudit(deps.events, manager, identity, {
+    await recordAudit(deps.events, tx, identity, {
       action: `listing.${trigger}`,
       biz_type: 'listing',
       biz_id: row.id,

@@ -8,11 +8,11 @@ import type { CatalogDeps } from './deps';
  * is paid. Every opening is audited (never the credentials themselves).
  */
 export async function openListingCredentials(deps: CatalogDeps, id: string) {
-  return deps.db.transaction(async (manager) => {
-    const listing = await anyListing(manager, id);
-    const sealed = await findListingCredentials(manager, listing.id);
+  return deps.db.transaction(async (tx) => {
+    const listing = await anyListing(tx, id);
+    const sealed = await findListingCredentials(tx, listing.id);
     if (sealed !== null) {
-      await recordAudit(deps.events, manager, null, {
+      await recordAudit(deps.events, tx, null, {
         action: 'listing.credentials.open',
         biz_type: 'listing',
         biz_id: listing.id,

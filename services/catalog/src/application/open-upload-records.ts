@@ -75,10 +75,10 @@ export async function recordRefusal(
     errors: problem.errors ?? [],
     matched_admin_id: extra.matchedAdminId ?? null,
   });
-  await deps.db.transaction(async (manager) => {
-    await insertOpenUpload(manager, record);
+  await deps.db.transaction(async (tx) => {
+    await insertOpenUpload(tx, record);
     if (problem.status === 401 && extra.identity) {
-      await recordAudit(deps.events, manager, extra.identity, {
+      await recordAudit(deps.events, tx, extra.identity, {
         action: 'open_upload.token_refused',
         biz_type: 'open_upload',
         biz_id: record.id,

@@ -12,12 +12,13 @@ import {
 } from '@market/shared';
 import { isPublic, visibleToOwner } from '../domain/listing-state';
 import { queryListings, type ListingQuery } from '../persistence/listing-queries';
-import { countListings, findListing, toListingView } from '../persistence/listing-repository';
+import { countListings, findListing } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { anyListing, callerUserId, ownListing } from './listing-access';
 import type { CatalogDeps } from './deps';
 
 async function page(deps: CatalogDeps, query: ListingQuery) {
-  const { items, next_cursor } = await queryListings(deps.db.manager, query);
+  const { items, next_cursor } = await queryListings(deps.db, query);
   return { items: items.map(toListingView), next_cursor };
 }
 
@@ -28,11 +29,11 @@ async function page(deps: CatalogDeps, query: ListingQuery) {
 export async function publicListing(deps: CatalogDeps, identity: Identity, id: string) {
   if (!isUuid(id)) throw problems.notFound('listing not found');
   const shared = await deps.publicReads.getIfShared(`listing:${id}`, async () => {
-    const row = await findListing(deps.db.manager, id);
+    const row = await findListing(deps.db, id);
     return row && isPublic(row) ? toListingView(row) : null;
   });
   if (shared) return shared;
-  const row = await findListing(deps.db.manager, id);
+  const row = await findListing(deps.db, id);
   const ownerId = callerUserId(identity);
   const visible = row && (isPublic(row) || (ownerId === row.owner_id && visibleToOwner(row)));
   if (!row || !visible) throw problems.notFound('listing not found');
@@ -40,12 +41,12 @@ export async function publicListing(deps: CatalogDeps, identity: Identity, id: s
 }
 
 export async function sellerListing(deps: CatalogDeps, identity: Identity, id: string) {
-  return toListingView(await ownListing(deps.db.manager, id, identity));
+  return toListingView(await ownListing(deps.db, id, identity));
 }
 
 /** Any listing in any state, deleted included: the back office and other services. */
 export async function listingInAnyState(deps: CatalogDeps, id: string) {
-  return toListingView(await anyListing(deps.db.manager, id));
+  return toListingView(await anyListing(deps.db, id));
 }
 
 /** The public search answers the same to everyone for the same query, so it is shared through the cache. */
@@ -98,7 +99,7 @@ export async function pendingListings(deps: CatalogDeps, query: z.infer<typeof P
 
 /** For the admin dashboard: every status with its count, and the length of the review queue. */
 export async function listingStats(deps: CatalogDeps) {
-  const { byStatus, pendingReview } = await countListings(deps.db.manager);
+  const { byStatus, pendingReview } = await countListings(deps.db);
   const listings_by_status = Object.fromEntries(ListingStatus.options.map((s) => [s, byStatus[s] ?? 0]));
   return { listings_by_status, listings_pending_review: pendingReview };
 }

@@ -36,7 +36,7 @@ function toSummary(row: OpenUploadSummaryRow): Summary {
 
 /** The back office traces an uploader's deliveries: newest first, by uploader, outcome and time. */
 export async function openUploadRecords(deps: CatalogDeps, query: RouteQuery<typeof adminListOpenUploads>) {
-  const page = await queryOpenUploads(deps.db.manager, {
+  const page = await queryOpenUploads(deps.db, {
     uploaderName: query.uploader_name,
     outcome: query.outcome,
     receivedFrom: query.received_from === undefined ? undefined : new Date(query.received_from),
@@ -49,7 +49,7 @@ export async function openUploadRecords(deps: CatalogDeps, query: RouteQuery<typ
 
 /** One delivery with its redacted copy; the sealed bytes are not read. */
 export async function openUploadRecord(deps: CatalogDeps, id: string): Promise<z.infer<typeof OpenUploadRecord>> {
-  const row = await findOpenUpload(deps.db.manager, id);
+  const row = await findOpenUpload(deps.db, id);
   if (!row) throw problems.notFound('open upload not found');
   const result = OpenUploadResult.safeParse(row.result);
   return {

@@ -116,10 +116,10 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
   };
 
   await deps.db
-    .transaction(async (manager) => {
-      await insertOpenUpload(manager, { ...record, result });
+    .transaction(async (tx) => {
+      await insertOpenUpload(tx, { ...record, result });
     for (const { item, listingId } of accepted) {
-      const row = await insertListing(manager, {
+      const row = await insertListing(tx, {
         id: listingId,
         owner_id: publisherId,
         ...newListingContent({ ...item, screenshot_urls: [DEFAULT_SCREENSHOT_URL] }),
@@ -127,8 +127,8 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
         open_upload_id: record.id,
         created_at: record.received_at,
       });
-      await insertListingCredentials(manager, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
-      await deps.events.publish(manager, 'listing.submitted', listingSnapshot(row, 'open upload', publisherId));
+      await insertListingCredentials(tx, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
+      await deps.events.publish(tx, 'listing.submitted', listingSnapshot(row, 'open upload', publisherId));
     }
   })
     .catch(refuse);

@@ -1,14 +1,14 @@
 import type { Identity } from '@market/shared';
-import { toListingView } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { ownListing } from './listing-access';
 import { moveListing } from './listing-moves';
 import type { CatalogDeps } from './deps';
 
 /** draft / none or rejected → draft / pending; an earlier reject reason no longer applies. */
 export async function submitListing(deps: CatalogDeps, identity: Identity, id: string) {
-  return deps.db.transaction(async (manager) => {
-    const row = await ownListing(manager, id, identity, { lock: true });
-    const moved = await moveListing(manager, deps.events, row, {
+  return deps.db.transaction(async (tx) => {
+    const row = await ownListing(tx, id, identity, { lock: true });
+    const moved = await moveListing(tx, deps.events, row, {
       trigger: 'submit',
       actorId: row.owner_id,
       changes: { reject_reason: null },

@@ -1,4 +1,4 @@
-import { isUuid, type EntityManager, type EventData, type EventWriter } from '@market/shared';
+import { isUuid, type Tx, type EventData, type EventWriter } from '@market/shared';
 import { isPublic } from '../domain/listing-state';
 import { applyOwnerStanding, lockListingsOfOwner, recordFreezeHold } from '../persistence/owner-standing-repository';
 import { moveListing } from './listing-moves';
@@ -10,12 +10,12 @@ export const OWNER_FROZEN_REASON = 'owner frozen';
  * its online listings go offline, each with its own `listing.offlined`, remembered as held by the
  * freeze. A freeze older than the owner's last applied unfreeze changes nothing.
  */
-export async function takeOwnerListingsOffline(manager: EntityManager, events: EventWriter, data: EventData<'user.frozen'>) {
+export async function takeOwnerListingsOffline(tx: Tx, events: EventWriter, data: EventData<'user.frozen'>) {
   if (!isUuid(data.user_id)) return;
-  if (!(await applyOwnerStanding(manager, data.user_id, true, new Date(data.frozen_at)))) return;
-  for (const row of await lockListingsOfOwner(manager, data.user_id)) {
+  if (!(await applyOwnerStanding(tx, data.user_id, true, new Date(data.frozen_at)))) return;
+  for (const row of await lockListingsOfOwner(tx, data.user_id)) {
     if (!isPublic(row)) continue;
-    await moveListing(manager, events, row, { trigger: 'owner_frozen', reason: OWNER_FROZEN_REASON, actorId: data.frozen_by });
-    await recordFreezeHold(manager, row.id, row.owner_id);
+    await moveListing(tx, events, row, { trigger: 'owner_frozen', reason: OWNER_FROZEN_REASON, actorId: data.frozen_by });
+    await recordFreezeHold(tx, row.id, row.owner_id);
   }
 }

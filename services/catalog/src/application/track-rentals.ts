@@ -1,4 +1,4 @@
-import { isUuid, type EntityManager } from '@market/shared';
+import { isUuid, type Tx } from '@market/shared';
 import { lockListingForRentals, recordRentalEnd, recordRentalStart, refreshRented } from '../persistence/rental-repository';
 
 /**
@@ -7,20 +7,20 @@ import { lockListingForRentals, recordRentalEnd, recordRentalStart, refreshRente
  * and then sees its rental row; otherwise an order ending while another starts could recompute
  * `rented` from a snapshot that misses the new order and leave it false during an active order.
  */
-async function withListingLocked(manager: EntityManager, listingId: string, change: () => Promise<void>) {
-  await lockListingForRentals(manager, listingId);
+async function withListingLocked(tx: Tx, listingId: string, change: () => Promise<void>) {
+  await lockListingForRentals(tx, listingId);
   await change();
-  await refreshRented(manager, listingId);
+  await refreshRented(tx, listingId);
 }
 
 /** An order on the listing is active from its creation (orders decides availability; we show it). */
-export async function rentalStarted(manager: EntityManager, orderId: string, listingId: string) {
+export async function rentalStarted(tx: Tx, orderId: string, listingId: string) {
   if (!isUuid(orderId) || !isUuid(listingId)) return;
-  await withListingLocked(manager, listingId, () => recordRentalStart(manager, orderId, listingId, new Date()));
+  await withListingLocked(tx, listingId, () => recordRentalStart(tx, orderId, listingId, new Date()));
 }
 
 /** The order was cancelled, closed or completed: the listing is free again unless another order is active. */
-export async function rentalEnded(manager: EntityManager, orderId: string, listingId: string) {
+export async function rentalEnded(tx: Tx, orderId: string, listingId: string) {
   if (!isUuid(orderId) || !isUuid(listingId)) return;
-  await withListingLocked(manager, listingId, () => recordRentalEnd(manager, orderId, listingId, new Date()));
+  await withListingLocked(tx, listingId, () => recordRentalEnd(tx, orderId, listingId, new Date()));
 }

@@ -1,7 +1,7 @@
 import { problems, sealedAt, type Identity, type UpdateListingBody, type z } from '@market/shared';
 import { changedFields, hoursBoundErrors } from '../domain/listing-content';
 import { LISTING_CREDENTIALS_SEALED, upsertListingCredentials } from '../persistence/credentials-repository';
-import { toListingView } from '../persistence/listing-repository';
+import { toListingView } from './listing-view';
 import { assertNotRented, ownListing } from './listing-access';
 import { assertMove, moveListing } from './listing-moves';
 import type { CatalogDeps } from './deps';
@@ -16,16 +16,16 @@ import { validateScreenshotUrls } from './validate-screenshots';
 export async function updateListing(deps: CatalogDeps, identity: Identity, id: string, body: z.infer<typeof UpdateListingBody>) {
   const { credentials, ...changes } = body;
   await validateScreenshotUrls(deps.files, changes.screenshot_urls);
-  return deps.db.transaction(async (manager) => {
-    const row = await ownListing(manager, id, identity, { lock: true });
+  return deps.db.transaction(async (tx) => {
+    const row = await ownListing(tx, id, identity, { lock: true });
     assertNotRented(row);
     assertMove(row, 'edit');
     const boundErrors = hoursBoundErrors(row, changes);
     if (boundErrors.length > 0) throw problems.validation(boundErrors);
-    if (credentials !== undefined) await upsertListingCredentials(manager, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
+    if (credentials !== undefined) await upsertListingCredentials(tx, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
     const changed = changedFields(row, changes);
     if (Object.keys(changed).length === 0) return toListingView(row);
-    const moved = await moveListing(manager, deps.events, row, {
+    const moved = await moveListing(tx, deps.events, row, {
       trigger: 'edit',
       actorId: row.owner_id,
       changes: changed,

@@ -1,5 +1,5 @@
 import { problems, type FieldError } from '@market/shared';
-import type { FileRegistry } from '../clients/file-registry';
+import type { FileRegistry } from './ports';
 import { classifyScreenshotUrl, PUBLIC_FILE_SCENES } from '../domain/screenshot-url';
 
 /**

@@ -1,5 +1,3 @@
-export const MAX_SCREENSHOTS = 9;
-
 export const DEFAULT_SCREENSHOT_URL = '/api/listings/default-upload-screenshot';
 
 const FILE_OBJECT_PATH = '/api/files/object';

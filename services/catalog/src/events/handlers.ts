@@ -6,11 +6,11 @@ import { takeOwnerListingsOffline } from '../application/take-owner-listings-off
 /** What catalog does with other services' events; the kit runs each in one transaction with its inbox row. */
 export function catalogEventHandlers(events: EventWriter): EventHandlers {
   return {
-    'user.frozen': (event, manager) => takeOwnerListingsOffline(manager, events, event.data),
-    'user.unfrozen': (event, manager) => bringOwnerListingsBack(manager, events, event.data),
-    'order.created': (event, manager) => rentalStarted(manager, event.data.order_id, event.data.listing_id),
-    'order.cancelled': (event, manager) => rentalEnded(manager, event.data.order_id, event.data.listing_id),
-    'order.closed': (event, manager) => rentalEnded(manager, event.data.order_id, event.data.listing_id),
-    'order.completed': (event, manager) => rentalEnded(manager, event.data.order_id, event.data.listing_id),
+    'user.frozen': (event, tx) => takeOwnerListingsOffline(tx, events, event.data),
+    'user.unfrozen': (event, tx) => bringOwnerListingsBack(tx, events, event.data),
+    'order.created': (event, tx) => rentalStarted(tx, event.data.order_id, event.data.listing_id),
+    'order.cancelled': (event, tx) => rentalEnded(tx, event.data.order_id, event.data.listing_id),
+    'order.closed': (event, tx) => rentalEnded(tx, event.data.order_id, event.data.listing_id),
+    'order.completed': (event, tx) => rentalEnded(tx, event.data.order_id, event.data.listing_id),
   };
 }

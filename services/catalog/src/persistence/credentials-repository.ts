@@ -1,15 +1,15 @@
-import type { EntityManager, Queryable, SealedColumn } from '@market/shared';
+import type { Tx, Queryable, SealedColumn } from '@market/shared';
 
 export const LISTING_CREDENTIALS_SEALED: SealedColumn = { table: 'listing_credentials', column: 'sealed', idColumn: 'listing_id' };
 
 /** `sealed` is the SecretBox envelope of the credentials; the plaintext never reaches this table. */
-export async function insertListingCredentials(manager: EntityManager, listingId: string, sealed: string) {
-  await manager.query(`INSERT INTO listing_credentials (listing_id, sealed) VALUES ($1, $2)`, [listingId, sealed]);
+export async function insertListingCredentials(tx: Tx, listingId: string, sealed: string) {
+  await tx.query(`INSERT INTO listing_credentials (listing_id, sealed) VALUES ($1, $2)`, [listingId, sealed]);
 }
 
 /** Replaces a listing's credentials (an owner's PUT), or stores its first ones. */
-export async function upsertListingCredentials(manager: EntityManager, listingId: string, sealed: string) {
-  await manager.query(
+export async function upsertListingCredentials(tx: Tx, listingId: string, sealed: string) {
+  await tx.query(
     `INSERT INTO listing_credentials (listing_id, sealed) VALUES ($1, $2)
      ON CONFLICT (listing_id) DO UPDATE SET sealed = EXCLUDED.sealed, created_at = now()`,
     [listingId, sealed],

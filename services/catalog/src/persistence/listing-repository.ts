@@ -1,10 +1,8 @@
-import { updateReturning, type EntityManager, type Listing, type z } from '@market/shared';
+import { updateReturning, type Listing, type Queryable, type Tx, type z } from '@market/shared';
 import type { ListingContent } from '../domain/listing-content';
 import type { ListingState } from '../domain/listing-state';
 
-export type ListingView = z.infer<typeof Listing>;
-
-export interface ListingRow extends Omit<ListingView, 'created_at' | 'updated_at'> {
+export interface ListingRow extends Omit<z.infer<typeof Listing>, 'created_at' | 'updated_at'> {
   /** why it is offline or abnormal, for the back office */
   status_reason: string | null;
   created_at: Date;
@@ -15,28 +13,6 @@ export interface ListingRow extends Omit<ListingView, 'created_at' | 'updated_at
 export const LISTING_COLUMNS = `id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
   screenshot_urls, status, review_status, reject_reason, status_reason, rented, created_at, updated_at`;
 
-export function toListingView(row: ListingRow): ListingView {
-  return {
-    id: row.id,
-    owner_id: row.owner_id,
-    title: row.title,
-    game: row.game,
-    server: row.server,
-    description: row.description,
-    hourly_price: Number(row.hourly_price),
-    min_hours: Number(row.min_hours),
-    max_hours: row.max_hours === null ? null : Number(row.max_hours),
-    deposit: Number(row.deposit),
-    screenshot_urls: row.screenshot_urls,
-    status: row.status,
-    review_status: row.review_status,
-    reject_reason: row.reject_reason,
-    rented: row.rented,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
 export interface NewListing extends ListingContent, ListingState {
   id: string;
   owner_id: string;
@@ -44,8 +20,8 @@ export interface NewListing extends ListingContent, ListingState {
   created_at: Date;
 }
 
-export async function insertListing(manager: EntityManager, listing: NewListing): Promise<ListingRow> {
-  const rows: ListingRow[] = await manager.query(
+export async function insertListing(tx: Tx, listing: NewListing): Promise<ListingRow> {
+  const rows: ListingRow[] = await tx.query(
     `INSERT INTO listings (id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
        screenshot_urls, status, review_status, open_upload_id, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
@@ -72,8 +48,8 @@ export async function insertListing(manager: EntityManager, listing: NewListing)
 }
 
 /** `lock`: hold the row until the transaction ends, so the state read here is the state that gets changed. */
-export async function findListing(manager: EntityManager, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow | null> {
-  const rows: ListingRow[] = await manager.query(
+export async function findListing(db: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow | null> {
+  const rows: ListingRow[] = await db.query(
     `SELECT ${LISTING_COLUMNS} FROM listings WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
@@ -91,19 +67,19 @@ const UPDATABLE = new Set([
   'status', 'review_status', 'reject_reason', 'status_reason', 'updated_at',
 ]);
 
-export async function updateListing(manager: EntityManager, id: string, update: ListingUpdate): Promise<ListingRow> {
+export async function updateListing(tx: Tx, id: string, update: ListingUpdate): Promise<ListingRow> {
   const entries = Object.entries(update).filter(([key, value]) => value !== undefined && UPDATABLE.has(key));
   const assignments = entries.map(([key], i) => `${key} = $${i + 2}`).join(', ');
   const rows = await updateReturning<ListingRow>(
-    manager,
+    tx,
     `UPDATE listings SET ${assignments} WHERE id = $1 RETURNING ${LISTING_COLUMNS}`,
     [id, ...entries.map(([, value]) => value)],
   );
   return rows[0]!;
 }
 
-export async function countListings(manager: EntityManager): Promise<{ byStatus: Record<string, number>; pendingReview: number }> {
-  const rows: Array<{ status: string; total: string; pending: string }> = await manager.query(
+export async function countListings(db: Queryable): Promise<{ byStatus: Record<string, number>; pendingReview: number }> {
+  const rows: Array<{ status: string; total: string; pending: string }> = await db.query(
     `SELECT status, count(*) AS total, count(*) FILTER (WHERE review_status = 'pending') AS pending
      FROM listings GROUP BY status`,
   );

@@ -1,4 +1,4 @@
-import { isUuid, keysetPage, type EntityManager, type FieldError, type KeysetOrder, type KeysetPageResult, type SealedColumn } from '@market/shared';
+import { isUuid, keysetPage, type Queryable, type Tx, type FieldError, type KeysetOrder, type KeysetPageResult, type SealedColumn } from '@market/shared';
 import type { UploadOutcome } from '../domain/open-upload';
 
 export const OPEN_UPLOAD_RAW_SEALED: SealedColumn = { table: 'open_uploads', column: 'raw_sealed', idColumn: 'id' };
@@ -49,9 +49,9 @@ const COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof OpenUploadRecord>;
 const JSON_COLUMNS: ReadonlySet<string> = new Set(['errors', 'redacted', 'result']);
 
-export async function insertOpenUpload(manager: EntityManager, record: OpenUploadRecord) {
+export async function insertOpenUpload(tx: Tx, record: OpenUploadRecord) {
   const safe = storable(record);
-  await manager.query(
+  await tx.query(
     `INSERT INTO open_uploads (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
     COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(safe[c] ?? null) : safe[c])),
   );
@@ -62,9 +62,9 @@ export type OpenUploadRow = Omit<OpenUploadRecord, 'raw_sealed'>;
 const READ_COLUMNS = COLUMNS.filter((c) => c !== 'raw_sealed').join(', ');
 const SUMMARY_COLUMNS = COLUMNS.filter((c) => c !== 'raw_sealed' && c !== 'redacted' && c !== 'redacted_text').join(', ');
 
-export async function findOpenUpload(manager: EntityManager, id: string): Promise<OpenUploadRow | null> {
+export async function findOpenUpload(db: Queryable, id: string): Promise<OpenUploadRow | null> {
   if (!isUuid(id)) return null;
-  const rows: OpenUploadRow[] = await manager.query(`SELECT ${READ_COLUMNS} FROM open_uploads WHERE id = $1`, [id]);
+  const rows: OpenUploadRow[] = await db.query(`SELECT ${READ_COLUMNS} FROM open_uploads WHERE id = $1`, [id]);
   return rows[0] ?? null;
 }
 
@@ -88,7 +88,7 @@ const NEWEST_RECEIVED_FIRST: KeysetOrder = {
 export type OpenUploadSummaryRow = Omit<OpenUploadRow, 'redacted' | 'redacted_text'>;
 
 /** One page of deliveries, newest first. */
-export async function queryOpenUploads(manager: EntityManager, q: OpenUploadQuery): Promise<KeysetPageResult<OpenUploadSummaryRow>> {
+export async function queryOpenUploads(db: Queryable, q: OpenUploadQuery): Promise<KeysetPageResult<OpenUploadSummaryRow>> {
   const where: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -96,7 +96,7 @@ export async function queryOpenUploads(manager: EntityManager, q: OpenUploadQuer
   if (q.outcome !== undefined) where.push(`outcome = ${param(q.outcome)}`);
   if (q.receivedFrom) where.push(`received_at >= ${param(q.receivedFrom)}`);
   if (q.receivedTo) where.push(`received_at < ${param(q.receivedTo)}`);
-  return keysetPage<OpenUploadSummaryRow>(manager, {
+  return keysetPage<OpenUploadSummaryRow>(db, {
     query: `SELECT ${SUMMARY_COLUMNS} FROM open_uploads ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
     params,
     orderBy: NEWEST_RECEIVED_FIRST,

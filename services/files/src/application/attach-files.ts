@@ -1,7 +1,7 @@
 import { problems, type attachFiles as attachFilesRoute, type z } from '@market/shared';
-import type { DataSource } from 'typeorm';
 import { isFileKey } from '../domain/file-key';
 import { existingKeys, insertAttachments } from '../persistence/file-repository';
+import type { FilesDeps } from './deps';
 
 export type AttachFilesInput = z.infer<NonNullable<typeof attachFilesRoute.body>>;
 
@@ -10,17 +10,17 @@ export type AttachFilesInput = z.infer<NonNullable<typeof attachFilesRoute.body>
  * evidence to both parties). All or nothing: one unknown key refuses the whole call, so a caller
  * never believes evidence is shared when it is not. Repeating a call changes nothing.
  */
-export async function attachFiles(db: DataSource, input: AttachFilesInput): Promise<{ attached: number }> {
+export async function attachFiles(deps: FilesDeps, input: AttachFilesInput): Promise<{ attached: number }> {
   const keys = [...new Set(input.keys)];
   const readerIds = [...new Set(input.reader_ids.map((id) => id.toLowerCase()))];
-  return db.transaction(async (manager) => {
-    const known = await existingKeys(manager, keys.filter(isFileKey));
+  return deps.db.transaction(async (tx) => {
+    const known = await existingKeys(tx, keys.filter(isFileKey));
     const unknown = input.keys
       .map((key, index) => ({ key, index }))
       .filter(({ key }) => !known.has(key))
       .map(({ index }) => ({ path: `keys.${index}`, message: 'no such file' }));
     if (unknown.length > 0) throw problems.validation(unknown, 'some files do not exist');
-    await insertAttachments(manager, { keys, readerIds, bizType: input.biz_type, bizId: input.biz_id });
+    await insertAttachments(tx, { keys, readerIds, bizType: input.biz_type, bizId: input.biz_id });
     return { attached: keys.length };
   });
 }

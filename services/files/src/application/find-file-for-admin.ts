@@ -1,22 +1,17 @@
-import { problems, recordAudit, type AdminIdentity, type EventWriter } from '@market/shared';
-import type { DataSource } from 'typeorm';
+import { problems, recordAudit, type AdminIdentity } from '@market/shared';
 import { isFileKey } from '../domain/file-key';
 import { isPublicScene } from '../domain/scene';
 import { findFile, type FileRecord } from '../persistence/file-repository';
-
-export interface FindFileForAdminDeps {
-  db: DataSource;
-  events: EventWriter;
-}
+import type { FilesDeps } from './deps';
 
 /** The back office reads any file; a private one only once the read is on the audit record. */
-export async function findFileForAdmin(deps: FindFileForAdminDeps, key: string, admin: AdminIdentity): Promise<FileRecord> {
+export async function findFileForAdmin(deps: FilesDeps, key: string, admin: AdminIdentity): Promise<FileRecord> {
   if (!isFileKey(key)) throw problems.notFound();
   const file = await findFile(deps.db, key);
   if (!file) throw problems.notFound();
   if (!isPublicScene(file.scene)) {
-    await deps.db.transaction((manager) =>
-      recordAudit(deps.events, manager, admin, {
+    await deps.db.transaction((tx) =>
+      recordAudit(deps.events, tx, admin, {
         action: 'file.read_private',
         biz_type: 'file',
         biz_id: file.key,

@@ -1,18 +1,18 @@
 import { isUuid, problems, type Identity } from '@market/shared';
-import type { DataSource } from 'typeorm';
 import { isFileKey } from '../domain/file-key';
 import { userMayRead } from '../domain/read-access';
 import { findFileForReader, type FileRecord } from '../persistence/file-repository';
+import type { FilesDeps } from './deps';
 
 /**
  * The file behind `key` if this caller may read it. Everything else — a malformed or traversing
  * key, an unknown file, a private file of someone else — is the same 404, so a stranger cannot
  * even learn that a private file exists.
  */
-export async function findReadableFile(db: DataSource, key: string, caller: Identity): Promise<FileRecord> {
+export async function findReadableFile(deps: FilesDeps, key: string, caller: Identity): Promise<FileRecord> {
   if (!isFileKey(key)) throw problems.notFound();
   const userId = caller.kind === 'user' && isUuid(caller.sub) ? caller.sub : null;
-  const found = await findFileForReader(db, key, userId);
+  const found = await findFileForReader(deps.db, key, userId);
   if (!found || !userMayRead(found.file, userId, found.attached)) throw problems.notFound();
   return found.file;
 }

@@ -1,5 +1,4 @@
 import { isUuid, problems } from '@market/shared';
-import type { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { isAcceptedContentType } from '../domain/content-type';
 import { newFileKey } from '../domain/file-key';
@@ -8,7 +7,7 @@ import type { Scene } from '../domain/scene';
 import { sha256OfFile } from '../media/sha256-of-file';
 import { sniffContentType } from '../media/sniff-content-type';
 import { insertFile, type FileRecord } from '../persistence/file-repository';
-import type { Storage } from '../storage/storage';
+import type { FilesDeps } from './deps';
 
 /** A file multer has written to the temporary folder; the caller removes it afterwards. */
 export interface ReceivedFile {
@@ -17,17 +16,12 @@ export interface ReceivedFile {
   size: number;
 }
 
-export interface StoreUploadedFileDeps {
-  db: DataSource;
-  storage: Storage;
-}
-
 /**
  * Keeps an upload whose bytes are a JPG, PNG, WebP or PDF (magic numbers only: the name and the
  * part's Content-Type are the client's word), under a fresh key, with its metadata.
  */
 export async function storeUploadedFile(
-  deps: StoreUploadedFileDeps,
+  deps: FilesDeps,
   input: { ownerId: string; scene: Scene; received: ReceivedFile },
 ): Promise<FileRecord> {
   if (!isUuid(input.ownerId)) throw problems.forbidden('this caller cannot own files');
@@ -40,8 +34,8 @@ export async function storeUploadedFile(
   // Bytes first, row second: a crash in between leaves an unreferenced object, never a row without bytes.
   await deps.storage.put(key, input.received.path);
   try {
-    return await deps.db.transaction((manager) =>
-      insertFile(manager, {
+    return await deps.db.transaction((tx) =>
+      insertFile(tx, {
         key,
         owner_id: input.ownerId,
         scene: input.scene,

@@ -1,13 +1,13 @@
 import { attachFiles, fileMeta, internalRoute, type InternalBinding } from '@market/shared';
-import type { DataSource } from 'typeorm';
 import { attachFiles as attachFilesToReaders } from '../application/attach-files';
+import type { FilesDeps } from '../application/deps';
 import { getFileMeta } from '../application/get-file-meta';
 
 /** Routes for other services only (the kit lets nothing but a service assertion reach `/internal`). */
-export function filesInternalRoutes(deps: { db: DataSource }): InternalBinding[] {
+export function filesInternalRoutes(deps: FilesDeps): InternalBinding[] {
   return [
     internalRoute(fileMeta, async ({ query }) => {
-      const file = await getFileMeta(deps.db, query.key);
+      const file = await getFileMeta(deps, query.key);
       return {
         key: file.key,
         owner_id: file.owner_id,
@@ -18,6 +18,6 @@ export function filesInternalRoutes(deps: { db: DataSource }): InternalBinding[]
         created_at: file.created_at.toISOString(),
       };
     }),
-    internalRoute(attachFiles, ({ body }) => attachFilesToReaders(deps.db, body)),
+    internalRoute(attachFiles, ({ body }) => attachFilesToReaders(deps, body)),
   ];
 }

@@ -5,32 +5,23 @@ import {
   readFile,
   route,
   uploadFile,
-  type EventWriter,
   type RouteBinding,
 } from '@market/shared';
-import type { DataSource } from 'typeorm';
+import type { FilesDeps } from '../application/deps';
 import { findFileForAdmin } from '../application/find-file-for-admin';
 import { findReadableFile } from '../application/find-readable-file';
 import { storeUploadedFile } from '../application/store-uploaded-file';
 import { fileUrl } from '../domain/file-key';
-import type { Storage } from '../storage/storage';
 import type { UploadReceiver } from './receive-upload';
 import { sendStoredFile } from './send-stored-file';
-
-export interface FileRoutesDeps {
-  db: DataSource;
-  events: EventWriter;
-  storage: Storage;
-  receiveUpload: UploadReceiver;
-}
 
 /** The text fields of the upload; the file part itself is checked by the receiver. */
 const UploadFields = uploadFile.body!.omit({ file: true });
 
-export function fileRoutes(deps: FileRoutesDeps): RouteBinding[] {
+export function fileRoutes(deps: FilesDeps, receiveUpload: UploadReceiver): RouteBinding[] {
   return [
     route(uploadFile, ({ identity, req, res }) =>
-      deps.receiveUpload(req, res, async ({ file, fields }) => {
+      receiveUpload(req, res, async ({ file, fields }) => {
         const { scene = 'listing' } = parseOrThrow(UploadFields, fields);
         if (!file) throw problems.validation([{ path: 'file', message: 'a file part named "file" is required' }]);
         const stored = await storeUploadedFile(deps, { ownerId: identity.sub, scene, received: file });
@@ -44,7 +35,7 @@ export function fileRoutes(deps: FileRoutesDeps): RouteBinding[] {
       }),
     ),
     route(readFile, async ({ query, identity, req, res, log }) => {
-      const file = await findReadableFile(deps.db, query.key, identity);
+      const file = await findReadableFile(deps, query.key, identity);
       await sendStoredFile(req, res, file, deps.storage, log);
     }),
     route(adminReadFile, async ({ query, identity, req, res, log }) => {

@@ -1,21 +1,13 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { create as contentDisposition } from 'content-disposition';
 import type { Request, Response } from 'express';
 import { problems, type Logger } from '@market/shared';
 import { dispositionOf } from '../domain/content-type';
+import { asciiFallbackName } from '../domain/file-name';
 import { isPublicScene } from '../domain/scene';
 import type { FileRecord } from '../persistence/file-repository';
 import { ObjectNotFound, type Storage } from '../storage/storage';
-import { contentDisposition } from './content-disposition';
-
-/** `If-None-Match` against our strong tag; weak comparison, as RFC 9110 asks for this header. */
-function matchesETag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
-}
 
 /**
  * Streams a stored file with the headers of contract §6. Keys never change content, so a public
@@ -27,8 +19,10 @@ export async function sendStoredFile(req: Request, res: Response, file: FileReco
     'Cache-Control': isPublicScene(file.scene) ? 'public, max-age=31536000, immutable' : 'private, no-store',
     'X-Content-Type-Options': 'nosniff',
   };
-  if (matchesETag(req.header('if-none-match'), validators.ETag)) {
-    res.status(304).set(validators).end();
+  // req.fresh compares the request's If-None-Match with the ETag already set on the response
+  res.set(validators);
+  if (req.fresh) {
+    res.status(304).end();
     return;
   }
 
@@ -44,7 +38,11 @@ export async function sendStoredFile(req: Request, res: Response, file: FileReco
     ...validators,
     'Content-Type': file.content_type,
     'Content-Length': String(file.size),
-    'Content-Disposition': contentDisposition(dispositionOf(file.content_type), file.original_name),
+    // the fallback keeps `%` out of `filename=`, which some browsers would decode
+    'Content-Disposition': contentDisposition(file.original_name, {
+      type: dispositionOf(file.content_type),
+      fallback: asciiFallbackName(file.original_name),
+    }),
   });
   try {
     await pipeline(body, res);

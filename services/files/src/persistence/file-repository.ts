@@ -1,8 +1,6 @@
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '@market/shared';
 import type { ContentType } from '../domain/content-type';
 import type { Scene } from '../domain/scene';
-
-type Queryable = Pick<EntityManager, 'query'>;
 
 export interface FileRecord {
   key: string;

@@ -1,5 +1,4 @@
-import type { EventWriter, Revocations, SecretBox, ServiceContext } from '@market/shared';
-import type { DataSource } from 'typeorm';
+import type { Db, EventWriter, Revocations, SecretBox, ServiceContext } from '@market/shared';
 import type { identityEnv } from '../config';
 import type { DailyQuota } from '../persistence/daily-quota';
 import type { RedisLocks } from '../persistence/redis-lock';
@@ -11,7 +10,7 @@ export type IdentityConfig = ServiceContext<typeof identityEnv>['config'];
 /** What the use cases run on, built once in service.ts. */
 export interface IdentityDeps {
   config: IdentityConfig;
-  db: DataSource;
+  db: Db;
   events: EventWriter;
   revocations: Revocations;
   smsCodes: SmsCodeStore;
@@ -19,5 +18,5 @@ export interface IdentityDeps {
   locks: RedisLocks;
   sms: SmsProvider;
   verifier: RealnameVerifier;
-  box: SecretBox;
+  secrets: SecretBox;
 }

@@ -3,10 +3,10 @@ import type { IdentityDeps } from './deps';
 
 /** The ordinary user who publishes open-upload listings for a back-office admin (catalog asks for it). */
 export async function ensurePublisherUser(deps: IdentityDeps, input: { admin_id: string; admin_username: string }) {
-  return deps.db.transaction(async (manager) => {
-    const { user, created } = await insertOrFindPublisher(manager, input.admin_id, input.admin_username);
+  return deps.db.transaction(async (tx) => {
+    const { user, created } = await insertOrFindPublisher(tx, input.admin_id, input.admin_username);
     if (created) {
-      await deps.events.publish(manager, 'user.registered', {
+      await deps.events.publish(tx, 'user.registered', {
         user_id: user.id,
         phone_masked: '',
         nickname: user.nickname,

@@ -1,4 +1,4 @@
-import { isUuid, problems, recordAudit, RedisUnavailableError, type AdminIdentity, type EntityManager } from '@market/shared';
+import { isUuid, problems, recordAudit, RedisUnavailableError, type AdminIdentity, type Tx } from '@market/shared';
 import { revokeLiveSessionsOf } from '../persistence/session-repository';
 import { findUserById, freezeIfActive, unfreezeIfFrozen } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
@@ -6,8 +6,8 @@ import { revokeAccessTokens } from './session-tokens';
 import { toUserAdminView } from './user-views';
 
 /** Why a conditional move matched nothing: the user is absent, or already where the move leads. */
-async function refusal(manager: EntityManager, userId: string, alreadyThere: string) {
-  return (await findUserById(manager, userId)) ? problems.invalidState(alreadyThere) : problems.notFound('user not found');
+async function refusal(tx: Tx, userId: string, alreadyThere: string) {
+  return (await findUserById(tx, userId)) ? problems.invalidState(alreadyThere) : problems.notFound('user not found');
 }
 
 /**
@@ -29,17 +29,17 @@ export async function freezeUser(deps: IdentityDeps, admin: AdminIdentity, userI
 }
 
 function freezeInTransaction(deps: IdentityDeps, admin: AdminIdentity, userId: string, reason: string) {
-  return deps.db.transaction(async (manager) => {
-    if (!(await freezeIfActive(manager, userId, reason))) throw await refusal(manager, userId, 'user is already frozen');
-    const sessionIds = await revokeLiveSessionsOf(manager, userId, 'frozen');
-    const user = (await findUserById(manager, userId))!;
-    await deps.events.publish(manager, 'user.frozen', {
+  return deps.db.transaction(async (tx) => {
+    if (!(await freezeIfActive(tx, userId, reason))) throw await refusal(tx, userId, 'user is already frozen');
+    const sessionIds = await revokeLiveSessionsOf(tx, userId, 'frozen');
+    const user = (await findUserById(tx, userId))!;
+    await deps.events.publish(tx, 'user.frozen', {
       user_id: userId,
       reason,
       frozen_by: admin.sub,
       frozen_at: user.frozen_at!.toISOString(),
     });
-    await recordAudit(deps.events, manager, admin, { action: 'user.freeze', biz_type: 'user', biz_id: userId, detail: { reason } });
+    await recordAudit(deps.events, tx, admin, { action: 'user.freeze', biz_type: 'user', biz_id: userId, detail: { reason } });
     await deps.revocations.blockSubject('user', userId);
     // Also per session: the tokens must stay dead after an unfreeze lifts the block.
     await revokeAccessTokens(deps, sessionIds);
@@ -49,15 +49,15 @@ function freezeInTransaction(deps: IdentityDeps, admin: AdminIdentity, userId: s
 
 export async function unfreezeUser(deps: IdentityDeps, admin: AdminIdentity, userId: string) {
   if (!isUuid(userId)) throw problems.notFound('user not found');
-  return deps.db.transaction(async (manager) => {
-    if (!(await unfreezeIfFrozen(manager, userId))) throw await refusal(manager, userId, 'user is not frozen');
-    const user = (await findUserById(manager, userId))!;
-    await deps.events.publish(manager, 'user.unfrozen', {
+  return deps.db.transaction(async (tx) => {
+    if (!(await unfreezeIfFrozen(tx, userId))) throw await refusal(tx, userId, 'user is not frozen');
+    const user = (await findUserById(tx, userId))!;
+    await deps.events.publish(tx, 'user.unfrozen', {
       user_id: userId,
       unfrozen_by: admin.sub,
       unfrozen_at: new Date().toISOString(),
     });
-    await recordAudit(deps.events, manager, admin, { action: 'user.unfreeze', biz_type: 'user', biz_id: userId });
+    await recordAudit(deps.events, tx, admin, { action: 'user.unfreeze', biz_type: 'user', biz_id: userId });
     await deps.revocations.unblockSubject('user', userId);
     return toUserAdminView(user);
   });

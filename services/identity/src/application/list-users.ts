@@ -6,7 +6,7 @@ import { toUserAdminView } from './user-views';
 export async function listUsers(deps: IdentityDeps, query: UserFilters & { limit: number; cursor?: string }) {
   const { limit, cursor, phone, ...filters } = query;
   const { items, next_cursor } = await findUsersPage(
-    deps.db.manager,
+    deps.db,
     { ...filters, ...(phone !== undefined ? { phone: normalizePhone(phone) } : {}) },
     { limit, cursor },
   );

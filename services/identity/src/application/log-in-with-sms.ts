@@ -1,8 +1,7 @@
-import { Problem, problems, recordAudit, type TokenPair, type z } from '@market/shared';
+import { auditRefusal, Problem, problems, recordAudit, type TokenPair, type z } from '@market/shared';
 import { defaultNickname, maskPhone, normalizePhone } from '../domain/phone';
 import { createSession } from '../persistence/session-repository';
 import { findUserByPhone, registerPhoneUser } from '../persistence/user-repository';
-import { auditRefusal } from './audit';
 import type { IdentityDeps } from './deps';
 import { issueTokenPair } from './session-tokens';
 
@@ -14,7 +13,7 @@ export async function logInWithSms(
 ): Promise<z.infer<typeof TokenPair>> {
   const phone = normalizePhone(input.phone);
   const refused = (reason: string) =>
-    auditRefusal(deps, { kind: 'anonymous', ip }, {
+    auditRefusal(deps.db, deps.events, { kind: 'anonymous', ip }, {
       action: 'auth.login',
       biz_type: 'user',
       detail: { method: 'sms', phone_masked: maskPhone(phone), reason },
@@ -25,26 +24,26 @@ export async function logInWithSms(
     throw problems.unprocessable('SMS_CODE_INVALID', 'the code is wrong, expired or already used');
   }
   try {
-    return await deps.db.transaction(async (manager) => {
-      const registered = await registerPhoneUser(manager, phone, defaultNickname(phone));
-      const user = (await findUserByPhone(manager, phone, 'share'))!;
+    return await deps.db.transaction(async (tx) => {
+      const registered = await registerPhoneUser(tx, phone, defaultNickname(phone));
+      const user = (await findUserByPhone(tx, phone, 'share'))!;
       if (user.frozen) throw problems.userFrozen();
       if (registered) {
-        await deps.events.publish(manager, 'user.registered', {
+        await deps.events.publish(tx, 'user.registered', {
           user_id: user.id,
           phone_masked: maskPhone(phone),
           nickname: user.nickname,
           registered_at: user.created_at.toISOString(),
         });
       }
-      const sessionId = await createSession(manager, user.id);
-      await recordAudit(deps.events, manager, { kind: 'user', sub: user.id, sid: sessionId, ip }, {
+      const sessionId = await createSession(tx, user.id);
+      await recordAudit(deps.events, tx, { kind: 'user', sub: user.id, sid: sessionId, ip }, {
         action: 'auth.login',
         biz_type: 'user',
         biz_id: user.id,
         detail: { method: 'sms', registered },
       });
-      return issueTokenPair(deps, manager, user, sessionId);
+      return issueTokenPair(deps, tx, user, sessionId);
     });
   } catch (err) {
     if (err instanceof Problem && err.code === 'USER_FROZEN') await refused('user_frozen');

@@ -3,5 +3,5 @@ import { requireCurrentUser } from './current-user';
 import { toUserView } from './user-views';
 
 export async function readCurrentUser(deps: IdentityDeps, userId: string) {
-  return toUserView(await requireCurrentUser(deps.db.manager, userId));
+  return toUserView(await requireCurrentUser(deps.db, userId));
 }

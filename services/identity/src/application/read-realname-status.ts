@@ -4,7 +4,7 @@ import type { IdentityDeps } from './deps';
 import { NO_REALNAME, toRealnameView } from './realname-view';
 
 export async function readRealnameStatus(deps: IdentityDeps, userId: string) {
-  const user = await requireCurrentUser(deps.db.manager, userId);
-  const row = await findRealname(deps.db.manager, user.id);
-  return row ? toRealnameView(deps.box, row) : NO_REALNAME;
+  const user = await requireCurrentUser(deps.db, userId);
+  const row = await findRealname(deps.db, user.id);
+  return row ? toRealnameView(deps.secrets, row) : NO_REALNAME;
 }

@@ -4,7 +4,7 @@ import type { IdentityDeps } from './deps';
 
 /** Whether a user may rent: orders refuses frozen users and, when configured, unverified ones. */
 export async function readUserStanding(deps: IdentityDeps, id: string) {
-  const user = isUuid(id) ? await findUserById(deps.db.manager, id) : undefined;
+  const user = isUuid(id) ? await findUserById(deps.db, id) : undefined;
   if (!user) throw problems.notFound('user not found');
   return { user_id: user.id, frozen: user.frozen, realname_status: user.realname_status };
 }

@@ -2,6 +2,6 @@ import { countPhoneUsers } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
 
 export async function readUserStats(deps: IdentityDeps) {
-  const counts = await countPhoneUsers(deps.db.manager);
+  const counts = await countPhoneUsers(deps.db);
   return { users_total: counts.total, users_today: counts.today, users_frozen: counts.frozen };
 }

@@ -10,11 +10,11 @@ export const NO_REALNAME: z.infer<typeof RealnameStatusView> = {
 };
 
 /** Opens the sealed values only to mask them: the full name and number never leave the service. */
-export function toRealnameView(box: SecretBox, row: RealnameRow) {
+export function toRealnameView(secrets: SecretBox, row: RealnameRow) {
   return {
     status: row.status,
-    real_name_masked: maskRealName(box.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, row.user_id))),
-    id_number_masked: maskIdNumber(box.open(row.id_number_sealed, sealedAt(ID_NUMBER_SEALED, row.user_id))),
+    real_name_masked: maskRealName(secrets.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, row.user_id))),
+    id_number_masked: maskIdNumber(secrets.open(row.id_number_sealed, sealedAt(ID_NUMBER_SEALED, row.user_id))),
     verified_at: row.verified_at?.toISOString() ?? null,
   };
 }

@@ -12,9 +12,9 @@ type Outcome = { pair: z.infer<typeof TokenPair> } | { refusal: Problem };
  * thrown inside the transaction, so that ending a family on reuse commits before the client hears 401.
  */
 export async function rotateRefreshToken(deps: IdentityDeps, refreshToken: string, ip: string | null) {
-  const outcome = await deps.db.transaction(async (manager): Promise<Outcome> => {
-    const token = await findRefreshTokenForUpdate(manager, hashRefreshToken(refreshToken));
-    const user = token && (await findUserById(manager, token.user_id, 'share'));
+  const outcome = await deps.db.transaction(async (tx): Promise<Outcome> => {
+    const token = await findRefreshTokenForUpdate(tx, hashRefreshToken(refreshToken));
+    const user = token && (await findUserById(tx, token.user_id, 'share'));
     // A freeze also ends the sessions; saying why is more use to the client than "revoked".
     if (user?.frozen) return { refusal: problems.userFrozen() };
     const verdict = judgeRefreshToken(token, new Date());
@@ -22,8 +22,8 @@ export async function rotateRefreshToken(deps: IdentityDeps, refreshToken: strin
     if (verdict === 'revoked') return { refusal: problems.tokenRevoked() };
     if (verdict === 'expired') return { refusal: problems.tokenExpired() };
     if (verdict === 'reused') {
-      await revokeSession(manager, token.session_id, token.user_id, 'refresh_reuse');
-      await recordAudit(deps.events, manager, { kind: 'user', sub: token.user_id, sid: token.session_id, ip }, {
+      await revokeSession(tx, token.session_id, token.user_id, 'refresh_reuse');
+      await recordAudit(deps.events, tx, { kind: 'user', sub: token.user_id, sid: token.session_id, ip }, {
         action: 'auth.refresh_reuse',
         biz_type: 'session',
         biz_id: token.session_id,
@@ -33,8 +33,8 @@ export async function rotateRefreshToken(deps: IdentityDeps, refreshToken: strin
       await revokeAccessTokens(deps, [token.session_id]);
       return { refusal: problems.tokenRevoked() };
     }
-    await markRotated(manager, token.id);
-    return { pair: await issueTokenPair(deps, manager, user, token.session_id) };
+    await markRotated(tx, token.id);
+    return { pair: await issueTokenPair(deps, tx, user, token.session_id) };
   });
   if ('refusal' in outcome) throw outcome.refusal;
   return outcome.pair;

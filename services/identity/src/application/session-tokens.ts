@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { signAccessToken, type EntityManager, type TokenPair, type z } from '@market/shared';
+import { signAccessToken, type Tx, type TokenPair, type z } from '@market/shared';
 import { insertRefreshToken } from '../persistence/session-repository';
 import type { UserRecord } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
@@ -13,13 +13,13 @@ export function hashRefreshToken(token: string): Buffer {
 /** A new refresh token in the session's family and an access token carrying the session as `sid`. */
 export async function issueTokenPair(
   deps: IdentityDeps,
-  manager: EntityManager,
+  tx: Tx,
   user: UserRecord,
   sessionId: string,
 ): Promise<z.infer<typeof TokenPair>> {
   const refreshToken = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + deps.config.REFRESH_TOKEN_TTL_SECONDS * 1000);
-  await insertRefreshToken(manager, sessionId, hashRefreshToken(refreshToken), expiresAt);
+  await insertRefreshToken(tx, sessionId, hashRefreshToken(refreshToken), expiresAt);
   const access = signAccessToken('user', user.id, sessionId, deps.config.USER_TOKEN_SECRET, deps.config.ACCESS_TOKEN_TTL_SECONDS);
   return {
     access_token: access.token,

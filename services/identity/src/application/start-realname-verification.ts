@@ -18,7 +18,7 @@ export async function startRealnameVerification(
   identity: UserIdentity,
   input: { real_name: string; id_number: string },
 ) {
-  const user = await requireCurrentUser(deps.db.manager, identity.sub);
+  const user = await requireCurrentUser(deps.db, identity.sub);
   if (!REALNAME_STARTABLE.has(user.realname_status)) {
     throw problems.invalidState(`real-name verification is ${user.realname_status}; it cannot be started again`);
   }
@@ -36,20 +36,20 @@ export async function startRealnameVerification(
     }
     const outcome = realnameOutcome(user.realname_status, decision);
     if (!outcome) throw problems.invalidState(`the verifier answered ${decision}, which cannot follow ${user.realname_status}`);
-    return await deps.db.transaction(async (manager) => {
-      const row = await recordRealnameOutcome(manager, user.id, [...REALNAME_STARTABLE], {
+    return await deps.db.transaction(async (tx) => {
+      const row = await recordRealnameOutcome(tx, user.id, [...REALNAME_STARTABLE], {
         status: outcome,
-        real_name_sealed: deps.box.seal(input.real_name, sealedAt(REAL_NAME_SEALED, user.id)),
-        id_number_sealed: deps.box.seal(idNumber, sealedAt(ID_NUMBER_SEALED, user.id)),
+        real_name_sealed: deps.secrets.seal(input.real_name, sealedAt(REAL_NAME_SEALED, user.id)),
+        id_number_sealed: deps.secrets.seal(idNumber, sealedAt(ID_NUMBER_SEALED, user.id)),
       });
       if (!row) throw problems.invalidState('real-name verification was decided meanwhile');
-      await recordAudit(deps.events, manager, identity, {
+      await recordAudit(deps.events, tx, identity, {
         action: 'realname.start',
         biz_type: 'user',
         biz_id: user.id,
         detail: { outcome: row.status },
       });
-      return toRealnameView(deps.box, row);
+      return toRealnameView(deps.secrets, row);
     });
   } finally {
     await release();

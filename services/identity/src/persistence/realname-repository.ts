@@ -1,4 +1,4 @@
-import type { EntityManager, SealedColumn } from '@market/shared';
+import type { Queryable, Tx, SealedColumn } from '@market/shared';
 import type { DecidedState, RealnameState } from '../domain/realname';
 
 export const REAL_NAME_SEALED: SealedColumn = { table: 'realname_verifications', column: 'real_name_sealed', idColumn: 'user_id' };
@@ -14,8 +14,8 @@ export interface RealnameRow {
   verified_at: Date | null;
 }
 
-export async function findRealname(manager: EntityManager, userId: string): Promise<RealnameRow | undefined> {
-  const rows: RealnameRow[] = await manager.query(
+export async function findRealname(db: Queryable, userId: string): Promise<RealnameRow | undefined> {
+  const rows: RealnameRow[] = await db.query(
     `SELECT user_id, status, real_name_sealed, id_number_sealed, verified_at FROM realname_verifications WHERE user_id = $1`,
     [userId],
   );
@@ -27,12 +27,12 @@ export async function findRealname(manager: EntityManager, userId: string): Prom
  * (`startable`; no row is `unverified`): a verified identity is never overwritten.
  */
 export async function recordRealnameOutcome(
-  manager: EntityManager,
+  tx: Tx,
   userId: string,
   startable: RealnameState[],
   outcome: { status: RealnameRow['status']; real_name_sealed: string; id_number_sealed: string },
 ): Promise<RealnameRow | undefined> {
-  const rows: RealnameRow[] = await manager.query(
+  const rows: RealnameRow[] = await tx.query(
     `INSERT INTO realname_verifications (user_id, status, real_name_sealed, id_number_sealed, verified_at)
      VALUES ($1, $2, $3, $4, CASE WHEN $2::text = 'verified' THEN now() END)
      ON CONFLICT (user_id) DO UPDATE SET

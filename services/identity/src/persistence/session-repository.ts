@@ -1,4 +1,4 @@
-import { updateReturning, type EntityManager, type Queryable } from '@market/shared';
+import { updateReturning, type Tx, type Queryable } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import type { StoredRefreshToken } from '../domain/refresh-token';
 
@@ -11,22 +11,22 @@ export interface RefreshTokenRow extends StoredRefreshToken {
 }
 
 /** A session is one refresh family: its id is the `sid` of every access token issued in it. */
-export async function createSession(manager: EntityManager, userId: string): Promise<string> {
+export async function createSession(tx: Tx, userId: string): Promise<string> {
   const id = uuidv7();
-  await manager.query(`INSERT INTO sessions (id, user_id) VALUES ($1, $2)`, [id, userId]);
+  await tx.query(`INSERT INTO sessions (id, user_id) VALUES ($1, $2)`, [id, userId]);
   return id;
 }
 
-export async function insertRefreshToken(manager: EntityManager, sessionId: string, tokenHash: Buffer, expiresAt: Date) {
-  await manager.query(
+export async function insertRefreshToken(tx: Tx, sessionId: string, tokenHash: Buffer, expiresAt: Date) {
+  await tx.query(
     `INSERT INTO refresh_tokens (id, session_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)`,
     [uuidv7(), sessionId, tokenHash, expiresAt],
   );
 }
 
 /** Locks the token row: of two refreshes presenting it at once, the second sees it rotated. */
-export async function findRefreshTokenForUpdate(manager: EntityManager, tokenHash: Buffer): Promise<RefreshTokenRow | undefined> {
-  const rows: RefreshTokenRow[] = await manager.query(
+export async function findRefreshTokenForUpdate(tx: Tx, tokenHash: Buffer): Promise<RefreshTokenRow | undefined> {
+  const rows: RefreshTokenRow[] = await tx.query(
     `SELECT t.id, t.session_id, s.user_id, t.expires_at, t.rotated_at, s.revoked_at AS session_revoked_at
      FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
      WHERE t.token_hash = $1 FOR UPDATE OF t`,
@@ -35,29 +35,29 @@ export async function findRefreshTokenForUpdate(manager: EntityManager, tokenHas
   return rows[0];
 }
 
-export async function findSessionOfRefreshToken(manager: EntityManager, tokenHash: Buffer) {
-  const rows: Array<{ session_id: string; user_id: string }> = await manager.query(
+export async function findSessionOfRefreshToken(tx: Tx, tokenHash: Buffer) {
+  const rows: Array<{ session_id: string; user_id: string }> = await tx.query(
     `SELECT s.id AS session_id, s.user_id FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = $1`,
     [tokenHash],
   );
   return rows[0];
 }
 
-export async function markRotated(manager: EntityManager, tokenId: string) {
-  await manager.query(`UPDATE refresh_tokens SET rotated_at = now() WHERE id = $1`, [tokenId]);
+export async function markRotated(tx: Tx, tokenId: string) {
+  await tx.query(`UPDATE refresh_tokens SET rotated_at = now() WHERE id = $1`, [tokenId]);
 }
 
-export async function revokeSession(manager: EntityManager, sessionId: string, userId: string, reason: RevokeReason) {
-  await manager.query(
+export async function revokeSession(tx: Tx, sessionId: string, userId: string, reason: RevokeReason) {
+  await tx.query(
     `UPDATE sessions SET revoked_at = now(), revoked_reason = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`,
     [sessionId, userId, reason],
   );
 }
 
 /** Returns the ids of the sessions it ended, so their access tokens can be revoked too. */
-export async function revokeLiveSessionsOf(manager: EntityManager, userId: string, reason: RevokeReason): Promise<string[]> {
+export async function revokeLiveSessionsOf(tx: Tx, userId: string, reason: RevokeReason): Promise<string[]> {
   const rows = await updateReturning<{ id: string }>(
-    manager,
+    tx,
     `UPDATE sessions SET revoked_at = now(), revoked_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING id`,
     [userId, reason],
   );

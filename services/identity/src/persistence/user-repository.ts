@@ -1,4 +1,4 @@
-import { keysetPage, NEWEST_FIRST, type EntityManager, type KeysetPageResult } from '@market/shared';
+import { keysetPage, NEWEST_FIRST, type Queryable, type Tx, type KeysetPageResult } from '@market/shared';
 import { v7 as uuidv7 } from 'uuid';
 import type { RealnameState } from '../domain/realname';
 import { updateReturning } from '@market/shared';
@@ -33,19 +33,19 @@ function lockClause(lock: Lock) {
   return lock === 'share' ? ' FOR SHARE OF u' : '';
 }
 
-export async function findUserById(manager: EntityManager, id: string, lock: Lock = 'none'): Promise<UserRecord | undefined> {
-  const rows: UserRecord[] = await manager.query(`${SELECT_USER} WHERE u.id = $1${lockClause(lock)}`, [id]);
+export async function findUserById(db: Queryable, id: string, lock: Lock = 'none'): Promise<UserRecord | undefined> {
+  const rows: UserRecord[] = await db.query(`${SELECT_USER} WHERE u.id = $1${lockClause(lock)}`, [id]);
   return rows[0];
 }
 
-export async function findUserByPhone(manager: EntityManager, phone: string, lock: Lock = 'none'): Promise<UserRecord | undefined> {
-  const rows: UserRecord[] = await manager.query(`${SELECT_USER} WHERE u.phone = $1${lockClause(lock)}`, [phone]);
+export async function findUserByPhone(db: Queryable, phone: string, lock: Lock = 'none'): Promise<UserRecord | undefined> {
+  const rows: UserRecord[] = await db.query(`${SELECT_USER} WHERE u.phone = $1${lockClause(lock)}`, [phone]);
   return rows[0];
 }
 
 /** Registers the phone unless it already is; the unique phone settles two first logins racing. */
-export async function registerPhoneUser(manager: EntityManager, phone: string, nickname: string): Promise<boolean> {
-  const inserted: unknown[] = await manager.query(
+export async function registerPhoneUser(tx: Tx, phone: string, nickname: string): Promise<boolean> {
+  const inserted: unknown[] = await tx.query(
     `INSERT INTO users (id, phone, nickname) VALUES ($1, $2, $3) ON CONFLICT (phone) DO NOTHING RETURNING id`,
     [uuidv7(), phone, nickname],
   );
@@ -54,32 +54,32 @@ export async function registerPhoneUser(manager: EntityManager, phone: string, n
 
 /** The ordinary user who publishes for one back-office admin; one per admin, by a unique constraint. */
 export async function insertOrFindPublisher(
-  manager: EntityManager,
+  tx: Tx,
   adminId: string,
   nickname: string,
 ): Promise<{ user: UserRecord; created: boolean }> {
-  const inserted: unknown[] = await manager.query(
+  const inserted: unknown[] = await tx.query(
     `INSERT INTO users (id, publisher_for_admin_id, nickname) VALUES ($1, $2, $3)
      ON CONFLICT (publisher_for_admin_id) DO NOTHING RETURNING id`,
     [uuidv7(), adminId, nickname],
   );
-  const rows: UserRecord[] = await manager.query(`${SELECT_USER} WHERE u.publisher_for_admin_id = $1`, [adminId]);
+  const rows: UserRecord[] = await tx.query(`${SELECT_USER} WHERE u.publisher_for_admin_id = $1`, [adminId]);
   return { user: rows[0]!, created: inserted.length > 0 };
 }
 
 /** The conditional move itself: only an unfrozen user can be frozen, so of two racing freezes one matches. */
-export async function freezeIfActive(manager: EntityManager, id: string, reason: string): Promise<boolean> {
+export async function freezeIfActive(tx: Tx, id: string, reason: string): Promise<boolean> {
   const rows = await updateReturning(
-    manager,
+    tx,
     `UPDATE users SET frozen = true, frozen_reason = $2, frozen_at = now() WHERE id = $1 AND NOT frozen RETURNING id`,
     [id, reason],
   );
   return rows.length > 0;
 }
 
-export async function unfreezeIfFrozen(manager: EntityManager, id: string): Promise<boolean> {
+export async function unfreezeIfFrozen(tx: Tx, id: string): Promise<boolean> {
   const rows = await updateReturning(
-    manager,
+    tx,
     `UPDATE users SET frozen = false, frozen_reason = NULL, frozen_at = NULL WHERE id = $1 AND frozen RETURNING id`,
     [id],
   );
@@ -88,7 +88,7 @@ export async function unfreezeIfFrozen(manager: EntityManager, id: string): Prom
 
 /** Newest first, the page after `cursor`. */
 export async function findUsersPage(
-  manager: EntityManager,
+  db: Queryable,
   filters: UserFilters,
   page: { limit: number; cursor: string | undefined },
 ): Promise<KeysetPageResult<UserRecord>> {
@@ -101,7 +101,7 @@ export async function findUsersPage(
   if (filters.phone !== undefined) where.push(`u.phone = ${arg(filters.phone)}`);
   if (filters.frozen !== undefined) where.push(`u.frozen = ${arg(filters.frozen)}`);
   if (filters.realname_status !== undefined) where.push(`COALESCE(r.status, 'unverified') = ${arg(filters.realname_status)}`);
-  return keysetPage<UserRecord>(manager, {
+  return keysetPage<UserRecord>(db, {
     query: `${SELECT_USER} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
     params: args,
     orderBy: NEWEST_FIRST,
@@ -110,8 +110,8 @@ export async function findUsersPage(
 }
 
 /** Ordinary phone users only (publishers stand in for admins); "today" starts at 00:00 UTC. */
-export async function countPhoneUsers(manager: EntityManager) {
-  const [row]: Array<{ total: number; today: number; frozen: number }> = await manager.query(`
+export async function countPhoneUsers(db: Queryable) {
+  const [row]: Array<{ total: number; today: number; frozen: number }> = await db.query(`
     SELECT count(*)::int AS total,
            count(*) FILTER (WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS today,
            count(*) FILTER (WHERE frozen)::int AS frozen

@@ -1,6 +1,7 @@
+import type { ServiceName } from '../services';
 import type { z } from '../zod';
 
-export type ServiceName = 'identity' | 'catalog' | 'orders' | 'wallet' | 'files' | 'notify' | 'admin';
+export type { ServiceName } from '../services';
 
 /**
  * Who may call a route, as the gateway enforces it:

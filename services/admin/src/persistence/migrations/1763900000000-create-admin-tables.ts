@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { Migration, Queryable } from '@market/shared';
 
 const SEEDED_CONFIGS: Array<[key: string, value: number, description: string]> = [
   ['order.payment_timeout_minutes', 15, 'minutes an unpaid order waits before it is cancelled'],
@@ -10,10 +10,10 @@ const SEEDED_CONFIGS: Array<[key: string, value: number, description: string]> =
   ['platform.commission_rate_bps', 500, 'platform fee on settled consumption, in basis points (500 = 5%)'],
 ];
 
-export class CreateAdminTables1763900000000 implements MigrationInterface {
+export class CreateAdminTables1763900000000 implements Migration {
   name = 'CreateAdminTables1763900000000';
 
-  async up(q: QueryRunner) {
+  async up(q: Queryable) {
     await q.query(`
       CREATE TABLE admin_users (
         id uuid PRIMARY KEY,
@@ -72,7 +72,7 @@ export class CreateAdminTables1763900000000 implements MigrationInterface {
     await q.query(`CREATE INDEX audit_logs_by_biz_type ON audit_logs (biz_type, created_at DESC, id DESC)`);
   }
 
-  async down(q: QueryRunner) {
+  async down(q: Queryable) {
     await q.query(`DROP TABLE audit_logs`);
     await q.query(`DROP TABLE system_configs`);
     await q.query(`DROP TABLE admin_sessions`);

@@ -1,0 +1,19 @@
+import type { Db, EventWriter, Logger, Revocations, ServiceContext, InternalClient } from '@market/shared';
+import type { PasswordHasher } from './ports';
+import type { adminEnv, CaptchaMode } from '../config';
+import type { CaptchaStore } from '../persistence/captcha-store';
+
+export type AdminConfig = ServiceContext<typeof adminEnv>['config'];
+
+/** What the use cases run against; service.ts builds it from the kit's context. */
+export interface AdminDeps {
+  db: Db;
+  events: EventWriter;
+  log: Logger;
+  config: AdminConfig;
+  captchaMode: CaptchaMode;
+  captchas: CaptchaStore;
+  passwords: PasswordHasher;
+  revocations: Revocations;
+  internal: InternalClient;
+}

@@ -1,0 +1,11 @@
+import { ensurePublisherUser, type InternalClient } from '@market/shared';
+import type { PublisherAccounts } from '../application/ports';
+
+export function publisherAccounts(internal: InternalClient): PublisherAccounts {
+  return {
+    async publisherFor(admin) {
+      const { user_id } = await internal.call(ensurePublisherUser, { body: { admin_id: admin.id, admin_username: admin.username } });
+      return user_id;
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { Listing, z } from '@market/shared';
+import type { ListingRow } from '../persistence/listing-repository';
+
+export type ListingView = z.infer<typeof Listing>;
+
+/** A listing as the contract shows it: money as integer fen, times as ISO strings. */
+export function toListingView(row: ListingRow): ListingView {
+  return {
+    id: row.id,
+    owner_id: row.owner_id,
+    title: row.title,
+    game: row.game,
+    server: row.server,
+    description: row.description,
+    hourly_price: Number(row.hourly_price),
+    min_hours: Number(row.min_hours),
+    max_hours: row.max_hours === null ? null : Number(row.max_hours),
+    deposit: Number(row.deposit),
+    screenshot_urls: row.screenshot_urls,
+    status: row.status,
+    review_status: row.review_status,
+    reject_reason: row.reject_reason,
+    rented: row.rented,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

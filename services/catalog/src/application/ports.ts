@@ -1,0 +1,19 @@
+import type { fileMeta, InternalResult, matchAdminUser } from '@market/shared';
+
+export type FileMeta = InternalResult<typeof fileMeta>;
+export type MatchedAdmin = InternalResult<typeof matchAdminUser>;
+
+/** What the files service knows of a stored object; null when there is no such key. */
+export interface FileRegistry {
+  meta(key: string): Promise<FileMeta | null>;
+}
+
+/** The admin service's open-upload match (spec rule 4); null when no active admin matches. */
+export interface AdminDirectory {
+  matchUploader(name: string): Promise<MatchedAdmin | null>;
+}
+
+/** The ordinary user that publishes open uploads on behalf of an admin, created or reused by identity. */
+export interface PublisherAccounts {
+  publisherFor(admin: { id: string; username: string }): Promise<string>;
+}

@@ -1,0 +1,9 @@
+import type { Db, EventWriter } from '@market/shared';
+import type { Storage } from '../storage/storage';
+
+/** What the use cases run on, built once in service.ts. */
+export interface FilesDeps {
+  db: Db;
+  events: EventWriter;
+  storage: Storage;
+}
