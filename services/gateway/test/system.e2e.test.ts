@@ -11,7 +11,9 @@ const root = path.resolve(__dirname, '../../..');
  */
 describe('the whole system started by the launcher', () => {
   const database = uniqueName('market_e2e');
-  const port = 38080;
+  // Below the kernel's ephemeral range (32768–60999): a port in it can be taken at any moment as the
+  // local end of some outgoing connection, and the launcher's services would fail to listen.
+  const port = 18080;
   let launcher: ChildProcess;
   let output = '';
   let adminUrl: string;

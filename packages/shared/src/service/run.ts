@@ -177,8 +177,8 @@ export async function startService<S extends z.ZodRawShape>(
   });
   const port = config.PORT ?? DEFAULT_PORTS[def.name];
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, config.HOST, () => resolve(s));
-    s.once('error', reject);
+    // Express 5 hands a listen error (EADDRINUSE) to this callback rather than throwing it.
+    const s = app.listen(port, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   server.keepAliveTimeout = 65_000;
   const address = server.address() as AddressInfo;
