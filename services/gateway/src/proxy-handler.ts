@@ -3,7 +3,6 @@ import {
   ASSERTION_HEADER,
   createAssertionSigner,
   InternalClient,
-  openUploadListings,
   Problem,
   problems,
   Revocations,
@@ -30,7 +29,7 @@ export const servedBy = new WeakMap<ServerResponse, ServiceName>();
 
 function bodyLimit(route: AnyRoute, config: GatewayConfig): number {
   if (route.bodyType === 'multipart') return config.UPLOAD_BODY_LIMIT_BYTES;
-  if (route.id === openUploadListings.id) return config.OPEN_UPLOAD_BODY_LIMIT_BYTES;
+  if (route.edge?.bodyLimit === 'open_upload') return config.OPEN_UPLOAD_BODY_LIMIT_BYTES;
   return config.JSON_BODY_LIMIT_BYTES;
 }
 
@@ -76,7 +75,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     await rateLimit(route, ip ?? 'unknown');
     if (Number(req.headers['content-length'] ?? 0) > bodyLimit(route, config)) {
       const refusal = problems.payloadTooLarge();
-      if (route.id === openUploadListings.id) {
+      if (route.edge?.recordsRefusals) {
         await reportRefusedUpload(req, refusal, { ip, requestId: res.getHeader('x-request-id') as string });
       }
       throw refusal;

@@ -5,7 +5,7 @@ import {
   RLWrapperTimeouts,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { problems, type AnyRoute, type RedisClient } from '@market/shared';
+import { problems, type AnyRoute, type EdgePolicy, type RedisClient } from '@market/shared';
 import type { GatewayConfig } from './config';
 
 /**
@@ -40,18 +40,18 @@ function sharedLimiter(redis: RedisClient, keyPrefix: string, points: number): R
 export function createRateLimits(redis: RedisClient, config: GatewayConfig) {
   const prefix = `${config.REDIS_KEY_PREFIX}rl`;
   const global = new RateLimiterMemory({ keyPrefix: `${prefix}:all`, points: config.RATE_LIMIT_PER_MINUTE, duration: 60 });
-  const perRoute: Record<string, RateLimiterAbstract> = {
-    sendSmsCode: sharedLimiter(redis, `${prefix}:sms`, config.RATE_LIMIT_SMS_PER_MINUTE),
-    loginWithSms: sharedLimiter(redis, `${prefix}:login`, config.RATE_LIMIT_LOGIN_PER_MINUTE),
-    adminLogin: sharedLimiter(redis, `${prefix}:admin-login`, config.RATE_LIMIT_LOGIN_PER_MINUTE),
-    openUploadListings: sharedLimiter(redis, `${prefix}:open-upload`, config.RATE_LIMIT_OPEN_UPLOAD_PER_MINUTE),
+  const byClass: Record<NonNullable<EdgePolicy['rate']>, RateLimiterAbstract> = {
+    sms: sharedLimiter(redis, `${prefix}:sms`, config.RATE_LIMIT_SMS_PER_MINUTE),
+    login: sharedLimiter(redis, `${prefix}:login`, config.RATE_LIMIT_LOGIN_PER_MINUTE),
+    admin_login: sharedLimiter(redis, `${prefix}:admin-login`, config.RATE_LIMIT_LOGIN_PER_MINUTE),
+    open_upload: sharedLimiter(redis, `${prefix}:open-upload`, config.RATE_LIMIT_OPEN_UPLOAD_PER_MINUTE),
   };
 
   return async function consume(route: AnyRoute, clientKey: string) {
     try {
       await global.consume(clientKey);
-      const special = perRoute[route.id];
-      if (special) await special.consume(clientKey);
+      const rate = route.edge?.rate;
+      if (rate) await byClass[rate].consume(clientKey);
     } catch (err) {
       if (err instanceof RateLimiterRes) throw problems.rateLimited(err.msBeforeNext / 1000);
       throw err;

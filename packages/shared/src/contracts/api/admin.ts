@@ -145,6 +145,7 @@ export const adminLogin = defineRoute({
     'has it or not: after `ADMIN_LOGIN_MAX_FAILURES` in a row (default 5) the username is locked for `ADMIN_LOCKOUT_MINUTES` ' +
     '(default 15), answering `429` with `Retry-After` even to the right password; a success resets the count, and a count ' +
     'with no attempt for a day is forgotten. A disabled admin giving the right password gets `403`.',
+  edge: { rate: 'admin_login' },
   tags: ['admin-auth'],
   body: z
     .object({

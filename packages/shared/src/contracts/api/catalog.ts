@@ -311,6 +311,7 @@ export const openUploadListings = defineRoute({
     'carries beyond that schema are ignored, never an error. Account credentials (`account`, `password`, `extra`) ' +
     'are stored encrypted and never appear in any listing view. Every delivery, refused ones included (400, 401, ' +
     '413, 415, 422), is recorded for the back office (GET /api/admin/open-uploads); 429 answers are not.',
+  edge: { rate: 'open_upload', bodyLimit: 'open_upload', recordsRefusals: true },
   tags: ['open-upload'],
   headers: z.object({ 'x-upload-token': z.string().optional().openapi({ description: 'OPEN_UPLOAD_TOKEN' }) }),
   body: OpenUploadBody,

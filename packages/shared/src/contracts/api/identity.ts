@@ -76,6 +76,7 @@ export const sendSmsCode = defineRoute({
   auth: 'public',
   token: 'ignored',
   summary: 'Send an SMS login code to a phone number',
+  edge: { rate: 'sms' },
   tags: ['auth'],
   body: z.object({ phone: Phone }).strict(),
   success: {
@@ -98,6 +99,7 @@ export const loginWithSms = defineRoute({
   auth: 'public',
   token: 'ignored',
   summary: 'Log in with phone and SMS code; an unknown phone registers a new user',
+  edge: { rate: 'login' },
   tags: ['auth'],
   body: z
     .object({

@@ -21,6 +21,21 @@ export type RouteAuth = 'public' | 'user' | 'admin';
  */
 export type PublicTokenPolicy = 'ignored' | 'optional';
 
+/**
+ * Edge policy of a route, read by the gateway (no route ids there):
+ * - `rate`: a per-address limit counted across every gateway replica (Redis), on top of the
+ *   per-process flood limit every route has; routes of one class share one budget
+ * - `bodyLimit`: which configured body limit applies (default: the JSON limit; multipart routes
+ *   take the upload limit)
+ * - `recordsRefusals`: a body the gateway refuses for its size is reported to the service, which
+ *   records every delivery (ADR 0013)
+ */
+export interface EdgePolicy {
+  rate?: 'sms' | 'login' | 'admin_login' | 'open_upload';
+  bodyLimit?: 'open_upload';
+  recordsRefusals?: boolean;
+}
+
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503;
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -58,6 +73,8 @@ interface RouteFields<
    * when the client goes away. `success.contentType` names the stream's media type.
    */
   stream?: boolean;
+  /** what the gateway enforces before the service sees the request (ADR 0009) */
+  edge?: EdgePolicy;
   /** request headers worth documenting (Idempotency-Key, X-Upload-Token, Paygate-Signature, Last-Event-ID) */
   headers?: AnyObject;
   success: {
