@@ -188,6 +188,22 @@ export function mintToken(realm: Realm, sub: string = uuidv7(), sid: string = uu
   return signAccessToken(realm, sub, sid, secret, ttlSeconds).token;
 }
 
+/** A caller as the gateway sees one after login, minted without going through identity or admin. */
+export interface Caller {
+  id: string;
+  sid: string;
+  token: string;
+}
+
+export function mintCaller(realm: Realm): Caller {
+  const id = uuidv7();
+  const sid = uuidv7();
+  return { id, sid, token: mintToken(realm, id, sid) };
+}
+
+export const newUser = (): Caller => mintCaller('user');
+export const newAdmin = (): Caller => mintCaller('admin');
+
 /**
  * Polls `probe` until `accept` holds (events travel through the broker, so their effects arrive a
  * moment later); fails with the last value seen when time runs out.

@@ -1,24 +1,9 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { EventType } from '@market/shared';
-import { eventually, mintToken, outboxEvents as outboxOf, type Stack } from '@market/testkit';
+import { eventually, outboxEvents as outboxOf, type Stack } from '@market/testkit';
 
 export { eventually, publishEvent } from '@market/testkit';
 
-export interface Caller {
-  id: string;
-  token: string;
-}
-
-/** A user as the gateway would see one after login, without going through identity. */
-export function newUser(): Caller {
-  const id = uuidv7();
-  return { id, token: mintToken('user', id) };
-}
-
-export function newAdmin(): Caller {
-  const id = uuidv7();
-  return { id, token: mintToken('admin', id) };
-}
+export { newAdmin, newUser, type Caller } from '@market/testkit';
 
 export const listingBody = (overrides: Record<string, unknown> = {}) => ({
   title: '王者荣耀 荣耀王者 全英雄',

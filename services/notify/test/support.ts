@@ -1,19 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { EventData } from '@market/shared';
-import { eventually, mintToken, type Stack } from '@market/testkit';
+import { eventually, type Caller, type Stack } from '@market/testkit';
 
-export interface Caller {
-  id: string;
-  sid: string;
-  token: string;
-}
-
-/** A user as the gateway would see one after login, without going through identity. */
-export function newUser(): Caller {
-  const id = uuidv7();
-  const sid = uuidv7();
-  return { id, sid, token: mintToken('user', id, sid) };
-}
+export { newUser, type Caller } from '@market/testkit';
 
 /** Waits until the stack's notify has handled the event (its inbox holds the id). */
 export function eventHandled(stack: Stack, eventId: string) {

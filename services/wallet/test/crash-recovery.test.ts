@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, startService, type RunningService } from '@market/shared';
-import { eventually, publishEvent, startStack, type Stack } from '@market/testkit';
+import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { walletService } from '../src/service';
-import { asOrders, breakdown, newUser, orderData, recharge } from './support';
+import { breakdown, newUser, orderData, recharge } from './support';
 
 const ORDERS = 60;
 
@@ -32,7 +32,7 @@ describe('the settlement consumer killed mid-batch', () => {
     await recharge(stack, renter, ORDERS * 1_000);
     const orders = Array.from({ length: ORDERS }, () => ({ id: uuidv7(), renter, owner, rent: 800, deposit: 200 }));
     for (const order of orders) {
-      await asOrders(stack).call(chargeOrderEscrow, { params: { id: order.id }, body: { renter_id: renter.id, owner_id: owner.id, amount: 1_000 } });
+      await internalClientAs(stack, 'orders').call(chargeOrderEscrow, { params: { id: order.id }, body: { renter_id: renter.id, owner_id: owner.id, amount: 1_000 } });
     }
     // The stack's wallet stops consuming, so the batch waits in the queue for the process we kill.
     await stack.services.wallet!.consumer.stop();

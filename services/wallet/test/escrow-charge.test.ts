@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, LedgerEntry, orderEscrow, Problem, WalletBalance } from '@market/shared';
-import { api, outboxEvents, startStack, type Stack } from '@market/testkit';
-import { asOrders, balanceOf, ledgerSum, newAdmin, newUser, recharge } from './support';
+import { api, outboxEvents, internalClientAs, startStack, type Stack } from '@market/testkit';
+import { balanceOf, ledgerSum, newAdmin, newUser, recharge } from './support';
 
 describe('paying an order from the wallet (internal charge)', () => {
   let stack: Stack;
@@ -14,7 +14,7 @@ describe('paying an order from the wallet (internal charge)', () => {
   afterAll(() => stack?.stop());
 
   const charge = (orderId: string, body: { renter_id: string; owner_id: string; amount: number }) =>
-    asOrders(stack).call(chargeOrderEscrow, { params: { id: orderId }, body });
+    internalClientAs(stack, 'orders').call(chargeOrderEscrow, { params: { id: orderId }, body });
 
   it('moves rent + deposit from available into the order escrow, shows it as frozen, and writes payment.succeeded', async () => {
     const renter = newUser();
@@ -26,7 +26,7 @@ describe('paying an order from the wallet (internal charge)', () => {
 
     const balance = await balanceOf(stack, renter);
     expect(WalletBalance.strict().parse(balance)).toEqual({ available: 7_655, frozen: 12_345, currency: 'CNY' });
-    expect(await asOrders(stack).call(orderEscrow, { params: { id: orderId } })).toEqual({ order_id: orderId, charged: 12_345, held: 12_345 });
+    expect(await internalClientAs(stack, 'orders').call(orderEscrow, { params: { id: orderId } })).toEqual({ order_id: orderId, charged: 12_345, held: 12_345 });
 
     const ledger = await client.get('/api/wallet/ledger', renter.token);
     expect(ledger.status).toBe(200);
@@ -68,7 +68,7 @@ describe('paying an order from the wallet (internal charge)', () => {
     expect(refused).toBeInstanceOf(Problem);
     expect(refused).toMatchObject({ status: 409, code: 'INSUFFICIENT_BALANCE' });
     expect(await balanceOf(stack, renter)).toMatchObject({ available: 1_000, frozen: 0 });
-    expect(await asOrders(stack).find(orderEscrow, { params: { id: orderId } })).toBeNull();
+    expect(await internalClientAs(stack, 'orders').find(orderEscrow, { params: { id: orderId } })).toBeNull();
 
     const neverRecharged = newUser();
     await expect(charge(uuidv7(), { renter_id: neverRecharged.id, owner_id: uuidv7(), amount: 1 })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });

@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { baseEnvShape, chargeOrderEscrow, createAssertionSigner, InternalClient, orderLedger, type ServiceName } from '@market/shared';
-import { startStack, type Stack } from '@market/testkit';
-import { asOrders, newUser, recharge } from './support';
+import { internalClientAs, startStack, type Stack } from '@market/testkit';
+import { newUser, recharge } from './support';
 
 describe('the money of one order for the back office (internal orderLedger)', () => {
   let stack: Stack;
@@ -16,16 +16,16 @@ describe('the money of one order for the back office (internal orderLedger)', ()
     const owner = newUser();
     await recharge(stack, renter, 10_000);
     const orderId = uuidv7();
-    const charged = await asOrders(stack).call(chargeOrderEscrow, { params: { id: orderId }, body: { renter_id: renter.id, owner_id: owner.id, amount: 7_400 } });
+    const charged = await internalClientAs(stack, 'orders').call(chargeOrderEscrow, { params: { id: orderId }, body: { renter_id: renter.id, owner_id: owner.id, amount: 7_400 } });
 
-    const money = await asOrders(stack).call(orderLedger, { params: { id: orderId } });
+    const money = await internalClientAs(stack, 'orders').call(orderLedger, { params: { id: orderId } });
     expect(money).toEqual({
       order_id: orderId,
       payments: [{ id: charged.payment_id, amount: 7_400, paid_at: charged.charged_at }],
       escrow: { charged: 7_400, held: 7_400, status: 'held', ended_at: null },
       entries: [expect.objectContaining({ user_id: renter.id, order_id: orderId, biz_type: 'order_payment', amount: -7_400, balance_after: 2_600 })],
     });
-    const none = await asOrders(stack).call(orderLedger, { params: { id: uuidv7() } });
+    const none = await internalClientAs(stack, 'orders').call(orderLedger, { params: { id: uuidv7() } });
     expect(none).toMatchObject({ payments: [], escrow: null, entries: [] });
   });
 

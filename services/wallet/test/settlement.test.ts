@@ -1,9 +1,9 @@
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, orderEscrow } from '@market/shared';
-import { api, eventually, publishEvent, startStack, type Stack } from '@market/testkit';
+import { api, eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
-import { asOrders, balanceOf, breakdown, inboxHas, newUser, orderData, platformRevenue, recharge, type Caller } from './support';
+import { balanceOf, breakdown, inboxHas, newUser, orderData, platformRevenue, recharge, type Caller } from './support';
 
 describe('settling order escrows from order events', () => {
   let stack: Stack;
@@ -23,7 +23,7 @@ describe('settling order escrows from order events', () => {
   async function paidOrder(rent = 8_000, deposit = 5_000, topUp = 20_000) {
     const order = { id: uuidv7(), renter: newUser(), owner: newUser(), rent, deposit };
     await recharge(stack, order.renter, topUp);
-    await asOrders(stack).call(chargeOrderEscrow, {
+    await internalClientAs(stack, 'orders').call(chargeOrderEscrow, {
       params: { id: order.id },
       body: { renter_id: order.renter.id, owner_id: order.owner.id, amount: rent + deposit },
     });
@@ -31,7 +31,7 @@ describe('settling order escrows from order events', () => {
   }
 
   async function settled(orderId: string) {
-    return eventually(() => asOrders(stack).call(orderEscrow, { params: { id: orderId } }), (e) => e.held === 0);
+    return eventually(() => internalClientAs(stack, 'orders').call(orderEscrow, { params: { id: orderId } }), (e) => e.held === 0);
   }
 
   async function lines(user: Caller, orderId: string) {
@@ -115,13 +115,13 @@ describe('settling order escrows from order events', () => {
     await recharge(stack, order.renter, 5_000);
     const event = await publishEvent(stack, 'order.cancelled', orderData(order, 'cancelled'));
     await eventually(() => inboxHas(stack, event.id), Boolean);
-    const late = asOrders(stack).call(chargeOrderEscrow, {
+    const late = internalClientAs(stack, 'orders').call(chargeOrderEscrow, {
       params: { id: order.id },
       body: { renter_id: order.renter.id, owner_id: order.owner.id, amount: 1_000 },
     });
     await expect(late).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
     expect(await balanceOf(stack, order.renter)).toMatchObject({ available: 5_000, frozen: 0 });
-    expect(await asOrders(stack).find(orderEscrow, { params: { id: order.id } })).toBeNull();
+    expect(await internalClientAs(stack, 'orders').find(orderEscrow, { params: { id: order.id } })).toBeNull();
   });
 
   it('leaves the money where it is when a cancellation races the charge, whichever lands first', async () => {
@@ -131,7 +131,7 @@ describe('settling order escrows from order events', () => {
     const outcomes = await Promise.all(
       orders.map(async (order) => {
         const [charge, event] = await Promise.all([
-          asOrders(stack)
+          internalClientAs(stack, 'orders')
             .call(chargeOrderEscrow, { params: { id: order.id }, body: { renter_id: renter.id, owner_id: order.owner.id, amount: 1_500 } })
             .then(() => 'charged', (err: { code: string }) => err.code),
           publishEvent(stack, 'order.cancelled', orderData(order, 'cancelled')),
@@ -166,7 +166,7 @@ describe('settling order escrows from order events', () => {
     }
     expect(await balanceOf(stack, order.renter)).toMatchObject({ available: 7_000, frozen: 13_000 });
     expect(await balanceOf(stack, order.owner)).toMatchObject({ available: 0 });
-    expect(await asOrders(stack).call(orderEscrow, { params: { id: order.id } })).toMatchObject({ held: 13_000 });
-    expect(await asOrders(stack).call(orderEscrow, { params: { id: otherAmount.id } })).toMatchObject({ held: 1_000 });
+    expect(await internalClientAs(stack, 'orders').call(orderEscrow, { params: { id: order.id } })).toMatchObject({ held: 13_000 });
+    expect(await internalClientAs(stack, 'orders').call(orderEscrow, { params: { id: otherAmount.id } })).toMatchObject({ held: 1_000 });
   });
 });

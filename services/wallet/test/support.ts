@@ -1,34 +1,10 @@
-import { v7 as uuidv7 } from 'uuid';
-import { baseEnvShape, createAssertionSigner, InternalClient, type ServiceName } from '@market/shared';
-import { api, mintToken, type Stack } from '@market/testkit';
+import { api, type Caller, type Stack } from '@market/testkit';
 import { signPaygateBody } from '../src/domain/paygate-signature';
 import { walletEnv } from '../src/config';
 
 export const PAYGATE_SECRET = walletEnv.PAYGATE_SECRET.parse(undefined) as string;
 
-export interface Caller {
-  id: string;
-  token: string;
-}
-
-/** A user as the gateway would see one after login, without going through identity. */
-export function newUser(): Caller {
-  const id = uuidv7();
-  return { id, token: mintToken('user', id) };
-}
-
-export function newAdmin(): Caller {
-  const id = uuidv7();
-  return { id, token: mintToken('admin', id) };
-}
-
-/** The wallet's internal routes as orders calls them: signed as the orders service. */
-export function asOrders(stack: Stack): InternalClient {
-  const secret = baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined) as string;
-  const sign = createAssertionSigner(secret, 'orders');
-  const urls = { wallet: stack.services.wallet!.url } as Record<ServiceName, string>;
-  return new InternalClient(urls, () => sign({ kind: 'service', sub: 'orders', ip: null }));
-}
+export { newAdmin, newUser, type Caller } from '@market/testkit';
 
 /** Posts a payment-gateway callback through the gateway, signed as CONTRACT §5 says unless told otherwise. */
 export function notify(

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow } from '@market/shared';
-import { eventually, publishEvent, startStack, type Stack } from '@market/testkit';
+import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
-import { asOrders, breakdown, inboxHas, newUser, orderData, recharge } from './support';
+import { breakdown, inboxHas, newUser, orderData, recharge } from './support';
 
 const WALLET_DIR = path.resolve(__dirname, '..');
 
@@ -34,7 +34,7 @@ describe('wallet:verify', () => {
     const held = uuidv7();
     const done = uuidv7();
     for (const id of [held, done]) {
-      await asOrders(stack).call(chargeOrderEscrow, { params: { id }, body: { renter_id: renter.id, owner_id: owner.id, amount: 10_000 } });
+      await internalClientAs(stack, 'orders').call(chargeOrderEscrow, { params: { id }, body: { renter_id: renter.id, owner_id: owner.id, amount: 10_000 } });
     }
     const order = { id: done, renter, owner, rent: 6_000, deposit: 4_000 };
     const completed = await publishEvent(stack, 'order.completed', { ...orderData(order, 'completed'), ...breakdown(10_000, 5_000, 500) });
