@@ -1,5 +1,5 @@
 // Shared jest setup: @swc/jest strips types (ts-jest refuses TypeScript 7) and keeps TypeORM decorators;
-// @market/shared resolves to its sources so tests never run against a stale build.
+// @market/contracts and @market/shared/<area> resolve to their sources so tests never run against a stale build.
 const path = require('node:path');
 
 module.exports = (dir) => ({
@@ -20,8 +20,8 @@ module.exports = (dir) => ({
     ],
   },
   moduleNameMapper: {
-    '^@market/shared$': path.join(__dirname, 'packages/shared/src/index.ts'),
-    '^@market/shared/testing$': path.join(__dirname, 'packages/shared/src/testing/index.ts'),
+    '^@market/contracts$': path.join(__dirname, 'packages/contracts/src/index.ts'),
+    '^@market/shared/([a-z]+)$': path.join(__dirname, 'packages/shared/src/$1/index.ts'),
     '^@market/testkit$': path.join(__dirname, 'packages/testkit/src/index.ts'),
   },
   testTimeout: 60000,

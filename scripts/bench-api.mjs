@@ -24,7 +24,11 @@ import { loadLaunchSettings } from './lib/settings.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const shared = require(path.join(root, 'packages/shared/dist/index.js'));
+const shared = {
+  ...require(path.join(root, 'packages/contracts/dist/index.js')),
+  ...require(path.join(root, 'packages/shared/dist/auth/index.js')),
+  ...require(path.join(root, 'packages/shared/dist/config/index.js')),
+};
 
 const env = process.env;
 const listingCount = Number(env.BENCH_LISTINGS ?? 600);

@@ -16,7 +16,11 @@ import { loadLaunchSettings } from './lib/settings.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const shared = require(path.join(root, 'packages/shared/dist/index.js'));
+const shared = {
+  ...require(path.join(root, 'packages/contracts/dist/index.js')),
+  ...require(path.join(root, 'packages/shared/dist/auth/index.js')),
+  ...require(path.join(root, 'packages/shared/dist/config/index.js')),
+};
 
 const benchPath = process.env.BENCH_PATH ?? '/api/listings/default-upload-screenshot';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);

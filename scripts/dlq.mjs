@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { connect } from 'amqplib';
 
-const { queueNames, DEFAULT_EXCHANGE } = createRequire(import.meta.url)('../packages/shared/dist/events/topology.js');
+const { queueNames, DEFAULT_EXCHANGE } = createRequire(import.meta.url)('../packages/shared/dist/events/index.js');
 
 const [command, service, ...rest] = process.argv.slice(2);
 const limitIndex = rest.indexOf('--limit');

@@ -13,8 +13,8 @@ import { connect } from 'amqplib';
 import { SERVICES } from './lib/provision.mjs';
 
 const require = createRequire(import.meta.url);
-const { eventProducers } = require('../packages/shared/dist/contracts/events.js');
-const { declareTopology, queueNames, topologyQueues, unroutedNames, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/topology.js');
+const { eventProducers } = require('../packages/contracts/dist/index.js');
+const { declareTopology, queueNames, topologyQueues, unroutedNames, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
 
 const env = process.env;
 const production = env.NODE_ENV === 'production';

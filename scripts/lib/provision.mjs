@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
 
-// The services come from the kit's registry (packages/shared/src/contracts/services.ts); needs `npm run build`.
-const { SERVICE_REGISTRY } = createRequire(import.meta.url)('../../packages/shared/dist/contracts/services.js');
+// The services come from the kit's registry (packages/contracts/src/services.ts); needs `npm run build`.
+const { SERVICE_REGISTRY } = createRequire(import.meta.url)('../../packages/contracts/dist/index.js');
 
 /** Service names in registry order. */
 export const SERVICES = SERVICE_REGISTRY.map((s) => s.name);

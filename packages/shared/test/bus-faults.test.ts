@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, connect as tcpConnect, type Server, type Socket, type AddressInfo } from 'node:net';
 import { connect, type ChannelModel } from 'amqplib';
 import type { DataSource } from 'typeorm';
-import { eventConsumers } from '../src/contracts/events';
+import { eventConsumers } from '@market/contracts';
 import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer, undeclaredHandlers } from '../src/events/inbox';

@@ -1,4 +1,5 @@
-import { baseEnvShape, ConfigError, loadConfig, secret, z } from '../src';
+import { z } from '@market/contracts';
+import { baseEnvShape, ConfigError, loadConfig, secret } from '../src/config';
 
 const shape = { ...baseEnvShape, API_KEY: secret('dev-only-api-key-0000000000000000000000'), PORT: z.coerce.number().int() };
 const realSecrets = {

@@ -5,19 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
 import type { DataSource } from 'typeorm';
-import {
-  connectRedis,
-  createAssertionVerifier,
-  createDataSource,
-  createLogger,
-  createServiceApp,
-  defineRoute,
-  initializeDataSource,
-  RedisUnavailableError,
-  route,
-  z,
-  type RedisClient,
-} from '../src';
+import { defineRoute, z } from '@market/contracts';
+import { createAssertionVerifier } from '../src/auth';
+import { createDataSource, initializeDataSource } from '../src/db';
+import { createServiceApp, route } from '../src/http';
+import { createLogger } from '../src/logging';
+import { connectRedis, RedisUnavailableError, type RedisClient } from '../src/redis';
 import { assertionFor, dropSchemas, resolveInfra, uniqueName } from '../src/testing';
 
 /**

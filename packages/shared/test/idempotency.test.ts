@@ -1,20 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
-import {
-  createAssertionVerifier,
-  createDataSource,
-  createLogger,
-  createServiceApp,
-  defineRoute,
-  idempotencyMigrations,
-  IdempotencyStore,
-  IdParams,
-  initializeDataSource,
-  problems,
-  route,
-  z,
-} from '../src';
+import { defineRoute, IdParams, z } from '@market/contracts';
+import { createAssertionVerifier } from '../src/auth';
+import { createDataSource, initializeDataSource } from '../src/db';
+import { createServiceApp, idempotencyMigrations, IdempotencyStore, problems, route } from '../src/http';
+import { createLogger } from '../src/logging';
 import { assertionFor, dropSchemas, resolveInfra, uniqueName } from '../src/testing';
 
 const charge = defineRoute({

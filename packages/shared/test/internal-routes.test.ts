@@ -1,19 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  allInternalRoutes,
-  createAssertionVerifier,
-  createLogger,
-  createServiceApp,
-  defineInternalRoute,
-  defineRoute,
-  internalRoute,
-  route,
-  signAssertion,
-  z,
-  type AssertionIssuer,
-  type Identity,
-} from '../src';
+import { allInternalRoutes, defineInternalRoute, defineRoute, z } from '@market/contracts';
+import { createAssertionVerifier, signAssertion, type AssertionIssuer, type Identity } from '../src/auth';
+import { createServiceApp, internalRoute, route } from '../src/http';
+import { createLogger } from '../src/logging';
 import { assertionFor } from '../src/testing';
 
 const SECRET = 'dev-only-internal-assertion-secret-0000000000';

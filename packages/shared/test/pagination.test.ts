@@ -10,7 +10,7 @@ import {
   NEWEST_FIRST,
   type KeysetOrder,
   type Queryable,
-} from '../src';
+} from '../src/db';
 import { dropSchemas, resolveInfra, uniqueName } from '../src/testing';
 
 interface ItemRow {

@@ -1,4 +1,5 @@
-import { createLogger, periodicJob } from '../src';
+import { createLogger } from '../src/logging';
+import { periodicJob } from '../src/service';
 
 const log = createLogger('test', 'silent');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

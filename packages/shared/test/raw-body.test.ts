@@ -1,6 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAssertionVerifier, createLogger, createServiceApp, defineRoute, parseOrThrow, Problem, route, z } from '../src';
+import { defineRoute, z } from '@market/contracts';
+import { createAssertionVerifier } from '../src/auth';
+import { createServiceApp, parseOrThrow, Problem, route } from '../src/http';
+import { createLogger } from '../src/logging';
 import { assertionFor } from '../src/testing';
 
 const Body = z.object({ amount: z.number().int() });

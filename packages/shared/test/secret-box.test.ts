@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEV_KEYRING, SecretBox, type SealedPlace } from '../src';
+import { DEV_KEYRING, SecretBox, type SealedPlace } from '../src/crypto';
 import { sealedInLegacyFormat } from '../src/testing';
 
 const KEY = randomBytes(32);

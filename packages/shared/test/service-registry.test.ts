@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_PORTS, SERVICE_NAMES } from '../src/contracts/routing';
-import { GATEWAY_DEFAULT_PORT, SERVICE_REGISTRY } from '../src/contracts/services';
+import { DEFAULT_PORTS, SERVICE_NAMES, GATEWAY_DEFAULT_PORT, SERVICE_REGISTRY } from '@market/contracts';
 import { serviceUrlShape } from '../src/config/env';
 
 const ROOT = path.resolve(__dirname, '../../..');

@@ -2,26 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import {
-  buildEvent,
-  connectRedis,
-  createLogger,
-  DEFAULT_PORTS,
-  InternalClient,
-  signAccessToken,
-  startService,
-  tokenSecretShape,
-  eventProducers,
-  type DomainEvent,
-  type EventData,
-  type EventType,
-  type Realm,
-  type RedisClient,
-  type RunningService,
-  type ServiceDefinition,
-  type ServiceName,
-  serviceUrls,
-} from '@market/shared';
+import { DEFAULT_PORTS, eventProducers, type EventData, type EventType, type ServiceName } from '@market/contracts';
+import { signAccessToken, type Realm } from '@market/shared/auth';
+import { tokenSecretShape, serviceUrls } from '@market/shared/config';
+import { buildEvent, type DomainEvent } from '@market/shared/events';
+import { InternalClient } from '@market/shared/http';
+import { createLogger } from '@market/shared/logging';
+import { connectRedis, type RedisClient } from '@market/shared/redis';
+import { startService, type RunningService, type ServiceDefinition } from '@market/shared/service';
 import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
 import { createGateway } from '../../../services/gateway/src/app';
 import { loadGatewayConfig } from '../../../services/gateway/src/config';

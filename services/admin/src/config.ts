@@ -1,4 +1,5 @@
-import { ConfigError, secret, tokenSecretShape, z } from '@market/shared';
+import { z } from '@market/contracts';
+import { ConfigError, secret, tokenSecretShape } from '@market/shared/config';
 import { AdminUsername } from './domain/admin-user';
 
 /** Printed at a development start so a developer can log in; production refuses it. */

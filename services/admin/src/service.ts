@@ -1,4 +1,4 @@
-import { defineService, periodicJob } from '@market/shared';
+import { defineService, periodicJob } from '@market/shared/service';
 import { Argon2Passwords } from './adapters/argon2-passwords';
 import type { AdminDeps } from './application/deps';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createDataSource, EventWriter, initializeDataSource, Problem } from '@market/shared';
+import { createDataSource, initializeDataSource } from '@market/shared/db';
+import { EventWriter } from '@market/shared/events';
+import { Problem } from '@market/shared/http';
 import { dropSchemas, resolveInfra, uniqueName } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
 import { Argon2Passwords } from '../src/adapters/argon2-passwords';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { OPEN_UPLOAD_ACCOUNT_EXAMPLE } from '@market/shared';
+import { OPEN_UPLOAD_ACCOUNT_EXAMPLE } from '@market/contracts';
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
 import { eventually, login, loginToken, uniqueUsername, userToken, type Client } from './helpers';

@@ -1,5 +1,6 @@
 import { connect, type ChannelModel } from 'amqplib';
-import { parseEvent, type ServiceName } from '@market/shared';
+import { type ServiceName } from '@market/contracts';
+import { parseEvent } from '@market/shared/events';
 import { assertionFor } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';

@@ -1,4 +1,4 @@
-import { baseEnvShape, loadConfig } from '@market/shared';
+import { baseEnvShape, loadConfig } from '@market/shared/config';
 import { issueCaptcha } from '../src/application/issue-captcha';
 import { adminEnv, captchaMode } from '../src/config';
 import type { CaptchaStore } from '../src/persistence/captcha-store';

@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { OrderStatus } from '@market/shared';
+import { OrderStatus } from '@market/contracts';
 import { api, startStack, type Stack } from '@market/testkit';
 import { ORDER_FIGURES_SQL } from '../../orders/src/persistence/stats-queries';
 import { LEDGER_FIGURES_SQL } from '../../wallet/src/persistence/stats-queries';

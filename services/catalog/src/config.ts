@@ -1,4 +1,5 @@
-import { ConfigError, dataEncryptionShape, z } from '@market/shared';
+import { z } from '@market/contracts';
+import { ConfigError, dataEncryptionShape } from '@market/shared/config';
 
 export const catalogEnvShape = {
   /** open uploads must carry it in `X-Upload-Token`; required in production */

@@ -1,4 +1,7 @@
-import { CreateOutboxAndInbox1763800000000, defineService, ReadCache, resealLegacySecrets, SecretBox } from '@market/shared';
+import { resealLegacySecrets, SecretBox } from '@market/shared/crypto';
+import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { ReadCache } from '@market/shared/http';
+import { defineService } from '@market/shared/service';
 import { adminDirectory } from './adapters/admin-directory';
 import { fileRegistry } from './adapters/file-registry';
 import { publisherAccounts } from './adapters/publisher-accounts';

@@ -1,4 +1,4 @@
-import { baseEnvShape, loadConfig } from '@market/shared';
+import { baseEnvShape, loadConfig } from '@market/shared/config';
 import { catalogEnvShape, openUploadToken } from '../src/config';
 
 const shape = { ...baseEnvShape, ...catalogEnvShape };

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { Listing, listingById, listingCredentials, listingStats } from '@market/shared';
+import { Listing, listingById, listingCredentials, listingStats } from '@market/contracts';
 import { api, internalClientAs, startStack, type Stack } from '@market/testkit';
 import {
   INITIAL_LISTING_STATES,

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { DEV_KEYRING, OPEN_UPLOAD_ACCOUNT_EXAMPLE, OpenUploadRecord, SecretBox, sealedAt } from '@market/shared';
+import { OPEN_UPLOAD_ACCOUNT_EXAMPLE, OpenUploadRecord } from '@market/contracts';
+import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
 import { OPEN_UPLOAD_RAW_SEALED } from '../src/persistence/open-upload-repository';
 import { api, startStack, type Stack } from '@market/testkit';
 import { eventually, newAdmin, newUser } from './support';

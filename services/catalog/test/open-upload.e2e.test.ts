@@ -1,4 +1,5 @@
-import { DEV_KEYRING, listingById, OPEN_UPLOAD_ACCOUNT_EXAMPLE, SecretBox, sealedAt } from '@market/shared';
+import { listingById, OPEN_UPLOAD_ACCOUNT_EXAMPLE } from '@market/contracts';
+import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
 import { api, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { LISTING_CREDENTIALS_SEALED } from '../src/persistence/credentials-repository';
 import { OPEN_UPLOAD_RAW_SEALED } from '../src/persistence/open-upload-repository';

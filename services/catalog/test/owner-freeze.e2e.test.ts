@@ -1,4 +1,4 @@
-import { listingById, type EventData } from '@market/shared';
+import { listingById, type EventData } from '@market/contracts';
 import { api, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { eventHandled, listingBody, newAdmin, newUser, outboxEvents, publishEvent, type Caller } from './support';
 

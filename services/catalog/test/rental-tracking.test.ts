@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { ServiceContext } from '@market/shared';
+import type { ServiceContext } from '@market/shared/service';
 import { api, startStack, type Stack } from '@market/testkit';
 import { rentalEnded, rentalStarted } from '../src/application/track-rentals';
 import { eventually, listingBody, newUser } from './support';

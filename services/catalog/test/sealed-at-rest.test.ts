@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
-import { DEV_KEYRING, SecretBox, sealedAt, startService } from '@market/shared';
+import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
+import { startService } from '@market/shared/service';
 import { sealedInLegacyFormat } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
 import { LISTING_CREDENTIALS_SEALED } from '../src/persistence/credentials-repository';

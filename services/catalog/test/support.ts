@@ -1,4 +1,4 @@
-import type { EventType } from '@market/shared';
+import type { EventType } from '@market/contracts';
 import { eventually, outboxEvents as outboxOf, type Stack } from '@market/testkit';
 
 export { eventually, publishEvent } from '@market/testkit';

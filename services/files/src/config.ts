@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from '@market/shared';
+import { z } from '@market/contracts';
 
 export const filesEnvShape = {
   /** root of the local-disk storage; uploads are received in a temporary folder inside it */

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { CreateOutboxAndInbox1763800000000, defineService, periodicJob } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { defineService, periodicJob } from '@market/shared/service';
 import { filesEnvShape } from './config';
 import { createUploadReceiver } from './http/receive-upload';
 import { filesInternalRoutes } from './http/internal-routes';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { attachFiles, fileMeta, MAX_FILE_BYTES } from '@market/shared';
+import { attachFiles, fileMeta, MAX_FILE_BYTES } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
 import { api, internalClientAs, mintToken, startStack, type Stack } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';

@@ -1,7 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { acceptRequestId, accessLogger, errorHandler, notFoundHandler, serviceUrls, type Logger, type RedisClient } from '@market/shared';
+import { serviceUrls } from '@market/shared/config';
+import { acceptRequestId } from '@market/shared/context';
+import { errorHandler, notFoundHandler } from '@market/shared/http';
+import { accessLogger, type Logger } from '@market/shared/logging';
+import { type RedisClient } from '@market/shared/redis';
 import type { GatewayConfig } from './config';
 import { gatewayOpenApiDocument } from './openapi';
 import { createProxyHandler, servedBy } from './proxy-handler';

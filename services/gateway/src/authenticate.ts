@@ -1,13 +1,13 @@
+import { type AnyRoute } from '@market/contracts';
 import {
   ExpiringCache,
-  problems,
   verifyAccessToken,
   type Revocations,
   type AccessClaims,
-  type AnyRoute,
   type Identity,
   type Realm,
-} from '@market/shared';
+} from '@market/shared/auth';
+import { problems } from '@market/shared/http';
 
 export type AuthSecrets = Record<Realm, string>;
 

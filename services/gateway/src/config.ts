@@ -1,4 +1,5 @@
-import { baseEnvShape, DEFAULT_PORTS, loadConfig, serviceUrlShape, tokenSecretShape, z } from '@market/shared';
+import { DEFAULT_PORTS, z } from '@market/contracts';
+import { baseEnvShape, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
 
 export const gatewayEnvShape = {
   NODE_ENV: baseEnvShape.NODE_ENV,

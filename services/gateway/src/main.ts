@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import { connectRedis, createLogger } from '@market/shared';
+import { createLogger } from '@market/shared/logging';
+import { connectRedis } from '@market/shared/redis';
 import { createGateway } from './app';
 import { loadGatewayConfig } from './config';
 

@@ -1,4 +1,5 @@
-import { allRoutes, buildOpenApiDocument, OpenUploadAccount, ProblemSchema, z } from '@market/shared';
+import { allRoutes, OpenUploadAccount, z } from '@market/contracts';
+import { buildOpenApiDocument, ProblemSchema } from '@market/shared/openapi';
 
 const Health = z.object({ status: z.string() });
 

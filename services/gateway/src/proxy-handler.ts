@@ -1,18 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  ASSERTION_HEADER,
-  createAssertionSigner,
-  InternalClient,
-  Problem,
-  problems,
-  Revocations,
-  sendProblem,
-  serviceUrls,
-  type AnyRoute,
-  type Logger,
-  type RedisClient,
-  type ServiceName,
-} from '@market/shared';
+import { type AnyRoute, type ServiceName } from '@market/contracts';
+import { ASSERTION_HEADER, createAssertionSigner, Revocations } from '@market/shared/auth';
+import { serviceUrls } from '@market/shared/config';
+import { InternalClient, Problem, problems, sendProblem } from '@market/shared/http';
+import { type Logger } from '@market/shared/logging';
+import { type RedisClient } from '@market/shared/redis';
 import { createAuthenticator } from './authenticate';
 import { clientAddressResolver } from './client-address';
 import type { GatewayConfig } from './config';

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { problems, sendProblem, type Logger } from '@market/shared';
+import { problems, sendProblem } from '@market/shared/http';
+import { type Logger } from '@market/shared/logging';
 
 export type ProxyMiddleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 

@@ -5,7 +5,9 @@ import {
   RLWrapperTimeouts,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { problems, type AnyRoute, type EdgePolicy, type RedisClient } from '@market/shared';
+import { type AnyRoute, type EdgePolicy } from '@market/contracts';
+import { problems } from '@market/shared/http';
+import { type RedisClient } from '@market/shared/redis';
 import type { GatewayConfig } from './config';
 
 /**

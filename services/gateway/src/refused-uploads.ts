@@ -1,11 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import {
-  InternalClient,
-  recordRefusedOpenUpload,
-  REFUSED_DELIVERY_BYTES_KEPT,
-  type Logger,
-  type Problem,
-} from '@market/shared';
+import { recordRefusedOpenUpload, REFUSED_DELIVERY_BYTES_KEPT } from '@market/contracts';
+import { InternalClient, type Problem } from '@market/shared/http';
+import { type Logger } from '@market/shared/logging';
 
 /** How long the gateway waits for a refused body's first bytes before answering without them. */
 const FIRST_BYTES_WAIT_MS = 1000;

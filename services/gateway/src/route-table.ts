@@ -1,4 +1,4 @@
-import { allRoutes, type AnyRoute } from '@market/shared';
+import { allRoutes, type AnyRoute } from '@market/contracts';
 
 interface CompiledRoute {
   contract: AnyRoute;

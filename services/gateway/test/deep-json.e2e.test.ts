@@ -1,4 +1,4 @@
-import { MAX_INPUT_DEPTH } from '@market/shared';
+import { MAX_INPUT_DEPTH } from '@market/shared/http';
 import { api, mintToken, startStack, type Stack } from '@market/testkit';
 
 const nestedArrays = (levels: number, inner = '"x"') => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;

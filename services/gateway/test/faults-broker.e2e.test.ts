@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eventConsumers, SERVICE_NAMES } from '@market/shared';
+import { eventConsumers, SERVICE_NAMES } from '@market/contracts';
 import { api, eventually, startStack, type Stack } from '@market/testkit';
 
 const ADMIN = { username: 'broker_fault_ops', password: 'broker-fault-ops-password-1234' };

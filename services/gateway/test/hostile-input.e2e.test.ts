@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { allRoutes, type AnyRoute } from '@market/shared';
+import { allRoutes, type AnyRoute } from '@market/contracts';
 import { api, mintToken, startStack, type Stack } from '@market/testkit';
 
 /**

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { allRoutes, type AnyRoute } from '@market/shared';
+import { allRoutes, type AnyRoute } from '@market/contracts';
 import { api, eventually, mintToken, startStack, type ApiResponse, type Stack } from '@market/testkit';
 
 const STARTED = ['identity', 'catalog', 'admin'] as const;

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { allRoutes } from '@market/shared';
+import { allRoutes } from '@market/contracts';
 import { api, mintToken, startStack, type Stack } from '@market/testkit';
 import { Argon2Passwords } from '../../admin/src/adapters/argon2-passwords';
 import { createAdmin } from '../../admin/src/application/create-admin';

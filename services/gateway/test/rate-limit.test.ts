@@ -1,5 +1,8 @@
 import { createClient } from 'redis';
-import { connectRedis, createLogger, Problem, sendSmsCode, type RedisClient } from '@market/shared';
+import { sendSmsCode } from '@market/contracts';
+import { Problem } from '@market/shared/http';
+import { createLogger } from '@market/shared/logging';
+import { connectRedis, type RedisClient } from '@market/shared/redis';
 import { resolveInfra, uniqueName } from '@market/shared/testing';
 import { loadGatewayConfig } from '../src/config';
 import { createRateLimits } from '../src/rate-limit';

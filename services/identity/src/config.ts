@@ -1,4 +1,5 @@
-import { dataEncryptionShape, secret, tokenSecretShape, z } from '@market/shared';
+import { z } from '@market/contracts';
+import { dataEncryptionShape, secret, tokenSecretShape } from '@market/shared/config';
 
 /** The identity service's environment, on top of what every service reads. */
 export const identityEnv = {

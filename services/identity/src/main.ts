@@ -1,4 +1,4 @@
-import { runServiceMain } from '@market/shared';
+import { runServiceMain } from '@market/shared/service';
 import { identityService } from './service';
 
 runServiceMain(identityService);

@@ -1,4 +1,6 @@
-import { CreateOutboxAndInbox1763800000000, defineService, periodicJob, resealLegacySecrets, SecretBox } from '@market/shared';
+import { resealLegacySecrets, SecretBox } from '@market/shared/crypto';
+import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { defineService, periodicJob } from '@market/shared/service';
 import { createRealnameVerifier, createSmsProvider } from './adapters/providers';
 import type { IdentityDeps } from './application/deps';
 import { identityEnv } from './config';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { EventType } from '@market/shared';
+import type { EventType } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
 import { api, mintToken, outboxEvents as outboxOf, startStack, type Stack } from '@market/testkit';
 

@@ -1,4 +1,4 @@
-import { SecretBox, DEV_KEYRING, sealedAt } from '@market/shared';
+import { SecretBox, DEV_KEYRING, sealedAt } from '@market/shared/crypto';
 import { api, type Stack } from '@market/testkit';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED } from '../src/persistence/realname-repository';
 import { logIn, outboxEvents, startIdentityStack, type Client } from './helpers';

@@ -1,4 +1,4 @@
-import { createLogger } from '@market/shared';
+import { createLogger } from '@market/shared/logging';
 import { createRealnameVerifier, createSmsProvider } from '../src/adapters/providers';
 import { maskPhone, normalizePhone } from '../src/domain/phone';
 import { maskIdNumber, maskRealName, REALNAME_STARTABLE, REALNAME_TRANSITIONS, realnameOutcome } from '../src/domain/realname';

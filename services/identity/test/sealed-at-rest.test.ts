@@ -1,4 +1,5 @@
-import { DEV_KEYRING, SecretBox, sealedAt, startService } from '@market/shared';
+import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
+import { startService } from '@market/shared/service';
 import { sealedInLegacyFormat } from '@market/shared/testing';
 import { api, type Stack } from '@market/testkit';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED } from '../src/persistence/realname-repository';

@@ -1,4 +1,4 @@
-import { z } from '@market/shared';
+import { z } from '@market/contracts';
 
 export const notifyEnvShape = {
   /** a comment line on every live stream this often; the session is re-checked at each */

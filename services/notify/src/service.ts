@@ -1,4 +1,5 @@
-import { CreateOutboxAndInbox1763800000000, defineService } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { defineService } from '@market/shared/service';
 import { streamSource } from './application/stream-notifications';
 import { notifyEnvShape } from './config';
 import { notifyEventHandlers } from './events/handlers';

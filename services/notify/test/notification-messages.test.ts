@@ -1,4 +1,4 @@
-import { eventConsumers } from '@market/shared';
+import { eventConsumers } from '@market/contracts';
 import { notificationsFor, yuan } from '../src/domain/notification-messages';
 
 describe('amounts in notifications', () => {

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { eventConsumers, type EventData, type EventType } from '@market/shared';
+import { eventConsumers, type EventData, type EventType } from '@market/contracts';
 import { api, eventually, mintToken, publishEvent, startStack, type Stack } from '@market/testkit';
 import { eventHandled, newUser, orderSnapshot, type Caller } from './support';
 

@@ -1,5 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
-import { buildEvent, startService, type EventData, type RunningService } from '@market/shared';
+import { type EventData } from '@market/contracts';
+import { buildEvent } from '@market/shared/events';
+import { startService, type RunningService } from '@market/shared/service';
 import { assertionFor } from '@market/shared/testing';
 import { api, eventually, publishEvent, startStack, type Stack } from '@market/testkit';
 import { notifyService } from '../src/service';

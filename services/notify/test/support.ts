@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { EventData } from '@market/shared';
+import type { EventData } from '@market/contracts';
 import { eventually, type Caller, type Stack } from '@market/testkit';
 
 export { newUser, type Caller } from '@market/testkit';

@@ -1,4 +1,5 @@
-import { dataEncryptionShape, z } from '@market/shared';
+import { z } from '@market/contracts';
+import { dataEncryptionShape } from '@market/shared/config';
 
 export const ordersEnvShape = {
   /** seals handoff notes (account credentials) at rest */

@@ -1,4 +1,8 @@
-import { ConfigError, CreateOutboxAndInbox1763800000000, defineService, idempotencyMigrations, SecretBox } from '@market/shared';
+import { ConfigError } from '@market/shared/config';
+import { SecretBox } from '@market/shared/crypto';
+import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { idempotencyMigrations } from '@market/shared/http';
+import { defineService } from '@market/shared/service';
 import type { OrdersDeps } from './application/deps';
 import { configSource, fileRegistry, listingDirectory, userDirectory, walletAccounts } from './clients/services';
 import { ordersEnvShape } from './config';

@@ -1,4 +1,4 @@
-import { Dispute } from '@market/shared';
+import { Dispute } from '@market/contracts';
 import type { Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../../wallet/src/persistence/ledger-audit';
 import { eventually, Market, startMarket, type Caller } from './support';

@@ -1,4 +1,4 @@
-import { chargeOrderEscrow, Order } from '@market/shared';
+import { chargeOrderEscrow, Order } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
 import { api, type Stack } from '@market/testkit';
 import { eventually, Market, startMarket, type Caller } from './support';

@@ -1,4 +1,4 @@
-import { OrderStatus } from '@market/shared';
+import { OrderStatus } from '@market/contracts';
 import {
   ACTIVE_STATES,
   decideMove,

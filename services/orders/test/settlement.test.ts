@@ -1,4 +1,4 @@
-import { MAX_MONEY_FEN } from '@market/shared';
+import { MAX_MONEY_FEN } from '@market/contracts';
 import { defaultConsumption, platformFee, priceOrder, refundAll, settle, settlementErrors, type Escrow } from '../src/domain/settlement';
 
 const escrow: Escrow = { rent: 2400, deposit: 5000, amount: 7400 };

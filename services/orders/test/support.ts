@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EventType, ServiceName } from '@market/shared';
+import type { EventType, ServiceName } from '@market/contracts';
 import { api, eventually, outboxEvents, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../../admin/src/config';
 

@@ -1,4 +1,4 @@
-import { startService } from '@market/shared';
+import { startService } from '@market/shared/service';
 import type { Stack } from '@market/testkit';
 import { ordersService } from '../src/service';
 import { eventually, Market, startMarket, type Caller } from './support';

@@ -1,4 +1,5 @@
-import { MAX_MONEY_FEN, secret, z } from '@market/shared';
+import { MAX_MONEY_FEN, z } from '@market/contracts';
+import { secret } from '@market/shared/config';
 
 const fen = z.coerce.number().int().min(1).max(MAX_MONEY_FEN);
 

@@ -1,4 +1,6 @@
-import { CreateOutboxAndInbox1763800000000, defineService, idempotencyMigrations, periodicJob } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { idempotencyMigrations } from '@market/shared/http';
+import { defineService, periodicJob } from '@market/shared/service';
 import { createPaymentGateway } from './adapters/providers';
 import type { WalletDeps } from './application/deps';
 import { receivePaygateNotification } from './application/receive-paygate-notification';

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { baseEnvShape, loadConfig, z } from '@market/shared';
+import { z } from '@market/contracts';
+import { baseEnvShape, loadConfig } from '@market/shared/config';
 import { findLedgerDifferences, LEDGER_CHECKS } from './persistence/ledger-audit';
 
 /**

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow, startService, type RunningService } from '@market/shared';
+import { chargeOrderEscrow } from '@market/contracts';
+import { startService, type RunningService } from '@market/shared/service';
 import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { walletService } from '../src/service';

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow, LedgerEntry, orderEscrow, Problem, WalletBalance } from '@market/shared';
+import { chargeOrderEscrow, LedgerEntry, orderEscrow, WalletBalance } from '@market/contracts';
+import { Problem } from '@market/shared/http';
 import { api, outboxEvents, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { balanceOf, ledgerSum, newAdmin, newUser, recharge } from './support';
 

@@ -1,5 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
-import { baseEnvShape, chargeOrderEscrow, createAssertionSigner, InternalClient, orderLedger, type ServiceName } from '@market/shared';
+import { chargeOrderEscrow, orderLedger, type ServiceName } from '@market/contracts';
+import { createAssertionSigner } from '@market/shared/auth';
+import { baseEnvShape } from '@market/shared/config';
+import { InternalClient } from '@market/shared/http';
 import { internalClientAs, startStack, type Stack } from '@market/testkit';
 import { newUser, recharge } from './support';
 

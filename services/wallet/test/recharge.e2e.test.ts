@@ -1,4 +1,4 @@
-import { RechargePayment } from '@market/shared';
+import { RechargePayment } from '@market/contracts';
 import { api, eventually, outboxEvents, startStack, type Stack } from '@market/testkit';
 import { signPaygateBody } from '../src/domain/paygate-signature';
 import { balanceOf, callbackFor, ledgerSum, newUser, notify, PAYGATE_SECRET, type Caller } from './support';

@@ -1,4 +1,5 @@
-import { createLogger, loadConfig, baseEnvShape } from '@market/shared';
+import { loadConfig, baseEnvShape } from '@market/shared/config';
+import { createLogger } from '@market/shared/logging';
 import { createPaymentGateway } from '../src/adapters/providers';
 import { walletEnv } from '../src/config';
 import { GATEWAY_CLEARING, orderEscrow, PLATFORM_REVENUE, userAvailable } from '../src/domain/accounts';

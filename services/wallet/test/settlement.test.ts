@@ -1,6 +1,6 @@
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow, orderEscrow } from '@market/shared';
+import { chargeOrderEscrow, orderEscrow } from '@market/contracts';
 import { api, eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { balanceOf, breakdown, inboxHas, newUser, orderData, platformRevenue, recharge, type Caller } from './support';

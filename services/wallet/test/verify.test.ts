@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow } from '@market/shared';
+import { chargeOrderEscrow } from '@market/contracts';
 import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { breakdown, inboxHas, newUser, orderData, recharge } from './support';

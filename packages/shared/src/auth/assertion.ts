@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
-import { INTERNAL_CALLERS, type InternalCaller } from '../contracts/routing';
+import { INTERNAL_CALLERS, type InternalCaller } from '@market/contracts';
 import { ExpiringCache } from './expiring-cache';
 
 /**

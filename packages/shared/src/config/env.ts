@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { DEV_KEYRING } from '../crypto/secret-box';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../redis';
-import type { ServiceName } from '../contracts/api/route';
-import { DEFAULT_PORTS, SERVICE_NAMES } from '../contracts/routing';
+import { type ServiceName, DEFAULT_PORTS, SERVICE_NAMES } from '@market/contracts';
 
 /**
  * A secret with a development default. In production the default is refused, so a deployment

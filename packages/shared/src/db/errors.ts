@@ -1,5 +1,3 @@
-import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-
 /**
  * SQLSTATEs that say "not now" rather than "wrong query": the connection failed (class 08), the
  * server is short of resources (53), shutting down, restarting or ended the session (57P0x), or a
@@ -15,6 +13,9 @@ const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 const UNAVAILABLE_MESSAGE =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
 
+/** TypeORM's errors for a query on a transaction whose connection is gone (its errors' `name` is the class name). */
+const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
+
 interface DriverErrorFields {
   code?: unknown;
   message?: unknown;
@@ -28,7 +29,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   // TypeORM releases a transaction's connection when the connection fails, and the transaction's
   // next query (or its COMMIT) throws one of these. (Using a manager after its transaction ended
   // throws them too, but such a bug fails every time, in the tests, not only when a connection drops.)
-  if (err instanceof QueryRunnerProviderAlreadyReleasedError || err instanceof QueryRunnerAlreadyReleasedError) return true;
+  // Matched by name, not class, so the HTTP and logging layers (the gateway's too) never load TypeORM.
+  if (err instanceof Error && RELEASED_RUNNER_ERRORS.has(err.name)) return true;
   for (let e = err as DriverErrorFields | undefined, depth = 0; e && depth < 3; e = e.driverError as DriverErrorFields, depth++) {
     if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_ERRNO.has(e.code))) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;

@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../db/sql';
 import type { Identity } from '../auth/assertion';
-import type { EventData } from '../contracts/events';
-import { currentRequestId } from '../http/request-context';
+import type { EventData } from '@market/contracts';
+import { currentRequestId } from '../context/request-context';
 import type { EventWriter } from './outbox';
 
 export interface AuditEntry {

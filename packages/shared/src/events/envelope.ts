@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { v7 as uuidv7 } from 'uuid';
-import { eventDataSchemas, type EventData, type EventType } from '../contracts/events';
+import { eventDataSchemas, type EventData, type EventType } from '@market/contracts';
 
 /** CONTRACT §8: every message on `marketplace.events` is this envelope, routing key = `type`. */
 export const EventEnvelope = z.object({

@@ -1,11 +1,10 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Db, Tx } from '../db/sql';
 import type { Logger } from 'pino';
-import type { ServiceName } from '../contracts/api/route';
-import { eventConsumers, eventProducers, type EventType } from '../contracts/events';
+import { type ServiceName, eventConsumers, eventProducers, type EventType } from '@market/contracts';
 import { isDatabaseUnavailable } from '../db/errors';
 import { Problem } from '../http/problem';
-import { runWithRequestId } from '../http/request-context';
+import { runWithRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
 import { declareConsumerQueues, queueNames } from './topology';

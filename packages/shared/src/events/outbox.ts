@@ -4,9 +4,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Tx } from '../db/sql';
 import { sqlMigration } from '../db/migration';
 import type { Logger } from 'pino';
-import type { ServiceName } from '../contracts/api/route';
-import type { EventData, EventType } from '../contracts/events';
-import { currentRequestId } from '../http/request-context';
+import type { ServiceName, EventData, EventType } from '@market/contracts';
+import { currentRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { buildEvent, type DomainEvent } from './envelope';
 

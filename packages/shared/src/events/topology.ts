@@ -1,6 +1,5 @@
 import type { Channel } from 'amqplib';
-import { eventConsumers, type EventType } from '../contracts/events';
-import { SERVICE_NAMES } from '../contracts/routing';
+import { eventConsumers, type EventType, SERVICE_NAMES } from '@market/contracts';
 
 export const DEFAULT_EXCHANGE = 'marketplace.events';
 

@@ -1,7 +1,6 @@
 import { ASSERTION_HEADER } from '../auth/assertion';
-import type { ServiceName } from '../contracts/api/route';
-import type { AnyInternalRoute, InternalInput, InternalResult } from '../contracts/internal';
-import { currentRequestId } from './request-context';
+import type { ServiceName, AnyInternalRoute, InternalInput, InternalResult } from '@market/contracts';
+import { currentRequestId } from '../context/request-context';
 import { Problem, problems } from './problem';
 
 /**

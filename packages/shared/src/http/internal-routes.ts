@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { Identity } from '../auth/assertion';
-import type { AnyInternalRoute, InternalInput, InternalResult } from '../contracts/internal';
+import type { AnyInternalRoute, InternalInput, InternalResult } from '@market/contracts';
 import { problems } from './problem';
 import { expressPath } from './routes';
 import { parseOrThrow } from './validate';

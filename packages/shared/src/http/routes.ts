@@ -9,7 +9,7 @@ import type {
   RouteParams,
   RouteQuery,
   RouteResult,
-} from '../contracts/api/route';
+} from '@market/contracts';
 import { IDEMPOTENCY_HEADER, requestFingerprint, type IdempotencyStore, type StoredResponse } from './idempotency';
 import { problems } from './problem';
 import { matchesEtag, PreparedJson } from './read-cache';

@@ -4,7 +4,7 @@ import { accessLogger } from '../logging/logger';
 import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
 import { problems } from './problem';
-import { acceptRequestId, runWithRequestId } from './request-context';
+import { acceptRequestId, runWithRequestId } from '../context/request-context';
 import type { IdempotencyStore } from './idempotency';
 import { mountInternalRoutes, type InternalBinding } from './internal-routes';
 import { mountRoutes, type RouteBinding } from './routes';

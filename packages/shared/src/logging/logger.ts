@@ -1,6 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { databaseErrorForLog } from '../db/errors';
-import { currentRequestId } from '../http/request-context';
+import { currentRequestId } from '../context/request-context';
 
 export type { Logger };
 

@@ -1,6 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { AnyRoute, ErrorStatus } from '../contracts/api/route';
-import { z } from '../contracts/zod';
+import { type AnyRoute, type ErrorStatus, z } from '@market/contracts';
 
 export const ProblemSchema = z
   .object({

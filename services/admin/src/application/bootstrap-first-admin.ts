@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit, type Admin, type z } from '@market/shared';
+import { type Admin, type z } from '@market/contracts';
+import { recordAudit } from '@market/shared/events';
 import { countAdmins, insertAdmin, lockAdminUsersForWriting } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';

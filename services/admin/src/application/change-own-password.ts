@@ -1,4 +1,8 @@
-import { auditRefusal, isUuid, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
+import { type Admin, type z } from '@market/contracts';
+import { type AdminIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { auditRefusal, recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { secondsUntil } from '../domain/admin-user';
 import { findAdminById, replacePasswordHash } from '../persistence/admin-users';
 import { bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';

@@ -1,5 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
-import { parseOrThrow, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
+import { type Admin, type z } from '@market/contracts';
+import { type AdminIdentity } from '@market/shared/auth';
+import { recordAudit } from '@market/shared/events';
+import { parseOrThrow, problems } from '@market/shared/http';
 import { NewAdmin } from '../domain/admin-user';
 import { insertAdmin } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';

@@ -1,4 +1,9 @@
-import type { Db, EventWriter, Logger, Revocations, ServiceContext, InternalClient } from '@market/shared';
+import type { Revocations } from '@market/shared/auth';
+import type { Db } from '@market/shared/db';
+import type { EventWriter } from '@market/shared/events';
+import type { InternalClient } from '@market/shared/http';
+import type { Logger } from '@market/shared/logging';
+import type { ServiceContext } from '@market/shared/service';
 import type { PasswordHasher } from './ports';
 import type { adminEnv, CaptchaMode } from '../config';
 import type { CaptchaStore } from '../persistence/captcha-store';

@@ -1,4 +1,8 @@
-import { isUuid, problems, recordAudit, type Admin, type AdminIdentity, type z } from '@market/shared';
+import { type Admin, type z } from '@market/contracts';
+import { type AdminIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { disableRefusal, STATUS_CHANGES, type DisableRefusal } from '../domain/admin-user';
 import { findAdminById, lockActiveAdminIds, moveAdminStatus } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';

@@ -1,4 +1,4 @@
-import type { Tx } from '@market/shared';
+import type { Tx } from '@market/shared/db';
 import { revokeLiveSessionsOf } from '../persistence/admin-sessions';
 import type { AdminDeps } from './deps';
 

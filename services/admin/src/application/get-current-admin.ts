@@ -1,4 +1,7 @@
-import { isUuid, problems, type Admin, type AdminIdentity, type z } from '@market/shared';
+import { type Admin, type z } from '@market/contracts';
+import { type AdminIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { findAdminById } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';

@@ -1,4 +1,12 @@
-import { listingStats, orderStats, userStats, walletStats, type Dashboard, type DashboardSource, type z } from '@market/shared';
+import {
+  listingStats,
+  orderStats,
+  userStats,
+  walletStats,
+  type Dashboard,
+  type DashboardSource,
+  type z,
+} from '@market/contracts';
 import { countAdmins } from '../persistence/admin-users';
 import type { AdminApp } from './admin-app';
 

@@ -1,6 +1,6 @@
 import { create } from 'svg-captcha';
 import { v7 as uuidv7 } from 'uuid';
-import type { Captcha, z } from '@market/shared';
+import type { Captcha, z } from '@market/contracts';
 import { CAPTCHA_IGNORED_CHARS, CAPTCHA_LENGTH, CAPTCHA_TTL_SECONDS, captchaDigest } from '../domain/captcha';
 import type { AdminDeps } from './deps';
 

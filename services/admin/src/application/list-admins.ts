@@ -1,4 +1,4 @@
-import type { Admin, z } from '@market/shared';
+import type { Admin, z } from '@market/contracts';
 import type { AdminStatus } from '../domain/admin-user';
 import { findAdminsPage } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';

@@ -1,4 +1,4 @@
-import type { AuditLog, z } from '@market/shared';
+import type { AuditLog, z } from '@market/contracts';
 import { findAuditLogs, type AuditLogFilter } from '../persistence/audit-logs';
 import type { AdminDeps } from './deps';
 import { auditLogView } from './views';

@@ -1,4 +1,4 @@
-import type { SystemConfig, z } from '@market/shared';
+import type { SystemConfig, z } from '@market/contracts';
 import { listSystemConfigRows } from '../persistence/system-configs';
 import type { AdminDeps } from './deps';
 import { systemConfigView } from './views';

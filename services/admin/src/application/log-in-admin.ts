@@ -1,14 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
-import {
-  auditRefusal,
-  isUuid,
-  problems,
-  recordAudit,
-  signAccessToken,
-  type AdminLogin,
-  type Identity,
-  type z,
-} from '@market/shared';
+import { type AdminLogin, type z } from '@market/contracts';
+import { signAccessToken, type Identity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { auditRefusal, recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { loginVerdict, secondsUntil } from '../domain/admin-user';
 import { captchaMatches } from '../domain/captcha';
 import { findAdminByUsername } from '../persistence/admin-users';

@@ -1,4 +1,6 @@
-import { isUuid, recordAudit, type AdminIdentity } from '@market/shared';
+import { type AdminIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
 import { revokeAdminSession } from '../persistence/admin-sessions';
 import type { AdminDeps } from './deps';
 

@@ -1,4 +1,4 @@
-import { problems } from '@market/shared';
+import { problems } from '@market/shared/http';
 import { findActiveAdminByUsername, findActiveAdminsByNickname } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 

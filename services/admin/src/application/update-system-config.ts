@@ -1,4 +1,7 @@
-import { problems, recordAudit, zodIssuesToFieldErrors, type AdminIdentity, type SystemConfig, type z } from '@market/shared';
+import { type SystemConfig, type z } from '@market/contracts';
+import { type AdminIdentity } from '@market/shared/auth';
+import { recordAudit } from '@market/shared/events';
+import { problems, zodIssuesToFieldErrors } from '@market/shared/http';
 import { systemConfigSchema } from '../domain/system-config';
 import { lockSystemConfig, writeSystemConfig } from '../persistence/system-configs';
 import type { AdminDeps } from './deps';

@@ -1,4 +1,4 @@
-import type { Admin, AuditLog, SystemConfig, z } from '@market/shared';
+import type { Admin, AuditLog, SystemConfig, z } from '@market/contracts';
 import type { AdminUserRow } from '../persistence/admin-users';
 import type { AuditLogRow } from '../persistence/audit-logs';
 import type { SystemConfigRow } from '../persistence/system-configs';

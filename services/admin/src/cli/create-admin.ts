@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
-import { baseEnvShape, createDataSource, EventWriter, initializeDataSource, loadConfig, Problem, z } from '@market/shared';
+import { z } from '@market/contracts';
+import { baseEnvShape, loadConfig } from '@market/shared/config';
+import { createDataSource, initializeDataSource } from '@market/shared/db';
+import { EventWriter } from '@market/shared/events';
+import { Problem } from '@market/shared/http';
 import { Argon2Passwords } from '../adapters/argon2-passwords';
 import { createAdmin } from '../application/create-admin';
 import { adminMigrations } from '../persistence/migrations';

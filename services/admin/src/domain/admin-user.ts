@@ -1,4 +1,4 @@
-import { AdminNickname, AdminPassword, AdminStatus as AdminStatusSchema, AdminUsername, z } from '@market/shared';
+import { AdminNickname, AdminPassword, AdminStatus as AdminStatusSchema, AdminUsername, z } from '@market/contracts';
 
 export { AdminNickname, AdminPassword, AdminUsername };
 

@@ -1,4 +1,5 @@
-import type { DomainEvent, Tx } from '@market/shared';
+import type { Tx } from '@market/shared/db';
+import type { DomainEvent } from '@market/shared/events';
 import { insertAuditLog } from '../persistence/audit-logs';
 
 /** `audit.recorded` from any service, this one included, becomes a row of the back-office audit log. */

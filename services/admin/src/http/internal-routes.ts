@@ -1,4 +1,5 @@
-import { internalRoute, matchAdminUser as matchAdminRoute, systemConfigValues, type InternalBinding } from '@market/shared';
+import { matchAdminUser as matchAdminRoute, systemConfigValues } from '@market/contracts';
+import { internalRoute, type InternalBinding } from '@market/shared/http';
 import type { AdminDeps } from '../application/deps';
 import { listSystemConfigValues } from '../application/list-system-configs';
 import { matchAdminUser } from '../application/match-admin-user';

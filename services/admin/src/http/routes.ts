@@ -11,10 +11,9 @@ import {
   getDashboard as getDashboardRoute,
   listAuditLogs as listAuditLogsRoute,
   listSystemConfigs as listSystemConfigsRoute,
-  route,
   updateSystemConfig as updateSystemConfigRoute,
-  type RouteBinding,
-} from '@market/shared';
+} from '@market/contracts';
+import { route, type RouteBinding } from '@market/shared/http';
 import type { AdminDeps } from '../application/deps';
 import { changeOwnPassword } from '../application/change-own-password';
 import { createAdmin } from '../application/create-admin';

@@ -1,4 +1,4 @@
-import { updateReturning, type Queryable } from '@market/shared';
+import { updateReturning, type Queryable } from '@market/shared/db';
 
 /**
  * Opens a session only while the admin is still active and still has the password that was

@@ -1,5 +1,5 @@
 import type { AdminStatus } from '../domain/admin-user';
-import { keysetPage, NEWEST_FIRST, updateReturning, type KeysetPageResult, type Queryable } from '@market/shared';
+import { keysetPage, NEWEST_FIRST, updateReturning, type KeysetPageResult, type Queryable } from '@market/shared/db';
 
 export interface AdminUserRow {
   id: string;

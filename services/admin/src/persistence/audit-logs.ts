@@ -1,4 +1,4 @@
-import { keysetPage, NEWEST_FIRST, type KeysetPageResult, type Queryable } from '@market/shared';
+import { keysetPage, NEWEST_FIRST, type KeysetPageResult, type Queryable } from '@market/shared/db';
 
 export interface AuditLogRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { RedisClient } from '@market/shared';
+import type { RedisClient } from '@market/shared/redis';
 
 /** Captcha answers (as digests) in Redis; reading one deletes it, which is what makes a captcha single use. */
 export class CaptchaStore {

@@ -1,4 +1,4 @@
-import { updateReturning, type Queryable } from '@market/shared';
+import { updateReturning, type Queryable } from '@market/shared/db';
 
 /**
  * Books one login attempt at a username before the password is checked, in one statement, so

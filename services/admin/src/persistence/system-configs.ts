@@ -1,4 +1,4 @@
-import { updateReturning, type Queryable } from '@market/shared';
+import { updateReturning, type Queryable } from '@market/shared/db';
 
 export interface SystemConfigRow {
   key: string;

@@ -1,4 +1,5 @@
-import { matchAdminUser, type InternalClient } from '@market/shared';
+import { matchAdminUser } from '@market/contracts';
+import { type InternalClient } from '@market/shared/http';
 import type { AdminDirectory } from '../application/ports';
 
 export function adminDirectory(internal: InternalClient): AdminDirectory {

@@ -1,4 +1,5 @@
-import { fileMeta, type InternalClient } from '@market/shared';
+import { fileMeta } from '@market/contracts';
+import { type InternalClient } from '@market/shared/http';
 import type { FileRegistry } from '../application/ports';
 
 export function fileRegistry(internal: InternalClient): FileRegistry {

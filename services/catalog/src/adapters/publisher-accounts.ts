@@ -1,4 +1,5 @@
-import { ensurePublisherUser, type InternalClient } from '@market/shared';
+import { ensurePublisherUser } from '@market/contracts';
+import { type InternalClient } from '@market/shared/http';
 import type { PublisherAccounts } from '../application/ports';
 
 export function publisherAccounts(internal: InternalClient): PublisherAccounts {

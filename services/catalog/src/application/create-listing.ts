@@ -1,4 +1,7 @@
-import { problems, sealedAt, type CreateListingBody, type Identity, type z } from '@market/shared';
+import { type CreateListingBody, type z } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { sealedAt } from '@market/shared/crypto';
+import { problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OWNER } from '../domain/listing-state';

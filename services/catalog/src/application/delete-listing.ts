@@ -1,4 +1,4 @@
-import type { Identity } from '@market/shared';
+import type { Identity } from '@market/shared/auth';
 import { toListingView } from './listing-view';
 import { assertNotRented, ownListing } from './listing-access';
 import { moveListing } from './listing-moves';

@@ -1,4 +1,7 @@
-import type { Db, EventWriter, ReadCache, SecretBox } from '@market/shared';
+import type { SecretBox } from '@market/shared/crypto';
+import type { Db } from '@market/shared/db';
+import type { EventWriter } from '@market/shared/events';
+import type { ReadCache } from '@market/shared/http';
 import type { AdminDirectory, FileRegistry, PublisherAccounts } from './ports';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */

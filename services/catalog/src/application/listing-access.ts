@@ -1,4 +1,6 @@
-import { isUuid, problems, type Queryable, type Identity } from '@market/shared';
+import { type Identity } from '@market/shared/auth';
+import { isUuid, type Queryable } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { visibleToOwner } from '../domain/listing-state';
 import { findListing, type ListingRow } from '../persistence/listing-repository';
 

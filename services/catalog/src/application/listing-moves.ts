@@ -1,4 +1,7 @@
-import { problems, type Tx, type EventData, type EventWriter } from '@market/shared';
+import { type EventData } from '@market/contracts';
+import { type Tx } from '@market/shared/db';
+import { type EventWriter } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { nextListingState, type ListingTrigger } from '../domain/listing-state';
 import { updateListing, type ListingRow, type ListingUpdate } from '../persistence/listing-repository';
 

@@ -1,4 +1,4 @@
-import type { Listing, z } from '@market/shared';
+import type { Listing, z } from '@market/contracts';
 import type { ListingRow } from '../persistence/listing-repository';
 
 export type ListingView = z.infer<typeof Listing>;

@@ -1,4 +1,6 @@
-import { problems, recordAudit, type AdminIdentity } from '@market/shared';
+import { type AdminIdentity } from '@market/shared/auth';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { reachesRenters, type ListingTrigger } from '../domain/listing-state';
 import { toListingView } from './listing-view';
 import { isOwnerFrozen } from '../persistence/owner-standing-repository';

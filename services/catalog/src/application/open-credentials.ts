@@ -1,4 +1,5 @@
-import { recordAudit, sealedAt } from '@market/shared';
+import { sealedAt } from '@market/shared/crypto';
+import { recordAudit } from '@market/shared/events';
 import { findListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
 import { anyListing } from './listing-access';
 import type { CatalogDeps } from './deps';

@@ -1,4 +1,8 @@
-import { Problem, REFUSED_DELIVERY_BYTES_KEPT, recordAudit, sealedAt, type Identity } from '@market/shared';
+import { REFUSED_DELIVERY_BYTES_KEPT } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { sealedAt } from '@market/shared/crypto';
+import { recordAudit } from '@market/shared/events';
+import { Problem } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import {
   maskedText,

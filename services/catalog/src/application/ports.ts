@@ -1,4 +1,4 @@
-import type { fileMeta, InternalResult, matchAdminUser } from '@market/shared';
+import type { fileMeta, InternalResult, matchAdminUser } from '@market/contracts';
 
 export type FileMeta = InternalResult<typeof fileMeta>;
 export type MatchedAdmin = InternalResult<typeof matchAdminUser>;

@@ -1,15 +1,15 @@
 import {
-  isUuid,
   ListingStatus,
-  problems,
   type adminListListings,
-  type Identity,
   type listListings,
   type listSellerListings,
   type PageQuery,
   type RouteQuery,
   type z,
-} from '@market/shared';
+} from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { isPublic, visibleToOwner } from '../domain/listing-state';
 import { queryListings, type ListingQuery } from '../persistence/listing-queries';
 import { countListings, findListing } from '../persistence/listing-repository';

@@ -1,12 +1,12 @@
 import {
   OpenUploadResult,
-  problems,
   type adminListOpenUploads,
   type OpenUploadRecord,
   type OpenUploadRecordSummary,
   type RouteQuery,
   type z,
-} from '@market/shared';
+} from '@market/contracts';
+import { problems } from '@market/shared/http';
 import { findOpenUpload, queryOpenUploads, type OpenUploadSummaryRow } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
 

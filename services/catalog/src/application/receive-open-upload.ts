@@ -1,16 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import {
-  clientInputErrors,
-  OpenUploadBody,
-  Problem,
-  problems,
-  sealedAt,
-  zodIssuesToFieldErrors,
-  type Identity,
-  type Logger,
-  type OpenUploadResult,
-  type z,
-} from '@market/shared';
+import { OpenUploadBody, type OpenUploadResult, type z } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { sealedAt } from '@market/shared/crypto';
+import { clientInputErrors, Problem, problems, zodIssuesToFieldErrors } from '@market/shared/http';
+import { type Logger } from '@market/shared/logging';
 import { v7 as uuidv7 } from 'uuid';
 import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OPEN_UPLOAD } from '../domain/listing-state';

@@ -1,4 +1,5 @@
-import { Problem, type InternalInput, type recordRefusedOpenUpload } from '@market/shared';
+import { type InternalInput, type recordRefusedOpenUpload } from '@market/contracts';
+import { Problem } from '@market/shared/http';
 import { readBody } from '../domain/open-upload';
 import type { CatalogDeps } from './deps';
 import { recordRefusal } from './open-upload-records';

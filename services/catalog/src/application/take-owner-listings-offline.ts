@@ -1,4 +1,6 @@
-import { isUuid, type Tx, type EventData, type EventWriter } from '@market/shared';
+import { type EventData } from '@market/contracts';
+import { isUuid, type Tx } from '@market/shared/db';
+import { type EventWriter } from '@market/shared/events';
 import { isPublic } from '../domain/listing-state';
 import { applyOwnerStanding, lockListingsOfOwner, recordFreezeHold } from '../persistence/owner-standing-repository';
 import { moveListing } from './listing-moves';

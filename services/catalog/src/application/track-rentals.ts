@@ -1,4 +1,4 @@
-import { isUuid, type Tx } from '@market/shared';
+import { isUuid, type Tx } from '@market/shared/db';
 import { lockListingForRentals, recordRentalEnd, recordRentalStart, refreshRented } from '../persistence/rental-repository';
 
 /**

@@ -1,4 +1,7 @@
-import { problems, sealedAt, type Identity, type UpdateListingBody, type z } from '@market/shared';
+import { type UpdateListingBody, type z } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { sealedAt } from '@market/shared/crypto';
+import { problems } from '@market/shared/http';
 import { changedFields, hoursBoundErrors } from '../domain/listing-content';
 import { LISTING_CREDENTIALS_SEALED, upsertListingCredentials } from '../persistence/credentials-repository';
 import { toListingView } from './listing-view';

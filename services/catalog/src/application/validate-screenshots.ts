@@ -1,4 +1,4 @@
-import { problems, type FieldError } from '@market/shared';
+import { problems, type FieldError } from '@market/shared/http';
 import type { FileRegistry } from './ports';
 import { classifyScreenshotUrl, PUBLIC_FILE_SCENES } from '../domain/screenshot-url';
 

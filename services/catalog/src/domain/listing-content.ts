@@ -1,4 +1,5 @@
-import type { FieldError, Listing, UpdateListingBody, z } from '@market/shared';
+import type { Listing, UpdateListingBody, z } from '@market/contracts';
+import type { FieldError } from '@market/shared/http';
 
 export type ListingChanges = z.infer<typeof UpdateListingBody>;
 

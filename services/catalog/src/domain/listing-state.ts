@@ -1,4 +1,4 @@
-import type { Listing, z } from '@market/shared';
+import type { Listing, z } from '@market/contracts';
 
 export type ListingState = Pick<z.infer<typeof Listing>, 'status' | 'review_status'>;
 type Status = ListingState['status'];

@@ -1,4 +1,5 @@
-import { OpenUploadAccount, zodIssuesToFieldErrors, type FieldError, type z } from '@market/shared';
+import { OpenUploadAccount, type z } from '@market/contracts';
+import { zodIssuesToFieldErrors, type FieldError } from '@market/shared/http';
 
 export type OpenUploadItem = z.infer<typeof OpenUploadAccount>;
 export type UploadOutcome = 'accepted' | 'partial' | 'rejected' | 'unmatched' | 'refused';

@@ -1,4 +1,4 @@
-import type { EventHandlers, EventWriter } from '@market/shared';
+import type { EventHandlers, EventWriter } from '@market/shared/events';
 import { bringOwnerListingsBack } from '../application/bring-owner-listings-back';
 import { rentalEnded, rentalStarted } from '../application/track-rentals';
 import { takeOwnerListingsOffline } from '../application/take-owner-listings-offline';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { matchesEtag } from '@market/shared';
+import { matchesEtag } from '@market/shared/http';
 
 // The same relative path from src/http (jest, tsx) and from dist/http (the build).
 const ASSET = path.resolve(__dirname, '..', '..', 'assets', 'default-upload-screenshot.png');

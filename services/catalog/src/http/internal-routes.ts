@@ -1,11 +1,10 @@
 import {
-  internalRoute,
   listingById,
   listingCredentials,
   listingStats as listingStatsRoute,
   recordRefusedOpenUpload,
-  type InternalBinding,
-} from '@market/shared';
+} from '@market/contracts';
+import { internalRoute, type InternalBinding } from '@market/shared/http';
 import type { CatalogDeps } from '../application/deps';
 import { openListingCredentials } from '../application/open-credentials';
 import { listingInAnyState, listingStats } from '../application/read-listings';

@@ -16,11 +16,10 @@ import {
   listListings,
   listSellerListings,
   openUploadListings,
-  route,
   submitListingForReview,
   updateListing as updateListingRoute,
-  type RouteBinding,
-} from '@market/shared';
+} from '@market/contracts';
+import { route, type RouteBinding } from '@market/shared/http';
 import { createListing } from '../application/create-listing';
 import { deleteListing } from '../application/delete-listing';
 import type { CatalogDeps } from '../application/deps';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '@market/shared';
+import type { ServiceContext } from '@market/shared/service';
 
 /**
  * Calls `fn` after every transaction this process commits, before the code that committed goes

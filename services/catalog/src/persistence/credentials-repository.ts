@@ -1,4 +1,5 @@
-import type { Tx, Queryable, SealedColumn } from '@market/shared';
+import type { SealedColumn } from '@market/shared/crypto';
+import type { Tx, Queryable } from '@market/shared/db';
 
 export const LISTING_CREDENTIALS_SEALED: SealedColumn = { table: 'listing_credentials', column: 'sealed', idColumn: 'listing_id' };
 

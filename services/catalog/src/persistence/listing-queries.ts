@@ -1,4 +1,11 @@
-import { keysetPage, NEWEST_FIRST, type EntityManager, type KeysetOrder, type ListingStatus, type KeysetPageResult, type ReviewStatus, type z } from '@market/shared';
+import { type ListingStatus, type ReviewStatus, type z } from '@market/contracts';
+import {
+  keysetPage,
+  NEWEST_FIRST,
+  type EntityManager,
+  type KeysetOrder,
+  type KeysetPageResult,
+} from '@market/shared/db';
 import { LISTING_COLUMNS, type ListingRow } from './listing-repository';
 
 export type ListingOrder = 'newest' | 'price_asc' | 'price_desc';

@@ -1,4 +1,5 @@
-import { updateReturning, type Listing, type Queryable, type Tx, type z } from '@market/shared';
+import { type Listing, type z } from '@market/contracts';
+import { updateReturning, type Queryable, type Tx } from '@market/shared/db';
 import type { ListingContent } from '../domain/listing-content';
 import type { ListingState } from '../domain/listing-state';
 

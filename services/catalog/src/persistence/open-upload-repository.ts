@@ -1,4 +1,13 @@
-import { isUuid, keysetPage, type Queryable, type Tx, type FieldError, type KeysetOrder, type KeysetPageResult, type SealedColumn } from '@market/shared';
+import { type SealedColumn } from '@market/shared/crypto';
+import {
+  isUuid,
+  keysetPage,
+  type Queryable,
+  type Tx,
+  type KeysetOrder,
+  type KeysetPageResult,
+} from '@market/shared/db';
+import { type FieldError } from '@market/shared/http';
 import type { UploadOutcome } from '../domain/open-upload';
 
 export const OPEN_UPLOAD_RAW_SEALED: SealedColumn = { table: 'open_uploads', column: 'raw_sealed', idColumn: 'id' };

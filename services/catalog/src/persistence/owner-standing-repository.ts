@@ -1,4 +1,4 @@
-import type { Tx } from '@market/shared';
+import type { Tx } from '@market/shared/db';
 import { LISTING_COLUMNS, type ListingRow } from './listing-repository';
 
 /**

@@ -1,4 +1,4 @@
-import type { Tx } from '@market/shared';
+import type { Tx } from '@market/shared/db';
 
 /** Serialises rental bookkeeping per listing; `rented` is not a key, so FK checks are not blocked. */
 export async function lockListingForRentals(tx: Tx, listingId: string) {

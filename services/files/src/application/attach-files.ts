@@ -1,4 +1,5 @@
-import { problems, type attachFiles as attachFilesRoute, type z } from '@market/shared';
+import { type attachFiles as attachFilesRoute, type z } from '@market/contracts';
+import { problems } from '@market/shared/http';
 import { isFileKey } from '../domain/file-key';
 import { existingKeys, insertAttachments } from '../persistence/file-repository';
 import type { FilesDeps } from './deps';

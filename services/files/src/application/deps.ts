@@ -1,4 +1,5 @@
-import type { Db, EventWriter } from '@market/shared';
+import type { Db } from '@market/shared/db';
+import type { EventWriter } from '@market/shared/events';
 import type { Storage } from '../storage/storage';
 
 /** What the use cases run on, built once in service.ts. */

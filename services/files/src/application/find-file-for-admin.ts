@@ -1,4 +1,6 @@
-import { problems, recordAudit, type AdminIdentity } from '@market/shared';
+import { type AdminIdentity } from '@market/shared/auth';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { isFileKey } from '../domain/file-key';
 import { isPublicScene } from '../domain/scene';
 import { findFile, type FileRecord } from '../persistence/file-repository';

@@ -1,4 +1,6 @@
-import { isUuid, problems, type Identity } from '@market/shared';
+import { type Identity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { isFileKey } from '../domain/file-key';
 import { userMayRead } from '../domain/read-access';
 import { findFileForReader, type FileRecord } from '../persistence/file-repository';

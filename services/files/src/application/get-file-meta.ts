@@ -1,4 +1,4 @@
-import { problems } from '@market/shared';
+import { problems } from '@market/shared/http';
 import { isFileKey } from '../domain/file-key';
 import { findFile, type FileRecord } from '../persistence/file-repository';
 import type { FilesDeps } from './deps';

@@ -1,4 +1,5 @@
-import { isUuid, problems } from '@market/shared';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import { isAcceptedContentType } from '../domain/content-type';
 import { newFileKey } from '../domain/file-key';

@@ -1,4 +1,4 @@
-import type { FileContentType, z } from '@market/shared';
+import type { FileContentType, z } from '@market/contracts';
 
 export type ContentType = z.infer<typeof FileContentType>;
 

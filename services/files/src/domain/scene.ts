@@ -1,4 +1,4 @@
-import type { FileScene, z } from '@market/shared';
+import type { FileScene, z } from '@market/contracts';
 
 export type Scene = z.infer<typeof FileScene>;
 

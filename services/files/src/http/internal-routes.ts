@@ -1,4 +1,5 @@
-import { attachFiles, fileMeta, internalRoute, type InternalBinding } from '@market/shared';
+import { attachFiles, fileMeta } from '@market/contracts';
+import { internalRoute, type InternalBinding } from '@market/shared/http';
 import { attachFiles as attachFilesToReaders } from '../application/attach-files';
 import type { FilesDeps } from '../application/deps';
 import { getFileMeta } from '../application/get-file-meta';

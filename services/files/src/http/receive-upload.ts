@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import { MAX_FILE_BYTES, Problem, problems } from '@market/shared';
+import { MAX_FILE_BYTES } from '@market/contracts';
+import { Problem, problems } from '@market/shared/http';
 import type { ReceivedFile } from '../application/store-uploaded-file';
 
 export interface ReceivedUpload {

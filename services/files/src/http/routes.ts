@@ -1,12 +1,5 @@
-import {
-  adminReadFile,
-  parseOrThrow,
-  problems,
-  readFile,
-  route,
-  uploadFile,
-  type RouteBinding,
-} from '@market/shared';
+import { adminReadFile, readFile, uploadFile } from '@market/contracts';
+import { parseOrThrow, problems, route, type RouteBinding } from '@market/shared/http';
 import type { FilesDeps } from '../application/deps';
 import { findFileForAdmin } from '../application/find-file-for-admin';
 import { findReadableFile } from '../application/find-readable-file';

@@ -1,4 +1,4 @@
-import type { Queryable } from '@market/shared';
+import type { Queryable } from '@market/shared/db';
 import type { ContentType } from '../domain/content-type';
 import type { Scene } from '../domain/scene';
 

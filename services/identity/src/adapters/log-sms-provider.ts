@@ -1,4 +1,4 @@
-import type { Logger } from '@market/shared';
+import type { Logger } from '@market/shared/logging';
 import { maskPhone } from '../domain/phone';
 import type { SmsProvider } from '../application/ports';
 

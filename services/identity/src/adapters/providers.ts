@@ -1,4 +1,5 @@
-import { ConfigError, type Logger } from '@market/shared';
+import { ConfigError } from '@market/shared/config';
+import { type Logger } from '@market/shared/logging';
 import type { RealnameVerifier, SmsProvider } from '../application/ports';
 import { LogSmsProvider } from './log-sms-provider';
 import { SandboxRealnameVerifier } from './sandbox-realname-verifier';

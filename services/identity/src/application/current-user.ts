@@ -1,4 +1,5 @@
-import { isUuid, problems, type Queryable } from '@market/shared';
+import { isUuid, type Queryable } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { findUserById } from '../persistence/user-repository';
 
 /** The user behind a verified token; a token whose user does not exist is not a valid login. */

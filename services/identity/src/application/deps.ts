@@ -1,4 +1,8 @@
-import type { Db, EventWriter, Revocations, SecretBox, ServiceContext } from '@market/shared';
+import type { Revocations } from '@market/shared/auth';
+import type { SecretBox } from '@market/shared/crypto';
+import type { Db } from '@market/shared/db';
+import type { EventWriter } from '@market/shared/events';
+import type { ServiceContext } from '@market/shared/service';
 import type { identityEnv } from '../config';
 import type { DailyQuota } from '../persistence/daily-quota';
 import type { RedisLocks } from '../persistence/redis-lock';

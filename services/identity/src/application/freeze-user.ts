@@ -1,4 +1,8 @@
-import { isUuid, problems, recordAudit, RedisUnavailableError, type AdminIdentity, type Tx } from '@market/shared';
+import { type AdminIdentity } from '@market/shared/auth';
+import { isUuid, type Tx } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
+import { RedisUnavailableError } from '@market/shared/redis';
 import { revokeLiveSessionsOf } from '../persistence/session-repository';
 import { findUserById, freezeIfActive, unfreezeIfFrozen } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';

@@ -1,4 +1,6 @@
-import { auditRefusal, Problem, problems, recordAudit, type TokenPair, type z } from '@market/shared';
+import { type TokenPair, type z } from '@market/contracts';
+import { auditRefusal, recordAudit } from '@market/shared/events';
+import { Problem, problems } from '@market/shared/http';
 import { defaultNickname, maskPhone, normalizePhone } from '../domain/phone';
 import { createSession } from '../persistence/session-repository';
 import { findUserByPhone, registerPhoneUser } from '../persistence/user-repository';

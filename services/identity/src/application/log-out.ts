@@ -1,4 +1,6 @@
-import { isUuid, recordAudit, type UserIdentity } from '@market/shared';
+import { type UserIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
 import { findSessionOfRefreshToken, revokeSession } from '../persistence/session-repository';
 import type { IdentityDeps } from './deps';
 import { hashRefreshToken, revokeAccessTokens } from './session-tokens';

@@ -1,4 +1,5 @@
-import { isUuid, problems } from '@market/shared';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { findUserById } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
 

@@ -1,4 +1,5 @@
-import { sealedAt, type RealnameStatusView, type SecretBox, type z } from '@market/shared';
+import { type RealnameStatusView, type z } from '@market/contracts';
+import { sealedAt, type SecretBox } from '@market/shared/crypto';
 import { maskIdNumber, maskRealName } from '../domain/realname';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED, type RealnameRow } from '../persistence/realname-repository';
 

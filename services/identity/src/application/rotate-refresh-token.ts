@@ -1,4 +1,6 @@
-import { problems, recordAudit, type Problem, type TokenPair, type z } from '@market/shared';
+import { type TokenPair, type z } from '@market/contracts';
+import { recordAudit } from '@market/shared/events';
+import { problems, type Problem } from '@market/shared/http';
 import { judgeRefreshToken } from '../domain/refresh-token';
 import { findRefreshTokenForUpdate, markRotated, revokeSession } from '../persistence/session-repository';
 import { findUserById } from '../persistence/user-repository';

@@ -1,4 +1,4 @@
-import { problems } from '@market/shared';
+import { problems } from '@market/shared/http';
 import { normalizePhone } from '../domain/phone';
 import { generateSmsCode, SMS_CODE_TTL_SECONDS, SMS_RESEND_AFTER_SECONDS } from '../domain/sms-policy';
 import type { IdentityDeps } from './deps';

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { signAccessToken, type Tx, type TokenPair, type z } from '@market/shared';
+import { type TokenPair, type z } from '@market/contracts';
+import { signAccessToken } from '@market/shared/auth';
+import { type Tx } from '@market/shared/db';
 import { insertRefreshToken } from '../persistence/session-repository';
 import type { UserRecord } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';

@@ -1,4 +1,7 @@
-import { problems, recordAudit, sealedAt, type UserIdentity } from '@market/shared';
+import { type UserIdentity } from '@market/shared/auth';
+import { sealedAt } from '@market/shared/crypto';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { REALNAME_STARTABLE, realnameOutcome, type VerifierDecision } from '../domain/realname';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED, recordRealnameOutcome } from '../persistence/realname-repository';
 import { requireCurrentUser } from './current-user';

@@ -1,4 +1,4 @@
-import type { User, UserAdminView, z } from '@market/shared';
+import type { User, UserAdminView, z } from '@market/contracts';
 import { maskPhone } from '../domain/phone';
 import type { UserRecord } from '../persistence/user-repository';
 

@@ -1,4 +1,4 @@
-import { mask } from '@market/shared';
+import { mask } from '@market/shared/crypto';
 
 /** `13800138000`, `8613800138000` and `+8613800138000` are one number, stored as its 11 digits. */
 export function normalizePhone(phone: string): string {

@@ -1,4 +1,5 @@
-import { mask, type RealnameStatus, type z } from '@market/shared';
+import { type RealnameStatus, type z } from '@market/contracts';
+import { mask } from '@market/shared/crypto';
 
 export type RealnameState = z.infer<typeof RealnameStatus>;
 /** What a verification attempt ends in; a verifier answers with one of these. */

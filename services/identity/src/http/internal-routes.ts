@@ -1,4 +1,5 @@
-import { ensurePublisherUser as ensurePublisherRoute, internalRoute, userStanding, userStats, type InternalBinding } from '@market/shared';
+import { ensurePublisherUser as ensurePublisherRoute, userStanding, userStats } from '@market/contracts';
+import { internalRoute, type InternalBinding } from '@market/shared/http';
 import type { IdentityDeps } from '../application/deps';
 import { ensurePublisherUser } from '../application/ensure-publisher-user';
 import { readUserStanding } from '../application/read-user-standing';

@@ -7,12 +7,11 @@ import {
   loginWithSms,
   logout,
   refreshToken,
-  route,
   sendSmsCode,
   startRealname,
-  type Identity,
-  type RouteBinding,
-} from '@market/shared';
+} from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { route, type RouteBinding } from '@market/shared/http';
 import type { IdentityDeps } from '../application/deps';
 import { freezeUser, unfreezeUser } from '../application/freeze-user';
 import { listUsers } from '../application/list-users';

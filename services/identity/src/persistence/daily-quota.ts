@@ -1,5 +1,5 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RedisClient } from '@market/shared';
+import type { RedisClient } from '@market/shared/redis';
 import { secondsUntilNextUtcDay, utcDay } from '../domain/sms-policy';
 
 /**

@@ -1,4 +1,5 @@
-import type { Queryable, Tx, SealedColumn } from '@market/shared';
+import type { SealedColumn } from '@market/shared/crypto';
+import type { Queryable, Tx } from '@market/shared/db';
 import type { DecidedState, RealnameState } from '../domain/realname';
 
 export const REAL_NAME_SEALED: SealedColumn = { table: 'realname_verifications', column: 'real_name_sealed', idColumn: 'user_id' };

@@ -1,4 +1,4 @@
-import { updateReturning, type Tx, type Queryable } from '@market/shared';
+import { updateReturning, type Tx, type Queryable } from '@market/shared/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { StoredRefreshToken } from '../domain/refresh-token';
 

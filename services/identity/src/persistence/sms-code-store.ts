@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { RedisClient } from '@market/shared';
+import type { RedisClient } from '@market/shared/redis';
 import { SMS_CODE_TTL_SECONDS, SMS_MAX_WRONG_TRIES, SMS_RESEND_AFTER_SECONDS } from '../domain/sms-policy';
 
 export type CodeVerdict = 'ok' | 'invalid';

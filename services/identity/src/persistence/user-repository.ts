@@ -1,7 +1,13 @@
-import { keysetPage, NEWEST_FIRST, type Queryable, type Tx, type KeysetPageResult } from '@market/shared';
+import {
+  keysetPage,
+  NEWEST_FIRST,
+  type Queryable,
+  type Tx,
+  type KeysetPageResult,
+  updateReturning,
+} from '@market/shared/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { RealnameState } from '../domain/realname';
-import { updateReturning } from '@market/shared';
 
 export interface UserRecord {
   id: string;

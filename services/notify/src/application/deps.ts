@@ -1,4 +1,4 @@
-import type { ServiceContext } from '@market/shared';
+import type { ServiceContext } from '@market/shared/service';
 
 /** What the use cases run against. */
 export interface NotifyDeps {

@@ -1,4 +1,6 @@
-import { isUuid, problems, type UserIdentity } from '@market/shared';
+import { type UserIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { markAllRead, markRead, pageNotifications, toNotificationView, unreadCount } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
 

@@ -1,4 +1,6 @@
-import type { DomainEvent, EntityManager, EventType } from '@market/shared';
+import type { EventType } from '@market/contracts';
+import type { EntityManager } from '@market/shared/db';
+import type { DomainEvent } from '@market/shared/events';
 import { notificationsFor } from '../domain/notification-messages';
 import { insertNotifications } from '../persistence/notification-repository';
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { withTimeout, type Revocations, type UserIdentity } from '@market/shared';
+import { type Revocations, type UserIdentity } from '@market/shared/auth';
+import { withTimeout } from '@market/shared/events';
 import type { NotificationHub, StreamSource } from '../live/notification-hub';
 import { lastPosition, notificationsAfter, toNotificationView } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';

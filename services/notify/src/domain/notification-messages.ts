@@ -1,4 +1,4 @@
-import type { EventData, EventType } from '@market/shared';
+import type { EventData, EventType } from '@market/contracts';
 
 /** One notification to write, before it has an id or a place in its user's stream. */
 export interface NotificationDraft {

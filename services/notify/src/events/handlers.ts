@@ -1,4 +1,5 @@
-import { eventConsumers, type EventHandler, type EventHandlers, type EventType } from '@market/shared';
+import { eventConsumers, type EventType } from '@market/contracts';
+import { type EventHandler, type EventHandlers } from '@market/shared/events';
 import { recordNotifications } from '../application/record-notifications';
 
 /** Every event notify consumes becomes its notifications; the kit runs each in one transaction with its inbox row. */

@@ -2,10 +2,9 @@ import {
   listNotifications as listNotificationsRoute,
   markAllNotificationsRead as markAllNotificationsReadRoute,
   markNotificationRead as markNotificationReadRoute,
-  route,
   streamNotifications,
-  type RouteBinding,
-} from '@market/shared';
+} from '@market/contracts';
+import { route, type RouteBinding } from '@market/shared/http';
 import type { NotifyDeps } from '../application/deps';
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from '../application/read-notifications';
 import { openNotificationStream } from '../application/stream-notifications';

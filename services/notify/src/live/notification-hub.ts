@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { Client } from 'pg';
-import { problems, type Logger, type UserIdentity } from '@market/shared';
+import { type UserIdentity } from '@market/shared/auth';
+import { problems } from '@market/shared/http';
+import { type Logger } from '@market/shared/logging';
 import { ENDS_STREAMS } from '../domain/notification-messages';
 import type { NotificationView } from '../persistence/notification-repository';
 

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
-import { keysetPage, NEWEST_FIRST, updateReturning, type KeysetPageResult, type Notification, type Queryable, type z } from '@market/shared';
+import { type Notification, type z } from '@market/contracts';
+import { keysetPage, NEWEST_FIRST, updateReturning, type KeysetPageResult, type Queryable } from '@market/shared/db';
 import type { NotificationDraft } from '../domain/notification-messages';
 
 export type NotificationView = z.infer<typeof Notification>;

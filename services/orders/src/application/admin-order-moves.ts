@@ -1,4 +1,6 @@
-import { isUuid, problems, type AdminIdentity } from '@market/shared';
+import { type AdminIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { refundAll } from '../domain/settlement';
 import { lockOpenDisputeOf } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';

@@ -1,12 +1,9 @@
-import {
-  isUuid,
-  problems,
-  recordAudit,
-  sealedAt,
-  type AdminIdentity,
-  type adminListOrders,
-  type RouteQuery,
-} from '@market/shared';
+import { type adminListOrders, type RouteQuery } from '@market/contracts';
+import { type AdminIdentity } from '@market/shared/auth';
+import { sealedAt } from '@market/shared/crypto';
+import { isUuid } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { latestDisputeOf } from '../persistence/dispute-repository';
 import { HANDOFF_CONTENT_SEALED, handoffRecordsOf } from '../persistence/handoff-repository';
 import { findOrder, queryAllOrders } from '../persistence/order-repository';

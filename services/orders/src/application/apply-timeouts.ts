@@ -1,4 +1,5 @@
-import type { EntityManager, Logger } from '@market/shared';
+import type { EntityManager } from '@market/shared/db';
+import type { Logger } from '@market/shared/logging';
 import type { OrderSettings } from '../domain/settings';
 import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
 import { settledCheckout } from './checkout';

@@ -1,4 +1,7 @@
-import { isUuid, problems, type AdminIdentity, type arbitrateDispute as arbitrateRoute, type RouteBody } from '@market/shared';
+import { type arbitrateDispute as arbitrateRoute, type RouteBody } from '@market/contracts';
+import { type AdminIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { ARBITRATION_TRIGGER, arbitratedSettlement } from '../domain/arbitration';
 import { findDispute } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';

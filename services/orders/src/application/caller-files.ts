@@ -1,4 +1,4 @@
-import { problems, type FieldError } from '@market/shared';
+import { problems, type FieldError } from '@market/shared/http';
 import type { OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 

@@ -1,10 +1,6 @@
-import {
-  problems,
-  type counterCheckout,
-  type Identity,
-  type RouteBody,
-  type startCheckout as startCheckoutRoute,
-} from '@market/shared';
+import { type counterCheckout, type RouteBody, type startCheckout as startCheckoutRoute } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { problems } from '@market/shared/http';
 import { defaultConsumption, settle, type Escrow, type Proposal } from '../domain/settlement';
 import type { StoredCheckout } from '../persistence/order-repository';
 import { assertOwnFiles, shareWithParties } from './caller-files';

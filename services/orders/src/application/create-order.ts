@@ -1,4 +1,8 @@
-import { isUuid, MAX_MONEY_FEN, Problem, problems, recordAudit, type createOrder as createOrderRoute, type Identity, type RouteBody } from '@market/shared';
+import { MAX_MONEY_FEN, type createOrder as createOrderRoute, type RouteBody } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
+import { Problem, problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import { priceOrder } from '../domain/settlement';
 import { deadlineOf } from '../domain/timeouts';

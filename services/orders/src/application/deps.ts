@@ -1,4 +1,6 @@
-import type { EventWriter, SecretBox, ServiceContext } from '@market/shared';
+import type { SecretBox } from '@market/shared/crypto';
+import type { EventWriter } from '@market/shared/events';
+import type { ServiceContext } from '@market/shared/service';
 import type { ConfigSource, FileRegistry, ListingDirectory, UserDirectory, WalletAccounts } from '../clients/services';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */

@@ -1,4 +1,4 @@
-import type { Dispute, z } from '@market/shared';
+import type { Dispute, z } from '@market/contracts';
 import type { DisputeRow } from '../persistence/dispute-repository';
 import { fileUrl } from './order-views';
 

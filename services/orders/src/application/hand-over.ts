@@ -1,4 +1,6 @@
-import { sealedAt, type EntityManager, type Identity } from '@market/shared';
+import { type Identity } from '@market/shared/auth';
+import { sealedAt } from '@market/shared/crypto';
+import { type EntityManager } from '@market/shared/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../domain/order-state';
 import type { OrderSettings } from '../domain/settings';

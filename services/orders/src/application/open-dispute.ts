@@ -1,4 +1,6 @@
-import { type EntityManager, type Identity, type openDispute as openDisputeRoute, type RouteBody } from '@market/shared';
+import { type openDispute as openDisputeRoute, type RouteBody } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { type EntityManager } from '@market/shared/db';
 import { v7 as uuidv7 } from 'uuid';
 import { DISPUTE_TYPE_OF, type Actor } from '../domain/order-state';
 import { insertDispute, type DisputeRow } from '../persistence/dispute-repository';

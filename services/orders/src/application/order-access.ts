@@ -1,4 +1,6 @@
-import { isUuid, problems, type Identity, type Queryable } from '@market/shared';
+import { type Identity } from '@market/shared/auth';
+import { isUuid, type Queryable } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import type { Actor } from '../domain/order-state';
 import { findOrder, type OrderRow } from '../persistence/order-repository';
 

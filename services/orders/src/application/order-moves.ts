@@ -1,4 +1,8 @@
-import { problems, recordAudit, type EntityManager, type EventData, type Identity } from '@market/shared';
+import { type EventData } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { type EntityManager } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { decideMove, type Actor, type OrderTransition, type OrderTrigger } from '../domain/order-state';
 import type { OrderSettings } from '../domain/settings';
 import type { Settlement } from '../domain/settlement';

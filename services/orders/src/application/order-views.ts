@@ -1,4 +1,4 @@
-import type { EventData, HandoffRecord, Order, z } from '@market/shared';
+import type { EventData, HandoffRecord, Order, z } from '@market/contracts';
 import type { Escrow } from '../domain/settlement';
 import type { HandoffRecordRow } from '../persistence/handoff-repository';
 import type { OrderRow } from '../persistence/order-repository';

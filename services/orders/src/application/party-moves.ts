@@ -1,4 +1,5 @@
-import { problems, type Identity } from '@market/shared';
+import { type Identity } from '@market/shared/auth';
+import { problems } from '@market/shared/http';
 import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';

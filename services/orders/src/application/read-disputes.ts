@@ -1,12 +1,7 @@
-import {
-  isUuid,
-  problems,
-  type adminListDisputes,
-  type Identity,
-  type listDisputes,
-  type Queryable,
-  type RouteQuery,
-} from '@market/shared';
+import { type adminListDisputes, type listDisputes, type RouteQuery } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { isUuid, type Queryable } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { findDispute, queryDisputes, type DisputeQuery } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';

@@ -1,4 +1,4 @@
-import { OrderStatus } from '@market/shared';
+import { OrderStatus } from '@market/contracts';
 import { countOrderFigures } from '../persistence/stats-queries';
 import type { OrdersDeps } from './deps';
 

@@ -1,10 +1,7 @@
-import {
-  recordAudit,
-  sealedAt,
-  type Identity,
-  type listOrders,
-  type RouteQuery,
-} from '@market/shared';
+import { type listOrders, type RouteQuery } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { sealedAt } from '@market/shared/crypto';
+import { recordAudit } from '@market/shared/events';
 import { HANDOFF_CONTENT_SEALED, handoffRecordsOf } from '../persistence/handoff-repository';
 import { queryOrders } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';

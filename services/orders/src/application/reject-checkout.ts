@@ -1,4 +1,4 @@
-import type { Identity } from '@market/shared';
+import type { Identity } from '@market/shared/auth';
 import type { OrdersDeps } from './deps';
 import { disputeOrder } from './open-dispute';
 import { partyOrder } from './order-access';

@@ -1,4 +1,6 @@
-import { recordAudit, type AdminIdentity, type EntityManager } from '@market/shared';
+import { type AdminIdentity } from '@market/shared/auth';
+import { type EntityManager } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
 import type { ArbitrationResult } from '../domain/arbitration';
 import type { Settlement } from '../domain/settlement';
 import { resolveDispute, type DisputeRow } from '../persistence/dispute-repository';

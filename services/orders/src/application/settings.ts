@@ -1,4 +1,5 @@
-import { z, type EntityManager, type Queryable } from '@market/shared';
+import { z } from '@market/contracts';
+import { type EntityManager, type Queryable } from '@market/shared/db';
 import { DEFAULT_SETTINGS, isSettingKey, type OrderSettings, type SettingKey } from '../domain/settings';
 import { TIMED_STATES, statesTimedBy } from '../domain/timeouts';
 import { rescheduleDeadlines } from '../persistence/order-repository';

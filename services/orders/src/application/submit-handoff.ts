@@ -1,4 +1,5 @@
-import type { Identity, RouteBody, submitHandoff as submitHandoffRoute } from '@market/shared';
+import type { RouteBody, submitHandoff as submitHandoffRoute } from '@market/contracts';
+import type { Identity } from '@market/shared/auth';
 import { assertOwnFiles, shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
 import { handOver } from './hand-over';

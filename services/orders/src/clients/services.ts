@@ -7,9 +7,9 @@ import {
   orderLedger,
   systemConfigValues,
   userStanding,
-  type InternalClient,
   type InternalResult,
-} from '@market/shared';
+} from '@market/contracts';
+import { type InternalClient } from '@market/shared/http';
 
 export type ListingView = InternalResult<typeof listingById>;
 export type UserStanding = InternalResult<typeof userStanding>;

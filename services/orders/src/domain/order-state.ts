@@ -1,4 +1,4 @@
-import type { OrderStatus, z } from '@market/shared';
+import type { OrderStatus, z } from '@market/contracts';
 
 export type OrderState = z.infer<typeof OrderStatus>;
 

@@ -1,4 +1,4 @@
-import type { EventHandlers } from '@market/shared';
+import type { EventHandlers } from '@market/shared/events';
 import { applySetting } from '../application/settings';
 
 /** What orders does with other services' events; the kit runs each in one transaction with its inbox row. */

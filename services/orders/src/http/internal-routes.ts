@@ -1,4 +1,5 @@
-import { internalRoute, orderStats, type InternalBinding } from '@market/shared';
+import { orderStats } from '@market/contracts';
+import { internalRoute, type InternalBinding } from '@market/shared/http';
 import type { OrdersDeps } from '../application/deps';
 import { readOrderStats } from '../application/read-order-stats';
 

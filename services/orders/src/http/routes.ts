@@ -20,11 +20,10 @@ import {
   listOrders,
   payOrder as payOrderRoute,
   rejectCheckout as rejectCheckoutRoute,
-  route,
   startCheckout as startCheckoutRoute,
   submitHandoff as submitHandoffRoute,
-  type RouteBinding,
-} from '@market/shared';
+} from '@market/contracts';
+import { route, type RouteBinding } from '@market/shared/http';
 import { adminEndOrder } from '../application/admin-order-moves';
 import { adminHandoffRecords, adminOrderDetail, allOrders } from '../application/admin-read-orders';
 import { arbitrateDispute } from '../application/arbitrate-dispute';

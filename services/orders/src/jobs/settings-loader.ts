@@ -1,4 +1,5 @@
-import type { Job, Logger } from '@market/shared';
+import type { Logger } from '@market/shared/logging';
+import type { Job } from '@market/shared/service';
 import type { OrdersDeps } from '../application/deps';
 import { loadSettingsFromAdmin } from '../application/settings';
 

@@ -1,4 +1,5 @@
-import { periodicJob, type Job, type Logger } from '@market/shared';
+import { type Logger } from '@market/shared/logging';
+import { periodicJob, type Job } from '@market/shared/service';
 import { applyDueTimeouts } from '../application/apply-timeouts';
 import type { OrdersDeps } from '../application/deps';
 

@@ -1,4 +1,11 @@
-import { keysetPage, NEWEST_FIRST, updateReturning, type EntityManager, type KeysetPageResult, type Queryable } from '@market/shared';
+import {
+  keysetPage,
+  NEWEST_FIRST,
+  updateReturning,
+  type EntityManager,
+  type KeysetPageResult,
+  type Queryable,
+} from '@market/shared/db';
 
 export interface DisputeRow {
   id: string;

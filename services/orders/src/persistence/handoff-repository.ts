@@ -1,4 +1,5 @@
-import type { EntityManager, Queryable, SealedColumn } from '@market/shared';
+import type { SealedColumn } from '@market/shared/crypto';
+import type { EntityManager, Queryable } from '@market/shared/db';
 
 export const HANDOFF_CONTENT_SEALED: SealedColumn = { table: 'handoff_records', column: 'content_sealed', idColumn: 'id' };
 

@@ -1,4 +1,11 @@
-import { keysetPage, NEWEST_FIRST, updateReturning, type EntityManager, type KeysetPageResult, type Queryable } from '@market/shared';
+import {
+  keysetPage,
+  NEWEST_FIRST,
+  updateReturning,
+  type EntityManager,
+  type KeysetPageResult,
+  type Queryable,
+} from '@market/shared/db';
 import type { OrderState } from '../domain/order-state';
 import type { Settlement } from '../domain/settlement';
 

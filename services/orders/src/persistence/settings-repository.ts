@@ -1,4 +1,4 @@
-import type { EntityManager, Queryable } from '@market/shared';
+import type { EntityManager, Queryable } from '@market/shared/db';
 
 /** Orders' copy of the admin service's configuration, kept by `system_config.changed`. */
 export async function readSettingRows(q: Queryable): Promise<Array<{ key: string; value: unknown }>> {

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared';
+import type { EntityManager } from '@market/shared/db';
 
 /** "Today" starts at 00:00 UTC, as in every dashboard figure. */
 const START_OF_TODAY_UTC = `date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;

@@ -1,4 +1,6 @@
-import { ConfigError, type Logger, type ServiceContext } from '@market/shared';
+import { ConfigError } from '@market/shared/config';
+import { type Logger } from '@market/shared/logging';
+import { type ServiceContext } from '@market/shared/service';
 import { SandboxPaymentGateway } from './sandbox-gateway';
 
 interface GatewayConfig {

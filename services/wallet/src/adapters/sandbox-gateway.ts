@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { isUuid, problems, updateReturning, type Logger, type ServiceContext } from '@market/shared';
+import { isUuid, updateReturning } from '@market/shared/db';
+import { problems } from '@market/shared/http';
+import { type Logger } from '@market/shared/logging';
+import { type ServiceContext } from '@market/shared/service';
 import type { GatewayPayment, PaymentGateway } from '../application/ports';
 import { signPaygateBody } from '../domain/paygate-signature';
 

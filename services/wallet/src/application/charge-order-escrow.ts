@@ -1,4 +1,6 @@
-import { isUuid, problems, type chargeOrderEscrow as chargeContract, type InternalInput } from '@market/shared';
+import { type chargeOrderEscrow as chargeContract, type InternalInput } from '@market/contracts';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import { orderEscrow, userAvailable } from '../domain/accounts';
 import { InsufficientFunds } from '../domain/ledger';

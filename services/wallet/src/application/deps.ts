@@ -1,4 +1,6 @@
-import type { EventWriter, Logger, ServiceContext } from '@market/shared';
+import type { EventWriter } from '@market/shared/events';
+import type { Logger } from '@market/shared/logging';
+import type { ServiceContext } from '@market/shared/service';
 import type { SandboxPaymentGateway } from '../adapters/sandbox-gateway';
 import type { RechargeLimits } from '../domain/payment';
 import type { PaymentGateway } from './ports';

@@ -1,4 +1,7 @@
-import { isUuid, problems, type adminListLedger, type listWalletLedger, type RouteQuery, type UserIdentity } from '@market/shared';
+import { type adminListLedger, type listWalletLedger, type RouteQuery } from '@market/contracts';
+import { type UserIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { problems } from '@market/shared/http';
 import { userAvailable } from '../domain/accounts';
 import { findEscrow, heldForRenter } from '../persistence/escrow-repository';
 import { balanceOf } from '../persistence/ledger-repository';

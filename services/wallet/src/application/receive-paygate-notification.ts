@@ -1,4 +1,7 @@
-import { isUuid, PaygateNotifyBody, parseOrThrow, Problem, problems, type Identity } from '@market/shared';
+import { PaygateNotifyBody } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { parseOrThrow, Problem, problems } from '@market/shared/http';
 import { paygateSignatureError } from '../domain/paygate-signature';
 import { findPayment } from '../persistence/payment-repository';
 import type { WalletDeps } from './deps';

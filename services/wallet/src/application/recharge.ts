@@ -1,4 +1,8 @@
-import { isUuid, problems, recordAudit, type Identity, type RouteBody, type startRecharge as startRechargeRoute, type UserIdentity } from '@market/shared';
+import { type RouteBody, type startRecharge as startRechargeRoute } from '@market/contracts';
+import { type Identity, type UserIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import { rechargeAmountError, type PaymentOutcome } from '../domain/payment';
 import { findPayment, insertPayment, overduePaymentIds, toPaymentView } from '../persistence/payment-repository';

@@ -1,4 +1,6 @@
-import { PermanentEventFailure, type DomainEvent, type EntityManager, type Logger } from '@market/shared';
+import { type EntityManager } from '@market/shared/db';
+import { PermanentEventFailure, type DomainEvent } from '@market/shared/events';
+import { type Logger } from '@market/shared/logging';
 import { orderEscrow, PLATFORM_REVENUE, userAvailable, type AccountRef } from '../domain/accounts';
 import type { Transfer } from '../domain/ledger';
 import { fullRefund, payoutsFor, UnsettleableOrder, type Payout } from '../domain/settlement';

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared';
+import type { EntityManager } from '@market/shared/db';
 import { GATEWAY_CLEARING, userAvailable } from '../domain/accounts';
 import { nextPaymentStatus, type PaymentOutcome } from '../domain/payment';
 import { finishPayment, findPayment, type PaymentRow } from '../persistence/payment-repository';

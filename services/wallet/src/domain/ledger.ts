@@ -1,4 +1,4 @@
-import type { LedgerBizType, z } from '@market/shared';
+import type { LedgerBizType, z } from '@market/contracts';
 import { mayGoNegative, type AccountRef } from './accounts';
 
 export type BizType = z.infer<typeof LedgerBizType>;

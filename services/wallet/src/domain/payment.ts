@@ -1,4 +1,4 @@
-import type { RechargeStatus, z } from '@market/shared';
+import type { RechargeStatus, z } from '@market/contracts';
 
 export type PaymentStatus = z.infer<typeof RechargeStatus>;
 

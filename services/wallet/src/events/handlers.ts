@@ -1,4 +1,5 @@
-import type { EventHandlers, Logger } from '@market/shared';
+import type { EventHandlers } from '@market/shared/events';
+import type { Logger } from '@market/shared/logging';
 import { settleOrderEscrow } from '../application/settle-order';
 
 /** What the wallet does with other services' events; the kit runs each in one transaction with its inbox row. */

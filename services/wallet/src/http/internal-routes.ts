@@ -1,4 +1,5 @@
-import { chargeOrderEscrow as chargeContract, internalRoute, orderEscrow, orderLedger, walletStats, type InternalBinding } from '@market/shared';
+import { chargeOrderEscrow as chargeContract, orderEscrow, orderLedger, walletStats } from '@market/contracts';
+import { internalRoute, type InternalBinding } from '@market/shared/http';
 import { chargeOrderEscrow } from '../application/charge-order-escrow';
 import type { WalletDeps } from '../application/deps';
 import { readOrderEscrow, readOrderLedger } from '../application/read-wallet';

@@ -5,13 +5,11 @@ import {
   getWalletBalance,
   listWalletLedger,
   paygateNotify,
-  problems,
   queryRecharge as queryRechargeRoute,
-  route,
   sandboxPaymentPage,
   startRecharge as startRechargeRoute,
-  type RouteBinding,
-} from '@market/shared';
+} from '@market/contracts';
+import { problems, route, type RouteBinding } from '@market/shared/http';
 import type { WalletDeps } from '../application/deps';
 import { anyLedger, ownLedger, readBalance } from '../application/read-wallet';
 import { receivePaygateNotification } from '../application/receive-paygate-notification';

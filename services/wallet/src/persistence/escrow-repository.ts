@@ -1,4 +1,4 @@
-import { updateReturning, type EntityManager } from '@market/shared';
+import { updateReturning, type EntityManager } from '@market/shared/db';
 
 export type EscrowStatus = 'held' | 'settled' | 'refunded' | 'void';
 

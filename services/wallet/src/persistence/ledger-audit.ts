@@ -1,4 +1,4 @@
-import type { Queryable } from '@market/shared';
+import type { Queryable } from '@market/shared/db';
 
 export interface LedgerDifference {
   check: string;

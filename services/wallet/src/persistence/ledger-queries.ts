@@ -1,4 +1,4 @@
-import { keysetPage, type EntityManager, type KeysetOrder, type KeysetPageResult } from '@market/shared';
+import { keysetPage, type EntityManager, type KeysetOrder, type KeysetPageResult } from '@market/shared/db';
 import type { BizType } from '../domain/ledger';
 
 export interface EntryRow {

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { EntityManager } from '@market/shared';
+import type { EntityManager } from '@market/shared/db';
 import type { AccountRef } from '../domain/accounts';
 import { postTransfers, type Transfer } from '../domain/ledger';
 

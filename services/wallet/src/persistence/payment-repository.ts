@@ -1,4 +1,4 @@
-import { updateReturning, type EntityManager } from '@market/shared';
+import { updateReturning, type EntityManager } from '@market/shared/db';
 import type { PaymentStatus } from '../domain/payment';
 
 export interface PaymentRow {

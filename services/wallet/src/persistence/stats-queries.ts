@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared';
+import type { EntityManager } from '@market/shared/db';
 
 /** "Today" starts at 00:00 UTC; "last 7 days" at 00:00 UTC six days before, so it holds today and six whole days. */
 const START_OF_TODAY_UTC = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;

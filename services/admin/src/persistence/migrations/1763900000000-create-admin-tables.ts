@@ -1,4 +1,4 @@
-import type { Migration, Queryable } from '@market/shared';
+import type { Migration, Queryable } from '@market/shared/db';
 
 const SEEDED_CONFIGS: Array<[key: string, value: number, description: string]> = [
   ['order.payment_timeout_minutes', 15, 'minutes an unpaid order waits before it is cancelled'],

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /** Orders refuses renters without verified real name while this is true (off by default). */
 export const SeedRequireRealname1764000000000 = sqlMigration(

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /**
  * Failed logins move from the admin row to a table keyed by the username typed, so a name no admin

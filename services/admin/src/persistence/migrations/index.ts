@@ -1,4 +1,4 @@
-import { CreateOutboxAndInbox1763800000000 } from '@market/shared';
+import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
 import { CreateAdminTables1763900000000 } from './1763900000000-create-admin-tables';
 import { SeedRequireRealname1764000000000 } from './1764000000000-seed-require-realname';
 import { CountLoginFailuresPerUsername1764100000000 } from './1764100000000-count-login-failures-per-username';

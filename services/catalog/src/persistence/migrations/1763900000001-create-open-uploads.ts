@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /** Every open upload, for operators: who sent what, from where, and what became of it. */
 export const CreateOpenUploads1763900000001 = sqlMigration(

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /** Catalog's read model of identity's freezes, and which listings a freeze took offline. */
 export const CreateOwnerStanding1763900000002 = sqlMigration(

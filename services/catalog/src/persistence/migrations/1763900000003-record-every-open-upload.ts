@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /**
  * Every delivery to the open upload is recorded, refused ones too (ADR 0013): what was answered

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /**
  * The public text search (a literal substring of title or description, any case) through trigram

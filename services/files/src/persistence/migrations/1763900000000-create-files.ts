@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 export const CreateFiles1763900000000 = sqlMigration(
   'CreateFiles1763900000000',

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 export const CreateIdentityTables1763900000000 = sqlMigration(
   'CreateIdentityTables1763900000000',

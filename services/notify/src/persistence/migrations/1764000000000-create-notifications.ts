@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 export const CreateNotifications1764000000000 = sqlMigration(
   'CreateNotifications1764000000000',

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /**
  * Orders, their handoff records and disputes, and orders' copy of the system configuration.

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /** The back office lists all orders newest first, and reads an order's disputes. */
 export const BackOfficeIndexes1764100000000 = sqlMigration(

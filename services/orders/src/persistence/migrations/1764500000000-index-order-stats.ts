@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /** The dashboard counts orders by status and those created today; both read an index, not the table. */
 export const IndexOrderStats1764500000000 = sqlMigration(

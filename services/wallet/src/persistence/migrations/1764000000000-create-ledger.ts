@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /**
  * The double-entry ledger. Every account's balance is the sum of its entries; every transfer is two

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /**
  * The sandbox payment gateway's own record (development only): what the tester chose on the pay

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@market/shared';
+import { sqlMigration } from '@market/shared/db';
 
 /** The dashboard sums transfers of some kinds over a recent window; with the amount included it never reads the table. */
 export const IndexTransfersByTypeTime1764500000000 = sqlMigration(

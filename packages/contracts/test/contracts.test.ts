@@ -9,12 +9,12 @@ import {
   OPEN_UPLOAD_ACCOUNT_EXAMPLE,
   ArbitrateBody,
   PaygateNotifyBody,
-} from '../src/contracts/api';
-import type { AnyRoute } from '../src/contracts/api';
-import { allInternalRoutes } from '../src/contracts/internal';
-import { eventDataSchemas } from '../src/contracts/events';
-import { ownerOf } from '../src/contracts/routing';
-import type { z } from '../src/contracts/zod';
+  type AnyRoute,
+} from '../src/api';
+import { allInternalRoutes } from '../src/internal';
+import { eventDataSchemas } from '../src/events';
+import { ownerOf } from '../src/routing';
+import type { z } from '../src/zod';
 
 // The specification's lists, kept in the repository (docs/api) so a clone tests on its own.
 const API_DOCS = path.resolve(__dirname, '../../../docs/api');

@@ -1,0 +1,7 @@
+export * from './api';
+export * from './common';
+export * from './events';
+export * from './internal';
+export * from './routing';
+export * from './services';
+export { z } from './zod';

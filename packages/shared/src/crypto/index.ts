@@ -1,0 +1,2 @@
+export * from './reseal';
+export * from './secret-box';

@@ -1,0 +1,5 @@
+export * from './data-source';
+export * from './errors';
+export * from './migration';
+export * from './pagination';
+export * from './sql';

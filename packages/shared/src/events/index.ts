@@ -1,0 +1,6 @@
+export * from './audit';
+export * from './bus';
+export * from './envelope';
+export * from './inbox';
+export * from './outbox';
+export * from './topology';

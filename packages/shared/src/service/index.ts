@@ -1,0 +1,2 @@
+export * from './periodic-job';
+export * from './run';

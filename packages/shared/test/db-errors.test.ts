@@ -1,0 +1,21 @@
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, TypeORMError } from 'typeorm';
+import { isDatabaseUnavailable } from '../src/db';
+
+// db/errors recognises TypeORM's released-runner errors by name so that the HTTP layer does not load
+// TypeORM; this holds it to the real classes.
+describe('isDatabaseUnavailable', () => {
+  it('recognises a query on a transaction whose connection was released', () => {
+    expect(isDatabaseUnavailable(new QueryRunnerAlreadyReleasedError())).toBe(true);
+    expect(isDatabaseUnavailable(new QueryRunnerProviderAlreadyReleasedError())).toBe(true);
+  });
+
+  it('does not take other TypeORM errors or a lost-looking message in a plain name for it', () => {
+    expect(isDatabaseUnavailable(new TypeORMError('No metadata for "Listing" was found.'))).toBe(false);
+    expect(isDatabaseUnavailable(new Error('QueryRunnerAlreadyReleasedError'))).toBe(false);
+  });
+
+  it('recognises a lost connection from the driver', () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+  });
+});
