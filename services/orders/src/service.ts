@@ -1,6 +1,10 @@
 import { ConfigError, CreateOutboxAndInbox1763800000000, defineService, idempotencyMigrations, SecretBox } from '@market/shared';
+import { configSource } from './adapters/config-source';
+import { fileRegistry } from './adapters/file-registry';
+import { listingDirectory } from './adapters/listing-directory';
+import { userDirectory } from './adapters/user-directory';
+import { walletAccounts } from './adapters/wallet-accounts';
 import type { OrdersDeps } from './application/deps';
-import { configSource, fileRegistry, listingDirectory, userDirectory, walletAccounts } from './clients/services';
 import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
 import { ordersInternalRoutes } from './http/internal-routes';

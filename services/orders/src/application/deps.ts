@@ -1,9 +1,9 @@
-import type { EventWriter, SecretBox, ServiceContext } from '@market/shared';
-import type { ConfigSource, FileRegistry, ListingDirectory, UserDirectory, WalletAccounts } from '../clients/services';
+import type { Db, EventWriter, SecretBox } from '@market/shared';
+import type { ConfigSource, FileRegistry, ListingDirectory, UserDirectory, WalletAccounts } from './ports';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */
 export interface OrdersDeps {
-  db: ServiceContext['db'];
+  db: Db;
   events: EventWriter;
   secrets: SecretBox;
   listings: ListingDirectory;

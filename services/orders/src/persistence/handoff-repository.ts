@@ -1,4 +1,4 @@
-import type { EntityManager, Queryable, SealedColumn } from '@market/shared';
+import type { Queryable, SealedColumn, Tx } from '@market/shared';
 
 export const HANDOFF_CONTENT_SEALED: SealedColumn = { table: 'handoff_records', column: 'content_sealed', idColumn: 'id' };
 
@@ -14,8 +14,8 @@ export interface HandoffRecordRow {
   created_at: Date;
 }
 
-export async function insertHandoffRecord(manager: EntityManager, record: HandoffRecordRow): Promise<HandoffRecordRow> {
-  const rows: HandoffRecordRow[] = await manager.query(
+export async function insertHandoffRecord(tx: Tx, record: HandoffRecordRow): Promise<HandoffRecordRow> {
+  const rows: HandoffRecordRow[] = await tx.query(
     `INSERT INTO handoff_records (id, order_id, author_id, author_role, content_sealed, attachment_keys, by_system, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
     [
@@ -32,6 +32,6 @@ export async function insertHandoffRecord(manager: EntityManager, record: Handof
   return rows[0]!;
 }
 
-export async function handoffRecordsOf(q: Queryable, orderId: string): Promise<HandoffRecordRow[]> {
-  return q.query(`SELECT * FROM handoff_records WHERE order_id = $1 ORDER BY created_at, id`, [orderId]);
+export async function handoffRecordsOf(db: Queryable, orderId: string): Promise<HandoffRecordRow[]> {
+  return db.query(`SELECT * FROM handoff_records WHERE order_id = $1 ORDER BY created_at, id`, [orderId]);
 }

@@ -1,0 +1,9 @@
+import { listingById, listingCredentials, type InternalClient } from '@market/shared';
+import type { ListingDirectory } from '../application/ports';
+
+export function listingDirectory(internal: InternalClient): ListingDirectory {
+  return {
+    byId: (id) => internal.find(listingById, { params: { id } }),
+    credentials: async (id) => (await internal.find(listingCredentials, { params: { id } }))?.credentials ?? null,
+  };
+}
