@@ -1,4 +1,4 @@
-import { ConfigError, type Logger, type ServiceContext } from '@market/shared';
+import { ConfigError, type Db, type Logger } from '@market/shared';
 import { SandboxPaymentGateway } from './sandbox-gateway';
 
 interface GatewayConfig {
@@ -9,7 +9,7 @@ interface GatewayConfig {
 
 // The sandbox lets anyone mark a payment paid and credit a wallet with money that never arrived,
 // so production refuses to start with it rather than run open.
-export function createPaymentGateway(config: GatewayConfig, db: ServiceContext['db'], log: Logger): SandboxPaymentGateway {
+export function createPaymentGateway(config: GatewayConfig, db: Db, log: Logger): SandboxPaymentGateway {
   if (config.NODE_ENV === 'production') {
     throw new ConfigError(`PAYGATE_PROVIDER=${config.PAYGATE_PROVIDER} is for development; configure a real payment gateway in production`);
   }
