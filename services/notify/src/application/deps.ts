@@ -1,8 +1,8 @@
-import type { ServiceContext } from '@market/shared';
+import type { Db } from '@market/shared';
 
 /** What the use cases run against. */
 export interface NotifyDeps {
-  db: ServiceContext['db'];
+  db: Db;
   /** the Postgres channel new notifications are announced on (see notificationChannel) */
   channel: string;
 }

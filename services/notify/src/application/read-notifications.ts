@@ -1,6 +1,7 @@
 import { isUuid, problems, type UserIdentity } from '@market/shared';
-import { markAllRead, markRead, pageNotifications, toNotificationView, unreadCount } from '../persistence/notification-repository';
+import { markAllRead, markRead, pageNotifications, unreadCount } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
+import { toNotificationView } from './notification-view';
 
 export async function listNotifications(deps: NotifyDeps, caller: UserIdentity, query: { unread?: boolean; limit: number; cursor?: string }) {
   const page = await pageNotifications(deps.db, caller.sub, query);

@@ -1,9 +1,9 @@
-import type { DomainEvent, EntityManager, EventType } from '@market/shared';
+import type { DomainEvent, EventType, Tx } from '@market/shared';
 import { notificationsFor } from '../domain/notification-messages';
 import { insertNotifications } from '../persistence/notification-repository';
 
 /** Turns one event into its notifications, inside the inbox transaction that records the event as handled. */
-export async function recordNotifications<T extends EventType>(manager: EntityManager, channel: string, event: DomainEvent<T>) {
+export async function recordNotifications<T extends EventType>(tx: Tx, channel: string, event: DomainEvent<T>) {
   const drafts = notificationsFor(event.type, event.data);
-  if (drafts.length > 0) await insertNotifications(manager, channel, event.id, drafts);
+  if (drafts.length > 0) await insertNotifications(tx, channel, event.id, drafts);
 }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { Client } from 'pg';
 import { problems, type Logger, type UserIdentity } from '@market/shared';
 import { ENDS_STREAMS } from '../domain/notification-messages';
-import type { NotificationView } from '../persistence/notification-repository';
+import type { NotificationView } from '../application/notification-view';
 
 export interface StreamItem {
   seq: number;
