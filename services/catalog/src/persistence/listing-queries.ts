@@ -1,4 +1,4 @@
-import { keysetPage, NEWEST_FIRST, type EntityManager, type KeysetOrder, type ListingStatus, type KeysetPageResult, type ReviewStatus, type z } from '@market/shared';
+import { keysetPage, NEWEST_FIRST, type KeysetOrder, type ListingStatus, type KeysetPageResult, type Queryable, type ReviewStatus, type z } from '@market/shared';
 import { LISTING_COLUMNS, type ListingRow } from './listing-repository';
 
 export type ListingOrder = 'newest' | 'price_asc' | 'price_desc';
@@ -35,7 +35,7 @@ const ORDERS: Record<ListingOrder, KeysetOrder> = {
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** One page of listings matching `q`, after its cursor. */
-export async function queryListings(manager: EntityManager, q: ListingQuery): Promise<KeysetPageResult<ListingRow>> {
+export async function queryListings(db: Queryable, q: ListingQuery): Promise<KeysetPageResult<ListingRow>> {
   const where: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => {
@@ -53,7 +53,7 @@ export async function queryListings(manager: EntityManager, q: ListingQuery): Pr
   }
   if (q.minPrice !== undefined) where.push(`hourly_price >= ${param(q.minPrice)}`);
   if (q.maxPrice !== undefined) where.push(`hourly_price <= ${param(q.maxPrice)}`);
-  return keysetPage<ListingRow>(manager, {
+  return keysetPage<ListingRow>(db, {
     query: `SELECT ${LISTING_COLUMNS} FROM listings ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
     params,
     orderBy: ORDERS[q.order],
