@@ -17,7 +17,6 @@ import { CreateOwnerStanding1763900000002 } from './persistence/migrations/17639
 import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/1763900000003-record-every-open-upload';
 import { IndexTextSearch1763900000004 } from './persistence/migrations/1763900000004-index-text-search';
 import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
-import { afterEveryCommit } from './persistence/commit-hook';
 
 /**
  * How long another replica's write can take to show in this one's public reads; this replica's
@@ -41,7 +40,9 @@ export const catalogService = defineService({
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
     await resealLegacySecrets(ctx.db, secrets, [LISTING_CREDENTIALS_SEALED, OPEN_UPLOAD_RAW_SEALED], ctx.log);
     const publicReads = new ReadCache(PUBLIC_READS_TTL_MS);
-    afterEveryCommit(ctx.db, () => publicReads.invalidate());
+    // Every change a reader can see commits in a transaction with its event, so a cache dropped
+    // after each commit never serves anything older than this process's last write.
+    ctx.afterEveryCommit(() => publicReads.invalidate());
     const deps = {
       db: ctx.db,
       events: ctx.events,

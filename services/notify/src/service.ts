@@ -1,5 +1,6 @@
 import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
 import { defineService } from '@market/shared/service';
+import type { NotifyDeps } from './application/deps';
 import { streamSource } from './application/stream-notifications';
 import { notifyEnvShape } from './config';
 import { notifyEventHandlers } from './events/handlers';
@@ -14,7 +15,7 @@ export const notifyService = defineService({
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, CreateNotifications1764000000000],
   build: async (ctx) => {
-    const deps = { db: ctx.db, channel: notificationChannel(ctx.schema) };
+    const deps: NotifyDeps = { db: ctx.db, channel: notificationChannel(ctx.schema) };
     const hub = new NotificationHub({
       databaseUrl: ctx.config.DATABASE_URL,
       channel: deps.channel,

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import type { ClientBase } from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
-import type { Tx } from './sql';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -81,6 +80,3 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
-
-/** The older name of `Tx`, still used by orders and wallet until they move to the kit's handle types. */
-export type EntityManager = Tx;

@@ -7,6 +7,7 @@ import { Revocations } from '../auth/revocation';
 import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
 import { type ServiceName, DEFAULT_PORTS } from '@market/contracts';
 import { createDataSource, DB_TIMEOUT_DEFAULTS, initializeDataSource } from '../db/data-source';
+import type { Db } from '../db/sql';
 import { Bus } from '../events/bus';
 import { InboxConsumer, undeclaredHandlers, type EventHandlers } from '../events/inbox';
 import { EventWriter, OutboxRelay } from '../events/outbox';
@@ -41,7 +42,13 @@ export interface ServiceContext<S extends z.ZodRawShape = z.ZodRawShape> {
   schema: string;
   config: ServiceEnv<S>;
   log: Logger;
-  db: DataSource;
+  /** the service's database; its TypeORM DataSource (pool, migrations, shutdown) stays in the kit */
+  db: Db;
+  /**
+   * Calls `fn` after every transaction committed on this service's database (the inbox's included),
+   * before the code that committed goes on.
+   */
+  afterEveryCommit: (fn: () => void) => void;
   redis: RedisClient;
   bus: Bus;
   events: EventWriter;
@@ -76,6 +83,14 @@ export function defineService<S extends z.ZodRawShape>(def: ServiceDefinition<S>
   return def;
 }
 
+/** Queries and transactions of `dataSource` and nothing else of it, so services cannot reach past the kit's `Db`. */
+function dbOf(dataSource: DataSource): Db {
+  return {
+    query: (sql, parameters) => dataSource.query(sql, parameters),
+    transaction: (work) => dataSource.transaction(work),
+  };
+}
+
 export interface RunningService<S extends z.ZodRawShape = z.ZodRawShape> {
   ctx: ServiceContext<S>;
   relay: OutboxRelay;
@@ -93,7 +108,7 @@ export async function startService<S extends z.ZodRawShape>(
   const config = loadConfig({ ...serviceEnvShape, ...def.env }, env) as unknown as ServiceEnv<S>;
   const log = createLogger(def.name, config.LOG_LEVEL, config.LOG_FILE);
   const schema = config.DB_SCHEMA ?? def.name;
-  const db = createDataSource({
+  const dataSource = createDataSource({
     url: config.DATABASE_URL,
     schema,
     entities: def.entities,
@@ -104,7 +119,7 @@ export async function startService<S extends z.ZodRawShape>(
     idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     onConnectionError: (err) => log.warn({ err: { message: err.message } }, 'database connection lost; the pool replaces it'),
   });
-  await initializeDataSource(db, schema);
+  await initializeDataSource(dataSource, schema);
   const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}` });
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
@@ -114,7 +129,10 @@ export async function startService<S extends z.ZodRawShape>(
     schema,
     config,
     log,
-    db,
+    db: dbOf(dataSource),
+    afterEveryCommit: (fn) => {
+      dataSource.subscribers.push({ afterTransactionCommit: fn });
+    },
     redis,
     bus,
     events: new EventWriter(def.name, schema),
@@ -128,10 +146,10 @@ export async function startService<S extends z.ZodRawShape>(
     await parts.beforeStop?.();
     await bus.close();
     await redis.quit().catch(() => undefined);
-    await db.destroy();
+    await dataSource.destroy();
     throw new Error(`${def.name} handles ${undeclared.join(', ')} without declaring it in eventConsumers (contracts/events.ts)`);
   }
-  const idempotency = new IdempotencyStore(db);
+  const idempotency = new IdempotencyStore(dataSource);
   const jobs: Job[] = [...(parts.jobs ?? [])];
   if (parts.routes.some((r) => declaresIdempotency(r.contract))) {
     if (!(await idempotency.isInstalled())) {
@@ -141,7 +159,7 @@ export async function startService<S extends z.ZodRawShape>(
   }
 
   const relay = new OutboxRelay({
-    dataSource: db,
+    dataSource,
     databaseUrl: config.DATABASE_URL,
     schema,
     bus,
@@ -151,7 +169,7 @@ export async function startService<S extends z.ZodRawShape>(
   await relay.start();
   const consumer = new InboxConsumer({
     service: def.name,
-    dataSource: db,
+    dataSource,
     bus,
     log,
     handlers: parts.handlers ?? {},
@@ -169,7 +187,7 @@ export async function startService<S extends z.ZodRawShape>(
     validateResponses: config.NODE_ENV !== 'production',
     idempotency,
     readiness: async () => ({
-      database: await db.query('SELECT 1').then(() => true, () => false),
+      database: await dataSource.query('SELECT 1').then(() => true, () => false),
       broker: bus.isConnected,
       redis: redis.isReady,
     }),
@@ -196,7 +214,7 @@ export async function startService<S extends z.ZodRawShape>(
       await relay.stop();
       await bus.close();
       await redis.quit().catch(() => undefined);
-      await db.destroy();
+      await dataSource.destroy();
     })();
     return stopping;
   };

@@ -1,11 +1,5 @@
 import { type ListingStatus, type ReviewStatus, type z } from '@market/contracts';
-import {
-  keysetPage,
-  NEWEST_FIRST,
-  type EntityManager,
-  type KeysetOrder,
-  type KeysetPageResult,
-} from '@market/shared/db';
+import { keysetPage, NEWEST_FIRST, type KeysetOrder, type KeysetPageResult, type Queryable } from '@market/shared/db';
 import { LISTING_COLUMNS, type ListingRow } from './listing-repository';
 
 export type ListingOrder = 'newest' | 'price_asc' | 'price_desc';
@@ -42,7 +36,7 @@ const ORDERS: Record<ListingOrder, KeysetOrder> = {
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** One page of listings matching `q`, after its cursor. */
-export async function queryListings(manager: EntityManager, q: ListingQuery): Promise<KeysetPageResult<ListingRow>> {
+export async function queryListings(db: Queryable, q: ListingQuery): Promise<KeysetPageResult<ListingRow>> {
   const where: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => {
@@ -60,7 +54,7 @@ export async function queryListings(manager: EntityManager, q: ListingQuery): Pr
   }
   if (q.minPrice !== undefined) where.push(`hourly_price >= ${param(q.minPrice)}`);
   if (q.maxPrice !== undefined) where.push(`hourly_price <= ${param(q.maxPrice)}`);
-  return keysetPage<ListingRow>(manager, {
+  return keysetPage<ListingRow>(db, {
     query: `SELECT ${LISTING_COLUMNS} FROM listings ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
     params,
     orderBy: ORDERS[q.order],

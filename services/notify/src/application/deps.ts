@@ -1,8 +1,8 @@
-import type { ServiceContext } from '@market/shared/service';
+import type { Db } from '@market/shared/db';
 
 /** What the use cases run against. */
 export interface NotifyDeps {
-  db: ServiceContext['db'];
+  db: Db;
   /** the Postgres channel new notifications are announced on (see notificationChannel) */
   channel: string;
 }

@@ -1,8 +1,9 @@
 import { type UserIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { problems } from '@market/shared/http';
-import { markAllRead, markRead, pageNotifications, toNotificationView, unreadCount } from '../persistence/notification-repository';
+import { markAllRead, markRead, pageNotifications, unreadCount } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
+import { toNotificationView } from './notification-view';
 
 export async function listNotifications(deps: NotifyDeps, caller: UserIdentity, query: { unread?: boolean; limit: number; cursor?: string }) {
   const page = await pageNotifications(deps.db, caller.sub, query);

@@ -2,8 +2,9 @@ import type { ServerResponse } from 'node:http';
 import { type Revocations, type UserIdentity } from '@market/shared/auth';
 import { withTimeout } from '@market/shared/events';
 import type { NotificationHub, StreamSource } from '../live/notification-hub';
-import { lastPosition, notificationsAfter, toNotificationView } from '../persistence/notification-repository';
+import { lastPosition, notificationsAfter } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
+import { toNotificationView } from './notification-view';
 
 export function streamSource(deps: NotifyDeps, revocations: Revocations): StreamSource {
   return {

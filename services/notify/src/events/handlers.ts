@@ -4,6 +4,6 @@ import { recordNotifications } from '../application/record-notifications';
 
 /** Every event notify consumes becomes its notifications; the kit runs each in one transaction with its inbox row. */
 export function notifyEventHandlers(channel: string): EventHandlers {
-  const record: EventHandler<EventType> = (event, manager) => recordNotifications(manager, channel, event);
+  const record: EventHandler<EventType> = (event, tx) => recordNotifications(tx, channel, event);
   return Object.fromEntries(eventConsumers.notify.map((type) => [type, record])) as EventHandlers;
 }

@@ -4,7 +4,7 @@ import { type UserIdentity } from '@market/shared/auth';
 import { problems } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { ENDS_STREAMS } from '../domain/notification-messages';
-import type { NotificationView } from '../persistence/notification-repository';
+import type { NotificationView } from '../application/notification-view';
 
 export interface StreamItem {
   seq: number;

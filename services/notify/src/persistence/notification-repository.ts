@@ -1,9 +1,14 @@
 import { v7 as uuidv7 } from 'uuid';
 import { type Notification, type z } from '@market/contracts';
-import { keysetPage, NEWEST_FIRST, updateReturning, type KeysetPageResult, type Queryable } from '@market/shared/db';
+import {
+  keysetPage,
+  NEWEST_FIRST,
+  updateReturning,
+  type KeysetPageResult,
+  type Queryable,
+  type Tx,
+} from '@market/shared/db';
 import type { NotificationDraft } from '../domain/notification-messages';
-
-export type NotificationView = z.infer<typeof Notification>;
 
 export interface NotificationRow {
   id: string;
@@ -12,7 +17,7 @@ export interface NotificationRow {
   kind: string;
   title: string;
   body: string;
-  data: NotificationView['data'];
+  data: z.infer<typeof Notification>['data'];
   biz_type: string | null;
   biz_id: string | null;
   read_at: Date | null;
@@ -20,22 +25,6 @@ export interface NotificationRow {
 }
 
 const COLUMNS = `id, user_id, seq, kind, title, body, data, biz_type, biz_id, read_at, created_at`;
-
-export function toNotificationView(row: NotificationRow): NotificationView {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    kind: row.kind,
-    title: row.title,
-    body: row.body,
-    data: row.data,
-    biz_type: row.biz_type,
-    biz_id: row.biz_id,
-    read: row.read_at !== null,
-    read_at: row.read_at?.toISOString() ?? null,
-    created_at: row.created_at.toISOString(),
-  };
-}
 
 /** The Postgres channel on which a commit announces a user's new notifications, one per schema. */
 export function notificationChannel(schema: string) {
@@ -47,23 +36,23 @@ export function notificationChannel(schema: string) {
  * order so two events addressing the same two people cannot lock their rows crosswise. The NOTIFY
  * is delivered to every replica when the transaction commits, and never if it rolls back.
  */
-export async function insertNotifications(manager: Queryable, channel: string, eventId: string, drafts: NotificationDraft[]) {
+export async function insertNotifications(tx: Tx, channel: string, eventId: string, drafts: NotificationDraft[]) {
   const sorted = [...drafts].sort((a, b) => (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0));
   for (const draft of sorted) {
-    const [{ last_seq }]: Array<{ last_seq: string }> = await manager.query(
+    const [{ last_seq }]: Array<{ last_seq: string }> = await tx.query(
       `INSERT INTO notification_streams (user_id, last_seq) VALUES ($1, 1)
        ON CONFLICT (user_id) DO UPDATE SET last_seq = notification_streams.last_seq + 1
        RETURNING last_seq`,
       [draft.user_id],
     );
-    await manager.query(
+    await tx.query(
       `INSERT INTO notifications (id, user_id, seq, kind, title, body, data, biz_type, biz_id, event_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [uuidv7(), draft.user_id, last_seq, draft.kind, draft.title, draft.body, JSON.stringify(draft.data), draft.biz_type, draft.biz_id, eventId],
     );
   }
   for (const userId of new Set(sorted.map((d) => d.user_id))) {
-    await manager.query(`SELECT pg_notify($1, $2)`, [channel, userId]);
+    await tx.query(`SELECT pg_notify($1, $2)`, [channel, userId]);
   }
 }
 

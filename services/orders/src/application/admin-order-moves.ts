@@ -6,7 +6,7 @@ import { lockOpenDisputeOf } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';
-import { escrowOf, toOrderView } from './order-views';
+import { escrowOf, toOrderView } from './order-view';
 import { resolveOpenDispute } from './resolve-dispute';
 import { currentSettings } from './settings';
 
@@ -23,16 +23,16 @@ export async function adminEndOrder(
   reason: string,
 ) {
   if (!isUuid(id)) throw problems.notFound('order not found');
-  return deps.db.transaction(async (manager) => {
-    const order = await findOrder(manager, id, { lock: true });
+  return deps.db.transaction(async (tx) => {
+    const order = await findOrder(tx, id, { lock: true });
     if (!order) throw problems.notFound('order not found');
     assertMove(order, trigger, 'admin');
     const settlement = trigger === 'admin_close' ? refundAll(escrowOf(order)) : null;
-    const moved = await moveOrder(deps, manager, order, {
+    const moved = await moveOrder(deps, tx, order, {
       trigger,
       actor: 'admin',
       identity,
-      settings: await currentSettings(manager),
+      settings: await currentSettings(tx),
       reason,
       ...(settlement
         ? {
@@ -42,9 +42,9 @@ export async function adminEndOrder(
           }
         : {}),
     });
-    const dispute = await lockOpenDisputeOf(manager, order.id);
+    const dispute = await lockOpenDisputeOf(tx, order.id);
     if (dispute) {
-      await resolveOpenDispute(deps, manager, dispute, order, {
+      await resolveOpenDispute(deps, tx, dispute, order, {
         result: trigger === 'admin_close' ? 'close' : 'mark_abnormal',
         note: reason,
         identity,

@@ -8,8 +8,9 @@ import { latestDisputeOf } from '../persistence/dispute-repository';
 import { HANDOFF_CONTENT_SEALED, handoffRecordsOf } from '../persistence/handoff-repository';
 import { findOrder, queryAllOrders } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { toDisputeView } from './dispute-views';
-import { toHandoffRecordView, toOrderView } from './order-views';
+import { toDisputeView } from './dispute-view';
+import { toHandoffRecordView } from './handoff-record-view';
+import { toOrderView } from './order-view';
 
 const EMPTY = { items: [], next_cursor: null };
 
@@ -56,8 +57,8 @@ export async function adminOrderDetail(deps: OrdersDeps, id: string) {
 export async function adminHandoffRecords(deps: OrdersDeps, identity: AdminIdentity, id: string) {
   const order = await existingOrder(deps, id);
   const rows = await handoffRecordsOf(deps.db, order.id);
-  await deps.db.transaction((manager) =>
-    recordAudit(deps.events, manager, identity, {
+  await deps.db.transaction((tx) =>
+    recordAudit(deps.events, tx, identity, {
       action: 'order.handoff_records.read',
       biz_type: 'order',
       biz_id: order.id,

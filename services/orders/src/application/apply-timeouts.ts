@@ -1,25 +1,25 @@
-import type { EntityManager } from '@market/shared/db';
+import type { Tx } from '@market/shared/db';
 import type { Logger } from '@market/shared/logging';
 import type { OrderSettings } from '../domain/settings';
 import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
 import { settledCheckout } from './checkout';
 import type { OrdersDeps } from './deps';
 import { moveOrder, settlementFigures } from './order-moves';
-import { escrowOf } from './order-views';
+import { escrowOf } from './order-view';
 import { currentSettings } from './settings';
 
 /** The timed move of CONTRACT §4 for the state the order is in, made by the system. */
-async function timeOut(deps: OrdersDeps, manager: EntityManager, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
+async function timeOut(deps: OrdersDeps, tx: Tx, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
   const base = { trigger: 'timeout' as const, actor: 'system' as const, identity: null, settings };
   switch (order.status) {
     case 'pending_payment':
-      return moveOrder(deps, manager, order, { ...base, reason: 'payment timeout' });
+      return moveOrder(deps, tx, order, { ...base, reason: 'payment timeout' });
     case 'pending_handoff':
-      return moveOrder(deps, manager, order, { ...base, reason: 'handoff timeout' });
+      return moveOrder(deps, tx, order, { ...base, reason: 'handoff timeout' });
     case 'pending_receive': {
       const startedAt = new Date();
       const endsAt = new Date(startedAt.getTime() + order.hours * 3_600_000);
-      return moveOrder(deps, manager, order, {
+      return moveOrder(deps, tx, order, {
         ...base,
         reason: 'receipt confirmed automatically',
         changes: { started_at: startedAt, ends_at: endsAt },
@@ -30,7 +30,7 @@ async function timeOut(deps: OrdersDeps, manager: EntityManager, order: OrderRow
       // The rental ran out without a checkout: the full rent, no deduction.
       const escrow = escrowOf(order);
       const checkout = settledCheckout(escrow, { consumption: escrow.rent, deposit_deduction: 0 }, settings['platform.commission_rate_bps'], null, []);
-      return moveOrder(deps, manager, order, {
+      return moveOrder(deps, tx, order, {
         ...base,
         reason: 'rental ended',
         changes: { checkout },
@@ -41,7 +41,7 @@ async function timeOut(deps: OrdersDeps, manager: EntityManager, order: OrderRow
       const checkout =
         order.checkout ??
         settledCheckout(escrowOf(order), { consumption: Number(order.rent), deposit_deduction: 0 }, settings['platform.commission_rate_bps'], null, []);
-      return moveOrder(deps, manager, order, {
+      return moveOrder(deps, tx, order, {
         ...base,
         reason: order.status === 'pending_checkout_confirm' ? 'checkout confirmed automatically' : 'correction accepted automatically',
         changes: { checkout },
@@ -64,11 +64,11 @@ export async function applyDueTimeouts(deps: OrdersDeps, log: Logger, maxMoves =
   while (moved + failed.length < maxMoves) {
     let claimed: string | null = null;
     try {
-      const did = await deps.db.transaction(async (manager) => {
-        const order = await claimDueOrder(manager, new Date(), failed);
+      const did = await deps.db.transaction(async (tx) => {
+        const order = await claimDueOrder(tx, new Date(), failed);
         if (!order) return false;
         claimed = order.id;
-        await timeOut(deps, manager, order, await currentSettings(manager));
+        await timeOut(deps, tx, order, await currentSettings(tx));
         return true;
       });
       if (!did) break;

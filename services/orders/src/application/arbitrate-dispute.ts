@@ -6,9 +6,9 @@ import { ARBITRATION_TRIGGER, arbitratedSettlement } from '../domain/arbitration
 import { findDispute } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { toDisputeView } from './dispute-views';
+import { toDisputeView } from './dispute-view';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';
-import { escrowOf } from './order-views';
+import { escrowOf } from './order-view';
 import { resolveOpenDispute } from './resolve-dispute';
 import { currentSettings } from './settings';
 
@@ -20,21 +20,21 @@ import { currentSettings } from './settings';
  */
 export async function arbitrateDispute(deps: OrdersDeps, identity: AdminIdentity, id: string, body: RouteBody<typeof arbitrateRoute>) {
   if (!isUuid(id)) throw problems.notFound('dispute not found');
-  return deps.db.transaction(async (manager) => {
-    const seen = await findDispute(manager, id);
+  return deps.db.transaction(async (tx) => {
+    const seen = await findDispute(tx, id);
     if (!seen) throw problems.notFound('dispute not found');
-    const order = (await findOrder(manager, seen.order_id, { lock: true }))!;
-    const dispute = (await findDispute(manager, id, { lock: true }))!;
+    const order = (await findOrder(tx, seen.order_id, { lock: true }))!;
+    const dispute = (await findDispute(tx, id, { lock: true }))!;
     if (dispute.status !== 'open') throw problems.invalidState(`dispute is resolved (${dispute.result}); cannot arbitrate`);
     const trigger = ARBITRATION_TRIGGER[body.result];
     assertMove(order, trigger, 'admin');
-    const settings = await currentSettings(manager);
+    const settings = await currentSettings(tx);
     const outcome = arbitratedSettlement(body.result, escrowOf(order), body.breakdown, order.checkout, settings['platform.commission_rate_bps']);
     if (outcome && !outcome.ok) {
       throw problems.validation(outcome.errors.map((e) => ({ path: e.path === 'settlement' ? 'breakdown' : `breakdown.${e.path}`, message: e.message })));
     }
     const settlement = outcome?.settlement ?? null;
-    await moveOrder(deps, manager, order, {
+    await moveOrder(deps, tx, order, {
       trigger,
       actor: 'admin',
       identity,
@@ -44,7 +44,7 @@ export async function arbitrateDispute(deps: OrdersDeps, identity: AdminIdentity
         ? { changes: { checkout: { ...settlement, reason: body.note, evidence_keys: [] } }, eventData: settlementFigures(settlement) }
         : {}),
     });
-    const resolved = await resolveOpenDispute(deps, manager, dispute, order, { result: body.result, note: body.note, identity, settlement });
+    const resolved = await resolveOpenDispute(deps, tx, dispute, order, { result: body.result, note: body.note, identity, settlement });
     return toDisputeView(resolved);
   });
 }

@@ -7,7 +7,7 @@ import { assertOwnFiles, shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
 import { callerUserId, partyOrder } from './order-access';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';
-import { escrowOf, toOrderView } from './order-views';
+import { escrowOf, toOrderView } from './order-view';
 import { currentSettings } from './settings';
 
 /** A proposal split per CONTRACT §4, or 400 naming the field that breaks an invariant. */
@@ -19,14 +19,14 @@ export function settledCheckout(escrow: Escrow, proposal: Proposal, commissionBp
 
 /** The renter proposes the checkout: the consumption given, or the rent for the hours used; no deduction. */
 export async function startCheckout(deps: OrdersDeps, identity: Identity, id: string, body: RouteBody<typeof startCheckoutRoute>) {
-  return deps.db.transaction(async (manager) => {
-    const { order, role } = await partyOrder(manager, id, identity, { lock: true });
+  return deps.db.transaction(async (tx) => {
+    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
     assertMove(order, 'checkout', role);
-    const settings = await currentSettings(manager);
+    const settings = await currentSettings(tx);
     const escrow = escrowOf(order);
     const consumption = body.consumption ?? defaultConsumption(Number(order.hourly_price), escrow.rent, order.started_at ?? new Date(), new Date());
     const checkout = settledCheckout(escrow, { consumption, deposit_deduction: 0 }, settings['platform.commission_rate_bps'], body.reason ?? null, []);
-    const moved = await moveOrder(deps, manager, order, {
+    const moved = await moveOrder(deps, tx, order, {
       trigger: 'checkout',
       actor: role,
       identity,
@@ -44,10 +44,10 @@ export async function counterCheckoutProposal(deps: OrdersDeps, identity: Identi
   const keys = body.evidence_keys ?? [];
   const userId = callerUserId(identity);
   if (userId) await assertOwnFiles(deps, userId, keys, 'evidence_keys');
-  return deps.db.transaction(async (manager) => {
-    const { order, role } = await partyOrder(manager, id, identity, { lock: true });
+  return deps.db.transaction(async (tx) => {
+    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
     assertMove(order, 'counter_checkout', role);
-    const settings = await currentSettings(manager);
+    const settings = await currentSettings(tx);
     const consumption = body.consumption ?? order.checkout?.consumption ?? Number(order.rent);
     const checkout = settledCheckout(
       escrowOf(order),
@@ -57,7 +57,7 @@ export async function counterCheckoutProposal(deps: OrdersDeps, identity: Identi
       keys,
     );
     await shareWithParties(deps, order, keys);
-    const moved = await moveOrder(deps, manager, order, {
+    const moved = await moveOrder(deps, tx, order, {
       trigger: 'counter_checkout',
       actor: role,
       identity,

@@ -9,7 +9,7 @@ import { deadlineOf } from '../domain/timeouts';
 import { insertOrder, ONE_ACTIVE_PER_LISTING } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { callerUserId } from './order-access';
-import { orderSnapshot, toOrderView } from './order-views';
+import { orderSnapshot, toOrderView } from './order-view';
 import { currentSettings } from './settings';
 
 function listingUnavailable() {
@@ -55,8 +55,8 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
 
   const now = new Date();
   try {
-    return await deps.db.transaction(async (manager) => {
-      const row = await insertOrder(manager, {
+    return await deps.db.transaction(async (tx) => {
+      const row = await insertOrder(tx, {
         id: uuidv7(),
         listing_id: listing.id,
         listing_title: listing.title,
@@ -70,8 +70,8 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
         deadline_at: deadlineOf({ status: 'pending_payment', status_changed_at: now, ends_at: null }, settings, deps.minuteMs),
         created_at: now,
       });
-      await deps.events.publish(manager, 'order.created', orderSnapshot(row, null, renterId));
-      await recordAudit(deps.events, manager, identity, {
+      await deps.events.publish(tx, 'order.created', orderSnapshot(row, null, renterId));
+      await recordAudit(deps.events, tx, identity, {
         action: 'order.create',
         biz_type: 'order',
         biz_id: row.id,

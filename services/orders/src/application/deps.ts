@@ -1,11 +1,11 @@
 import type { SecretBox } from '@market/shared/crypto';
+import type { Db } from '@market/shared/db';
 import type { EventWriter } from '@market/shared/events';
-import type { ServiceContext } from '@market/shared/service';
-import type { ConfigSource, FileRegistry, ListingDirectory, UserDirectory, WalletAccounts } from '../clients/services';
+import type { ConfigSource, FileRegistry, ListingDirectory, UserDirectory, WalletAccounts } from './ports';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */
 export interface OrdersDeps {
-  db: ServiceContext['db'];
+  db: Db;
   events: EventWriter;
   secrets: SecretBox;
   listings: ListingDirectory;

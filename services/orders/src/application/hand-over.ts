@@ -1,6 +1,6 @@
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
-import { type EntityManager } from '@market/shared/db';
+import { type Tx } from '@market/shared/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../domain/order-state';
 import type { OrderSettings } from '../domain/settings';
@@ -26,18 +26,18 @@ export interface HandOverInput {
  */
 export async function handOver(
   deps: Pick<OrdersDeps, 'events' | 'minuteMs' | 'secrets'>,
-  manager: EntityManager,
+  tx: Tx,
   order: OrderRow,
   input: HandOverInput,
 ): Promise<{ order: OrderRow; record: HandoffRecordRow }> {
-  const moved = await moveOrder(deps, manager, order, {
+  const moved = await moveOrder(deps, tx, order, {
     trigger: order.status === 'pending_handoff' ? 'handoff' : 'note',
     actor: input.actor,
     identity: input.identity,
     settings: input.settings,
   });
   const recordId = uuidv7();
-  const record = await insertHandoffRecord(manager, {
+  const record = await insertHandoffRecord(tx, {
     id: recordId,
     order_id: order.id,
     author_id: input.authorId,

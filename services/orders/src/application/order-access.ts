@@ -21,14 +21,14 @@ export function partyRole(order: OrderRow, userId: string | null): 'renter' | 'o
  * Someone else's order and a malformed id look the same: 404, so ids reveal nothing.
  */
 export async function partyOrder(
-  q: Queryable,
+  db: Queryable,
   id: string,
   identity: Identity,
   opts: { lock?: boolean } = {},
 ): Promise<{ order: OrderRow; role: Actor; userId: string }> {
   const userId = callerUserId(identity);
   if (!userId || !isUuid(id)) throw problems.notFound('order not found');
-  const order = await findOrder(q, id, opts);
+  const order = await findOrder(db, id, opts);
   const role = order ? partyRole(order, userId) : null;
   if (!order || !role) throw problems.notFound('order not found');
   return { order, role, userId };

@@ -1,6 +1,6 @@
 import { type EventData } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
-import { type EntityManager } from '@market/shared/db';
+import { type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
 import { problems } from '@market/shared/http';
 import { decideMove, type Actor, type OrderTransition, type OrderTrigger } from '../domain/order-state';
@@ -9,7 +9,7 @@ import type { Settlement } from '../domain/settlement';
 import { deadlineOf } from '../domain/timeouts';
 import { updateOrder, type OrderRow, type OrderUpdate } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { orderSnapshot } from './order-views';
+import { orderSnapshot } from './order-view';
 
 const READABLE: Record<OrderTrigger, string> = {
   pay: 'pay',
@@ -59,7 +59,7 @@ export interface MoveInput {
  */
 export async function moveOrder(
   deps: Pick<OrdersDeps, 'events' | 'minuteMs'>,
-  manager: EntityManager,
+  tx: Tx,
   order: OrderRow,
   input: MoveInput,
 ): Promise<OrderRow> {
@@ -68,7 +68,7 @@ export async function moveOrder(
   const entering = transition.to !== order.status;
   const statusChangedAt = entering ? now : order.status_changed_at;
   const endsAt = input.changes?.ends_at !== undefined ? input.changes.ends_at : order.ends_at;
-  const moved = await updateOrder(manager, order.id, {
+  const moved = await updateOrder(tx, order.id, {
     ...input.changes,
     status: transition.to,
     status_changed_at: statusChangedAt,
@@ -79,12 +79,12 @@ export async function moveOrder(
   const reason = input.reason ?? null;
   // dispute.opened describes the dispute, not the order: the use case that opens one publishes it.
   if (transition.event && transition.event !== 'dispute.opened') {
-    await deps.events.publish(manager, transition.event, {
+    await deps.events.publish(tx, transition.event, {
       ...orderSnapshot(moved, reason, actorId),
       ...input.eventData,
     } as EventData<'order.completed'>);
   }
-  await recordAudit(deps.events, manager, input.identity, {
+  await recordAudit(deps.events, tx, input.identity, {
     action: `order.${input.trigger}`,
     biz_type: 'order',
     biz_id: order.id,

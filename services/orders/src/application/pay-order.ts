@@ -3,7 +3,7 @@ import type { OrdersDeps } from './deps';
 import { handOver } from './hand-over';
 import { partyOrder } from './order-access';
 import { assertMove, moveOrder } from './order-moves';
-import { toOrderView } from './order-views';
+import { toOrderView } from './order-view';
 import { currentSettings } from './settings';
 
 /**
@@ -14,10 +14,10 @@ import { currentSettings } from './settings';
  * unchanged. A listing with stored credentials is handed over in the same transaction.
  */
 export async function payOrder(deps: OrdersDeps, identity: Identity, id: string) {
-  return deps.db.transaction(async (manager) => {
-    const { order, role } = await partyOrder(manager, id, identity, { lock: true });
+  return deps.db.transaction(async (tx) => {
+    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
     assertMove(order, 'pay', role);
-    const [settings, credentials] = await Promise.all([currentSettings(manager), deps.listings.credentials(order.listing_id)]);
+    const [settings, credentials] = await Promise.all([currentSettings(tx), deps.listings.credentials(order.listing_id)]);
     const charge = await deps.wallet.charge({
       id: order.id,
       renter_id: order.renter_id,
@@ -25,7 +25,7 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
       amount: Number(order.amount),
     });
     const paidAt = new Date(charge.charged_at);
-    let moved = await moveOrder(deps, manager, order, {
+    let moved = await moveOrder(deps, tx, order, {
       trigger: 'pay',
       actor: role,
       identity,
@@ -34,7 +34,7 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
       eventData: { paid_at: paidAt.toISOString() },
     });
     if (credentials !== null) {
-      ({ order: moved } = await handOver(deps, manager, moved, {
+      ({ order: moved } = await handOver(deps, tx, moved, {
         actor: 'system',
         identity: null,
         settings,

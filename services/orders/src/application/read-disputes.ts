@@ -5,11 +5,11 @@ import { problems } from '@market/shared/http';
 import { findDispute, queryDisputes, type DisputeQuery } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { toDisputeView } from './dispute-views';
+import { toDisputeView } from './dispute-view';
 import { callerUserId, partyRole } from './order-access';
 
-async function page(q: Queryable, query: DisputeQuery) {
-  const rows = await queryDisputes(q, query);
+async function page(db: Queryable, query: DisputeQuery) {
+  const rows = await queryDisputes(db, query);
   return { items: rows.items.map(toDisputeView), next_cursor: rows.next_cursor };
 }
 

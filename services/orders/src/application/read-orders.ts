@@ -6,7 +6,8 @@ import { HANDOFF_CONTENT_SEALED, handoffRecordsOf } from '../persistence/handoff
 import { queryOrders } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { callerUserId, partyOrder } from './order-access';
-import { toHandoffRecordView, toOrderView } from './order-views';
+import { toHandoffRecordView } from './handoff-record-view';
+import { toOrderView } from './order-view';
 
 export async function partyOrderView(deps: OrdersDeps, identity: Identity, id: string) {
   const { order } = await partyOrder(deps.db, id, identity);
@@ -28,8 +29,8 @@ export async function callerOrders(deps: OrdersDeps, identity: Identity, query: 
 export async function partyHandoffRecords(deps: OrdersDeps, identity: Identity, id: string) {
   const { order, role } = await partyOrder(deps.db, id, identity);
   const rows = await handoffRecordsOf(deps.db, order.id);
-  await deps.db.transaction((manager) =>
-    recordAudit(deps.events, manager, identity, {
+  await deps.db.transaction((tx) =>
+    recordAudit(deps.events, tx, identity, {
       action: 'order.handoff_records.read',
       biz_type: 'order',
       biz_id: order.id,

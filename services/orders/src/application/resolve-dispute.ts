@@ -1,5 +1,5 @@
 import { type AdminIdentity } from '@market/shared/auth';
-import { type EntityManager } from '@market/shared/db';
+import { type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
 import type { ArbitrationResult } from '../domain/arbitration';
 import type { Settlement } from '../domain/settlement';
@@ -14,13 +14,13 @@ import { settlementFigures } from './order-moves';
  */
 export async function resolveOpenDispute(
   deps: Pick<OrdersDeps, 'events'>,
-  manager: EntityManager,
+  tx: Tx,
   dispute: DisputeRow,
   order: OrderRow,
   decision: { result: ArbitrationResult; note: string; identity: AdminIdentity; settlement: Settlement | null },
 ): Promise<DisputeRow> {
-  const resolved = await resolveDispute(manager, dispute.id, { result: decision.result, note: decision.note, at: new Date() });
-  await deps.events.publish(manager, 'dispute.resolved', {
+  const resolved = await resolveDispute(tx, dispute.id, { result: decision.result, note: decision.note, at: new Date() });
+  await deps.events.publish(tx, 'dispute.resolved', {
     dispute_id: dispute.id,
     order_id: order.id,
     renter_id: order.renter_id,
@@ -30,7 +30,7 @@ export async function resolveOpenDispute(
     resolved_by: decision.identity.sub,
     breakdown: decision.settlement ? settlementFigures(decision.settlement) : null,
   });
-  await recordAudit(deps.events, manager, decision.identity, {
+  await recordAudit(deps.events, tx, decision.identity, {
     action: 'dispute.resolve',
     biz_type: 'dispute',
     biz_id: dispute.id,

@@ -1,5 +1,5 @@
 import { z } from '@market/contracts';
-import { type EntityManager, type Queryable } from '@market/shared/db';
+import { type Queryable, type Tx } from '@market/shared/db';
 import { DEFAULT_SETTINGS, isSettingKey, type OrderSettings, type SettingKey } from '../domain/settings';
 import { TIMED_STATES, statesTimedBy } from '../domain/timeouts';
 import { rescheduleDeadlines } from '../persistence/order-repository';
@@ -19,9 +19,9 @@ const SETTING_SCHEMAS: Record<SettingKey, z.ZodType> = {
 };
 
 /** The settings in force: orders' stored copy over the defaults; a value that does not parse is ignored. */
-export async function currentSettings(q: Queryable): Promise<OrderSettings> {
+export async function currentSettings(db: Queryable): Promise<OrderSettings> {
   const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
-  for (const row of await readSettingRows(q)) {
+  for (const row of await readSettingRows(db)) {
     if (isSettingKey(row.key) && SETTING_SCHEMAS[row.key].safeParse(row.value).success) settings[row.key] = row.value;
   }
   return settings as unknown as OrderSettings;
@@ -32,11 +32,11 @@ export async function currentSettings(q: Queryable): Promise<OrderSettings> {
  * waiting on it, so the scan (which reads only `deadline_at`) applies the new threshold at once.
  * Keys orders does not use are ignored.
  */
-export async function applySetting(manager: EntityManager, minuteMs: number, key: string, value: unknown): Promise<boolean> {
+export async function applySetting(tx: Tx, minuteMs: number, key: string, value: unknown): Promise<boolean> {
   if (!isSettingKey(key) || !SETTING_SCHEMAS[key].safeParse(value).success) return false;
-  await writeSetting(manager, key, value);
+  await writeSetting(tx, key, value);
   for (const status of statesTimedBy(key)) {
-    await rescheduleDeadlines(manager, status, TIMED_STATES[status]!.since, (value as number) * minuteMs);
+    await rescheduleDeadlines(tx, status, TIMED_STATES[status]!.since, (value as number) * minuteMs);
   }
   return true;
 }
@@ -44,7 +44,7 @@ export async function applySetting(manager: EntityManager, minuteMs: number, key
 /** Reads every value from the admin service and applies them together. */
 export async function loadSettingsFromAdmin(deps: Pick<OrdersDeps, 'db' | 'configSource' | 'minuteMs'>) {
   const items = await deps.configSource.values();
-  await deps.db.transaction(async (manager) => {
-    for (const item of items) await applySetting(manager, deps.minuteMs, item.key, item.value);
+  await deps.db.transaction(async (tx) => {
+    for (const item of items) await applySetting(tx, deps.minuteMs, item.key, item.value);
   });
 }

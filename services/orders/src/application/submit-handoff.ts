@@ -5,7 +5,7 @@ import type { OrdersDeps } from './deps';
 import { handOver } from './hand-over';
 import { callerUserId, partyOrder } from './order-access';
 import { assertMove } from './order-moves';
-import { toHandoffRecordView } from './order-views';
+import { toHandoffRecordView } from './handoff-record-view';
 import { currentSettings } from './settings';
 
 /** The owner's first note hands the account over; later notes from either party are appended. */
@@ -13,14 +13,14 @@ export async function submitHandoff(deps: OrdersDeps, identity: Identity, id: st
   const keys = body.attachment_keys ?? [];
   const userId = callerUserId(identity);
   if (userId) await assertOwnFiles(deps, userId, keys, 'attachment_keys');
-  return deps.db.transaction(async (manager) => {
-    const { order, role } = await partyOrder(manager, id, identity, { lock: true });
+  return deps.db.transaction(async (tx) => {
+    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
     assertMove(order, order.status === 'pending_handoff' ? 'handoff' : 'note', role);
     await shareWithParties(deps, order, keys);
-    const { record } = await handOver(deps, manager, order, {
+    const { record } = await handOver(deps, tx, order, {
       actor: role,
       identity,
-      settings: await currentSettings(manager),
+      settings: await currentSettings(tx),
       authorId: role === 'renter' ? order.renter_id : order.owner_id,
       authorRole: role === 'renter' ? 'renter' : 'owner',
       content: body.content,

@@ -2,9 +2,9 @@ import {
   keysetPage,
   NEWEST_FIRST,
   updateReturning,
-  type EntityManager,
   type KeysetPageResult,
   type Queryable,
+  type Tx,
 } from '@market/shared/db';
 
 export interface DisputeRow {
@@ -23,8 +23,8 @@ export interface DisputeRow {
 
 export type NewDispute = Pick<DisputeRow, 'id' | 'order_id' | 'type' | 'raised_by' | 'reason' | 'evidence_keys' | 'created_at'>;
 
-export async function insertDispute(manager: EntityManager, dispute: NewDispute): Promise<DisputeRow> {
-  const rows: DisputeRow[] = await manager.query(
+export async function insertDispute(tx: Tx, dispute: NewDispute): Promise<DisputeRow> {
+  const rows: DisputeRow[] = await tx.query(
     `INSERT INTO disputes (id, order_id, type, raised_by, reason, evidence_keys, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
     [dispute.id, dispute.order_id, dispute.type, dispute.raised_by, dispute.reason, dispute.evidence_keys, dispute.created_at],
@@ -35,29 +35,29 @@ export async function insertDispute(manager: EntityManager, dispute: NewDispute)
 const COLUMNS = 'id, order_id, type, raised_by, reason, evidence_keys, status, result, resolution_note, created_at, resolved_at';
 
 /** `lock`: hold the dispute until the transaction ends, so of two arbitrations the second sees the first's result. */
-export async function findDispute(q: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<DisputeRow | null> {
-  const rows: DisputeRow[] = await q.query(`SELECT ${COLUMNS} FROM disputes WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`, [id]);
+export async function findDispute(db: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<DisputeRow | null> {
+  const rows: DisputeRow[] = await db.query(`SELECT ${COLUMNS} FROM disputes WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`, [id]);
   return rows[0] ?? null;
 }
 
 /** The order's open dispute (at most one: the partial unique index), locked. */
-export async function lockOpenDisputeOf(manager: EntityManager, orderId: string): Promise<DisputeRow | null> {
-  const rows: DisputeRow[] = await manager.query(`SELECT ${COLUMNS} FROM disputes WHERE order_id = $1 AND status = 'open' FOR UPDATE`, [orderId]);
+export async function lockOpenDisputeOf(tx: Tx, orderId: string): Promise<DisputeRow | null> {
+  const rows: DisputeRow[] = await tx.query(`SELECT ${COLUMNS} FROM disputes WHERE order_id = $1 AND status = 'open' FOR UPDATE`, [orderId]);
   return rows[0] ?? null;
 }
 
-export async function latestDisputeOf(q: Queryable, orderId: string): Promise<DisputeRow | null> {
-  const rows: DisputeRow[] = await q.query(`SELECT ${COLUMNS} FROM disputes WHERE order_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`, [orderId]);
+export async function latestDisputeOf(db: Queryable, orderId: string): Promise<DisputeRow | null> {
+  const rows: DisputeRow[] = await db.query(`SELECT ${COLUMNS} FROM disputes WHERE order_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`, [orderId]);
   return rows[0] ?? null;
 }
 
 export async function resolveDispute(
-  manager: EntityManager,
+  tx: Tx,
   id: string,
   resolution: { result: NonNullable<DisputeRow['result']>; note: string; at: Date },
 ): Promise<DisputeRow> {
   const rows = await updateReturning<DisputeRow>(
-    manager,
+    tx,
     `UPDATE disputes SET status = 'resolved', result = $2, resolution_note = $3, resolved_at = $4 WHERE id = $1 AND status = 'open' RETURNING ${COLUMNS}`,
     [id, resolution.result, resolution.note, resolution.at],
   );
@@ -75,7 +75,7 @@ export interface DisputeQuery {
 }
 
 /** One page of disputes, newest first; a party sees those on its orders, whoever raised them. */
-export async function queryDisputes(q: Queryable, query: DisputeQuery): Promise<KeysetPageResult<DisputeRow>> {
+export async function queryDisputes(db: Queryable, query: DisputeQuery): Promise<KeysetPageResult<DisputeRow>> {
   const params: unknown[] = [];
   const param = (value: unknown) => {
     params.push(value);
@@ -89,7 +89,7 @@ export async function queryDisputes(q: Queryable, query: DisputeQuery): Promise<
   if (query.status) where.push(`d.status = ${param(query.status)}`);
   if (query.type) where.push(`d.type = ${param(query.type)}`);
   if (query.orderId) where.push(`d.order_id = ${param(query.orderId)}`);
-  return keysetPage<DisputeRow>(q, {
+  return keysetPage<DisputeRow>(db, {
     query: `SELECT ${COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')} FROM disputes d${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
     params,
     orderBy: NEWEST_FIRST,

@@ -1,5 +1,5 @@
 import type { SealedColumn } from '@market/shared/crypto';
-import type { EntityManager, Queryable } from '@market/shared/db';
+import type { Queryable, Tx } from '@market/shared/db';
 
 export const HANDOFF_CONTENT_SEALED: SealedColumn = { table: 'handoff_records', column: 'content_sealed', idColumn: 'id' };
 
@@ -15,8 +15,8 @@ export interface HandoffRecordRow {
   created_at: Date;
 }
 
-export async function insertHandoffRecord(manager: EntityManager, record: HandoffRecordRow): Promise<HandoffRecordRow> {
-  const rows: HandoffRecordRow[] = await manager.query(
+export async function insertHandoffRecord(tx: Tx, record: HandoffRecordRow): Promise<HandoffRecordRow> {
+  const rows: HandoffRecordRow[] = await tx.query(
     `INSERT INTO handoff_records (id, order_id, author_id, author_role, content_sealed, attachment_keys, by_system, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
     [
@@ -33,6 +33,6 @@ export async function insertHandoffRecord(manager: EntityManager, record: Handof
   return rows[0]!;
 }
 
-export async function handoffRecordsOf(q: Queryable, orderId: string): Promise<HandoffRecordRow[]> {
-  return q.query(`SELECT * FROM handoff_records WHERE order_id = $1 ORDER BY created_at, id`, [orderId]);
+export async function handoffRecordsOf(db: Queryable, orderId: string): Promise<HandoffRecordRow[]> {
+  return db.query(`SELECT * FROM handoff_records WHERE order_id = $1 ORDER BY created_at, id`, [orderId]);
 }

@@ -2,9 +2,9 @@ import {
   keysetPage,
   NEWEST_FIRST,
   updateReturning,
-  type EntityManager,
   type KeysetPageResult,
   type Queryable,
+  type Tx,
 } from '@market/shared/db';
 import type { OrderState } from '../domain/order-state';
 import type { Settlement } from '../domain/settlement';
@@ -47,8 +47,8 @@ export type NewOrder = Omit<OrderRow, 'paid_at' | 'started_at' | 'ends_at' | 'ch
 /** The active-order index refuses a second active order on the listing: the caller maps that to 409. */
 export const ONE_ACTIVE_PER_LISTING = 'orders_one_active_per_listing';
 
-export async function insertOrder(manager: EntityManager, order: NewOrder): Promise<OrderRow> {
-  const rows: OrderRow[] = await manager.query(
+export async function insertOrder(tx: Tx, order: NewOrder): Promise<OrderRow> {
+  const rows: OrderRow[] = await tx.query(
     `INSERT INTO orders (id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price, rent, deposit, amount,
        status, status_changed_at, deadline_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
@@ -74,8 +74,8 @@ export async function insertOrder(manager: EntityManager, order: NewOrder): Prom
 }
 
 /** `lock`: hold the row to the end of the transaction, so the state read is the state changed. */
-export async function findOrder(q: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<OrderRow | null> {
-  const rows: OrderRow[] = await q.query(`SELECT ${COLUMNS} FROM orders WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`, [id]);
+export async function findOrder(db: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<OrderRow | null> {
+  const rows: OrderRow[] = await db.query(`SELECT ${COLUMNS} FROM orders WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`, [id]);
   return rows[0] ?? null;
 }
 
@@ -83,11 +83,11 @@ export type OrderUpdate = Partial<
   Pick<OrderRow, 'status' | 'paid_at' | 'started_at' | 'ends_at' | 'checkout' | 'dispute_id' | 'status_changed_at' | 'deadline_at'>
 > & { updated_at: Date };
 
-export async function updateOrder(manager: EntityManager, id: string, update: OrderUpdate): Promise<OrderRow> {
+export async function updateOrder(tx: Tx, id: string, update: OrderUpdate): Promise<OrderRow> {
   const entries = Object.entries(update).filter(([, value]) => value !== undefined);
   const assignments = entries.map(([key], i) => `${key} = $${i + 2}${key === 'checkout' ? '::jsonb' : ''}`).join(', ');
   const values = entries.map(([key, value]) => (key === 'checkout' && value !== null ? JSON.stringify(value) : value));
-  const rows = await updateReturning<OrderRow>(manager, `UPDATE orders SET ${assignments} WHERE id = $1 RETURNING ${COLUMNS}`, [
+  const rows = await updateReturning<OrderRow>(tx, `UPDATE orders SET ${assignments} WHERE id = $1 RETURNING ${COLUMNS}`, [
     id,
     ...values,
   ]);
@@ -103,7 +103,7 @@ export interface OrderQuery {
 }
 
 /** One page (plus one row, to know whether another follows) of a user's orders, newest first. */
-export async function queryOrders(q: Queryable, query: OrderQuery): Promise<KeysetPageResult<OrderRow>> {
+export async function queryOrders(db: Queryable, query: OrderQuery): Promise<KeysetPageResult<OrderRow>> {
   const params: unknown[] = [];
   const param = (value: unknown) => {
     params.push(value);
@@ -113,7 +113,7 @@ export async function queryOrders(q: Queryable, query: OrderQuery): Promise<Keys
   const where =
     query.role === 'renter' ? [`renter_id = ${user}`] : query.role === 'owner' ? [`owner_id = ${user}`] : [`(renter_id = ${user} OR owner_id = ${user})`];
   if (query.status) where.push(`status = ${param(query.status)}`);
-  return keysetPage<OrderRow>(q, {
+  return keysetPage<OrderRow>(db, {
     query: `SELECT ${COLUMNS} FROM orders WHERE ${where.join(' AND ')}`,
     params,
     orderBy: NEWEST_FIRST,
@@ -126,8 +126,8 @@ export async function queryOrders(q: Queryable, query: OrderQuery): Promise<Keys
  * The next order whose deadline has passed, locked; orders another transaction holds (a replica's
  * scan, a party's move) are skipped, so no order is moved twice. Uses the `orders_due` index.
  */
-export async function claimDueOrder(manager: EntityManager, now: Date, skipIds: string[] = []): Promise<OrderRow | null> {
-  const rows: OrderRow[] = await manager.query(
+export async function claimDueOrder(tx: Tx, now: Date, skipIds: string[] = []): Promise<OrderRow | null> {
+  const rows: OrderRow[] = await tx.query(
     `SELECT ${COLUMNS} FROM orders WHERE deadline_at IS NOT NULL AND deadline_at <= $1 AND NOT (id = ANY($2::uuid[]))
      ORDER BY deadline_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
     [now, skipIds],
@@ -140,14 +140,14 @@ export async function claimDueOrder(manager: EntityManager, now: Date, skipIds: 
  * when the order entered the state, or from the end of the rental.
  */
 export async function rescheduleDeadlines(
-  manager: EntityManager,
+  tx: Tx,
   status: OrderState,
   since: 'entered' | 'ends_at',
   thresholdMs: number,
 ): Promise<number> {
   const start = since === 'entered' ? 'status_changed_at' : 'ends_at';
   const rows = await updateReturning<{ id: string }>(
-    manager,
+    tx,
     `UPDATE orders SET deadline_at = ${start} + make_interval(secs => $2::float8 / 1000)
      WHERE status = $1 AND ${start} IS NOT NULL RETURNING id`,
     [status, thresholdMs],
@@ -167,7 +167,7 @@ export interface AdminOrderQuery {
 }
 
 /** One page of all orders for the back office, newest first; every filter given narrows it. */
-export async function queryAllOrders(q: Queryable, query: AdminOrderQuery): Promise<KeysetPageResult<OrderRow>> {
+export async function queryAllOrders(db: Queryable, query: AdminOrderQuery): Promise<KeysetPageResult<OrderRow>> {
   const params: unknown[] = [];
   const param = (value: unknown) => {
     params.push(value);
@@ -180,7 +180,7 @@ export async function queryAllOrders(q: Queryable, query: AdminOrderQuery): Prom
   if (query.listingId) where.push(`listing_id = ${param(query.listingId)}`);
   if (query.createdFrom) where.push(`created_at >= ${param(query.createdFrom)}`);
   if (query.createdTo) where.push(`created_at < ${param(query.createdTo)}`);
-  return keysetPage<OrderRow>(q, {
+  return keysetPage<OrderRow>(db, {
     query: `SELECT ${COLUMNS} FROM orders${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
     params,
     orderBy: NEWEST_FIRST,

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared/db';
+import type { Queryable } from '@market/shared/db';
 
 /** "Today" starts at 00:00 UTC, as in every dashboard figure. */
 const START_OF_TODAY_UTC = `date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
@@ -13,7 +13,7 @@ export const ORDER_FIGURES_SQL = `
            (SELECT count(*)::int FROM orders WHERE created_at >= ${START_OF_TODAY_UTC}) AS today,
            (SELECT count(*)::int FROM disputes WHERE status = 'open') AS disputes_open`;
 
-export async function countOrderFigures(manager: EntityManager): Promise<{ byStatus: Record<string, number>; today: number; disputesOpen: number }> {
-  const [row]: Array<{ by_status: Record<string, number>; today: number; disputes_open: number }> = await manager.query(ORDER_FIGURES_SQL);
+export async function countOrderFigures(db: Queryable): Promise<{ byStatus: Record<string, number>; today: number; disputesOpen: number }> {
+  const [row]: Array<{ by_status: Record<string, number>; today: number; disputes_open: number }> = await db.query(ORDER_FIGURES_SQL);
   return { byStatus: row!.by_status, today: row!.today, disputesOpen: row!.disputes_open };
 }

@@ -1,6 +1,6 @@
 import { ConfigError } from '@market/shared/config';
+import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
-import { type ServiceContext } from '@market/shared/service';
 import { SandboxPaymentGateway } from './sandbox-gateway';
 
 interface GatewayConfig {
@@ -11,7 +11,7 @@ interface GatewayConfig {
 
 // The sandbox lets anyone mark a payment paid and credit a wallet with money that never arrived,
 // so production refuses to start with it rather than run open.
-export function createPaymentGateway(config: GatewayConfig, db: ServiceContext['db'], log: Logger): SandboxPaymentGateway {
+export function createPaymentGateway(config: GatewayConfig, db: Db, log: Logger): SandboxPaymentGateway {
   if (config.NODE_ENV === 'production') {
     throw new ConfigError(`PAYGATE_PROVIDER=${config.PAYGATE_PROVIDER} is for development; configure a real payment gateway in production`);
   }

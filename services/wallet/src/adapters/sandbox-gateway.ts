@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { isUuid, updateReturning } from '@market/shared/db';
+import { isUuid, updateReturning, type Db } from '@market/shared/db';
 import { problems } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
-import { type ServiceContext } from '@market/shared/service';
-import type { GatewayPayment, PaymentGateway } from '../application/ports';
+import type { GatewayPayment, PaymentGateway, SandboxPayPage } from '../application/ports';
 import { signPaygateBody } from '../domain/paygate-signature';
 
 interface SandboxRow {
@@ -30,12 +29,12 @@ function toGatewayPayment(row: SandboxRow): GatewayPayment {
  * payment paid or failed; it then sends a callback signed exactly as CONTRACT §5 says, and answers
  * queries from its own record of the tester's choice. Production refuses it (adapters/providers.ts).
  */
-export class SandboxPaymentGateway implements PaymentGateway {
+export class SandboxPaymentGateway implements PaymentGateway, SandboxPayPage {
   readonly provider = 'sandbox';
   private sink: CallbackSink | null = null;
 
   constructor(
-    private readonly db: ServiceContext['db'],
+    private readonly db: Db,
     private readonly secret: string,
     private readonly log: Logger,
   ) {}
@@ -103,9 +102,9 @@ for (const button of document.querySelectorAll('button')) {
 
   /** The tester's choice: recorded once (later queries answer it), then announced by a signed callback. */
   async complete(paymentId: string, status: 'succeeded' | 'failed') {
-    const row = await this.db.transaction(async (manager) => {
+    const row = await this.db.transaction(async (tx) => {
       const [found]: SandboxRow[] = isUuid(paymentId)
-        ? await manager.query(
+        ? await tx.query(
             `SELECT payment_id, amount, channel, status, gateway_txn_id, expires_at, paid_at FROM sandbox_payments WHERE payment_id = $1 FOR UPDATE`,
             [paymentId],
           )
@@ -115,7 +114,7 @@ for (const button of document.querySelectorAll('button')) {
         throw problems.invalidState(`the payment is ${found.status === 'pending' ? 'expired' : found.status}; it can no longer be completed`);
       }
       const [updated] = await updateReturning<SandboxRow>(
-        manager,
+        tx,
         `UPDATE sandbox_payments SET status = $2, paid_at = CASE WHEN $2 = 'succeeded' THEN now() END WHERE payment_id = $1
          RETURNING payment_id, amount, channel, status, gateway_txn_id, expires_at, paid_at`,
         [paymentId, status],

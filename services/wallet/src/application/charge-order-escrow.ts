@@ -6,19 +6,10 @@ import { orderEscrow, userAvailable } from '../domain/accounts';
 import { InsufficientFunds } from '../domain/ledger';
 import { claimEscrow, findEscrow, type EscrowRow } from '../persistence/escrow-repository';
 import { recordTransfers } from '../persistence/ledger-repository';
+import { toChargeView } from './charge-view';
 import type { WalletDeps } from './deps';
 
 type ChargeBody = InternalInput<typeof chargeContract>['body'];
-
-function toCharge(row: EscrowRow) {
-  return {
-    order_id: row.order_id,
-    payment_id: row.payment_id!,
-    renter_id: row.renter_id,
-    amount: Number(row.amount),
-    charged_at: row.charged_at!.toISOString(),
-  };
-}
 
 /** A repeated charge of one order answers the first charge and moves nothing. */
 function repeatedCharge(existing: EscrowRow, body: ChargeBody) {
@@ -26,7 +17,7 @@ function repeatedCharge(existing: EscrowRow, body: ChargeBody) {
   if (existing.renter_id !== body.renter_id || existing.owner_id !== body.owner_id || Number(existing.amount) !== body.amount) {
     throw problems.conflict('this order was already charged with another renter, owner or amount');
   }
-  return toCharge(existing);
+  return toChargeView(existing);
 }
 
 /**
@@ -37,9 +28,9 @@ function repeatedCharge(existing: EscrowRow, body: ChargeBody) {
  */
 export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body: ChargeBody) {
   if (!isUuid(orderId)) throw problems.notFound('order not found');
-  return deps.db.transaction(async (manager) => {
+  return deps.db.transaction(async (tx) => {
     const now = new Date();
-    const claimed = await claimEscrow(manager, {
+    const claimed = await claimEscrow(tx, {
       order_id: orderId,
       renter_id: body.renter_id,
       owner_id: body.owner_id,
@@ -48,12 +39,12 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       charged_at: now,
     });
     if (!claimed) {
-      const [existing] = await findEscrow(manager, orderId);
+      const [existing] = await findEscrow(tx, orderId);
       return repeatedCharge(existing!, body);
     }
     try {
       await recordTransfers(
-        manager,
+        tx,
         [{ from: userAvailable(body.renter_id), to: orderEscrow(orderId), amount: body.amount, bizType: 'order_payment', orderId, paymentId: claimed.payment_id }],
         now,
       );
@@ -63,7 +54,7 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       }
       throw err;
     }
-    await deps.events.publish(manager, 'payment.succeeded', {
+    await deps.events.publish(tx, 'payment.succeeded', {
       payment_id: claimed.payment_id!,
       user_id: body.renter_id,
       amount: body.amount,
@@ -72,7 +63,7 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       gateway_txn_id: null,
       paid_at: now.toISOString(),
     });
-    return toCharge(claimed);
+    return toChargeView(claimed);
   });
 }
 

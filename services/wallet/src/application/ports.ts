@@ -17,3 +17,9 @@ export interface PaymentGateway {
   /** Closes a payment that is still pending, so it can no longer be paid; answers its final state. */
   closePayment(paymentId: string): Promise<GatewayPayment | null>;
 }
+
+/** The development gateway's pay page, part of this system, where a tester marks a payment paid or failed. */
+export interface SandboxPayPage {
+  page(paymentId: string, nonce: string): Promise<string>;
+  complete(paymentId: string, status: 'succeeded' | 'failed'): Promise<{ payment_id: string; status: 'succeeded' | 'failed' }>;
+}

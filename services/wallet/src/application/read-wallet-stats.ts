@@ -3,7 +3,7 @@ import type { WalletDeps } from './deps';
 
 /** For the admin dashboard: GMV, platform revenue and recharges, in fen. */
 export async function readWalletStats(deps: Pick<WalletDeps, 'db'>) {
-  const f = await sumLedgerFigures(deps.db.manager);
+  const f = await sumLedgerFigures(deps.db);
   return {
     gmv_today: f.gmvToday,
     gmv_last_7_days: f.gmvWeek,

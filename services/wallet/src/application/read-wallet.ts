@@ -5,17 +5,17 @@ import { problems } from '@market/shared/http';
 import { userAvailable } from '../domain/accounts';
 import { findEscrow, heldForRenter } from '../persistence/escrow-repository';
 import { balanceOf } from '../persistence/ledger-repository';
-import { entriesOfOrder, queryEntries, toEntryView, type EntryQuery } from '../persistence/ledger-queries';
+import { entriesOfOrder, queryEntries, type EntryQuery } from '../persistence/ledger-queries';
 import type { WalletDeps } from './deps';
+import { toEntryView } from './entry-view';
 
 export async function readBalance(deps: WalletDeps, identity: UserIdentity) {
-  const manager = deps.db.manager;
-  const [available, frozen] = await Promise.all([balanceOf(manager, userAvailable(identity.sub).key), heldForRenter(manager, identity.sub)]);
+  const [available, frozen] = await Promise.all([balanceOf(deps.db, userAvailable(identity.sub).key), heldForRenter(deps.db, identity.sub)]);
   return { available, frozen, currency: deps.currency };
 }
 
 async function page(deps: WalletDeps, query: EntryQuery) {
-  const entries = await queryEntries(deps.db.manager, query);
+  const entries = await queryEntries(deps.db, query);
   return { items: entries.items.map(toEntryView), next_cursor: entries.next_cursor };
 }
 
@@ -35,7 +35,7 @@ export async function anyLedger(deps: WalletDeps, query: RouteQuery<typeof admin
 /** What was charged into the order's escrow and what it still holds. */
 export async function readOrderEscrow(deps: WalletDeps, orderId: string) {
   if (!isUuid(orderId)) throw problems.notFound('order not found');
-  const [row] = await findEscrow(deps.db.manager, orderId);
+  const [row] = await findEscrow(deps.db, orderId);
   if (!row || row.status === 'void') throw problems.notFound('the wallet never charged this order');
   return { order_id: row.order_id, charged: Number(row.amount), held: row.status === 'held' ? Number(row.amount) : 0 };
 }
@@ -43,8 +43,7 @@ export async function readOrderEscrow(deps: WalletDeps, orderId: string) {
 /** The money of one order for the back office: its payment, its escrow, and the users' entries of it. */
 export async function readOrderLedger(deps: WalletDeps, orderId: string) {
   if (!isUuid(orderId)) throw problems.notFound('order not found');
-  const manager = deps.db.manager;
-  const [[row], entries] = await Promise.all([findEscrow(manager, orderId), entriesOfOrder(manager, orderId)]);
+  const [[row], entries] = await Promise.all([findEscrow(deps.db, orderId), entriesOfOrder(deps.db, orderId)]);
   // A void record is an order that ended before any charge: no payment, no escrow.
   const charged = row && row.status !== 'void' ? { ...row, status: row.status } : null;
   return {

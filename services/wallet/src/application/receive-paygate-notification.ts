@@ -24,7 +24,7 @@ export async function receivePaygateNotification(deps: WalletDeps, raw: Buffer, 
     throw problems.malformedJson();
   }
   const body = parseOrThrow(PaygateNotifyBody, json);
-  const payment = isUuid(body.payment_id) ? await findPayment(deps.db.manager, body.payment_id) : null;
+  const payment = isUuid(body.payment_id) ? await findPayment(deps.db, body.payment_id) : null;
   if (!payment) throw problems.notFound('payment not found');
   if (body.amount !== Number(payment.amount)) {
     await auditAmountMismatch(deps, identity, payment.id, {

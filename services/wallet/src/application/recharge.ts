@@ -1,12 +1,13 @@
 import { type RouteBody, type startRecharge as startRechargeRoute } from '@market/contracts';
 import { type Identity, type UserIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { recordAudit } from '@market/shared/events';
+import { auditRefusal } from '@market/shared/events';
 import { problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import { rechargeAmountError, type PaymentOutcome } from '../domain/payment';
-import { findPayment, insertPayment, overduePaymentIds, toPaymentView } from '../persistence/payment-repository';
+import { findPayment, insertPayment, overduePaymentIds } from '../persistence/payment-repository';
 import type { WalletDeps } from './deps';
+import { toPaymentView } from './payment-view';
 import type { GatewayPayment } from './ports';
 import { settlePayment } from './settle-payment';
 
@@ -18,7 +19,7 @@ export async function startRecharge(deps: WalletDeps, identity: UserIdentity, bo
   const now = new Date();
   const expiresAt = new Date(now.getTime() + deps.recharge.expiryMinutes * 60_000);
   const { payUrl } = await deps.gateway.createPayment({ paymentId: id, amount: body.amount, channel: body.channel, expiresAt });
-  const row = await insertPayment(deps.db.manager, {
+  const row = await insertPayment(deps.db, {
     id,
     user_id: identity.sub,
     amount: body.amount,
@@ -40,20 +41,17 @@ function outcomeOf(state: GatewayPayment | null): PaymentOutcome | null {
 /** An amount the gateway reports that is not the payment's is never credited; it is audited for an operator. */
 export async function auditAmountMismatch(deps: WalletDeps, identity: Identity | null, paymentId: string, detail: Record<string, unknown>) {
   deps.log.warn({ payment_id: paymentId, ...detail }, 'payment gateway reported another amount; not credited');
-  await deps.db.transaction((manager) =>
-    recordAudit(deps.events, manager, identity, {
-      action: 'payment.amount_mismatch',
-      biz_type: 'payment',
-      biz_id: paymentId,
-      detail,
-      result: 'failure',
-    }),
-  );
+  await auditRefusal(deps.db, deps.events, identity, {
+    action: 'payment.amount_mismatch',
+    biz_type: 'payment',
+    biz_id: paymentId,
+    detail,
+  });
 }
 
 /** The payer asks: the gateway is queried and a final answer applied (credited at most once). */
 export async function queryRecharge(deps: WalletDeps, identity: UserIdentity, id: string) {
-  const row = isUuid(id) ? await findPayment(deps.db.manager, id) : null;
+  const row = isUuid(id) ? await findPayment(deps.db, id) : null;
   if (!row || row.user_id !== identity.sub) throw problems.notFound('payment not found');
   if (row.status !== 'pending') return toPaymentView(row);
   const state = await deps.gateway.queryPayment(id);
@@ -73,9 +71,9 @@ export async function queryRecharge(deps: WalletDeps, identity: UserIdentity, id
  * happens under the payment's row lock, and a payment already moved is left alone.
  */
 export async function expireOverduePayments(deps: WalletDeps, now = new Date()): Promise<number> {
-  const ids = await overduePaymentIds(deps.db.manager, now, 100);
+  const ids = await overduePaymentIds(deps.db, now, 100);
   for (const id of ids) {
-    const row = await findPayment(deps.db.manager, id);
+    const row = await findPayment(deps.db, id);
     if (!row || row.status !== 'pending') continue;
     const state = await deps.gateway.closePayment(id);
     const outcome = outcomeOf(state) ?? 'expired';

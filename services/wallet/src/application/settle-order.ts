@@ -1,4 +1,4 @@
-import { type EntityManager } from '@market/shared/db';
+import { type Tx } from '@market/shared/db';
 import { PermanentEventFailure, type DomainEvent } from '@market/shared/events';
 import { type Logger } from '@market/shared/logging';
 import { orderEscrow, PLATFORM_REVENUE, userAvailable, type AccountRef } from '../domain/accounts';
@@ -22,25 +22,25 @@ function payoutsOf(end: OrderEnd, held: number): Payout[] {
  * finds the order ended (and is refused). Figures that do not add up to the escrow are refused at
  * once (parked in the DLQ for an operator) and no money moves.
  */
-export async function settleOrderEscrow(manager: EntityManager, log: Logger, end: OrderEnd) {
+export async function settleOrderEscrow(tx: Tx, log: Logger, end: OrderEnd) {
   try {
-    await payOut(manager, log, end);
+    await payOut(tx, log, end);
   } catch (err) {
     if (err instanceof UnsettleableOrder) throw new PermanentEventFailure(`order ${end.data.order_id} not settled: ${err.message}`);
     throw err;
   }
 }
 
-async function payOut(manager: EntityManager, log: Logger, end: OrderEnd) {
+async function payOut(tx: Tx, log: Logger, end: OrderEnd) {
   const order = end.data;
   const now = new Date();
   let row: EscrowRow;
   if (end.type === 'order.completed') {
-    const [found] = await findEscrow(manager, order.order_id, true);
+    const [found] = await findEscrow(tx, order.order_id, true);
     if (!found || found.status === 'void') throw new UnsettleableOrder(`order ${order.order_id} completed but the wallet never charged it`);
     row = found;
   } else {
-    const locked = await lockEscrowForEnd(manager, order, end.type, now);
+    const locked = await lockEscrowForEnd(tx, order, end.type, now);
     if (locked.voided) {
       log.info({ order_id: order.order_id, event: end.type }, 'order ended before any charge; nothing to pay out');
       return;
@@ -69,7 +69,7 @@ async function payOut(manager: EntityManager, log: Logger, end: OrderEnd) {
     orderId: row.order_id,
     paymentId: row.payment_id,
   }));
-  await recordTransfers(manager, transfers, now);
+  await recordTransfers(tx, transfers, now);
   const refundedOnly = payouts.every((p) => p.to === 'renter');
-  await endEscrow(manager, row.order_id, refundedOnly ? 'refunded' : 'settled', end.type, now);
+  await endEscrow(tx, row.order_id, refundedOnly ? 'refunded' : 'settled', end.type, now);
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared/db';
+import type { Tx } from '@market/shared/db';
 import { GATEWAY_CLEARING, userAvailable } from '../domain/accounts';
 import { nextPaymentStatus, type PaymentOutcome } from '../domain/payment';
 import { finishPayment, findPayment, type PaymentRow } from '../persistence/payment-repository';
@@ -11,18 +11,18 @@ export interface PaymentReport {
   paidAt: Date | null;
 }
 
-async function apply(deps: WalletDeps, manager: EntityManager, row: PaymentRow, report: PaymentReport, now: Date) {
+async function apply(deps: WalletDeps, tx: Tx, row: PaymentRow, report: PaymentReport, now: Date) {
   const status = nextPaymentStatus(row.status, report.outcome);
   if (!status) return row;
   const amount = Number(row.amount);
   if (status === 'succeeded') {
     await recordTransfers(
-      manager,
+      tx,
       [{ from: GATEWAY_CLEARING, to: userAvailable(row.user_id), amount, bizType: 'recharge', orderId: null, paymentId: row.id }],
       now,
     );
-    const paid = await finishPayment(manager, row.id, { status, gateway_txn_id: report.gatewayTxnId, paid_at: report.paidAt ?? now, finished_at: now });
-    await deps.events.publish(manager, 'payment.succeeded', {
+    const paid = await finishPayment(tx, row.id, { status, gateway_txn_id: report.gatewayTxnId, paid_at: report.paidAt ?? now, finished_at: now });
+    await deps.events.publish(tx, 'payment.succeeded', {
       payment_id: row.id,
       user_id: row.user_id,
       amount,
@@ -33,9 +33,9 @@ async function apply(deps: WalletDeps, manager: EntityManager, row: PaymentRow, 
     });
     return paid;
   }
-  const finished = await finishPayment(manager, row.id, { status, gateway_txn_id: report.gatewayTxnId, paid_at: null, finished_at: now });
+  const finished = await finishPayment(tx, row.id, { status, gateway_txn_id: report.gatewayTxnId, paid_at: null, finished_at: now });
   if (status === 'failed') {
-    await deps.events.publish(manager, 'payment.failed', {
+    await deps.events.publish(tx, 'payment.failed', {
       payment_id: row.id,
       user_id: row.user_id,
       amount,
@@ -44,7 +44,7 @@ async function apply(deps: WalletDeps, manager: EntityManager, row: PaymentRow, 
       failed_at: now.toISOString(),
     });
   } else {
-    await deps.events.publish(manager, 'payment.expired', {
+    await deps.events.publish(tx, 'payment.expired', {
       payment_id: row.id,
       user_id: row.user_id,
       amount,
@@ -61,13 +61,13 @@ async function apply(deps: WalletDeps, manager: EntityManager, row: PaymentRow, 
  * expiry job racing on one payment queue up and only the first moves it: one credit at most.
  */
 export async function settlePayment(deps: WalletDeps, paymentId: string, report: PaymentReport): Promise<PaymentRow | null> {
-  return deps.db.transaction(async (manager) => {
-    const row = await findPayment(manager, paymentId, true);
+  return deps.db.transaction(async (tx) => {
+    const row = await findPayment(tx, paymentId, true);
     if (!row) return null;
     if (row.status !== 'pending' && report.outcome === 'succeeded' && row.status !== 'succeeded') {
       // The gateway took money for a payment we already gave up on: an operator must refund it there.
       deps.log.error({ payment_id: row.id, status: row.status }, 'gateway reports a success for a payment no longer pending; not credited');
     }
-    return apply(deps, manager, row, report, new Date());
+    return apply(deps, tx, row, report, new Date());
   });
 }

@@ -1,4 +1,4 @@
-import { updateReturning, type EntityManager } from '@market/shared/db';
+import { updateReturning, type Queryable, type Tx } from '@market/shared/db';
 
 export type EscrowStatus = 'held' | 'settled' | 'refunded' | 'void';
 
@@ -22,10 +22,10 @@ const COLUMNS = 'order_id, renter_id, owner_id, amount, status, payment_id, char
  * it rolled back). Null when a record already exists.
  */
 export async function claimEscrow(
-  manager: EntityManager,
+  tx: Tx,
   row: { order_id: string; renter_id: string; owner_id: string; amount: number; payment_id: string; charged_at: Date },
 ): Promise<EscrowRow | null> {
-  const rows: EscrowRow[] = await manager.query(
+  const rows: EscrowRow[] = await tx.query(
     `INSERT INTO order_escrows (order_id, renter_id, owner_id, amount, status, payment_id, charged_at)
      VALUES ($1, $2, $3, $4, 'held', $5, $6) ON CONFLICT (order_id) DO NOTHING RETURNING ${COLUMNS}`,
     [row.order_id, row.renter_id, row.owner_id, row.amount, row.payment_id, row.charged_at],
@@ -38,36 +38,36 @@ export async function claimEscrow(
  * never charged gets a `void` record, so a charge racing behind its end is refused.
  */
 export async function lockEscrowForEnd(
-  manager: EntityManager,
+  tx: Tx,
   order: { order_id: string; renter_id: string; owner_id: string },
   endEvent: string,
   at: Date,
 ): Promise<{ row: EscrowRow; voided: boolean }> {
-  const inserted: EscrowRow[] = await manager.query(
+  const inserted: EscrowRow[] = await tx.query(
     `INSERT INTO order_escrows (order_id, renter_id, owner_id, amount, status, ended_at, end_event)
      VALUES ($1, $2, $3, 0, 'void', $4, $5) ON CONFLICT (order_id) DO NOTHING RETURNING ${COLUMNS}`,
     [order.order_id, order.renter_id, order.owner_id, at, endEvent],
   );
   if (inserted[0]) return { row: inserted[0], voided: true };
-  const [row] = await findEscrow(manager, order.order_id, true);
+  const [row] = await findEscrow(tx, order.order_id, true);
   return { row: row!, voided: false };
 }
 
-export async function findEscrow(manager: EntityManager, orderId: string, lock = false): Promise<EscrowRow[]> {
-  return manager.query(`SELECT ${COLUMNS} FROM order_escrows WHERE order_id = $1 ${lock ? 'FOR UPDATE' : ''}`, [orderId]);
+export async function findEscrow(db: Queryable, orderId: string, lock = false): Promise<EscrowRow[]> {
+  return db.query(`SELECT ${COLUMNS} FROM order_escrows WHERE order_id = $1 ${lock ? 'FOR UPDATE' : ''}`, [orderId]);
 }
 
-export async function endEscrow(manager: EntityManager, orderId: string, status: 'settled' | 'refunded', endEvent: string, at: Date) {
+export async function endEscrow(tx: Tx, orderId: string, status: 'settled' | 'refunded', endEvent: string, at: Date) {
   await updateReturning(
-    manager,
+    tx,
     `UPDATE order_escrows SET status = $2, ended_at = $3, end_event = $4 WHERE order_id = $1 AND status = 'held' RETURNING order_id`,
     [orderId, status, at, endEvent],
   );
 }
 
 /** The renter's money in escrow of orders still running. */
-export async function heldForRenter(manager: EntityManager, renterId: string): Promise<number> {
-  const [row]: Array<{ total: string }> = await manager.query(
+export async function heldForRenter(db: Queryable, renterId: string): Promise<number> {
+  const [row]: Array<{ total: string }> = await db.query(
     `SELECT COALESCE(SUM(amount), 0) AS total FROM order_escrows WHERE renter_id = $1 AND status = 'held'`,
     [renterId],
   );

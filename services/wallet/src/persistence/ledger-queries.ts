@@ -1,4 +1,4 @@
-import { keysetPage, type EntityManager, type KeysetOrder, type KeysetPageResult } from '@market/shared/db';
+import { keysetPage, type KeysetOrder, type KeysetPageResult, type Queryable } from '@market/shared/db';
 import type { BizType } from '../domain/ledger';
 
 export interface EntryRow {
@@ -24,7 +24,7 @@ export interface EntryQuery {
 const NEWEST_WRITTEN_FIRST: KeysetOrder = { keys: [{ column: 'seq', type: 'bigint' }], direction: 'desc' };
 
 /** One page of user-facing entries, newest first. */
-export async function queryEntries(manager: EntityManager, q: EntryQuery): Promise<KeysetPageResult<EntryRow>> {
+export async function queryEntries(db: Queryable, q: EntryQuery): Promise<KeysetPageResult<EntryRow>> {
   const where = ['user_id IS NOT NULL'];
   const params: unknown[] = [];
   const param = (value: unknown) => {
@@ -34,7 +34,7 @@ export async function queryEntries(manager: EntityManager, q: EntryQuery): Promi
   if (q.userId) where.push(`user_id = ${param(q.userId)}`);
   if (q.orderId) where.push(`order_id = ${param(q.orderId)}`);
   if (q.bizType) where.push(`biz_type = ${param(q.bizType)}`);
-  return keysetPage<EntryRow>(manager, {
+  return keysetPage<EntryRow>(db, {
     query: `SELECT seq, id, user_id, order_id, biz_type, amount, balance_after, created_at FROM entries WHERE ${where.join(' AND ')}`,
     params,
     orderBy: NEWEST_WRITTEN_FIRST,
@@ -43,21 +43,9 @@ export async function queryEntries(manager: EntityManager, q: EntryQuery): Promi
   });
 }
 
-export function toEntryView(row: EntryRow) {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    order_id: row.order_id,
-    biz_type: row.biz_type,
-    amount: Number(row.amount),
-    balance_after: Number(row.balance_after),
-    created_at: row.created_at.toISOString(),
-  };
-}
-
 /** Every user-facing entry of one order, oldest first (an order has a handful: payment, payouts). */
-export async function entriesOfOrder(manager: EntityManager, orderId: string): Promise<EntryRow[]> {
-  return manager.query(
+export async function entriesOfOrder(db: Queryable, orderId: string): Promise<EntryRow[]> {
+  return db.query(
     `SELECT seq, id, user_id, order_id, biz_type, amount, balance_after, created_at FROM entries
      WHERE order_id = $1 AND user_id IS NOT NULL ORDER BY seq`,
     [orderId],

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { EntityManager } from '@market/shared/db';
+import type { Queryable, Tx } from '@market/shared/db';
 import type { AccountRef } from '../domain/accounts';
 import { postTransfers, type Transfer } from '../domain/ledger';
 
@@ -9,7 +9,7 @@ import { postTransfers, type Transfer } from '../domain/ledger';
  * then writes each transfer, its two entries and the new balances. Refusals (InsufficientFunds)
  * are thrown before anything is written.
  */
-export async function recordTransfers(manager: EntityManager, transfers: Transfer[], at = new Date()): Promise<void> {
+export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Date()): Promise<void> {
   if (transfers.length === 0) return;
   const accounts = new Map<string, AccountRef>();
   for (const t of transfers) {
@@ -17,12 +17,12 @@ export async function recordTransfers(manager: EntityManager, transfers: Transfe
     accounts.set(t.to.key, t.to);
   }
   const refs = [...accounts.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  await manager.query(
+  await tx.query(
     `INSERT INTO accounts (key, kind, owner_id)
      SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[]) ON CONFLICT (key) DO NOTHING`,
     [refs.map((a) => a.key), refs.map((a) => a.kind), refs.map((a) => a.ownerId)],
   );
-  const locked: Array<{ key: string; balance: string }> = await manager.query(
+  const locked: Array<{ key: string; balance: string }> = await tx.query(
     `SELECT key, balance FROM accounts WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE`,
     [refs.map((a) => a.key)],
   );
@@ -30,7 +30,7 @@ export async function recordTransfers(manager: EntityManager, transfers: Transfe
   const postings = postTransfers(balances, transfers);
 
   const transferIds = transfers.map(() => uuidv7());
-  await manager.query(
+  await tx.query(
     `INSERT INTO transfers (id, from_account, to_account, amount, biz_type, order_id, payment_id, created_at)
      SELECT id, f, t, amount, biz, order_id, payment_id, $8
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::uuid[], $7::uuid[])
@@ -46,7 +46,7 @@ export async function recordTransfers(manager: EntityManager, transfers: Transfe
       at,
     ],
   );
-  await manager.query(
+  await tx.query(
     `INSERT INTO entries (id, transfer_id, account_key, user_id, order_id, biz_type, amount, balance_after, created_at)
      SELECT id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, $9
      FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::text[], $7::bigint[], $8::bigint[])
@@ -66,14 +66,14 @@ export async function recordTransfers(manager: EntityManager, transfers: Transfe
   );
   const finalBalance = new Map<string, number>();
   for (const p of postings) finalBalance.set(p.account.key, p.balanceAfter);
-  await manager.query(
+  await tx.query(
     `UPDATE accounts a SET balance = x.balance
      FROM unnest($1::text[], $2::bigint[]) AS x(key, balance) WHERE a.key = x.key`,
     [[...finalBalance.keys()], [...finalBalance.values()]],
   );
 }
 
-export async function balanceOf(manager: EntityManager, key: string): Promise<number> {
-  const rows: Array<{ balance: string }> = await manager.query(`SELECT balance FROM accounts WHERE key = $1`, [key]);
+export async function balanceOf(db: Queryable, key: string): Promise<number> {
+  const rows: Array<{ balance: string }> = await db.query(`SELECT balance FROM accounts WHERE key = $1`, [key]);
   return rows[0] ? Number(rows[0].balance) : 0;
 }

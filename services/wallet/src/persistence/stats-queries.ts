@@ -1,4 +1,4 @@
-import type { EntityManager } from '@market/shared/db';
+import type { Queryable } from '@market/shared/db';
 
 /** "Today" starts at 00:00 UTC; "last 7 days" at 00:00 UTC six days before, so it holds today and six whole days. */
 const START_OF_TODAY_UTC = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
@@ -29,7 +29,7 @@ export const LEDGER_FIGURES_SQL = `
       FROM transfers
      WHERE biz_type IN ('order_payment', 'platform_fee', 'recharge') AND created_at >= ${START_OF_WEEK_UTC}`;
 
-export async function sumLedgerFigures(manager: EntityManager): Promise<LedgerFigures> {
-  const [row]: LedgerFigures[] = await manager.query(LEDGER_FIGURES_SQL);
+export async function sumLedgerFigures(db: Queryable): Promise<LedgerFigures> {
+  const [row]: LedgerFigures[] = await db.query(LEDGER_FIGURES_SQL);
   return row!;
 }

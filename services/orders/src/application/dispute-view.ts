@@ -1,6 +1,6 @@
 import type { Dispute, z } from '@market/contracts';
 import type { DisputeRow } from '../persistence/dispute-repository';
-import { fileUrl } from './order-views';
+import { fileUrl } from './order-view';
 
 export function toDisputeView(row: DisputeRow): z.infer<typeof Dispute> {
   return {

@@ -1,6 +1,5 @@
-import type { EventData, HandoffRecord, Order, z } from '@market/contracts';
+import type { EventData, Order, z } from '@market/contracts';
 import type { Escrow } from '../domain/settlement';
-import type { HandoffRecordRow } from '../persistence/handoff-repository';
 import type { OrderRow } from '../persistence/order-repository';
 
 /** CONTRACT §6: private files are read through the files service by key. */
@@ -61,17 +60,5 @@ export function orderSnapshot(row: OrderRow, reason: string | null, actorId: str
     hours: row.hours,
     reason,
     actor_id: actorId,
-  };
-}
-
-export function toHandoffRecordView(row: HandoffRecordRow, content: string): z.infer<typeof HandoffRecord> {
-  return {
-    id: row.id,
-    order_id: row.order_id,
-    author_id: row.author_id,
-    author_role: row.author_role,
-    content,
-    attachment_urls: row.attachment_keys.map(fileUrl),
-    created_at: row.created_at.toISOString(),
   };
 }

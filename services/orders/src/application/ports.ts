@@ -1,0 +1,44 @@
+import type {
+  chargeOrderEscrow,
+  fileMeta,
+  InternalResult,
+  listingById,
+  orderLedger,
+  systemConfigValues,
+  userStanding,
+} from '@market/contracts';
+
+export type ListingView = InternalResult<typeof listingById>;
+export type UserStanding = InternalResult<typeof userStanding>;
+export type FileMeta = InternalResult<typeof fileMeta>;
+export type OrderCharge = InternalResult<typeof chargeOrderEscrow>;
+export type OrderLedger = InternalResult<typeof orderLedger>;
+export type ConfigValue = InternalResult<typeof systemConfigValues>['items'][number];
+
+/** catalog: listings as they are now, and the credentials stored with one (opened; null when none). */
+export interface ListingDirectory {
+  byId(id: string): Promise<ListingView | null>;
+  credentials(id: string): Promise<string | null>;
+}
+
+/** identity: whether a user may rent; null for an id identity does not know. */
+export interface UserDirectory {
+  standing(id: string): Promise<UserStanding | null>;
+}
+
+/** wallet: the order id is the idempotency key of a charge, so a repeated charge moves nothing; `ledger` is the order's money. */
+export interface WalletAccounts {
+  charge(order: { id: string; renter_id: string; owner_id: string; amount: number }): Promise<OrderCharge>;
+  ledger(orderId: string): Promise<OrderLedger>;
+}
+
+/** files: who uploaded a key, and letting an order's parties read private files. */
+export interface FileRegistry {
+  meta(key: string): Promise<FileMeta | null>;
+  attachToOrder(keys: string[], orderId: string, readerIds: string[]): Promise<void>;
+}
+
+/** admin: every system configuration value now. */
+export interface ConfigSource {
+  values(): Promise<ConfigValue[]>;
+}
