@@ -94,6 +94,58 @@ describe('the keyset pager', () => {
     return rows.map((r) => r.id);
   }
 
+  describe('with a sparse filter', () => {
+    async function everySparsePage(order: KeysetOrder, limit: number, window: number, tag: string, indexed?: string) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await keysetPage<ItemRow>(db, {
+          query: 'SELECT id, tag, price, serial, created_at FROM items WHERE price > $1',
+          params: [0],
+          orderBy: order,
+          limit,
+          cursor,
+          sparse: { filter: (param) => `tag = ${param(tag)}`, indexed: indexed === undefined ? undefined : (param) => `${param(indexed)}::boolean`, window },
+        });
+        for (const item of page.items) expect(item.tag).toBe(tag);
+        seen.push(...page.items.map((item) => item.id));
+        cursor = page.next_cursor ?? undefined;
+        pages += 1;
+      } while (cursor !== undefined && pages < 100);
+      return seen;
+    }
+
+    // A window of 1 or 2 rows never holds a page (the whole query answers), one of 100 always does;
+    // between them the two meet across page boundaries.
+    it.each([
+      [1, 1],
+      [2, 2],
+      [3, 5],
+      [2, 7],
+      [4, 100],
+    ])('pages of %i with a window of %i give the rows the filter gives, in order, once each', async (limit, window) => {
+      for (const tag of ['common', 'odd-one', 'absent']) {
+        expect(await everySparsePage(NEWEST_FIRST, limit, window, tag)).toEqual(await expected('created_at DESC, id DESC', { tag }));
+        expect(await everySparsePage(byPrice('asc'), limit, window, tag)).toEqual(await expected('price ASC, id ASC', { tag }));
+      }
+    });
+
+    it('adds the indexed condition only when the window does not hold a page', async () => {
+      const contradiction = 'false'; // a parameter of its own, which the window's query must not be sent
+      // 'common' fills a page of 2 within the first 5 rows: the window answers, the contradiction is never applied
+      expect(await everySparsePage(NEWEST_FIRST, 2, 5, 'common', contradiction)).not.toEqual([]);
+      // a window of 1 never holds a page of 2: the whole query answers, with the contradiction
+      expect(await everySparsePage(NEWEST_FIRST, 2, 1, 'common', contradiction)).toEqual([]);
+    });
+
+    it('refuses a window that is not a positive integer', async () => {
+      await expect(
+        keysetPage(db, { query: 'SELECT * FROM items', orderBy: NEWEST_FIRST, limit: 5, cursor: undefined, sparse: { filter: () => 'true', window: 0 } }),
+      ).rejects.toThrow('positive integers');
+    });
+  });
+
   it.each([1, 2, 3, 7, 22, 23, 100])('returns every row exactly once, newest first, in pages of %i', async (limit) => {
     expect(await everyPage(NEWEST_FIRST, limit)).toEqual(await expected('created_at DESC, id DESC'));
   });

@@ -16,6 +16,7 @@ import { CreateOpenUploads1763900000001 } from './persistence/migrations/1763900
 import { CreateOwnerStanding1763900000002 } from './persistence/migrations/1763900000002-create-owner-standing';
 import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/1763900000003-record-every-open-upload';
 import { IndexTextSearch1763900000004 } from './persistence/migrations/1763900000004-index-text-search';
+import { IndexShortTextSearch1763900000005 } from './persistence/migrations/1763900000005-index-short-text-search';
 import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
 
 /**
@@ -35,6 +36,7 @@ export const catalogService = defineService({
     CreateOwnerStanding1763900000002,
     RecordEveryOpenUpload1763900000003,
     IndexTextSearch1763900000004,
+    IndexShortTextSearch1763900000005,
   ],
   build: async (ctx) => {
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);

@@ -82,9 +82,10 @@ describe('public listing reads', () => {
       expect(ids(everywhere)).toEqual(expect.arrayContaining(expected(q)));
     });
 
-    it('plans a text query of three or more characters on the trigram indexes once there are many listings', async () => {
+    it('plans text queries on the trigram indexes, and of one or two characters on the grams index, once there are many listings', async () => {
       const rolledBack = new Error('rolled back');
       let plan = '';
+      let shortPlan = '';
       // thousands of rows and fresh statistics, only for the length of a transaction that is undone
       await stack.services.catalog!.ctx.db
         .transaction(async (manager) => {
@@ -99,6 +100,12 @@ describe('public listing reads', () => {
             ['%荣耀王者%'],
           );
           plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+          const short: Array<{ 'QUERY PLAN': string }> = await manager.query(
+            `EXPLAIN SELECT id FROM listings WHERE status = 'online' AND (title ILIKE $1 OR description ILIKE $1)
+               AND listing_text_grams(title, description) @> ARRAY[lower($2::text)]`,
+            ['%荣耀%', '荣耀'],
+          );
+          shortPlan = short.map((r) => r['QUERY PLAN']).join('\n');
           throw rolledBack;
         })
         .catch((err) => {
@@ -106,6 +113,24 @@ describe('public listing reads', () => {
         });
       expect(plan).toContain('Bitmap Index Scan on listings_online_title_trgm');
       expect(plan).toContain('Bitmap Index Scan on listings_online_description_trgm');
+      expect(shortPlan).toContain('Bitmap Index Scan on listings_online_text_grams');
+    });
+
+    it('pages through a search one listing at a time, each match once and newest first', async () => {
+      for (const q of ['王', '原神', 'ar']) {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const res: { status: number; body: { items: Array<{ id: string }>; next_cursor: string | null } } = await client.get(
+            `/api/listings?game=${encodeURIComponent(game)}&limit=1&q=${encodeURIComponent(q)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          );
+          expect(res.status).toBe(200);
+          seen.push(...res.body.items.map((l) => l.id));
+          cursor = res.body.next_cursor;
+        } while (cursor);
+        const newestFirst = shown.filter((l) => expected(q).includes(l.id)).reverse().map((l) => l.id);
+        expect(seen).toEqual(newestFirst);
+      }
     });
   });
 

@@ -108,6 +108,9 @@ export function decodeCursor(order: KeysetOrder, cursor: string | undefined): st
   return k as string[];
 }
 
+/** A WHERE condition that takes its own parameters: `param(value)` adds one and answers its placeholder. */
+export type Condition = (param: (value: unknown) => string) => string;
+
 export interface KeysetPageRequest {
   /** `SELECT … FROM … [WHERE …]` without ORDER BY or LIMIT; `$n` refer to `params` */
   query: string;
@@ -115,6 +118,15 @@ export interface KeysetPageRequest {
   orderBy: KeysetOrder;
   limit: number;
   cursor: string | undefined;
+  /**
+   * A filter whose selectivity the planner cannot know (a text search: one value matches most
+   * rows, another none). Filtering the whole query is cheap when matches are rare and an index
+   * finds them, but slow when they are common (every match is fetched and sorted); walking the
+   * order's index and filtering as it goes is the reverse. So the page is first sought among the
+   * next `window` rows in order, and only when those hold less than a page is the whole query
+   * filtered, with `indexed` added: a condition implied by `filter` that an index serves.
+   */
+  sparse?: { filter: Condition; indexed?: Condition; window: number };
 }
 
 const POSITION = 'keyset_position__';
@@ -125,29 +137,46 @@ const POSITION = 'keyset_position__';
  * together. The cursor is checked before anything is sent to the database.
  */
 export async function keysetPage<Row extends object>(db: Queryable, request: KeysetPageRequest): Promise<KeysetPageResult<Row>> {
-  const { orderBy, limit } = request;
+  const { orderBy, limit, sparse } = request;
   for (const { column } of orderBy.keys) {
     if (!COLUMN.test(column)) throw new Error(`keyset column ${JSON.stringify(column)} is not a plain column name`);
   }
+  // Written into the SQL rather than sent as parameters, so both queries of a sparse page take the same parameters.
+  for (const count of [limit, sparse?.window ?? 1]) {
+    if (!Number.isSafeInteger(count) || count < 1) throw new Error(`page sizes must be positive integers, not ${count}`);
+  }
   const after = decodeCursor(orderBy, request.cursor);
   const params = [...(request.params ?? [])];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
   const columns = orderBy.keys.map(({ column }) => `page.${column}`);
-  const where = after
-    ? `WHERE (${columns.join(', ')}) ${orderBy.direction === 'desc' ? '<' : '>'} (${orderBy.keys
-        .map(({ type }, i) => `${param(after[i])}::${type}`)
+  const keyset = after
+    ? `(${columns.join(', ')}) ${orderBy.direction === 'desc' ? '<' : '>'} (${orderBy.keys
+        .map(({ type }, i) => `$${params.push(after[i])}::${type}`)
         .join(', ')})`
-    : '';
+    : undefined;
   const direction = orderBy.direction === 'desc' ? 'DESC' : 'ASC';
-  const sql = `SELECT page.*, ARRAY[${orderBy.keys.map(({ column, type }) => printed(column, type)).join(', ')}] AS ${POSITION}
-    FROM (${request.query}) AS page
-    ${where}
-    ORDER BY ${columns.map((c) => `${c} ${direction}`).join(', ')}
-    LIMIT ${param(limit + 1)}`;
-  const rows: Array<Row & { [POSITION]: string[] }> = await db.query(sql, params);
+  const order = `ORDER BY ${columns.map((c) => `${c} ${direction}`).join(', ')}`;
+  const position = `ARRAY[${orderBy.keys.map(({ column, type }) => printed(column, type)).join(', ')}] AS ${POSITION}`;
+  const select = (from: string, conditions: Array<string | undefined>, rowLimit: number) => {
+    const present = conditions.filter((c): c is string => c !== undefined);
+    return `SELECT page.*, ${position} FROM ${from} ${present.length ? `WHERE ${present.join(' AND ')}` : ''} ${order} LIMIT ${rowLimit}`;
+  };
+  const whole = `(${request.query}) AS page`;
+  // Each query gets the parameters its own conditions add, after the query's and the keyset's.
+  const run = (from: string, conditions: Array<string | Condition | undefined>, rowLimit: number): Promise<Found> => {
+    const queryParams = [...params];
+    const param = (value: unknown) => `$${queryParams.push(value)}`;
+    const written = conditions.map((c) => (typeof c === 'function' ? c(param) : c));
+    return db.query(select(from, written, rowLimit), queryParams);
+  };
+  type Found = Array<Row & { [POSITION]: string[] }>;
+  let rows: Found;
+  if (sparse) {
+    const window = `(SELECT page.* FROM ${whole} ${keyset ? `WHERE ${keyset}` : ''} ${order} LIMIT ${sparse.window}) AS page`;
+    rows = await run(window, [sparse.filter], limit + 1);
+    if (rows.length <= limit) rows = await run(whole, [keyset, sparse.filter, sparse.indexed], limit + 1);
+  } else {
+    rows = await run(whole, [keyset], limit + 1);
+  }
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const items = pageRows.map(({ [POSITION]: _position, ...row }) => row as unknown as Row);
