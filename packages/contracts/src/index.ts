@@ -4,4 +4,5 @@ export * from './events';
 export * from './internal';
 export * from './routing';
 export * from './services';
+export * from './system-config';
 export { z } from './zod';

@@ -1,21 +1,13 @@
 import { connect, type ChannelModel } from 'amqplib';
-import { type ServiceName } from '@market/contracts';
+import { SYSTEM_CONFIG_DEFAULTS, type ServiceName } from '@market/contracts';
 import { parseEvent } from '@market/shared/events';
 import { assertionFor } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
 import { eventually, loginToken, newAdmin, uniqueUsername, type Client } from './helpers';
 
-const DEFAULTS = {
-  'order.payment_timeout_minutes': 15,
-  'order.handoff_timeout_minutes': 30,
-  'order.receive_timeout_minutes': 30,
-  'order.checkout_grace_minutes': 30,
-  'order.checkout_confirm_timeout_minutes': 1440,
-  'order.correction_confirm_timeout_minutes': 1440,
-  'platform.commission_rate_bps': 500,
-  'order.require_realname': false,
-};
+// what the migration seeds must be what services fall back on until admin answers
+const DEFAULTS = SYSTEM_CONFIG_DEFAULTS;
 
 describe('back office: configs, audit log, dashboard, internal routes', () => {
   let stack: Stack;

@@ -9,7 +9,7 @@ import {
   type Actor,
   type OrderState,
 } from '../src/domain/order-state';
-import { DEFAULT_SETTINGS } from '../src/domain/settings';
+import { SYSTEM_CONFIG_DEFAULTS as DEFAULT_SETTINGS } from '@market/contracts';
 import { deadlineOf, statesTimedBy, TIMED_STATES } from '../src/domain/timeouts';
 
 const STATES = OrderStatus.options as OrderState[];

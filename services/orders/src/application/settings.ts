@@ -1,28 +1,16 @@
-import { z } from '@market/contracts';
+import { isSystemConfigKey, SYSTEM_CONFIG_DEFAULTS, SYSTEM_CONFIG_SCHEMAS } from '@market/contracts';
 import { type Queryable, type Tx } from '@market/shared/db';
-import { DEFAULT_SETTINGS, isSettingKey, type OrderSettings, type SettingKey } from '../domain/settings';
+import type { OrderSettings } from '../domain/settings';
 import { TIMED_STATES, statesTimedBy } from '../domain/timeouts';
 import { rescheduleDeadlines } from '../persistence/order-repository';
 import { readSettingRows, writeSetting } from '../persistence/settings-repository';
 import type { OrdersDeps } from './deps';
 
-const Minutes = z.number().int().min(1);
-const SETTING_SCHEMAS: Record<SettingKey, z.ZodType> = {
-  'order.payment_timeout_minutes': Minutes,
-  'order.handoff_timeout_minutes': Minutes,
-  'order.receive_timeout_minutes': Minutes,
-  'order.checkout_grace_minutes': Minutes,
-  'order.checkout_confirm_timeout_minutes': Minutes,
-  'order.correction_confirm_timeout_minutes': Minutes,
-  'platform.commission_rate_bps': z.number().int().min(0).max(10_000),
-  'order.require_realname': z.boolean(),
-};
-
 /** The settings in force: orders' stored copy over the defaults; a value that does not parse is ignored. */
 export async function currentSettings(db: Queryable): Promise<OrderSettings> {
-  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  const settings: Record<string, unknown> = { ...SYSTEM_CONFIG_DEFAULTS };
   for (const row of await readSettingRows(db)) {
-    if (isSettingKey(row.key) && SETTING_SCHEMAS[row.key].safeParse(row.value).success) settings[row.key] = row.value;
+    if (isSystemConfigKey(row.key) && SYSTEM_CONFIG_SCHEMAS[row.key].safeParse(row.value).success) settings[row.key] = row.value;
   }
   return settings as unknown as OrderSettings;
 }
@@ -33,7 +21,7 @@ export async function currentSettings(db: Queryable): Promise<OrderSettings> {
  * Keys orders does not use are ignored.
  */
 export async function applySetting(tx: Tx, minuteMs: number, key: string, value: unknown): Promise<boolean> {
-  if (!isSettingKey(key) || !SETTING_SCHEMAS[key].safeParse(value).success) return false;
+  if (!isSystemConfigKey(key) || !SYSTEM_CONFIG_SCHEMAS[key].safeParse(value).success) return false;
   await writeSetting(tx, key, value);
   for (const status of statesTimedBy(key)) {
     await rescheduleDeadlines(tx, status, TIMED_STATES[status]!.since, (value as number) * minuteMs);

@@ -1,0 +1,38 @@
+import { z } from './zod';
+
+const TimeoutMinutes = z.number().int().min(1).max(43_200);
+
+/**
+ * Every system configuration key (CONTRACT §9, plus `order.require_realname`) with the schema its
+ * value must satisfy. Admin owns the values and refuses any other key or value; a service that works
+ * by them reads them through admin's internal route.
+ */
+export const SYSTEM_CONFIG_SCHEMAS = {
+  'order.payment_timeout_minutes': TimeoutMinutes,
+  'order.handoff_timeout_minutes': TimeoutMinutes,
+  'order.receive_timeout_minutes': TimeoutMinutes,
+  'order.checkout_grace_minutes': TimeoutMinutes,
+  'order.checkout_confirm_timeout_minutes': TimeoutMinutes,
+  'order.correction_confirm_timeout_minutes': TimeoutMinutes,
+  'platform.commission_rate_bps': z.number().int().min(0).max(5000),
+  'order.require_realname': z.boolean(),
+} as const;
+
+export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
+export type SystemConfigValues = { [K in SystemConfigKey]: z.infer<(typeof SYSTEM_CONFIG_SCHEMAS)[K]> };
+
+/** The values a new installation starts with, and what a service works by until admin has answered. */
+export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
+  'order.payment_timeout_minutes': 15,
+  'order.handoff_timeout_minutes': 30,
+  'order.receive_timeout_minutes': 30,
+  'order.checkout_grace_minutes': 30,
+  'order.checkout_confirm_timeout_minutes': 1440,
+  'order.correction_confirm_timeout_minutes': 1440,
+  'platform.commission_rate_bps': 500,
+  'order.require_realname': false,
+};
+
+export function isSystemConfigKey(key: string): key is SystemConfigKey {
+  return Object.prototype.hasOwnProperty.call(SYSTEM_CONFIG_SCHEMAS, key);
+}
