@@ -8,7 +8,7 @@ import {
   type z,
 } from '@market/contracts';
 import { countAdmins } from '../persistence/admin-users';
-import type { AdminApp } from './admin-app';
+import type { AdminDeps } from './deps';
 
 type Source = z.infer<typeof DashboardSource>;
 
@@ -19,19 +19,19 @@ type Source = z.infer<typeof DashboardSource>;
 export const DASHBOARD_SOURCE_BOUND_MS = 1000;
 
 /** The source's answer, or null when it failed or did not answer within the bound (logged, never thrown). */
-async function fromSource<T>(app: Pick<AdminApp, 'log'>, source: Source, ask: () => Promise<T>): Promise<T | null> {
+async function fromSource<T>(deps: Pick<AdminDeps, 'log'>, source: Source, ask: () => Promise<T>): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
   let late = false;
   const bound = new Promise<null>((resolve) => {
     timer = setTimeout(() => {
       late = true;
-      app.log.warn({ source, bound_ms: DASHBOARD_SOURCE_BOUND_MS }, 'dashboard source did not answer in time');
+      deps.log.warn({ source, bound_ms: DASHBOARD_SOURCE_BOUND_MS }, 'dashboard source did not answer in time');
       resolve(null);
     }, DASHBOARD_SOURCE_BOUND_MS);
   });
   // A late failure (the internal client's own timeout) was already reported as "not in time".
   const answer = ask().catch((err: unknown) => {
-    if (!late) app.log.warn({ source, err }, 'dashboard source failed');
+    if (!late) deps.log.warn({ source, err }, 'dashboard source failed');
     return null;
   });
   try {
@@ -46,13 +46,13 @@ async function fromSource<T>(app: Pick<AdminApp, 'log'>, source: Source, ask: ()
  * the data as it is now. A service that fails or is slow leaves its figures null and is named in
  * `unavailable` — never zeros that would read as real.
  */
-export async function getDashboard(app: Pick<AdminApp, 'db' | 'internal' | 'log'>): Promise<z.infer<typeof Dashboard>> {
+export async function getDashboard(deps: Pick<AdminDeps, 'db' | 'internal' | 'log'>): Promise<z.infer<typeof Dashboard>> {
   const [users, listings, orders, wallet, adminsTotal] = await Promise.all([
-    fromSource(app, 'identity', () => app.internal.call(userStats)),
-    fromSource(app, 'catalog', () => app.internal.call(listingStats)),
-    fromSource(app, 'orders', () => app.internal.call(orderStats)),
-    fromSource(app, 'wallet', () => app.internal.call(walletStats)),
-    countAdmins(app.db),
+    fromSource(deps, 'identity', () => deps.internal.call(userStats)),
+    fromSource(deps, 'catalog', () => deps.internal.call(listingStats)),
+    fromSource(deps, 'orders', () => deps.internal.call(orderStats)),
+    fromSource(deps, 'wallet', () => deps.internal.call(walletStats)),
+    countAdmins(deps.db),
   ]);
   const answered: Record<Source, unknown> = { identity: users, catalog: listings, orders, wallet };
   return {

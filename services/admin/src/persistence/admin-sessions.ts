@@ -6,10 +6,10 @@ import { updateReturning, type Queryable } from '@market/shared/db';
  * progress, so a login racing one of them cannot end up with a session that change did not end.
  */
 export async function insertAdminSession(
-  q: Queryable,
+  db: Queryable,
   session: { id: string; adminId: string; ip: string | null; verifiedHash: string },
 ): Promise<boolean> {
-  const rows: Array<{ id: string }> = await q.query(
+  const rows: Array<{ id: string }> = await db.query(
     `WITH admin AS (
        SELECT id FROM admin_users WHERE id = $2 AND status = 'active' AND password_hash = $4 FOR SHARE
      )
@@ -20,9 +20,9 @@ export async function insertAdminSession(
 }
 
 /** True when this call ended the session; a second logout of the same session changes nothing. */
-export async function revokeAdminSession(q: Queryable, id: string, adminId: string): Promise<boolean> {
+export async function revokeAdminSession(db: Queryable, id: string, adminId: string): Promise<boolean> {
   const rows = await updateReturning<{ id: string }>(
-    q,
+    db,
     `UPDATE admin_sessions SET revoked_at = now() WHERE id = $1 AND admin_id = $2 AND revoked_at IS NULL RETURNING id`,
     [id, adminId],
   );
@@ -31,12 +31,12 @@ export async function revokeAdminSession(q: Queryable, id: string, adminId: stri
 
 /** Ends every live session of the admin but `keepSessionId`; answers the ended ones. */
 export async function revokeLiveSessionsOf(
-  q: Queryable,
+  db: Queryable,
   adminId: string,
   keepSessionId: string | null,
 ): Promise<Array<{ id: string; created_at: Date }>> {
   return updateReturning(
-    q,
+    db,
     `UPDATE admin_sessions SET revoked_at = now()
      WHERE admin_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)
      RETURNING id, created_at`,

@@ -12,22 +12,22 @@ export interface AdminUserRow {
 
 const COLUMNS = 'id, username, nickname, password_hash, status, created_at';
 
-export async function findAdminByUsername(q: Queryable, username: string): Promise<AdminUserRow | null> {
-  const rows: AdminUserRow[] = await q.query(`SELECT ${COLUMNS} FROM admin_users WHERE username = $1`, [username]);
+export async function findAdminByUsername(db: Queryable, username: string): Promise<AdminUserRow | null> {
+  const rows: AdminUserRow[] = await db.query(`SELECT ${COLUMNS} FROM admin_users WHERE username = $1`, [username]);
   return rows[0] ?? null;
 }
 
-export async function findAdminById(q: Queryable, id: string): Promise<AdminUserRow | null> {
-  const rows: AdminUserRow[] = await q.query(`SELECT ${COLUMNS} FROM admin_users WHERE id = $1`, [id]);
+export async function findAdminById(db: Queryable, id: string): Promise<AdminUserRow | null> {
+  const rows: AdminUserRow[] = await db.query(`SELECT ${COLUMNS} FROM admin_users WHERE id = $1`, [id]);
   return rows[0] ?? null;
 }
 
 /** Inserts the admin unless the username is taken; null means it was. */
 export async function insertAdmin(
-  q: Queryable,
+  db: Queryable,
   admin: { id: string; username: string; nickname: string; passwordHash: string },
 ): Promise<AdminUserRow | null> {
-  const rows: AdminUserRow[] = await q.query(
+  const rows: AdminUserRow[] = await db.query(
     `INSERT INTO admin_users (id, username, nickname, password_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT (username) DO NOTHING
      RETURNING ${COLUMNS}`,
@@ -36,36 +36,36 @@ export async function insertAdmin(
   return rows[0] ?? null;
 }
 
-export async function countAdmins(q: Queryable): Promise<number> {
-  const [{ count }] = await q.query(`SELECT count(*)::int AS count FROM admin_users`);
+export async function countAdmins(db: Queryable): Promise<number> {
+  const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM admin_users`);
   return count;
 }
 
 /** Holds off every other writer of admin_users until the caller's transaction ends. */
-export async function lockAdminUsersForWriting(q: Queryable) {
-  await q.query(`LOCK TABLE admin_users IN EXCLUSIVE MODE`);
+export async function lockAdminUsersForWriting(db: Queryable) {
+  await db.query(`LOCK TABLE admin_users IN EXCLUSIVE MODE`);
 }
 
-export async function findActiveAdminByUsername(q: Queryable, username: string): Promise<AdminUserRow | null> {
-  const rows: AdminUserRow[] = await q.query(`SELECT ${COLUMNS} FROM admin_users WHERE username = $1 AND status = 'active'`, [
+export async function findActiveAdminByUsername(db: Queryable, username: string): Promise<AdminUserRow | null> {
+  const rows: AdminUserRow[] = await db.query(`SELECT ${COLUMNS} FROM admin_users WHERE username = $1 AND status = 'active'`, [
     username,
   ]);
   return rows[0] ?? null;
 }
 
 /** At most two rows: enough to tell a unique nickname from an ambiguous one. */
-export async function findActiveAdminsByNickname(q: Queryable, nickname: string): Promise<AdminUserRow[]> {
-  return q.query(`SELECT ${COLUMNS} FROM admin_users WHERE nickname = $1 AND status = 'active' ORDER BY id LIMIT 2`, [nickname]);
+export async function findActiveAdminsByNickname(db: Queryable, nickname: string): Promise<AdminUserRow[]> {
+  return db.query(`SELECT ${COLUMNS} FROM admin_users WHERE nickname = $1 AND status = 'active' ORDER BY id LIMIT 2`, [nickname]);
 }
 
 /** One page of admins, newest first. */
 export async function findAdminsPage(
-  q: Queryable,
+  db: Queryable,
   status: AdminStatus | undefined,
   page: { cursor: string | undefined; limit: number },
 ): Promise<KeysetPageResult<AdminUserRow>> {
   const filtered = status !== undefined;
-  return keysetPage<AdminUserRow>(q, {
+  return keysetPage<AdminUserRow>(db, {
     query: `SELECT ${COLUMNS} FROM admin_users ${filtered ? 'WHERE status = $1' : ''}`,
     params: filtered ? [status] : [],
     orderBy: NEWEST_FIRST,
@@ -80,15 +80,15 @@ export async function findAdminsPage(
  * `NO KEY UPDATE` leaves the key-share locks of session inserts free; logins wait only through
  * their explicit `FOR SHARE` (see insertAdminSession).
  */
-export async function lockActiveAdminIds(q: Queryable): Promise<string[]> {
-  const rows: Array<{ id: string }> = await q.query(`SELECT id FROM admin_users WHERE status = 'active' ORDER BY id FOR NO KEY UPDATE`);
+export async function lockActiveAdminIds(db: Queryable): Promise<string[]> {
+  const rows: Array<{ id: string }> = await db.query(`SELECT id FROM admin_users WHERE status = 'active' ORDER BY id FOR NO KEY UPDATE`);
   return rows.map((r) => r.id);
 }
 
 /** The admin moved from one status to another, or null when it was not in `from`. */
-export async function moveAdminStatus(q: Queryable, id: string, from: AdminStatus, to: AdminStatus): Promise<AdminUserRow | null> {
+export async function moveAdminStatus(db: Queryable, id: string, from: AdminStatus, to: AdminStatus): Promise<AdminUserRow | null> {
   const rows = await updateReturning<AdminUserRow>(
-    q,
+    db,
     `UPDATE admin_users SET status = $3, updated_at = now() WHERE id = $1 AND status = $2 RETURNING ${COLUMNS}`,
     [id, from, to],
   );
@@ -99,9 +99,9 @@ export async function moveAdminStatus(q: Queryable, id: string, from: AdminStatu
  * Compare-and-set on the hash that was verified: null when the password changed (or the admin was
  * disabled) since it was read, so a concurrent change is never silently overwritten.
  */
-export async function replacePasswordHash(q: Queryable, id: string, verifiedHash: string, newHash: string): Promise<AdminUserRow | null> {
+export async function replacePasswordHash(db: Queryable, id: string, verifiedHash: string, newHash: string): Promise<AdminUserRow | null> {
   const rows = await updateReturning<AdminUserRow>(
-    q,
+    db,
     `UPDATE admin_users SET password_hash = $3, updated_at = now()
      WHERE id = $1 AND password_hash = $2 AND status = 'active' RETURNING ${COLUMNS}`,
     [id, verifiedHash, newHash],

@@ -17,8 +17,8 @@ export interface AuditLogRow {
 export type NewAuditLog = Omit<AuditLogRow, 'created_at'> & { producer: string; created_at: string };
 
 /** The event id is the row id, so a republished event is a no-op even past the inbox. */
-export async function insertAuditLog(q: Queryable, entry: NewAuditLog) {
-  await q.query(
+export async function insertAuditLog(db: Queryable, entry: NewAuditLog) {
+  await db.query(
     `INSERT INTO audit_logs (id, actor_type, actor_id, action, biz_type, biz_id, detail, ip, result, request_id, producer, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)
      ON CONFLICT (id) DO NOTHING`,
@@ -47,7 +47,7 @@ export interface AuditLogFilter {
 
 /** Newest first, the page after `cursor`. */
 export async function findAuditLogs(
-  q: Queryable,
+  db: Queryable,
   filter: AuditLogFilter,
   page: { limit: number; cursor: string | undefined },
 ): Promise<KeysetPageResult<AuditLogRow>> {
@@ -59,7 +59,7 @@ export async function findAuditLogs(
     params.push(value);
     where.push(`${column} = $${params.length}`);
   }
-  return keysetPage<AuditLogRow>(q, {
+  return keysetPage<AuditLogRow>(db, {
     query: `SELECT id, actor_type, actor_id, action, biz_type, biz_id, detail, ip, result, request_id, created_at
       FROM audit_logs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
     params,

@@ -8,8 +8,8 @@ import { updateReturning, type Queryable } from '@market/shared/db';
  * The counts are computed from the row being written (not from an earlier read), which is what
  * keeps racing attempts from overwriting each other; an expired lock starts a fresh count.
  */
-export async function bookLoginAttempt(q: Queryable, username: string, maxFailures: number, lockoutMinutes: number): Promise<boolean> {
-  const rows: Array<{ username: string }> = await q.query(
+export async function bookLoginAttempt(db: Queryable, username: string, maxFailures: number, lockoutMinutes: number): Promise<boolean> {
+  const rows: Array<{ username: string }> = await db.query(
     `INSERT INTO admin_login_failures AS f (username, failed_logins, locked_until)
      VALUES ($1, 1, CASE WHEN 1 >= $2 THEN now() + make_interval(mins => $3) END)
      ON CONFLICT (username) DO UPDATE
@@ -25,24 +25,24 @@ export async function bookLoginAttempt(q: Queryable, username: string, maxFailur
   return rows.length > 0;
 }
 
-export async function lockedUntil(q: Queryable, username: string): Promise<Date | null> {
-  const rows: Array<{ locked_until: Date | null }> = await q.query(`SELECT locked_until FROM admin_login_failures WHERE username = $1`, [
+export async function lockedUntil(db: Queryable, username: string): Promise<Date | null> {
+  const rows: Array<{ locked_until: Date | null }> = await db.query(`SELECT locked_until FROM admin_login_failures WHERE username = $1`, [
     username,
   ]);
   return rows[0]?.locked_until ?? null;
 }
 
-export async function clearLoginFailures(q: Queryable, username: string) {
-  await q.query(`DELETE FROM admin_login_failures WHERE username = $1`, [username]);
+export async function clearLoginFailures(db: Queryable, username: string) {
+  await db.query(`DELETE FROM admin_login_failures WHERE username = $1`, [username]);
 }
 
 /**
  * Counts at names nobody has logged in with for a day go, so guessed names cannot fill the table;
  * a lock still in force stays.
  */
-export async function forgetQuietLoginFailures(q: Queryable): Promise<number> {
+export async function forgetQuietLoginFailures(db: Queryable): Promise<number> {
   const removed = await updateReturning(
-    q,
+    db,
     `DELETE FROM admin_login_failures
      WHERE last_attempt_at < now() - interval '1 day' AND (locked_until IS NULL OR locked_until <= now())
      RETURNING username`,

@@ -1,4 +1,4 @@
-import { updateReturning, type Queryable } from '@market/shared/db';
+import { updateReturning, type Queryable, type Tx } from '@market/shared/db';
 
 export interface SystemConfigRow {
   key: string;
@@ -10,18 +10,18 @@ export interface SystemConfigRow {
 
 const COLUMNS = 'key, value, description, updated_at, updated_by';
 
-export async function listSystemConfigRows(q: Queryable): Promise<SystemConfigRow[]> {
-  return q.query(`SELECT ${COLUMNS} FROM system_configs ORDER BY key`);
+export async function listSystemConfigRows(db: Queryable): Promise<SystemConfigRow[]> {
+  return db.query(`SELECT ${COLUMNS} FROM system_configs ORDER BY key`);
 }
 
-export async function lockSystemConfig(q: Queryable, key: string): Promise<SystemConfigRow | null> {
-  const rows: SystemConfigRow[] = await q.query(`SELECT ${COLUMNS} FROM system_configs WHERE key = $1 FOR UPDATE`, [key]);
+export async function lockSystemConfig(tx: Tx, key: string): Promise<SystemConfigRow | null> {
+  const rows: SystemConfigRow[] = await tx.query(`SELECT ${COLUMNS} FROM system_configs WHERE key = $1 FOR UPDATE`, [key]);
   return rows[0] ?? null;
 }
 
-export async function writeSystemConfig(q: Queryable, key: string, value: unknown, updatedBy: string): Promise<SystemConfigRow> {
+export async function writeSystemConfig(db: Queryable, key: string, value: unknown, updatedBy: string): Promise<SystemConfigRow> {
   const rows = await updateReturning<SystemConfigRow>(
-    q,
+    db,
     `UPDATE system_configs SET value = $2::jsonb, updated_by = $3, updated_at = clock_timestamp() WHERE key = $1 RETURNING ${COLUMNS}`,
     [key, JSON.stringify(value), updatedBy],
   );

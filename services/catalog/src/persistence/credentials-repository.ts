@@ -17,7 +17,7 @@ export async function upsertListingCredentials(tx: Tx, listingId: string, sealed
   );
 }
 
-export async function findListingCredentials(q: Queryable, listingId: string): Promise<string | null> {
-  const rows: Array<{ sealed: string }> = await q.query(`SELECT sealed FROM listing_credentials WHERE listing_id = $1`, [listingId]);
+export async function findListingCredentials(db: Queryable, listingId: string): Promise<string | null> {
+  const rows: Array<{ sealed: string }> = await db.query(`SELECT sealed FROM listing_credentials WHERE listing_id = $1`, [listingId]);
   return rows[0]?.sealed ?? null;
 }

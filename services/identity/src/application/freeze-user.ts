@@ -7,7 +7,7 @@ import { revokeLiveSessionsOf } from '../persistence/session-repository';
 import { findUserById, freezeIfActive, unfreezeIfFrozen } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
 import { revokeAccessTokens } from './session-tokens';
-import { toUserAdminView } from './user-views';
+import { toUserAdminView } from './user-view';
 
 /** Why a conditional move matched nothing: the user is absent, or already where the move leads. */
 async function refusal(tx: Tx, userId: string, alreadyThere: string) {

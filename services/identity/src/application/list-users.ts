@@ -1,7 +1,7 @@
 import { normalizePhone } from '../domain/phone';
 import { findUsersPage, type UserFilters } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
-import { toUserAdminView } from './user-views';
+import { toUserAdminView } from './user-view';
 
 export async function listUsers(deps: IdentityDeps, query: UserFilters & { limit: number; cursor?: string }) {
   const { limit, cursor, phone, ...filters } = query;

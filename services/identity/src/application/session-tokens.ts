@@ -5,7 +5,7 @@ import { type Tx } from '@market/shared/db';
 import { insertRefreshToken } from '../persistence/session-repository';
 import type { UserRecord } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
-import { toUserView } from './user-views';
+import { toUserView } from './user-view';
 
 /** Refresh tokens are opaque random strings; only their SHA-256 is stored. */
 export function hashRefreshToken(token: string): Buffer {
