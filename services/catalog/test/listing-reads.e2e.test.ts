@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { api, eventually, startStack, type Stack } from '@market/testkit';
-import { listingBody, newAdmin, newUser, type Caller } from './support';
+import { listingMaker, newAdmin, newUser } from './support';
 
 /** The public read path: text search semantics over the trigram indexes, and the shared cache of answers. */
 describe('public listing reads', () => {
@@ -16,19 +16,7 @@ describe('public listing reads', () => {
     await stack?.stop();
   });
 
-  async function create(owner: Caller, overrides: Record<string, unknown> = {}) {
-    const res = await client.post('/api/listings', listingBody(overrides), owner.token);
-    expect(res.status).toBe(201);
-    return res.body as { id: string } & Record<string, any>;
-  }
-
-  async function online(owner: Caller, overrides: Record<string, unknown> = {}) {
-    const listing = await create(owner, overrides);
-    expect((await client.post(`/api/listings/${listing.id}/submit-review`, {}, owner.token)).status).toBe(200);
-    const approved = await client.post(`/api/admin/listings/${listing.id}/approve`, {}, admin.token);
-    expect(approved.status).toBe(200);
-    return approved.body as { id: string; title: string; description: string | null } & Record<string, any>;
-  }
+  const { create, online } = listingMaker(() => client, admin);
 
   const ids = (res: { body: { items: Array<{ id: string }> } }) => res.body.items.map((l) => l.id).sort();
 

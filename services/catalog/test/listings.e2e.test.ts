@@ -13,7 +13,7 @@ import {
   type ListingState,
   type ListingTrigger,
 } from '../src/domain/listing-state';
-import { eventHandled, eventually, listingBody, newAdmin, newUser, outboxEvents, publishEvent, type Caller } from './support';
+import { eventHandled, eventually, listingBody, listingMaker, newAdmin, newUser, outboxEvents, publishEvent, type Caller } from './support';
 
 const PNG = readFileSync(path.resolve(__dirname, '../assets/default-upload-screenshot.png'));
 
@@ -33,19 +33,7 @@ describe('listings through the gateway', () => {
     rmSync(storage, { recursive: true, force: true });
   });
 
-  async function create(owner: Caller, overrides: Record<string, unknown> = {}) {
-    const res = await client.post('/api/listings', listingBody(overrides), owner.token);
-    expect(res.status).toBe(201);
-    return res.body as { id: string } & Record<string, any>;
-  }
-
-  async function online(owner: Caller, overrides: Record<string, unknown> = {}) {
-    const listing = await create(owner, overrides);
-    expect((await client.post(`/api/listings/${listing.id}/submit-review`, {}, owner.token)).status).toBe(200);
-    const approved = await client.post(`/api/admin/listings/${listing.id}/approve`, {}, admin.token);
-    expect(approved.status).toBe(200);
-    return approved.body as { id: string } & Record<string, any>;
-  }
+  const { create, online } = listingMaker(() => client, admin);
 
   it('runs the review flow: draft → pending → online, visible to all, with events and an audit entry', async () => {
     const owner = newUser();

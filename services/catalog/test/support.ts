@@ -1,5 +1,5 @@
 import type { EventType } from '@market/contracts';
-import { eventually, outboxEvents as outboxOf, type Stack } from '@market/testkit';
+import { eventually, outboxEvents as outboxOf, type api, type Caller, type Stack } from '@market/testkit';
 
 export { eventually, publishEvent } from '@market/testkit';
 
@@ -16,6 +16,28 @@ export const listingBody = (overrides: Record<string, unknown> = {}) => ({
   deposit: 5000,
   ...overrides,
 });
+
+export type ListingAnswer = { id: string; title: string; description: string | null } & Record<string, any>;
+
+/**
+ * A listing made through the API: a draft, or one taken through review to online by `admin`.
+ * `client` is read at each call: suites make theirs in `beforeAll`.
+ */
+export function listingMaker(client: () => ReturnType<typeof api>, admin: Caller) {
+  async function create(owner: Caller, overrides: Record<string, unknown> = {}): Promise<ListingAnswer> {
+    const res = await client().post('/api/listings', listingBody(overrides), owner.token);
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+  async function online(owner: Caller, overrides: Record<string, unknown> = {}): Promise<ListingAnswer> {
+    const listing = await create(owner, overrides);
+    expect((await client().post(`/api/listings/${listing.id}/submit-review`, {}, owner.token)).status).toBe(200);
+    const approved = await client().post(`/api/admin/listings/${listing.id}/approve`, {}, admin.token);
+    expect(approved.status).toBe(200);
+    return approved.body;
+  }
+  return { create, online };
+}
 
 /** The events of `type` this stack's catalog wrote to its outbox about `listingId`, oldest first. */
 export async function outboxEvents(stack: Stack, type: EventType, listingId?: string) {
