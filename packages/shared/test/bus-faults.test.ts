@@ -6,29 +6,14 @@ import { eventConsumers } from '@market/contracts';
 import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer, undeclaredHandlers } from '../src/events/inbox';
-import { CreateOutboxAndInbox1763800000000, EventWriter, OutboxRelay, UnroutableEvents } from '../src/events/outbox';
+import { EventWriter, OutboxRelay, UnroutableEvents } from '../src/events/outbox';
 import { declareTopology, queueNames, unroutedNames } from '../src/events/topology';
-import { createDataSource, initializeDataSource } from '../src/db/data-source';
-import { sqlMigration } from '../src/db/migration';
 import { createLogger } from '../src/logging/logger';
 import { dropBusObjects, dropSchemas, resolveInfra, uniqueName, type Infra } from '../src/testing';
-
-const CreateEffects1763800000001 = sqlMigration(
-  'CreateEffects1763800000001',
-  [`CREATE TABLE effects (event_id uuid NOT NULL, user_id text NOT NULL)`],
-  [`DROP TABLE effects`],
-);
+import { producerAndConsumerDbs, until } from './bus-support';
 
 const log = createLogger('bus-faults-test', 'silent');
 
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met in time');
-}
 
 const registered = (userId: string) =>
   ({ user_id: userId, phone_masked: '138****8000', nickname: 'n', registered_at: new Date().toISOString() }) as const;
@@ -162,15 +147,7 @@ describe('event bus under broker faults and hostile producers', () => {
     exchange = uniqueName('test.faults');
     producerSchema = uniqueName('t_fproducer');
     consumerSchema = uniqueName('t_fconsumer');
-    producerDb = createDataSource({ url: infra.DATABASE_URL, schema: producerSchema, entities: [], migrations: [CreateOutboxAndInbox1763800000000] });
-    consumerDb = createDataSource({
-      url: infra.DATABASE_URL,
-      schema: consumerSchema,
-      entities: [],
-      migrations: [CreateOutboxAndInbox1763800000000, CreateEffects1763800000001],
-    });
-    await initializeDataSource(producerDb, producerSchema);
-    await initializeDataSource(consumerDb, consumerSchema);
+    ({ producerDb, consumerDb } = await producerAndConsumerDbs(infra.DATABASE_URL, producerSchema, consumerSchema));
     raw = await connect(infra.AMQP_URL);
     // A fresh install: nothing of this exchange's topology exists before the producer's bus connects.
     bus = await Bus.connect(infra.AMQP_URL, exchange, log, { channelTimeoutMs: 1000 });

@@ -7,28 +7,13 @@ import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer } from '../src/events/inbox';
 import { problems } from '../src/http/problem';
 import { queueNames } from '../src/events/topology';
-import { CreateOutboxAndInbox1763800000000, EventWriter, OutboxRelay } from '../src/events/outbox';
-import { createDataSource, initializeDataSource } from '../src/db/data-source';
-import { sqlMigration } from '../src/db/migration';
+import { EventWriter, OutboxRelay } from '../src/events/outbox';
 import { createLogger } from '../src/logging/logger';
 import { dropBusObjects, dropSchemas, resolveInfra, uniqueName, type Infra } from '../src/testing';
-
-const CreateEffects1763800000001 = sqlMigration(
-  'CreateEffects1763800000001',
-  [`CREATE TABLE effects (event_id uuid NOT NULL, user_id text NOT NULL)`],
-  [`DROP TABLE effects`],
-);
+import { producerAndConsumerDbs, until } from './bus-support';
 
 const log = createLogger('bus-test', 'silent');
 
-async function until(condition: () => Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met in time');
-}
 
 describe('event bus: outbox relay and inbox consumer against the real broker and database', () => {
   let infra: Infra;
@@ -75,20 +60,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     exchange = uniqueName('test.events');
     producerSchema = uniqueName('t_producer');
     consumerSchema = uniqueName('t_consumer');
-    producerDb = createDataSource({
-      url: infra.DATABASE_URL,
-      schema: producerSchema,
-      entities: [],
-      migrations: [CreateOutboxAndInbox1763800000000],
-    });
-    consumerDb = createDataSource({
-      url: infra.DATABASE_URL,
-      schema: consumerSchema,
-      entities: [],
-      migrations: [CreateOutboxAndInbox1763800000000, CreateEffects1763800000001],
-    });
-    await initializeDataSource(producerDb, producerSchema);
-    await initializeDataSource(consumerDb, consumerSchema);
+    ({ producerDb, consumerDb } = await producerAndConsumerDbs(infra.DATABASE_URL, producerSchema, consumerSchema));
     bus = await Bus.connect(infra.AMQP_URL, exchange, log, busName);
     consumer = new InboxConsumer({
       service: serviceName(),
@@ -217,15 +189,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
       writer().publish(m, 'user.registered', { ...registered(userId), nickname: 'poison' }),
     );
     await relay().drain();
-    const channel = await rawConnection.createChannel();
-    const dead = queueNames(serviceName(), exchange).dead;
-    let parked: Awaited<ReturnType<typeof channel.get>> = false;
-    await until(async () => {
-      parked = await channel.get(dead, { noAck: true });
-      return parked !== false;
-    });
-    await channel.close();
-    const message = parked as unknown as { content: Buffer; properties: { headers: Record<string, unknown> } };
+    const message = await parkedMessage();
     expect(JSON.parse(message.content.toString()).data.user_id).toBe(userId);
     expect(message.properties.headers['x-attempts']).toBe(3);
     expect(message.properties.headers['x-last-error']).toBe('always fails');
