@@ -77,10 +77,10 @@ export function createGateway(config: GatewayConfig, redis: RedisClient, log: Lo
         path,
         status,
         ms: Math.round((performance.now() - started) * 10) / 10,
-        service: servedBy.get(res),
+        service: servedBy(res),
       });
     });
     if (isGatewayOwnPath(path)) ownRoutes(req, res);
-    else proxy(req, res, path);
+    else proxy(req, res, path, requestId);
   };
 }
