@@ -3,10 +3,11 @@
 // `npm start` runs it (every service and the gateway, info logs, NODE_ENV as set). Seeds listings
 // through the API (create, submit, approve), optionally bulk-inserts more with SQL, then for list,
 // search, detail and GET /api/me prints: req/s at saturation through the gateway and directly on
-// the service (alternating rounds, median shown), p50/p99 through the gateway at a fixed rate,
-// CPU µs per request of the service and of the gateway, and the gateway/direct ratio.
+// the service (alternating rounds, median shown), p50/p99 through the gateway at a steady rate (an
+// open-loop load, scripts/lib/steady-load.mjs), CPU µs per request of the service and of the
+// gateway at saturation and at the steady rate, and the gateway/direct ratio.
 // Env: BENCH_LISTINGS (600, through the API), BENCH_FIXTURE_LISTINGS (0, extra online rows by SQL),
-// BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_RATE (1000 req/s),
+// BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_RATE (1000 req/s, the steady rate),
 // BENCH_ONLY (comma-separated subset of list,search,detail,me), BENCH_NODE_ENV (development|production;
 // production runs every process but identity so, since identity's production SMS provider cannot run here),
 // BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -21,6 +22,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { provisionDatabase, serviceDatabaseUrl, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
+import { steadyLoad } from './lib/steady-load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -229,6 +231,15 @@ async function run(target, url, headersOrMake, opts) {
     bad: result.non2xx + result.errors + result.timeouts,
   };
 }
+/** The steady rate through the gateway, with the CPU both processes spent on it. */
+async function steady(target, url, headers) {
+  const pids = [children.get(target.service).pid, children.get('gateway').pid];
+  const before = pids.map(cpuSeconds);
+  const result = await steadyLoad({ url, headers, rate: fixedRate, seconds: Math.max(seconds, 5) });
+  const after = pids.map(cpuSeconds);
+  const perRequest = (i) => Math.round(((after[i] - before[i]) * 1e6) / result.total);
+  return { ...result, serviceCpu: perRequest(0), gatewayCpu: perRequest(1), bad: result.failed };
+}
 const median = (runs) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
 
 const rows = [];
@@ -244,7 +255,7 @@ for (const target of targets) {
     direct.push(await run(target, directUrl, target.direct));
     viaGateway.push(await run(target, gatewayUrl, target.headers));
   }
-  const fixed = await run(target, gatewayUrl, target.headers, { overallRate: fixedRate, connections: Math.max(connections, 100) });
+  const fixed = await steady(target, gatewayUrl, target.headers);
   const d = median(direct);
   const g = median(viaGateway);
   rows.push({
@@ -257,6 +268,7 @@ for (const target of targets) {
     'service µs/req': g.serviceCpu,
     'gateway µs/req': g.gatewayCpu,
     'direct service µs/req': d.serviceCpu,
+    [`svc/gw µs/req @${fixedRate}/s`]: `${fixed.serviceCpu}/${fixed.gatewayCpu}`,
     'rounds gw': viaGateway.map((r) => r.rps).join('/'),
     'rounds direct': direct.map((r) => r.rps).join('/'),
     failed: direct.concat(viaGateway, [fixed]).reduce((n, r) => n + r.bad, 0),
@@ -264,8 +276,9 @@ for (const target of targets) {
 }
 
 console.log(
-  `\n${total} online listings; NODE_ENV=${nodeEnv}, LOG_LEVEL=${common.LOG_LEVEL}; ${connections} connections, ${rounds} alternating rounds of ${seconds} s ` +
-    `(median shown), fixed rate ${fixedRate} req/s through the gateway; ${os.cpus().length} cores`,
+  `\n${total} online listings; node ${process.version}, NODE_ENV=${nodeEnv}, LOG_LEVEL=${common.LOG_LEVEL}; ${connections} connections, ` +
+    `${rounds} alternating rounds of ${seconds} s (median shown), steady ${fixedRate} req/s through the gateway; ` +
+    `${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );
 console.table(rows);
 stopAll();

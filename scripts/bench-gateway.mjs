@@ -3,9 +3,16 @@
 // and through the gateway, on this machine, in one run. Build first (`npm run build`).
 // The two are measured in alternating rounds (load on a shared 2-core machine drifts) and the
 // median round of each is reported.
+// Then both again at a steady rate (BENCH_RATE req/s, an open-loop load: scripts/lib/steady-load.mjs):
+// CPU µs per request there does not depend on how many requests one wake-up of the event loop
+// happens to batch at saturation, so it is the figure to compare between builds and Node versions.
 // Env: BENCH_PATH (default the default screenshot), BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
-// BENCH_NODE_ARGS (node flags for the service and gateway, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// BENCH_RATE (1000; 0 skips the fixed-rate rounds), BENCH_NODE_ENV (development|production: NODE_ENV of
+// both processes; production gets secrets made up for the run), BENCH_NODE_ARGS (node flags for the
+// service and gateway, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). The processes run on the node
+// that runs this script.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +20,7 @@ import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { provisionDatabase, serviceDatabaseUrl, serviceEntry } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
+import { steadyLoad } from './lib/steady-load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -26,6 +34,7 @@ const benchPath = process.env.BENCH_PATH ?? '/api/listings/default-upload-screen
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const fixedRate = Number(process.env.BENCH_RATE ?? 1000);
 const service = shared.ownerOf(benchPath);
 if (!service) throw new Error(`no service owns ${benchPath}`);
 
@@ -34,7 +43,19 @@ await provisionDatabase(settings);
 
 const gatewayPort = 28080;
 const servicePort = gatewayPort + serviceEntry(service).portOffset;
-const quiet = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
+const nodeEnv = process.env.BENCH_NODE_ENV ?? process.env.NODE_ENV ?? 'development';
+// Production refuses the published development secrets; a bench run makes up its own.
+const productionSecrets =
+  nodeEnv === 'production'
+    ? {
+        ...Object.fromEntries(
+          ['INTERNAL_ASSERTION_SECRET', 'USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET'].map((k) => [k, randomBytes(32).toString('hex')]),
+        ),
+        DATA_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+        OPEN_UPLOAD_TOKEN: randomBytes(32).toString('hex'),
+      }
+    : {};
+const quiet = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: nodeEnv, ...productionSecrets };
 const children = [];
 const clockTicks = 100; // USER_HZ on Linux
 
@@ -43,6 +64,14 @@ function cpuSeconds(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return NaN;
+  }
+}
+/** The system (kernel) part of it. */
+function systemSeconds(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[12]) / clockTicks;
   } catch {
     return NaN;
   }
@@ -79,26 +108,37 @@ async function waitFor(url) {
 await waitFor(`http://127.0.0.1:${servicePort}/healthz`);
 await waitFor(`http://127.0.0.1:${gatewayPort}/healthz`);
 
-const assertion = shared.signAssertion({ kind: 'anonymous', ip: '127.0.0.1' }, shared.baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(process.env.INTERNAL_ASSERTION_SECRET), 'gateway');
+const assertion = shared.signAssertion(
+  { kind: 'anonymous', ip: '127.0.0.1' },
+  productionSecrets.INTERNAL_ASSERTION_SECRET ?? shared.baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(process.env.INTERNAL_ASSERTION_SECRET),
+  'gateway',
+);
 
-async function measure(label, url, headers) {
+/** At saturation (autocannon), or at a steady `rate`. */
+async function measure(label, url, headers, rate) {
   const probe = await fetch(url, { headers });
   if (!probe.ok) throw new Error(`${label}: ${url} answered ${probe.status}`);
-  const before = [cpuSeconds(serviceProcess.pid), cpuSeconds(gatewayProcess.pid)];
-  const result = await autocannon({ url, headers, connections, duration: seconds });
-  const after = [cpuSeconds(serviceProcess.pid), cpuSeconds(gatewayProcess.pid)];
-  const perRequest = (i) => Math.round(((after[i] - before[i]) * 1e6) / result.requests.total);
-  const row = {
+  const pids = [serviceProcess.pid, gatewayProcess.pid];
+  const before = pids.map(cpuSeconds);
+  const beforeSystem = pids.map(systemSeconds);
+  const result = rate
+    ? await steadyLoad({ url, headers, rate, seconds })
+    : await autocannon({ url, headers, connections, duration: seconds });
+  const after = pids.map(cpuSeconds);
+  const afterSystem = pids.map(systemSeconds);
+  const requests = rate ? result.total : result.requests.total;
+  const perRequest = (i) => Math.round(((after[i] - before[i]) * 1e6) / requests);
+  const systemPerRequest = (i) => Math.round(((afterSystem[i] - beforeSystem[i]) * 1e6) / requests);
+  return {
     target: label,
-    'req/s': Math.round(result.requests.average),
-    'p50 ms': result.latency.p50,
-    'p99 ms': result.latency.p99,
+    'req/s': rate ? result.rate : Math.round(result.requests.average),
+    'p50 ms': rate ? result.p50 : result.latency.p50,
+    'p99 ms': rate ? result.p99 : result.latency.p99,
     'service CPU µs/req': perRequest(0),
     'gateway CPU µs/req': perRequest(1),
-    non2xx: result.non2xx,
-    errors: result.errors,
+    'of which kernel (svc/gw)': `${systemPerRequest(0)}/${systemPerRequest(1)}`,
+    failed: rate ? result.failed : result.non2xx + result.errors,
   };
-  return row;
 }
 
 const directUrl = `http://127.0.0.1:${servicePort}${benchPath}`;
@@ -115,9 +155,20 @@ for (let round = 0; round < rounds; round++) {
 const median = (runs) => [...runs].sort((a, b) => a['req/s'] - b['req/s'])[Math.floor(runs.length / 2)];
 const direct = median(directRuns);
 const viaGateway = median(gatewayRuns);
-console.log(`\nGET ${benchPath}: ${connections} connections, ${rounds} alternating rounds of ${seconds} s, median round shown, on ${(await import('node:os')).cpus().length} cores`);
+const fixed = [];
+if (fixedRate > 0) {
+  for (let round = 0; round < Math.min(rounds, 2); round++) {
+    fixed.push(await measure(`${service} direct @${fixedRate}/s`, directUrl, { [shared.ASSERTION_HEADER]: assertion }, fixedRate));
+    fixed.push(await measure(`through gateway @${fixedRate}/s`, gatewayUrl, {}, fixedRate));
+  }
+}
+const os = await import('node:os');
+console.log(
+  `\nGET ${benchPath}: node ${process.version}, NODE_ENV=${nodeEnv}, ${connections} connections, ` +
+    `${rounds} alternating rounds of ${seconds} s, median round shown, on ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+);
 console.log(`rounds req/s: direct ${directRuns.map((r) => r['req/s']).join(', ')}; gateway ${gatewayRuns.map((r) => r['req/s']).join(', ')}`);
-console.table([direct, viaGateway]);
+console.table([direct, viaGateway, ...fixed]);
 console.log(`gateway/direct throughput ratio: ${(viaGateway['req/s'] / direct['req/s']).toFixed(2)}`);
 stopAll();
 process.exit(0);

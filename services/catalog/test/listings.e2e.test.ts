@@ -423,6 +423,11 @@ describe('listings through the gateway', () => {
     expect(cached.headers.get('etag')).toBe(etag);
     const stale = await client.raw('GET', '/api/listings/default-upload-screenshot', { headers: { 'if-none-match': '"other"' } });
     expect(stale.status).toBe(200);
+    const head = await client.raw('HEAD', '/api/listings/default-upload-screenshot');
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(PNG.length);
+    expect(head.headers.get('etag')).toBe(etag);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 
   it('accepts only screenshots that are public files of this system, naming each bad index', async () => {

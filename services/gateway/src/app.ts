@@ -59,18 +59,24 @@ export function createGateway(config: GatewayConfig, redis: RedisClient, log: Lo
   const proxy = createProxyHandler(config, redis, log);
   const access = accessLogger(log);
   return (req: IncomingMessage, res: ServerResponse) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const requestId = acceptRequestId(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
     res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      access[res.statusCode >= 500 ? 'warn' : 'info'](
-        { request_id: requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10, service: servedBy.get(res) },
-        'request',
-      );
+      const status = res.statusCode;
+      access(status >= 500 ? 'warn' : 'info', {
+        request_id: requestId,
+        method: req.method ?? '',
+        path,
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        service: servedBy(res),
+      });
     });
     if (isGatewayOwnPath(path)) ownRoutes(req, res);
-    else proxy(req, res, path);
+    else proxy(req, res, path, requestId);
   };
 }

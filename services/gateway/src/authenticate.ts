@@ -43,8 +43,10 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
    * The caller's identity for a route: admin routes need an admin token, user routes a user token.
    * A public route reads `Authorization` only when its contract's token policy is `optional`, and
    * then a token sent must be a valid user token; otherwise the header is never looked at.
+   * An anonymous caller is known at once (no promise); a token is checked against revocation in
+   * Redis, so its identity comes as a promise. A refusal is thrown (or rejected) as a problem.
    */
-  return async function authenticate(route: AnyRoute, authorization: string | undefined, ip: string | null): Promise<Identity> {
+  return function authenticate(route: AnyRoute, authorization: string | undefined, ip: string | null): Identity | Promise<Identity> {
     if (route.auth === 'public' && route.token !== 'optional') return { kind: 'anonymous', ip };
     const token = bearerToken(authorization);
     if (token === null) throw problems.unauthenticated('Authorization must be "Bearer <token>"');

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AnyRoute, type ServiceName } from '@market/contracts';
-import { ASSERTION_HEADER, createAssertionSigner, Revocations } from '@market/shared/auth';
+import { ASSERTION_HEADER, createAssertionSigner, Revocations, type Identity } from '@market/shared/auth';
 import { serviceUrls } from '@market/shared/config';
 import { InternalClient, Problem, problems, sendProblem } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
@@ -16,8 +16,27 @@ import { RouteTable } from './route-table';
 /** Headers that would let a client speak for the gateway; never forwarded as sent. */
 const CLIENT_FORBIDDEN_HEADER = /^(x-internal-|x-user-|x-admin-|x-identity|x-service-|x-client-|x-forwarded-|x-real-ip$|forwarded$)/;
 
-/** Which service answered a response, for the access log. */
-export const servedBy = new WeakMap<ServerResponse, ServiceName>();
+/**
+ * Removes what a client may not send. Header names arrive lower-cased; only names starting with
+ * `x-` or `f` can be forbidden, so the pattern is tried on those alone.
+ */
+function stripClientIdentityHeaders(headers: IncomingMessage['headers']) {
+  for (const name in headers) {
+    const first = name.charCodeAt(0);
+    if ((first === 120 /* x */ && name.charCodeAt(1) === 45) /* - */ || first === 102 /* f */) {
+      if (CLIENT_FORBIDDEN_HEADER.test(name)) delete headers[name];
+    }
+  }
+  delete headers.authorization;
+}
+
+const SERVED_BY = Symbol('served by');
+type Tagged = ServerResponse & { [SERVED_BY]?: ServiceName };
+
+/** Which service a response came from (undefined when the gateway answered itself). */
+export function servedBy(res: ServerResponse): ServiceName | undefined {
+  return (res as Tagged)[SERVED_BY];
+}
 
 function bodyLimit(route: AnyRoute, config: GatewayConfig): number {
   if (route.bodyType === 'multipart') return config.UPLOAD_BODY_LIMIT_BYTES;
@@ -29,7 +48,11 @@ function bodyLimit(route: AnyRoute, config: GatewayConfig): number {
  * Everything a proxied request goes through: contract routing (anything else is a 404/405 here),
  * body limit, rate limits, authentication and revocation, header hygiene, the signed identity
  * assertion, then the service's proxy. Written against Node's request and response so the hot
- * path does not pay for Express's per-request setup.
+ * path does not pay for Express's per-request setup, and without promises where nothing waits:
+ * an anonymous request on a route without a shared rate limit goes through in one synchronous
+ * call (ADR 0023); tokens (revocation in Redis) and shared limits wait for their answers.
+ *
+ * `servedBy(res)` tells, for the access line, which service the request was sent to.
  */
 export function createProxyHandler(config: GatewayConfig, redis: RedisClient, log: Logger) {
   const table = new RouteTable();
@@ -51,36 +74,39 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     Object.entries(serviceUrls(config)).map(([service, url]) => [service, createStreamProxy(url, log)]),
   ) as Record<ServiceName, ProxyMiddleware>;
 
-  async function forward(req: IncomingMessage, res: ServerResponse, path: string) {
-    const method = req.method ?? 'GET';
-    const route = table.match(method, path);
-    if (!route) {
-      const allowed = table.allowedMethods(path);
-      if (allowed.length > 0) {
-        res.setHeader('Allow', allowed.join(', '));
-        throw new Problem(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
-      }
-      throw problems.notFound(`no route for ${method} ${path}`);
-    }
-    // Rate limits first: a flood of oversized uploads must not turn into a flood of records.
+  /** Rate limits first: a flood of oversized uploads must not turn into a flood of records. */
+  function admit(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, route: AnyRoute): Promise<void> | void {
     const ip = clientAddress(req);
-    await rateLimit(route, ip ?? 'unknown');
-    if (Number(req.headers['content-length'] ?? 0) > bodyLimit(route, config)) {
-      const refusal = problems.payloadTooLarge();
-      if (route.edge?.recordsRefusals) {
-        await reportRefusedUpload(req, refusal, { ip, requestId: res.getHeader('x-request-id') as string });
-      }
-      throw refusal;
-    }
-    const identity = await authenticate(route, req.headers.authorization, ip);
+    const limited = rateLimit(route, ip ?? 'unknown');
+    if (limited) return limited.then(() => checkBodyAndCaller(req, res, path, requestId, route, ip));
+    return checkBodyAndCaller(req, res, path, requestId, route, ip);
+  }
 
-    for (const name of Object.keys(req.headers)) {
-      if (CLIENT_FORBIDDEN_HEADER.test(name)) delete req.headers[name];
-    }
-    delete req.headers.authorization;
+  function checkBodyAndCaller(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    requestId: string,
+    route: AnyRoute,
+    ip: string | null,
+  ): Promise<void> | void {
+    if (Number(req.headers['content-length'] ?? 0) > bodyLimit(route, config)) return refuseBody(req, route, ip, requestId);
+    const identity = authenticate(route, req.headers.authorization, ip);
+    if (identity instanceof Promise) return identity.then((known) => send(req, res, path, requestId, route, known));
+    send(req, res, path, requestId, route, identity);
+  }
+
+  async function refuseBody(req: IncomingMessage, route: AnyRoute, ip: string | null, requestId: string) {
+    const refusal = problems.payloadTooLarge();
+    if (route.edge?.recordsRefusals) await reportRefusedUpload(req, refusal, { ip, requestId });
+    throw refusal;
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, route: AnyRoute, identity: Identity) {
+    stripClientIdentityHeaders(req.headers);
     req.headers[ASSERTION_HEADER] = sign(identity);
-    req.headers['x-request-id'] = res.getHeader('x-request-id') as string;
-    servedBy.set(res, route.service);
+    req.headers['x-request-id'] = requestId;
+    (res as Tagged)[SERVED_BY] = route.service;
     (route.stream ? streamProxies : proxies)[route.service](req, res, (err?: unknown) => {
       if (err) fail(res, path, err);
     });
@@ -99,7 +125,24 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     sendProblem(res, new Problem(500, 'INTERNAL', 'something went wrong on our side'), path);
   }
 
-  return (req: IncomingMessage, res: ServerResponse, path: string) => {
-    forward(req, res, path).catch((err) => fail(res, path, err));
+  return (req: IncomingMessage, res: ServerResponse, path: string, requestId: string) => {
+    const method = req.method ?? 'GET';
+    const route = table.match(method, path);
+    if (!route) {
+      const allowed = table.allowedMethods(path);
+      if (allowed.length > 0) {
+        res.setHeader('Allow', allowed.join(', '));
+        fail(res, path, new Problem(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`));
+      } else {
+        fail(res, path, problems.notFound(`no route for ${method} ${path}`));
+      }
+      return;
+    }
+    try {
+      const waiting = admit(req, res, path, requestId, route);
+      if (waiting) waiting.catch((err: unknown) => fail(res, path, err));
+    } catch (err) {
+      fail(res, path, err);
+    }
   };
 }

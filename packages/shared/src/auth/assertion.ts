@@ -35,13 +35,22 @@ export function signAssertion(identity: Identity, secret: string, issuer: Assert
 }
 
 /**
+ * What tells identities apart, as a cache key: every field of every kind, each one written so no
+ * two identities share a key. An anonymous caller (most public reads) costs no serialization.
+ */
+function signerKey(identity: Identity): string {
+  if (identity.kind === 'anonymous') return identity.ip === null ? 'anonymous' : `anonymous ${identity.ip}`;
+  return JSON.stringify(identity);
+}
+
+/**
  * Signing costs as much as a small request, so a signer reuses an assertion for the same caller
  * for half its life; the other half leaves room for slow upstreams.
  */
 export function createAssertionSigner(secret: string, issuer: AssertionIssuer, maxEntries = 10_000) {
   const cache = new ExpiringCache<string>(maxEntries);
   return (identity: Identity): string => {
-    const key = JSON.stringify(identity);
+    const key = signerKey(identity);
     const hit = cache.get(key);
     if (hit) return hit;
     const token = signAssertion(identity, secret, issuer);

@@ -2,17 +2,25 @@ import { createHash } from 'node:crypto';
 
 /**
  * A success body serialized once, with its entity tag: a cached answer is sent as it is, without
- * serializing, hashing or (outside production) checking it against its schema again.
+ * serializing, encoding, hashing or (outside production) checking it against its schema again.
+ * The body is kept as its UTF-8 bytes: sending a string would encode it again on every response.
  */
 export class PreparedJson<T> {
-  readonly json: string;
-  readonly bytes: number;
+  readonly body: Buffer;
   readonly etag: string;
 
   constructor(readonly value: T) {
-    this.json = JSON.stringify(value);
-    this.bytes = Buffer.byteLength(this.json);
-    this.etag = `"${createHash('sha1').update(this.json).digest('base64url')}"`;
+    this.body = Buffer.from(JSON.stringify(value));
+    this.etag = `"${createHash('sha1').update(this.body).digest('base64url')}"`;
+  }
+
+  get bytes(): number {
+    return this.body.length;
+  }
+
+  /** The JSON text (decoded from the bytes: for tests and logs, not the response path). */
+  get json(): string {
+    return this.body.toString('utf8');
   }
 }
 

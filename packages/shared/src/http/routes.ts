@@ -74,65 +74,229 @@ export function declaresIdempotency(contract: AnyRoute): boolean {
 function sendPrepared(req: Request, res: Response, status: number, body: PreparedJson<unknown>) {
   res.setHeader('ETag', body.etag);
   res.setHeader('Cache-Control', 'no-cache');
-  res.status(status);
   if (matchesEtag(req.headers['if-none-match'], body.etag)) {
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
+  res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', body.bytes);
-  res.end(body.json);
+  res.end(body.body);
 }
 
-export function mountRoutes(router: Router, bindings: RouteBinding[], opts: MountOptions) {
-  // A prepared body is checked against its schema the first time it is sent, not every time.
-  const checked = new WeakSet<PreparedJson<unknown>>();
-  for (const { contract, handler } of bindings) {
-    router[contract.method](expressPath(contract.path), async (req: Request, res: Response) => {
-      const identity = res.locals.identity as Identity;
-      assertCaller(contract.auth, identity);
-      const refused = [
-        ...clientInputErrors(req.params, ['path']),
-        ...clientInputErrors(req.query, ['query']),
-        ...clientInputErrors(req.body),
-      ];
-      if (refused.length > 0) throw problems.validation(refused);
-      const params = contract.params ? parseOrThrow(contract.params, req.params, 'path') : {};
-      const query = contract.query ? parseOrThrow(contract.query, req.query, 'query') : {};
-      const body = contract.body && (contract.bodyType ?? 'json') === 'json' ? parseOrThrow(contract.body, req.body ?? {}) : undefined;
-      if (contract.headers) parseOrThrow(contract.headers, req.headers, 'headers');
-      const run = async (): Promise<StoredResponse | null> => {
-        const rawBody = () => getRawBody(req, { limit: opts.jsonLimit });
-        const result = await handler({ params, query, body, identity, req, res, log: res.locals.log, rawBody } as HandlerInput<AnyRoute>);
-        if (res.headersSent) return null;
-        const { status, schema } = contract.success;
-        if (status === 204 || schema === undefined) return { status, body: undefined };
-        const value = result instanceof PreparedJson ? result.value : result;
-        if (opts.validateResponses && !(result instanceof PreparedJson && checked.has(result))) {
-          const check = schema.safeParse(value);
-          if (!check.success) {
-            res.locals.log.error({ route: contract.id, issues: check.error.issues }, 'response does not match its contract');
-            throw new Error(`response of ${contract.id} does not match its contract`);
-          }
-          if (result instanceof PreparedJson) checked.add(result);
-        }
-        return { status, body: result as unknown };
-      };
+/** A handler's input: `log` and `rawBody` are made only if the handler reads them. */
+class Input {
+  constructor(
+    readonly params: unknown,
+    readonly query: unknown,
+    readonly body: unknown,
+    readonly identity: Identity,
+    readonly req: Request,
+    readonly res: Response,
+    private readonly rawBodyLimit: string,
+  ) {}
 
-      const key = req.header(IDEMPOTENCY_HEADER);
-      let response: StoredResponse | null;
-      if (key !== undefined && opts.idempotency && declaresIdempotency(contract)) {
-        const scope = `${callerScope(identity)}:${contract.id}`;
-        const once = await opts.idempotency.once(scope, key, requestFingerprint({ params, query, body }), run);
-        if (once.replayed) res.setHeader('idempotent-replayed', 'true');
-        response = once.response;
-      } else {
-        response = await run();
+  get log(): Logger {
+    return this.res.locals.log as Logger;
+  }
+
+  get rawBody(): () => Promise<Buffer> {
+    return () => getRawBody(this.req, { limit: this.rawBodyLimit });
+  }
+}
+
+/** At most this many distinct query strings are remembered per route; then it starts over. */
+const PARSED_QUERIES_PER_ROUTE = 500;
+
+/** Whether `value` is plain data (primitives, plain objects and arrays), and frozen deeply if so. */
+function freezePlainData(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return typeof value !== 'function';
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
+  for (const child of Object.values(value)) if (!freezePlainData(child)) return false;
+  Object.freeze(value);
+  return true;
+}
+
+/**
+ * Validated queries by their raw query string. Parsing the same query string gives the same
+ * answer, and public reads repeat theirs (the first page, a popular search): the NUL and depth
+ * check and the schema's parse run once per distinct string, not once per request. Only a parse
+ * that succeeded and gave plain data is kept, frozen, so no handler can change what the next
+ * request gets; a refused query is checked (and refused) again each time.
+ */
+class ParsedQueries {
+  private entries = new Map<string, unknown>();
+
+  get(raw: string): unknown {
+    return this.entries.get(raw);
+  }
+
+  remember(raw: string, query: unknown) {
+    if (!freezePlainData(query)) return;
+    if (this.entries.size >= PARSED_QUERIES_PER_ROUTE) this.entries = new Map();
+    this.entries.set(raw, query);
+  }
+}
+
+/** The raw query string of a request (`''` for none), or null when it cannot serve as a cache key. */
+function rawQueryOf(req: Request): string | null {
+  const url = req.url;
+  if (url.includes('#')) return null;
+  const mark = url.indexOf('?');
+  return mark === -1 ? '' : url.slice(mark + 1);
+}
+
+/** A contract route's request pipeline, whichever way the request was routed to it. */
+export type ContractRouteHandler = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
+
+function contractRouteHandler(binding: RouteBinding, opts: MountOptions, checked: WeakSet<PreparedJson<unknown>>): ContractRouteHandler {
+  const { contract, handler } = binding;
+  const idempotent = opts.idempotency !== undefined && declaresIdempotency(contract);
+  const parsedQueries = new ParsedQueries();
+  const jsonBody = contract.body !== undefined && (contract.bodyType ?? 'json') === 'json';
+  const { status: successStatus, schema: successSchema } = contract.success;
+
+  return async (req, res, rawParams) => {
+    const identity = res.locals.identity as Identity;
+    assertCaller(contract.auth, identity);
+    const rawQuery = rawQueryOf(req);
+    const known = rawQuery === null ? undefined : parsedQueries.get(rawQuery);
+    const queryInput = known === undefined ? req.query : undefined;
+    const refused = [
+      ...clientInputErrors(rawParams, ['path']),
+      ...(known === undefined ? clientInputErrors(queryInput, ['query']) : []),
+      ...clientInputErrors(req.body),
+    ];
+    if (refused.length > 0) throw problems.validation(refused);
+    const params = contract.params ? parseOrThrow(contract.params, rawParams, 'path') : {};
+    let query = known;
+    if (query === undefined) {
+      query = contract.query ? parseOrThrow(contract.query, queryInput, 'query') : {};
+      if (rawQuery !== null) parsedQueries.remember(rawQuery, query);
+    }
+    const body = jsonBody ? parseOrThrow(contract.body!, req.body ?? {}) : undefined;
+    if (contract.headers) parseOrThrow(contract.headers, req.headers, 'headers');
+    const run = async (): Promise<StoredResponse | null> => {
+      const result = await handler(new Input(params, query, body, identity, req, res, opts.jsonLimit) as unknown as HandlerInput<AnyRoute>);
+      if (res.headersSent) return null;
+      if (successStatus === 204 || successSchema === undefined) return { status: successStatus, body: undefined };
+      const value = result instanceof PreparedJson ? result.value : result;
+      if (opts.validateResponses && !(result instanceof PreparedJson && checked.has(result))) {
+        const check = successSchema.safeParse(value);
+        if (!check.success) {
+          (res.locals.log as Logger).error({ route: contract.id, issues: check.error.issues }, 'response does not match its contract');
+          throw new Error(`response of ${contract.id} does not match its contract`);
+        }
+        if (result instanceof PreparedJson) checked.add(result);
       }
-      if (!response) return;
-      if (response.body === undefined) res.status(response.status).end();
-      else if (response.body instanceof PreparedJson) sendPrepared(req, res, response.status, response.body);
-      else res.status(response.status).json(response.body);
-    });
+      return { status: successStatus, body: result as unknown };
+    };
+
+    const key = idempotent ? req.header(IDEMPOTENCY_HEADER) : undefined;
+    let response: StoredResponse | null;
+    if (key !== undefined) {
+      const scope = `${callerScope(identity)}:${contract.id}`;
+      const once = await opts.idempotency!.once(scope, key, requestFingerprint({ params, query, body }), run);
+      if (once.replayed) res.setHeader('idempotent-replayed', 'true');
+      response = once.response;
+    } else {
+      response = await run();
+    }
+    if (!response) return;
+    if (response.body === undefined) res.status(response.status).end();
+    else if (response.body instanceof PreparedJson) sendPrepared(req, res, response.status, response.body);
+    else res.status(response.status).json(response.body);
+  };
+}
+
+interface TableEntry {
+  contract: AnyRoute;
+  /** a literal segment, or null for a parameter */
+  segments: Array<string | null>;
+  names: string[];
+  handle: ContractRouteHandler;
+}
+
+/**
+ * The contract routes by method and path, matched without Express's router: literal segments
+ * exactly as declared, a parameter as one non-empty segment, decoded. The first route in binding
+ * order wins, as with the router. Anything this does not match for certain — another letter
+ * case, a trailing slash, a parameter that does not decode, HEAD, a path the table cannot read —
+ * is left to the router, where the same routes are mounted with the same handlers.
+ */
+export class ContractRoutes {
+  /** Each binding's handler, for mounting on a router. */
+  readonly handlers: Map<RouteBinding, ContractRouteHandler>;
+  private readonly byMethod = new Map<string, TableEntry[] | null>();
+
+  constructor(bindings: RouteBinding[], opts: MountOptions) {
+    const checked = new WeakSet<PreparedJson<unknown>>();
+    this.handlers = new Map(bindings.map((b) => [b, contractRouteHandler(b, opts, checked)]));
+    for (const binding of bindings) {
+      const method = binding.contract.method.toUpperCase();
+      if (this.byMethod.get(method) === null) continue;
+      const entry = compileEntry(binding.contract.path);
+      // one route the table cannot read leaves its whole method to the router, so the order holds
+      if (!entry) this.byMethod.set(method, null);
+      else this.byMethod.set(method, [...(this.byMethod.get(method) ?? []), { ...entry, contract: binding.contract, handle: this.handlers.get(binding)! }]);
+    }
+  }
+
+  match(method: string, path: string): { contract: AnyRoute; handle: ContractRouteHandler; params: Record<string, string> } | undefined {
+    const entries = this.byMethod.get(method);
+    if (!entries || path.charCodeAt(0) !== 47 /* / */) return undefined;
+    const segments = path.slice(1).split('/');
+    for (const entry of entries) {
+      if (entry.segments.length !== segments.length) continue;
+      let matches = true;
+      for (let i = 0; i < segments.length; i += 1) {
+        const literal = entry.segments[i];
+        if (literal === null ? segments[i] === '' : literal !== segments[i]) {
+          matches = false;
+          break;
+        }
+      }
+      if (!matches) continue;
+      const params: Record<string, string> = {};
+      let p = 0;
+      for (let i = 0; i < segments.length; i += 1) {
+        if (entry.segments[i] !== null) continue;
+        try {
+          params[entry.names[p]!] = decodeURIComponent(segments[i]!);
+        } catch {
+          return undefined;
+        }
+        p += 1;
+      }
+      return { contract: entry.contract, handle: entry.handle, params };
+    }
+    return undefined;
+  }
+}
+
+function compileEntry(path: string): Omit<TableEntry, 'handle' | 'contract'> | null {
+  if (!path.startsWith('/') || path.startsWith('/internal/') || path === '/healthz' || path === '/readyz') return null;
+  const segments: Array<string | null> = [];
+  const names: string[] = [];
+  for (const segment of path.slice(1).split('/')) {
+    const param = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(segment);
+    if (param) {
+      segments.push(null);
+      names.push(param[1]!);
+    } else if (segment === '' || /[{}:*?()+\\%]/.test(segment)) {
+      return null;
+    } else {
+      segments.push(segment);
+    }
+  }
+  return { segments, names };
+}
+
+/** Mounts the contract routes on an Express router, each with its handler from `routes`. */
+export function mountRoutes(router: Router, routes: ContractRoutes) {
+  for (const [{ contract }, handle] of routes.handlers) {
+    router[contract.method](expressPath(contract.path), (req: Request, res: Response) => handle(req, res, req.params as Record<string, string>));
   }
 }

@@ -21,6 +21,22 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, whe
 const NUL = '\u0000';
 const NUL_MESSAGE = 'must not contain NUL characters';
 
+/**
+ * The common case, decided without the walk: nothing, a string, or an object of strings (path
+ * parameters, most query strings), none of them (keys included) holding a NUL.
+ */
+function isCleanFlatStrings(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return !value.includes(NUL);
+  if (typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item !== 'string' || item.includes(NUL) || key.includes(NUL)) return false;
+  }
+  return true;
+}
+
 /** No contract nests anywhere near this deep; anything deeper is an attack on whoever walks it. */
 export const MAX_INPUT_DEPTH = 32;
 const DEPTH_MESSAGE = `must not nest deeper than ${MAX_INPUT_DEPTH} levels`;
@@ -33,6 +49,7 @@ const DEPTH_MESSAGE = `must not nest deeper than ${MAX_INPUT_DEPTH} levels`;
  * a shallow one.
  */
 export function clientInputErrors(value: unknown, root: string[] = []): FieldError[] {
+  if (isCleanFlatStrings(value)) return [];
   const errors: FieldError[] = [];
   const at = (path: string[]) => path.join('.') || '(root)';
   let tooDeep = false;

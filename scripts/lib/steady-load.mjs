@@ -1,0 +1,85 @@
+// An open-loop load at a steady rate: request i is due at start + i / rate, whether or not earlier
+// ones have been answered, and its latency is counted from when it was due (a client that cannot
+// send on time counts that wait too, so a stall is not hidden by sending less).
+//
+// autocannon's `overallRate` is not that: each connection sends its share of a second as fast as it
+// can at the start of the second and then waits for the next one, so "1,000 req/s over 100
+// connections" is a burst of 1,000 requests at saturation every second, and its coordinated-omission
+// correction then adds made-up samples for every millisecond a response took. Percentiles from it
+// describe the burst, not a steady 1,000 req/s.
+import http from 'node:http';
+
+/**
+ * Sends GET `url` at `rate` requests per second for `seconds` over keep-alive connections (as many
+ * as the answers in flight need, up to `maxConnections`). Returns counts and latency percentiles in
+ * milliseconds.
+ */
+export async function steadyLoad({ url, headers = {}, rate, seconds, maxConnections = 256 }) {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: maxConnections });
+  const total = Math.round(rate * seconds);
+  const interval = 1000 / rate;
+  const latencies = [];
+  let ok = 0;
+  let failed = 0;
+  let settled = 0;
+  let done;
+  const finished = new Promise((resolve) => (done = resolve));
+  const settle = () => {
+    settled += 1;
+    if (settled === total) done();
+  };
+
+  function fire(dueAt) {
+    const req = http.request(
+      { agent, host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - dueAt);
+          if (res.statusCode >= 200 && res.statusCode < 400) ok += 1;
+          else failed += 1;
+          settle();
+        });
+        res.on('error', () => {
+          failed += 1;
+          settle();
+        });
+      },
+    );
+    req.on('error', () => {
+      failed += 1;
+      settle();
+    });
+    req.end();
+  }
+
+  const start = performance.now();
+  let sent = 0;
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * interval <= now) {
+        fire(start + sent * interval);
+        sent += 1;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+      else resolve();
+    };
+    tick();
+  });
+  await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q) => (latencies.length ? Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1)) : NaN);
+  return {
+    total,
+    ok,
+    failed: failed + (total - settled),
+    rate: Math.round(settled / ((performance.now() - start) / 1000)),
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    max: latencies.length ? Number(latencies[latencies.length - 1].toFixed(1)) : NaN,
+  };
+}
