@@ -50,7 +50,7 @@ function bodyLimit(route: AnyRoute, config: GatewayConfig): number {
  * assertion, then the service's proxy. Written against Node's request and response so the hot
  * path does not pay for Express's per-request setup, and without promises where nothing waits:
  * an anonymous request on a route without a shared rate limit goes through in one synchronous
- * call (ADR 0023); tokens (revocation in Redis) and shared limits wait for their answers.
+ * call (ADR 0025); tokens (revocation in Redis) and shared limits wait for their answers.
  *
  * `servedBy(res)` tells, for the access line, which service the request was sent to.
  */

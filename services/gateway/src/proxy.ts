@@ -9,7 +9,7 @@ import { type Logger } from '@market/shared/logging';
 export type ProxyMiddleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 /**
- * What every proxy of the gateway shares (ADR 0023):
+ * What every proxy of the gateway shares (ADR 0025):
  * - `ejectPlugins` with the one plugin below instead of http-proxy-middleware's defaults: its
  *   logger plugin built a URL for every response only to hand it to a logger that writes nothing
  *   (a tenth of the gateway's CPU in a profile of the cheap endpoint), its error-response plugin is
@@ -38,7 +38,7 @@ function baseOptions(target: string, log: Logger): Options<IncomingMessage, Serv
  * until one made from elsewhere has shown its one-time deprecation warning (DEP0169).
  * http-proxy-middleware's path filter calls it on every request, so the gateway makes that one
  * call itself, with the warning muted (the gateway's own code does not use `url.parse`): 4% of its
- * CPU per request on Node 24 (ADR 0023). Node 20 neither inspects nor warns.
+ * CPU per request on Node 24 (ADR 0025). Node 20 neither inspects nor warns.
  */
 function settleUrlParseDeprecation() {
   const muted = process.noDeprecation;

@@ -72,7 +72,7 @@ function requestBookkeeping(log: Logger) {
  * The Express app every service runs: request ids, identity assertion, validated routes, problem
  * errors.
  *
- * A request for a contract route found in the route table (ADR 0023) is taken before Express's
+ * A request for a contract route found in the route table (ADR 0025) is taken before Express's
  * router: the app's `handle` gives it Express's request and response (prototypes and links, as
  * Express does) and runs the same steps the middleware stack below would — request id and access
  * line, assertion, JSON body, the route's handler, the error handler — without the router's walk
