@@ -9,7 +9,8 @@
 // Env: BENCH_LISTINGS (600, through the API), BENCH_FIXTURE_LISTINGS (0, extra online rows by SQL),
 // BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_RATE (1000 req/s, the steady rate),
 // BENCH_ONLY (comma-separated subset of list,search,detail,me), BENCH_NODE_ENV (development|production;
-// production runs every process but identity so, since identity's production SMS provider cannot run here),
+// production runs every process but identity and wallet so, since their production SMS provider and
+// payment gateway cannot run here),
 // BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -106,8 +107,9 @@ process.on('SIGINT', () => process.exit(130));
 
 for (const service of SERVICES) {
   start(service, `services/${service}/dist/main.js`, {
-    // production identity needs a real SMS provider, and /api/me a logged-in user: it stays in development
-    ...(production && service === 'identity' ? { NODE_ENV: 'development' } : {}),
+    // production identity needs a real SMS provider (and /api/me a logged-in user), production wallet
+    // a real payment gateway: both stay in development; neither is on the paths measured but /api/me
+    ...(production && (service === 'identity' || service === 'wallet') ? { NODE_ENV: 'development' } : {}),
     PORT: String(servicePort(service)),
     DB_SCHEMA: service,
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
