@@ -1,4 +1,4 @@
-import type { Queryable } from './sql';
+import { sqlParams, type Queryable } from './sql';
 
 /**
  * Keyset pagination, the one way every list pages (CONTRACT: `{ items, next_cursor }`): a page
@@ -146,11 +146,11 @@ export async function keysetPage<Row extends object>(db: Queryable, request: Key
     if (!Number.isSafeInteger(count) || count < 1) throw new Error(`page sizes must be positive integers, not ${count}`);
   }
   const after = decodeCursor(orderBy, request.cursor);
-  const params = [...(request.params ?? [])];
+  const { params, param } = sqlParams(request.params);
   const columns = orderBy.keys.map(({ column }) => `page.${column}`);
   const keyset = after
     ? `(${columns.join(', ')}) ${orderBy.direction === 'desc' ? '<' : '>'} (${orderBy.keys
-        .map(({ type }, i) => `$${params.push(after[i])}::${type}`)
+        .map(({ type }, i) => `${param(after[i])}::${type}`)
         .join(', ')})`
     : undefined;
   const direction = orderBy.direction === 'desc' ? 'DESC' : 'ASC';
@@ -163,10 +163,9 @@ export async function keysetPage<Row extends object>(db: Queryable, request: Key
   const whole = `(${request.query}) AS page`;
   // Each query gets the parameters its own conditions add, after the query's and the keyset's.
   const run = (from: string, conditions: Array<string | Condition | undefined>, rowLimit: number): Promise<Found> => {
-    const queryParams = [...params];
-    const param = (value: unknown) => `$${queryParams.push(value)}`;
-    const written = conditions.map((c) => (typeof c === 'function' ? c(param) : c));
-    return db.query(select(from, written, rowLimit), queryParams);
+    const statement = sqlParams(params);
+    const written = conditions.map((c) => (typeof c === 'function' ? c(statement.param) : c));
+    return db.query(select(from, written, rowLimit), statement.params);
   };
   type Found = Array<Row & { [POSITION]: string[] }>;
   let rows: Found;

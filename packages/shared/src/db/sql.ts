@@ -29,3 +29,9 @@ export async function updateReturning<Row>(db: Queryable, sql: string, params: u
   const [rows] = (await db.query(sql, params)) as [Row[], number];
   return rows;
 }
+
+/** The parameters of one statement, numbered as they are added: `param(value)` adds one and answers its placeholder. */
+export function sqlParams(initial: readonly unknown[] = []) {
+  const params = [...initial];
+  return { params, param: (value: unknown) => `$${params.push(value)}` };
+}

@@ -1,5 +1,5 @@
 import { type ListingStatus, type ReviewStatus, type z } from '@market/contracts';
-import { keysetPage, NEWEST_FIRST, type KeysetOrder, type KeysetPageRequest, type KeysetPageResult, type Queryable } from '@market/shared/db';
+import { keysetPage, NEWEST_FIRST, type KeysetOrder, type KeysetPageRequest, type KeysetPageResult, type Queryable, sqlParams } from '@market/shared/db';
 import { LISTING_COLUMNS, type ListingRow } from './listing-repository';
 
 export type ListingOrder = 'newest' | 'price_asc' | 'price_desc';
@@ -58,11 +58,7 @@ function textSearch(text: string, online: boolean): NonNullable<KeysetPageReques
 /** One page of listings matching `q`, after its cursor. */
 export async function queryListings(db: Queryable, q: ListingQuery): Promise<KeysetPageResult<ListingRow>> {
   const where: string[] = [];
-  const params: unknown[] = [];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const { params, param } = sqlParams();
   if (q.status) where.push(`status = ${param(q.status)}`);
   if (q.excludeDeleted) where.push(`status <> 'deleted'`);
   if (q.reviewStatus) where.push(`review_status = ${param(q.reviewStatus)}`);

@@ -4,7 +4,7 @@ import {
   updateReturning,
   type KeysetPageResult,
   type Queryable,
-  type Tx,
+  type Tx, sqlParams,
 } from '@market/shared/db';
 
 export interface DisputeRow {
@@ -76,11 +76,7 @@ export interface DisputeQuery {
 
 /** One page of disputes, newest first; a party sees those on its orders, whoever raised them. */
 export async function queryDisputes(db: Queryable, query: DisputeQuery): Promise<KeysetPageResult<DisputeRow>> {
-  const params: unknown[] = [];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const { params, param } = sqlParams();
   const where: string[] = [];
   if (query.partyId) {
     const party = param(query.partyId);

@@ -4,7 +4,7 @@ import {
   updateReturning,
   type KeysetPageResult,
   type Queryable,
-  type Tx,
+  type Tx, sqlParams,
 } from '@market/shared/db';
 import type { OrderState } from '../domain/order-state';
 import type { Settlement } from '../domain/settlement';
@@ -104,11 +104,7 @@ export interface OrderQuery {
 
 /** One page (plus one row, to know whether another follows) of a user's orders, newest first. */
 export async function queryOrders(db: Queryable, query: OrderQuery): Promise<KeysetPageResult<OrderRow>> {
-  const params: unknown[] = [];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const { params, param } = sqlParams();
   const user = param(query.userId);
   const where =
     query.role === 'renter' ? [`renter_id = ${user}`] : query.role === 'owner' ? [`owner_id = ${user}`] : [`(renter_id = ${user} OR owner_id = ${user})`];
@@ -168,11 +164,7 @@ export interface AdminOrderQuery {
 
 /** One page of all orders for the back office, newest first; every filter given narrows it. */
 export async function queryAllOrders(db: Queryable, query: AdminOrderQuery): Promise<KeysetPageResult<OrderRow>> {
-  const params: unknown[] = [];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const { params, param } = sqlParams();
   const where: string[] = [];
   if (query.status) where.push(`status = ${param(query.status)}`);
   if (query.renterId) where.push(`renter_id = ${param(query.renterId)}`);

@@ -1,4 +1,4 @@
-import { keysetPage, type KeysetOrder, type KeysetPageResult, type Queryable } from '@market/shared/db';
+import { keysetPage, type KeysetOrder, type KeysetPageResult, type Queryable, sqlParams } from '@market/shared/db';
 import type { BizType } from '../domain/ledger';
 
 export interface EntryRow {
@@ -26,11 +26,7 @@ const NEWEST_WRITTEN_FIRST: KeysetOrder = { keys: [{ column: 'seq', type: 'bigin
 /** One page of user-facing entries, newest first. */
 export async function queryEntries(db: Queryable, q: EntryQuery): Promise<KeysetPageResult<EntryRow>> {
   const where = ['user_id IS NOT NULL'];
-  const params: unknown[] = [];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const { params, param } = sqlParams();
   if (q.userId) where.push(`user_id = ${param(q.userId)}`);
   if (q.orderId) where.push(`order_id = ${param(q.orderId)}`);
   if (q.bizType) where.push(`biz_type = ${param(q.bizType)}`);
