@@ -14,7 +14,6 @@
 // BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +23,7 @@ import pg from 'pg';
 import { provisionDatabase, serviceDatabaseUrl, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { steadyLoad } from './lib/steady-load.mjs';
+import { cpuSeconds } from './lib/process-cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -79,17 +79,6 @@ const common = {
   RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
 };
 const children = new Map();
-const clockTicks = 100; // USER_HZ on Linux
-
-/** CPU seconds a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-  } catch {
-    return NaN;
-  }
-}
 function start(name, script, extra) {
   const profiled = name === 'gateway' || name === 'catalog';
   const nodeArgs = profiled ? (env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : [];

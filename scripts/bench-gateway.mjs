@@ -13,7 +13,6 @@
 // that runs this script.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -21,6 +20,7 @@ import autocannon from 'autocannon';
 import { provisionDatabase, serviceDatabaseUrl, serviceEntry } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { steadyLoad } from './lib/steady-load.mjs';
+import { cpuSeconds, systemSeconds } from './lib/process-cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -57,25 +57,6 @@ const productionSecrets =
     : {};
 const quiet = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: nodeEnv, ...productionSecrets };
 const children = [];
-const clockTicks = 100; // USER_HZ on Linux
-
-/** CPU seconds a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-  } catch {
-    return NaN;
-  }
-}
-/** The system (kernel) part of it. */
-function systemSeconds(pid) {
-  try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[12]) / clockTicks;
-  } catch {
-    return NaN;
-  }
-}
 function start(script, env) {
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {

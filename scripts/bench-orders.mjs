@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { loadLaunchSettings } from './lib/settings.mjs';
+import { cpuSeconds } from './lib/process-cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -67,15 +68,6 @@ const launchEnv = {
 
 // ---------------------------------------------------------------- processes and their CPU
 
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return NaN;
-  }
-}
 
 /** The launcher's children by name (`services/<name>/dist/main.js`). */
 function systemProcesses(launcherPid) {
