@@ -241,3 +241,5 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
     await connection.close();
   }
 }
+export * from './simulators/aliyun-sms';
+export * from './simulators/tencent-cloud';
