@@ -24,12 +24,12 @@ export const identityEnv = {
   SMS_DAILY_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
   SMS_DAILY_LIMIT_PER_IP: z.coerce.number().int().min(1).default(50),
   /** `sandbox` verifies every well-formed identity except names containing "fail"/"失败"; refuses production */
-  REALNAME_VERIFIER: z.enum(['sandbox', 'tencent']).default('sandbox'),
+  REALNAME_VERIFIER: z.enum(['sandbox', 'tencent', 'aliyun']).default('sandbox'),
   REALNAME_DAILY_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   /** longest wait for an SMS or real-name provider's answer; past it the request gets a 503 */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 
-  /** Alibaba Cloud: one AccessKey pair (a RAM user allowed SendSms only) */
+  /** Alibaba Cloud: one AccessKey pair (a RAM user allowed SendSms and Id2MetaVerify only) */
   ALIYUN_ACCESS_KEY_ID: providerSetting(),
   ALIYUN_ACCESS_KEY_SECRET: providerSetting(),
   ALIYUN_SMS_ENDPOINT: providerEndpoint('https://dysmsapi.aliyuncs.com'),
@@ -37,6 +37,7 @@ export const identityEnv = {
   ALIYUN_SMS_TEMPLATE_CODE: providerSetting(),
   /** the variable of the approved template that carries the code (`${code}`) */
   ALIYUN_SMS_TEMPLATE_PARAM: z.string().regex(/^\w{1,32}$/).default('code'),
+  ALIYUN_CLOUDAUTH_ENDPOINT: providerEndpoint('https://cloudauth.aliyuncs.com'),
 
   /** Tencent Cloud: one SecretId/SecretKey pair (a CAM user allowed sms:SendSms and faceid:IdCardVerification) */
   TENCENT_SECRET_ID: providerSetting(),

@@ -42,6 +42,9 @@ describe('provider configuration', () => {
       expect(message).toContain('SMS_PROVIDER=aliyun needs ALIYUN_ACCESS_KEY_SECRET, ALIYUN_SMS_SIGN_NAME, ALIYUN_SMS_TEMPLATE_CODE\n');
       expect(message).toMatch(/REALNAME_VERIFIER=tencent needs TENCENT_SECRET_KEY$/);
     }
+    expect(() => createProviders(config('development', { REALNAME_VERIFIER: 'aliyun' }), log)).toThrow(
+      'REALNAME_VERIFIER=aliyun needs ALIYUN_ACCESS_KEY_ID, ALIYUN_ACCESS_KEY_SECRET',
+    );
     expect(() => createProviders(config('production', { SMS_PROVIDER: 'tencent', ...TENCENT_KEYS, TENCENT_SMS_SIGN_NAME: 'x' }), log)).toThrow(
       'SMS_PROVIDER=tencent needs TENCENT_SMS_SDK_APP_ID, TENCENT_SMS_TEMPLATE_ID',
     );

@@ -2,6 +2,7 @@ import { ConfigError } from '@market/shared/config';
 import { type Logger } from '@market/shared/logging';
 import type { RealnameVerifier, SmsProvider } from '../application/ports';
 import type { IdentityConfig } from '../application/deps';
+import { AliyunRealnameVerifier } from './aliyun-realname-verifier';
 import { AliyunSmsProvider } from './aliyun-sms-provider';
 import { LogSmsProvider } from './log-sms-provider';
 import { SandboxRealnameVerifier } from './sandbox-realname-verifier';
@@ -20,6 +21,7 @@ type ProviderConfig = Pick<
   | 'ALIYUN_SMS_SIGN_NAME'
   | 'ALIYUN_SMS_TEMPLATE_CODE'
   | 'ALIYUN_SMS_TEMPLATE_PARAM'
+  | 'ALIYUN_CLOUDAUTH_ENDPOINT'
   | 'TENCENT_SECRET_ID'
   | 'TENCENT_SECRET_KEY'
   | 'TENCENT_REGION'
@@ -46,6 +48,7 @@ const NEEDS = {
   realname: {
     sandbox: { settings: [], endpoint: null },
     tencent: { settings: ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY'], endpoint: 'TENCENT_FACEID_ENDPOINT' },
+    aliyun: { settings: ['ALIYUN_ACCESS_KEY_ID', 'ALIYUN_ACCESS_KEY_SECRET'], endpoint: 'ALIYUN_CLOUDAUTH_ENDPOINT' },
   },
 } as const satisfies Record<string, Record<string, { settings: ReadonlyArray<keyof ProviderConfig>; endpoint: keyof ProviderConfig | null }>>;
 
@@ -114,6 +117,16 @@ export function createProviders(config: ProviderConfig, log: Logger): { sms: Sms
   const verifier: Record<ProviderConfig['REALNAME_VERIFIER'], () => RealnameVerifier> = {
     sandbox: () => new SandboxRealnameVerifier(),
     tencent: () => new TencentRealnameVerifier({ ...tencent, endpoint: config.TENCENT_FACEID_ENDPOINT }, log),
+    aliyun: () =>
+      new AliyunRealnameVerifier(
+        {
+          accessKeyId: config.ALIYUN_ACCESS_KEY_ID!,
+          accessKeySecret: config.ALIYUN_ACCESS_KEY_SECRET!,
+          endpoint: config.ALIYUN_CLOUDAUTH_ENDPOINT,
+          timeoutMs: config.PROVIDER_TIMEOUT_MS,
+        },
+        log,
+      ),
   };
   return { sms: sms[config.SMS_PROVIDER](), verifier: verifier[config.REALNAME_VERIFIER]() };
 }
