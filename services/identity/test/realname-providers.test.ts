@@ -124,9 +124,13 @@ describe.each(PROVIDERS)('real-name verification through $name', (provider) => {
     expect(capped.body.code).toBe('RATE_LIMITED');
   });
 
-  it.each(['refused', 'down', 'stall'] as const)(
-    'answers 503 REALNAME_UNAVAILABLE when the provider is %s, recording nothing and counting no attempt',
-    async (mode) => {
+  it.each([
+    { mode: 'refused', what: 'out of service (its own error code)' },
+    { mode: 'down', what: 'down (HTTP 5xx)' },
+    { mode: 'stall', what: 'not answering' },
+  ] as const)(
+    'answers 503 REALNAME_UNAVAILABLE when the provider is $what, recording nothing and counting no attempt',
+    async ({ mode }) => {
       const { access_token } = await logIn(client);
       sim.setMode(mode);
       for (let i = 0; i < 3; i++) {

@@ -123,9 +123,22 @@ describe.each(PROVIDERS)('SMS through $name', (provider) => {
     expect(login.body.user.phone_masked).toBe(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
   });
 
-  it.each(['down', 'refused', 'stall'] as const)(
-    'answers 503 SMS_UNAVAILABLE when the provider is %s, storing no code and spending no daily count',
-    async (mode) => {
+  it('sends one message when two requests for one phone race; the other waits out the resend interval', async () => {
+    const phone = newPhone();
+    const delivered = sim.deliveries();
+    const results = await Promise.all([send(phone), send(phone), send(phone)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 429, 429]);
+    expect(sim.deliveries()).toBe(delivered + 1);
+    expect((await logIn(phone, sim.codeFor(phone))).status).toBe(200);
+  });
+
+  it.each([
+    { mode: 'down', what: 'down (HTTP 5xx)' },
+    { mode: 'refused', what: 'refusing the account (a business error code)' },
+    { mode: 'stall', what: 'not answering' },
+  ] as const)(
+    'answers 503 SMS_UNAVAILABLE when the provider is $what, storing no code and spending no daily count',
+    async ({ mode }) => {
       const phone = newPhone();
       expect((await send(phone)).status).toBe(200);
       const earlier = sim.codeFor(phone);
