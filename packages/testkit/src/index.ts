@@ -279,3 +279,6 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
     await connection.close();
   }
 }
+export * from './simulators/aliyun-sms';
+export * from './simulators/aliyun-id-verify';
+export * from './simulators/tencent-cloud';
