@@ -9,5 +9,5 @@ export default defineConfig({
   resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
   build: { outDir: 'dist', manifest: true, sourcemap: false, chunkSizeWarningLimit: 1500 },
   server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
-  test: { environment: 'jsdom', include: ['test/**/*.test.tsx'] },
+  test: { environment: 'jsdom', include: ['test/**/*.test.tsx'], setupFiles: ['test/setup.ts'], testTimeout: 30_000 },
 });
