@@ -683,7 +683,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an SMS login code to a phone number */
+        /**
+         * Send an SMS login code to a phone number
+         * @description A phone whose account is frozen gets 403 USER_FROZEN and no message. 429 RATE_LIMITED within the 60 s resend interval or past a daily cap; 429 SMS_FREQUENCY_LIMITED when the SMS provider itself refuses more messages to this phone; 503 SMS_UNAVAILABLE when the provider cannot be reached or fails (no code was sent or stored and the daily caps are not charged, so asking again is safe).
+         */
         post: operations["sendSmsCode"];
         delete?: never;
         options?: never;
@@ -1329,7 +1332,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start real-name verification */
+        /**
+         * Start real-name verification
+         * @description Checks name and id number with the configured provider and records the outcome sealed. Attempts per user per day are limited (429 RATE_LIMITED); 429 REALNAME_PROVIDER_LIMITED when the provider caps checks of this identity for the day; 503 REALNAME_UNAVAILABLE when the provider cannot decide (nothing recorded, the attempt not counted).
+         */
         post: operations["startRealname"];
         delete?: never;
         options?: never;
@@ -5525,6 +5531,15 @@ export interface operations {
             };
             /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
