@@ -20,6 +20,9 @@ import { identityService } from '../../../services/identity/src/service';
 import { notifyService } from '../../../services/notify/src/service';
 import { ordersService } from '../../../services/orders/src/service';
 import { walletService } from '../../../services/wallet/src/service';
+import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
+
+export { checkedFetch, OpenApiMismatch } from './openapi-check';
 
 const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
   identity: identityService,
@@ -104,13 +107,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const server = createServer(createGateway(gatewayConfig, redis, log));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  registerGateway(url);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     env,
     services,
     redis,
     async stop() {
+      forgetGateway(url);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -137,10 +143,14 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
-/** A small JSON client for tests: `api(stack.url).post('/api/...', body, token)`. */
+/**
+ * A small JSON client for tests: `api(stack.url).post('/api/...', body, token)`. Every answer of a
+ * stack's gateway, `raw` ones included, is held against the OpenAPI document it serves
+ * (`checkedFetch`): a schema break or an undocumented status throws.
+ */
 export function api(baseUrl: string) {
   async function call<T>(method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
-    const response = await fetch(baseUrl + path, {
+    const response = await checkedFetch(baseUrl + path, {
       method,
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -163,7 +173,7 @@ export function api(baseUrl: string) {
     post: <T = any>(path: string, body?: unknown, token?: string, headers?: Record<string, string>) => call<T>('POST', path, body ?? {}, token, headers),
     put: <T = any>(path: string, body: unknown, token?: string, headers?: Record<string, string>) => call<T>('PUT', path, body, token, headers),
     delete: <T = any>(path: string, token?: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, token, headers),
-    raw: (method: string, path: string, init: RequestInit = {}) => fetch(baseUrl + path, { ...init, method }),
+    raw: (method: string, path: string, init: RequestInit = {}) => checkedFetch(baseUrl + path, { ...init, method }),
   };
 }
 

@@ -28,11 +28,38 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   503: 'UPSTREAM_UNAVAILABLE',
 };
 
+/**
+ * The statuses any route answers by what it declares, whatever its handler does: the gateway and
+ * the kit answer them before (or around) the use case, so they are derived here in one place
+ * rather than listed in every contract, and a new route cannot ship without them.
+ */
+export function edgeStatuses(route: AnyRoute): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [];
+  // input the kit validates: path, query, headers and body (a malformed JSON body is MALFORMED_JSON)
+  if (route.params || route.query || route.headers || route.body) statuses.push(400);
+  // a required token, or an optional one that was sent and is invalid
+  if (route.auth !== 'public' || route.token === 'optional') statuses.push(401);
+  // the gateway measures every body it is sent against the route's limit; the services parse JSON
+  // bodies only as `application/json` with a supported encoding and charset
+  if (route.method !== 'get') statuses.push(413);
+  if (route.body && route.bodyType !== 'raw') statuses.push(415);
+  // every route has the gateway's per-process flood limit; a dependency down or an upstream answer
+  // off its contract is UPSTREAM_UNAVAILABLE (ADR 0012)
+  statuses.push(429, 502, 503);
+  return statuses;
+}
+
+/** Every error status a route can answer: its own, then those its declared properties imply. */
+export function errorStatuses(route: AnyRoute): ErrorStatus[] {
+  return [...new Set<ErrorStatus>([...route.errors, ...edgeStatuses(route)])].sort((a, b) => a - b);
+}
+
 function successContent(route: AnyRoute) {
-  if (route.stream) return { [route.success.contentType ?? 'text/event-stream']: { schema: { type: 'string' as const } } };
+  if (route.stream) return { [String(route.success.contentType ?? 'text/event-stream')]: { schema: { type: 'string' as const } } };
   if (route.success.schema) return { 'application/json': { schema: route.success.schema } };
   if (route.success.contentType) {
-    return { [route.success.contentType]: { schema: { type: 'string' as const, format: 'binary' } } };
+    const types = typeof route.success.contentType === 'string' ? [route.success.contentType] : route.success.contentType;
+    return Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]));
   }
   return undefined;
 }
@@ -48,8 +75,10 @@ function toRouteConfig(route: AnyRoute): RouteConfig {
   const responses: RouteConfig['responses'] = {
     [route.success.status]: { description: route.success.description, content: successContent(route) },
   };
-  const errors = new Set<ErrorStatus>([...route.errors, 429, 502, 503]);
-  for (const status of errors) {
+  if (route.conditional) {
+    responses[304] = { description: 'Not Modified: the `If-None-Match` entity tag is current; no body' };
+  }
+  for (const status of errorStatuses(route)) {
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status],
       content: { 'application/problem+json': { schema: ProblemSchema } },
