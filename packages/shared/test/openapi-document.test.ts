@@ -19,7 +19,7 @@ function operationOf(route: AnyRoute): Json {
 function impliedStatuses(route: AnyRoute): number[] {
   const statuses = [429, 502, 503];
   if (route.params || route.query || route.headers || route.body) statuses.push(400);
-  if (route.auth !== 'public' || route.token === 'optional') statuses.push(401);
+  if (route.auth !== 'public' || route.token === 'optional') statuses.push(401, 403);
   if (route.method !== 'get') statuses.push(413);
   if (route.body && route.bodyType !== 'raw') statuses.push(415);
   return statuses;

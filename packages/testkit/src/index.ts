@@ -22,7 +22,7 @@ import { ordersService } from '../../../services/orders/src/service';
 import { walletService } from '../../../services/wallet/src/service';
 import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
 
-export { checkedFetch, OpenApiMismatch } from './openapi-check';
+export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 
 const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
   identity: identityService,

@@ -20,7 +20,7 @@ interface Operation {
   responses: Record<string, Json>;
 }
 
-interface Answer {
+export interface Answer {
   method: string;
   url: string;
   status: number;
@@ -172,6 +172,15 @@ function documentFor(origin: string): Promise<DocumentCheck> | undefined {
     gateways.set(origin, check);
   }
   return check;
+}
+
+/**
+ * Holds an answer received by other means than `checkedFetch` (a request `fetch` would alter, made
+ * with node:http) against the document of the stack's gateway it came from; other addresses pass.
+ */
+export async function checkAnswer(answer: Answer): Promise<void> {
+  const document = documentFor(new URL(answer.url).origin);
+  if (document) (await document).check(answer);
 }
 
 /**

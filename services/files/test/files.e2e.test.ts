@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { attachFiles, fileMeta, MAX_FILE_BYTES } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
-import { checkedFetch, api, internalClientAs, mintToken, startStack, type Stack } from '@market/testkit';
+import { checkAnswer, checkedFetch, api, internalClientAs, mintToken, startStack, type Stack } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
 
 const userToken = (sub: string) => mintToken('user', sub);
@@ -81,10 +81,17 @@ describe('files service through the gateway', () => {
    */
   function revalidate(key: string, headers: Record<string, string>) {
     return new Promise<{ status: number; etag: string | undefined; length: number }>((resolve, reject) => {
-      get(`${stack.url}/api/files/object?key=${encodeURIComponent(key)}`, { headers }, (res) => {
+      const url = `${stack.url}/api/files/object?key=${encodeURIComponent(key)}`;
+      get(url, { headers }, (res) => {
         let length = 0;
         res.on('data', (chunk: Buffer) => (length += chunk.length));
-        res.on('end', () => resolve({ status: res.statusCode!, etag: res.headers.etag, length }));
+        res.on('end', () => {
+          const answer = { status: res.statusCode!, etag: res.headers.etag, length };
+          checkAnswer({ method: 'GET', url, status: answer.status, contentType: res.headers['content-type'] ?? null, text: undefined }).then(
+            () => resolve(answer),
+            reject,
+          );
+        });
       }).on('error', reject);
     });
   }

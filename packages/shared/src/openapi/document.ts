@@ -37,8 +37,8 @@ export function edgeStatuses(route: AnyRoute): ErrorStatus[] {
   const statuses: ErrorStatus[] = [];
   // input the kit validates: path, query, headers and body (a malformed JSON body is MALFORMED_JSON)
   if (route.params || route.query || route.headers || route.body) statuses.push(400);
-  // a required token, or an optional one that was sent and is invalid
-  if (route.auth !== 'public' || route.token === 'optional') statuses.push(401);
+  // a token the gateway reads: missing or invalid (401), or of a frozen user or a disabled admin (403)
+  if (route.auth !== 'public' || route.token === 'optional') statuses.push(401, 403);
   // the gateway measures every body it is sent against the route's limit; the services parse JSON
   // bodies only as `application/json` with a supported encoding and charset
   if (route.method !== 'get') statuses.push(413);
