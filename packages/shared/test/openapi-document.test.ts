@@ -17,11 +17,10 @@ function operationOf(route: AnyRoute): Json {
 
 /** What a route's declared properties imply, stated here independently of the builder. */
 function impliedStatuses(route: AnyRoute): number[] {
-  const statuses = [429, 502, 503];
-  if (route.params || route.query || route.headers || route.body) statuses.push(400);
+  // a body can come with any request, so malformed (400), oversized (413) and undecodable (415) too
+  const statuses = [400, 413, 429, 502, 503];
   if (route.auth !== 'public' || route.token === 'optional') statuses.push(401, 403);
-  if (route.method !== 'get') statuses.push(413);
-  if (route.body && route.bodyType !== 'raw') statuses.push(415);
+  if (route.bodyType !== 'raw') statuses.push(415);
   return statuses;
 }
 

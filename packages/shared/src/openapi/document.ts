@@ -35,14 +35,15 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
  */
 export function edgeStatuses(route: AnyRoute): ErrorStatus[] {
   const statuses: ErrorStatus[] = [];
-  // input the kit validates: path, query, headers and body (a malformed JSON body is MALFORMED_JSON)
-  if (route.params || route.query || route.headers || route.body) statuses.push(400);
+  // input the kit validates (path, query, headers, body); a body can come with any request, a GET's
+  // too, and is parsed whether the route declares one or not (MALFORMED_JSON)
+  statuses.push(400);
   // a token the gateway reads: missing or invalid (401), or of a frozen user or a disabled admin (403)
   if (route.auth !== 'public' || route.token === 'optional') statuses.push(401, 403);
-  // the gateway measures every body it is sent against the route's limit; the services parse JSON
-  // bodies only as `application/json` with a supported encoding and charset
-  if (route.method !== 'get') statuses.push(413);
-  if (route.body && route.bodyType !== 'raw') statuses.push(415);
+  // the gateway measures every body against the route's limit, and the kit parses one only in a
+  // supported encoding and charset (raw routes read their bytes themselves)
+  statuses.push(413);
+  if (route.bodyType !== 'raw') statuses.push(415);
   // every route has the gateway's per-process flood limit; a dependency down or an upstream answer
   // off its contract is UPSTREAM_UNAVAILABLE (ADR 0012)
   statuses.push(429, 502, 503);
