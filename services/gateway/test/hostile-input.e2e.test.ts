@@ -105,7 +105,7 @@ describe('hostile input through the gateway', () => {
         },
         body: JSON.stringify({ reason: 'x'.repeat(limit) }),
       });
-      answers.push(`${route.id} ${res.status} ${(await res.json()).code}`);
+      answers.push(`${route.id} ${res.status} ${((await res.json()) as { code: string }).code}`);
     }
     expect(answers.length).toBeGreaterThan(40);
     expect(answers.filter((a) => !a.endsWith(' 413 PAYLOAD_TOO_LARGE'))).toEqual([]);
