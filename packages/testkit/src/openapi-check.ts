@@ -115,7 +115,7 @@ export class DocumentCheck {
     const path = new URL(answer.url).pathname;
     const method = answer.method === 'HEAD' ? 'GET' : answer.method;
     const onPath = this.operations.filter((op) => op.pattern.test(path));
-    // a literal path wins over a template that also matches it (`/api/listings/mine` over `/api/listings/{id}`)
+    // a literal path wins over a template that also matches it (`/api/listings/default-upload-screenshot` over `/api/listings/{id}`)
     const operation =
       onPath.find((op) => op.method === method && !op.template.includes('{')) ?? onPath.find((op) => op.method === method);
     if (!operation) {
