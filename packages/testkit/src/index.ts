@@ -22,8 +22,10 @@ import { notifyService } from '../../../services/notify/src/service';
 import { ordersService } from '../../../services/orders/src/service';
 import { walletService } from '../../../services/wallet/src/service';
 import { closeOnTeardown } from './leftovers';
+import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
 
 export { closeLeftovers, closeOnTeardown } from './leftovers';
+export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 
 const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
   identity: identityService,
@@ -111,7 +113,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   let redis: RedisClient | undefined;
   let server: Server | undefined;
   // One stop for a whole stack or for whatever part of it started before a step failed.
+  let gatewayUrl: string | undefined;
   const stop = closeOnTeardown(async () => {
+    if (gatewayUrl) forgetGateway(gatewayUrl);
     if (server?.listening) {
       const listening = server;
       await new Promise<void>((resolve) => {
@@ -159,7 +163,15 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     throw err;
   }
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, env, services, redis: redis!, stop };
+  const url = (gatewayUrl = `http://127.0.0.1:${port}`);
+  registerGateway(url);
+  return {
+    url,
+    env,
+    services,
+    redis: redis!,
+    stop,
+  };
 }
 
 /** Calls the stack's `/internal` routes as `caller` would: each route answers only the callers its contract names. */
@@ -175,10 +187,14 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
-/** A small JSON client for tests: `api(stack.url).post('/api/...', body, token)`. */
+/**
+ * A small JSON client for tests: `api(stack.url).post('/api/...', body, token)`. Every answer of a
+ * stack's gateway, `raw` ones included, is held against the OpenAPI document it serves
+ * (`checkedFetch`): a schema break or an undocumented status throws.
+ */
 export function api(baseUrl: string) {
   async function call<T>(method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
-    const response = await fetch(baseUrl + path, {
+    const response = await checkedFetch(baseUrl + path, {
       method,
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -201,7 +217,7 @@ export function api(baseUrl: string) {
     post: <T = any>(path: string, body?: unknown, token?: string, headers?: Record<string, string>) => call<T>('POST', path, body ?? {}, token, headers),
     put: <T = any>(path: string, body: unknown, token?: string, headers?: Record<string, string>) => call<T>('PUT', path, body, token, headers),
     delete: <T = any>(path: string, token?: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, token, headers),
-    raw: (method: string, path: string, init: RequestInit = {}) => fetch(baseUrl + path, { ...init, method }),
+    raw: (method: string, path: string, init: RequestInit = {}) => checkedFetch(baseUrl + path, { ...init, method }),
   };
 }
 
