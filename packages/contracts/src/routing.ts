@@ -30,6 +30,7 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/wallet', service: 'wallet' },
   { prefix: '/api/payments/paygate', service: 'wallet' },
   { prefix: '/api/payments/sandbox', service: 'wallet' },
+  { prefix: '/api/payments/alipay', service: 'wallet' },
   { prefix: '/api/files', service: 'files' },
   { prefix: '/api/notifications', service: 'notify' },
 ];

@@ -77,6 +77,7 @@ describe('route contracts', () => {
         'POST /api/notifications/read-all',
         'POST /api/orders/{id}/checkout/reject',
         'POST /api/payments/sandbox/{id}/complete',
+        'POST /api/payments/alipay/notify',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

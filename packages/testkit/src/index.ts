@@ -241,3 +241,4 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
     await connection.close();
   }
 }
+export * from './simulators/alipay';

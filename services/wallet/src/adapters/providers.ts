@@ -1,19 +1,76 @@
 import { ConfigError } from '@market/shared/config';
 import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
+import type { AlipayNotifications, PaymentGateway } from '../application/ports';
+import type { PaymentProvider } from '../domain/payment-channel';
+import { AlipayClient, AlipayGateway } from './alipay-gateway';
 import { SandboxPaymentGateway } from './sandbox-gateway';
 
 interface GatewayConfig {
   NODE_ENV: string;
-  PAYGATE_PROVIDER: 'sandbox';
+  PAYGATE_PROVIDER: PaymentProvider[];
   PAYGATE_SECRET: string;
+  ALIPAY_APP_ID?: string;
+  ALIPAY_PRIVATE_KEY?: string;
+  ALIPAY_PUBLIC_KEY?: string;
+  ALIPAY_GATEWAY: string;
+  ALIPAY_NOTIFY_URL?: string;
+  ALIPAY_TIMEOUT_MS: number;
 }
 
-// The sandbox lets anyone mark a payment paid and credit a wallet with money that never arrived,
-// so production refuses to start with it rather than run open.
-export function createPaymentGateway(config: GatewayConfig, db: Db, log: Logger): SandboxPaymentGateway {
-  if (config.NODE_ENV === 'production') {
-    throw new ConfigError(`PAYGATE_PROVIDER=${config.PAYGATE_PROVIDER} is for development; configure a real payment gateway in production`);
+export interface PaymentChannels {
+  enabled: PaymentProvider[];
+  gateways: Map<PaymentProvider, PaymentGateway>;
+  sandbox: SandboxPaymentGateway | null;
+  alipay: AlipayNotifications | null;
+  alipayClient: AlipayClient | null;
+}
+
+/** The names of the variables a channel needs that are not set. */
+function missing(config: GatewayConfig, names: Array<keyof GatewayConfig>): string[] {
+  return names.filter((n) => !config[n]);
+}
+
+/**
+ * The enabled payment channels. A channel with an incomplete configuration stops the start, naming
+ * what is missing, in every environment (it could take no payment). The sandbox lets anyone mark a
+ * payment paid and credit a wallet with money that never arrived, so production refuses it.
+ */
+export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger): PaymentChannels {
+  const problems: string[] = [];
+  if (config.NODE_ENV === 'production' && config.PAYGATE_PROVIDER.includes('sandbox')) {
+    problems.push('PAYGATE_PROVIDER=sandbox is for development; enable alipay or wechatpay in production');
   }
-  return new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
+  if (config.PAYGATE_PROVIDER.includes('alipay')) {
+    const absent = missing(config, ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_NOTIFY_URL']);
+    if (absent.length > 0) problems.push(`the alipay channel needs ${absent.join(', ')}`);
+  }
+  if (config.PAYGATE_PROVIDER.includes('wechatpay')) problems.push('the wechatpay channel is not available in this version');
+  if (problems.length > 0) throw new ConfigError(problems.join('; '));
+
+  const gateways = new Map<PaymentProvider, PaymentGateway>();
+  let sandbox: SandboxPaymentGateway | null = null;
+  let alipay: AlipayGateway | null = null;
+  let alipayClient: AlipayClient | null = null;
+  for (const provider of config.PAYGATE_PROVIDER) {
+    if (provider === 'sandbox') {
+      sandbox = new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
+      gateways.set(provider, sandbox);
+    } else if (provider === 'alipay') {
+      alipayClient = new AlipayClient(
+        {
+          appId: config.ALIPAY_APP_ID!,
+          privateKey: config.ALIPAY_PRIVATE_KEY!,
+          alipayPublicKey: config.ALIPAY_PUBLIC_KEY!,
+          gateway: config.ALIPAY_GATEWAY,
+          notifyUrl: config.ALIPAY_NOTIFY_URL!,
+          timeoutMs: config.ALIPAY_TIMEOUT_MS,
+        },
+        log,
+      );
+      alipay = new AlipayGateway(alipayClient);
+      gateways.set(provider, alipay);
+    }
+  }
+  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, alipayClient };
 }

@@ -1,3 +1,5 @@
+import type { PaymentProvider } from '../domain/payment-channel';
+
 /** What the payment gateway knows about one payment. */
 export interface GatewayPayment {
   status: 'pending' | 'succeeded' | 'failed' | 'closed';
@@ -6,16 +8,28 @@ export interface GatewayPayment {
   paidAt: Date | null;
 }
 
+/** What the payer needs to pay: a page to open, and for a QR payment the code's content. */
+export interface PaymentInstructions {
+  payUrl: string;
+  qrCode: string | null;
+}
+
 /**
- * The payment gateway as the wallet uses it. Implementations throw a 502 problem when the gateway
- * cannot be reached; `null` means the gateway does not know the payment.
+ * One payment provider as the wallet uses it. Implementations throw a 502 problem when the gateway
+ * cannot be reached or answers unexpectedly; `null` means the gateway does not know the payment.
  */
 export interface PaymentGateway {
-  readonly provider: string;
-  createPayment(input: { paymentId: string; amount: number; channel: string; expiresAt: Date }): Promise<{ payUrl: string }>;
+  readonly provider: PaymentProvider;
+  createPayment(input: { paymentId: string; amount: number; channel: string; expiresAt: Date }): Promise<PaymentInstructions>;
   queryPayment(paymentId: string): Promise<GatewayPayment | null>;
   /** Closes a payment that is still pending, so it can no longer be paid; answers its final state. */
   closePayment(paymentId: string): Promise<GatewayPayment | null>;
+}
+
+/** Alipay's asynchronous notifications: whether the fields carry Alipay's RSA2 signature, and which app they are for. */
+export interface AlipayNotifications {
+  readonly appId: string;
+  verify(fields: Record<string, string>): boolean;
 }
 
 /** The development gateway's pay page, part of this system, where a tester marks a payment paid or failed. */

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Response } from 'express';
+import type { Logger } from '@market/shared/logging';
 import {
   adminListLedger,
+  alipayNotify,
   completeSandboxPayment,
   getWalletBalance,
   listWalletLedger,
@@ -9,15 +12,31 @@ import {
   sandboxPaymentPage,
   startRecharge as startRechargeRoute,
 } from '@market/contracts';
-import { problems, route, type RouteBinding } from '@market/shared/http';
+import { Problem, problems, route, type RouteBinding } from '@market/shared/http';
 import type { WalletDeps } from '../application/deps';
 import { anyLedger, ownLedger, readBalance } from '../application/read-wallet';
+import { receiveAlipayNotification, type AlipayAck } from '../application/receive-alipay-notification';
 import { receivePaygateNotification } from '../application/receive-paygate-notification';
 import { queryRecharge, startRecharge } from '../application/recharge';
 
 function sandboxOf(deps: WalletDeps) {
   if (!deps.sandbox) throw problems.notFound('the sandbox payment gateway is not enabled');
   return deps.sandbox;
+}
+
+/** Alipay reads exactly `success` or `fail`, never a problem document; what cannot be applied now is `fail` with 503, retried by Alipay. */
+async function answerAlipay(res: Response, log: Logger, handle: () => Promise<AlipayAck>) {
+  let ack: AlipayAck;
+  let status: number;
+  try {
+    ack = await handle();
+    status = ack === 'success' ? 200 : 400;
+  } catch (err) {
+    if (!(err instanceof Problem)) log.error({ err: { message: (err as Error).message } }, 'Alipay notification could not be applied');
+    ack = 'fail';
+    status = err instanceof Problem && err.status < 500 ? err.status : 503;
+  }
+  res.status(status).type('text/plain').send(ack);
 }
 
 export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
@@ -29,6 +48,7 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     route(paygateNotify, async ({ rawBody, req, identity }) =>
       receivePaygateNotification(deps, await rawBody(), req.header('paygate-signature'), identity),
     ),
+    route(alipayNotify, ({ rawBody, res, log }) => answerAlipay(res, log, async () => receiveAlipayNotification(deps, await rawBody()))),
     route(sandboxPaymentPage, async ({ params, res }) => {
       const nonce = randomBytes(16).toString('base64');
       const html = await sandboxOf(deps).page(params.id, nonce);
