@@ -12,6 +12,7 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/admin/orders', service: 'orders' },
   { prefix: '/api/admin/disputes', service: 'orders' },
   { prefix: '/api/admin/wallet', service: 'wallet' },
+  { prefix: '/api/admin/withdrawals', service: 'wallet' },
   { prefix: '/api/admin/files', service: 'files' },
   { prefix: '/api/admin/auth', service: 'admin' },
   { prefix: '/api/admin/me', service: 'admin' },

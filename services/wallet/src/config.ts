@@ -45,5 +45,7 @@ export const walletEnv = {
   ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
   /** public URL of `POST /api/payments/alipay/notify`, where Alipay posts payment notifications */
   ALIPAY_NOTIFY_URL: z.string().url().optional(),
+  /** how often withdrawals whose transfer outcome is not known yet are asked about */
+  WITHDRAWAL_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
   ALIPAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
 };

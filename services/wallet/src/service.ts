@@ -1,9 +1,11 @@
 import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
 import { idempotencyMigrations } from '@market/shared/http';
 import { defineService, periodicJob } from '@market/shared/service';
+import { payeeDirectory, withdrawalSettings } from './adapters/payee-directory';
 import { createPaymentChannels } from './adapters/providers';
 import type { WalletDeps } from './application/deps';
 import { receivePaygateNotification } from './application/receive-paygate-notification';
+import { resolveDueWithdrawals } from './application/send-withdrawal';
 import { expireOverduePayments, queryPendingPayments } from './application/recharge';
 import { walletEnv } from './config';
 import { walletEventHandlers } from './events/handlers';
@@ -13,12 +15,13 @@ import { CreateLedger1764000000000 } from './persistence/migrations/176400000000
 import { CreateSandboxPayments1764000000001 } from './persistence/migrations/1764000000001-create-sandbox-payments';
 import { IndexTransfersByTypeTime1764500000000 } from './persistence/migrations/1764500000000-index-transfers-by-type-time';
 import { PaymentChannels1765400000001 } from './persistence/migrations/1765400000001-payment-channels';
+import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400000003-create-withdrawals';
 
 export const walletService = defineService({
   name: 'wallet',
   env: walletEnv,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, PaymentChannels1765400000001],
+  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, PaymentChannels1765400000001, CreateWithdrawals1765400000003],
   build: (ctx) => {
     const channels = createPaymentChannels(ctx.config, ctx.db, ctx.log);
     const deps: WalletDeps = {
@@ -37,6 +40,10 @@ export const walletService = defineService({
         queryAfterMs: ctx.config.PAYMENT_QUERY_AFTER_MS,
       },
       paygateSecret: ctx.config.PAYGATE_SECRET,
+      payouts: channels.payouts,
+      payees: payeeDirectory(ctx.internal),
+      withdrawalSettings: withdrawalSettings(ctx.internal),
+      withdrawal: { recheckMs: ctx.config.WITHDRAWAL_CHECK_MS },
     };
     channels.sandbox?.deliverCallbacksTo((raw, signature) => receivePaygateNotification(deps, raw, signature, null));
     return {
@@ -46,6 +53,7 @@ export const walletService = defineService({
       jobs: [
         periodicJob('expire overdue recharge payments', ctx.config.PAYMENT_EXPIRY_SCAN_MS, () => expireOverduePayments(deps, new Date(), ctx.config.PAYMENT_EXPIRY_SCAN_MS), ctx.log),
         periodicJob('query pending recharge payments', ctx.config.PAYMENT_QUERY_SCAN_MS, () => queryPendingPayments(deps), ctx.log),
+        periodicJob('resolve withdrawals being sent', ctx.config.WITHDRAWAL_CHECK_MS, () => resolveDueWithdrawals(deps), ctx.log),
       ],
     };
   },

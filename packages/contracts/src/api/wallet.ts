@@ -11,6 +11,9 @@ export const LedgerBizType = z.enum([
   'settlement_refund',
   'platform_fee',
   'adjustment',
+  'withdrawal',
+  'withdrawal_refund',
+  'withdrawal_payout',
 ]);
 
 export const RechargeStatus = z.enum(['pending', 'succeeded', 'failed', 'expired']);

@@ -1,9 +1,10 @@
 import { ConfigError } from '@market/shared/config';
 import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
-import type { AlipayNotifications, PaymentGateway } from '../application/ports';
+import type { AlipayNotifications, PaymentGateway, PayoutChannel } from '../application/ports';
 import type { PaymentProvider } from '../domain/payment-channel';
 import { AlipayClient, AlipayGateway } from './alipay-gateway';
+import { AlipayPayouts } from './alipay-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
 
 interface GatewayConfig {
@@ -23,7 +24,8 @@ export interface PaymentChannels {
   gateways: Map<PaymentProvider, PaymentGateway>;
   sandbox: SandboxPaymentGateway | null;
   alipay: AlipayNotifications | null;
-  alipayClient: AlipayClient | null;
+  /** withdrawals go out through the enabled real channels */
+  payouts: Map<string, PayoutChannel>;
 }
 
 /** The names of the variables a channel needs that are not set. */
@@ -51,13 +53,13 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
   const gateways = new Map<PaymentProvider, PaymentGateway>();
   let sandbox: SandboxPaymentGateway | null = null;
   let alipay: AlipayGateway | null = null;
-  let alipayClient: AlipayClient | null = null;
+  const payouts = new Map<string, PayoutChannel>();
   for (const provider of config.PAYGATE_PROVIDER) {
     if (provider === 'sandbox') {
       sandbox = new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
       gateways.set(provider, sandbox);
     } else if (provider === 'alipay') {
-      alipayClient = new AlipayClient(
+      const alipayClient = new AlipayClient(
         {
           appId: config.ALIPAY_APP_ID!,
           privateKey: config.ALIPAY_PRIVATE_KEY!,
@@ -70,7 +72,8 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       );
       alipay = new AlipayGateway(alipayClient);
       gateways.set(provider, alipay);
+      payouts.set('alipay', new AlipayPayouts(alipayClient));
     }
   }
-  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, alipayClient };
+  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, payouts };
 }

@@ -3,7 +3,7 @@ import type { EventWriter } from '@market/shared/events';
 import type { Logger } from '@market/shared/logging';
 import type { PaymentProvider } from '../domain/payment-channel';
 import type { RechargeLimits } from '../domain/payment';
-import type { AlipayNotifications, PaymentGateway, SandboxPayPage } from './ports';
+import type { AlipayNotifications, PayeeDirectory, PaymentGateway, PayoutChannel, SandboxPayPage, WithdrawalSettings } from './ports';
 
 /** What the use cases run against, built once in service.ts. */
 export interface WalletDeps {
@@ -20,4 +20,10 @@ export interface WalletDeps {
   currency: string;
   recharge: RechargeLimits & { expiryMinutes: number; queryAfterMs: number };
   paygateSecret: string;
+  /** the enabled payout channels */
+  payouts: Map<string, PayoutChannel>;
+  payees: PayeeDirectory;
+  withdrawalSettings: WithdrawalSettings;
+  /** how long a withdrawal being sent waits between looks at its outcome */
+  withdrawal: { recheckMs: number };
 }

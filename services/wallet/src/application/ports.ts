@@ -37,3 +37,27 @@ export interface SandboxPayPage {
   page(paymentId: string, nonce: string): Promise<string>;
   complete(paymentId: string, status: 'succeeded' | 'failed'): Promise<{ payment_id: string; status: 'succeeded' | 'failed' }>;
 }
+
+/** What a payout provider says about one transfer. `unknown`: sent, outcome not known yet (ask again). */
+export type PayoutOutcome =
+  | { outcome: 'paid'; providerOrderId: string | null; paidAt: Date }
+  | { outcome: 'failed'; reason: string }
+  | { outcome: 'unknown' }
+  | { outcome: 'not_found' };
+
+/** A channel that sends withdrawals out, keyed by the withdrawal id so that a repeat is never paid twice. */
+export interface PayoutChannel {
+  readonly channel: 'alipay';
+  send(transfer: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }): Promise<Exclude<PayoutOutcome, { outcome: 'not_found' }>>;
+  query(withdrawalId: string): Promise<PayoutOutcome>;
+}
+
+/** Identity as the wallet asks it before a payout: standing, real name, and whether a name is it. */
+export interface PayeeDirectory {
+  check(userId: string, name: string): Promise<{ frozen: boolean; realnameStatus: string; nameMatches: boolean } | null>;
+}
+
+/** Admin's system configs, read when a withdrawal is requested. */
+export interface WithdrawalSettings {
+  limits(): Promise<{ minAmount: number; dailyLimit: number; autoApproveBelow: number }>;
+}

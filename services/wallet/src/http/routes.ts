@@ -3,7 +3,13 @@ import type { Response } from 'express';
 import type { Logger } from '@market/shared/logging';
 import {
   adminListLedger,
+  adminListWithdrawals,
   alipayNotify,
+  approveWithdrawal as approveWithdrawalRoute,
+  cancelWithdrawal as cancelWithdrawalRoute,
+  listWithdrawals,
+  rejectWithdrawal as rejectWithdrawalRoute,
+  requestWithdrawal as requestWithdrawalRoute,
   completeSandboxPayment,
   getWalletBalance,
   listWalletLedger,
@@ -18,6 +24,9 @@ import { anyLedger, ownLedger, readBalance } from '../application/read-wallet';
 import { receiveAlipayNotification, type AlipayAck } from '../application/receive-alipay-notification';
 import { receivePaygateNotification } from '../application/receive-paygate-notification';
 import { queryRecharge, startRecharge } from '../application/recharge';
+import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal } from '../application/decide-withdrawal';
+import { anyWithdrawals, ownWithdrawals } from '../application/read-withdrawals';
+import { requestWithdrawal } from '../application/request-withdrawal';
 
 function sandboxOf(deps: WalletDeps) {
   if (!deps.sandbox) throw problems.notFound('the sandbox payment gateway is not enabled');
@@ -64,5 +73,11 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     }),
     route(completeSandboxPayment, ({ params, body }) => sandboxOf(deps).complete(params.id, body.status)),
     route(adminListLedger, ({ query }) => anyLedger(deps, query)),
+    route(requestWithdrawalRoute, ({ identity, body }) => requestWithdrawal(deps, identity, body)),
+    route(listWithdrawals, ({ identity, query }) => ownWithdrawals(deps, identity, query)),
+    route(cancelWithdrawalRoute, ({ identity, params }) => cancelWithdrawal(deps, identity, params.id)),
+    route(adminListWithdrawals, ({ query }) => anyWithdrawals(deps, query)),
+    route(approveWithdrawalRoute, ({ identity, params }) => approveWithdrawal(deps, identity, params.id)),
+    route(rejectWithdrawalRoute, ({ identity, params, body }) => rejectWithdrawal(deps, identity, params.id, body.reason)),
   ];
 }
