@@ -32,6 +32,7 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/payments/paygate', service: 'wallet' },
   { prefix: '/api/payments/sandbox', service: 'wallet' },
   { prefix: '/api/payments/alipay', service: 'wallet' },
+  { prefix: '/api/payments/wechatpay', service: 'wallet' },
   { prefix: '/api/files', service: 'files' },
   { prefix: '/api/notifications', service: 'notify' },
 ];

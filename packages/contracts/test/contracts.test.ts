@@ -78,6 +78,7 @@ describe('route contracts', () => {
         'POST /api/orders/{id}/checkout/reject',
         'POST /api/payments/sandbox/{id}/complete',
         'POST /api/payments/alipay/notify',
+        'POST /api/payments/wechatpay/notify',
         'GET /api/wallet/withdrawals',
         'POST /api/wallet/withdrawals',
         'POST /api/wallet/withdrawals/{id}/cancel',

@@ -242,3 +242,4 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
   }
 }
 export * from './simulators/alipay';
+export * from './simulators/wechatpay';

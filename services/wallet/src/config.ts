@@ -47,5 +47,18 @@ export const walletEnv = {
   ALIPAY_NOTIFY_URL: z.string().url().optional(),
   /** how often withdrawals whose transfer outcome is not known yet are asked about */
   WITHDRAWAL_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
+  /** WeChat Pay merchant: the app id the merchant pays under, and the merchant id */
+  WECHATPAY_APP_ID: z.string().min(1).optional(),
+  WECHATPAY_MCH_ID: z.string().min(1).optional(),
+  /** the merchant's API private key (apiclient_key.pem) */
+  WECHATPAY_PRIVATE_KEY: pemKey,
+  /** the merchant's API certificate (apiclient_cert.pem), whose serial number signs requests */
+  WECHATPAY_CERTIFICATE: pemKey,
+  /** the API v3 key (32 characters): decrypts callbacks and platform certificates */
+  WECHATPAY_API_V3_KEY: z.string().length(32).optional(),
+  /** public URL of `POST /api/payments/wechatpay/notify` */
+  WECHATPAY_NOTIFY_URL: z.string().url().optional(),
+  WECHATPAY_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
+  WECHATPAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   ALIPAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
 };

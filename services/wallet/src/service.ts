@@ -32,6 +32,7 @@ export const walletService = defineService({
       gateways: channels.gateways,
       sandbox: channels.sandbox,
       alipay: channels.alipay,
+      wechatpay: channels.wechatpay,
       currency: ctx.config.WALLET_CURRENCY,
       recharge: {
         minFen: ctx.config.RECHARGE_MIN_FEN,

@@ -206,6 +206,32 @@ export const alipayNotify = defineRoute({
   errors: [400, 503],
 });
 
+export const wechatpayNotify = defineRoute({
+  id: 'wechatpayNotify',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/payments/wechatpay/notify',
+  auth: 'public',
+  token: 'ignored',
+  summary: 'WeChat Pay’s payment callback (API v3)',
+  description:
+    'JSON with an AEAD_AES_256_GCM-encrypted `resource`, signed by the WeChat Pay platform (`Wechatpay-Timestamp`, ' +
+    '`Wechatpay-Nonce`, `Wechatpay-Signature`, `Wechatpay-Serial`). `204` once applied or already applied (a replay credits ' +
+    'nothing); a bad or stale signature, an undecryptable resource, another appid or mchid, an unknown payment or another ' +
+    'amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be ' +
+    'applied now (WeChat Pay posts again).',
+  tags: ['payments'],
+  bodyType: 'raw',
+  headers: z.object({
+    'wechatpay-timestamp': z.string().max(20).optional(),
+    'wechatpay-nonce': z.string().max(64).optional(),
+    'wechatpay-signature': z.string().max(1024).optional(),
+    'wechatpay-serial': z.string().max(64).optional(),
+  }),
+  success: { status: 204, description: 'acknowledged' },
+  errors: [400, 503],
+});
+
 export const SandboxPaymentResult = z.object({ payment_id: Id, status: z.enum(['succeeded', 'failed']) });
 
 export const sandboxPaymentPage = defineRoute({
@@ -265,6 +291,7 @@ export const walletRoutes = [
   queryRecharge,
   paygateNotify,
   alipayNotify,
+  wechatpayNotify,
   sandboxPaymentPage,
   completeSandboxPayment,
   adminListLedger,

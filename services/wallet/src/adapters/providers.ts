@@ -1,11 +1,12 @@
 import { ConfigError } from '@market/shared/config';
 import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
-import type { AlipayNotifications, PaymentGateway, PayoutChannel } from '../application/ports';
+import type { AlipayNotifications, PaymentGateway, PayoutChannel, WechatPayNotifications } from '../application/ports';
 import type { PaymentProvider } from '../domain/payment-channel';
 import { AlipayClient, AlipayGateway } from './alipay-gateway';
 import { AlipayPayouts } from './alipay-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
+import { WechatPayGateway } from './wechatpay-gateway';
 
 interface GatewayConfig {
   NODE_ENV: string;
@@ -17,6 +18,14 @@ interface GatewayConfig {
   ALIPAY_GATEWAY: string;
   ALIPAY_NOTIFY_URL?: string;
   ALIPAY_TIMEOUT_MS: number;
+  WECHATPAY_APP_ID?: string;
+  WECHATPAY_MCH_ID?: string;
+  WECHATPAY_PRIVATE_KEY?: string;
+  WECHATPAY_CERTIFICATE?: string;
+  WECHATPAY_API_V3_KEY?: string;
+  WECHATPAY_NOTIFY_URL?: string;
+  WECHATPAY_BASE_URL: string;
+  WECHATPAY_TIMEOUT_MS: number;
 }
 
 export interface PaymentChannels {
@@ -24,6 +33,7 @@ export interface PaymentChannels {
   gateways: Map<PaymentProvider, PaymentGateway>;
   sandbox: SandboxPaymentGateway | null;
   alipay: AlipayNotifications | null;
+  wechatpay: WechatPayNotifications | null;
   /** withdrawals go out through the enabled real channels */
   payouts: Map<string, PayoutChannel>;
 }
@@ -47,12 +57,23 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
     const absent = missing(config, ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_NOTIFY_URL']);
     if (absent.length > 0) problems.push(`the alipay channel needs ${absent.join(', ')}`);
   }
-  if (config.PAYGATE_PROVIDER.includes('wechatpay')) problems.push('the wechatpay channel is not available in this version');
+  if (config.PAYGATE_PROVIDER.includes('wechatpay')) {
+    const absent = missing(config, [
+      'WECHATPAY_APP_ID',
+      'WECHATPAY_MCH_ID',
+      'WECHATPAY_PRIVATE_KEY',
+      'WECHATPAY_CERTIFICATE',
+      'WECHATPAY_API_V3_KEY',
+      'WECHATPAY_NOTIFY_URL',
+    ]);
+    if (absent.length > 0) problems.push(`the wechatpay channel needs ${absent.join(', ')}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems.join('; '));
 
   const gateways = new Map<PaymentProvider, PaymentGateway>();
   let sandbox: SandboxPaymentGateway | null = null;
   let alipay: AlipayGateway | null = null;
+  let wechatpay: WechatPayGateway | null = null;
   const payouts = new Map<string, PayoutChannel>();
   for (const provider of config.PAYGATE_PROVIDER) {
     if (provider === 'sandbox') {
@@ -73,7 +94,22 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       alipay = new AlipayGateway(alipayClient);
       gateways.set(provider, alipay);
       payouts.set('alipay', new AlipayPayouts(alipayClient));
+    } else if (provider === 'wechatpay') {
+      wechatpay = new WechatPayGateway(
+        {
+          appId: config.WECHATPAY_APP_ID!,
+          mchId: config.WECHATPAY_MCH_ID!,
+          privateKey: config.WECHATPAY_PRIVATE_KEY!,
+          certificate: config.WECHATPAY_CERTIFICATE!,
+          apiV3Key: config.WECHATPAY_API_V3_KEY!,
+          notifyUrl: config.WECHATPAY_NOTIFY_URL!,
+          baseUrl: config.WECHATPAY_BASE_URL,
+          timeoutMs: config.WECHATPAY_TIMEOUT_MS,
+        },
+        log,
+      );
+      gateways.set(provider, wechatpay);
     }
   }
-  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, payouts };
+  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts };
 }

@@ -3,7 +3,7 @@ import type { EventWriter } from '@market/shared/events';
 import type { Logger } from '@market/shared/logging';
 import type { PaymentProvider } from '../domain/payment-channel';
 import type { RechargeLimits } from '../domain/payment';
-import type { AlipayNotifications, PayeeDirectory, PaymentGateway, PayoutChannel, SandboxPayPage, WithdrawalSettings } from './ports';
+import type { AlipayNotifications, PayeeDirectory, PaymentGateway, PayoutChannel, SandboxPayPage, WechatPayNotifications, WithdrawalSettings } from './ports';
 
 /** What the use cases run against, built once in service.ts. */
 export interface WalletDeps {
@@ -17,6 +17,8 @@ export interface WalletDeps {
   sandbox: SandboxPayPage | null;
   /** Alipay's notifications, when Alipay is enabled */
   alipay: AlipayNotifications | null;
+  /** WeChat Pay's callbacks, when WeChat Pay is enabled */
+  wechatpay: WechatPayNotifications | null;
   currency: string;
   recharge: RechargeLimits & { expiryMinutes: number; queryAfterMs: number };
   paygateSecret: string;

@@ -61,3 +61,19 @@ export interface PayeeDirectory {
 export interface WithdrawalSettings {
   limits(): Promise<{ minAmount: number; dailyLimit: number; autoApproveBelow: number }>;
 }
+
+/** WeChat Pay's callbacks: the platform signature over the raw body, and the AEAD_AES_256_GCM resource. */
+export interface WechatPayNotifications {
+  readonly appId: string;
+  readonly mchId: string;
+  verify(headers: { timestamp: string; nonce: string; serial: string; signature: string }, body: string): Promise<boolean>;
+  decrypt(resource: { ciphertext: string; associated_data: string; nonce: string }): {
+    appid?: string;
+    mchid?: string;
+    out_trade_no?: string;
+    transaction_id?: string;
+    trade_state?: string;
+    amount?: { total?: number };
+    success_time?: string;
+  } | null;
+}

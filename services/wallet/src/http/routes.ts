@@ -5,6 +5,7 @@ import {
   adminListLedger,
   adminListWithdrawals,
   alipayNotify,
+  wechatpayNotify,
   approveWithdrawal as approveWithdrawalRoute,
   cancelWithdrawal as cancelWithdrawalRoute,
   listWithdrawals,
@@ -23,6 +24,7 @@ import type { WalletDeps } from '../application/deps';
 import { anyLedger, ownLedger, readBalance } from '../application/read-wallet';
 import { receiveAlipayNotification, type AlipayAck } from '../application/receive-alipay-notification';
 import { receivePaygateNotification } from '../application/receive-paygate-notification';
+import { receiveWechatPayNotification, type WechatAck } from '../application/receive-wechatpay-notification';
 import { queryRecharge, startRecharge } from '../application/recharge';
 import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal } from '../application/decide-withdrawal';
 import { anyWithdrawals, ownWithdrawals } from '../application/read-withdrawals';
@@ -48,6 +50,19 @@ async function answerAlipay(res: Response, log: Logger, handle: () => Promise<Al
   res.status(status).type('text/plain').send(ack);
 }
 
+/** WeChat Pay reads 2xx as received; anything else, with `{code, message}`, makes it post again later. */
+async function answerWechatPay(res: Response, log: Logger, handle: () => Promise<WechatAck>) {
+  let ack: WechatAck;
+  try {
+    ack = await handle();
+  } catch (err) {
+    if (!(err instanceof Problem)) log.error({ err: { message: (err as Error).message } }, 'WeChat Pay notification could not be applied');
+    ack = err instanceof Problem && err.status < 500 ? 'refused' : 'retry';
+  }
+  if (ack === 'ok') res.status(204).end();
+  else res.status(ack === 'refused' ? 400 : 503).json({ code: 'FAIL', message: ack === 'refused' ? '失败' : '稍后重试' });
+}
+
 export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
   return [
     route(getWalletBalance, ({ identity }) => readBalance(deps, identity)),
@@ -58,6 +73,20 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
       receivePaygateNotification(deps, await rawBody(), req.header('paygate-signature'), identity),
     ),
     route(alipayNotify, ({ rawBody, res, log }) => answerAlipay(res, log, async () => receiveAlipayNotification(deps, await rawBody()))),
+    route(wechatpayNotify, ({ rawBody, req, res, log }) =>
+      answerWechatPay(res, log, async () =>
+        receiveWechatPayNotification(
+          deps,
+          {
+            timestamp: req.header('wechatpay-timestamp') ?? '',
+            nonce: req.header('wechatpay-nonce') ?? '',
+            serial: req.header('wechatpay-serial') ?? '',
+            signature: req.header('wechatpay-signature') ?? '',
+          },
+          await rawBody(),
+        ),
+      ),
+    ),
     route(sandboxPaymentPage, async ({ params, res }) => {
       const nonce = randomBytes(16).toString('base64');
       const html = await sandboxOf(deps).page(params.id, nonce);
