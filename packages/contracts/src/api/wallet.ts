@@ -199,11 +199,12 @@ export const alipayNotify = defineRoute({
     'A form post (`application/x-www-form-urlencoded`) from Alipay, signed RSA2 with Alipay’s key. Answered as Alipay expects, ' +
     'in plain text: `success` once applied (or already applied: a replay credits nothing), `fail` (status 400) for a bad ' +
     'signature, another app id, an unknown payment or another amount — each refusal audited, nothing credited — and `fail` ' +
-    '(503) when it cannot be applied now (Alipay posts again later).',
+    '(503) when it cannot be applied now (Alipay posts again later). These answers are Alipay’s protocol, not problem ' +
+    'documents; with the alipay channel not enabled → 404 problem.',
   tags: ['payments'],
   bodyType: 'raw',
   success: { status: 200, description: '`success`', contentType: 'text/plain' },
-  errors: [400, 503],
+  errors: [400, 404, 503],
 });
 
 export const wechatpayNotify = defineRoute({
@@ -219,7 +220,8 @@ export const wechatpayNotify = defineRoute({
     '`Wechatpay-Nonce`, `Wechatpay-Signature`, `Wechatpay-Serial`). `204` once applied or already applied (a replay credits ' +
     'nothing); a bad or stale signature, an undecryptable resource, another appid or mchid, an unknown payment or another ' +
     'amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be ' +
-    'applied now (WeChat Pay posts again).',
+    'applied now (WeChat Pay posts again). These answers are WeChat Pay’s protocol, not problem documents; with the ' +
+    'wechatpay channel not enabled → 404 problem.',
   tags: ['payments'],
   bodyType: 'raw',
   headers: z.object({
@@ -229,7 +231,7 @@ export const wechatpayNotify = defineRoute({
     'wechatpay-serial': z.string().max(64).optional(),
   }),
   success: { status: 204, description: 'acknowledged' },
-  errors: [400, 503],
+  errors: [400, 404, 503],
 });
 
 export const SandboxPaymentResult = z.object({ payment_id: Id, status: z.enum(['succeeded', 'failed']) });

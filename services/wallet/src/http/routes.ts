@@ -72,9 +72,13 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     route(paygateNotify, async ({ rawBody, req, identity }) =>
       receivePaygateNotification(deps, await rawBody(), req.header('paygate-signature'), identity),
     ),
-    route(alipayNotify, ({ rawBody, res, log }) => answerAlipay(res, log, async () => receiveAlipayNotification(deps, await rawBody()))),
-    route(wechatpayNotify, ({ rawBody, req, res, log }) =>
-      answerWechatPay(res, log, async () =>
+    route(alipayNotify, ({ rawBody, res, log }) => {
+      if (!deps.alipay) throw problems.notFound('the alipay channel is not enabled');
+      return answerAlipay(res, log, async () => receiveAlipayNotification(deps, await rawBody()));
+    }),
+    route(wechatpayNotify, ({ rawBody, req, res, log }) => {
+      if (!deps.wechatpay) throw problems.notFound('the wechatpay channel is not enabled');
+      return answerWechatPay(res, log, async () =>
         receiveWechatPayNotification(
           deps,
           {
@@ -85,8 +89,8 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
           },
           await rawBody(),
         ),
-      ),
-    ),
+      );
+    }),
     route(sandboxPaymentPage, async ({ params, res }) => {
       const nonce = randomBytes(16).toString('base64');
       const html = await sandboxOf(deps).page(params.id, nonce);
