@@ -2,7 +2,7 @@ import { createSign, generateKeyPairSync } from 'node:crypto';
 import { RechargePayment } from '@market/contracts';
 import { createLogger } from '@market/shared/logging';
 import { api, eventually, outboxEvents, startStack, startWechatPaySimulator, type Stack, type WechatPaySimulator } from '@market/testkit';
-import { WechatPayGateway } from '../src/adapters/wechatpay-gateway';
+import { WechatPayClient, WechatPayGateway } from '../src/adapters/wechatpay-gateway';
 import { balanceOf, ledgerSum, newUser, type Caller } from './support';
 
 const NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
@@ -140,6 +140,7 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
   it('is refused by WeChat Pay when the merchant signs with another key', async () => {
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const gateway = new WechatPayGateway(
+      new WechatPayClient(
       {
         appId: sim.appId,
         mchId: sim.mchId,
@@ -151,6 +152,7 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
         timeoutMs: 5_000,
       },
       createLogger('wallet-test', 'silent'),
+      ),
     );
     const before = sim.refusedRequests.length;
     await expect(gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) })).rejects.toMatchObject({

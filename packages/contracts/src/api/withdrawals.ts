@@ -3,7 +3,7 @@ import { z } from '../zod';
 import { defineRoute } from './route';
 
 export const WithdrawalStatus = z.enum(['pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled']);
-export const WithdrawalChannel = z.enum(['alipay']);
+export const WithdrawalChannel = z.enum(['alipay', 'wechatpay']);
 
 export const Withdrawal = z
   .object({
@@ -26,7 +26,12 @@ export const WithdrawalRequestBody = z
   .object({
     amount: PositiveMoney,
     channel: WithdrawalChannel,
-    payee_account: z.string().trim().min(3).max(100).openapi({ description: 'the Alipay login id (phone or email) to pay' }),
+    payee_account: z
+      .string()
+      .trim()
+      .min(3)
+      .max(100)
+      .openapi({ description: 'alipay: the Alipay login id (phone or email); wechatpay: the payee’s openid under the platform’s app' }),
     payee_name: z.string().trim().min(1).max(50).openapi({ description: 'must be the caller’s verified real name' }),
   })
   .strict();
@@ -42,7 +47,7 @@ export const requestWithdrawal = defineRoute({
   method: 'post',
   path: '/api/wallet/withdrawals',
   auth: 'user',
-  summary: 'Withdraw money from the wallet to an Alipay account',
+  summary: 'Withdraw money from the wallet to an Alipay account or a WeChat balance',
   description:
     'Only a user with a verified real name, paying an account in that name (`payee_name` must be it: else 422 ' +
     'PAYEE_NAME_MISMATCH; unverified: 403 REALNAME_REQUIRED; frozen: 403 USER_FROZEN). Limits from system configs: at least ' +

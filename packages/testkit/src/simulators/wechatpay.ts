@@ -1,4 +1,4 @@
-import { createCipheriv, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { constants, createCipheriv, createSign, createVerify, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -27,6 +27,21 @@ export interface SimulatedWechatOrder {
   success_time: string | null;
 }
 
+export type WechatTransferMode = 'success' | 'fail' | 'unknown';
+
+export interface SimulatedWechatTransfer {
+  out_batch_no: string;
+  out_detail_no: string;
+  batch_id: string;
+  detail_id: string;
+  openid: string;
+  /** the payee name as decrypted with the platform key (it travels RSA-OAEP encrypted) */
+  user_name: string | null;
+  transfer_amount: number;
+  detail_status: 'SUCCESS' | 'FAIL';
+  fail_reason: string | null;
+}
+
 export interface WechatPaySimulator {
   /** what replaces `https://api.mch.weixin.qq.com` */
   baseUrl: string;
@@ -39,6 +54,11 @@ export interface WechatPaySimulator {
   platformSerial: string;
   orders: Map<string, SimulatedWechatOrder>;
   refusedRequests: string[];
+  transfers: Map<string, SimulatedWechatTransfer>;
+  /** how many transfer batches arrived per out_batch_no (a payout must never be sent twice) */
+  transferRequests: Map<string, number>;
+  /** how the next transfers end: paid, refused (`fail_reason`), or made while the answer is lost (a 500) */
+  setTransferMode(mode: WechatTransferMode, failReason?: string): void;
   routeNotificationsTo(baseUrl: string): void;
   /** The payer pays: the order succeeds and, unless `deliver` is false, its callback is posted. */
   pay(outTradeNo: string, opts?: { deliver?: boolean }): Promise<{ status: number; text: string } | null>;
@@ -85,6 +105,10 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
   const platformCertificate = certificateFor(platform.privateKey, '/CN=Tenpay.com Root CA simulator', platformSerial);
   const orders = new Map<string, SimulatedWechatOrder>();
   const refusedRequests: string[] = [];
+  const transfers = new Map<string, SimulatedWechatTransfer>();
+  const transferRequests = new Map<string, number>();
+  let transferMode: WechatTransferMode = 'success';
+  let transferFailReason = 'NAME_NOT_CORRECT';
   let notificationBase: string | null = null;
 
   const platformSign = (message: string) => createSign('RSA-SHA256').update(message).sign(platform.privateKey, 'base64');
@@ -141,6 +165,40 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
     return createVerify('RSA-SHA256').update(message).verify(merchant.publicKey, fields.signature, 'base64');
   }
 
+  /** 商家转账到零钱: a one-detail batch; the payee name, when sent, must be encrypted for the platform key named by Wechatpay-Serial. */
+  function transferBatch(res: ServerResponse, req: IncomingMessage, input: any) {
+    transferRequests.set(input.out_batch_no, (transferRequests.get(input.out_batch_no) ?? 0) + 1);
+    const known = transfers.get(input.out_batch_no);
+    if (known) return answer(res, 200, { out_batch_no: known.out_batch_no, batch_id: known.batch_id, create_time: wechatTime() });
+    const item = input.transfer_detail_list?.[0];
+    if (input.appid !== appId || input.total_num !== 1 || !item || item.transfer_amount !== input.total_amount) {
+      return answer(res, 400, { code: 'PARAM_ERROR', message: '参数错误' });
+    }
+    let userName: string | null = null;
+    if (item.user_name) {
+      if (req.headers['wechatpay-serial'] !== platformSerial) return answer(res, 400, { code: 'PARAM_ERROR', message: '平台证书序列号错误' });
+      try {
+        userName = privateDecrypt({ key: platform.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, Buffer.from(item.user_name, 'base64')).toString('utf8');
+      } catch {
+        return answer(res, 400, { code: 'PARAM_ERROR', message: '姓名解密失败' });
+      }
+    }
+    const t: SimulatedWechatTransfer = {
+      out_batch_no: input.out_batch_no,
+      out_detail_no: item.out_detail_no,
+      batch_id: `1030000${randomBytes(10).toString('hex')}`,
+      detail_id: `1040000${randomBytes(10).toString('hex')}`,
+      openid: item.openid,
+      user_name: userName,
+      transfer_amount: item.transfer_amount,
+      detail_status: transferMode === 'fail' ? 'FAIL' : 'SUCCESS',
+      fail_reason: transferMode === 'fail' ? transferFailReason : null,
+    };
+    transfers.set(t.out_batch_no, t);
+    if (transferMode === 'unknown') return answer(res, 500, { code: 'SYSTEM_ERROR', message: '系统错误' });
+    return answer(res, 200, { out_batch_no: t.out_batch_no, batch_id: t.batch_id, create_time: wechatTime() });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://simulator');
@@ -179,6 +237,27 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
       };
       orders.set(order.out_trade_no, order);
       return answer(res, 200, { code_url: order.code_url });
+    }
+    if (req.method === 'POST' && url.pathname === '/v3/transfer/batches') return transferBatch(res, req, JSON.parse(body));
+    const detail = /^\/v3\/transfer\/batches\/out-batch-no\/([^/]+)\/details\/out-detail-no\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && detail) {
+      const t = transfers.get(decodeURIComponent(detail[1]!));
+      if (!t || t.out_detail_no !== decodeURIComponent(detail[2]!)) return answer(res, 404, { code: 'NOT_FOUND', message: '记录不存在' });
+      return answer(res, 200, {
+        mchid: mchId,
+        out_batch_no: t.out_batch_no,
+        batch_id: t.batch_id,
+        appid: appId,
+        out_detail_no: t.out_detail_no,
+        detail_id: t.detail_id,
+        detail_status: t.detail_status,
+        transfer_amount: t.transfer_amount,
+        transfer_remark: '账户提现',
+        openid: t.openid,
+        initiate_time: wechatTime(),
+        update_time: wechatTime(),
+        ...(t.fail_reason ? { fail_reason: t.fail_reason } : {}),
+      });
     }
     const match = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/.exec(url.pathname);
     if (match) {
@@ -231,6 +310,12 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
     platformSerial,
     orders,
     refusedRequests,
+    transfers,
+    transferRequests,
+    setTransferMode(mode, failReason) {
+      transferMode = mode;
+      if (failReason) transferFailReason = failReason;
+    },
     routeNotificationsTo(baseUrl) {
       notificationBase = baseUrl;
     },

@@ -203,7 +203,14 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
   'withdrawal.rejected': (w) => [
     withdrawalDraft('withdrawal.rejected', w, '提现未通过审核', withReason(`提现 ${yuan(w.amount)} 未通过审核，款项已退回余额。`, w.reason)),
   ],
-  'withdrawal.paid': (w) => [withdrawalDraft('withdrawal.paid', w, '提现已到账', `提现 ${yuan(w.amount)} 已转入您的支付宝账户 ${w.payee_account_masked}。`)],
+  'withdrawal.paid': (w) => [
+    withdrawalDraft(
+      'withdrawal.paid',
+      w,
+      '提现已到账',
+      `提现 ${yuan(w.amount)} 已转入您的${w.channel === 'wechatpay' ? '微信零钱' : `支付宝账户 ${w.payee_account_masked}`}。`,
+    ),
+  ],
   'withdrawal.failed': (w) => [
     withdrawalDraft('withdrawal.failed', w, '提现失败', withReason(`提现 ${yuan(w.amount)} 转账失败，款项已退回余额。`, w.reason)),
   ],

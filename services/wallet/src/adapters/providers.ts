@@ -6,7 +6,8 @@ import type { PaymentProvider } from '../domain/payment-channel';
 import { AlipayClient, AlipayGateway } from './alipay-gateway';
 import { AlipayPayouts } from './alipay-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
-import { WechatPayGateway } from './wechatpay-gateway';
+import { WechatPayClient, WechatPayGateway } from './wechatpay-gateway';
+import { WechatPayPayouts } from './wechatpay-payouts';
 
 interface GatewayConfig {
   NODE_ENV: string;
@@ -95,7 +96,7 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       gateways.set(provider, alipay);
       payouts.set('alipay', new AlipayPayouts(alipayClient));
     } else if (provider === 'wechatpay') {
-      wechatpay = new WechatPayGateway(
+      const wechatClient = new WechatPayClient(
         {
           appId: config.WECHATPAY_APP_ID!,
           mchId: config.WECHATPAY_MCH_ID!,
@@ -108,7 +109,9 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
         },
         log,
       );
+      wechatpay = new WechatPayGateway(wechatClient);
       gateways.set(provider, wechatpay);
+      payouts.set('wechatpay', new WechatPayPayouts(wechatClient));
     }
   }
   return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts };

@@ -20,7 +20,7 @@ export interface WechatPayConfig {
 const OFFICIAL_HOST = 'https://api.mch.weixin.qq.com';
 
 /** What the SDK's HTTP services answer (its `Output`). */
-interface Output {
+export interface Output {
   status: number;
   data?: any;
   error?: any;
@@ -100,6 +100,46 @@ function toGatewayPayment(t: WechatTransaction): GatewayPayment {
   };
 }
 
+/** The SDK set up for this merchant, sending through `WechatPayHttp`; transport failures become one logged 502. */
+export class WechatPayClient {
+  readonly sdk: WxPay;
+  private platformKey: { serial: string; publicKey: Buffer } | null = null;
+
+  constructor(
+    readonly config: WechatPayConfig,
+    private readonly log: Logger,
+  ) {
+    this.sdk = new WxPay({
+      appid: config.appId,
+      mchid: config.mchId,
+      publicKey: Buffer.from(config.certificate),
+      privateKey: Buffer.from(config.privateKey),
+      key: config.apiV3Key,
+    });
+    this.sdk.createHttp(new WechatPayHttp(() => this.sdk, config));
+  }
+
+  async call(what: string, run: () => Promise<Output>): Promise<Output> {
+    try {
+      return await run();
+    } catch (err) {
+      this.log.warn({ provider: 'wechatpay', what, err: { name: (err as Error).name } }, 'WeChat Pay call failed');
+      throw unavailable(what);
+    }
+  }
+
+  /** The newest platform certificate's key and serial (fetched and decrypted by the SDK), to encrypt sensitive fields for WeChat Pay. */
+  async platformPublicKey(): Promise<{ serial: string; publicKey: Buffer }> {
+    if (!this.platformKey) {
+      const certificates = await this.sdk.get_certificates(this.config.apiV3Key);
+      const newest = [...certificates].sort((a, b) => String(b.expire_time).localeCompare(String(a.expire_time)))[0];
+      if (!newest) throw unavailable('name its platform certificate');
+      this.platformKey = { serial: newest.serial_no, publicKey: Buffer.from(String((newest as { publicKey?: string }).publicKey)) };
+    }
+    return this.platformKey;
+  }
+}
+
 /**
  * WeChat Pay API v3 Native payments through `wechatpay-node-v3`: the payer scans `code_url`. The SDK
  * signs each request (WECHATPAY2-SHA256-RSA2048), verifies callbacks' platform signatures and
@@ -108,19 +148,11 @@ function toGatewayPayment(t: WechatTransaction): GatewayPayment {
 export class WechatPayGateway implements PaymentGateway, WechatPayNotifications {
   readonly provider = 'wechatpay';
   private readonly pay: WxPay;
+  private readonly config: WechatPayConfig;
 
-  constructor(
-    readonly config: WechatPayConfig,
-    private readonly log: Logger,
-  ) {
-    this.pay = new WxPay({
-      appid: config.appId,
-      mchid: config.mchId,
-      publicKey: Buffer.from(config.certificate),
-      privateKey: Buffer.from(config.privateKey),
-      key: config.apiV3Key,
-    });
-    this.pay.createHttp(new WechatPayHttp(() => this.pay, config));
+  constructor(private readonly client: WechatPayClient) {
+    this.pay = client.sdk;
+    this.config = client.config;
   }
 
   get appId() {
@@ -131,13 +163,8 @@ export class WechatPayGateway implements PaymentGateway, WechatPayNotifications 
     return this.config.mchId;
   }
 
-  private async call(what: string, run: () => Promise<Output>): Promise<Output> {
-    try {
-      return await run();
-    } catch (err) {
-      this.log.warn({ provider: 'wechatpay', what, err: { name: (err as Error).name } }, 'WeChat Pay call failed');
-      throw unavailable(what);
-    }
+  private call(what: string, run: () => Promise<Output>) {
+    return this.client.call(what, run);
   }
 
   async createPayment(input: { paymentId: string; amount: number; expiresAt: Date }): Promise<PaymentInstructions> {

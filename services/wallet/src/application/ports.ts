@@ -47,7 +47,7 @@ export type PayoutOutcome =
 
 /** A channel that sends withdrawals out, keyed by the withdrawal id so that a repeat is never paid twice. */
 export interface PayoutChannel {
-  readonly channel: 'alipay';
+  readonly channel: 'alipay' | 'wechatpay';
   send(transfer: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }): Promise<Exclude<PayoutOutcome, { outcome: 'not_found' }>>;
   query(withdrawalId: string): Promise<PayoutOutcome>;
 }

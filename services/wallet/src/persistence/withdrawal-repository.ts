@@ -5,7 +5,7 @@ export interface WithdrawalRow {
   id: string;
   user_id: string;
   amount: string;
-  channel: 'alipay';
+  channel: 'alipay' | 'wechatpay';
   payee_account: string;
   payee_name: string;
   status: WithdrawalState;
