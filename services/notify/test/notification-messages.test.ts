@@ -42,7 +42,7 @@ describe('withdrawal notifications', () => {
     amount: 12_345,
     channel: 'alipay' as const,
     payee_account_masked: 'own****om',
-    payee_name: '张三',
+    payee_name_masked: '张*',
     reason: '收款账户异常',
     created_at: new Date().toISOString(),
     decided_at: null,

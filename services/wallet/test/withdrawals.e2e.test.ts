@@ -84,10 +84,16 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
     expect(await available(owner)).toBe(5_000);
     expect((await client.get('/api/wallet/withdrawals', owner.token)).body.items).toEqual([]);
     const frozen = await person({ funds: 5_000 });
+    const before = (await ask(frozen, 2_000)).body;
     expect((await client.post(`/api/admin/users/${frozen.id}/freeze`, { reason: '风控' }, admin.token)).status).toBe(200);
+    // frozen after the request: the back office cannot pay it out
+    const approve = await client.post(`/api/admin/withdrawals/${before.id}/approve`, {}, admin.token);
+    expect([approve.status, approve.body.code]).toEqual([409, 'USER_FROZEN']);
+    expect(sim.transferRequests.get(before.id)).toBeUndefined();
+    expect((await client.post(`/api/admin/withdrawals/${before.id}/reject`, { reason: '账户已冻结' }, admin.token)).body.status).toBe('rejected');
     const refused = await ask(frozen, 2_000);
     expect(refused.status).toBe(403);
-    expect((await walletDb().query(`SELECT count(*)::int AS n FROM withdrawals WHERE user_id = ANY($1::uuid[])`, [[owner.id, frozen.id]]))[0].n).toBe(0);
+    expect((await walletDb().query(`SELECT count(*)::int AS n FROM withdrawals WHERE user_id = ANY($1::uuid[])`, [[owner.id, frozen.id]]))[0].n).toBe(1);
   });
 
   it('holds the amount at the request, gives it back on cancel, and keeps one withdrawal per Idempotency-Key', async () => {
@@ -98,7 +104,7 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
     expect(first.status).toBe(201);
     const w = Withdrawal.strict().parse(first.body);
     expect(again.body.id).toBe(w.id);
-    expect(w).toMatchObject({ status: 'pending_review', amount: 3_000, payee_account_masked: 'own****om', payee_name: REAL_NAME });
+    expect(w).toMatchObject({ status: 'pending_review', amount: 3_000, payee_account_masked: 'own****om', payee_name_masked: '张*' });
     expect(await available(owner)).toBe(7_000);
     expect((await client.get('/api/wallet/withdrawals', owner.token)).body.items.map((i: { id: string }) => i.id)).toEqual([w.id]);
     expect((await client.post(`/api/wallet/withdrawals/${w.id}/cancel`, {}, (await person()).token)).status).toBe(404);

@@ -12,7 +12,7 @@ export const Withdrawal = z
     amount: PositiveMoney,
     channel: WithdrawalChannel,
     payee_account_masked: z.string().openapi({ description: 'the payee account, masked' }),
-    payee_name: z.string(),
+    payee_name_masked: z.string().openapi({ description: 'the payee name, masked' }),
     status: WithdrawalStatus,
     reason: z.string().nullable().openapi({ description: 'why it was rejected or why the transfer failed' }),
     created_at: Timestamp,
@@ -117,12 +117,12 @@ export const approveWithdrawal = defineRoute({
   description:
     'Audited. The transfer goes out once (the withdrawal id is its `out_biz_no`); the answer shows `processing` until the ' +
     'provider says paid or failed, then `paid` or `failed` (an unknown outcome is asked about until final). ' +
-    'Not `pending_review` → 409 INVALID_STATE; unknown → 404.',
+    'Not `pending_review` → 409 INVALID_STATE; the user frozen since the request → 409 USER_FROZEN; unknown → 404.',
   tags: ['admin-wallet'],
   params: IdParams,
   body: EmptyBody,
   success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409],
+  errors: [400, 401, 403, 404, 409, 503],
 });
 
 export const rejectWithdrawal = defineRoute({

@@ -17,8 +17,16 @@ async function locked(deps: WalletDeps, id: string, decide: (row: WithdrawalRow,
   });
 }
 
-/** The back office approves: the move and its audit entry commit together, then the transfer is sent once. */
+/**
+ * The back office approves: the move and its audit entry commit together, then the transfer is sent
+ * once. A user frozen since the request is not paid out (409 USER_FROZEN): reject it or wait.
+ */
 export async function approveWithdrawal(deps: WalletDeps, admin: AdminIdentity, id: string) {
+  const found = isUuid(id) ? await findWithdrawal(deps.db, id) : null;
+  if (!found) throw problems.notFound('withdrawal not found');
+  if (found.status === 'pending_review' && (await deps.payees.check(found.user_id, found.payee_name))?.frozen) {
+    throw problems.conflict('the user is frozen; the withdrawal cannot be paid out now', 'USER_FROZEN');
+  }
   await locked(deps, id, async (row, tx) => {
     const now = new Date();
     const moved = await moveWithdrawal(deps, tx, row, 'approve', { decided_by: admin.sub, decided_at: now, next_check_at: now }, admin.sub);

@@ -1,4 +1,4 @@
-import { maskPayeeAccount } from '../domain/withdrawal';
+import { maskPayeeAccount, maskPayeeName } from '../domain/withdrawal';
 import type { WithdrawalRow } from '../persistence/withdrawal-repository';
 
 /** A withdrawal as the contract shows it: the payee account masked, money in fen, times as ISO strings. */
@@ -9,7 +9,7 @@ export function toWithdrawalView(row: WithdrawalRow) {
     amount: Number(row.amount),
     channel: row.channel,
     payee_account_masked: maskPayeeAccount(row.payee_account),
-    payee_name: row.payee_name,
+    payee_name_masked: maskPayeeName(row.payee_name),
     status: row.status,
     reason: row.reason,
     created_at: row.created_at.toISOString(),

@@ -42,6 +42,12 @@ export function withdrawalLimitError(amount: number, requestedToday: number, lim
 
 export const autoApproved = (amount: number, limits: WithdrawalLimits) => amount < limits.autoApproveBelow;
 
+/** A payee's real name as views show it: the family name and a star per other character. */
+export function maskPayeeName(name: string): string {
+  const chars = [...name];
+  return chars[0]! + '*'.repeat(Math.max(1, chars.length - 1));
+}
+
 /** A payee account as views show it: the first three and last two characters. */
 export function maskPayeeAccount(account: string): string {
   if (account.length <= 5) return `${account.slice(0, 1)}***`;
