@@ -298,3 +298,5 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
 export * from './simulators/aliyun-sms';
 export * from './simulators/aliyun-id-verify';
 export * from './simulators/tencent-cloud';
+export * from './simulators/alipay';
+export * from './simulators/wechatpay';
