@@ -617,6 +617,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Withdrawals for the back office, newest first
+         * @description Filters `status`, `user_id`, `channel`; cursor pages.
+         */
+        get: operations["adminListWithdrawals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/withdrawals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a withdrawal: the transfer is sent
+         * @description Audited. The transfer goes out once (the withdrawal id is its `out_biz_no`); the answer shows `processing` until the provider says paid or failed, then `paid` or `failed` (an unknown outcome is asked about until final). Not `pending_review` → 409 INVALID_STATE; the user frozen since the request → 409 USER_FROZEN; unknown → 404.
+         */
+        post: operations["approveWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/withdrawals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a withdrawal with a reason; the hold goes back to available
+         * @description Audited. Not `pending_review` → 409 INVALID_STATE; unknown → 404.
+         */
+        post: operations["rejectWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/logout": {
         parameters: {
             query?: never;
@@ -1263,6 +1323,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/alipay/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Alipay’s asynchronous payment notification
+         * @description A form post (`application/x-www-form-urlencoded`) from Alipay, signed RSA2 with Alipay’s key. Answered as Alipay expects, in plain text: `success` once applied (or already applied: a replay credits nothing), `fail` (status 400) for a bad signature, another app id, an unknown payment or another amount — each refusal audited, nothing credited — and `fail` (503) when it cannot be applied now (Alipay posts again later). These answers are Alipay’s protocol, not problem documents; with the alipay channel not enabled → 404 problem.
+         */
+        post: operations["alipayNotify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/paygate/notify": {
         parameters: {
             query?: never;
@@ -1317,6 +1397,26 @@ export interface paths {
          * @description Only with PAYGATE_PROVIDER=sandbox (404 otherwise). Records the choice (what a later query of the gateway answers) and sends the signed callback to the payment notification, as a real gateway would. A payment already marked, closed or expired → 409 INVALID_STATE.
          */
         post: operations["completeSandboxPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/wechatpay/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WeChat Pay’s payment callback (API v3)
+         * @description JSON with an AEAD_AES_256_GCM-encrypted `resource`, signed by the WeChat Pay platform (`Wechatpay-Timestamp`, `Wechatpay-Nonce`, `Wechatpay-Signature`, `Wechatpay-Serial`). `204` once applied or already applied (a replay credits nothing); a bad or stale signature, an undecryptable resource, another appid or mchid, an unknown payment or another amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be applied now (WeChat Pay posts again). These answers are WeChat Pay’s protocol, not problem documents; with the wechatpay channel not enabled → 404 problem.
+         */
+        post: operations["wechatpayNotify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1445,7 +1545,7 @@ export interface paths {
         put?: never;
         /**
          * Start a recharge payment at the payment gateway
-         * @description `amount` in fen, at least 100 (1 CNY) and at most 5,000,000 (50,000 CNY) by default (RECHARGE_MIN_FEN / RECHARGE_MAX_FEN); outside that range → 400 VALIDATION_FAILED. The payment is `pending` until the gateway’s signed callback or a query settles it; unpaid, it expires at `expires_at` (15 minutes by default) and moves to `expired`. The payer completes it at `pay_url`. Honours Idempotency-Key. 502 when the payment gateway cannot be reached (nothing is created).
+         * @description `amount` in fen, at least 100 (1 CNY) and at most 5,000,000 (50,000 CNY) by default (RECHARGE_MIN_FEN / RECHARGE_MAX_FEN); outside that range → 400 VALIDATION_FAILED. The payment is `pending` until the gateway’s signed callback or a query settles it; unpaid, it expires at `expires_at` (15 minutes by default) and moves to `expired`. The payer completes it at `pay_url` (or by scanning `qr_code`). `channel` names one of the enabled channels (PAYGATE_PROVIDER: `alipay`, `wechatpay` — `wechat` is its older name — `sandbox`); absent, the first enabled one serves it. In development the sandbox, when enabled, serves a pay method whose channel is not. A channel nothing serves → 400 CHANNEL_UNAVAILABLE. Honours Idempotency-Key. 502 when the payment gateway cannot be reached (nothing is created).
          */
         post: operations["startRecharge"];
         delete?: never;
@@ -1468,6 +1568,47 @@ export interface paths {
          * @description Credits the wallet at most once, whatever the number of queries and callbacks, in any order. Only the payer sees the payment (404 otherwise). A payment already succeeded, failed or expired is answered as it is, without asking the gateway. 502 when the gateway cannot be reached (the payment stays as it was).
          */
         post: operations["queryRecharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s withdrawals, newest first */
+        get: operations["listWithdrawals"];
+        put?: never;
+        /**
+         * Withdraw money from the wallet to an Alipay account or a WeChat balance
+         * @description Only a user with a verified real name, paying an account in that name (`payee_name` must be it: else 422 PAYEE_NAME_MISMATCH; unverified: 403 REALNAME_REQUIRED; frozen: 403 USER_FROZEN). Limits from system configs: at least `withdrawal.min_amount` (422 WITHDRAWAL_BELOW_MINIMUM), at most `withdrawal.daily_limit` per UTC day counting every request not rejected, cancelled or failed (422 WITHDRAWAL_DAILY_LIMIT). More than the available balance → 409 INSUFFICIENT_BALANCE. The amount moves to a withdrawal hold in the same transaction. `pending_review` → `processing` (approved, or at once below `withdrawal.auto_approve_below`) → `paid` or `failed`; `pending_review` → `rejected` (back office) or `cancelled` (the requester). The amount is held from the moment of the request; `paid` takes it out of the platform, `failed`, `rejected` and `cancelled` give it back to the available balance. Honours Idempotency-Key.
+         */
+        post: operations["requestWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/withdrawals/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one’s own withdrawal still pending review; the hold goes back to available
+         * @description Another user’s or an unknown withdrawal → 404; one no longer `pending_review` → 409 INVALID_STATE.
+         */
+        post: operations["cancelWithdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1776,7 +1917,7 @@ export interface components {
             /** @description the user’s available balance after this entry, in fen */
             balance_after: number;
             /** @enum {string} */
-            biz_type: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment";
+            biz_type: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout";
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -2215,7 +2356,10 @@ export interface components {
              * @example 1500
              */
             amount: number;
-            /** @enum {string} */
+            /**
+             * @description the pay method the payer uses
+             * @enum {string}
+             */
             channel: "alipay" | "wechat";
             /**
              * Format: date-time
@@ -2236,6 +2380,13 @@ export interface components {
             paid_at: string | null;
             /** @description where the payer completes the payment at the gateway */
             pay_url: string;
+            /**
+             * @description the payment channel that serves the payment
+             * @enum {string}
+             */
+            provider: "alipay" | "wechatpay" | "sandbox";
+            /** @description for a QR payment (Alipay face-to-face, WeChat Native), the content to show as a QR code; null otherwise */
+            qr_code: string | null;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed" | "expired";
         };
@@ -2328,6 +2479,47 @@ export interface components {
              * @example 1500
              */
             frozen: number;
+        };
+        Withdrawal: {
+            /**
+             * @description amount in fen (1/100 CNY)
+             * @example 1500
+             */
+            amount: number;
+            /** @enum {string} */
+            channel: "alipay" | "wechatpay";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            decided_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            finished_at: string | null;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            paid_at: string | null;
+            /** @description the payee account, masked */
+            payee_account_masked: string;
+            /** @description the payee name, masked */
+            payee_name_masked: string;
+            /** @description why it was rejected or why the transfer failed */
+            reason: string | null;
+            /** @enum {string} */
+            status: "pending_review" | "processing" | "paid" | "failed" | "rejected" | "cancelled";
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            user_id: string;
         };
     };
     responses: never;
@@ -5872,7 +6064,7 @@ export interface operations {
     adminListLedger: {
         parameters: {
             query?: {
-                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment";
+                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout";
                 cursor?: string;
                 limit?: number;
                 order_id?: string;
@@ -5916,6 +6108,341 @@ export interface operations {
             };
             /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListWithdrawals: {
+        parameters: {
+            query?: {
+                channel?: "alipay" | "wechatpay";
+                cursor?: string;
+                limit?: number;
+                status?: "pending_review" | "processing" | "paid" | "failed" | "rejected" | "cancelled";
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description withdrawals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Withdrawal"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    approveWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description the withdrawal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rejectWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the withdrawal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9756,6 +10283,80 @@ export interface operations {
             };
         };
     };
+    alipayNotify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `success` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     paygateNotify: {
         parameters: {
             query?: never;
@@ -10006,6 +10607,83 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    wechatpayNotify: {
+        parameters: {
+            query?: never;
+            header?: {
+                "wechatpay-nonce"?: string;
+                "wechatpay-serial"?: string;
+                "wechatpay-signature"?: string;
+                "wechatpay-timestamp"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description acknowledged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10542,7 +11220,7 @@ export interface operations {
     listWalletLedger: {
         parameters: {
             query?: {
-                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment";
+                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout";
                 cursor?: string;
                 limit?: number;
                 order_id?: string;
@@ -10657,7 +11335,7 @@ export interface operations {
                      */
                     amount: number;
                     /** @enum {string} */
-                    channel: "alipay" | "wechat";
+                    channel?: "alipay" | "wechat" | "wechatpay" | "sandbox";
                 };
             };
         };
@@ -10807,6 +11485,348 @@ export interface operations {
             };
             /** @description NOT_FOUND: absent, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWithdrawals: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description withdrawals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Withdrawal"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    requestWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description amount in fen (1/100 CNY)
+                     * @example 1500
+                     */
+                    amount: number;
+                    /** @enum {string} */
+                    channel: "alipay" | "wechatpay";
+                    /** @description alipay: the Alipay login id (phone or email); wechatpay: the payee’s openid under the platform’s app */
+                    payee_account: string;
+                    /** @description must be the caller’s verified real name */
+                    payee_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the withdrawal */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description well-formed but refused (UPLOADER_NOT_MATCHED, SMS_CODE_INVALID, CAPTCHA_INVALID, PAYGATE_REJECTED) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description the cancelled withdrawal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
