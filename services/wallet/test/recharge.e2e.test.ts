@@ -203,11 +203,11 @@ describe('recharge through the payment gateway', () => {
     );
     const plain = await start(user, 1_000);
     await db().query(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [plain.id]);
-    await eventually(() => payment(user, plain.id), (p) => p.status === 'expired', 20_000);
+    await eventually(() => payment(user, plain.id), (p) => p.status === 'expired', 45_000);
     await eventually(
       async () => (await db().query(`SELECT count(*)::int AS n FROM payments WHERE id = ANY($1::uuid[]) AND status = 'failed'`, [mismatched]))[0].n,
       (n) => n === mismatched.length,
-      20_000,
+      45_000,
     );
     const audits = (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => mismatched.includes(e.data.biz_id));
     expect(audits).toHaveLength(mismatched.length);
