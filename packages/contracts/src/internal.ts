@@ -218,7 +218,9 @@ export const OrderCharge = z.object({
  * order's escrow. The order id is the idempotency key: a repeat returns the first charge and
  * moves nothing. `409 INSUFFICIENT_BALANCE` when the balance is short; `409 CONFLICT` when the
  * order was already charged with another amount or renter; `409 INVALID_STATE` when the wallet has
- * already seen the order end (cancelled or closed) without a charge. `payment.succeeded`
+ * already seen the order end (cancelled or closed) without a charge; `409 CHARGE_EXPIRED` when the
+ * wallet meets a new charge after its `not_after` (by the wallet database's clock), so orders can
+ * rule out a charge still on its way once that time has passed (ADR 0028). `payment.succeeded`
  * (purpose `order`) is written with the charge.
  */
 export const chargeOrderEscrow = defineInternalRoute({
@@ -228,8 +230,29 @@ export const chargeOrderEscrow = defineInternalRoute({
   method: 'post',
   path: '/orders/{id}/charge',
   params: IdParams,
-  body: z.object({ renter_id: z.uuid(), owner_id: z.uuid(), amount: PositiveMoney }).strict(),
+  body: z.object({ renter_id: z.uuid(), owner_id: z.uuid(), amount: PositiveMoney, not_after: Timestamp.optional() }).strict(),
   response: OrderCharge,
+});
+
+/**
+ * wallet: whether an order was charged, read after every charge of it already running has ended
+ * (charges and this read queue on one lock per order), with the wallet database's time of the
+ * answer. `void` is an order the wallet saw end before any charge. Orders' charge reconciler asks
+ * this instead of guessing (ADR 0028); money:verify reads it too.
+ */
+export const orderChargeStatus = defineInternalRoute({
+  id: 'orderChargeStatus',
+  service: 'wallet',
+  callers: ['orders'],
+  method: 'get',
+  path: '/orders/{id}/charge-status',
+  params: IdParams,
+  response: z.object({
+    order_id: Id,
+    status: z.enum(['charged', 'not_charged', 'void']),
+    charge: OrderCharge.nullable(),
+    as_of: Timestamp,
+  }),
 });
 
 /** wallet: what was charged into the order's escrow and what it holds now (back office, dashboard); 404 when never charged. */
@@ -310,6 +333,7 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   userStanding,
   listingCredentials,
   chargeOrderEscrow,
+  orderChargeStatus,
   orderEscrow,
   orderLedger,
   orderStats,

@@ -5,7 +5,7 @@ import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
 import { settledCheckout } from './checkout';
 import type { OrdersDeps } from './deps';
 import { moveOrder, settlementFigures } from './order-moves';
-import { escrowOf } from './order-view';
+import { escrowOf, feeRateOf } from './order-view';
 import { currentSettings } from './settings';
 
 /** The timed move of CONTRACT §4 for the state the order is in, made by the system. */
@@ -29,7 +29,7 @@ async function timeOut(deps: OrdersDeps, tx: Tx, order: OrderRow, settings: Orde
     case 'in_use': {
       // The rental ran out without a checkout: the full rent, no deduction.
       const escrow = escrowOf(order);
-      const checkout = settledCheckout(escrow, { consumption: escrow.rent, deposit_deduction: 0 }, settings['platform.commission_rate_bps'], null, []);
+      const checkout = settledCheckout(escrow, { consumption: escrow.rent, deposit_deduction: 0 }, feeRateOf(order, settings), null, []);
       return moveOrder(deps, tx, order, {
         ...base,
         reason: 'rental ended',
@@ -40,7 +40,7 @@ async function timeOut(deps: OrdersDeps, tx: Tx, order: OrderRow, settings: Orde
     default: {
       const checkout =
         order.checkout ??
-        settledCheckout(escrowOf(order), { consumption: Number(order.rent), deposit_deduction: 0 }, settings['platform.commission_rate_bps'], null, []);
+        settledCheckout(escrowOf(order), { consumption: Number(order.rent), deposit_deduction: 0 }, feeRateOf(order, settings), null, []);
       return moveOrder(deps, tx, order, {
         ...base,
         reason: order.status === 'pending_checkout_confirm' ? 'checkout confirmed automatically' : 'correction accepted automatically',

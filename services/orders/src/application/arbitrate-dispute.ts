@@ -8,7 +8,7 @@ import { findOrder } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { toDisputeView } from './dispute-view';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';
-import { escrowOf } from './order-view';
+import { escrowOf, feeRateOf } from './order-view';
 import { resolveOpenDispute } from './resolve-dispute';
 import { currentSettings } from './settings';
 
@@ -29,7 +29,7 @@ export async function arbitrateDispute(deps: OrdersDeps, identity: AdminIdentity
     const trigger = ARBITRATION_TRIGGER[body.result];
     assertMove(order, trigger, 'admin');
     const settings = await currentSettings(tx);
-    const outcome = arbitratedSettlement(body.result, escrowOf(order), body.breakdown, order.checkout, settings['platform.commission_rate_bps']);
+    const outcome = arbitratedSettlement(body.result, escrowOf(order), body.breakdown, order.checkout, feeRateOf(order, settings));
     if (outcome && !outcome.ok) {
       throw problems.validation(outcome.errors.map((e) => ({ path: e.path === 'settlement' ? 'breakdown' : `breakdown.${e.path}`, message: e.message })));
     }

@@ -77,7 +77,8 @@ const DISPUTABLE: readonly OrderState[] = ['pending_receive', 'in_use', 'pending
  * from this state, 409 INVALID_STATE otherwise.
  */
 export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
-  { from: 'pending_payment', trigger: 'pay', actors: ['renter'], to: 'pending_handoff', event: 'order.paid' },
+  // the system records a payment the charge reconciler learnt of from the wallet (ADR 0028)
+  { from: 'pending_payment', trigger: 'pay', actors: ['renter', 'system'], to: 'pending_handoff', event: 'order.paid' },
   { from: 'pending_payment', trigger: 'cancel', actors: ['renter'], to: 'cancelled', event: 'order.cancelled' },
   { from: 'pending_payment', trigger: 'timeout', actors: ['system'], to: 'cancelled', event: 'order.cancelled' },
   { from: 'pending_handoff', trigger: 'cancel', actors: ['renter'], to: 'cancelled', event: 'order.cancelled' },

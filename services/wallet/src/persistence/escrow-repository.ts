@@ -17,6 +17,19 @@ export interface EscrowRow {
 const COLUMNS = 'order_id, renter_id, owner_id, amount, status, payment_id, charged_at, ended_at, end_event';
 
 /**
+ * Queues behind every other charge or charge-status read of the order until the transaction ends,
+ * and answers the database's time once it holds the lock: one clock for the charge deadline and
+ * for the status read, so no charge can commit after a status read that saw its deadline passed.
+ */
+export async function lockOrderCharges(tx: Tx, orderId: string): Promise<Date> {
+  const [row]: Array<{ now: Date }> = await tx.query(
+    `SELECT clock_timestamp() AS now FROM (SELECT pg_advisory_xact_lock(hashtextextended('order-charge:' || $1, 0))) AS locked`,
+    [orderId],
+  );
+  return row!.now;
+}
+
+/**
  * Claims the order's escrow record for a charge. Concurrent claims of one order queue on the
  * primary key: the first inserts, the others find its row once it commits (or insert themselves if
  * it rolled back). Null when a record already exists.
