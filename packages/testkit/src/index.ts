@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
@@ -20,6 +20,7 @@ import { identityService } from '../../../services/identity/src/service';
 import { notifyService } from '../../../services/notify/src/service';
 import { ordersService } from '../../../services/orders/src/service';
 import { walletService } from '../../../services/wallet/src/service';
+import { freePort } from './processes';
 
 const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
   identity: identityService,
@@ -40,20 +41,14 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 export interface StackOptions {
   services: ServiceName[];
   /** environment for every service and the gateway */
   env?: Record<string, string>;
   /** extra environment for one service */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** base URLs of services the test runs itself, outside the stack (see `spawnService`) */
+  external?: Partial<Record<ServiceName, string>>;
 }
 
 /**
@@ -78,7 +73,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ports[name] ? `http://127.0.0.1:${ports[name]}` : `http://127.0.0.1:${DEFAULT_PORTS[name] + 10_000}`,
     ]),
   );
-  const env = { ...base, ...urls };
+  const external = Object.fromEntries(Object.entries(opts.external ?? {}).map(([name, url]) => [`${name.toUpperCase()}_URL`, url]));
+  const env = { ...base, ...urls, ...external };
   const schemas: string[] = [];
   const services: Stack['services'] = {};
   try {
@@ -241,3 +237,4 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
     await connection.close();
   }
 }
+export * from './processes';

@@ -251,7 +251,8 @@ export type ReconcileWork = { id: string; kind: 'charge' | 'credentials' };
  * an order whose check failed comes back once the lease has run out.
  */
 export async function leaseReconcileWork(tx: Tx, now: Date, credentialsBefore: Date, leaseMs: number): Promise<ReconcileWork | null> {
-  const rows: ReconcileWork[] = await tx.query(
+  const rows = await updateReturning<ReconcileWork>(
+    tx,
     `WITH next AS (
        SELECT id, CASE WHEN status = 'pending_payment' THEN 'charge' ELSE 'credentials' END AS kind FROM orders
         WHERE ((status = 'pending_payment' AND charge_deadline_at < $1)
