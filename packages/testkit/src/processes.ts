@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import type { ServiceName } from '@market/contracts';
-import { dropBusObjects, dropSchemas, uniqueName } from '@market/shared/testing';
 import { queueNames } from '@market/shared/events';
+import { dropBusObjects, dropSchemas, uniqueName } from '@market/shared/testing';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -46,7 +46,7 @@ export function serviceProcess(name: ServiceName, port: number, env: () => NodeJ
     schema,
     output: () => log,
     async start() {
-      const childEnv = { ...env(), DB_SCHEMA: schema, PORT: String(port), HOST: '127.0.0.1' };
+      const childEnv: NodeJS.ProcessEnv = { ...env(), DB_SCHEMA: schema, PORT: String(port), HOST: '127.0.0.1' };
       exchange = String(childEnv.EVENTS_EXCHANGE);
       const started = spawn(process.execPath, [path.join(root, `services/${name}/dist/main.js`)], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       started.stdout!.on('data', (chunk) => (log += chunk));
