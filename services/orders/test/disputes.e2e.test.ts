@@ -200,6 +200,24 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     await balancesBecome(owner, 2020);
   });
 
+  it('settles by the platform rate frozen when the order was paid, not the rate in force at arbitration', async () => {
+    const paidAtFivePercent = await disputed('in_use');
+    await market.setConfig('platform.commission_rate_bps', 2000);
+    try {
+      const paidAtTwentyPercent = await disputed('in_use');
+      for (const { dispute } of [paidAtFivePercent, paidAtTwentyPercent]) {
+        expect((await arbitrate(dispute.id, { result: 'complete', note: 'full rent' })).status).toBe(200);
+      }
+      // no checkout and no breakdown: the full rent 2400 is consumed; 5 % is 120, 20 % is 480
+      await balancesBecome(paidAtFivePercent.owner, 2280);
+      expect(await market.platformFeeOf(paidAtFivePercent.order.id)).toBe(120);
+      await balancesBecome(paidAtTwentyPercent.owner, 1920);
+      expect(await market.platformFeeOf(paidAtTwentyPercent.order.id)).toBe(480);
+    } finally {
+      await market.setConfig('platform.commission_rate_bps', 500);
+    }
+  });
+
   it('arbitrates close: everything back to the renter without a breakdown, the arbitrated split with one', async () => {
     const refund = await disputed();
     expect((await arbitrate(refund.dispute.id, { result: 'close', note: 'the owner never handed over' })).status).toBe(200);
