@@ -1,4 +1,4 @@
-import { Id, IdParams, Money, PositiveMoney, Timestamp } from './common';
+import { Id, IdParams, Money, PositiveMoney, SignedMoney, Timestamp } from './common';
 import { z } from './zod';
 import type { ServiceName } from './api/route';
 import type { InternalCaller } from './routing';
@@ -285,6 +285,80 @@ export const orderLedger = defineInternalRoute({
   }),
 });
 
+const MoneyPageQuery = z
+  .object({ after: z.uuid().optional(), limit: z.coerce.number().int().min(1).max(1000).default(500) })
+  .strict();
+
+/**
+ * orders: the money facts of every order for money:verify, in pages by order id. `paid`: the order
+ * recorded a charge; `charge_pending`: a charge's outcome is still being settled (ADR 0028);
+ * `payout`: what its end should pay out of escrow (null while it runs, or when it ended unpaid).
+ */
+export const orderMoneyFacts = defineInternalRoute({
+  id: 'orderMoneyFacts',
+  service: 'orders',
+  callers: ['admin'],
+  method: 'get',
+  path: '/money/orders',
+  query: MoneyPageQuery,
+  response: z.object({
+    items: z.array(
+      z.object({
+        order_id: Id,
+        status: OrderStatus,
+        amount: Money,
+        paid: z.boolean(),
+        charge_pending: z.boolean(),
+        ended_at: Timestamp.nullable(),
+        payout: z.object({ owner: Money, platform: Money, renter: Money }).nullable(),
+      }),
+    ),
+    next_after: Id.nullable(),
+  }),
+});
+
+/**
+ * wallet: the escrow of every order it has a record of, for money:verify, in pages by order id:
+ * what was charged in (and in how many charges) and what went out to the owner, the platform and the
+ * renter. `void`: the order ended before any charge.
+ */
+export const escrowMoneyFacts = defineInternalRoute({
+  id: 'escrowMoneyFacts',
+  service: 'wallet',
+  callers: ['admin'],
+  method: 'get',
+  path: '/money/escrows',
+  query: MoneyPageQuery,
+  response: z.object({
+    items: z.array(
+      z.object({
+        order_id: Id,
+        status: z.enum(['held', 'settled', 'refunded', 'void']),
+        charged: Money,
+        charges: z.number().int().min(0),
+        to_owner: Money,
+        to_platform: Money,
+        to_renter: Money,
+        charged_at: Timestamp.nullable(),
+        ended_at: Timestamp.nullable(),
+      }),
+    ),
+    next_after: Id.nullable(),
+  }),
+});
+
+/** wallet: recharges not credited exactly once by their amount (and payments credited that are not succeeded recharges); empty when all agree. */
+export const rechargeDiscrepancies = defineInternalRoute({
+  id: 'rechargeDiscrepancies',
+  service: 'wallet',
+  callers: ['admin'],
+  method: 'get',
+  path: '/money/recharge-discrepancies',
+  response: z.object({
+    items: z.array(z.object({ payment_id: Id, status: z.string(), amount: Money, credited: SignedMoney, credits: z.number().int().min(0) })),
+  }),
+});
+
 /** orders: dashboard figures; `orders_today` counts orders created since 00:00 UTC. */
 export const orderStats = defineInternalRoute({
   id: 'orderStats',
@@ -338,4 +412,7 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   orderLedger,
   orderStats,
   walletStats,
+  orderMoneyFacts,
+  escrowMoneyFacts,
+  rechargeDiscrepancies,
 ];

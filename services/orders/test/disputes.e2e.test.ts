@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { Dispute } from '@market/contracts';
-import type { Stack } from '@market/testkit';
+import { internalClientAs, type Stack } from '@market/testkit';
+import { verifyMoney } from '../../admin/src/application/verify-money';
 import { findLedgerDifferences } from '../../wallet/src/persistence/ledger-audit';
 import { eventually, Market, startMarket, type Caller } from './support';
 
@@ -16,7 +19,7 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
   let adminToken: string;
 
   beforeAll(async () => {
-    stack = await startMarket();
+    stack = await startMarket({ admin: { MONEY_VERIFY_INTERVAL_MS: '300' } });
     market = new Market(stack);
     adminToken = await market.admin();
   }, 60_000);
@@ -395,5 +398,53 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     );
     const [sum] = await wallet.query(`SELECT COALESCE(SUM(balance), 0)::bigint AS total FROM accounts`);
     expect(Number(sum.total)).toBe(0);
+  });
+
+  /** money:verify as an operator runs it: the built script against the stack's services (which run in this process, so not spawnSync). */
+  function moneyVerifyScript(): Promise<{ status: number; stdout: string }> {
+    const script = path.resolve(__dirname, '../../admin/dist/cli/money-verify.js');
+    return new Promise((resolve) => {
+      execFile(process.execPath, [script], { env: { ...process.env, ...stack.env }, timeout: 60_000 }, (err, stdout) => {
+        resolve({ status: err ? Number(err.code) : 0, stdout });
+      });
+    });
+  }
+
+  it('finds orders and wallet in agreement after the races above (money:verify), and a planted mismatch with its order id and fen', async () => {
+    const admin = internalClientAs(stack, 'admin');
+    await eventually(
+      () => verifyMoney(admin, 600_000),
+      (mismatches) => mismatches.length === 0,
+    );
+    const clean = await moneyVerifyScript();
+    expect(clean.stdout).toContain('orders and wallet agree');
+    expect(clean.status).toBe(0);
+
+    // plant: the order says the owner got 100 fen less and the renter 100 more than the wallet paid
+    const { owner, order } = await orderIn('pending_checkout_confirm');
+    await market.act(order.id, 'checkout/confirm', owner);
+    await balancesBecome(owner, 1600 - 80);
+    const ordersDb = stack.services.orders!.ctx.db;
+    const shift = (fen: number) =>
+      `jsonb_set(jsonb_set(checkout, '{owner_income}', to_jsonb((checkout->>'owner_income')::int - ${fen})), '{refund}', to_jsonb((checkout->>'refund')::int + ${fen}))`;
+    await ordersDb.query(`UPDATE orders SET checkout = ${shift(100)} WHERE id = $1`, [order.id]);
+    try {
+      const found = await verifyMoney(admin, 600_000);
+      expect(found).toEqual([
+        expect.objectContaining({ id: order.id, fen: 200, check: 'an ended order’s escrow is paid out exactly as its checkout or arbitration says' }),
+      ]);
+      const script = await moneyVerifyScript();
+      expect(script.status).toBe(1);
+      expect(script.stdout).toContain(`MISMATCH ${order.id} 200 fen`);
+      // the periodic job raised it in the back office's audit log
+      const adminDb = stack.services.admin!.ctx.db;
+      await eventually(
+        async () => adminDb.query(`SELECT detail FROM audit_logs WHERE action = 'money.mismatch' AND biz_id = $1 AND result = 'failure'`, [order.id]),
+        (rows: any[]) => rows.length > 0 && rows[0].detail.fen === 200,
+      );
+    } finally {
+      await ordersDb.query(`UPDATE orders SET checkout = ${shift(-100)} WHERE id = $1`, [order.id]);
+    }
+    expect(await verifyMoney(admin, 600_000)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { orderChargeStatus } from '@market/contracts';
 import { freePort, internalClientAs, outboxEvents, serviceProcess, tcpProxy, type ServiceProcess, type Stack, type TcpProxy } from '@market/testkit';
+import { verifyMoney } from '../../admin/src/application/verify-money';
 import { eventually, Market, startMarket, type Caller } from './support';
 
 const HOURS = 2;
@@ -164,4 +165,9 @@ describe('pay when the wallet dies or answers too late', () => {
     expect((await pay(poor!.renter, poor!.order.id)).body.status).toBe('pending_receive');
     expect(await catalogAudits()).toHaveLength(1);
   }, 60_000);
+
+  it('leaves orders and wallet in agreement after the kill and the stall (money:verify)', async () => {
+    const admin = internalClientAs(stack, 'admin');
+    await eventually(() => verifyMoney(admin, 600_000), (mismatches) => mismatches.length === 0, 20_000);
+  }, 30_000);
 });

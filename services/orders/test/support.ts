@@ -17,7 +17,12 @@ export interface Caller {
 
 /** Every service an order touches; SMS caps lifted because every test user logs in from one address. */
 export async function startMarket(
-  opts: { orders?: Record<string, string>; services?: ServiceName[]; external?: Partial<Record<ServiceName, string>> } = {},
+  opts: {
+    orders?: Record<string, string>;
+    admin?: Record<string, string>;
+    services?: ServiceName[];
+    external?: Partial<Record<ServiceName, string>>;
+  } = {},
 ): Promise<Stack> {
   const storage = mkdtempSync(path.join(tmpdir(), 'orders-files-'));
   const stack = await startStack({
@@ -26,6 +31,7 @@ export async function startMarket(
       identity: { SMS_DAILY_LIMIT_PER_IP: '100000' },
       files: { FILES_STORAGE_DIR: storage },
       orders: { ORDER_SCAN_INTERVAL_MS: '200', SETTINGS_RETRY_MS: '200', ...opts.orders },
+      admin: { ...opts.admin },
     },
     external: opts.external,
   });

@@ -264,3 +264,8 @@ export async function leaseReconcileWork(tx: Tx, now: Date, credentialsBefore: D
   );
   return rows[0] ?? null;
 }
+
+/** One page of orders by id for money:verify: all of them, in id order, after `after`. */
+export async function ordersAfter(db: Queryable, after: string | null, limit: number): Promise<OrderRow[]> {
+  return db.query(`SELECT ${COLUMNS} FROM orders WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2`, [after, limit]);
+}
