@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { Client } from 'pg';
 import { Dispute } from '@market/contracts';
 import { internalClientAs, type Stack } from '@market/testkit';
 import { verifyMoney } from '../../admin/src/application/verify-money';
@@ -259,6 +260,82 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     await balancesBecome(renter, FUNDS);
     expect((await market.balance(owner)).available).toBe(0);
     expect((await market.client.post(`/api/admin/orders/${order.id}/close`, { reason: 'twice' }, adminToken)).status).toBe(409);
+  });
+
+  it('lets exactly one of two admins deciding one order at once win (mark-abnormal against close); the other gets 409', async () => {
+    const second = await market.anotherAdmin(`dec${Date.now() % 100_000}`);
+    const markAbnormal = (orderId: string, body: object) =>
+      market.client.post(`/api/admin/orders/${orderId}/mark-abnormal`, { reason: 'hold it', ...body }, adminToken);
+    const close = (orderId: string, body: object) => market.client.post(`/api/admin/orders/${orderId}/close`, { reason: 'refund it', ...body }, second.token);
+    const expectOneWinner = async (answers: Array<{ status: number; body: any }>, renter: Caller) => {
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const [winner] = answers.filter((a) => a.status === 200);
+      if (winner!.body.status === 'closed') await balancesBecome(renter, FUNDS);
+      else expect(await market.balance(renter)).toEqual(expect.objectContaining({ available: FUNDS - AMOUNT, frozen: AMOUNT }));
+      expect(['ORDER_CHANGED', 'INVALID_STATE']).toContain(answers.find((a) => a.status === 409)!.body.code);
+    };
+
+    // both decided on the order in use, as the back office showed it
+    const shown = await orderIn('in_use');
+    const seen = { expected_status: 'in_use' };
+    await expectOneWinner(await Promise.all([markAbnormal(shown.order.id, seen), close(shown.order.id, seen)]), shown.renter);
+
+    // neither says what it saw, but both arrive while the order is busy: the one that waited loses
+    const busy = await orderIn('in_use');
+    const locker = new Client({ connectionString: String(stack.env.DATABASE_URL) });
+    await locker.connect();
+    const schema = stack.services.orders!.ctx.schema;
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`SELECT 1 FROM "${schema}".orders WHERE id = $1 FOR UPDATE`, [busy.order.id]);
+      const [{ pid }] = (await locker.query('SELECT pg_backend_pid() AS pid')).rows;
+      const waiting = async () =>
+        (
+          await locker.query(
+            `WITH first AS (SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)))
+             SELECT (SELECT count(*) FROM first)::int + (SELECT count(*) FROM pg_stat_activity a
+               WHERE a.pid NOT IN (SELECT pid FROM first) AND pg_blocking_pids(a.pid) && ARRAY(SELECT pid FROM first))::int AS n`,
+            [pid],
+          )
+        ).rows[0].n;
+      // the mark-abnormal queues first, the close behind it
+      const marked = markAbnormal(busy.order.id, {});
+      await eventually(waiting, (n) => n === 1);
+      const closed = close(busy.order.id, {});
+      await eventually(waiting, (n) => n === 2);
+      await locker.query('ROLLBACK');
+      const answers = [await marked, await closed];
+      expect(answers.map((a) => a.status)).toEqual([200, 409]);
+      expect(answers[1]!.body.code).toBe('ORDER_CHANGED');
+      await expectOneWinner(answers, busy.renter);
+    } finally {
+      await locker.end();
+    }
+  });
+
+  it('closes an abnormal order with a breakdown, split at the order’s rate; refuses a breakdown for an unpaid order or one that breaks the checkout rules', async () => {
+    const { owner, renter, order } = await orderIn('in_use');
+    expect((await market.client.post(`/api/admin/orders/${order.id}/mark-abnormal`, { reason: 'review' }, adminToken)).status).toBe(200);
+    const tooMuch = await market.client.post(`/api/admin/orders/${order.id}/close`, { reason: 'x', breakdown: { consumption: 2401, deposit_deduction: 0 } }, adminToken);
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.errors[0].path).toBe('breakdown.consumption');
+    const closed = await market.client.post(
+      `/api/admin/orders/${order.id}/close`,
+      { reason: 'half used, skin lost', expected_status: 'abnormal', breakdown: { consumption: 1200, deposit_deduction: 500 } },
+      adminToken,
+    );
+    expect(closed.status).toBe(200);
+    // 1200 + 500 to the owner less 5 % of 1200 (60); the rest (5700) back to the renter
+    expect(closed.body).toMatchObject({ status: 'closed', checkout: { consumption: 1200, deposit_deduction: 500, owner_income: 1640, platform_fee: 60, refund: 5700 } });
+    await balancesBecome(renter, FUNDS - AMOUNT + 5700);
+    await balancesBecome(owner, 1640);
+
+    const unpaid = await market.order(await market.fundedUser(FUNDS), (await market.onlineListing(await market.user())).id, HOURS);
+    const refused = await market.client.post(`/api/admin/orders/${unpaid.id}/close`, { reason: 'x', breakdown: { consumption: 100, deposit_deduction: 0 } }, adminToken);
+    expect(refused.status).toBe(409);
+    const stale = await market.client.post(`/api/admin/orders/${unpaid.id}/close`, { reason: 'x', expected_status: 'in_use' }, adminToken);
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('ORDER_CHANGED');
   });
 
   it('lets two admins arbitrating one dispute at once produce exactly one decision and one payout', async () => {
