@@ -121,6 +121,24 @@ describe('the timeout scan', () => {
     await eventually(() => market.platformFeeOf(order.id), (fee) => fee === 80);
   });
 
+  it('completes an unanswered checkout proposing 0 after a full rental at the time used, not at 0 (ADR 0029)', async () => {
+    const { owner, renter, order } = await inState('in_use');
+    // the three hours ran: the rental is moved into the past, then the renter proposes nothing
+    await stack.services.orders!.ctx.db.query(
+      `UPDATE orders SET started_at = now() - interval '3 hours', ends_at = now() WHERE id = $1`,
+      [order.id],
+    );
+    const proposed = await market.act(order.id, 'checkout', renter, { consumption: 0 });
+    expect(proposed.checkout).toMatchObject({ consumption: 0, refund: 7400 });
+    await withThreshold('order.checkout_confirm_timeout_minutes', async () => {
+      const done = await statusBecomes(order.id, renter, 'completed');
+      expect(done.checkout).toMatchObject({ consumption: 2400, deposit_deduction: 0, refund: 5000, owner_income: 2280, platform_fee: 120 });
+    });
+    await eventually(() => market.balance(owner), (b) => b.available === 2280);
+    const [completed] = await market.ordersEvents('order.completed', order.id);
+    expect(completed.data).toMatchObject({ actor_id: null, consumption: 2400, reason: 'checkout completed automatically at the time used' });
+  });
+
   it('completes an unanswered correction with the owner’s figures', async () => {
     const { owner, renter, order } = await inState('pending_correction_confirm');
     await withThreshold('order.correction_confirm_timeout_minutes', async () => {

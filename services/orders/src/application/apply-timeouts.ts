@@ -1,6 +1,7 @@
 import type { Tx } from '@market/shared/db';
 import type { Logger } from '@market/shared/logging';
 import type { OrderSettings } from '../domain/settings';
+import { timedOutConsumption } from '../domain/settlement';
 import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
 import { settledCheckout } from './checkout';
 import type { OrdersDeps } from './deps';
@@ -37,13 +38,31 @@ async function timeOut(deps: OrdersDeps, tx: Tx, order: OrderRow, settings: Orde
         eventData: settlementFigures(checkout),
       });
     }
+    case 'pending_checkout_confirm': {
+      // The owner did not answer: the renter's figures, but at least the time actually used (ADR 0029).
+      const proposed = order.checkout ?? { consumption: Number(order.rent), deposit_deduction: 0, reason: null, evidence_keys: [] };
+      const consumption = timedOutConsumption(proposed.consumption, Number(order.hourly_price), Number(order.rent), order.started_at, order.status_changed_at);
+      const checkout = settledCheckout(
+        escrowOf(order),
+        { consumption, deposit_deduction: proposed.deposit_deduction },
+        feeRateOf(order, settings),
+        proposed.reason,
+        proposed.evidence_keys,
+      );
+      return moveOrder(deps, tx, order, {
+        ...base,
+        reason: consumption === proposed.consumption ? 'checkout confirmed automatically' : 'checkout completed automatically at the time used',
+        changes: { checkout },
+        eventData: settlementFigures(checkout),
+      });
+    }
     default: {
       const checkout =
         order.checkout ??
         settledCheckout(escrowOf(order), { consumption: Number(order.rent), deposit_deduction: 0 }, feeRateOf(order, settings), null, []);
       return moveOrder(deps, tx, order, {
         ...base,
-        reason: order.status === 'pending_checkout_confirm' ? 'checkout confirmed automatically' : 'correction accepted automatically',
+        reason: 'correction accepted automatically',
         changes: { checkout },
         eventData: settlementFigures(checkout),
       });
