@@ -1,6 +1,7 @@
 import { z } from './zod';
 
 const TimeoutMinutes = z.number().int().min(1).max(43_200);
+const TimeoutHours = z.number().int().min(1).max(8760);
 
 /**
  * Every system configuration key (CONTRACT §9, plus `order.require_realname`) with the schema its
@@ -16,6 +17,10 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'order.correction_confirm_timeout_minutes': TimeoutMinutes,
   'platform.commission_rate_bps': z.number().int().min(0).max(5000),
   'order.require_realname': z.boolean(),
+  /** a disputed order past this alerts the back office; past twice this its default resolution applies (ADR 0029) */
+  'order.dispute_timeout_hours': TimeoutHours,
+  /** an abnormal order past this alerts the back office; past twice this its default resolution applies (ADR 0029) */
+  'order.abnormal_timeout_hours': TimeoutHours,
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -31,6 +36,8 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'order.correction_confirm_timeout_minutes': 1440,
   'platform.commission_rate_bps': 500,
   'order.require_realname': false,
+  'order.dispute_timeout_hours': 72,
+  'order.abnormal_timeout_hours': 168,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

@@ -81,7 +81,9 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
         resolved_at: null,
       });
       const order = (await market.client.get(`/api/orders/${parties.order.id}`, parties.owner.token)).body;
-      expect(order).toMatchObject({ status: 'disputed', dispute_id: res.body.id, deadline_at: null });
+      expect(order).toMatchObject({ status: 'disputed', dispute_id: res.body.id });
+      // the default dispute_timeout_hours (72) from now: the back office is alerted then (ADR 0029)
+      expect(Date.parse(order.deadline_at) - Date.parse(order.updated_at)).toBe(72 * 3_600_000);
       const [opened] = (await market.ordersEvents('dispute.opened', parties.order.id)) as any[];
       expect(opened.data).toEqual({
         dispute_id: res.body.id,
@@ -378,7 +380,8 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     const waiting = await orderIn('pending_handoff');
     const held = await market.client.post(`/api/admin/orders/${waiting.order.id}/mark-abnormal`, { reason: 'owner unreachable' }, adminToken);
     expect(held.status).toBe(200);
-    expect(held.body).toMatchObject({ status: 'abnormal', deadline_at: null });
+    expect(held.body).toMatchObject({ status: 'abnormal' });
+    expect(Date.parse(held.body.deadline_at) - Date.parse(held.body.updated_at)).toBe(168 * 3_600_000);
     expect(await market.balance(waiting.renter)).toEqual(expect.objectContaining({ available: FUNDS - AMOUNT, frozen: AMOUNT }));
     expect((await market.client.post(`/api/orders/${waiting.order.id}/cancel`, {}, waiting.renter.token)).status).toBe(409);
     expect((await market.client.post(`/api/admin/orders/${waiting.order.id}/close`, { reason: 'refund after review' }, adminToken)).status).toBe(200);

@@ -7,12 +7,16 @@ import { settledCheckout } from './checkout';
 import type { OrdersDeps } from './deps';
 import { moveOrder, settlementFigures } from './order-moves';
 import { escrowOf, feeRateOf } from './order-view';
+import { handleOverdue } from './overdue-orders';
 import { currentSettings } from './settings';
 
 /** The timed move of CONTRACT §4 for the state the order is in, made by the system. */
-async function timeOut(deps: OrdersDeps, tx: Tx, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
+async function timeOut(deps: OrdersDeps, tx: Tx, log: Logger, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
   const base = { trigger: 'timeout' as const, actor: 'system' as const, identity: null, settings };
   switch (order.status) {
+    case 'disputed':
+    case 'abnormal':
+      return handleOverdue(deps, tx, log, order, settings);
     case 'pending_payment':
       return moveOrder(deps, tx, order, { ...base, reason: 'payment timeout' });
     case 'pending_handoff':
@@ -87,7 +91,7 @@ export async function applyDueTimeouts(deps: OrdersDeps, log: Logger, maxMoves =
         const order = await claimDueOrder(tx, new Date(), failed);
         if (!order) return false;
         claimed = order.id;
-        await timeOut(deps, tx, order, await currentSettings(tx));
+        await timeOut(deps, tx, log, order, await currentSettings(tx));
         return true;
       });
       if (!did) break;

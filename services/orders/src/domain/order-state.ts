@@ -103,6 +103,9 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
   ...DISPUTABLE.map((from) => ({ from, trigger: 'dispute' as const, actors: PARTIES, to: 'disputed' as const, event: 'dispute.opened' as const })),
   ...NOTE_STATES.map((from) => ({ from, trigger: 'note' as const, actors: PARTIES, to: from, event: null })),
   { from: 'disputed', trigger: 'arbitrate_complete', actors: ['admin'], to: 'completed', event: 'order.completed' },
+  // the default resolution of an order left undecided past twice its threshold (ADR 0029)
+  { from: 'disputed', trigger: 'timeout', actors: ['system'], to: 'closed', event: 'order.closed' },
+  { from: 'abnormal', trigger: 'timeout', actors: ['system'], to: 'closed', event: 'order.closed' },
   { from: 'disputed', trigger: 'arbitrate_close', actors: ['admin'], to: 'closed', event: 'order.closed' },
   { from: 'disputed', trigger: 'arbitrate_mark_abnormal', actors: ['admin'], to: 'abnormal', event: 'order.marked_abnormal' },
   ...[...NON_TERMINAL, 'abnormal' as const].map((from) => ({

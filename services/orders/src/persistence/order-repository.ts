@@ -44,12 +44,14 @@ export interface OrderRow {
   credentials_checked_at: Date | null;
   /** the platform rate frozen at payment; every settlement of the order uses it */
   fee_rate_bps: number | null;
+  /** when the back office was alerted that a disputed or abnormal order is overdue (ADR 0029) */
+  overdue_alerted_at: Date | null;
 }
 
 const COLUMNS = `id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price::float8 AS hourly_price,
   rent::float8 AS rent, deposit::float8 AS deposit, amount::float8 AS amount, status, paid_at, started_at, ends_at,
   checkout, dispute_id, status_changed_at, deadline_at, created_at, updated_at,
-  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps`;
+  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps, overdue_alerted_at`;
 
 export type NewOrder = Omit<
   OrderRow,
@@ -63,6 +65,7 @@ export type NewOrder = Omit<
   | 'charge_deadline_at'
   | 'credentials_checked_at'
   | 'fee_rate_bps'
+  | 'overdue_alerted_at'
 >;
 
 /** The active-order index refuses a second active order on the listing: the caller maps that to 409. */
@@ -115,6 +118,7 @@ export type OrderUpdate = Partial<
     | 'charge_deadline_at'
     | 'credentials_checked_at'
     | 'fee_rate_bps'
+    | 'overdue_alerted_at'
   >
 > & { updated_at: Date };
 
@@ -171,7 +175,8 @@ export async function claimDueOrder(tx: Tx, now: Date, skipIds: string[] = []): 
 
 /**
  * Recomputes the deadline of every order in `status` after its threshold changed: counted from
- * when the order entered the state, or from the end of the rental.
+ * when the order entered the state, or from the end of the rental; twice the threshold for an order
+ * the back office was already alerted about (ADR 0029).
  */
 export async function rescheduleDeadlines(
   tx: Tx,
@@ -182,7 +187,7 @@ export async function rescheduleDeadlines(
   const start = since === 'entered' ? 'status_changed_at' : 'ends_at';
   const rows = await updateReturning<{ id: string }>(
     tx,
-    `UPDATE orders SET deadline_at = ${start} + make_interval(secs => $2::float8 / 1000)
+    `UPDATE orders SET deadline_at = ${start} + make_interval(secs => $2::float8 / 1000) * CASE WHEN overdue_alerted_at IS NULL THEN 1 ELSE 2 END
      WHERE status = $1 AND ${start} IS NOT NULL RETURNING id`,
     [status, thresholdMs],
   );
