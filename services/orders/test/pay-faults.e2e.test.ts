@@ -1,10 +1,13 @@
 import { Client } from 'pg';
 import { orderChargeStatus } from '@market/contracts';
 import { freePort, internalClientAs, outboxEvents, serviceProcess, tcpProxy, type ServiceProcess, type Stack, type TcpProxy } from '@market/testkit';
+import { startService, type RunningService } from '@market/shared/service';
 import { verifyMoney } from '../../admin/src/application/verify-money';
+import { ordersService } from '../src/service';
 import { eventually, Market, startMarket, type Caller } from './support';
 
 const HOURS = 2;
+const ORDERS_ENV = { ORDER_CHARGE_WINDOW_MS: '2000', ORDER_RECONCILE_INTERVAL_MS: '200' };
 const AMOUNT = 800 * HOURS + 5000;
 
 /**
@@ -19,6 +22,8 @@ describe('pay when the wallet dies or answers too late', () => {
   let wallet: ServiceProcess;
   let proxy: TcpProxy;
   let owner: Caller;
+  /** a second orders replica on the same schema: the reconcilers of both run together */
+  let replica: RunningService<any>;
 
   beforeAll(async () => {
     const walletPort = await freePort();
@@ -27,15 +32,17 @@ describe('pay when the wallet dies or answers too late', () => {
     stack = await startMarket({
       services: ['identity', 'catalog', 'orders', 'files', 'admin'],
       external: { wallet: proxy.url },
-      orders: { ORDER_CHARGE_WINDOW_MS: '2000', ORDER_RECONCILE_INTERVAL_MS: '200' },
+      orders: ORDERS_ENV,
     });
     await wallet.start();
+    replica = await startService(ordersService, { ...stack.env, ...ORDERS_ENV, DB_SCHEMA: stack.services.orders!.ctx.schema, PORT: '0' });
     market = new Market(stack);
     await market.admin();
     owner = await market.user();
   }, 90_000);
 
   afterAll(async () => {
+    await replica?.stop();
     await stack.stop();
     await wallet.stop();
     await proxy.close();
@@ -98,6 +105,9 @@ describe('pay when the wallet dies or answers too late', () => {
     proxy.setMode('pass');
     const outcome = await expectConverged(orders);
     expect(outcome).toEqual({ paid: 4, unpaid: 2 });
+    // two replicas reconciled together: each unpaid order was settled once
+    const notMade = (await outboxEvents(stack, 'orders', 'audit.recorded')).filter((e) => e.data.action === 'order.charge_not_made');
+    expect(notMade.map((e) => e.data.biz_id).sort()).toEqual(orders.filter((o) => o.funded === 1000).map((o) => o.order.id).sort());
     // a charge found by the reconciler continues into the stored-credentials handoff
     for (const { renter, order, funded } of orders) {
       if (funded === AMOUNT) expect(await market.status(order.id, renter)).toBe('pending_receive');
