@@ -94,15 +94,19 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-/** A TCP proxy in front of one port on 127.0.0.1, to stall or cut a service from a test. */
-export async function tcpProxy(targetPort: number, port?: number): Promise<TcpProxy> {
+/**
+ * A TCP proxy in front of one port on 127.0.0.1, to stall or cut a service from a test. The target
+ * may be given as a function, for a service that gets its port only after the proxy must exist.
+ */
+export async function tcpProxy(target: number | (() => number), port?: number): Promise<TcpProxy> {
+  const targetPort = typeof target === 'number' ? () => target : target;
   let mode: ProxyMode = 'pass';
   let seen = '';
   const open = new Set<Socket>();
   const held: Array<() => void> = [];
   const server = createServer((client) => {
     if (mode === 'cut') return void client.destroy();
-    const upstream = connect(targetPort, '127.0.0.1');
+    const upstream = connect(targetPort(), '127.0.0.1');
     open.add(client);
     open.add(upstream);
     const end = () => {

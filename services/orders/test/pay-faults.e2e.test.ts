@@ -21,6 +21,8 @@ describe('pay when the wallet dies or answers too late', () => {
   let market: Market;
   let wallet: ServiceProcess;
   let proxy: TcpProxy;
+  /** between orders and catalog only: the gateway and the test reach catalog directly */
+  let catalogProxy: TcpProxy;
   let owner: Caller;
   /** a second orders replica on the same schema: the reconcilers of both run together */
   let replica: RunningService<any>;
@@ -28,11 +30,12 @@ describe('pay when the wallet dies or answers too late', () => {
   beforeAll(async () => {
     const walletPort = await freePort();
     proxy = await tcpProxy(walletPort);
+    catalogProxy = await tcpProxy(() => Number(new URL(stack.services.catalog!.url).port));
     wallet = serviceProcess('wallet', walletPort, () => stack.env);
     stack = await startMarket({
       services: ['identity', 'catalog', 'orders', 'files', 'admin'],
       external: { wallet: proxy.url },
-      orders: ORDERS_ENV,
+      orders: { ...ORDERS_ENV, CATALOG_URL: catalogProxy.url },
     });
     await wallet.start();
     replica = await startService(ordersService, { ...stack.env, ...ORDERS_ENV, DB_SCHEMA: stack.services.orders!.ctx.schema, PORT: '0' });
@@ -46,6 +49,7 @@ describe('pay when the wallet dies or answers too late', () => {
     await stack.stop();
     await wallet.stop();
     await proxy.close();
+    await catalogProxy.close();
   }, 60_000);
 
   /** One unpaid order each for renters funded with `funds` (too little for some on purpose). */
@@ -174,6 +178,22 @@ describe('pay when the wallet dies or answers too late', () => {
     await market.fund(poor!.renter, AMOUNT);
     expect((await pay(poor!.renter, poor!.order.id)).body.status).toBe('pending_receive');
     expect(await catalogAudits()).toHaveLength(1);
+  }, 60_000);
+
+  it('keeps a payment made while the catalog is down and hands the stored credentials over once it answers', async () => {
+    const [one] = await unpaidOrders([AMOUNT], 'QQ 3 / pw later');
+    catalogProxy.setMode('cut');
+    let paid;
+    try {
+      paid = await pay(one!.renter, one!.order.id);
+    } finally {
+      catalogProxy.setMode('pass');
+    }
+    expect(paid.status).toBe(200);
+    expect(paid.body.status).toBe('pending_handoff');
+    await eventually(() => market.status(one!.order.id, one!.renter), (status) => status === 'pending_receive', 20_000);
+    const records = await market.client.get(`/api/orders/${one!.order.id}/handoff-records`, one!.renter.token);
+    expect(records.body.items).toEqual([expect.objectContaining({ author_role: 'owner', content: 'QQ 3 / pw later' })]);
   }, 60_000);
 
   it('leaves orders and wallet in agreement after the kill and the stall (money:verify)', async () => {
