@@ -111,7 +111,8 @@ export const eventDataSchemas = {
     owner_id: Id,
     result: ArbitrationResult,
     note: z.string(),
-    resolved_by: Id,
+    /** the deciding admin; null when the default resolution of an overdue dispute applied (ADR 0029) */
+    resolved_by: Id.nullable(),
     breakdown: Settlement.nullable().optional(),
   }),
 

@@ -1,4 +1,4 @@
-import { Id, IdParams, Money, PositiveMoney, Timestamp } from './common';
+import { Id, IdParams, Money, PositiveMoney, SignedMoney, Timestamp } from './common';
 import { z } from './zod';
 import type { ServiceName } from './api/route';
 import type { InternalCaller } from './routing';
@@ -233,7 +233,9 @@ export const OrderCharge = z.object({
  * order's escrow. The order id is the idempotency key: a repeat returns the first charge and
  * moves nothing. `409 INSUFFICIENT_BALANCE` when the balance is short; `409 CONFLICT` when the
  * order was already charged with another amount or renter; `409 INVALID_STATE` when the wallet has
- * already seen the order end (cancelled or closed) without a charge. `payment.succeeded`
+ * already seen the order end (cancelled or closed) without a charge; `409 CHARGE_EXPIRED` when the
+ * wallet meets a new charge after its `not_after` (by the wallet database's clock), so orders can
+ * rule out a charge still on its way once that time has passed (ADR 0028). `payment.succeeded`
  * (purpose `order`) is written with the charge.
  */
 export const chargeOrderEscrow = defineInternalRoute({
@@ -243,8 +245,29 @@ export const chargeOrderEscrow = defineInternalRoute({
   method: 'post',
   path: '/orders/{id}/charge',
   params: IdParams,
-  body: z.object({ renter_id: z.uuid(), owner_id: z.uuid(), amount: PositiveMoney }).strict(),
+  body: z.object({ renter_id: z.uuid(), owner_id: z.uuid(), amount: PositiveMoney, not_after: Timestamp.optional() }).strict(),
   response: OrderCharge,
+});
+
+/**
+ * wallet: whether an order was charged, read after every charge of it already running has ended
+ * (charges and this read queue on one lock per order), with the wallet database's time of the
+ * answer. `void` is an order the wallet saw end before any charge. Orders' charge reconciler asks
+ * this instead of guessing (ADR 0028); money:verify reads it too.
+ */
+export const orderChargeStatus = defineInternalRoute({
+  id: 'orderChargeStatus',
+  service: 'wallet',
+  callers: ['orders'],
+  method: 'get',
+  path: '/orders/{id}/charge-status',
+  params: IdParams,
+  response: z.object({
+    order_id: Id,
+    status: z.enum(['charged', 'not_charged', 'void']),
+    charge: OrderCharge.nullable(),
+    as_of: Timestamp,
+  }),
 });
 
 /** wallet: what was charged into the order's escrow and what it holds now (back office, dashboard); 404 when never charged. */
@@ -274,6 +297,80 @@ export const orderLedger = defineInternalRoute({
     payments: z.array(OrderPayment),
     escrow: OrderEscrowView.nullable(),
     entries: z.array(LedgerEntry),
+  }),
+});
+
+const MoneyPageQuery = z
+  .object({ after: z.uuid().optional(), limit: z.coerce.number().int().min(1).max(1000).default(500) })
+  .strict();
+
+/**
+ * orders: the money facts of every order for money:verify, in pages by order id. `paid`: the order
+ * recorded a charge; `charge_pending`: a charge's outcome is still being settled (ADR 0028);
+ * `payout`: what its end should pay out of escrow (null while it runs, or when it ended unpaid).
+ */
+export const orderMoneyFacts = defineInternalRoute({
+  id: 'orderMoneyFacts',
+  service: 'orders',
+  callers: ['admin'],
+  method: 'get',
+  path: '/money/orders',
+  query: MoneyPageQuery,
+  response: z.object({
+    items: z.array(
+      z.object({
+        order_id: Id,
+        status: OrderStatus,
+        amount: Money,
+        paid: z.boolean(),
+        charge_pending: z.boolean(),
+        ended_at: Timestamp.nullable(),
+        payout: z.object({ owner: Money, platform: Money, renter: Money }).nullable(),
+      }),
+    ),
+    next_after: Id.nullable(),
+  }),
+});
+
+/**
+ * wallet: the escrow of every order it has a record of, for money:verify, in pages by order id:
+ * what was charged in (and in how many charges) and what went out to the owner, the platform and the
+ * renter. `void`: the order ended before any charge.
+ */
+export const escrowMoneyFacts = defineInternalRoute({
+  id: 'escrowMoneyFacts',
+  service: 'wallet',
+  callers: ['admin'],
+  method: 'get',
+  path: '/money/escrows',
+  query: MoneyPageQuery,
+  response: z.object({
+    items: z.array(
+      z.object({
+        order_id: Id,
+        status: z.enum(['held', 'settled', 'refunded', 'void']),
+        charged: Money,
+        charges: z.number().int().min(0),
+        to_owner: Money,
+        to_platform: Money,
+        to_renter: Money,
+        charged_at: Timestamp.nullable(),
+        ended_at: Timestamp.nullable(),
+      }),
+    ),
+    next_after: Id.nullable(),
+  }),
+});
+
+/** wallet: recharges not credited exactly once by their amount (and payments credited that are not succeeded recharges); empty when all agree. */
+export const rechargeDiscrepancies = defineInternalRoute({
+  id: 'rechargeDiscrepancies',
+  service: 'wallet',
+  callers: ['admin'],
+  method: 'get',
+  path: '/money/recharge-discrepancies',
+  response: z.object({
+    items: z.array(z.object({ payment_id: Id, status: z.string(), amount: Money, credited: SignedMoney, credits: z.number().int().min(0) })),
   }),
 });
 
@@ -326,8 +423,12 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   userStanding,
   listingCredentials,
   chargeOrderEscrow,
+  orderChargeStatus,
   orderEscrow,
   orderLedger,
   orderStats,
   walletStats,
+  orderMoneyFacts,
+  escrowMoneyFacts,
+  rechargeDiscrepancies,
 ];

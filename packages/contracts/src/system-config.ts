@@ -1,6 +1,7 @@
 import { z } from './zod';
 
 const TimeoutMinutes = z.number().int().min(1).max(43_200);
+const TimeoutHours = z.number().int().min(1).max(8760);
 
 /**
  * Every system configuration key (CONTRACT §9, plus `order.require_realname`) with the schema its
@@ -22,6 +23,10 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'withdrawal.daily_limit': z.number().int().min(1).max(1_000_000_000),
   /** withdrawals below this many fen are sent without review; 0 reviews every one */
   'withdrawal.auto_approve_below': z.number().int().min(0).max(1_000_000_000),
+  /** a disputed order past this alerts the back office; past twice this its default resolution applies (ADR 0029) */
+  'order.dispute_timeout_hours': TimeoutHours,
+  /** an abnormal order past this alerts the back office; past twice this its default resolution applies (ADR 0029) */
+  'order.abnormal_timeout_hours': TimeoutHours,
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -40,6 +45,8 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'withdrawal.min_amount': 1_000,
   'withdrawal.daily_limit': 5_000_000,
   'withdrawal.auto_approve_below': 0,
+  'order.dispute_timeout_hours': 72,
+  'order.abnormal_timeout_hours': 168,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

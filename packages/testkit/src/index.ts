@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'amqplib';
@@ -22,6 +21,7 @@ import { notifyService } from '../../../services/notify/src/service';
 import { ordersService } from '../../../services/orders/src/service';
 import { walletService } from '../../../services/wallet/src/service';
 import { closeOnTeardown } from './leftovers';
+import { freePort } from './processes';
 import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
 
 export { closeLeftovers, closeOnTeardown } from './leftovers';
@@ -46,21 +46,6 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/**
- * A port for a service to listen on, below the kernel's ephemeral range: a port in that range can
- * be taken by any outgoing connection on the machine between our choosing it and the service
- * binding it. Two test workers may still choose the same one; the start is retried on EADDRINUSE.
- */
-function servicePort(taken: Set<number>): number {
-  const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-  const low = 20_000;
-  const high = Math.max(low + 1_000, ephemeralLow ?? 32_768);
-  for (;;) {
-    const port = low + Math.floor(Math.random() * (high - low));
-    if (!taken.has(port)) return port;
-  }
-}
-
 const START_ATTEMPTS = 5;
 
 const isAddressInUse = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
@@ -71,6 +56,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** extra environment for one service */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** base URLs of services the test runs itself, outside the stack (see `spawnService`) */
+  external?: Partial<Record<ServiceName, string>>;
 }
 
 /**
@@ -99,7 +86,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   });
   const ports: Record<string, number> = {};
   const taken = new Set<number>();
-  for (const name of opts.services) taken.add((ports[name] = servicePort(taken)));
+  for (const name of opts.services) taken.add((ports[name] = await freePort(taken)));
   const urls = Object.fromEntries(
     (Object.keys(DEFINITIONS) as ServiceName[]).map((name) => [
       `${name.toUpperCase()}_URL`,
@@ -107,7 +94,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
       ports[name] ? `http://127.0.0.1:${ports[name]}` : 'http://127.0.0.1:1',
     ]),
   );
-  const env = { ...base, ...urls };
+  const external = Object.fromEntries(Object.entries(opts.external ?? {}).map(([name, url]) => [`${name.toUpperCase()}_URL`, url]));
+  const env = { ...base, ...urls, ...external };
   const schemas: string[] = [];
   const services: Stack['services'] = {};
   let redis: RedisClient | undefined;
@@ -300,3 +288,4 @@ export * from './simulators/aliyun-id-verify';
 export * from './simulators/tencent-cloud';
 export * from './simulators/alipay';
 export * from './simulators/wechatpay';
+export * from './processes';

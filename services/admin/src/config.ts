@@ -12,6 +12,10 @@ export const adminEnv = {
   ADMIN_BOOTSTRAP_PASSWORD: secret(DEV_BOOTSTRAP_PASSWORD, 12),
   ADMIN_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   ADMIN_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** how often money:verify runs as a job, alerting on each mismatch (log line + audit entry) */
+  MONEY_VERIFY_INTERVAL_MS: z.coerce.number().int().min(50).max(86_400_000).default(600_000),
+  /** how long after an order ends its escrow may still be held before money:verify reports it */
+  MONEY_SETTLEMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(600_000),
   /** `dev` answers the captcha text with the image; unset means `dev` outside production */
   CAPTCHA_MODE: z.enum(['dev', 'strict']).optional(),
 };

@@ -1,5 +1,6 @@
 import { defineService, periodicJob } from '@market/shared/service';
 import { Argon2Passwords } from './adapters/argon2-passwords';
+import { alertMoneyMismatches } from './application/alert-money-mismatches';
 import type { AdminDeps } from './application/deps';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
 import { adminEnv, captchaMode, DEV_BOOTSTRAP_PASSWORD } from './config';
@@ -32,7 +33,10 @@ export const adminService = defineService({
       routes: adminRoutes(deps),
       internal: adminInternalRoutes(deps),
       handlers: { 'audit.recorded': storeAuditEntry },
-      jobs: [periodicJob('forget quiet login failures', 60 * 60_000, () => forgetQuietLoginFailures(ctx.db), ctx.log)],
+      jobs: [
+        periodicJob('forget quiet login failures', 60 * 60_000, () => forgetQuietLoginFailures(ctx.db), ctx.log),
+        periodicJob('money verification', ctx.config.MONEY_VERIFY_INTERVAL_MS, () => alertMoneyMismatches(deps), ctx.log),
+      ],
     };
   },
 });

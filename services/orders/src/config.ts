@@ -11,6 +11,14 @@ export const ordersEnvShape = {
    * threshold of 1 passes in a second; production refuses anything but 60000.
    */
   ORDER_MINUTE_MS: z.coerce.number().int().min(100).max(60_000).default(60_000),
+  /**
+   * How long after a pay asks for it the wallet may still make a charge (ADR 0028); past it the
+   * wallet refuses that charge and the reconciler may take "not charged" as final. Above the 5 s
+   * internal-call timeout, so a charge the pay still waits for is never refused.
+   */
+  ORDER_CHARGE_WINDOW_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** how often the charge reconciler looks for orders whose charge outcome or handoff is unsettled */
+  ORDER_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
   /** how long to wait between attempts to read the configuration from the admin service at start */
   SETTINGS_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
 };

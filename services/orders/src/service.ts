@@ -13,11 +13,13 @@ import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
 import { ordersInternalRoutes } from './http/internal-routes';
 import { ordersRouteBindings } from './http/routes';
+import { chargeReconciler } from './jobs/charge-reconciler';
 import { settingsLoader } from './jobs/settings-loader';
 import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
 import { BackOfficeIndexes1764100000000 } from './persistence/migrations/1764100000000-back-office-indexes';
 import { IndexOrderStats1764500000000 } from './persistence/migrations/1764500000000-index-order-stats';
+import { RecordChargeRequests1765200000001 } from './persistence/migrations/1765200000001-record-charge-requests';
 
 export const ordersService = defineService({
   name: 'orders',
@@ -29,6 +31,7 @@ export const ordersService = defineService({
     CreateOrders1764000000000,
     BackOfficeIndexes1764100000000,
     IndexOrderStats1764500000000,
+    RecordChargeRequests1765200000001,
   ],
   build: (ctx) => {
     if (ctx.config.NODE_ENV === 'production' && ctx.config.ORDER_MINUTE_MS !== 60_000) {
@@ -44,6 +47,7 @@ export const ordersService = defineService({
       files: fileRegistry(ctx.internal),
       configSource: configSource(ctx.internal),
       minuteMs: ctx.config.ORDER_MINUTE_MS,
+      chargeWindowMs: ctx.config.ORDER_CHARGE_WINDOW_MS,
     };
     return {
       routes: ordersRouteBindings(deps),
@@ -52,6 +56,7 @@ export const ordersService = defineService({
       jobs: [
         settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),
         timeoutScan(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
+        chargeReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
       ],
     };
   },

@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { Client } from 'pg';
 import { Dispute } from '@market/contracts';
-import type { Stack } from '@market/testkit';
+import { internalClientAs, type Stack } from '@market/testkit';
+import { verifyMoney } from '../../admin/src/application/verify-money';
 import { findLedgerDifferences } from '../../wallet/src/persistence/ledger-audit';
 import { eventually, Market, startMarket, type Caller } from './support';
 
@@ -16,7 +20,7 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
   let adminToken: string;
 
   beforeAll(async () => {
-    stack = await startMarket();
+    stack = await startMarket({ admin: { MONEY_VERIFY_INTERVAL_MS: '300' } });
     market = new Market(stack);
     adminToken = await market.admin();
   }, 60_000);
@@ -77,7 +81,9 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
         resolved_at: null,
       });
       const order = (await market.client.get(`/api/orders/${parties.order.id}`, parties.owner.token)).body;
-      expect(order).toMatchObject({ status: 'disputed', dispute_id: res.body.id, deadline_at: null });
+      expect(order).toMatchObject({ status: 'disputed', dispute_id: res.body.id });
+      // the default dispute_timeout_hours (72) from now: the back office is alerted then (ADR 0029)
+      expect(Date.parse(order.deadline_at) - Date.parse(order.updated_at)).toBe(72 * 3_600_000);
       const [opened] = (await market.ordersEvents('dispute.opened', parties.order.id)) as any[];
       expect(opened.data).toEqual({
         dispute_id: res.body.id,
@@ -200,6 +206,24 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     await balancesBecome(owner, 2020);
   });
 
+  it('settles by the platform rate frozen when the order was paid, not the rate in force at arbitration', async () => {
+    const paidAtFivePercent = await disputed('in_use');
+    await market.setConfig('platform.commission_rate_bps', 2000);
+    try {
+      const paidAtTwentyPercent = await disputed('in_use');
+      for (const { dispute } of [paidAtFivePercent, paidAtTwentyPercent]) {
+        expect((await arbitrate(dispute.id, { result: 'complete', note: 'full rent' })).status).toBe(200);
+      }
+      // no checkout and no breakdown: the full rent 2400 is consumed; 5 % is 120, 20 % is 480
+      await balancesBecome(paidAtFivePercent.owner, 2280);
+      expect(await market.platformFeeOf(paidAtFivePercent.order.id)).toBe(120);
+      await balancesBecome(paidAtTwentyPercent.owner, 1920);
+      expect(await market.platformFeeOf(paidAtTwentyPercent.order.id)).toBe(480);
+    } finally {
+      await market.setConfig('platform.commission_rate_bps', 500);
+    }
+  });
+
   it('arbitrates close: everything back to the renter without a breakdown, the arbitrated split with one', async () => {
     const refund = await disputed();
     expect((await arbitrate(refund.dispute.id, { result: 'close', note: 'the owner never handed over' })).status).toBe(200);
@@ -238,6 +262,82 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     await balancesBecome(renter, FUNDS);
     expect((await market.balance(owner)).available).toBe(0);
     expect((await market.client.post(`/api/admin/orders/${order.id}/close`, { reason: 'twice' }, adminToken)).status).toBe(409);
+  });
+
+  it('lets exactly one of two admins deciding one order at once win (mark-abnormal against close); the other gets 409', async () => {
+    const second = await market.anotherAdmin(`dec${Date.now() % 100_000}`);
+    const markAbnormal = (orderId: string, body: object) =>
+      market.client.post(`/api/admin/orders/${orderId}/mark-abnormal`, { reason: 'hold it', ...body }, adminToken);
+    const close = (orderId: string, body: object) => market.client.post(`/api/admin/orders/${orderId}/close`, { reason: 'refund it', ...body }, second.token);
+    const expectOneWinner = async (answers: Array<{ status: number; body: any }>, renter: Caller) => {
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const [winner] = answers.filter((a) => a.status === 200);
+      if (winner!.body.status === 'closed') await balancesBecome(renter, FUNDS);
+      else expect(await market.balance(renter)).toEqual(expect.objectContaining({ available: FUNDS - AMOUNT, frozen: AMOUNT }));
+      expect(['ORDER_CHANGED', 'INVALID_STATE']).toContain(answers.find((a) => a.status === 409)!.body.code);
+    };
+
+    // both decided on the order in use, as the back office showed it
+    const shown = await orderIn('in_use');
+    const seen = { expected_status: 'in_use' };
+    await expectOneWinner(await Promise.all([markAbnormal(shown.order.id, seen), close(shown.order.id, seen)]), shown.renter);
+
+    // neither says what it saw, but both arrive while the order is busy: the one that waited loses
+    const busy = await orderIn('in_use');
+    const locker = new Client({ connectionString: String(stack.env.DATABASE_URL) });
+    await locker.connect();
+    const schema = stack.services.orders!.ctx.schema;
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`SELECT 1 FROM "${schema}".orders WHERE id = $1 FOR UPDATE`, [busy.order.id]);
+      const [{ pid }] = (await locker.query('SELECT pg_backend_pid() AS pid')).rows;
+      const waiting = async () =>
+        (
+          await locker.query(
+            `WITH first AS (SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)))
+             SELECT (SELECT count(*) FROM first)::int + (SELECT count(*) FROM pg_stat_activity a
+               WHERE a.pid NOT IN (SELECT pid FROM first) AND pg_blocking_pids(a.pid) && ARRAY(SELECT pid FROM first))::int AS n`,
+            [pid],
+          )
+        ).rows[0].n;
+      // the mark-abnormal queues first, the close behind it
+      const marked = markAbnormal(busy.order.id, {});
+      await eventually(waiting, (n) => n === 1);
+      const closed = close(busy.order.id, {});
+      await eventually(waiting, (n) => n === 2);
+      await locker.query('ROLLBACK');
+      const answers = [await marked, await closed];
+      expect(answers.map((a) => a.status)).toEqual([200, 409]);
+      expect(answers[1]!.body.code).toBe('ORDER_CHANGED');
+      await expectOneWinner(answers, busy.renter);
+    } finally {
+      await locker.end();
+    }
+  });
+
+  it('closes an abnormal order with a breakdown, split at the order’s rate; refuses a breakdown for an unpaid order or one that breaks the checkout rules', async () => {
+    const { owner, renter, order } = await orderIn('in_use');
+    expect((await market.client.post(`/api/admin/orders/${order.id}/mark-abnormal`, { reason: 'review' }, adminToken)).status).toBe(200);
+    const tooMuch = await market.client.post(`/api/admin/orders/${order.id}/close`, { reason: 'x', breakdown: { consumption: 2401, deposit_deduction: 0 } }, adminToken);
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.errors[0].path).toBe('breakdown.consumption');
+    const closed = await market.client.post(
+      `/api/admin/orders/${order.id}/close`,
+      { reason: 'half used, skin lost', expected_status: 'abnormal', breakdown: { consumption: 1200, deposit_deduction: 500 } },
+      adminToken,
+    );
+    expect(closed.status).toBe(200);
+    // 1200 + 500 to the owner less 5 % of 1200 (60); the rest (5700) back to the renter
+    expect(closed.body).toMatchObject({ status: 'closed', checkout: { consumption: 1200, deposit_deduction: 500, owner_income: 1640, platform_fee: 60, refund: 5700 } });
+    await balancesBecome(renter, FUNDS - AMOUNT + 5700);
+    await balancesBecome(owner, 1640);
+
+    const unpaid = await market.order(await market.fundedUser(FUNDS), (await market.onlineListing(await market.user())).id, HOURS);
+    const refused = await market.client.post(`/api/admin/orders/${unpaid.id}/close`, { reason: 'x', breakdown: { consumption: 100, deposit_deduction: 0 } }, adminToken);
+    expect(refused.status).toBe(409);
+    const stale = await market.client.post(`/api/admin/orders/${unpaid.id}/close`, { reason: 'x', expected_status: 'in_use' }, adminToken);
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('ORDER_CHANGED');
   });
 
   it('lets two admins arbitrating one dispute at once produce exactly one decision and one payout', async () => {
@@ -280,7 +380,8 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     const waiting = await orderIn('pending_handoff');
     const held = await market.client.post(`/api/admin/orders/${waiting.order.id}/mark-abnormal`, { reason: 'owner unreachable' }, adminToken);
     expect(held.status).toBe(200);
-    expect(held.body).toMatchObject({ status: 'abnormal', deadline_at: null });
+    expect(held.body).toMatchObject({ status: 'abnormal' });
+    expect(Date.parse(held.body.deadline_at) - Date.parse(held.body.updated_at)).toBe(168 * 3_600_000);
     expect(await market.balance(waiting.renter)).toEqual(expect.objectContaining({ available: FUNDS - AMOUNT, frozen: AMOUNT }));
     expect((await market.client.post(`/api/orders/${waiting.order.id}/cancel`, {}, waiting.renter.token)).status).toBe(409);
     expect((await market.client.post(`/api/admin/orders/${waiting.order.id}/close`, { reason: 'refund after review' }, adminToken)).status).toBe(200);
@@ -377,5 +478,53 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     );
     const [sum] = await wallet.query(`SELECT COALESCE(SUM(balance), 0)::bigint AS total FROM accounts`);
     expect(Number(sum.total)).toBe(0);
+  });
+
+  /** money:verify as an operator runs it: the built script against the stack's services (which run in this process, so not spawnSync). */
+  function moneyVerifyScript(): Promise<{ status: number; stdout: string }> {
+    const script = path.resolve(__dirname, '../../admin/dist/cli/money-verify.js');
+    return new Promise((resolve) => {
+      execFile(process.execPath, [script], { env: { ...process.env, ...stack.env }, timeout: 60_000 }, (err, stdout) => {
+        resolve({ status: err ? Number(err.code) : 0, stdout });
+      });
+    });
+  }
+
+  it('finds orders and wallet in agreement after the races above (money:verify), and a planted mismatch with its order id and fen', async () => {
+    const admin = internalClientAs(stack, 'admin');
+    await eventually(
+      () => verifyMoney(admin, 600_000),
+      (mismatches) => mismatches.length === 0,
+    );
+    const clean = await moneyVerifyScript();
+    expect(clean.stdout).toContain('orders and wallet agree');
+    expect(clean.status).toBe(0);
+
+    // plant: the order says the owner got 100 fen less and the renter 100 more than the wallet paid
+    const { owner, order } = await orderIn('pending_checkout_confirm');
+    await market.act(order.id, 'checkout/confirm', owner);
+    await balancesBecome(owner, 1600 - 80);
+    const ordersDb = stack.services.orders!.ctx.db;
+    const shift = (fen: number) =>
+      `jsonb_set(jsonb_set(checkout, '{owner_income}', to_jsonb((checkout->>'owner_income')::int - ${fen})), '{refund}', to_jsonb((checkout->>'refund')::int + ${fen}))`;
+    await ordersDb.query(`UPDATE orders SET checkout = ${shift(100)} WHERE id = $1`, [order.id]);
+    try {
+      const found = await verifyMoney(admin, 600_000);
+      expect(found).toEqual([
+        expect.objectContaining({ id: order.id, fen: 200, check: 'an ended order’s escrow is paid out exactly as its checkout or arbitration says' }),
+      ]);
+      const script = await moneyVerifyScript();
+      expect(script.status).toBe(1);
+      expect(script.stdout).toContain(`MISMATCH ${order.id} 200 fen`);
+      // the periodic job raised it in the back office's audit log
+      const adminDb = stack.services.admin!.ctx.db;
+      await eventually(
+        async () => adminDb.query(`SELECT detail FROM audit_logs WHERE action = 'money.mismatch' AND biz_id = $1 AND result = 'failure'`, [order.id]),
+        (rows: any[]) => rows.length > 0 && rows[0].detail.fen === 200,
+      );
+    } finally {
+      await ordersDb.query(`UPDATE orders SET checkout = ${shift(-100)} WHERE id = $1`, [order.id]);
+    }
+    expect(await verifyMoney(admin, 600_000)).toEqual([]);
   });
 });

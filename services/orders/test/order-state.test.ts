@@ -24,7 +24,8 @@ describe('the order state table', () => {
       seen.add(key);
     }
     const row = (from: OrderState, trigger: string) => ORDER_TRANSITIONS.find((t) => t.from === from && t.trigger === trigger);
-    expect(row('pending_payment', 'pay')).toMatchObject({ actors: ['renter'], to: 'pending_handoff', event: 'order.paid' });
+    // the system records a payment the charge reconciler found (ADR 0028)
+    expect(row('pending_payment', 'pay')).toMatchObject({ actors: ['renter', 'system'], to: 'pending_handoff', event: 'order.paid' });
     expect(row('pending_handoff', 'handoff')).toMatchObject({ actors: ['owner', 'system'], to: 'pending_receive' });
     expect(row('pending_correction_confirm', 'reject_checkout')).toMatchObject({ to: 'disputed', event: 'dispute.opened' });
     expect(row('abnormal', 'admin_close')).toMatchObject({ to: 'closed', event: 'order.closed' });
@@ -90,7 +91,13 @@ describe('deadlines', () => {
     expect(deadlineOf({ status: 'in_use', status_changed_at: entered, ends_at: endsAt }, DEFAULT_SETTINGS, 60_000)?.toISOString()).toBe(
       '2026-11-22T13:30:00.000Z',
     );
-    expect(deadlineOf({ status: 'disputed', status_changed_at: entered, ends_at: endsAt }, DEFAULT_SETTINGS, 60_000)).toBeNull();
+    // disputed and abnormal (ADR 0029): hours; the first deadline alerts, the second (twice) resolves
+    expect(deadlineOf({ status: 'disputed', status_changed_at: entered, ends_at: endsAt }, DEFAULT_SETTINGS, 60_000)?.toISOString()).toBe(
+      '2026-11-25T10:00:00.000Z',
+    );
+    expect(
+      deadlineOf({ status: 'abnormal', status_changed_at: entered, ends_at: null, overdue_alerted_at: entered }, DEFAULT_SETTINGS, 60_000)?.toISOString(),
+    ).toBe('2026-12-06T10:00:00.000Z');
     expect(deadlineOf({ status: 'completed', status_changed_at: entered, ends_at: endsAt }, DEFAULT_SETTINGS, 60_000)).toBeNull();
   });
 

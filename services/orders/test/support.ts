@@ -16,7 +16,14 @@ export interface Caller {
 }
 
 /** Every service an order touches; SMS caps lifted because every test user logs in from one address. */
-export async function startMarket(opts: { orders?: Record<string, string>; services?: ServiceName[] } = {}): Promise<Stack> {
+export async function startMarket(
+  opts: {
+    orders?: Record<string, string>;
+    admin?: Record<string, string>;
+    services?: ServiceName[];
+    external?: Partial<Record<ServiceName, string>>;
+  } = {},
+): Promise<Stack> {
   const storage = mkdtempSync(path.join(tmpdir(), 'orders-files-'));
   const stack = await startStack({
     services: opts.services ?? ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin'],
@@ -24,7 +31,9 @@ export async function startMarket(opts: { orders?: Record<string, string>; servi
       identity: { SMS_DAILY_LIMIT_PER_IP: '100000' },
       files: { FILES_STORAGE_DIR: storage },
       orders: { ORDER_SCAN_INTERVAL_MS: '200', SETTINGS_RETRY_MS: '200', ...opts.orders },
+      admin: { ...opts.admin },
     },
+    external: opts.external,
   });
   return {
     ...stack,

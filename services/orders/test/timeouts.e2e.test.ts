@@ -121,6 +121,24 @@ describe('the timeout scan', () => {
     await eventually(() => market.platformFeeOf(order.id), (fee) => fee === 80);
   });
 
+  it('completes an unanswered checkout proposing 0 after a full rental at the time used, not at 0 (ADR 0029)', async () => {
+    const { owner, renter, order } = await inState('in_use');
+    // the three hours ran: the rental is moved into the past, then the renter proposes nothing
+    await stack.services.orders!.ctx.db.query(
+      `UPDATE orders SET started_at = now() - interval '3 hours', ends_at = now() WHERE id = $1`,
+      [order.id],
+    );
+    const proposed = await market.act(order.id, 'checkout', renter, { consumption: 0 });
+    expect(proposed.checkout).toMatchObject({ consumption: 0, refund: 7400 });
+    await withThreshold('order.checkout_confirm_timeout_minutes', async () => {
+      const done = await statusBecomes(order.id, renter, 'completed');
+      expect(done.checkout).toMatchObject({ consumption: 2400, deposit_deduction: 0, refund: 5000, owner_income: 2280, platform_fee: 120 });
+    });
+    await eventually(() => market.balance(owner), (b) => b.available === 2280);
+    const [completed] = await market.ordersEvents('order.completed', order.id);
+    expect(completed.data).toMatchObject({ actor_id: null, consumption: 2400, reason: 'checkout completed automatically at the time used' });
+  });
+
   it('completes an unanswered correction with the owner’s figures', async () => {
     const { owner, renter, order } = await inState('pending_correction_confirm');
     await withThreshold('order.correction_confirm_timeout_minutes', async () => {
@@ -172,6 +190,65 @@ describe('the timeout scan', () => {
       (items: any[]) => items.length === 1,
     );
     expect(ledger[0]).toMatchObject({ order_id: order.id, biz_type: 'settlement_income', amount: 570, balance_after: 570 });
+  });
+
+  describe('disputed and abnormal orders nobody decides (ADR 0029)', () => {
+    // A configured hour lasts 60 s here; the clock of an order is moved back instead of waiting.
+    const ordersDb = () => stack.services.orders!.ctx.db;
+    const overdueAudits = async (orderId: string) =>
+      (await ordersDb().query(`SELECT payload FROM outbox WHERE type = 'audit.recorded'`))
+        .map((r: any) => r.payload.data)
+        .filter((d: any) => d.biz_id === orderId && d.action === 'order.overdue');
+
+    it('alerts the back office past the dispute threshold, then closes at the time used with no deduction past twice it', async () => {
+      const { owner, renter, order } = await inState('in_use');
+      const opened = await market.client.post(`/api/orders/${order.id}/dispute`, { reason: 'the account was taken back' }, renter.token);
+      expect(opened.status).toBe(201);
+      // 73 configured hours in the state: past the default 72
+      await ordersDb().query(`UPDATE orders SET status_changed_at = now() - interval '73 minutes', deadline_at = now() WHERE id = $1`, [order.id]);
+      const [alert] = await eventually(() => overdueAudits(order.id), (a) => a.length === 1);
+      expect(alert).toMatchObject({ actor_type: 'system', result: 'failure', detail: { status: 'disputed' } });
+      const alerted = await orderOf(order.id, renter);
+      expect(alerted.status).toBe('disputed');
+      const [row] = await ordersDb().query(`SELECT status_changed_at, deadline_at FROM orders WHERE id = $1`, [order.id]);
+      expect(row.deadline_at.getTime() - row.status_changed_at.getTime()).toBe(2 * 72 * 60_000);
+
+      // past twice the threshold; the account had been in use for two (real) hours when the dispute froze it
+      await ordersDb().query(
+        `UPDATE orders SET status_changed_at = now() - interval '145 minutes', started_at = now() - interval '145 minutes' - interval '2 hours',
+           deadline_at = now() WHERE id = $1`,
+        [order.id],
+      );
+      const closed = await statusBecomes(order.id, renter, 'closed');
+      expect(closed.checkout).toMatchObject({ consumption: 1600, deposit_deduction: 0, owner_income: 1520, platform_fee: 80, refund: 5800 });
+      const dispute = (await market.client.get(`/api/disputes/${opened.body.id}`, renter.token)).body;
+      expect(dispute).toMatchObject({ status: 'resolved', result: 'close' });
+      const [resolved] = await market.ordersEvents('dispute.resolved', order.id);
+      expect(resolved.data).toMatchObject({ resolved_by: null, result: 'close' });
+      await eventually(() => market.balance(renter), (b) => b.available === 10_000 - 7400 + 5800 && b.frozen === 0);
+      await eventually(() => market.balance(owner), (b) => b.available === 1520);
+      expect(await overdueAudits(order.id)).toHaveLength(1);
+    });
+
+    it('alerts about an abnormal order past its threshold and, past twice it, refunds an order never used', async () => {
+      const { renter, order } = await inState('pending_handoff');
+      const held = await market.client.post(`/api/admin/orders/${order.id}/mark-abnormal`, { reason: 'owner unreachable' }, await market.admin());
+      expect(held.status).toBe(200);
+      await ordersDb().query(`UPDATE orders SET status_changed_at = now() - interval '169 minutes', deadline_at = now() WHERE id = $1`, [order.id]);
+      await eventually(() => overdueAudits(order.id), (a) => a.length === 1);
+      // the threshold changed meanwhile: the second deadline follows it
+      await market.setConfig('order.abnormal_timeout_hours', 100);
+      try {
+        const [row] = await ordersDb().query(`SELECT status_changed_at, deadline_at FROM orders WHERE id = $1`, [order.id]);
+        expect(row.deadline_at.getTime() - row.status_changed_at.getTime()).toBe(2 * 100 * 60_000);
+        await ordersDb().query(`UPDATE orders SET deadline_at = now() WHERE id = $1`, [order.id]);
+        const closed = await statusBecomes(order.id, renter, 'closed');
+        expect(closed.checkout).toMatchObject({ consumption: 0, refund: 7400, owner_income: 0 });
+        await eventually(() => market.balance(renter), (b) => b.available === 10_000 && b.frozen === 0);
+      } finally {
+        await market.setConfig('order.abnormal_timeout_hours', 168);
+      }
+    });
   });
 
   it('keeps moving other orders when one due order cannot be moved', async () => {

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow, LedgerEntry, orderEscrow, WalletBalance } from '@market/contracts';
+import { chargeOrderEscrow, LedgerEntry, orderChargeStatus, orderEscrow, WalletBalance } from '@market/contracts';
 import { Problem } from '@market/shared/http';
 import { api, outboxEvents, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { balanceOf, ledgerSum, newAdmin, newUser, recharge } from './support';
@@ -14,8 +14,31 @@ describe('paying an order from the wallet (internal charge)', () => {
   });
   afterAll(() => stack?.stop());
 
-  const charge = (orderId: string, body: { renter_id: string; owner_id: string; amount: number }) =>
+  const charge = (orderId: string, body: { renter_id: string; owner_id: string; amount: number; not_after?: string }) =>
     internalClientAs(stack, 'orders').call(chargeOrderEscrow, { params: { id: orderId }, body });
+  const chargeStatus = (orderId: string) => internalClientAs(stack, 'orders').call(orderChargeStatus, { params: { id: orderId } });
+
+  it('refuses a charge met after its not_after and answers its status from one clock, so "not charged" after the deadline is final (ADR 0028)', async () => {
+    const renter = newUser();
+    const owner = newUser();
+    await recharge(stack, renter, 10_000);
+    const orderId = uuidv7();
+    const before = await chargeStatus(orderId);
+    expect(before).toMatchObject({ order_id: orderId, status: 'not_charged', charge: null });
+    const late = await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 2_000, not_after: new Date(Date.now() - 1000).toISOString() }).catch((e: Problem) => e);
+    expect(late).toMatchObject({ status: 409, code: 'CHARGE_EXPIRED' });
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 10_000, frozen: 0 });
+    const after = await chargeStatus(orderId);
+    expect(after.status).toBe('not_charged');
+    expect(Date.parse(after.as_of)).toBeGreaterThan(Date.parse(before.as_of));
+
+    const inTime = await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 2_000, not_after: new Date(Date.now() + 60_000).toISOString() });
+    // a repeat answers the charge made, even past its deadline: the deadline only stops new charges
+    const repeated = await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 2_000, not_after: new Date(Date.now() - 1000).toISOString() });
+    expect(repeated).toEqual(inTime);
+    expect(await chargeStatus(orderId)).toMatchObject({ status: 'charged', charge: inTime });
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 8_000, frozen: 2_000 });
+  });
 
   it('moves rent + deposit from available into the order escrow, shows it as frozen, and writes payment.succeeded', async () => {
     const renter = newUser();

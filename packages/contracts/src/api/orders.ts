@@ -271,7 +271,7 @@ export const startCheckout = defineRoute({
   path: '/api/orders/{id}/checkout',
   auth: 'user',
   summary: 'Renter initiates checkout',
-  description: moveDescription('Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. platform_fee = floor(consumption × platform.commission_rate_bps / 10000), owner_income = consumption + deposit_deduction − platform_fee, refund = amount − consumption − deposit_deduction.'),
+  description: moveDescription('Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. platform_fee = floor(consumption × platform.commission_rate_bps / 10000), owner_income = consumption + deposit_deduction − platform_fee, refund = amount − consumption − deposit_deduction. If the owner neither confirms nor counters within order.checkout_confirm_timeout_minutes, the order completes with the renter’s figures, except that the consumption is never less than the rent for the hours actually used from started_at to this checkout (rounded up to whole hours at the listed hourly price, at most the rent; ADR 0029): a proposal of 0 after a rental that ran its full time completes at the full rent.'),
   tags: ['checkout'],
   params: IdParams,
   body: z.object({ consumption: Money.optional(), reason: OptionalReason.optional() }).strict(),
@@ -438,17 +438,44 @@ export const adminListHandoffRecords = defineRoute({
   errors: orderErrors(404),
 });
 
+const ExpectedStatus = OrderStatus.optional().openapi({
+  description: 'the state the admin saw and decided on; 409 ORDER_CHANGED when the order is no longer in it',
+});
+
+export const AdminCloseOrderBody = z
+  .object({
+    reason: z.string().trim().min(1).max(500),
+    expected_status: ExpectedStatus,
+    breakdown: z
+      .object({ consumption: Money, deposit_deduction: Money })
+      .strict()
+      .optional()
+      .openapi({
+        description:
+          'a paid order only: split the escrow as a checkout would (consumption + deposit_deduction to the owner less the platform fee at the ' +
+          'order’s frozen rate, the rest to the renter); without it everything goes back to the renter',
+      }),
+  })
+  .strict()
+  .openapi('AdminCloseOrderBody');
+
+export const AdminMarkAbnormalBody = z
+  .object({ reason: z.string().trim().min(1).max(500), expected_status: ExpectedStatus })
+  .strict()
+  .openapi('AdminMarkAbnormalBody');
+
 export const adminCloseOrder = defineRoute({
   id: 'adminCloseOrder',
   service: 'orders',
   method: 'post',
   path: '/api/admin/orders/{id}/close',
   auth: 'admin',
-  summary: 'Close a non-terminal or abnormal order; escrow goes back to the renter',
-  description: 'Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Whatever the escrow holds goes back to the renter. An open dispute of the order is resolved with result close and the reason as its note. Audited.',
+  summary: 'Close a non-terminal or abnormal order; escrow back to the renter, or split by a breakdown',
+  description:
+    'Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Without a breakdown whatever the escrow holds goes back to the renter; with one (a paid order only, 409 INVALID_STATE otherwise) it is split as the breakdown says and the figures are stored as the order’s checkout. A breakdown must hold every checkout invariant (400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction). An open dispute of the order is resolved with result close and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.',
   tags: ['admin-orders'],
   params: IdParams,
-  body: ReasonBody,
+  body: AdminCloseOrderBody,
   success: { status: 200, description: 'the order, now closed', schema: Order },
   errors: orderErrors(400, 404, 409),
 });
@@ -460,10 +487,11 @@ export const adminMarkOrderAbnormal = defineRoute({
   path: '/api/admin/orders/{id}/mark-abnormal',
   auth: 'admin',
   summary: 'Freeze a non-terminal order for manual handling; escrow stays held',
-  description: 'Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there, so of two admins racing one wins). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Audited.',
+  description:
+    'Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.',
   tags: ['admin-orders'],
   params: IdParams,
-  body: ReasonBody,
+  body: AdminMarkAbnormalBody,
   success: { status: 200, description: 'the order, now abnormal', schema: Order },
   errors: orderErrors(400, 404, 409),
 });

@@ -1,17 +1,22 @@
 import type { Tx } from '@market/shared/db';
 import type { Logger } from '@market/shared/logging';
 import type { OrderSettings } from '../domain/settings';
+import { timedOutConsumption } from '../domain/settlement';
 import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
 import { settledCheckout } from './checkout';
 import type { OrdersDeps } from './deps';
 import { moveOrder, settlementFigures } from './order-moves';
-import { escrowOf } from './order-view';
+import { escrowOf, feeRateOf } from './order-view';
+import { handleOverdue } from './overdue-orders';
 import { currentSettings } from './settings';
 
 /** The timed move of CONTRACT §4 for the state the order is in, made by the system. */
-async function timeOut(deps: OrdersDeps, tx: Tx, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
+async function timeOut(deps: OrdersDeps, tx: Tx, log: Logger, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
   const base = { trigger: 'timeout' as const, actor: 'system' as const, identity: null, settings };
   switch (order.status) {
+    case 'disputed':
+    case 'abnormal':
+      return handleOverdue(deps, tx, log, order, settings);
     case 'pending_payment':
       return moveOrder(deps, tx, order, { ...base, reason: 'payment timeout' });
     case 'pending_handoff':
@@ -29,7 +34,7 @@ async function timeOut(deps: OrdersDeps, tx: Tx, order: OrderRow, settings: Orde
     case 'in_use': {
       // The rental ran out without a checkout: the full rent, no deduction.
       const escrow = escrowOf(order);
-      const checkout = settledCheckout(escrow, { consumption: escrow.rent, deposit_deduction: 0 }, settings['platform.commission_rate_bps'], null, []);
+      const checkout = settledCheckout(escrow, { consumption: escrow.rent, deposit_deduction: 0 }, feeRateOf(order, settings), null, []);
       return moveOrder(deps, tx, order, {
         ...base,
         reason: 'rental ended',
@@ -37,13 +42,31 @@ async function timeOut(deps: OrdersDeps, tx: Tx, order: OrderRow, settings: Orde
         eventData: settlementFigures(checkout),
       });
     }
+    case 'pending_checkout_confirm': {
+      // The owner did not answer: the renter's figures, but at least the time actually used (ADR 0029).
+      const proposed = order.checkout ?? { consumption: Number(order.rent), deposit_deduction: 0, reason: null, evidence_keys: [] };
+      const consumption = timedOutConsumption(proposed.consumption, Number(order.hourly_price), Number(order.rent), order.started_at, order.status_changed_at);
+      const checkout = settledCheckout(
+        escrowOf(order),
+        { consumption, deposit_deduction: proposed.deposit_deduction },
+        feeRateOf(order, settings),
+        proposed.reason,
+        proposed.evidence_keys,
+      );
+      return moveOrder(deps, tx, order, {
+        ...base,
+        reason: consumption === proposed.consumption ? 'checkout confirmed automatically' : 'checkout completed automatically at the time used',
+        changes: { checkout },
+        eventData: settlementFigures(checkout),
+      });
+    }
     default: {
       const checkout =
         order.checkout ??
-        settledCheckout(escrowOf(order), { consumption: Number(order.rent), deposit_deduction: 0 }, settings['platform.commission_rate_bps'], null, []);
+        settledCheckout(escrowOf(order), { consumption: Number(order.rent), deposit_deduction: 0 }, feeRateOf(order, settings), null, []);
       return moveOrder(deps, tx, order, {
         ...base,
-        reason: order.status === 'pending_checkout_confirm' ? 'checkout confirmed automatically' : 'correction accepted automatically',
+        reason: 'correction accepted automatically',
         changes: { checkout },
         eventData: settlementFigures(checkout),
       });
@@ -68,7 +91,7 @@ export async function applyDueTimeouts(deps: OrdersDeps, log: Logger, maxMoves =
         const order = await claimDueOrder(tx, new Date(), failed);
         if (!order) return false;
         claimed = order.id;
-        await timeOut(deps, tx, order, await currentSettings(tx));
+        await timeOut(deps, tx, log, order, await currentSettings(tx));
         return true;
       });
       if (!did) break;

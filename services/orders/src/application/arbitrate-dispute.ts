@@ -5,10 +5,11 @@ import { problems } from '@market/shared/http';
 import { ARBITRATION_TRIGGER, arbitratedSettlement } from '../domain/arbitration';
 import { findDispute } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';
+import { assertDecidedOnCurrentState } from './admin-order-moves';
 import type { OrdersDeps } from './deps';
 import { toDisputeView } from './dispute-view';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';
-import { escrowOf } from './order-view';
+import { escrowOf, feeRateOf } from './order-view';
 import { resolveOpenDispute } from './resolve-dispute';
 import { currentSettings } from './settings';
 
@@ -19,6 +20,7 @@ import { currentSettings } from './settings';
  * dispute resolved and is refused with 409.
  */
 export async function arbitrateDispute(deps: OrdersDeps, identity: AdminIdentity, id: string, body: RouteBody<typeof arbitrateRoute>) {
+  const arrivedAt = new Date();
   if (!isUuid(id)) throw problems.notFound('dispute not found');
   return deps.db.transaction(async (tx) => {
     const seen = await findDispute(tx, id);
@@ -28,8 +30,9 @@ export async function arbitrateDispute(deps: OrdersDeps, identity: AdminIdentity
     if (dispute.status !== 'open') throw problems.invalidState(`dispute is resolved (${dispute.result}); cannot arbitrate`);
     const trigger = ARBITRATION_TRIGGER[body.result];
     assertMove(order, trigger, 'admin');
+    assertDecidedOnCurrentState(order, arrivedAt, undefined);
     const settings = await currentSettings(tx);
-    const outcome = arbitratedSettlement(body.result, escrowOf(order), body.breakdown, order.checkout, settings['platform.commission_rate_bps']);
+    const outcome = arbitratedSettlement(body.result, escrowOf(order), body.breakdown, order.checkout, feeRateOf(order, settings));
     if (outcome && !outcome.ok) {
       throw problems.validation(outcome.errors.map((e) => ({ path: e.path === 'settlement' ? 'breakdown' : `breakdown.${e.path}`, message: e.message })));
     }

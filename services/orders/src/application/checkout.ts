@@ -7,7 +7,7 @@ import { assertOwnFiles, shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
 import { callerUserId, partyOrder } from './order-access';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';
-import { escrowOf, toOrderView } from './order-view';
+import { escrowOf, feeRateOf, toOrderView } from './order-view';
 import { currentSettings } from './settings';
 
 /** A proposal split per CONTRACT §4, or 400 naming the field that breaks an invariant. */
@@ -25,7 +25,7 @@ export async function startCheckout(deps: OrdersDeps, identity: Identity, id: st
     const settings = await currentSettings(tx);
     const escrow = escrowOf(order);
     const consumption = body.consumption ?? defaultConsumption(Number(order.hourly_price), escrow.rent, order.started_at ?? new Date(), new Date());
-    const checkout = settledCheckout(escrow, { consumption, deposit_deduction: 0 }, settings['platform.commission_rate_bps'], body.reason ?? null, []);
+    const checkout = settledCheckout(escrow, { consumption, deposit_deduction: 0 }, feeRateOf(order, settings), body.reason ?? null, []);
     const moved = await moveOrder(deps, tx, order, {
       trigger: 'checkout',
       actor: role,
@@ -52,7 +52,7 @@ export async function counterCheckoutProposal(deps: OrdersDeps, identity: Identi
     const checkout = settledCheckout(
       escrowOf(order),
       { consumption, deposit_deduction: body.deposit_deduction },
-      settings['platform.commission_rate_bps'],
+      feeRateOf(order, settings),
       body.reason,
       keys,
     );

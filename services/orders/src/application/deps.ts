@@ -15,4 +15,6 @@ export interface OrdersDeps {
   configSource: ConfigSource;
   /** the length of one configured minute (ORDER_MINUTE_MS) */
   minuteMs: number;
+  /** how long the wallet may still make a charge after it was asked (ORDER_CHARGE_WINDOW_MS) */
+  chargeWindowMs: number;
 }

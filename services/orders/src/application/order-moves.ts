@@ -68,11 +68,17 @@ export async function moveOrder(
   const entering = transition.to !== order.status;
   const statusChangedAt = entering ? now : order.status_changed_at;
   const endsAt = input.changes?.ends_at !== undefined ? input.changes.ends_at : order.ends_at;
+  const overdueAlertedAt = entering ? null : order.overdue_alerted_at;
   const moved = await updateOrder(tx, order.id, {
     ...input.changes,
     status: transition.to,
     status_changed_at: statusChangedAt,
-    deadline_at: deadlineOf({ status: transition.to, status_changed_at: statusChangedAt, ends_at: endsAt }, input.settings, deps.minuteMs),
+    overdue_alerted_at: overdueAlertedAt,
+    deadline_at: deadlineOf(
+      { status: transition.to, status_changed_at: statusChangedAt, ends_at: endsAt, overdue_alerted_at: overdueAlertedAt },
+      input.settings,
+      deps.minuteMs,
+    ),
     updated_at: now,
   });
   const actorId = input.identity && input.identity.kind !== 'anonymous' && input.identity.kind !== 'service' ? input.identity.sub : null;

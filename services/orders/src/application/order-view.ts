@@ -1,4 +1,5 @@
 import type { EventData, Order, z } from '@market/contracts';
+import type { OrderSettings } from '../domain/settings';
 import type { Escrow } from '../domain/settlement';
 import type { OrderRow } from '../persistence/order-repository';
 
@@ -39,6 +40,14 @@ export function toOrderView(row: OrderRow): z.infer<typeof Order> {
     updated_at: row.updated_at.toISOString(),
     deadline_at: row.deadline_at?.toISOString() ?? null,
   };
+}
+
+/**
+ * The platform rate of an order's settlements: the one frozen when it was paid (issue 19 item 3);
+ * an order paid before rates were frozen uses the rate in force.
+ */
+export function feeRateOf(row: OrderRow, settings: OrderSettings): number {
+  return row.fee_rate_bps ?? settings['platform.commission_rate_bps'];
 }
 
 export function escrowOf(row: OrderRow): Escrow {

@@ -1,49 +1,43 @@
 import type { Identity } from '@market/shared/auth';
+import { recordChargeRequest } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { handOver } from './hand-over';
 import { partyOrder } from './order-access';
-import { assertMove, moveOrder } from './order-moves';
+import { assertMove } from './order-moves';
 import { toOrderView } from './order-view';
-import { currentSettings } from './settings';
+import { handOverStoredCredentials, recordPayment } from './record-payment';
 
 /**
- * The renter pays from the wallet. The order stays locked while the wallet charges it, so of
- * concurrent pays one charges and the others find the order paid (409). The order id is the
- * charge's idempotency key: if this transaction fails after the charge, paying again gets the
- * first charge back and completes the move; nothing is charged twice. Wallet down: 503, order
- * unchanged. A listing with stored credentials is handed over in the same transaction.
+ * The renter pays from the wallet, with no lock or connection held across a call (ADR 0028):
+ * 1. the charge request (and until when the wallet may make it) is committed on the order;
+ * 2. the wallet charges, keyed by the order id, so repeats and concurrent pays charge once;
+ * 3. the charge is recorded (of concurrent pays one moves the order, the others get 409);
+ * 4. stored credentials, if any, are opened and handed over.
+ * A wallet that fails or answers too late (503) leaves the request on the order: the charge
+ * reconciler asks the wallet once the deadline has passed and records whatever happened. A
+ * catalog that fails in step 4 leaves a paid order the reconciler hands over later.
  */
 export async function payOrder(deps: OrdersDeps, identity: Identity, id: string) {
-  return deps.db.transaction(async (tx) => {
-    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
-    assertMove(order, 'pay', role);
-    const [settings, credentials] = await Promise.all([currentSettings(tx), deps.listings.credentials(order.listing_id)]);
-    const charge = await deps.wallet.charge({
-      id: order.id,
-      renter_id: order.renter_id,
-      owner_id: order.owner_id,
-      amount: Number(order.amount),
-    });
-    const paidAt = new Date(charge.charged_at);
-    let moved = await moveOrder(deps, tx, order, {
-      trigger: 'pay',
-      actor: role,
-      identity,
-      settings,
-      changes: { paid_at: paidAt },
-      eventData: { paid_at: paidAt.toISOString() },
-    });
-    if (credentials !== null) {
-      ({ order: moved } = await handOver(deps, tx, moved, {
-        actor: 'system',
-        identity: null,
-        settings,
-        authorId: moved.owner_id,
-        authorRole: 'owner',
-        content: credentials,
-        attachmentKeys: [],
-      }));
-    }
-    return toOrderView(moved);
+  const requestedAt = new Date();
+  // the wallet refuses the charge after this, so the reconciler never waits on it longer
+  const notAfter = new Date(requestedAt.getTime() + deps.chargeWindowMs);
+  const order = await deps.db.transaction(async (tx) => {
+    const { order: found, role } = await partyOrder(tx, id, identity, { lock: true });
+    assertMove(found, 'pay', role);
+    await recordChargeRequest(tx, found.id, requestedAt, notAfter);
+    return found;
   });
+  const charge = await deps.wallet.charge({
+    id: order.id,
+    renter_id: order.renter_id,
+    owner_id: order.owner_id,
+    amount: Number(order.amount),
+    not_after: notAfter,
+  });
+  const paid = (await recordPayment(deps, order.id, charge, { actor: 'renter', identity }))!;
+  try {
+    return toOrderView(await handOverStoredCredentials(deps, paid));
+  } catch {
+    // The payment stands; the reconciler hands the credentials over once the catalog answers.
+    return toOrderView(paid);
+  }
 }

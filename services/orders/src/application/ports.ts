@@ -3,6 +3,7 @@ import type {
   fileMeta,
   InternalResult,
   listingById,
+  orderChargeStatus,
   orderLedger,
   systemConfigValues,
   userStanding,
@@ -13,6 +14,7 @@ export type UserStanding = InternalResult<typeof userStanding>;
 export type FileMeta = InternalResult<typeof fileMeta>;
 export type OrderCharge = InternalResult<typeof chargeOrderEscrow>;
 export type OrderLedger = InternalResult<typeof orderLedger>;
+export type ChargeStatus = InternalResult<typeof orderChargeStatus>;
 export type ConfigValue = InternalResult<typeof systemConfigValues>['items'][number];
 
 /** catalog: listings as they are now, and the credentials stored with one (opened; null when none). */
@@ -26,9 +28,14 @@ export interface UserDirectory {
   standing(id: string): Promise<UserStanding | null>;
 }
 
-/** wallet: the order id is the idempotency key of a charge, so a repeated charge moves nothing; `ledger` is the order's money. */
+/**
+ * wallet: the order id is the idempotency key of a charge, so a repeated charge moves nothing; a
+ * charge the wallet meets after `not_after` is refused. `chargeStatus` answers whether the order was
+ * charged once no charge of it is running; `ledger` is the order's money.
+ */
 export interface WalletAccounts {
-  charge(order: { id: string; renter_id: string; owner_id: string; amount: number }): Promise<OrderCharge>;
+  charge(order: { id: string; renter_id: string; owner_id: string; amount: number; not_after: Date }): Promise<OrderCharge>;
+  chargeStatus(orderId: string): Promise<ChargeStatus>;
   ledger(orderId: string): Promise<OrderLedger>;
 }
 

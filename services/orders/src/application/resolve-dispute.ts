@@ -17,7 +17,8 @@ export async function resolveOpenDispute(
   tx: Tx,
   dispute: DisputeRow,
   order: OrderRow,
-  decision: { result: ArbitrationResult; note: string; identity: AdminIdentity; settlement: Settlement | null },
+  /** identity null: the system's default resolution of an overdue dispute (ADR 0029) */
+  decision: { result: ArbitrationResult; note: string; identity: AdminIdentity | null; settlement: Settlement | null },
 ): Promise<DisputeRow> {
   const resolved = await resolveDispute(tx, dispute.id, { result: decision.result, note: decision.note, at: new Date() });
   await deps.events.publish(tx, 'dispute.resolved', {
@@ -27,7 +28,7 @@ export async function resolveOpenDispute(
     owner_id: order.owner_id,
     result: decision.result,
     note: decision.note,
-    resolved_by: decision.identity.sub,
+    resolved_by: decision.identity?.sub ?? null,
     breakdown: decision.settlement ? settlementFigures(decision.settlement) : null,
   });
   await recordAudit(deps.events, tx, decision.identity, {

@@ -1,7 +1,7 @@
 import { isSystemConfigKey, SYSTEM_CONFIG_DEFAULTS, SYSTEM_CONFIG_SCHEMAS } from '@market/contracts';
 import { type Queryable, type Tx } from '@market/shared/db';
 import type { OrderSettings } from '../domain/settings';
-import { TIMED_STATES, statesTimedBy } from '../domain/timeouts';
+import { TIMED_STATES, statesTimedBy, thresholdMs } from '../domain/timeouts';
 import { rescheduleDeadlines } from '../persistence/order-repository';
 import { readSettingRows, writeSetting } from '../persistence/settings-repository';
 import type { OrdersDeps } from './deps';
@@ -24,7 +24,8 @@ export async function applySetting(tx: Tx, minuteMs: number, key: string, value:
   if (!isSystemConfigKey(key) || !SYSTEM_CONFIG_SCHEMAS[key].safeParse(value).success) return false;
   await writeSetting(tx, key, value);
   for (const status of statesTimedBy(key)) {
-    await rescheduleDeadlines(tx, status, TIMED_STATES[status]!.since, (value as number) * minuteMs);
+    const timed = TIMED_STATES[status]!;
+    await rescheduleDeadlines(tx, status, timed.since, thresholdMs(timed, value as number, minuteMs));
   }
   return true;
 }

@@ -77,7 +77,8 @@ const DISPUTABLE: readonly OrderState[] = ['pending_receive', 'in_use', 'pending
  * from this state, 409 INVALID_STATE otherwise.
  */
 export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
-  { from: 'pending_payment', trigger: 'pay', actors: ['renter'], to: 'pending_handoff', event: 'order.paid' },
+  // the system records a payment the charge reconciler learnt of from the wallet (ADR 0028)
+  { from: 'pending_payment', trigger: 'pay', actors: ['renter', 'system'], to: 'pending_handoff', event: 'order.paid' },
   { from: 'pending_payment', trigger: 'cancel', actors: ['renter'], to: 'cancelled', event: 'order.cancelled' },
   { from: 'pending_payment', trigger: 'timeout', actors: ['system'], to: 'cancelled', event: 'order.cancelled' },
   { from: 'pending_handoff', trigger: 'cancel', actors: ['renter'], to: 'cancelled', event: 'order.cancelled' },
@@ -102,6 +103,9 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
   ...DISPUTABLE.map((from) => ({ from, trigger: 'dispute' as const, actors: PARTIES, to: 'disputed' as const, event: 'dispute.opened' as const })),
   ...NOTE_STATES.map((from) => ({ from, trigger: 'note' as const, actors: PARTIES, to: from, event: null })),
   { from: 'disputed', trigger: 'arbitrate_complete', actors: ['admin'], to: 'completed', event: 'order.completed' },
+  // the default resolution of an order left undecided past twice its threshold (ADR 0029)
+  { from: 'disputed', trigger: 'timeout', actors: ['system'], to: 'closed', event: 'order.closed' },
+  { from: 'abnormal', trigger: 'timeout', actors: ['system'], to: 'closed', event: 'order.closed' },
   { from: 'disputed', trigger: 'arbitrate_close', actors: ['admin'], to: 'closed', event: 'order.closed' },
   { from: 'disputed', trigger: 'arbitrate_mark_abnormal', actors: ['admin'], to: 'abnormal', event: 'order.marked_abnormal' },
   ...[...NON_TERMINAL, 'abnormal' as const].map((from) => ({

@@ -45,6 +45,17 @@ export function defaultConsumption(hourlyPrice: number, rent: number, startedAt:
   return Math.min(rent, usedHours * hourlyPrice);
 }
 
+/**
+ * The consumption an unanswered checkout completes with (ADR 0029): the renter's proposal, but never
+ * less than the rent for the hours the account was actually in use up to the checkout (rounded up to
+ * whole hours at the listed price, at most the rent), so a proposal of 0 after a full rental does
+ * not become the settlement by the owner's silence.
+ */
+export function timedOutConsumption(proposed: number, hourlyPrice: number, rent: number, startedAt: Date | null, checkoutAt: Date): number {
+  if (startedAt === null) return proposed;
+  return Math.max(proposed, defaultConsumption(hourlyPrice, rent, startedAt, checkoutAt));
+}
+
 /** The platform's cut of the consumption, rounded down to whole fen. */
 export function platformFee(consumption: number, commissionBps: number): number {
   return Math.floor((consumption * commissionBps) / BPS);

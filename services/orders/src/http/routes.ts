@@ -59,8 +59,8 @@ export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
     route(adminListOrders, ({ query }) => allOrders(deps, query)),
     route(adminGetOrder, ({ params }) => adminOrderDetail(deps, params.id)),
     route(adminListHandoffRecords, ({ params, identity }) => adminHandoffRecords(deps, identity, params.id)),
-    route(adminCloseOrder, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_close', body.reason)),
-    route(adminMarkOrderAbnormal, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_mark_abnormal', body.reason)),
+    route(adminCloseOrder, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_close', body)),
+    route(adminMarkOrderAbnormal, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_mark_abnormal', body)),
     route(adminListDisputes, ({ query }) => allDisputes(deps, query)),
     route(arbitrateDisputeRoute, ({ params, body, identity }) => arbitrateDispute(deps, identity, params.id, body)),
   ];

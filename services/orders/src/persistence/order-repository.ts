@@ -36,13 +36,37 @@ export interface OrderRow {
   deadline_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** the latest charge asked of the wallet whose outcome orders has not learnt (ADR 0028) */
+  charge_requested_at: Date | null;
+  /** after this the wallet refuses that charge; the reconciler asks once it has passed */
+  charge_deadline_at: Date | null;
+  /** when the system looked for stored credentials to hand over after payment */
+  credentials_checked_at: Date | null;
+  /** the platform rate frozen at payment; every settlement of the order uses it */
+  fee_rate_bps: number | null;
+  /** when the back office was alerted that a disputed or abnormal order is overdue (ADR 0029) */
+  overdue_alerted_at: Date | null;
 }
 
 const COLUMNS = `id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price::float8 AS hourly_price,
   rent::float8 AS rent, deposit::float8 AS deposit, amount::float8 AS amount, status, paid_at, started_at, ends_at,
-  checkout, dispute_id, status_changed_at, deadline_at, created_at, updated_at`;
+  checkout, dispute_id, status_changed_at, deadline_at, created_at, updated_at,
+  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps, overdue_alerted_at`;
 
-export type NewOrder = Omit<OrderRow, 'paid_at' | 'started_at' | 'ends_at' | 'checkout' | 'dispute_id' | 'updated_at'>;
+export type NewOrder = Omit<
+  OrderRow,
+  | 'paid_at'
+  | 'started_at'
+  | 'ends_at'
+  | 'checkout'
+  | 'dispute_id'
+  | 'updated_at'
+  | 'charge_requested_at'
+  | 'charge_deadline_at'
+  | 'credentials_checked_at'
+  | 'fee_rate_bps'
+  | 'overdue_alerted_at'
+>;
 
 /** The active-order index refuses a second active order on the listing: the caller maps that to 409. */
 export const ONE_ACTIVE_PER_LISTING = 'orders_one_active_per_listing';
@@ -80,7 +104,22 @@ export async function findOrder(db: Queryable, id: string, opts: { lock?: boolea
 }
 
 export type OrderUpdate = Partial<
-  Pick<OrderRow, 'status' | 'paid_at' | 'started_at' | 'ends_at' | 'checkout' | 'dispute_id' | 'status_changed_at' | 'deadline_at'>
+  Pick<
+    OrderRow,
+    | 'status'
+    | 'paid_at'
+    | 'started_at'
+    | 'ends_at'
+    | 'checkout'
+    | 'dispute_id'
+    | 'status_changed_at'
+    | 'deadline_at'
+    | 'charge_requested_at'
+    | 'charge_deadline_at'
+    | 'credentials_checked_at'
+    | 'fee_rate_bps'
+    | 'overdue_alerted_at'
+  >
 > & { updated_at: Date };
 
 export async function updateOrder(tx: Tx, id: string, update: OrderUpdate): Promise<OrderRow> {
@@ -120,11 +159,14 @@ export async function queryOrders(db: Queryable, query: OrderQuery): Promise<Key
 
 /**
  * The next order whose deadline has passed, locked; orders another transaction holds (a replica's
- * scan, a party's move) are skipped, so no order is moved twice. Uses the `orders_due` index.
+ * scan, a party's move) are skipped, so no order is moved twice. Uses the `orders_due` index. An
+ * unpaid order whose charge outcome is still unknown waits for the charge reconciler: cancelling
+ * it would turn a charge that did land into a refund instead of a payment.
  */
 export async function claimDueOrder(tx: Tx, now: Date, skipIds: string[] = []): Promise<OrderRow | null> {
   const rows: OrderRow[] = await tx.query(
     `SELECT ${COLUMNS} FROM orders WHERE deadline_at IS NOT NULL AND deadline_at <= $1 AND NOT (id = ANY($2::uuid[]))
+       AND NOT (status = 'pending_payment' AND charge_deadline_at IS NOT NULL)
      ORDER BY deadline_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
     [now, skipIds],
   );
@@ -133,7 +175,8 @@ export async function claimDueOrder(tx: Tx, now: Date, skipIds: string[] = []): 
 
 /**
  * Recomputes the deadline of every order in `status` after its threshold changed: counted from
- * when the order entered the state, or from the end of the rental.
+ * when the order entered the state, or from the end of the rental; twice the threshold for an order
+ * the back office was already alerted about (ADR 0029).
  */
 export async function rescheduleDeadlines(
   tx: Tx,
@@ -144,7 +187,7 @@ export async function rescheduleDeadlines(
   const start = since === 'entered' ? 'status_changed_at' : 'ends_at';
   const rows = await updateReturning<{ id: string }>(
     tx,
-    `UPDATE orders SET deadline_at = ${start} + make_interval(secs => $2::float8 / 1000)
+    `UPDATE orders SET deadline_at = ${start} + make_interval(secs => $2::float8 / 1000) * CASE WHEN overdue_alerted_at IS NULL THEN 1 ELSE 2 END
      WHERE status = $1 AND ${start} IS NOT NULL RETURNING id`,
     [status, thresholdMs],
   );
@@ -179,4 +222,55 @@ export async function queryAllOrders(db: Queryable, query: AdminOrderQuery): Pro
     limit: query.limit,
     cursor: query.cursor,
   });
+}
+
+/** Records a charge about to be asked of the wallet; an earlier unsettled request keeps the later deadline. */
+export async function recordChargeRequest(tx: Tx, id: string, at: Date, deadline: Date): Promise<void> {
+  await tx.query(
+    `UPDATE orders SET charge_requested_at = $2, charge_deadline_at = GREATEST(charge_deadline_at, $3), updated_at = $2 WHERE id = $1`,
+    [id, at, deadline],
+  );
+}
+
+/**
+ * Forgets the charge request once the wallet's answer is known to be "not charged", unless a newer
+ * request (a later deadline) was recorded meanwhile. True when it was forgotten.
+ */
+export async function forgetChargeRequest(tx: Tx, id: string, deadline: Date): Promise<boolean> {
+  const rows = await updateReturning<{ id: string }>(
+    tx,
+    `UPDATE orders SET charge_requested_at = NULL, charge_deadline_at = NULL, updated_at = now()
+     WHERE id = $1 AND charge_deadline_at = $2 RETURNING id`,
+    [id, deadline],
+  );
+  return rows.length > 0;
+}
+
+export type ReconcileWork = { id: string; kind: 'charge' | 'credentials' };
+
+/**
+ * Leases the next order the reconciler has to look at: an unpaid order whose charge deadline has
+ * passed with the outcome unknown, or a paid order still waiting for pending_handoff's look at
+ * stored credentials since before `credentialsBefore`. The lease (charge_checked_at) is committed
+ * with the claim, so replicas take different orders and no lock is held while the wallet is asked;
+ * an order whose check failed comes back once the lease has run out.
+ */
+export async function leaseReconcileWork(tx: Tx, now: Date, credentialsBefore: Date, leaseMs: number): Promise<ReconcileWork | null> {
+  const rows = await updateReturning<ReconcileWork>(
+    tx,
+    `WITH next AS (
+       SELECT id, CASE WHEN status = 'pending_payment' THEN 'charge' ELSE 'credentials' END AS kind FROM orders
+        WHERE ((status = 'pending_payment' AND charge_deadline_at < $1)
+               OR (status = 'pending_handoff' AND paid_at < $2 AND credentials_checked_at IS NULL))
+          AND (charge_checked_at IS NULL OR charge_checked_at < $1 - make_interval(secs => $3::float8 / 1000))
+        LIMIT 1 FOR UPDATE SKIP LOCKED)
+     UPDATE orders SET charge_checked_at = $1 FROM next WHERE orders.id = next.id RETURNING next.id, next.kind`,
+    [now, credentialsBefore, leaseMs],
+  );
+  return rows[0] ?? null;
+}
+
+/** One page of orders by id for money:verify: all of them, in id order, after `after`. */
+export async function ordersAfter(db: Queryable, after: string | null, limit: number): Promise<OrderRow[]> {
+  return db.query(`SELECT ${COLUMNS} FROM orders WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2`, [after, limit]);
 }

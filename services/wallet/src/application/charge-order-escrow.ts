@@ -4,7 +4,7 @@ import { problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import { orderEscrow, userAvailable } from '../domain/accounts';
 import { InsufficientFunds } from '../domain/ledger';
-import { claimEscrow, findEscrow, type EscrowRow } from '../persistence/escrow-repository';
+import { claimEscrow, findEscrow, lockOrderCharges, type EscrowRow } from '../persistence/escrow-repository';
 import { recordTransfers } from '../persistence/ledger-repository';
 import { toChargeView } from './charge-view';
 import type { WalletDeps } from './deps';
@@ -23,13 +23,19 @@ function repeatedCharge(existing: EscrowRow, body: ChargeBody) {
 /**
  * Orders pays an order: rent + deposit move from the renter's available balance into the order's
  * escrow, with `payment.succeeded` in the same transaction. The order id is the idempotency key, so
- * orders may repeat the call after a crash; twenty concurrent calls queue on the escrow record and
- * charge once.
+ * orders may repeat the call after a crash; twenty concurrent calls queue on the order's charge lock
+ * and charge once. A new charge met after its `not_after` is refused, so once the charge-status
+ * read has seen that time pass, the answer "not charged" is final (ADR 0028).
  */
 export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body: ChargeBody) {
   if (!isUuid(orderId)) throw problems.notFound('order not found');
   return deps.db.transaction(async (tx) => {
-    const now = new Date();
+    const now = await lockOrderCharges(tx, orderId);
+    const [existing] = await findEscrow(tx, orderId);
+    if (existing) return repeatedCharge(existing, body);
+    if (body.not_after !== undefined && now.getTime() > Date.parse(body.not_after)) {
+      throw problems.conflict('the charge arrived after its deadline; pay again', 'CHARGE_EXPIRED');
+    }
     const claimed = await claimEscrow(tx, {
       order_id: orderId,
       renter_id: body.renter_id,
@@ -39,8 +45,9 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       charged_at: now,
     });
     if (!claimed) {
-      const [existing] = await findEscrow(tx, orderId);
-      return repeatedCharge(existing!, body);
+      // an order ending in the same instant wrote its void record first
+      const [ended] = await findEscrow(tx, orderId);
+      return repeatedCharge(ended!, body);
     }
     try {
       await recordTransfers(

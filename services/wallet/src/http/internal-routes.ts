@@ -1,7 +1,17 @@
-import { chargeOrderEscrow as chargeContract, orderEscrow, orderLedger, walletStats } from '@market/contracts';
+import {
+  chargeOrderEscrow as chargeContract,
+  escrowMoneyFacts,
+  orderChargeStatus,
+  orderEscrow,
+  orderLedger,
+  rechargeDiscrepancies,
+  walletStats,
+} from '@market/contracts';
 import { internalRoute, type InternalBinding } from '@market/shared/http';
 import { chargeOrderEscrow } from '../application/charge-order-escrow';
 import type { WalletDeps } from '../application/deps';
+import { readChargeStatus } from '../application/read-charge-status';
+import { readEscrowMoneyFacts, readRechargeDiscrepancies } from '../application/read-money-facts';
 import { readOrderEscrow, readOrderLedger } from '../application/read-wallet';
 import { readWalletStats } from '../application/read-wallet-stats';
 
@@ -9,8 +19,11 @@ import { readWalletStats } from '../application/read-wallet-stats';
 export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
   return [
     internalRoute(chargeContract, ({ params, body }) => chargeOrderEscrow(deps, params.id, body)),
+    internalRoute(orderChargeStatus, ({ params }) => readChargeStatus(deps, params.id)),
     internalRoute(orderEscrow, ({ params }) => readOrderEscrow(deps, params.id)),
     internalRoute(orderLedger, ({ params }) => readOrderLedger(deps, params.id)),
     internalRoute(walletStats, () => readWalletStats(deps)),
+    internalRoute(escrowMoneyFacts, ({ query }) => readEscrowMoneyFacts(deps, query)),
+    internalRoute(rechargeDiscrepancies, () => readRechargeDiscrepancies(deps)),
   ];
 }

@@ -17,6 +17,19 @@ export interface EscrowRow {
 const COLUMNS = 'order_id, renter_id, owner_id, amount, status, payment_id, charged_at, ended_at, end_event';
 
 /**
+ * Queues behind every other charge or charge-status read of the order until the transaction ends,
+ * and answers the database's time once it holds the lock: one clock for the charge deadline and
+ * for the status read, so no charge can commit after a status read that saw its deadline passed.
+ */
+export async function lockOrderCharges(tx: Tx, orderId: string): Promise<Date> {
+  const [row]: Array<{ now: Date }> = await tx.query(
+    `SELECT clock_timestamp() AS now FROM (SELECT pg_advisory_xact_lock(hashtextextended('order-charge:' || $1, 0))) AS locked`,
+    [orderId],
+  );
+  return row!.now;
+}
+
+/**
  * Claims the order's escrow record for a charge. Concurrent claims of one order queue on the
  * primary key: the first inserts, the others find its row once it commits (or insert themselves if
  * it rolled back). Null when a record already exists.
@@ -72,4 +85,35 @@ export async function heldForRenter(db: Queryable, renterId: string): Promise<nu
     [renterId],
   );
   return Number(row!.total);
+}
+
+export interface EscrowMoneyRow {
+  order_id: string;
+  status: EscrowStatus;
+  charged: string;
+  charges: number;
+  to_owner: string;
+  to_platform: string;
+  to_renter: string;
+  charged_at: Date | null;
+  ended_at: Date | null;
+}
+
+/**
+ * One page of escrow records by order id for money:verify, with the order's charges into escrow
+ * and the payouts out of it summed by kind (by transfer type, so however revenue accounts are laid out).
+ */
+export async function escrowMoneyAfter(db: Queryable, after: string | null, limit: number): Promise<EscrowMoneyRow[]> {
+  return db.query(
+    `SELECT o.order_id, o.status, o.charged_at, o.ended_at,
+            COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'order_payment'), 0)::text AS charged,
+            COUNT(t.id) FILTER (WHERE t.biz_type = 'order_payment')::int AS charges,
+            COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'settlement_income'), 0)::text AS to_owner,
+            COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'platform_fee'), 0)::text AS to_platform,
+            COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type IN ('order_refund', 'settlement_refund')), 0)::text AS to_renter
+       FROM (SELECT * FROM order_escrows WHERE ($1::uuid IS NULL OR order_id > $1::uuid) ORDER BY order_id LIMIT $2) o
+       LEFT JOIN transfers t ON t.order_id = o.order_id
+      GROUP BY o.order_id, o.status, o.charged_at, o.ended_at ORDER BY o.order_id`,
+    [after, limit],
+  );
 }

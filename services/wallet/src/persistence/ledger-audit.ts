@@ -5,6 +5,13 @@ export interface LedgerDifference {
   rows: unknown[];
 }
 
+/** Payments whose recharge credits disagree with them (shared by wallet:verify and money:verify). */
+const RECHARGE_DISCREPANCIES = `SELECT p.id, p.status, p.amount::text, COALESCE(SUM(t.amount), 0)::text AS credited, COUNT(t.id)::int AS credits
+  FROM payments p LEFT JOIN transfers t ON t.payment_id = p.id AND t.biz_type = 'recharge'
+  GROUP BY p.id, p.status, p.amount
+  HAVING (p.status = 'succeeded' AND (COUNT(t.id) <> 1 OR SUM(t.amount) <> p.amount)) OR (p.status <> 'succeeded' AND COUNT(t.id) > 0)
+  LIMIT 50`;
+
 /**
  * Each check is a query returning the rows that break one ledger rule; an empty answer means the
  * rule holds. Read-only, so it can run against a live database at any time.
@@ -64,11 +71,7 @@ const CHECKS: Array<{ check: string; sql: string }> = [
   },
   {
     check: 'each succeeded recharge credited its amount once; no other payment credited anything',
-    sql: `SELECT p.id, p.status, p.amount::text, COUNT(t.id)::int AS credits
-          FROM payments p LEFT JOIN transfers t ON t.payment_id = p.id AND t.biz_type = 'recharge'
-          GROUP BY p.id, p.status, p.amount
-          HAVING (p.status = 'succeeded' AND (COUNT(t.id) <> 1 OR SUM(t.amount) <> p.amount)) OR (p.status <> 'succeeded' AND COUNT(t.id) > 0)
-          LIMIT 50`,
+    sql: RECHARGE_DISCREPANCIES,
   },
   {
     check: 'a withdrawal pending review or being sent holds exactly its amount; a finished one holds nothing',
@@ -117,3 +120,9 @@ export async function findLedgerDifferences(db: Queryable): Promise<LedgerDiffer
 }
 
 export const LEDGER_CHECKS = CHECKS.map((c) => c.check);
+
+export async function findRechargeDiscrepancies(
+  db: Queryable,
+): Promise<Array<{ id: string; status: string; amount: string; credited: string; credits: number }>> {
+  return db.query(RECHARGE_DISCREPANCIES);
+}

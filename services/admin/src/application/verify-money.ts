@@ -1,0 +1,28 @@
+import { escrowMoneyFacts, orderMoneyFacts, rechargeDiscrepancies } from '@market/contracts';
+import type { InternalClient } from '@market/shared/http';
+import { reconcileMoney, type EscrowMoney, type MoneyMismatch, type OrderMoney } from '../domain/money-reconciliation';
+
+async function allPages<T>(page: (after: string | undefined) => Promise<{ items: T[]; next_after: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const got = await page(after);
+    items.push(...got.items);
+    if (got.next_after === null) return items;
+    after = got.next_after;
+  }
+}
+
+/**
+ * money:verify: reads every order's money facts from orders, then every escrow and the recharge
+ * discrepancies from the wallet, each through its internal API (never another service's tables),
+ * and answers every disagreement. Orders first: a charge precedes its payment and a payout follows
+ * its order's end, so what changes while it reads is never reported.
+ */
+export async function verifyMoney(internal: InternalClient, settlementDeadlineMs: number): Promise<MoneyMismatch[]> {
+  const ordersReadFrom = new Date();
+  const orders = await allPages<OrderMoney>((after) => internal.call(orderMoneyFacts, { query: { limit: 500, ...(after ? { after } : {}) } }));
+  const escrows = await allPages<EscrowMoney>((after) => internal.call(escrowMoneyFacts, { query: { limit: 500, ...(after ? { after } : {}) } }));
+  const { items: recharges } = await internal.call(rechargeDiscrepancies);
+  return reconcileMoney({ orders, escrows, recharges, ordersReadFrom }, new Date(), settlementDeadlineMs);
+}

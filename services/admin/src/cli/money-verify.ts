@@ -1,0 +1,33 @@
+import { createAssertionSigner } from '@market/shared/auth';
+import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '@market/shared/config';
+import { InternalClient } from '@market/shared/http';
+import { verifyMoney } from '../application/verify-money';
+import { adminEnv } from '../config';
+
+/**
+ * `npm run money:verify`: the orders ↔ wallet reconciliation the admin service also runs as a job,
+ * run once against the live services' internal APIs (signed as admin, like the job). Prints each
+ * mismatch with its order or payment id and the fen; exits 1 when there is one, 2 when it cannot check.
+ */
+async function main(): Promise<number> {
+  const config = loadConfig({
+    NODE_ENV: baseEnvShape.NODE_ENV,
+    INTERNAL_ASSERTION_SECRET: baseEnvShape.INTERNAL_ASSERTION_SECRET,
+    MONEY_SETTLEMENT_DEADLINE_MS: adminEnv.MONEY_SETTLEMENT_DEADLINE_MS,
+    ...serviceUrlShape,
+  });
+  const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, 'admin');
+  const internal = new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'admin', ip: null }), 30_000);
+  const mismatches = await verifyMoney(internal, config.MONEY_SETTLEMENT_DEADLINE_MS);
+  for (const m of mismatches) process.stdout.write(`MISMATCH ${m.id} ${m.fen} fen: ${m.check} (${m.detail})\n`);
+  process.stdout.write(`money:verify: ${mismatches.length === 0 ? 'orders and wallet agree' : `${mismatches.length} mismatch(es)`}\n`);
+  return mismatches.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`money:verify could not check: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  },
+);
