@@ -453,8 +453,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Close a non-terminal or abnormal order; escrow goes back to the renter
-         * @description Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Whatever the escrow holds goes back to the renter. An open dispute of the order is resolved with result close and the reason as its note. Audited.
+         * Close a non-terminal or abnormal order; escrow back to the renter, or split by a breakdown
+         * @description Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Without a breakdown whatever the escrow holds goes back to the renter; with one (a paid order only, 409 INVALID_STATE otherwise) it is split as the breakdown says and the figures are stored as the order’s checkout. A breakdown must hold every checkout invariant (400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction). An open dispute of the order is resolved with result close and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.
          */
         post: operations["adminCloseOrder"];
         delete?: never;
@@ -494,7 +494,7 @@ export interface paths {
         put?: never;
         /**
          * Freeze a non-terminal order for manual handling; escrow stays held
-         * @description Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there, so of two admins racing one wins). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Audited.
+         * @description Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.
          */
         post: operations["adminMarkOrderAbnormal"];
         delete?: never;
@@ -1134,7 +1134,7 @@ export interface paths {
         put?: never;
         /**
          * Renter initiates checkout
-         * @description Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. platform_fee = floor(consumption × platform.commission_rate_bps / 10000), owner_income = consumption + deposit_deduction − platform_fee, refund = amount − consumption − deposit_deduction. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
+         * @description Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. platform_fee = floor(consumption × platform.commission_rate_bps / 10000), owner_income = consumption + deposit_deduction − platform_fee, refund = amount − consumption − deposit_deduction. If the owner neither confirms nor counters within order.checkout_confirm_timeout_minutes, the order completes with the renter’s figures, except that the consumption is never less than the rent for the hours actually used from started_at to this checkout (rounded up to whole hours at the listed hourly price, at most the rent; ADR 0029): a proposal of 0 after a rental that ran its full time completes at the full rent. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
          */
         post: operations["startCheckout"];
         delete?: never;
@@ -1671,6 +1671,27 @@ export interface components {
             /** @example cs_alice */
             username: string;
         };
+        AdminCloseOrderBody: {
+            /** @description a paid order only: split the escrow as a checkout would (consumption + deposit_deduction to the owner less the platform fee at the order’s frozen rate, the rest to the renter); without it everything goes back to the renter */
+            breakdown?: {
+                /**
+                 * @description amount in fen (1/100 CNY)
+                 * @example 1500
+                 */
+                consumption: number;
+                /**
+                 * @description amount in fen (1/100 CNY)
+                 * @example 1500
+                 */
+                deposit_deduction: number;
+            };
+            /**
+             * @description the state the admin saw and decided on; 409 ORDER_CHANGED when the order is no longer in it
+             * @enum {string}
+             */
+            expected_status?: "pending_payment" | "pending_handoff" | "pending_receive" | "in_use" | "pending_checkout_confirm" | "pending_correction_confirm" | "disputed" | "completed" | "cancelled" | "closed" | "abnormal";
+            reason: string;
+        };
         AdminLogin: {
             access_token: string;
             admin: components["schemas"]["Admin"];
@@ -1681,6 +1702,14 @@ export interface components {
             expires_in: number;
             /** @enum {string} */
             token_type: "Bearer";
+        };
+        AdminMarkAbnormalBody: {
+            /**
+             * @description the state the admin saw and decided on; 409 ORDER_CHANGED when the order is no longer in it
+             * @enum {string}
+             */
+            expected_status?: "pending_payment" | "pending_handoff" | "pending_receive" | "in_use" | "pending_checkout_confirm" | "pending_correction_confirm" | "disputed" | "completed" | "cancelled" | "closed" | "abnormal";
+            reason: string;
         };
         AdminOrderDetail: components["schemas"]["Order"] & {
             /** @description the order’s latest dispute */
@@ -5187,9 +5216,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    reason: string;
-                };
+                "application/json": components["schemas"]["AdminCloseOrderBody"];
             };
         };
         responses: {
@@ -5410,9 +5437,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    reason: string;
-                };
+                "application/json": components["schemas"]["AdminMarkAbnormalBody"];
             };
         };
         responses: {
