@@ -2,6 +2,7 @@ import { defineService, periodicJob } from '@market/shared/service';
 import { Argon2Passwords } from './adapters/argon2-passwords';
 import type { AdminDeps } from './application/deps';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
+import { publishAdminSessions } from './application/publish-admin-sessions';
 import { adminEnv, captchaMode, DEV_BOOTSTRAP_PASSWORD } from './config';
 import { storeAuditEntry } from './events/store-audit-entry';
 import { adminInternalRoutes } from './http/internal-routes';
@@ -28,6 +29,7 @@ export const adminService = defineService({
       internal: ctx.internal,
     };
     await announceBootstrap(deps);
+    await publishAdminSessions(deps);
     return {
       routes: adminRoutes(deps),
       internal: adminInternalRoutes(deps),

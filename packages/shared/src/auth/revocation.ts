@@ -8,6 +8,15 @@ import type { RedisClient } from '../redis';
  */
 export type SessionState = 'active' | 'revoked' | 'blocked';
 
+/**
+ * An admin token's session as the gateway sees it: `unknown` when the admin service never opened
+ * it (a token signed without a login, ADR 0034), and the roles the admin holds now (ADR 0033).
+ */
+export interface AdminSessionState {
+  state: SessionState | 'unknown';
+  roles: string[];
+}
+
 export class Revocations {
   constructor(
     private readonly redis: RedisClient,
@@ -20,6 +29,24 @@ export class Revocations {
 
   private subjectKey(realm: string, sub: string) {
     return `${this.prefix}auth:blocked:${realm}:${sub}`;
+  }
+
+  private adminSessionKey(sid: string) {
+    return `${this.prefix}auth:session:admin:${sid}`;
+  }
+
+  private adminRolesKey(sub: string) {
+    return `${this.prefix}auth:roles:admin:${sub}`;
+  }
+
+  /** Written by the admin service when it opens a session; a token of a session never opened is refused. */
+  async openAdminSession(sub: string, sid: string, ttlSeconds: number) {
+    await this.redis.set(this.adminSessionKey(sid), sub, { EX: ttlSeconds });
+  }
+
+  /** The gateway's copy of an admin's roles; rewritten on every change, read on every admin request. */
+  async setAdminRoles(sub: string, roles: readonly string[]) {
+    await this.redis.set(this.adminRolesKey(sub), JSON.stringify(roles));
   }
 
   async revokeSession(realm: string, sid: string, ttlSeconds: number) {
@@ -39,5 +66,22 @@ export class Revocations {
     if (blocked) return 'blocked';
     if (revoked) return 'revoked';
     return 'active';
+  }
+
+  /** Revocation, existence and roles of an admin session in one round trip. */
+  async adminSessionState(sub: string, sid: string): Promise<AdminSessionState> {
+    const [revoked, blocked, owner, roles] = await this.redis.mGet([
+      this.sessionKey('admin', sid),
+      this.subjectKey('admin', sub),
+      this.adminSessionKey(sid),
+      this.adminRolesKey(sub),
+    ]);
+    const parsed: unknown = roles ? JSON.parse(roles) : [];
+    const held = Array.isArray(parsed) ? parsed.filter((r): r is string => typeof r === 'string') : [];
+    if (blocked) return { state: 'blocked', roles: held };
+    if (revoked) return { state: 'revoked', roles: held };
+    // A session opened for another admin is no session of this token's subject.
+    if (owner !== sub) return { state: 'unknown', roles: held };
+    return { state: 'active', roles: held };
   }
 }

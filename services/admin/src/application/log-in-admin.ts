@@ -76,6 +76,10 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   const sessionId = uuidv7();
   const opened = await deps.db.transaction(async (tx) => {
     if (!(await insertAdminSession(tx, { id: sessionId, adminId: admin.id, ip, verifiedHash: admin.password_hash }))) return false;
+    // Redis inside the transaction: when it fails the session is not opened, rather than opened
+    // for a token the gateway would refuse (ADR 0034).
+    await deps.revocations.setAdminRoles(admin.id, admin.roles);
+    await deps.revocations.openAdminSession(admin.id, sessionId, deps.config.ADMIN_TOKEN_TTL_SECONDS);
     await recordAudit(deps.events, tx, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
       action: 'admin.login',
       biz_type: 'admin_user',

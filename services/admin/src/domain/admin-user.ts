@@ -1,8 +1,8 @@
-import { AdminNickname, AdminPassword, AdminStatus as AdminStatusSchema, AdminUsername, z } from '@market/contracts';
+import { AdminNickname, AdminPassword, AdminRoles, AdminStatus as AdminStatusSchema, AdminUsername, z, type AdminRole } from '@market/contracts';
 
 export { AdminNickname, AdminPassword, AdminUsername };
 
-export const NewAdmin = z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword });
+export const NewAdmin = z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword, roles: AdminRoles.default([]) });
 export type NewAdmin = z.infer<typeof NewAdmin>;
 
 export type AdminStatus = z.infer<typeof AdminStatusSchema>;
@@ -45,5 +45,23 @@ export function disableRefusal(actorId: string, target: { id: string; status: Ad
   if (target.status !== STATUS_CHANGES.disable.from) return 'already_disabled';
   if (activeIds.every((id) => id === target.id)) return 'last_active';
   if (!activeIds.includes(actorId)) return 'actor_disabled';
+  return null;
+}
+
+export type RolesRefusal = 'self' | 'last_super_admin';
+
+/**
+ * Why `actorId` may not give `target` these roles; null when it may. Nobody widens or narrows
+ * their own roles, and some active admin must keep the power to manage admins.
+ */
+export function rolesRefusal(
+  actorId: string,
+  target: { id: string; status: AdminStatus; roles: readonly AdminRole[] },
+  roles: readonly AdminRole[],
+  activeSuperAdminIds: readonly string[],
+): RolesRefusal | null {
+  if (target.id === actorId) return 'self';
+  const losesSuperAdmin = target.roles.includes('super_admin') && !roles.includes('super_admin');
+  if (losesSuperAdmin && activeSuperAdminIds.every((id) => id === target.id)) return 'last_super_admin';
   return null;
 }
