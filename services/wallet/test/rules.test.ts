@@ -107,7 +107,7 @@ describe('recharge payments', () => {
 
 describe('the sandbox payment gateway', () => {
   it('refuses to start in production, as does a default PAYGATE_SECRET', () => {
-    const config = loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test' });
+    const config = loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'development' });
     const log = createLogger('wallet', 'silent');
     expect(() => createPaymentGateway({ ...config, NODE_ENV: 'production' }, null as never, log)).toThrow(/PAYGATE_PROVIDER=sandbox/);
     expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'production', INTERNAL_ASSERTION_SECRET: 'x'.repeat(40) })).toThrow(/PAYGATE_SECRET/);

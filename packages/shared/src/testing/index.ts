@@ -71,7 +71,8 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<N
   const urls = await resolveInfra();
   return {
     ...urls,
-    NODE_ENV: 'test',
+    // Test stacks run on the published development secrets, which only development accepts.
+    NODE_ENV: 'development',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     PORT: '0',
     EVENTS_EXCHANGE: uniqueName('test.events'),
