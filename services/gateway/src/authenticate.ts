@@ -43,7 +43,7 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
     const state = await revocations.sessionState('user', claims.sub, claims.sid).catch(redisDown);
     if (state === 'revoked') throw problems.tokenRevoked();
     if (state === 'blocked') throw problems.userFrozen();
-    return { kind: 'user', sub: claims.sub, sid: claims.sid, ip };
+    return { kind: 'user', sub: claims.sub, sid: claims.sid, ip, exp: claims.exp };
   }
 
   /**
@@ -62,7 +62,7 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
     if (!route.permission || !rolesAllow(roles, route.permission)) {
       throw problems.forbidden(`this needs the permission ${route.permission ?? '(none declared)'}, which your roles do not grant`);
     }
-    return { kind: 'admin', sub: claims.sub, sid: claims.sid, ip };
+    return { kind: 'admin', sub: claims.sub, sid: claims.sid, ip, exp: claims.exp };
   }
 
   /**
