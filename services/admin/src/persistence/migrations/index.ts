@@ -3,6 +3,7 @@ import { CreateAdminTables1763900000000 } from './1763900000000-create-admin-tab
 import { SeedRequireRealname1764000000000 } from './1764000000000-seed-require-realname';
 import { CountLoginFailuresPerUsername1764100000000 } from './1764100000000-count-login-failures-per-username';
 import { AdminRoles1765500000001 } from './1765500000001-admin-roles';
+import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-logins-per-address';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -10,4 +11,5 @@ export const adminMigrations = [
   SeedRequireRealname1764000000000,
   CountLoginFailuresPerUsername1764100000000,
   AdminRoles1765500000001,
+  ThrottleLoginsPerAddress1765500000002,
 ];
