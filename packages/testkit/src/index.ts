@@ -23,7 +23,8 @@ import { notifyService } from '../../../services/notify/src/service';
 import { ordersService } from '../../../services/orders/src/service';
 import { walletService } from '../../../services/wallet/src/service';
 
-const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
+/** Every service as the kit starts it, by name: its environment shape, routes and handlers. */
+export const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
   identity: identityService,
   catalog: catalogService,
   orders: ordersService,
