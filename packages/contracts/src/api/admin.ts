@@ -154,7 +154,7 @@ export const adminLogin = defineRoute({
   description:
     'The captcha is checked first and spent whatever the outcome (`422 CAPTCHA_INVALID`). A wrong password and an unknown ' +
     'username both answer `401` "invalid username or password". Failed attempts are counted per username and client address, ' +
-    'whether an admin has the username or not: after `ADMIN_LOGIN_MAX_FAILURES` in a row (default 5) that address is held off ' +
+    'whether an admin has it or not: after `ADMIN_LOGIN_MAX_FAILURES` in a row (default 5) that address is held off ' +
     'that username for `ADMIN_LOCKOUT_MINUTES` (default 15), twice as long at each further hold (up to a day), answering `429` ' +
     'with `Retry-After` even to the right password, while the admin still logs in from elsewhere. The account itself is locked ' +
     '(for `ADMIN_LOCKOUT_MINUTES`, with an alert) only after `ADMIN_ACCOUNT_LOCK_FAILURES` (default 100) failures in a row over ' +

@@ -31,7 +31,7 @@ export const STATUS_CHANGES: Record<StatusChange, { from: AdminStatus; to: Admin
   enable: { from: 'disabled', to: 'active' },
 };
 
-export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'actor_disabled';
+export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'last_super_admin' | 'actor_disabled';
 
 /**
  * Why `actorId` may not disable `target`, judged against the admins active right now; null when it
@@ -40,10 +40,17 @@ export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'acto
  * of two admins disabling each other at once hears; it is judged before the actor's own status
  * for that reason.
  */
-export function disableRefusal(actorId: string, target: { id: string; status: AdminStatus }, activeIds: readonly string[]): DisableRefusal | null {
+export function disableRefusal(
+  actorId: string,
+  target: { id: string; status: AdminStatus; roles: readonly AdminRole[] },
+  activeIds: readonly string[],
+  activeSuperAdminIds: readonly string[],
+): DisableRefusal | null {
   if (target.id === actorId) return 'self';
   if (target.status !== STATUS_CHANGES.disable.from) return 'already_disabled';
   if (activeIds.every((id) => id === target.id)) return 'last_active';
+  // Someone must still be able to manage admins (the actor may have lost the role meanwhile).
+  if (target.roles.includes('super_admin') && activeSuperAdminIds.every((id) => id === target.id)) return 'last_super_admin';
   if (!activeIds.includes(actorId)) return 'actor_disabled';
   return null;
 }
