@@ -325,7 +325,7 @@ export const disableAdmin = defineRoute({
   description:
     'A disabled admin cannot log in (`403`), its sessions end and its tokens are refused on the next request (`403`), and it no ' +
     'longer matches open uploads. Nobody can disable their own account (`403 FORBIDDEN`) or the last active admin ' +
-    '(`409 LAST_ACTIVE_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins ' +
+    '(`409 LAST_ACTIVE_ADMIN`) or the last active super admin (`409 LAST_SUPER_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins ' +
     'disabling each other at once exactly one succeeds and the other gets `409 LAST_ACTIVE_ADMIN` (or `403` when others remain ' +
     'active: it has just been disabled itself).',
   tags: ['admin-accounts'],
