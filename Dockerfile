@@ -20,6 +20,16 @@ USER node
 FROM runtime AS provision
 CMD ["node", "scripts/provision-db.mjs"]
 
+# The broker's users and topology (ADR 0011): scripts/provision-broker.mjs drives rabbitmqctl, so it
+# runs on the RabbitMQ image, with Node and the built workspace added; RABBITMQ_NODENAME names the broker.
+FROM rabbitmq:3.13-management AS provision-broker
+COPY --from=build /usr/local/bin/node /usr/local/bin/node
+COPY --from=build /app /app
+WORKDIR /app
+ENV NODE_ENV=production
+ENTRYPOINT []
+CMD ["node", "scripts/provision-broker.mjs"]
+
 FROM runtime AS gateway
 EXPOSE 8080
 CMD ["node", "services/gateway/dist/main.js"]

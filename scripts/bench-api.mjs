@@ -47,7 +47,7 @@ const production = nodeEnv === 'production';
 // Production refuses the published development secrets; a bench run makes up its own.
 const productionSecrets = production
   ? Object.fromEntries(
-      ['INTERNAL_ASSERTION_SECRET', 'USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET', 'SMS_CODE_SECRET', 'ADMIN_BOOTSTRAP_PASSWORD'].map((k) => [
+      ['INTERNAL_ASSERTION_SECRET', 'USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET', 'SMS_CODE_SECRET'].map((k) => [
         k,
         randomBytes(32).toString('hex'),
       ]),
@@ -56,8 +56,10 @@ const productionSecrets = production
 if (production) {
   productionSecrets.DATA_ENCRYPTION_KEYS = `bench:${randomBytes(32).toString('base64')}`;
   productionSecrets.OPEN_UPLOAD_TOKEN = randomBytes(32).toString('hex');
-  productionSecrets.CAPTCHA_MODE = 'strict';
 }
+// The first admin, who approves the seeded listings; admin runs in development (see below), so its
+// captcha comes with its text.
+const adminPassword = env.ADMIN_BOOTSTRAP_PASSWORD ?? require(path.join(root, 'services/admin/dist/config.js')).DEV_BOOTSTRAP_PASSWORD;
 const secretOf = (name) => productionSecrets[name] ?? shared.baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined);
 const tokenSecret = (name) => productionSecrets[name] ?? shared.tokenSecretShape[name].parse(undefined);
 
@@ -97,8 +99,9 @@ process.on('SIGINT', () => process.exit(130));
 for (const service of SERVICES) {
   start(service, `services/${service}/dist/main.js`, {
     // production identity needs a real SMS provider (and /api/me a logged-in user), production wallet
-    // a real payment gateway: both stay in development; neither is on the paths measured but /api/me
-    ...(production && (service === 'identity' || service === 'wallet') ? { NODE_ENV: 'development' } : {}),
+    // a real payment gateway, production admin a captcha solved by a person: they stay in development;
+    // none is on the paths measured but /api/me
+    ...(production && (service === 'identity' || service === 'wallet' || service === 'admin') ? { NODE_ENV: 'development' } : {}),
     PORT: String(servicePort(service)),
     DB_SCHEMA: service,
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
@@ -147,7 +150,18 @@ const countOnline = async () => Number((await catalogDb.query(`SELECT count(*) F
 const existing = await countOnline();
 const apiMissing = Math.max(0, listingCount - existing);
 const seedStarted = Date.now();
-const admin = shared.signAccessToken('admin', crypto.randomUUID(), crypto.randomUUID(), tokenSecret('ADMIN_TOKEN_SECRET'), 3600).token;
+// A real admin session: the gateway refuses admin tokens no login opened (ADR 0034).
+async function adminToken() {
+  const captcha = await call('GET', `${gateway}/api/admin/auth/captcha`);
+  const login = await call('POST', `${gateway}/api/admin/auth/login`, {
+    username: env.ADMIN_BOOTSTRAP_USERNAME ?? 'admin',
+    password: adminPassword,
+    captcha_id: captcha.captcha_id,
+    captcha_code: captcha.dev_text,
+  });
+  return login.access_token;
+}
+const admin = apiMissing > 0 ? await adminToken() : null;
 let next = 0;
 async function seedWorker() {
   for (let i = next++; i < apiMissing; i = next++) {

@@ -5,4 +5,5 @@ export * from './internal';
 export * from './routing';
 export * from './services';
 export * from './system-config';
+export * from './permissions';
 export { orNull, z } from './zod';

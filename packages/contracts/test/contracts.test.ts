@@ -74,6 +74,8 @@ describe('route contracts', () => {
         'POST /api/admin/admins/{id}/disable',
         'POST /api/admin/admins/{id}/enable',
         'POST /api/admin/me/password',
+        'POST /api/admin/orders/{id}/handoff-records/reveal',
+        'PUT /api/admin/admins/{id}/roles',
         'POST /api/notifications/read-all',
         'POST /api/orders/{id}/checkout/reject',
         'POST /api/payments/sandbox/{id}/complete',

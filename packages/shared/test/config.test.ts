@@ -26,6 +26,12 @@ describe('configuration from the environment', () => {
     expect(loadConfig(shape, { NODE_ENV: 'production', PORT: '80', ...realSecrets }).API_KEY).toBe(realSecrets.API_KEY);
   });
 
+  it('refuses the published defaults under NODE_ENV=test too: only development runs on them', () => {
+    expect(() => loadConfig(shape, { NODE_ENV: 'test', PORT: '80' })).toThrow(/in test these secrets must be set explicitly: INTERNAL_ASSERTION_SECRET, API_KEY/);
+    expect(loadConfig(shape, { NODE_ENV: 'test', PORT: '80', ...realSecrets }).API_KEY).toBe(realSecrets.API_KEY);
+    expect(loadConfig(shape, { NODE_ENV: 'development', PORT: '80' }).API_KEY).toBe('dev-only-api-key-0000000000000000000000');
+  });
+
   it('lists every invalid variable by name without echoing values', () => {
     let error: unknown;
     try {

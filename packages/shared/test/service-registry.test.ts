@@ -2,10 +2,33 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PORTS, SERVICE_NAMES, GATEWAY_DEFAULT_PORT, SERVICE_REGISTRY } from '@market/contracts';
 import { serviceUrlShape } from '../src/config/env';
+import { SECRET_VARIABLES } from '../src/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const compose = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
 const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+/** Which processes read each secret, from the "used by" column of the README's configuration table. */
+function readersInReadme(variable: string): string[] {
+  const row = readme.split('\n').find((line) => line.startsWith(`| \`${variable}\` |`));
+  if (!row) throw new Error(`README has no configuration row for ${variable}`);
+  const usedBy = row.split('|')[3]!.split(',').map((s) => s.trim());
+  return usedBy.flatMap((reader) => (reader === 'services' ? [...SERVICE_NAMES] : [reader])).filter((r) => r === 'gateway' || (SERVICE_NAMES as string[]).includes(r));
+}
+
+/** The variables a container's environment sets, its own and those merged in from `x-service-env`. */
+function containerVariables(name: string): Set<string> {
+  const own = composeService(name);
+  const lines = own.split('\n');
+  if (own.includes('<<: *service-env')) {
+    const all = compose.split('\n');
+    const start = all.findIndex((line) => line.startsWith('x-service-env:'));
+    const end = all.findIndex((line, i) => i > start && line.trim() === '');
+    lines.push(...all.slice(start + 1, end));
+  }
+  return new Set(lines.map((line) => /^ {2,6}([A-Z][A-Z0-9_]+): /.exec(line)?.[1]).filter((v): v is string => v !== undefined));
+}
 
 /** The lines of one top-level entry under `services:` (two-space indent), up to the next one. */
 function composeService(name: string): string {
@@ -59,6 +82,31 @@ describe('docker-compose.yml and Dockerfile (compose check)', () => {
     }
     const passwords = /MARKET_DB_ROLE_PASSWORDS: (.*)/.exec(compose)?.[1] ?? '';
     expect(passwords.split(',').map((pair) => pair.split(':')[0])).toEqual(SERVICE_NAMES);
+  });
+
+  it.each([...SERVICE_NAMES, 'gateway'])('give %s exactly the secrets the README says it reads', (name) => {
+    const held = SECRET_VARIABLES.filter((secret) => containerVariables(name).has(secret));
+    const reads = SECRET_VARIABLES.filter((secret) => readersInReadme(secret).includes(name));
+    expect(held).toEqual(reads);
+  });
+
+  it('connect every service to RabbitMQ as its own broker user, provisioned by the broker job', () => {
+    for (const { name } of SERVICE_REGISTRY) {
+      expect(composeService(name)).toContain(`AMQP_URL: amqp://market_${name}:\${${name.toUpperCase()}_AMQP_PASSWORD:?`);
+      expect(composeService(name)).not.toContain('guest');
+    }
+    expect(containerVariables('gateway').has('AMQP_URL')).toBe(false);
+    expect(compose).not.toMatch(/amqp:\/\/guest/);
+    const passwords = /MARKET_AMQP_PASSWORDS: (.*)/.exec(composeService('provision-broker'))?.[1] ?? '';
+    expect(passwords.split(',').map((pair) => pair.split(':')[0])).toEqual(SERVICE_NAMES);
+    expect(composeService('provision-broker')).toContain('target: provision-broker }');
+    expect(dockerfile).toMatch(/^FROM rabbitmq:\S+ AS provision-broker$/m);
+  });
+
+  it('make Redis require a password, and give it to every client', () => {
+    expect(composeService('redis')).toContain('--requirepass');
+    for (const name of [...SERVICE_NAMES, 'gateway']) expect(containerVariables(name).has('REDIS_URL')).toBe(true);
+    expect(compose).toContain('REDIS_URL: redis://:${REDIS_PASSWORD:?set REDIS_PASSWORD}@redis:6379');
   });
 
   it('start the gateway after every service', () => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import { eventProducers, type EventData, type EventType, type ServiceName } from '@market/contracts';
+import { eventProducers, type AdminRole, type EventData, type EventType, type ServiceName } from '@market/contracts';
 import { signAccessToken, type Realm } from '@market/shared/auth';
 import { tokenSecretShape, serviceUrls } from '@market/shared/config';
 import { buildEvent, type DomainEvent } from '@market/shared/events';
@@ -14,6 +14,8 @@ import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '
 import { createGateway } from '../../../services/gateway/src/app';
 import { loadGatewayConfig } from '../../../services/gateway/src/config';
 import { adminService } from '../../../services/admin/src/service';
+import { insertAdminSession } from '../../../services/admin/src/persistence/admin-sessions';
+import { insertAdmin } from '../../../services/admin/src/persistence/admin-users';
 import { catalogService } from '../../../services/catalog/src/service';
 import { filesService } from '../../../services/files/src/service';
 import { identityService } from '../../../services/identity/src/service';
@@ -27,7 +29,8 @@ import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
 export { closeLeftovers, closeOnTeardown } from './leftovers';
 export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 
-const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
+/** Every service as the kit starts it, by name: its environment shape, routes and handlers. */
+export const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
   identity: identityService,
   catalog: catalogService,
   orders: ordersService,
@@ -232,7 +235,27 @@ export function mintCaller(realm: Realm): Caller {
 }
 
 export const newUser = (): Caller => mintCaller('user');
-export const newAdmin = (): Caller => mintCaller('admin');
+
+/**
+ * A real back-office admin holding `roles`, signed in: its row and session are written in the
+ * stack's admin service schema through that service's own persistence, and the gateway's copy of
+ * the session and roles through the service's revocation store, as a login does. It has no usable
+ * password; tests of the login itself go through `/api/admin/auth/login`. The stack must run admin.
+ */
+export async function newAdmin(stack: Stack, roles: AdminRole[] = ['super_admin']): Promise<Caller & { username: string }> {
+  const admin = stack.services.admin;
+  if (!admin) throw new Error('newAdmin needs the admin service in the stack: startStack({ services: [..., "admin"] })');
+  const id = uuidv7();
+  const sid = uuidv7();
+  const username = `t_${id.slice(-12)}`;
+  const passwordHash = 'no password: made by the testkit';
+  await insertAdmin(admin.ctx.db, { id, username, nickname: username, passwordHash, roles });
+  await insertAdminSession(admin.ctx.db, { id: sid, adminId: id, ip: null, verifiedHash: passwordHash });
+  const ttlSeconds = 600;
+  await admin.ctx.revocations.setAdminRoles(id, roles);
+  await admin.ctx.revocations.openAdminSession(id, sid, ttlSeconds);
+  return { id, sid, username, token: mintToken('admin', id, sid, ttlSeconds) };
+}
 
 /**
  * Polls `probe` until `accept` holds (events travel through the broker, so their effects arrive a

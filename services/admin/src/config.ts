@@ -10,12 +10,16 @@ export const adminEnv = {
   ADMIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(7200),
   ADMIN_BOOTSTRAP_USERNAME: AdminUsername.default('admin'),
   ADMIN_BOOTSTRAP_PASSWORD: secret(DEV_BOOTSTRAP_PASSWORD, 12),
+  /** failed logins in a row at one username from one client address before that address is held off */
   ADMIN_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  /** the first hold of an address (each further one doubles, up to a day), and the account lock's length */
   ADMIN_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   /** how often money:verify runs as a job, alerting on each mismatch (log line + audit entry) */
   MONEY_VERIFY_INTERVAL_MS: z.coerce.number().int().min(50).max(86_400_000).default(600_000),
   /** how long after an order ends its escrow may still be held before money:verify reports it */
   MONEY_SETTLEMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(600_000),
+  /** failed logins in a row at one username over every address before the account itself is locked, with an alert */
+  ADMIN_ACCOUNT_LOCK_FAILURES: z.coerce.number().int().min(2).max(100_000).default(100),
   /** `dev` answers the captcha text with the image; unset means `dev` outside production */
   CAPTCHA_MODE: z.enum(['dev', 'strict']).optional(),
 };

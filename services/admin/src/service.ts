@@ -3,6 +3,7 @@ import { Argon2Passwords } from './adapters/argon2-passwords';
 import { alertMoneyMismatches } from './application/alert-money-mismatches';
 import type { AdminDeps } from './application/deps';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
+import { publishAdminSessions } from './application/publish-admin-sessions';
 import { adminEnv, captchaMode, DEV_BOOTSTRAP_PASSWORD } from './config';
 import { storeAuditEntry } from './events/store-audit-entry';
 import { adminInternalRoutes } from './http/internal-routes';
@@ -29,6 +30,7 @@ export const adminService = defineService({
       internal: ctx.internal,
     };
     await announceBootstrap(deps);
+    await publishAdminSessions(deps);
     return {
       routes: adminRoutes(deps),
       internal: adminInternalRoutes(deps),

@@ -1,3 +1,4 @@
+import { ADMIN_PERMISSIONS } from '@market/contracts';
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
 import { forgetQuietLoginFailures } from '../src/persistence/login-failures';
@@ -36,7 +37,15 @@ describe('back-office login', () => {
 
     const me = await client.get('/api/admin/me', token);
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: admin.id, username: admin.username, nickname: '客服小艾', status: 'active', created_at: admin.created_at });
+    expect(me.body).toEqual({
+      id: admin.id,
+      username: admin.username,
+      nickname: '客服小艾',
+      status: 'active',
+      roles: ['super_admin'],
+      permissions: [...ADMIN_PERMISSIONS],
+      created_at: admin.created_at,
+    });
 
     const out = await client.post('/api/admin/auth/logout', undefined, token);
     expect(out.status).toBe(204);

@@ -65,7 +65,7 @@ describe('disabling the last active admins', () => {
     for (let round = 0; round < 4; round++) {
       const username = uniqueUsername('pair');
       const password = `pw-${randomBytes(10).toString('hex')}`;
-      const added = await client.post('/api/admin/admins', { username, nickname: username, password }, survivor.token);
+      const added = await client.post('/api/admin/admins', { username, nickname: username, password, roles: ['super_admin'] }, survivor.token);
       expect(added.status).toBe(201);
       const challenger = { token: await loginToken(client, username, password), id: added.body.id as string };
       expect((await activeIds()).sort()).toEqual([survivor.id, challenger.id].sort());
@@ -90,5 +90,50 @@ describe('disabling the last active admins', () => {
     const self = await client.post(`/api/admin/admins/${survivor.id}/disable`, {}, survivor.token);
     expect(self.status).toBe(403);
     expect(await activeIds()).toEqual([survivor.id]);
+  });
+});
+
+/** A stack of its own: the race needs to know every super admin there is. */
+describe('disabling and demoting the last super admins', () => {
+  let stack: Stack;
+  let client: Client;
+
+  beforeAll(async () => {
+    stack = await startStack({ services: ['admin'] });
+    client = api(stack.url);
+  });
+  afterAll(() => stack.stop());
+
+  it('a super admin taking the other’s role while being disabled by it: one wins, a super admin remains', async () => {
+    const root = await loginToken(client, 'admin', DEV_BOOTSTRAP_PASSWORD);
+    const rootId = (await client.get('/api/admin/me', root)).body.id as string;
+    const superAdmin = async () => {
+      const username = uniqueUsername('sup');
+      const password = `pw-${randomBytes(10).toString('hex')}`;
+      const added = await client.post('/api/admin/admins', { username, nickname: username, password, roles: ['super_admin'] }, root);
+      expect(added.status).toBe(201);
+      return { id: added.body.id as string, token: await loginToken(client, username, password) };
+    };
+    const activeSuperAdmins = async (): Promise<string[]> =>
+      (await stack.services.admin!.ctx.db.query(`SELECT id FROM admin_users WHERE status = 'active' AND 'super_admin' = ANY (roles)`)).map(
+        (r: { id: string }) => r.id,
+      );
+    for (let round = 0; round < 6; round++) {
+      const [a, b] = [await superAdmin(), await superAdmin()];
+      // Leave a and b the only super admins for the race.
+      expect((await client.put(`/api/admin/admins/${rootId}/roles`, { roles: ['auditor'] }, a.token)).status).toBe(200);
+      const [demoted, disabled] = await Promise.all([
+        client.put(`/api/admin/admins/${a.id}/roles`, { roles: [] }, b.token),
+        client.post(`/api/admin/admins/${b.id}/disable`, {}, a.token),
+      ]);
+      expect([demoted.status, disabled.status].filter((s) => s === 200)).toHaveLength(1);
+      const supers = await activeSuperAdmins();
+      expect(supers).toHaveLength(1);
+      const winner = supers[0] === a.id ? a : b;
+      // Back to root as the only super admin for the next round.
+      expect((await client.put(`/api/admin/admins/${rootId}/roles`, { roles: ['super_admin'] }, winner.token)).status).toBe(200);
+      expect((await client.put(`/api/admin/admins/${winner.id}/roles`, { roles: [] }, root)).status).toBe(200);
+      expect(await activeSuperAdmins()).toEqual([rootId]);
+    }
   });
 });

@@ -30,7 +30,7 @@ describe('managing admins', () => {
   const addAdmin = async (overrides: { username?: string; nickname?: string } = {}) => {
     const username = overrides.username ?? uniqueUsername();
     const password = newPassword();
-    const res = await client.post('/api/admin/admins', { username, nickname: overrides.nickname ?? username, password }, root);
+    const res = await client.post('/api/admin/admins', { username, nickname: overrides.nickname ?? username, password, roles: ['super_admin'] }, root);
     if (res.status !== 201) throw new Error(`adding an admin answered ${res.status}: ${JSON.stringify(res.body)}`);
     return { ...res.body, password } as { id: string; username: string; nickname: string; password: string };
   };
@@ -47,7 +47,7 @@ describe('managing admins', () => {
     const password = newPassword();
     const created = await client.post('/api/admin/admins', { username, nickname: '客服小新', password }, root);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), username, nickname: '客服小新', status: 'active', created_at: expect.any(String) });
+    expect(created.body).toEqual({ id: expect.any(String), username, nickname: '客服小新', status: 'active', roles: [], created_at: expect.any(String) });
     expect(await loginToken(client, username, password)).toEqual(expect.any(String));
     const later = [await addAdmin(), await addAdmin()];
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AdminRole } from '@market/contracts';
 import { mintToken, type api, type Stack } from '@market/testkit';
 import { Argon2Passwords } from '../src/adapters/argon2-passwords';
 import { createAdmin } from '../src/application/create-admin';
@@ -14,13 +15,13 @@ export function uniqueUsername(prefix = 'adm') {
 }
 
 /** A new active admin, made by the same use case as `npm run admin:create`. */
-export async function newAdmin(stack: Stack, overrides: { username?: string; nickname?: string } = {}) {
+export async function newAdmin(stack: Stack, overrides: { username?: string; nickname?: string; roles?: AdminRole[] } = {}) {
   const username = overrides.username ?? uniqueUsername();
   const password = `pw-${randomBytes(12).toString('hex')}`;
   const ctx = stack.services.admin!.ctx;
   const admin = await createAdmin(
     { db: ctx.db, events: ctx.events, passwords: new Argon2Passwords() },
-    { username, nickname: overrides.nickname ?? username, password },
+    { username, nickname: overrides.nickname ?? username, password, roles: overrides.roles ?? ['super_admin'] },
   );
   return { ...admin, password };
 }

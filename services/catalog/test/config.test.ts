@@ -16,7 +16,7 @@ describe('catalog configuration', () => {
 
   it('leaves open upload without a token outside production', () => {
     expect(openUploadToken(loadConfig(shape, { NODE_ENV: 'development' }))).toBeUndefined();
-    expect(openUploadToken(loadConfig(shape, { NODE_ENV: 'test', OPEN_UPLOAD_TOKEN: 'upload-token-for-tests' }))).toBe('upload-token-for-tests');
+    expect(openUploadToken(loadConfig(shape, { ...production, NODE_ENV: 'test', OPEN_UPLOAD_TOKEN: 'upload-token-for-tests' }))).toBe('upload-token-for-tests');
   });
 
   it('refuses a token too short to resist guessing', () => {

@@ -1,22 +1,23 @@
 import { v7 as uuidv7 } from 'uuid';
 import { api, eventually, startStack, type Stack } from '@market/testkit';
-import { listingMaker, newAdmin, newUser } from './support';
+import { listingMaker, newAdmin, newUser, type Caller } from './support';
 
 /** The public read path: text search semantics over the trigram indexes, and the shared cache of answers. */
 describe('public listing reads', () => {
   let stack: Stack;
   let client: ReturnType<typeof api>;
-  const admin = newAdmin();
+  let admin: Caller;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['catalog'] });
+    stack = await startStack({ services: ['catalog', 'admin'] });
     client = api(stack.url);
+    admin = await newAdmin(stack);
   });
   afterAll(async () => {
     await stack?.stop();
   });
 
-  const { create, online } = listingMaker(() => client, admin);
+  const { create, online } = listingMaker(() => client, () => admin);
 
   const ids = (res: { body: { items: Array<{ id: string }> } }) => res.body.items.map((l) => l.id).sort();
 

@@ -20,20 +20,21 @@ const PNG = readFileSync(path.resolve(__dirname, '../assets/default-upload-scree
 describe('listings through the gateway', () => {
   let stack: Stack;
   let client: ReturnType<typeof api>;
-  const admin = newAdmin();
+  let admin: Caller;
 
   const storage = mkdtempSync(path.join(tmpdir(), 'catalog-files-'));
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['catalog', 'files'], serviceEnv: { files: { FILES_STORAGE_DIR: storage } } });
+    stack = await startStack({ services: ['catalog', 'files', 'admin'], serviceEnv: { files: { FILES_STORAGE_DIR: storage } } });
     client = api(stack.url);
+    admin = await newAdmin(stack);
   });
   afterAll(async () => {
     await stack?.stop();
     rmSync(storage, { recursive: true, force: true });
   });
 
-  const { create, online } = listingMaker(() => client, admin);
+  const { create, online } = listingMaker(() => client, () => admin);
 
   it('runs the review flow: draft → pending → online, visible to all, with events and an audit entry', async () => {
     const owner = newUser();
@@ -385,7 +386,7 @@ describe('listings through the gateway', () => {
 
   it('lets exactly one of two admins win when they approve and reject the same listing at once', async () => {
     const owner = newUser();
-    const other = newAdmin();
+    const other = await newAdmin(stack);
     for (let round = 0; round < 5; round++) {
       const listing = await create(owner);
       await client.post(`/api/listings/${listing.id}/submit-review`, {}, owner.token);

@@ -3,7 +3,7 @@ import { OPEN_UPLOAD_ACCOUNT_EXAMPLE, OpenUploadRecord } from '@market/contracts
 import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
 import { OPEN_UPLOAD_RAW_SEALED } from '../src/persistence/open-upload-repository';
 import { api, startStack, type Stack } from '@market/testkit';
-import { eventually, newAdmin, newUser } from './support';
+import { eventually, newAdmin, newUser, type Caller } from './support';
 
 const TOKEN = 'upload-token-for-tests-0123456789';
 const UPLOADER = 'cs_trace';
@@ -16,7 +16,7 @@ const LIMIT = 64 * 1024;
 describe('open-upload deliveries, recorded and traced', () => {
   let stack: Stack;
   let client: ReturnType<typeof api>;
-  const admin = newAdmin();
+  let admin: Caller;
   const secret = `s3cret-${Date.now()}`;
   const account = (overrides: Record<string, unknown> = {}) => ({ ...OPEN_UPLOAD_ACCOUNT_EXAMPLE, password: secret, ...overrides });
   const body = (uploaderName: string, data: unknown) => ({ uploadTime: '2026-11-22 18:00:00', uploaderName, data });
@@ -28,6 +28,7 @@ describe('open-upload deliveries, recorded and traced', () => {
       serviceEnv: { catalog: { OPEN_UPLOAD_TOKEN: TOKEN }, admin: { ADMIN_BOOTSTRAP_USERNAME: UPLOADER } },
     });
     client = api(stack.url);
+    admin = await newAdmin(stack);
   });
   afterAll(() => stack?.stop());
 

@@ -3,7 +3,7 @@ import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
 import { api, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { LISTING_CREDENTIALS_SEALED } from '../src/persistence/credentials-repository';
 import { OPEN_UPLOAD_RAW_SEALED } from '../src/persistence/open-upload-repository';
-import { newAdmin, outboxEvents } from './support';
+import { newAdmin, outboxEvents, type Caller } from './support';
 
 const TOKEN = 'upload-token-for-tests-0123456789';
 const UPLOADER = 'cs_alice';
@@ -23,7 +23,7 @@ const account = (n: number, overrides: Record<string, unknown> = {}) => ({
 describe('open upload through the gateway', () => {
   let stack: Stack;
   let client: ReturnType<typeof api>;
-  const admin = newAdmin();
+  let admin: Caller;
 
   beforeAll(async () => {
     stack = await startStack({
@@ -31,6 +31,7 @@ describe('open upload through the gateway', () => {
       serviceEnv: { catalog: { OPEN_UPLOAD_TOKEN: TOKEN }, admin: { ADMIN_BOOTSTRAP_USERNAME: UPLOADER } },
     });
     client = api(stack.url);
+    admin = await newAdmin(stack);
   });
   afterAll(() => stack?.stop());
 

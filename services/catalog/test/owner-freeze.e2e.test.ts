@@ -5,11 +5,12 @@ import { eventHandled, listingBody, newAdmin, newUser, outboxEvents, publishEven
 describe('frozen owners', () => {
   let stack: Stack;
   let client: ReturnType<typeof api>;
-  const admin = newAdmin();
+  let admin: Caller;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['catalog'] });
+    stack = await startStack({ services: ['catalog', 'admin'] });
     client = api(stack.url);
+    admin = await newAdmin(stack);
   });
   afterAll(() => stack?.stop());
 

@@ -21,9 +21,9 @@ export type ListingAnswer = { id: string; title: string; description: string | n
 
 /**
  * A listing made through the API: a draft, or one taken through review to online by `admin`.
- * `client` is read at each call: suites make theirs in `beforeAll`.
+ * `client` and `admin` are read at each call: suites make theirs in `beforeAll`.
  */
-export function listingMaker(client: () => ReturnType<typeof api>, admin: Caller) {
+export function listingMaker(client: () => ReturnType<typeof api>, admin: () => Caller) {
   async function create(owner: Caller, overrides: Record<string, unknown> = {}): Promise<ListingAnswer> {
     const res = await client().post('/api/listings', listingBody(overrides), owner.token);
     expect(res.status).toBe(201);
@@ -32,7 +32,7 @@ export function listingMaker(client: () => ReturnType<typeof api>, admin: Caller
   async function online(owner: Caller, overrides: Record<string, unknown> = {}): Promise<ListingAnswer> {
     const listing = await create(owner, overrides);
     expect((await client().post(`/api/listings/${listing.id}/submit-review`, {}, owner.token)).status).toBe(200);
-    const approved = await client().post(`/api/admin/listings/${listing.id}/approve`, {}, admin.token);
+    const approved = await client().post(`/api/admin/listings/${listing.id}/approve`, {}, admin().token);
     expect(approved.status).toBe(200);
     return approved.body;
   }

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { attachFiles, fileMeta, MAX_FILE_BYTES } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
-import { checkAnswer, checkedFetch, api, internalClientAs, mintToken, startStack, type Stack } from '@market/testkit';
+import { checkAnswer, checkedFetch, api, internalClientAs, mintToken, newAdmin, startStack, type Caller, type Stack } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
 
 const userToken = (sub: string) => mintToken('user', sub);
-const adminToken = (sub?: string) => mintToken('admin', sub);
 
 // Smallest well-formed files of each accepted type.
 const PNG = Buffer.from(
@@ -43,6 +42,7 @@ interface Part {
 
 describe('files service through the gateway', () => {
   let stack: Stack;
+  let backOffice: Caller;
   let client: ReturnType<typeof api>;
   let storageDir: string;
   const owner = uuidv7();
@@ -108,8 +108,9 @@ describe('files service through the gateway', () => {
 
   beforeAll(async () => {
     storageDir = mkdtempSync(path.join(tmpdir(), 'files-test-'));
-    stack = await startStack({ services: ['files'], serviceEnv: { files: { FILES_STORAGE_DIR: storageDir } } });
+    stack = await startStack({ services: ['files', 'admin'], serviceEnv: { files: { FILES_STORAGE_DIR: storageDir } } });
     client = api(stack.url);
+    backOffice = await newAdmin(stack, ['customer_service']);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -209,7 +210,7 @@ describe('files service through the gateway', () => {
 
     const anonymous = await upload(undefined, png);
     expect(anonymous.status).toBe(401);
-    const admin = await upload(adminToken(), png);
+    const admin = await upload(backOffice.token, png);
     expect(admin.status).toBe(401);
   });
 
@@ -298,7 +299,7 @@ describe('files service through the gateway', () => {
     ];
     for (const key of keys) {
       expect((await read(key, userToken(owner))).status).toBe(404);
-      expect((await read(key, adminToken(), {}, true)).status).toBe(404);
+      expect((await read(key, backOffice.token, {}, true)).status).toBe(404);
     }
     expect((await client.get('/api/files/object')).status).toBe(400);
   });
@@ -306,13 +307,13 @@ describe('files service through the gateway', () => {
   it('lets the back office read any file and audits every read of a private one', async () => {
     const privateKey = await uploaded('realname', { bytes: PNG, filename: 'id-card.png' });
     const publicKey = await uploaded('listing', { bytes: PNG, filename: 'cover.png' });
-    const adminId = uuidv7();
+    const adminId = backOffice.id;
 
-    const res = await read(privateKey, adminToken(adminId), {}, true);
+    const res = await read(privateKey, backOffice.token, {}, true);
     expect(res.status).toBe(200);
     expect(res.bytes.equals(PNG)).toBe(true);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
-    expect((await read(publicKey, adminToken(adminId), {}, true)).status).toBe(200);
+    expect((await read(publicKey, backOffice.token, {}, true)).status).toBe(200);
     expect((await read(privateKey, userToken(owner), {}, true)).status).toBe(401);
 
     const audits: Array<{ payload: { data: Record<string, unknown> } }> = await stack.services.files!.ctx.db.query(

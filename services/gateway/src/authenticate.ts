@@ -1,4 +1,4 @@
-import { type AnyRoute } from '@market/contracts';
+import { AdminRole, rolesAllow, type AnyRoute } from '@market/contracts';
 import {
   ExpiringCache,
   verifyAccessToken,
@@ -21,7 +21,7 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
   // Verified tokens are remembered until they expire; revocation is still checked on every request.
   const caches: Record<Realm, ExpiringCache<AccessClaims>> = { user: new ExpiringCache(50_000), admin: new ExpiringCache(50_000) };
 
-  async function verify(realm: Realm, token: string, ip: string | null): Promise<Identity> {
+  function claimsOf(realm: Realm, token: string): AccessClaims {
     let claims = caches[realm].get(token);
     if (!claims) {
       const result = verifyAccessToken(realm, token, secrets[realm]);
@@ -29,14 +29,40 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
       claims = result.claims;
       caches[realm].set(token, claims, claims.exp * 1000);
     }
-    // Without Redis a revoked token cannot be told from a live one: refuse rather than guess. The
-    // Redis client bounds the wait (REDIS_COMMAND_TIMEOUT_MS), so a stalled Redis is a quick 503.
-    const state = await revocations.sessionState(realm, claims.sub, claims.sid).catch(() => {
-      throw problems.upstreamUnavailable(503);
-    });
+    return claims;
+  }
+
+  // Without Redis a revoked token cannot be told from a live one: refuse rather than guess. The
+  // Redis client bounds the wait (REDIS_COMMAND_TIMEOUT_MS), so a stalled Redis is a quick 503.
+  const redisDown = () => {
+    throw problems.upstreamUnavailable(503);
+  };
+
+  async function verifyUser(token: string, ip: string | null): Promise<Identity> {
+    const claims = claimsOf('user', token);
+    const state = await revocations.sessionState('user', claims.sub, claims.sid).catch(redisDown);
     if (state === 'revoked') throw problems.tokenRevoked();
-    if (state === 'blocked') throw realm === 'user' ? problems.userFrozen() : problems.forbidden('this admin account is disabled');
-    return { kind: realm, sub: claims.sub, sid: claims.sid, ip };
+    if (state === 'blocked') throw problems.userFrozen();
+    return { kind: 'user', sub: claims.sub, sid: claims.sid, ip, exp: claims.exp };
+  }
+
+  /**
+   * An admin token opens a route only for a session the admin service opened and has not ended,
+   * and only when the roles the admin holds now grant the route's permission (ADR 0033, 0034): the
+   * session and the roles are read with the revocation state, so a change shows on the next request.
+   */
+  async function verifyAdmin(route: AnyRoute, token: string, ip: string | null): Promise<Identity> {
+    const claims = claimsOf('admin', token);
+    const session = await revocations.adminSessionState(claims.sub, claims.sid).catch(redisDown);
+    if (session.state === 'revoked') throw problems.tokenRevoked();
+    if (session.state === 'blocked') throw problems.forbidden('this admin account is disabled');
+    if (session.state === 'unknown') throw problems.unauthenticated('this session does not exist');
+    const roles = session.roles.filter((role): role is AdminRole => AdminRole.safeParse(role).success);
+    // A contract without a permission cannot be built (the type checker refuses it); refuse anyway.
+    if (!route.permission || !rolesAllow(roles, route.permission)) {
+      throw problems.forbidden(`this needs the permission ${route.permission ?? '(none declared)'}, which your roles do not grant`);
+    }
+    return { kind: 'admin', sub: claims.sub, sid: claims.sid, ip, exp: claims.exp };
   }
 
   /**
@@ -52,9 +78,9 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
     if (token === null) throw problems.unauthenticated('Authorization must be "Bearer <token>"');
     if (route.auth === 'admin' || route.auth === 'user') {
       if (token === undefined) throw problems.unauthenticated();
-      return verify(route.auth, token, ip);
+      return route.auth === 'admin' ? verifyAdmin(route, token, ip) : verifyUser(token, ip);
     }
     if (token === undefined) return { kind: 'anonymous', ip };
-    return verify('user', token, ip);
+    return verifyUser(token, ip);
   };
 }

@@ -12,7 +12,8 @@ export const gatewayEnvShape = {
   INTERNAL_ASSERTION_SECRET: baseEnvShape.INTERNAL_ASSERTION_SECRET,
   ...tokenSecretShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS.gateway),
-  HOST: z.string().default('0.0.0.0'),
+  /** default: 127.0.0.1 in development (nothing else on the network reaches a gateway on published secrets), 0.0.0.0 otherwise */
+  HOST: z.string().optional(),
   /** behind a load balancer: take the client address from X-Forwarded-For (Express `trust proxy` value) */
   TRUST_PROXY: z.string().default('false'),
   ...serviceUrlShape,
@@ -33,5 +34,6 @@ export const gatewayEnvShape = {
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
-  return loadConfig(gatewayEnvShape, env);
+  const config = loadConfig(gatewayEnvShape, env);
+  return { ...config, HOST: config.HOST ?? (config.NODE_ENV === 'development' ? '127.0.0.1' : '0.0.0.0') };
 }

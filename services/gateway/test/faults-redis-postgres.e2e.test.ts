@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { createClient } from 'redis';
 import { assertionFor } from '@market/shared/testing';
-import { api, mintToken, startStack, type Stack } from '@market/testkit';
+import { api, newAdmin, startStack, type Stack } from '@market/testkit';
 
 /**
  * Faults of the backing services while requests run through a real stack: a Redis that stops
@@ -104,7 +104,7 @@ describe('when Redis stalls or Postgres drops connections', () => {
 
   beforeAll(async () => {
     process.on('unhandledRejection', onRejection);
-    stack = await startStack({ services: ['identity', 'catalog'], env: { TRUST_PROXY: 'true', RATE_LIMIT_SMS_PER_MINUTE: String(SMS_PER_MINUTE) } });
+    stack = await startStack({ services: ['identity', 'catalog', 'admin'], env: { TRUST_PROXY: 'true', RATE_LIMIT_SMS_PER_MINUTE: String(SMS_PER_MINUTE) } });
     client = api(stack.url);
   });
   afterAll(async () => {
@@ -200,7 +200,7 @@ describe('when Redis stalls or Postgres drops connections', () => {
 
   it('refuses a freeze quickly while Redis is paused and leaves the user neither frozen nor blocked once it resumes', async () => {
     const { token, userId } = await logIn(client);
-    const admin = mintToken('admin');
+    const admin = (await newAdmin(stack, ['customer_service'])).token;
     const redisUrl = String(stack.env.REDIS_URL);
     // Straight to identity, as the gateway would forward it: the gateway itself answers 503 while
     // it cannot check the admin token's revocation, so the freeze would never be tried.

@@ -7,13 +7,14 @@ import { connectRedis } from '@market/shared/redis';
 import { assertionFor } from '@market/shared/testing';
 import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
-import { api, mintToken, startStack, type Stack } from '@market/testkit';
+import { api, mintToken, newAdmin, startStack, type Stack } from '@market/testkit';
 
 const endpoints: Array<{ method: string; path: string }> = JSON.parse(
   readFileSync(path.resolve(__dirname, '../../../docs/api/specified-endpoints.json'), 'utf8'),
 );
 
 const userToken = (sub?: string, sid?: string) => mintToken('user', sub, sid);
+/** An admin token of no session: refused wherever it goes. */
 const adminToken = () => mintToken('admin');
 
 describe('gateway in front of running services', () => {
@@ -21,7 +22,7 @@ describe('gateway in front of running services', () => {
   let client: ReturnType<typeof api>;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['orders', 'wallet', 'notify'] });
+    stack = await startStack({ services: ['orders', 'wallet', 'notify', 'admin'] });
     client = api(stack.url);
   });
   afterAll(() => stack.stop());
@@ -87,7 +88,7 @@ describe('gateway in front of running services', () => {
   it('refuses a user token on admin routes', async () => {
     const res = await client.get('/api/admin/orders', userToken());
     expect(res.status).toBe(401);
-    const ok = await client.get('/api/admin/orders', adminToken());
+    const ok = await client.get('/api/admin/orders', (await newAdmin(stack, ['customer_service'])).token);
     expect(ok.status).toBe(200);
   });
 

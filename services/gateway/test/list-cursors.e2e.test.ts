@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { allRoutes, type AnyRoute } from '@market/contracts';
-import { checkedFetch, api, eventually, mintToken, startStack, type ApiResponse, type Stack } from '@market/testkit';
+import { checkedFetch, api, eventually, newAdmin, startStack, type ApiResponse, type Stack } from '@market/testkit';
 
 const STARTED = ['identity', 'catalog', 'admin'] as const;
 
@@ -51,13 +51,14 @@ describe('list cursors through the gateway', () => {
   let stack: Stack;
   let client: ReturnType<typeof api>;
   let userToken: string;
-  const adminToken = mintToken('admin');
+  let adminToken: string;
 
   const tokenFor = (route: AnyRoute) => (route.auth === 'admin' ? adminToken : route.auth === 'user' ? userToken : undefined);
 
   beforeAll(async () => {
     stack = await startStack({ services: [...STARTED] });
     client = api(stack.url);
+    adminToken = (await newAdmin(stack)).token;
     // three users, three online listings (each approval an audit entry) and two awaiting review:
     // every list below has more than one page at limit=1
     const tokens: string[] = [];

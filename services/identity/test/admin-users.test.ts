@@ -1,19 +1,26 @@
-import { api, type Stack } from '@market/testkit';
+import { api, newAdmin, startStack, type Caller, type Stack } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
-import { adminToken, forgetResendInterval, from, logIn, newIp, newPhone, outboxEvents, sendCode, startIdentityStack, internalClient, type Client } from './helpers';
+import { forgetResendInterval, from, logIn, newIp, newPhone, outboxEvents, sendCode, internalClient, type Client } from './helpers';
 
 let stack: Stack;
 let client: Client;
+let backOffice: Caller;
 
 beforeAll(async () => {
-  stack = await startIdentityStack();
+  // As startIdentityStack, with the admin service for real back-office sessions.
+  stack = await startStack({ services: ['identity', 'admin'], env: { TRUST_PROXY: 'true' } });
   client = api(stack.url);
+  backOffice = await newAdmin(stack, ['customer_service']);
 });
+const adminToken = () => backOffice.token;
 afterAll(() => stack.stop());
 
 describe('back office: users, freeze and unfreeze', () => {
-  const adminId = uuidv7();
-  const admin = adminToken(adminId);
+  let adminId: string;
+  let admin: string;
+  beforeAll(() => {
+    ({ id: adminId, token: admin } = backOffice);
+  });
 
   const freeze = (id: string, reason = 'fraud reports') => client.post(`/api/admin/users/${id}/freeze`, { reason }, admin);
   const unfreeze = (id: string) => client.post(`/api/admin/users/${id}/unfreeze`, {}, admin);

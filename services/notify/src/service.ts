@@ -26,10 +26,17 @@ export const notifyService = defineService({
       maxStreamsPerUser: ctx.config.NOTIFY_MAX_STREAMS_PER_USER,
     });
     await hub.start();
+    const stopListening = await ctx.revocations.listen(
+      (notice) => hub.revoked(notice),
+      (err) => ctx.log.warn({ err: { message: err.message } }, 'revocation subscription error; streams fall back to their heartbeat'),
+    );
     return {
       routes: notifyRouteBindings(deps, hub),
       handlers: notifyEventHandlers(deps.channel),
-      beforeStop: () => hub.stop(),
+      beforeStop: async () => {
+        await stopListening();
+        await hub.stop();
+      },
     };
   },
 });

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { eventConsumers, type EventData, type EventType } from '@market/contracts';
-import { api, eventually, mintToken, publishEvent, startStack, type Stack } from '@market/testkit';
+import { api, eventually, newAdmin, publishEvent, startStack, type Stack } from '@market/testkit';
 import { eventHandled, newUser, orderSnapshot, type Caller } from './support';
 
 const admin = uuidv7();
@@ -205,7 +205,7 @@ describe('notifications built from events', () => {
   let client: ReturnType<typeof api>;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['notify', 'catalog'] });
+    stack = await startStack({ services: ['notify', 'catalog', 'admin'] });
     client = api(stack.url);
   });
   afterAll(() => stack?.stop());
@@ -260,7 +260,7 @@ describe('notifications built from events', () => {
 
   it('tells the owner when the back office approves their listing in the real catalog', async () => {
     const owner = newUser();
-    const adminToken = mintToken('admin');
+    const { token: adminToken } = await newAdmin(stack, ['reviewer']);
     const created = await client.post(
       '/api/listings',
       { title: '和平精英 战神', game: '和平精英', hourly_price: 600, min_hours: 1, max_hours: 12, deposit: 3000 },

@@ -448,13 +448,16 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
 
     const records = await market.client.get(`/api/admin/orders/${order.id}/handoff-records`, adminToken);
     expect(records.status).toBe(200);
-    expect(records.body.items.map((r: any) => r.content)).toEqual(['account 20001 / password swordfish']);
+    expect(records.body.items.map((r: any) => [r.content, r.withheld])).toEqual([[null, true]]);
+    const revealed = await market.client.post(`/api/admin/orders/${order.id}/handoff-records/reveal`, { reason: 'usage dispute' }, adminToken);
+    expect(revealed.status).toBe(200);
+    expect(revealed.body.items.map((r: any) => r.content)).toEqual(['account 20001 / password swordfish']);
     const adminId = (await market.client.get('/api/admin/me', adminToken)).body.id;
     await eventually(
       async () =>
         (await stack.services.orders!.ctx.db.query(`SELECT payload FROM outbox WHERE type = 'audit.recorded'`))
           .map((r: any) => r.payload.data)
-          .filter((d: any) => d.action === 'order.handoff_records.read' && d.biz_id === order.id && d.actor_type === 'admin'),
+          .filter((d: any) => d.action === 'order.handoff_records.reveal' && d.biz_id === order.id && d.actor_type === 'admin'),
       (reads: any[]) => reads.length === 1 && reads[0].actor_id === adminId && !JSON.stringify(reads[0]).includes('swordfish'),
     );
 

@@ -81,10 +81,10 @@ export class Market {
     return this.adminToken;
   }
 
-  /** A second back-office admin, created by the first and logged in with its own captcha. */
+  /** A second back-office admin, customer service (orders, disputes), created by the first and logged in with its own captcha. */
   async anotherAdmin(username: string): Promise<{ id: string; token: string }> {
     const password = `${username}-Passw0rd-long`;
-    const created = await this.client.post('/api/admin/admins', { username, nickname: username, password }, await this.admin());
+    const created = await this.client.post('/api/admin/admins', { username, nickname: username, password, roles: ['customer_service'] }, await this.admin());
     if (created.status !== 201) throw new Error(`admin create: ${JSON.stringify(created.body)}`);
     const captcha = await this.client.get('/api/admin/auth/captcha');
     const login = await this.client.post('/api/admin/auth/login', {

@@ -9,7 +9,7 @@ describe('paying an order from the wallet (internal charge)', () => {
   let client: ReturnType<typeof api>;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['wallet'] });
+    stack = await startStack({ services: ['wallet', 'admin'] });
     client = api(stack.url);
   });
   afterAll(() => stack?.stop());
@@ -128,7 +128,7 @@ describe('paying an order from the wallet (internal charge)', () => {
     expect((await client.get('/api/wallet/ledger?biz_type=nope', renter.token)).status).toBe(400);
     expect((await client.get('/api/wallet/ledger?cursor=eyJ2IjoieCIsImlkIjoieSJ9', renter.token)).status).toBe(400);
 
-    const admin = newAdmin();
+    const admin = await newAdmin(stack);
     const all = await client.get(`/api/admin/wallet/ledger?user_id=${renter.id}&biz_type=recharge&limit=3`, admin.token);
     expect(all.status).toBe(200);
     expect(all.body.items.map((e: { user_id: string; amount: number }) => [e.user_id, e.amount])).toEqual([

@@ -128,7 +128,7 @@ describe('recharge payments', () => {
 
 describe('the sandbox payment gateway', () => {
   it('refuses to start in production, as does a default PAYGATE_SECRET', () => {
-    const config = loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test' });
+    const config = loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'development' });
     const log = createLogger('wallet', 'silent');
     expect(() => createPaymentChannels({ ...config, NODE_ENV: 'production' }, null as never, log)).toThrow(/PAYGATE_PROVIDER=sandbox/);
     // a channel missing its keys names what is missing

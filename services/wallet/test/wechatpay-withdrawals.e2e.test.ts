@@ -1,4 +1,4 @@
-import { api, eventually, newAdmin, outboxEvents, startStack, startWechatPaySimulator, type Stack, type WechatPaySimulator } from '@market/testkit';
+import { api, eventually, newAdmin, outboxEvents, startStack, startWechatPaySimulator, type Caller, type Stack, type WechatPaySimulator } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 
 const NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
@@ -10,7 +10,7 @@ describe('withdrawals paid out through WeChat Pay merchant transfers (batches_tr
   let sim: WechatPaySimulator;
   let stack: Stack;
   let client: ReturnType<typeof api>;
-  const admin = newAdmin();
+  let admin: Caller;
 
   beforeAll(async () => {
     sim = await startWechatPaySimulator();
@@ -30,6 +30,8 @@ describe('withdrawals paid out through WeChat Pay merchant transfers (batches_tr
         },
       },
     });
+    // withdrawals are finance's (ADR 0033)
+    admin = await newAdmin(stack, ['finance']);
     sim.routeNotificationsTo(stack.url);
     client = api(stack.url);
   });

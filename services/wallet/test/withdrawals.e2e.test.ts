@@ -1,5 +1,5 @@
 import { Withdrawal } from '@market/contracts';
-import { api, eventually, newAdmin, outboxEvents, startAlipaySimulator, startStack, type AlipaySimulator, type Stack } from '@market/testkit';
+import { api, eventually, newAdmin, outboxEvents, startAlipaySimulator, startStack, type AlipaySimulator, type Caller, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 
 const NOTIFY_URL = 'https://market.example.com/api/payments/alipay/notify';
@@ -14,7 +14,7 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
   let sim: AlipaySimulator;
   let stack: Stack;
   let client: ReturnType<typeof api>;
-  const admin = newAdmin();
+  let admin: Caller;
 
   beforeAll(async () => {
     sim = await startAlipaySimulator();
@@ -32,6 +32,8 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
         },
       },
     });
+    // withdrawals are finance's (ADR 0033)
+    admin = await newAdmin(stack, ['finance']);
     sim.routeNotificationsTo(stack.url);
     client = api(stack.url);
   });

@@ -1,5 +1,6 @@
 import { EmptyBody, IdParams, PageQuery, Page, Timestamp, Id } from '../common';
 import { z } from '../zod';
+import { AdminPermission, AdminRole, ADMIN_ROLES } from '../permissions';
 import { defineRoute } from './route';
 
 export const AdminStatus = z.enum(['active', 'disabled']);
@@ -22,9 +23,20 @@ export const Admin = z
     username: z.string().openapi({ example: 'cs_alice' }),
     nickname: z.string().openapi({ example: '客服小艾' }),
     status: AdminStatus.openapi({ description: 'only `active` admins log in and match open uploads' }),
+    roles: z.array(AdminRole).openapi({ description: 'what the admin may do (ADR 0033); none: only their own account' }),
     created_at: Timestamp,
   })
   .openapi('Admin');
+
+/** Roles to grant, each at most once. */
+export const AdminRoles = z
+  .array(AdminRole)
+  .max(ADMIN_ROLES.length)
+  .refine((roles) => new Set(roles).size === roles.length, 'each role at most once');
+
+export const CurrentAdmin = Admin.extend({
+  permissions: z.array(AdminPermission).openapi({ description: 'what the roles allow, for the console to show only what the admin may use' }),
+}).openapi('CurrentAdmin');
 
 export const Captcha = z
   .object({
@@ -141,10 +153,13 @@ export const adminLogin = defineRoute({
   summary: 'Back-office login with username, password and captcha',
   description:
     'The captcha is checked first and spent whatever the outcome (`422 CAPTCHA_INVALID`). A wrong password and an unknown ' +
-    'username both answer `401` "invalid username or password". Failed attempts are counted per username whether an admin ' +
-    'has it or not: after `ADMIN_LOGIN_MAX_FAILURES` in a row (default 5) the username is locked for `ADMIN_LOCKOUT_MINUTES` ' +
-    '(default 15), answering `429` with `Retry-After` even to the right password; a success resets the count, and a count ' +
-    'with no attempt for a day is forgotten. A disabled admin giving the right password gets `403`.',
+    'username both answer `401` "invalid username or password". Failed attempts are counted per username and client address, ' +
+    'whether an admin has it or not: after `ADMIN_LOGIN_MAX_FAILURES` in a row (default 5) that address is held off ' +
+    'that username for `ADMIN_LOCKOUT_MINUTES` (default 15), twice as long at each further hold (up to a day), answering `429` ' +
+    'with `Retry-After` even to the right password, while the admin still logs in from elsewhere. The account itself is locked ' +
+    '(for `ADMIN_LOCKOUT_MINUTES`, with an alert) only after `ADMIN_ACCOUNT_LOCK_FAILURES` (default 100) failures in a row over ' +
+    'every address. A success resets its address’s count and the account’s; a count with no attempt for a day is forgotten. ' +
+    'A disabled admin giving the right password gets `403`.',
   edge: { rate: 'admin_login' },
   tags: ['admin-auth'],
   body: z
@@ -165,6 +180,7 @@ export const adminLogout = defineRoute({
   method: 'post',
   path: '/api/admin/auth/logout',
   auth: 'admin',
+  permission: 'own_account',
   summary: 'Back-office logout; the admin token stops working at once',
   tags: ['admin-auth'],
   success: { status: 204, description: 'logged out' },
@@ -177,9 +193,10 @@ export const getAdminMe = defineRoute({
   method: 'get',
   path: '/api/admin/me',
   auth: 'admin',
-  summary: 'Read the current admin',
+  permission: 'own_account',
+  summary: 'Read the current admin, with their roles and permissions',
   tags: ['admin-auth'],
-  success: { status: 200, description: 'the caller', schema: Admin },
+  success: { status: 200, description: 'the caller', schema: CurrentAdmin },
   errors: [401, 403],
 });
 
@@ -189,6 +206,7 @@ export const getDashboard = defineRoute({
   method: 'get',
   path: '/api/admin/dashboard',
   auth: 'admin',
+  permission: 'dashboard.read',
   summary: 'Back-office dashboard figures',
   tags: ['admin-dashboard'],
   success: { status: 200, description: 'current figures', schema: Dashboard },
@@ -201,6 +219,7 @@ export const listSystemConfigs = defineRoute({
   method: 'get',
   path: '/api/admin/system-configs',
   auth: 'admin',
+  permission: 'configs.read',
   summary: 'List every system configuration entry with its current value',
   tags: ['admin-system-configs'],
   success: { status: 200, description: 'all entries', schema: z.object({ items: z.array(SystemConfig) }) },
@@ -213,6 +232,7 @@ export const updateSystemConfig = defineRoute({
   method: 'put',
   path: '/api/admin/system-configs/{key}',
   auth: 'admin',
+  permission: 'configs.manage',
   summary: 'Change one configuration entry',
   description: 'The value is validated against the schema of its key (400 otherwise); an unknown key is 404.',
   tags: ['admin-system-configs'],
@@ -228,6 +248,7 @@ export const listAuditLogs = defineRoute({
   method: 'get',
   path: '/api/admin/audit-logs',
   auth: 'admin',
+  permission: 'audit.read',
   summary: 'Recent audit log',
   tags: ['admin-audit'],
   query: PageQuery.extend({
@@ -245,6 +266,7 @@ export const changeAdminPassword = defineRoute({
   method: 'post',
   path: '/api/admin/me/password',
   auth: 'admin',
+  permission: 'own_account',
   summary: 'Change the caller’s own password',
   description:
     'The new password follows the admin password rule (12 to 200 characters) and must differ from the current one (400). ' +
@@ -265,6 +287,7 @@ export const listAdmins = defineRoute({
   method: 'get',
   path: '/api/admin/admins',
   auth: 'admin',
+  permission: 'admins.read',
   summary: 'List back-office admins',
   tags: ['admin-accounts'],
   query: PageQuery.extend({ status: AdminStatus.optional() }),
@@ -278,13 +301,15 @@ export const createAdmin = defineRoute({
   method: 'post',
   path: '/api/admin/admins',
   auth: 'admin',
+  permission: 'admins.manage',
   summary: 'Add a back-office admin',
   description:
     'Same rules as `npm run admin:create`: username 3 to 32 of a-z, 0-9, `_`, `.`, `-`; nickname 1 to 32 characters; ' +
     'initial password 12 to 200 characters (400 otherwise). A username already taken, by an active or a disabled admin, is ' +
-    '`409 CONFLICT`. The new admin is active at once and should change the initial password with `POST /api/admin/me/password`.',
+    '`409 CONFLICT`. The new admin is active at once and should change the initial password with `POST /api/admin/me/password`. ' +
+    'It holds the `roles` given (none when left out: it can only read and change its own account).',
   tags: ['admin-accounts'],
-  body: z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword }).strict(),
+  body: z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword, roles: AdminRoles.optional() }).strict(),
   success: { status: 201, description: 'the new admin', schema: Admin },
   errors: [400, 401, 403, 409],
 });
@@ -295,11 +320,12 @@ export const disableAdmin = defineRoute({
   method: 'post',
   path: '/api/admin/admins/{id}/disable',
   auth: 'admin',
+  permission: 'admins.manage',
   summary: 'Disable an admin: every token it holds stops working at once',
   description:
     'A disabled admin cannot log in (`403`), its sessions end and its tokens are refused on the next request (`403`), and it no ' +
     'longer matches open uploads. Nobody can disable their own account (`403 FORBIDDEN`) or the last active admin ' +
-    '(`409 LAST_ACTIVE_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins ' +
+    '(`409 LAST_ACTIVE_ADMIN`) or the last active super admin (`409 LAST_SUPER_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins ' +
     'disabling each other at once exactly one succeeds and the other gets `409 LAST_ACTIVE_ADMIN` (or `403` when others remain ' +
     'active: it has just been disabled itself).',
   tags: ['admin-accounts'],
@@ -315,6 +341,7 @@ export const enableAdmin = defineRoute({
   method: 'post',
   path: '/api/admin/admins/{id}/enable',
   auth: 'admin',
+  permission: 'admins.manage',
   summary: 'Enable a disabled admin again',
   description:
     'The admin can log in again with its password; tokens it held when it was disabled stay revoked. Enabling an active admin is `409 INVALID_STATE`.',
@@ -322,6 +349,24 @@ export const enableAdmin = defineRoute({
   params: IdParams,
   body: EmptyBody,
   success: { status: 200, description: 'the enabled admin', schema: Admin },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const setAdminRoles = defineRoute({
+  id: 'setAdminRoles',
+  service: 'admin',
+  method: 'put',
+  path: '/api/admin/admins/{id}/roles',
+  auth: 'admin',
+  permission: 'admins.manage',
+  summary: 'Replace an admin’s roles; they take effect on the admin’s next request',
+  description:
+    'The roles replace the old ones (an empty list leaves only the admin’s own account). Audited with the roles before and after. ' +
+    'Nobody changes their own roles (`403 FORBIDDEN`), and the last active super admin keeps that role (`409 LAST_SUPER_ADMIN`).',
+  tags: ['admin-accounts'],
+  params: IdParams,
+  body: z.object({ roles: AdminRoles }).strict(),
+  success: { status: 200, description: 'the admin with its new roles', schema: Admin },
   errors: [400, 401, 403, 404, 409],
 });
 
@@ -335,6 +380,7 @@ export const adminRoutes = [
   createAdmin,
   disableAdmin,
   enableAdmin,
+  setAdminRoles,
   getDashboard,
   listSystemConfigs,
   updateSystemConfig,

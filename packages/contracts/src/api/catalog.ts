@@ -374,6 +374,7 @@ export const adminListOpenUploads = defineRoute({
   method: 'get',
   path: '/api/admin/open-uploads',
   auth: 'admin',
+  permission: 'uploads.read',
   summary: 'Open-upload deliveries, refused ones included, newest first',
   description:
     'Every delivery to POST /api/open/listing-uploads with its outcome, the status answered and why. The raw bytes ' +
@@ -395,6 +396,7 @@ export const adminGetOpenUpload = defineRoute({
   method: 'get',
   path: '/api/admin/open-uploads/{id}',
   auth: 'admin',
+  permission: 'uploads.read',
   summary: 'One open-upload delivery with a redacted view of what was sent',
   tags: ['admin-open-uploads'],
   params: IdParams,
@@ -408,6 +410,7 @@ export const adminListListings = defineRoute({
   method: 'get',
   path: '/api/admin/listings',
   auth: 'admin',
+  permission: 'listings.read',
   summary: 'List listings in every state',
   tags: ['admin-listings'],
   query: PageQuery.extend({
@@ -425,6 +428,7 @@ export const adminListPendingListings = defineRoute({
   method: 'get',
   path: '/api/admin/listings/pending',
   auth: 'admin',
+  permission: 'listings.read',
   summary: 'Listings awaiting review (draft / pending)',
   tags: ['admin-listings'],
   query: PageQuery,
@@ -438,6 +442,7 @@ export const adminGetListing = defineRoute({
   method: 'get',
   path: '/api/admin/listings/{id}',
   auth: 'admin',
+  permission: 'listings.read',
   summary: 'Listing detail in any state',
   tags: ['admin-listings'],
   params: IdParams,
@@ -452,6 +457,7 @@ function adminListingAction(id: string, action: string, summary: string, to: str
     method: 'post',
     path: `/api/admin/listings/{id}/${action}`,
     auth: 'admin',
+    permission: 'listings.review',
     summary,
     tags: ['admin-listings'],
     params: IdParams,
@@ -467,6 +473,7 @@ export const adminApproveListing = defineRoute({
   method: 'post',
   path: '/api/admin/listings/{id}/approve',
   auth: 'admin',
+  permission: 'listings.review',
   summary: 'Approve a listing awaiting review',
   description:
     '409 INVALID_STATE unless the listing is draft / pending; 409 OWNER_FROZEN while its owner is frozen ' +

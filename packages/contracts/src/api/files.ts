@@ -64,6 +64,7 @@ export const adminReadFile = defineRoute({
   method: 'get',
   path: '/api/admin/files/object',
   auth: 'admin',
+  permission: 'files.read',
   summary: 'Read any file, private ones included (the read is audited)',
   tags: ['admin-files'],
   query: FileKeyQuery,

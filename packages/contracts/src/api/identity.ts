@@ -192,6 +192,7 @@ export const adminListUsers = defineRoute({
   method: 'get',
   path: '/api/admin/users',
   auth: 'admin',
+  permission: 'users.read',
   summary: 'List users',
   tags: ['admin-users'],
   query: PageQuery.extend({
@@ -209,6 +210,7 @@ export const adminFreezeUser = defineRoute({
   method: 'post',
   path: '/api/admin/users/{id}/freeze',
   auth: 'admin',
+  permission: 'users.freeze',
   summary: 'Freeze a user: every token it holds stops working at once',
   description:
     'Catalog learns of it from `user.frozen` within seconds: every online listing of the user goes offline ' +
@@ -227,6 +229,7 @@ export const adminUnfreezeUser = defineRoute({
   method: 'post',
   path: '/api/admin/users/{id}/unfreeze',
   auth: 'admin',
+  permission: 'users.freeze',
   summary: 'Unfreeze a user',
   description:
     'Catalog learns of it from `user.unfrozen`: the listings the freeze took offline go back online ' +

@@ -69,8 +69,13 @@ export const HandoffRecord = z
     order_id: Id,
     author_id: Id,
     author_role: PartyRole,
-    content: z.string(),
-    attachment_urls: z.array(z.string()),
+    content: z.string().nullable().openapi({ description: 'null when withheld from the caller' }),
+    attachment_urls: z.array(z.string()).openapi({ description: 'empty when the content is withheld' }),
+    withheld: z.boolean().openapi({
+      description:
+        'true when the caller may see that the handoff happened and when, not what it said: the renter once the order has ended ' +
+        '(completed, cancelled or closed), and the back office outside a reveal (ADR 0033)',
+    }),
     created_at: Timestamp,
   })
   .openapi('HandoffRecord');
@@ -242,7 +247,7 @@ export const listHandoffRecords = defineRoute({
   path: '/api/orders/{id}/handoff-records',
   auth: 'user',
   summary: 'Handoff records of an order (parties only), oldest first',
-  description: 'Content is decrypted for the two parties only (anyone else: 404); every read is audited. The record of an automatic handoff of stored credentials has author_role owner and the owner’s id.',
+  description: 'Content is decrypted for the two parties only (anyone else: 404); every read is audited. The record of an automatic handoff of stored credentials has author_role owner and the owner’s id. Once the order has ended (completed, cancelled, closed) the renter sees that each handoff happened and when, never its content (`withheld`); the owner still sees what they wrote.',
   tags: ['handoff'],
   params: IdParams,
   success: { status: 200, description: 'all records', schema: HandoffRecords },
@@ -395,6 +400,7 @@ export const adminListOrders = defineRoute({
   method: 'get',
   path: '/api/admin/orders',
   auth: 'admin',
+  permission: 'orders.read',
   summary: 'List all orders',
   description: 'Every filter narrows the list; an id that is no order’s matches nothing. created_from/created_to bound created_at (from inclusive, to exclusive).',
   tags: ['admin-orders'],
@@ -416,6 +422,7 @@ export const adminGetOrder = defineRoute({
   method: 'get',
   path: '/api/admin/orders/{id}',
   auth: 'admin',
+  permission: 'orders.read',
   summary: 'Order detail with its dispute and its money',
   description: 'The order (its checkout included), its latest dispute, and from the wallet what was charged into its escrow, what the escrow holds, and the ledger entries of the order. 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached.',
   tags: ['admin-orders'],
@@ -430,11 +437,12 @@ export const adminListHandoffRecords = defineRoute({
   method: 'get',
   path: '/api/admin/orders/{id}/handoff-records',
   auth: 'admin',
-  summary: 'Handoff records of an order, oldest first (the read is audited)',
-  description: 'Content is decrypted for the back office; every read writes an audit entry naming the admin and the order.',
+  permission: 'orders.read',
+  summary: 'Handoff records of an order, oldest first, content withheld',
+  description: 'Who handed over what when, without the content (`withheld`): the credentials are shown only to the two parties, and to the back office only through `POST /api/admin/orders/{id}/handoff-records/reveal`.',
   tags: ['admin-orders'],
   params: IdParams,
-  success: { status: 200, description: 'all records', schema: HandoffRecords },
+  success: { status: 200, description: 'all records, content withheld', schema: HandoffRecords },
   errors: orderErrors(404),
 });
 
@@ -464,12 +472,31 @@ export const AdminMarkAbnormalBody = z
   .strict()
   .openapi('AdminMarkAbnormalBody');
 
+export const adminRevealHandoffRecords = defineRoute({
+  id: 'adminRevealHandoffRecords',
+  service: 'orders',
+  method: 'post',
+  path: '/api/admin/orders/{id}/handoff-records/reveal',
+  auth: 'admin',
+  permission: 'handoffs.reveal',
+  summary: 'Reveal the handoff content of an order in dispute or abnormal, with a stated reason (audited)',
+  description:
+    'For settling a dispute: only while the order is `disputed` or `abnormal` (`409 INVALID_STATE` otherwise), with a `reason` ' +
+    '(1 to 500 characters). Every reveal writes an audit entry naming the admin, the order and the reason; a refused one too.',
+  tags: ['admin-orders'],
+  params: IdParams,
+  body: ReasonBody,
+  success: { status: 200, description: 'all records with their content', schema: HandoffRecords },
+  errors: orderErrors(400, 404, 409),
+});
+
 export const adminCloseOrder = defineRoute({
   id: 'adminCloseOrder',
   service: 'orders',
   method: 'post',
   path: '/api/admin/orders/{id}/close',
   auth: 'admin',
+  permission: 'orders.manage',
   summary: 'Close a non-terminal or abnormal order; escrow back to the renter, or split by a breakdown',
   description:
     'Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Without a breakdown whatever the escrow holds goes back to the renter; with one (a paid order only, 409 INVALID_STATE otherwise) it is split as the breakdown says and the figures are stored as the order’s checkout. A breakdown must hold every checkout invariant (400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction). An open dispute of the order is resolved with result close and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.',
@@ -486,6 +513,7 @@ export const adminMarkOrderAbnormal = defineRoute({
   method: 'post',
   path: '/api/admin/orders/{id}/mark-abnormal',
   auth: 'admin',
+  permission: 'orders.manage',
   summary: 'Freeze a non-terminal order for manual handling; escrow stays held',
   description:
     'Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.',
@@ -502,6 +530,7 @@ export const adminListDisputes = defineRoute({
   method: 'get',
   path: '/api/admin/disputes',
   auth: 'admin',
+  permission: 'disputes.read',
   summary: 'List all disputes',
   description: 'Newest first; an order_id that is no order’s matches nothing.',
   tags: ['admin-disputes'],
@@ -537,6 +566,7 @@ export const arbitrateDispute = defineRoute({
   method: 'post',
   path: '/api/admin/disputes/{id}/arbitrate',
   auth: 'admin',
+  permission: 'disputes.arbitrate',
   summary: 'Arbitrate an open dispute: complete, close or mark the order abnormal',
   description: `Only an open dispute (409 INVALID_STATE once resolved: of two admins arbitrating at once exactly one wins). The dispute becomes resolved with result, resolution_note and resolved_at; the order completes, closes or turns abnormal in the same transaction. ${ARBITRATION_MONEY}`,
   tags: ['admin-disputes'],
@@ -566,6 +596,7 @@ export const ordersRoutes = [
   adminListOrders,
   adminGetOrder,
   adminListHandoffRecords,
+  adminRevealHandoffRecords,
   adminCloseOrder,
   adminMarkOrderAbnormal,
   adminListDisputes,

@@ -1,3 +1,4 @@
+import type { RoutePermission } from '../permissions';
 import type { ServiceName } from '../services';
 import type { z } from '../zod';
 
@@ -89,14 +90,21 @@ interface RouteFields<
   errors: ErrorStatus[];
 }
 
-/** Every public route states its token policy; routes that need a token have none to state. */
+/**
+ * Every public route states its token policy; routes that need a token have none to state. Every
+ * admin route states the permission it needs (ADR 0033): leaving it out fails the type check, so a
+ * new back-office route cannot open to every admin by omission.
+ */
 export type RouteContract<
   P extends AnyObject | undefined = AnyObject | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType | undefined = z.ZodType | undefined,
   A extends RouteAuth = RouteAuth,
-> = RouteFields<P, Q, B, R, A> & ([A] extends ['public'] ? { token: PublicTokenPolicy } : { token?: never });
+>
+  = RouteFields<P, Q, B, R, A>
+  & ([A] extends ['public'] ? { token: PublicTokenPolicy } : { token?: never })
+  & ([A] extends ['admin'] ? { permission: RoutePermission } : { permission?: never });
 
 export function defineRoute<
   P extends AnyObject | undefined = undefined,
@@ -108,7 +116,7 @@ export function defineRoute<
   return route;
 }
 
-export type AnyRoute = RouteFields<any, any, any, any, any> & { token?: PublicTokenPolicy };
+export type AnyRoute = RouteFields<any, any, any, any, any> & { token?: PublicTokenPolicy; permission?: RoutePermission };
 
 type InferOr<T, Fallback> = T extends z.ZodType ? z.infer<T> : Fallback;
 export type RouteParams<C> = C extends RouteFields<infer P, any, any, any, any> ? InferOr<P, Record<string, never>> : never;

@@ -278,6 +278,7 @@ export const adminListLedger = defineRoute({
   method: 'get',
   path: '/api/admin/wallet/ledger',
   auth: 'admin',
+  permission: 'ledger.read',
   summary: 'Recent money ledger across all users',
   description: 'Entries of users’ available balances, newest first; filters `user_id`, `order_id`, `biz_type`; cursor pages.',
   tags: ['admin-wallet'],

@@ -95,6 +95,7 @@ export const adminListWithdrawals = defineRoute({
   method: 'get',
   path: '/api/admin/withdrawals',
   auth: 'admin',
+  permission: 'withdrawals.read',
   summary: 'Withdrawals for the back office, newest first',
   description: 'Filters `status`, `user_id`, `channel`; cursor pages.',
   tags: ['admin-wallet'],
@@ -113,6 +114,7 @@ export const approveWithdrawal = defineRoute({
   method: 'post',
   path: '/api/admin/withdrawals/{id}/approve',
   auth: 'admin',
+  permission: 'withdrawals.manage',
   summary: 'Approve a withdrawal: the transfer is sent',
   description:
     'Audited. The transfer goes out once (the withdrawal id is its `out_biz_no`); the answer shows `processing` until the ' +
@@ -131,6 +133,7 @@ export const rejectWithdrawal = defineRoute({
   method: 'post',
   path: '/api/admin/withdrawals/{id}/reject',
   auth: 'admin',
+  permission: 'withdrawals.manage',
   summary: 'Reject a withdrawal with a reason; the hold goes back to available',
   description: 'Audited. Not `pending_review` → 409 INVALID_STATE; unknown → 404.',
   tags: ['admin-wallet'],

@@ -17,8 +17,9 @@ export type AssertionIssuer = InternalCaller;
 
 export const Identity = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('anonymous'), ip: z.string().nullable() }),
-  z.object({ kind: z.literal('user'), sub: z.string(), sid: z.string(), ip: z.string().nullable() }),
-  z.object({ kind: z.literal('admin'), sub: z.string(), sid: z.string(), ip: z.string().nullable() }),
+  // exp: when the caller's access token expires (seconds since epoch), for what outlives the request (a stream)
+  z.object({ kind: z.literal('user'), sub: z.string(), sid: z.string(), ip: z.string().nullable(), exp: z.number().optional() }),
+  z.object({ kind: z.literal('admin'), sub: z.string(), sid: z.string(), ip: z.string().nullable(), exp: z.number().optional() }),
   z.object({ kind: z.literal('service'), sub: z.enum(INTERNAL_CALLERS as [InternalCaller, ...InternalCaller[]]), ip: z.null().default(null) }),
 ]);
 export type Identity = z.infer<typeof Identity>;

@@ -4,8 +4,9 @@ import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../redis';
 import { type ServiceName, DEFAULT_PORTS, SERVICE_NAMES } from '@market/contracts';
 
 /**
- * A secret with a development default. In production the default is refused, so a deployment
- * that forgot to set it fails at start instead of running with a published key.
+ * A secret with a development default. Outside development (production, and `test`, which shared
+ * test or staging deployments run) the default is refused, so a deployment that forgot to set it
+ * fails at start instead of running with a published key.
  */
 export function secret(devDefault: string, minLength = 32) {
   return z.string().min(minLength).default(devDefault).describe(`secret:${devDefault}`);
@@ -69,7 +70,8 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proces
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data as z.infer<typeof schema>;
-  if ((config as { NODE_ENV?: string }).NODE_ENV === 'production') {
+  const mode = (config as { NODE_ENV?: string }).NODE_ENV;
+  if (mode !== undefined && mode !== 'development') {
     const defaulted = Object.entries(shape)
       .filter(([key, field]) => {
         const description = (field as z.ZodType).description;
@@ -77,7 +79,7 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proces
       })
       .map(([key]) => key);
     if (defaulted.length > 0) {
-      throw new ConfigError(`in production these secrets must be set explicitly: ${defaulted.join(', ')}`);
+      throw new ConfigError(`in ${mode} these secrets must be set explicitly: ${defaulted.join(', ')}`);
     }
   }
   return config;

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { type AnyRoute, type ErrorStatus, z } from '@market/contracts';
+import { ADMIN_ROLES, ROLE_PERMISSIONS, type AdminPermission, type AdminRole, type AnyRoute, type ErrorStatus, z } from '@market/contracts';
 
 export const ProblemSchema = z
   .object({
@@ -72,6 +72,18 @@ function securityOf(route: AnyRoute): RouteConfig['security'] {
   return route.token === 'optional' ? [{}, { userBearer: [] }] : [];
 }
 
+/** The permission an admin route needs, stated in its description and as `x-permission` (ADR 0033). */
+function permissionLine(route: AnyRoute): string | undefined {
+  if (route.auth !== 'admin' || !route.permission) return undefined;
+  return route.permission === 'own_account'
+    ? 'Permission: any signed-in admin, on their own account.'
+    : `Permission: \`${route.permission}\` (roles: ${rolesGranting(route.permission).join(', ')}).`;
+}
+
+function rolesGranting(permission: AdminPermission): AdminRole[] {
+  return ADMIN_ROLES.filter((role) => ROLE_PERMISSIONS[role].includes(permission));
+}
+
 function toRouteConfig(route: AnyRoute): RouteConfig {
   const responses: RouteConfig['responses'] = {
     [route.success.status]: { description: route.success.description, content: successContent(route) },
@@ -86,12 +98,14 @@ function toRouteConfig(route: AnyRoute): RouteConfig {
     };
   }
   const bodyType = route.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json';
+  const permission = permissionLine(route);
   return {
+    ...(route.permission ? { 'x-permission': route.permission } : {}),
     method: route.method,
     path: route.path,
     operationId: route.id,
     summary: route.summary,
-    description: route.description,
+    description: permission ? [route.description, permission].filter(Boolean).join('\n\n') : route.description,
     tags: route.tags,
     security: securityOf(route),
     request: {

@@ -59,6 +59,21 @@ function definedOnly(values: Record<string, string | undefined>): Partial<Infra>
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v)) as Partial<Infra>;
 }
 
+/**
+ * The variables that are keys or credentials: whoever holds one can sign, decrypt or log in with
+ * it. Each process gets only those it reads (the README's configuration table, docker-compose.yml).
+ */
+export const SECRET_VARIABLES = [
+  'INTERNAL_ASSERTION_SECRET',
+  'USER_TOKEN_SECRET',
+  'ADMIN_TOKEN_SECRET',
+  'DATA_ENCRYPTION_KEYS',
+  'SMS_CODE_SECRET',
+  'PAYGATE_SECRET',
+  'ADMIN_BOOTSTRAP_PASSWORD',
+  'OPEN_UPLOAD_TOKEN',
+] as const;
+
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(4).toString('hex')}`;
 }
@@ -71,7 +86,8 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<N
   const urls = await resolveInfra();
   return {
     ...urls,
-    NODE_ENV: 'test',
+    // Test stacks run on the published development secrets, which only development accepts.
+    NODE_ENV: 'development',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     PORT: '0',
     EVENTS_EXCHANGE: uniqueName('test.events'),

@@ -6,7 +6,7 @@ import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
 /**
- * Creates the first admin when there is none, and answers it; null when an admin already existed.
+ * Creates the first admin, a super admin, when there is none, and answers it; null when an admin already existed.
  * Replicas starting together serialise on a table lock and re-check under it, so exactly one
  * admin is created whatever bootstrap username each was given.
  */
@@ -20,12 +20,12 @@ export async function bootstrapFirstAdmin(
   return deps.db.transaction(async (tx) => {
     await lockAdminUsersForWriting(tx);
     if ((await countAdmins(tx)) > 0) return null;
-    const row = (await insertAdmin(tx, { id: uuidv7(), username: credentials.username, nickname: credentials.username, passwordHash }))!;
+    const row = (await insertAdmin(tx, { id: uuidv7(), username: credentials.username, nickname: credentials.username, passwordHash, roles: ['super_admin'] }))!;
     await recordAudit(deps.events, tx, null, {
       action: 'admin_user.bootstrap',
       biz_type: 'admin_user',
       biz_id: row.id,
-      detail: { username: row.username },
+      detail: { username: row.username, roles: row.roles },
     });
     return adminView(row);
   });

@@ -3,9 +3,8 @@ import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { auditRefusal, recordAudit } from '@market/shared/events';
 import { problems } from '@market/shared/http';
-import { secondsUntil } from '../domain/admin-user';
 import { findAdminById, replacePasswordHash } from '../persistence/admin-users';
-import { bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
+import { admitLoginAttempt, loginAttempt, loginSucceeded } from './admit-login-attempt';
 import type { AdminDeps } from './deps';
 import { endSessionsOf } from './end-sessions';
 import { adminView } from './views';
@@ -17,7 +16,7 @@ import { adminView } from './views';
  * with the old one must not outlive it; the calling session stays so the caller is not thrown out.
  */
 export async function changeOwnPassword(
-  deps: Pick<AdminDeps, 'db' | 'events' | 'passwords' | 'revocations' | 'config'>,
+  deps: Pick<AdminDeps, 'db' | 'events' | 'log' | 'passwords' | 'revocations' | 'config'>,
   identity: AdminIdentity,
   input: { current_password: string; new_password: string },
 ): Promise<z.infer<typeof Admin>> {
@@ -28,11 +27,8 @@ export async function changeOwnPassword(
   if (!admin) throw problems.unauthenticated('this admin no longer exists');
   if (admin.status !== 'active') throw problems.forbidden('this admin account is disabled');
 
-  const booked = await bookLoginAttempt(deps.db, admin.username, deps.config.ADMIN_LOGIN_MAX_FAILURES, deps.config.ADMIN_LOCKOUT_MINUTES);
-  if (!booked) {
-    const until = await lockedUntil(deps.db, admin.username);
-    throw problems.rateLimited(until ? secondsUntil(until, new Date()) : 1);
-  }
+  const attempt = loginAttempt(admin.username, identity.ip);
+  await admitLoginAttempt(deps, attempt, admin.id);
   if (!(await deps.passwords.verify(admin.password_hash, input.current_password))) {
     await auditRefusal(deps.db, deps.events, identity, {
       action: 'admin.password_change',
@@ -42,7 +38,7 @@ export async function changeOwnPassword(
     });
     throw problems.unprocessable('CURRENT_PASSWORD_INCORRECT', 'the current password is wrong');
   }
-  await clearLoginFailures(deps.db, admin.username);
+  await loginSucceeded(deps, attempt);
 
   const newHash = await deps.passwords.hash(input.new_password);
   return deps.db.transaction(async (tx) => {

@@ -14,19 +14,19 @@ import { adminView } from './views';
  */
 export async function createAdmin(
   deps: Pick<AdminDeps, 'db' | 'events' | 'passwords'>,
-  input: { username: unknown; nickname: unknown; password: unknown },
+  input: { username: unknown; nickname: unknown; password: unknown; roles?: unknown },
   actor: AdminIdentity | null = null,
 ): Promise<z.infer<typeof Admin>> {
   const admin = parseOrThrow(NewAdmin, input);
   const passwordHash = await deps.passwords.hash(admin.password);
   return deps.db.transaction(async (tx) => {
-    const row = await insertAdmin(tx, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash });
+    const row = await insertAdmin(tx, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash, roles: admin.roles });
     if (!row) throw problems.conflict(`username ${admin.username} is already taken`);
     await recordAudit(deps.events, tx, actor, {
       action: 'admin_user.create',
       biz_type: 'admin_user',
       biz_id: row.id,
-      detail: { username: row.username, nickname: row.nickname },
+      detail: { username: row.username, nickname: row.nickname, roles: row.roles },
     });
     return adminView(row);
   });

@@ -4,7 +4,7 @@ import { isUuid } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
 import { problems } from '@market/shared/http';
 import { disableRefusal, STATUS_CHANGES, type DisableRefusal } from '../domain/admin-user';
-import { findAdminById, lockActiveAdminIds, moveAdminStatus } from '../persistence/admin-users';
+import { findAdminById, lockActiveAdminIds, lockActiveSuperAdminIds, moveAdminStatus } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { endSessionsOf } from './end-sessions';
 import { adminView } from './views';
@@ -14,6 +14,7 @@ const REFUSALS: Record<DisableRefusal, () => Error> = {
   self: () => problems.forbidden('an admin cannot disable their own account'),
   already_disabled: () => problems.invalidState('this admin is already disabled'),
   last_active: () => problems.conflict('the last active admin cannot be disabled', 'LAST_ACTIVE_ADMIN'),
+  last_super_admin: () => problems.conflict('the last active super admin cannot be disabled', 'LAST_SUPER_ADMIN'),
 };
 
 /**
@@ -30,9 +31,10 @@ export async function disableAdmin(
   if (!isUuid(adminId)) throw problems.notFound('admin not found');
   return deps.db.transaction(async (tx) => {
     const activeIds = await lockActiveAdminIds(tx);
+    const superAdminIds = await lockActiveSuperAdminIds(tx);
     const target = await findAdminById(tx, adminId);
     if (!target) throw problems.notFound('admin not found');
-    const refusal = disableRefusal(actor.sub, target, activeIds);
+    const refusal = disableRefusal(actor.sub, target, activeIds, superAdminIds);
     if (refusal) throw REFUSALS[refusal]();
     const { from, to } = STATUS_CHANGES.disable;
     const row = (await moveAdminStatus(tx, adminId, from, to))!;

@@ -3,12 +3,12 @@ import { type AdminLogin, type z } from '@market/contracts';
 import { signAccessToken, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { auditRefusal, recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
-import { loginVerdict, secondsUntil } from '../domain/admin-user';
+import { Problem, problems } from '@market/shared/http';
+import { loginVerdict } from '../domain/admin-user';
 import { captchaMatches } from '../domain/captcha';
 import { findAdminByUsername } from '../persistence/admin-users';
 import { insertAdminSession } from '../persistence/admin-sessions';
-import { bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
+import { admitLoginAttempt, loginAttempt, loginSucceeded } from './admit-login-attempt';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
@@ -48,11 +48,12 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   }
 
   const admin = await findAdminByUsername(deps.db, username);
-  const booked = await bookLoginAttempt(deps.db, username, deps.config.ADMIN_LOGIN_MAX_FAILURES, deps.config.ADMIN_LOCKOUT_MINUTES);
-  if (!booked) {
-    const until = await lockedUntil(deps.db, username);
-    await refuse('locked', admin?.id ?? null);
-    throw problems.rateLimited(until ? secondsUntil(until, new Date()) : 1);
+  const attempt = loginAttempt(username, ip);
+  try {
+    await admitLoginAttempt(deps, attempt, admin?.id ?? null);
+  } catch (refusal) {
+    if (refusal instanceof Problem && refusal.status === 429) await refuse('locked', admin?.id ?? null);
+    throw refusal;
   }
 
   if (!admin) {
@@ -62,7 +63,7 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   }
 
   const passwordMatches = await deps.passwords.verify(admin.password_hash, input.password);
-  if (passwordMatches) await clearLoginFailures(deps.db, username);
+  if (passwordMatches) await loginSucceeded(deps, attempt);
   const verdict = loginVerdict(passwordMatches, admin.status);
   if (verdict === 'wrong_password') {
     await refuse('wrong_password', admin.id);
@@ -76,6 +77,10 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   const sessionId = uuidv7();
   const opened = await deps.db.transaction(async (tx) => {
     if (!(await insertAdminSession(tx, { id: sessionId, adminId: admin.id, ip, verifiedHash: admin.password_hash }))) return false;
+    // Redis inside the transaction: when it fails the session is not opened, rather than opened
+    // for a token the gateway would refuse (ADR 0034).
+    await deps.revocations.setAdminRoles(admin.id, admin.roles);
+    await deps.revocations.openAdminSession(admin.id, sessionId, deps.config.ADMIN_TOKEN_TTL_SECONDS);
     await recordAudit(deps.events, tx, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
       action: 'admin.login',
       biz_type: 'admin_user',

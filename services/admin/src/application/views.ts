@@ -1,4 +1,4 @@
-import type { Admin, AuditLog, SystemConfig, z } from '@market/contracts';
+import { permissionsOf, type Admin, type AuditLog, type CurrentAdmin, type SystemConfig, type z } from '@market/contracts';
 import type { AdminUserRow } from '../persistence/admin-users';
 import type { AuditLogRow } from '../persistence/audit-logs';
 import type { SystemConfigRow } from '../persistence/system-configs';
@@ -9,8 +9,13 @@ export function adminView(row: AdminUserRow): z.infer<typeof Admin> {
     username: row.username,
     nickname: row.nickname,
     status: row.status,
+    roles: row.roles,
     created_at: row.created_at.toISOString(),
   };
+}
+
+export function currentAdminView(row: AdminUserRow): z.infer<typeof CurrentAdmin> {
+  return { ...adminView(row), permissions: permissionsOf(row.roles) };
 }
 
 export function systemConfigView(row: SystemConfigRow): z.infer<typeof SystemConfig> {

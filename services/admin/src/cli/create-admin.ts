@@ -9,8 +9,9 @@ import { createAdmin } from '../application/create-admin';
 import { adminMigrations } from '../persistence/migrations';
 import { readPassword } from './read-password';
 
-const USAGE = `usage: npm run admin:create -w @market/admin -- --username <username> [--nickname <nickname>]
+const USAGE = `usage: npm run admin:create -w @market/admin -- --username <username> [--nickname <nickname>] [--roles <role,role>]
   The password is read from ADMIN_PASSWORD, or from stdin (typed without echo, or piped).
+  Roles: super_admin, reviewer, customer_service, finance, auditor (none: only its own account).
   On success the new admin's id is printed.
 `;
 
@@ -20,14 +21,15 @@ const cliEnv = {
   DB_SCHEMA: z.string().default('admin'),
 };
 
-function parseCommandLine(): { username: string; nickname?: string } | null {
+function parseCommandLine(): { username: string; nickname?: string; roles: string[] } | null {
   try {
     const { values } = parseArgs({
-      options: { username: { type: 'string' }, nickname: { type: 'string' } },
+      options: { username: { type: 'string' }, nickname: { type: 'string' }, roles: { type: 'string' } },
       strict: true,
       allowPositionals: false,
     });
-    return values.username ? { username: values.username, nickname: values.nickname } : null;
+    const roles = values.roles ? values.roles.split(',').map((role) => role.trim()).filter(Boolean) : [];
+    return values.username ? { username: values.username, nickname: values.nickname, roles } : null;
   } catch {
     // parseArgs' message repeats the offending argument, which may be a password typed by mistake
     return null;
@@ -48,7 +50,7 @@ async function main(): Promise<number> {
     // The audit event waits in the outbox; the running admin service's relay publishes it.
     const admin = await createAdmin(
       { db, events: new EventWriter('admin', config.DB_SCHEMA), passwords: new Argon2Passwords() },
-      { username: args.username, nickname: args.nickname ?? args.username, password },
+      { username: args.username, nickname: args.nickname ?? args.username, password, roles: args.roles },
     );
     process.stdout.write(`${admin.id}\n`);
     return 0;

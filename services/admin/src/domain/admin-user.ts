@@ -1,8 +1,8 @@
-import { AdminNickname, AdminPassword, AdminStatus as AdminStatusSchema, AdminUsername, z } from '@market/contracts';
+import { AdminNickname, AdminPassword, AdminRoles, AdminStatus as AdminStatusSchema, AdminUsername, z, type AdminRole } from '@market/contracts';
 
 export { AdminNickname, AdminPassword, AdminUsername };
 
-export const NewAdmin = z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword });
+export const NewAdmin = z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword, roles: AdminRoles.default([]) });
 export type NewAdmin = z.infer<typeof NewAdmin>;
 
 export type AdminStatus = z.infer<typeof AdminStatusSchema>;
@@ -31,7 +31,7 @@ export const STATUS_CHANGES: Record<StatusChange, { from: AdminStatus; to: Admin
   enable: { from: 'disabled', to: 'active' },
 };
 
-export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'actor_disabled';
+export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'last_super_admin' | 'actor_disabled';
 
 /**
  * Why `actorId` may not disable `target`, judged against the admins active right now; null when it
@@ -40,10 +40,35 @@ export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'acto
  * of two admins disabling each other at once hears; it is judged before the actor's own status
  * for that reason.
  */
-export function disableRefusal(actorId: string, target: { id: string; status: AdminStatus }, activeIds: readonly string[]): DisableRefusal | null {
+export function disableRefusal(
+  actorId: string,
+  target: { id: string; status: AdminStatus; roles: readonly AdminRole[] },
+  activeIds: readonly string[],
+  activeSuperAdminIds: readonly string[],
+): DisableRefusal | null {
   if (target.id === actorId) return 'self';
   if (target.status !== STATUS_CHANGES.disable.from) return 'already_disabled';
   if (activeIds.every((id) => id === target.id)) return 'last_active';
+  // Someone must still be able to manage admins (the actor may have lost the role meanwhile).
+  if (target.roles.includes('super_admin') && activeSuperAdminIds.every((id) => id === target.id)) return 'last_super_admin';
   if (!activeIds.includes(actorId)) return 'actor_disabled';
+  return null;
+}
+
+export type RolesRefusal = 'self' | 'last_super_admin';
+
+/**
+ * Why `actorId` may not give `target` these roles; null when it may. Nobody widens or narrows
+ * their own roles, and some active admin must keep the power to manage admins.
+ */
+export function rolesRefusal(
+  actorId: string,
+  target: { id: string; status: AdminStatus; roles: readonly AdminRole[] },
+  roles: readonly AdminRole[],
+  activeSuperAdminIds: readonly string[],
+): RolesRefusal | null {
+  if (target.id === actorId) return 'self';
+  const losesSuperAdmin = target.roles.includes('super_admin') && !roles.includes('super_admin');
+  if (losesSuperAdmin && activeSuperAdminIds.every((id) => id === target.id)) return 'last_super_admin';
   return null;
 }

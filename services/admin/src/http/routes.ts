@@ -12,6 +12,7 @@ import {
   listAuditLogs as listAuditLogsRoute,
   listSystemConfigs as listSystemConfigsRoute,
   updateSystemConfig as updateSystemConfigRoute,
+  setAdminRoles as setAdminRolesRoute,
 } from '@market/contracts';
 import { route, type RouteBinding } from '@market/shared/http';
 import type { AdminDeps } from '../application/deps';
@@ -27,6 +28,7 @@ import { listAuditLogs } from '../application/list-audit-logs';
 import { listSystemConfigs } from '../application/list-system-configs';
 import { logInAdmin } from '../application/log-in-admin';
 import { logOutAdmin } from '../application/log-out-admin';
+import { setAdminRoles } from '../application/set-admin-roles';
 import { updateSystemConfig } from '../application/update-system-config';
 
 export function adminRoutes(deps: AdminDeps): RouteBinding[] {
@@ -40,6 +42,7 @@ export function adminRoutes(deps: AdminDeps): RouteBinding[] {
     route(createAdminRoute, ({ identity, body }) => createAdmin(deps, body, identity)),
     route(disableAdminRoute, ({ identity, params }) => disableAdmin(deps, identity, params.id)),
     route(enableAdminRoute, ({ identity, params }) => enableAdmin(deps, identity, params.id)),
+    route(setAdminRolesRoute, ({ identity, params, body }) => setAdminRoles(deps, identity, params.id, body.roles)),
     route(getDashboardRoute, () => getDashboard(deps)),
     route(listSystemConfigsRoute, () => listSystemConfigs(deps)),
     route(updateSystemConfigRoute, ({ identity, params, body }) => updateSystemConfig(deps, identity, params.key, body.value)),

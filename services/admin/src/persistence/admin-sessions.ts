@@ -43,3 +43,12 @@ export async function revokeLiveSessionsOf(
     [adminId, keepSessionId],
   );
 }
+
+/** Sessions that may still hold a live token: not ended and younger than the token lifetime. */
+export async function findLiveSessions(db: Queryable, ttlSeconds: number): Promise<Array<{ id: string; admin_id: string; created_at: Date }>> {
+  return db.query(
+    `SELECT id, admin_id, created_at FROM admin_sessions
+     WHERE revoked_at IS NULL AND created_at > now() - make_interval(secs => $1)`,
+    [ttlSeconds],
+  );
+}

@@ -1,3 +1,4 @@
+import type { AdminRole } from '@market/contracts';
 import type { AdminStatus } from '../domain/admin-user';
 import { keysetPage, NEWEST_FIRST, updateReturning, type KeysetPageResult, type Queryable } from '@market/shared/db';
 
@@ -7,10 +8,11 @@ export interface AdminUserRow {
   nickname: string;
   password_hash: string;
   status: AdminStatus;
+  roles: AdminRole[];
   created_at: Date;
 }
 
-const COLUMNS = 'id, username, nickname, password_hash, status, created_at';
+const COLUMNS = 'id, username, nickname, password_hash, status, roles, created_at';
 
 export async function findAdminByUsername(db: Queryable, username: string): Promise<AdminUserRow | null> {
   const rows: AdminUserRow[] = await db.query(`SELECT ${COLUMNS} FROM admin_users WHERE username = $1`, [username]);
@@ -25,13 +27,13 @@ export async function findAdminById(db: Queryable, id: string): Promise<AdminUse
 /** Inserts the admin unless the username is taken; null means it was. */
 export async function insertAdmin(
   db: Queryable,
-  admin: { id: string; username: string; nickname: string; passwordHash: string },
+  admin: { id: string; username: string; nickname: string; passwordHash: string; roles: readonly AdminRole[] },
 ): Promise<AdminUserRow | null> {
   const rows: AdminUserRow[] = await db.query(
-    `INSERT INTO admin_users (id, username, nickname, password_hash) VALUES ($1, $2, $3, $4)
+    `INSERT INTO admin_users (id, username, nickname, password_hash, roles) VALUES ($1, $2, $3, $4, $5::text[])
      ON CONFLICT (username) DO NOTHING
      RETURNING ${COLUMNS}`,
-    [admin.id, admin.username, admin.nickname, admin.passwordHash],
+    [admin.id, admin.username, admin.nickname, admin.passwordHash, admin.roles],
   );
   return rows[0] ?? null;
 }
@@ -107,4 +109,27 @@ export async function replacePasswordHash(db: Queryable, id: string, verifiedHas
     [id, verifiedHash, newHash],
   );
   return rows[0] ?? null;
+}
+
+/** The admin with its roles replaced, or null when there is no such admin. */
+export async function replaceAdminRoles(db: Queryable, id: string, roles: readonly AdminRole[]): Promise<AdminUserRow | null> {
+  const rows = await updateReturning<AdminUserRow>(
+    db,
+    `UPDATE admin_users SET roles = $2::text[], updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, roles],
+  );
+  return rows[0] ?? null;
+}
+
+/** The ids of the active super admins, locked until the transaction ends (in id order). */
+export async function lockActiveSuperAdminIds(db: Queryable): Promise<string[]> {
+  const rows: Array<{ id: string }> = await db.query(
+    `SELECT id FROM admin_users WHERE status = 'active' AND 'super_admin' = ANY (roles) ORDER BY id FOR NO KEY UPDATE`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Every admin's id and roles, to give the gateway's copy back after Redis lost it. */
+export async function allAdminRoles(db: Queryable): Promise<Array<{ id: string; roles: AdminRole[] }>> {
+  return db.query(`SELECT id, roles FROM admin_users`);
 }

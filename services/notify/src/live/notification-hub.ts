@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Client } from 'pg';
-import { type UserIdentity } from '@market/shared/auth';
+import { type RevocationNotice, type UserIdentity } from '@market/shared/auth';
 import { problems } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { ENDS_STREAMS } from '../domain/notification-messages';
@@ -66,7 +66,11 @@ class LiveStream {
     // The client may have left while the stream's position was being read.
     if (this.res.destroyed) return this.end();
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
-    this.maxAge = setTimeout(() => this.end(), this.opts.maxAgeMs);
+    // The stream lives no longer than the access token it was opened with: the client reconnects
+    // with a fresh one (and its Last-Event-ID), as the gateway would refuse the old one now.
+    const tokenLeft = this.caller.exp === undefined ? Infinity : this.caller.exp * 1000 - Date.now();
+    if (tokenLeft <= 0) return this.end();
+    this.maxAge = setTimeout(() => this.end(), Math.min(this.opts.maxAgeMs, tokenLeft));
     this.wake();
   }
 
@@ -171,6 +175,19 @@ export class NotificationHub {
     const listener = this.listener;
     this.listener = null;
     await listener?.end().catch(() => undefined);
+  }
+
+  /**
+   * Ends at once the streams a revocation takes away: the session's, or every stream of a blocked
+   * user (ADR 0034). The heartbeat's check stays as the net under a lost subscription.
+   */
+  revoked(notice: RevocationNotice) {
+    if (notice.realm !== 'user') return;
+    const ending =
+      notice.sub !== undefined
+        ? [...(this.streams.get(notice.sub) ?? [])]
+        : [...this.streams.values()].flatMap((own) => [...own].filter((stream) => stream.caller.sid === notice.sid));
+    for (const stream of ending) stream.end();
   }
 
   private forget(stream: LiveStream) {

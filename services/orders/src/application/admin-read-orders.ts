@@ -1,15 +1,15 @@
 import { type adminListOrders, type RouteQuery } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
-import { sealedAt } from '@market/shared/crypto';
 import { isUuid } from '@market/shared/db';
-import { recordAudit } from '@market/shared/events';
+import { auditRefusal, recordAudit } from '@market/shared/events';
 import { problems } from '@market/shared/http';
 import { latestDisputeOf } from '../persistence/dispute-repository';
-import { HANDOFF_CONTENT_SEALED, handoffRecordsOf } from '../persistence/handoff-repository';
+import { revealAllowed } from '../domain/handoff-visibility';
+import { handoffRecordsOf } from '../persistence/handoff-repository';
 import { findOrder, queryAllOrders } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { toDisputeView } from './dispute-view';
-import { toHandoffRecordView } from './handoff-record-view';
+import { handoffRecordViews } from './handoff-record-view';
 import { toOrderView } from './order-view';
 
 const EMPTY = { items: [], next_cursor: null };
@@ -51,19 +51,30 @@ export async function adminOrderDetail(deps: OrdersDeps, id: string) {
 }
 
 /**
- * Handoff records opened for the back office. They hold account credentials, so every read is
- * audited (which admin read which order's records), never the content.
+ * Handoff records for the back office: who handed over what when, the content withheld. The
+ * credentials are the two parties' (ADR 0033); content reaches an admin only by `revealHandoffRecords`.
  */
-export async function adminHandoffRecords(deps: OrdersDeps, identity: AdminIdentity, id: string) {
+export async function adminHandoffRecords(deps: OrdersDeps, id: string) {
   const order = await existingOrder(deps, id);
   const rows = await handoffRecordsOf(deps.db, order.id);
+  return { items: handoffRecordViews(deps, rows, 'admin', order.status) };
+}
+
+/**
+ * Reveals the handoff content of an order in dispute or held abnormal, for settling it, with the
+ * reason the admin states. The gateway lets only roles with `handoffs.reveal` in; every reveal is
+ * audited with its reason, a refused one too.
+ */
+export async function revealHandoffRecords(deps: OrdersDeps, identity: AdminIdentity, id: string, reason: string) {
+  const order = await existingOrder(deps, id);
+  const audit = { action: 'order.handoff_records.reveal', biz_type: 'order', biz_id: order.id };
+  if (!revealAllowed(order.status)) {
+    await auditRefusal(deps.db, deps.events, identity, { ...audit, detail: { reason, status: order.status } });
+    throw problems.invalidState(`handoff content is revealed only for an order in dispute or abnormal; this one is ${order.status}`);
+  }
+  const rows = await handoffRecordsOf(deps.db, order.id);
   await deps.db.transaction((tx) =>
-    recordAudit(deps.events, tx, identity, {
-      action: 'order.handoff_records.read',
-      biz_type: 'order',
-      biz_id: order.id,
-      detail: { role: 'admin', records: rows.length },
-    }),
+    recordAudit(deps.events, tx, identity, { ...audit, detail: { reason, status: order.status, records: rows.length } }),
   );
-  return { items: rows.map((row) => toHandoffRecordView(row, deps.secrets.open(row.content_sealed, sealedAt(HANDOFF_CONTENT_SEALED, row.id)))) };
+  return { items: handoffRecordViews(deps, rows, 'admin_reveal', order.status) };
 }

@@ -1,7 +1,6 @@
 import { type Identity } from '@market/shared/auth';
 import { isUuid, type Queryable } from '@market/shared/db';
 import { problems } from '@market/shared/http';
-import type { Actor } from '../domain/order-state';
 import { findOrder, type OrderRow } from '../persistence/order-repository';
 
 /** The caller's user id; a token subject that is not one of ours is party to nothing. */
@@ -25,7 +24,7 @@ export async function partyOrder(
   id: string,
   identity: Identity,
   opts: { lock?: boolean } = {},
-): Promise<{ order: OrderRow; role: Actor; userId: string }> {
+): Promise<{ order: OrderRow; role: 'renter' | 'owner'; userId: string }> {
   const userId = callerUserId(identity);
   if (!userId || !isUuid(id)) throw problems.notFound('order not found');
   const order = await findOrder(db, id, opts);

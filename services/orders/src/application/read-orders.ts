@@ -1,12 +1,11 @@
 import { type listOrders, type RouteQuery } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
-import { sealedAt } from '@market/shared/crypto';
 import { recordAudit } from '@market/shared/events';
-import { HANDOFF_CONTENT_SEALED, handoffRecordsOf } from '../persistence/handoff-repository';
+import { handoffRecordsOf } from '../persistence/handoff-repository';
 import { queryOrders } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { callerUserId, partyOrder } from './order-access';
-import { toHandoffRecordView } from './handoff-record-view';
+import { handoffRecordViews } from './handoff-record-view';
 import { toOrderView } from './order-view';
 
 export async function partyOrderView(deps: OrdersDeps, identity: Identity, id: string) {
@@ -23,7 +22,8 @@ export async function callerOrders(deps: OrdersDeps, identity: Identity, query: 
 }
 
 /**
- * Handoff records opened for one of the two parties. The content is account credentials, so the
+ * Handoff records opened for one of the two parties while the rental runs; once the order has
+ * ended each party sees only what they wrote (ADR 0033). The content is account credentials, so the
  * read itself is audited (who read which order's records), never the content.
  */
 export async function partyHandoffRecords(deps: OrdersDeps, identity: Identity, id: string) {
@@ -37,5 +37,5 @@ export async function partyHandoffRecords(deps: OrdersDeps, identity: Identity, 
       detail: { role, records: rows.length },
     }),
   );
-  return { items: rows.map((row) => toHandoffRecordView(row, deps.secrets.open(row.content_sealed, sealedAt(HANDOFF_CONTENT_SEALED, row.id)))) };
+  return { items: handoffRecordViews(deps, rows, role, order.status) };
 }

@@ -4,6 +4,7 @@ import {
   adminGetOrder,
   adminListDisputes,
   adminListHandoffRecords,
+  adminRevealHandoffRecords,
   adminListOrders,
   adminMarkOrderAbnormal,
   arbitrateDispute as arbitrateDisputeRoute,
@@ -25,7 +26,7 @@ import {
 } from '@market/contracts';
 import { route, type RouteBinding } from '@market/shared/http';
 import { adminEndOrder } from '../application/admin-order-moves';
-import { adminHandoffRecords, adminOrderDetail, allOrders } from '../application/admin-read-orders';
+import { adminHandoffRecords, adminOrderDetail, allOrders, revealHandoffRecords } from '../application/admin-read-orders';
 import { arbitrateDispute } from '../application/arbitrate-dispute';
 import { counterCheckoutProposal, startCheckout } from '../application/checkout';
 import { createOrder } from '../application/create-order';
@@ -58,7 +59,8 @@ export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
     route(getDispute, ({ params, identity }) => partyDispute(deps, identity, params.id)),
     route(adminListOrders, ({ query }) => allOrders(deps, query)),
     route(adminGetOrder, ({ params }) => adminOrderDetail(deps, params.id)),
-    route(adminListHandoffRecords, ({ params, identity }) => adminHandoffRecords(deps, identity, params.id)),
+    route(adminListHandoffRecords, ({ params }) => adminHandoffRecords(deps, params.id)),
+    route(adminRevealHandoffRecords, ({ params, identity, body }) => revealHandoffRecords(deps, identity, params.id, body.reason)),
     route(adminCloseOrder, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_close', body)),
     route(adminMarkOrderAbnormal, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_mark_abnormal', body)),
     route(adminListDisputes, ({ query }) => allDisputes(deps, query)),

@@ -4,6 +4,8 @@ import { SeedRequireRealname1764000000000 } from './1764000000000-seed-require-r
 import { CountLoginFailuresPerUsername1764100000000 } from './1764100000000-count-login-failures-per-username';
 import { SeedOverdueTimeouts1765200000002 } from './1765200000002-seed-overdue-timeouts';
 import { SeedWithdrawalLimits1765400000002 } from './1765400000002-seed-withdrawal-limits';
+import { AdminRoles1765500000001 } from './1765500000001-admin-roles';
+import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-logins-per-address';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -12,4 +14,6 @@ export const adminMigrations = [
   CountLoginFailuresPerUsername1764100000000,
   SeedOverdueTimeouts1765200000002,
   SeedWithdrawalLimits1765400000002,
+  AdminRoles1765500000001,
+  ThrottleLoginsPerAddress1765500000002,
 ];

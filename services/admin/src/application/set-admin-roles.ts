@@ -1,0 +1,44 @@
+import { type Admin, type AdminRole, type z } from '@market/contracts';
+import { type AdminIdentity } from '@market/shared/auth';
+import { isUuid } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
+import { problems } from '@market/shared/http';
+import { rolesRefusal, type RolesRefusal } from '../domain/admin-user';
+import { findAdminById, lockActiveSuperAdminIds, replaceAdminRoles } from '../persistence/admin-users';
+import type { AdminDeps } from './deps';
+import { adminView } from './views';
+
+const REFUSALS: Record<RolesRefusal, () => Error> = {
+  self: () => problems.forbidden('an admin cannot change their own roles'),
+  last_super_admin: () => problems.conflict('the last active super admin keeps that role', 'LAST_SUPER_ADMIN'),
+};
+
+/**
+ * Replaces an admin's roles, audited with the roles before and after. The gateway's copy is
+ * rewritten inside the transaction, Redis last, so the admin's next request already runs under the
+ * new roles and a Redis failure leaves both copies as they were (ADR 0033).
+ */
+export async function setAdminRoles(
+  deps: Pick<AdminDeps, 'db' | 'events' | 'revocations'>,
+  actor: AdminIdentity,
+  adminId: string,
+  roles: AdminRole[],
+): Promise<z.infer<typeof Admin>> {
+  if (!isUuid(adminId)) throw problems.notFound('admin not found');
+  return deps.db.transaction(async (tx) => {
+    const superAdminIds = await lockActiveSuperAdminIds(tx);
+    const target = await findAdminById(tx, adminId);
+    if (!target) throw problems.notFound('admin not found');
+    const refusal = rolesRefusal(actor.sub, target, roles, superAdminIds);
+    if (refusal) throw REFUSALS[refusal]();
+    const row = (await replaceAdminRoles(tx, adminId, roles))!;
+    await recordAudit(deps.events, tx, actor, {
+      action: 'admin_user.set_roles',
+      biz_type: 'admin_user',
+      biz_id: adminId,
+      detail: { username: row.username, before: target.roles, after: row.roles },
+    });
+    await deps.revocations.setAdminRoles(adminId, row.roles);
+    return adminView(row);
+  });
+}

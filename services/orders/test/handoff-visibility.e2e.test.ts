@@ -1,0 +1,115 @@
+import { newAdmin, type Stack } from '@market/testkit';
+import { eventually, Market, startMarket, type Caller } from './support';
+
+/**
+ * Handed-over credentials are for the rental while it runs (ADR 0033): once the order has ended
+ * the renter sees that a handoff happened and when, never its content, and the owner still sees
+ * what they wrote. The back office sees content only by an audited reveal with a reason, by a role
+ * allowed to, for an order in dispute or abnormal.
+ */
+describe('handoff content, visible while the rental runs', () => {
+  let stack: Stack;
+  let market: Market;
+  let arbitrator: Caller;
+  let reviewer: Caller;
+
+  beforeAll(async () => {
+    stack = await startMarket();
+    market = new Market(stack);
+    arbitrator = await newAdmin(stack, ['customer_service']);
+    reviewer = await newAdmin(stack, ['reviewer', 'finance', 'auditor']);
+  }, 60_000);
+  afterAll(() => stack?.stop());
+
+  async function handedOver(listing: Record<string, unknown> = {}) {
+    const owner = await market.user();
+    const renter = await market.fundedUser(10_000);
+    const { id: listingId } = await market.onlineListing(owner, listing);
+    const order = await market.order(renter, listingId, 1);
+    await market.act(order.id, 'pay', renter);
+    if (!listing.credentials) await market.act(order.id, 'handoff', owner, { content: 'account 7001 / password marlin' });
+    await market.act(order.id, 'handoff', renter, { content: 'got in, changed nothing' });
+    return { owner, renter, orderId: order.id as string };
+  }
+  const records = async (orderId: string, who: Caller) => {
+    const res = await market.client.get(`/api/orders/${orderId}/handoff-records`, who.token);
+    expect(res.status).toBe(200);
+    return res.body.items as Array<{ author_role: string; content: string | null; withheld: boolean; attachment_urls: string[]; created_at: string }>;
+  };
+  const close = async (orderId: string) => {
+    const res = await market.client.post(`/api/admin/orders/${orderId}/close`, { reason: 'returned to its owner' }, arbitrator.token);
+    expect(res.status).toBe(200);
+  };
+  const auditsOf = async (orderId: string, action: string) =>
+    (await stack.services.orders!.ctx.db.query(`SELECT payload FROM outbox WHERE type = 'audit.recorded'`))
+      .map((r: any) => r.payload.data)
+      .filter((d: any) => d.action === action && d.biz_id === orderId);
+
+  it('the renter reads the credentials while the order runs, and only that a handoff happened once it has ended', async () => {
+    const { owner, renter, orderId } = await handedOver();
+    expect((await records(orderId, renter)).map((r) => [r.author_role, r.content, r.withheld])).toEqual([
+      ['owner', 'account 7001 / password marlin', false],
+      ['renter', 'got in, changed nothing', false],
+    ]);
+    await close(orderId);
+
+    const forRenter = await records(orderId, renter);
+    expect(forRenter.map((r) => [r.author_role, r.content, r.withheld])).toEqual([
+      ['owner', null, true],
+      ['renter', 'got in, changed nothing', false],
+    ]);
+    expect(forRenter[0]!.created_at).toEqual(expect.any(String));
+    expect(JSON.stringify(forRenter)).not.toContain('marlin');
+    const forOwner = await records(orderId, owner);
+    expect(forOwner.map((r) => [r.author_role, r.content, r.withheld])).toEqual([
+      ['owner', 'account 7001 / password marlin', false],
+      ['renter', null, true],
+    ]);
+  });
+
+  it('stored credentials handed over automatically follow the same rule', async () => {
+    const { owner, renter, orderId } = await handedOver({ credentials: 'QQ 515151 / pw heron' });
+    expect((await records(orderId, renter))[0]).toMatchObject({ author_role: 'owner', content: 'QQ 515151 / pw heron', withheld: false });
+    await close(orderId);
+    expect((await records(orderId, renter))[0]).toMatchObject({ author_role: 'owner', content: null, withheld: true, attachment_urls: [] });
+    expect((await records(orderId, owner))[0]).toMatchObject({ content: 'QQ 515151 / pw heron', withheld: false });
+  });
+
+  it('the back office lists handoffs without content and reveals them only for an order in dispute or abnormal, with a reason, audited', async () => {
+    const { orderId } = await handedOver();
+    const listed = await market.client.get(`/api/admin/orders/${orderId}/handoff-records`, arbitrator.token);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((r: any) => [r.content, r.withheld])).toEqual([
+      [null, true],
+      [null, true],
+    ]);
+
+    const reveal = (who: Caller, body: unknown) => market.client.post(`/api/admin/orders/${orderId}/handoff-records/reveal`, body, who.token);
+    // Running normally: nothing to settle, nothing to reveal.
+    const early = await reveal(arbitrator, { reason: 'curious' });
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('INVALID_STATE');
+    expect((await reveal(arbitrator, {})).status).toBe(400);
+    expect((await reveal(arbitrator, { reason: '' })).status).toBe(400);
+
+    const held = await market.client.post(`/api/admin/orders/${orderId}/mark-abnormal`, { reason: 'owner says the renter locked him out' }, arbitrator.token);
+    expect(held.status).toBe(200);
+    // A role without handoffs.reveal, however many it holds, is refused at the gateway.
+    const refused = await reveal(reviewer, { reason: 'settling the complaint' });
+    expect(refused.status).toBe(403);
+
+    const shown = await reveal(arbitrator, { reason: 'owner says the renter locked him out' });
+    expect(shown.status).toBe(200);
+    expect(shown.body.items.map((r: any) => [r.content, r.withheld])).toEqual([
+      ['account 7001 / password marlin', false],
+      ['got in, changed nothing', false],
+    ]);
+
+    const audits = await eventually(() => auditsOf(orderId, 'order.handoff_records.reveal'), (found: any[]) => found.length === 2);
+    expect(audits.map((a: any) => [a.result, a.actor_id, a.detail.reason])).toEqual([
+      ['failure', arbitrator.id, 'curious'],
+      ['success', arbitrator.id, 'owner says the renter locked him out'],
+    ]);
+    expect(JSON.stringify(audits)).not.toContain('marlin');
+  });
+});
