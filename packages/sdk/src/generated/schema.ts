@@ -8,12 +8,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List back-office admins */
+        /**
+         * List back-office admins
+         * @description Permission: `admins.read` (roles: super_admin, auditor).
+         */
         get: operations["listAdmins"];
         put?: never;
         /**
          * Add a back-office admin
-         * @description Same rules as `npm run admin:create`: username 3 to 32 of a-z, 0-9, `_`, `.`, `-`; nickname 1 to 32 characters; initial password 12 to 200 characters (400 otherwise). A username already taken, by an active or a disabled admin, is `409 CONFLICT`. The new admin is active at once and should change the initial password with `POST /api/admin/me/password`.
+         * @description Same rules as `npm run admin:create`: username 3 to 32 of a-z, 0-9, `_`, `.`, `-`; nickname 1 to 32 characters; initial password 12 to 200 characters (400 otherwise). A username already taken, by an active or a disabled admin, is `409 CONFLICT`. The new admin is active at once and should change the initial password with `POST /api/admin/me/password`. It holds the `roles` given (none when left out: it can only read and change its own account).
+         *
+         *     Permission: `admins.manage` (roles: super_admin).
          */
         post: operations["createAdmin"];
         delete?: never;
@@ -33,7 +38,9 @@ export interface paths {
         put?: never;
         /**
          * Disable an admin: every token it holds stops working at once
-         * @description A disabled admin cannot log in (`403`), its sessions end and its tokens are refused on the next request (`403`), and it no longer matches open uploads. Nobody can disable their own account (`403 FORBIDDEN`) or the last active admin (`409 LAST_ACTIVE_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins disabling each other at once exactly one succeeds and the other gets `409 LAST_ACTIVE_ADMIN` (or `403` when others remain active: it has just been disabled itself).
+         * @description A disabled admin cannot log in (`403`), its sessions end and its tokens are refused on the next request (`403`), and it no longer matches open uploads. Nobody can disable their own account (`403 FORBIDDEN`) or the last active admin (`409 LAST_ACTIVE_ADMIN`) or the last active super admin (`409 LAST_SUPER_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins disabling each other at once exactly one succeeds and the other gets `409 LAST_ACTIVE_ADMIN` (or `403` when others remain active: it has just been disabled itself).
+         *
+         *     Permission: `admins.manage` (roles: super_admin).
          */
         post: operations["disableAdmin"];
         delete?: never;
@@ -54,8 +61,32 @@ export interface paths {
         /**
          * Enable a disabled admin again
          * @description The admin can log in again with its password; tokens it held when it was disabled stay revoked. Enabling an active admin is `409 INVALID_STATE`.
+         *
+         *     Permission: `admins.manage` (roles: super_admin).
          */
         post: operations["enableAdmin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/admins/{id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace an admin’s roles; they take effect on the admin’s next request
+         * @description The roles replace the old ones (an empty list leaves only the admin’s own account). Audited with the roles before and after. Nobody changes their own roles (`403 FORBIDDEN`), and the last active super admin keeps that role (`409 LAST_SUPER_ADMIN`).
+         *
+         *     Permission: `admins.manage` (roles: super_admin).
+         */
+        put: operations["setAdminRoles"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -69,7 +100,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent audit log */
+        /**
+         * Recent audit log
+         * @description Permission: `audit.read` (roles: super_admin, auditor).
+         */
         get: operations["listAuditLogs"];
         put?: never;
         post?: never;
@@ -107,7 +141,7 @@ export interface paths {
         put?: never;
         /**
          * Back-office login with username, password and captcha
-         * @description The captcha is checked first and spent whatever the outcome (`422 CAPTCHA_INVALID`). A wrong password and an unknown username both answer `401` "invalid username or password". Failed attempts are counted per username whether an admin has it or not: after `ADMIN_LOGIN_MAX_FAILURES` in a row (default 5) the username is locked for `ADMIN_LOCKOUT_MINUTES` (default 15), answering `429` with `Retry-After` even to the right password; a success resets the count, and a count with no attempt for a day is forgotten. A disabled admin giving the right password gets `403`.
+         * @description The captcha is checked first and spent whatever the outcome (`422 CAPTCHA_INVALID`). A wrong password and an unknown username both answer `401` "invalid username or password". Failed attempts are counted per username and client address, whether an admin has it or not: after `ADMIN_LOGIN_MAX_FAILURES` in a row (default 5) that address is held off that username for `ADMIN_LOCKOUT_MINUTES` (default 15), twice as long at each further hold (up to a day), answering `429` with `Retry-After` even to the right password, while the admin still logs in from elsewhere. The account itself is locked (for `ADMIN_LOCKOUT_MINUTES`, with an alert) only after `ADMIN_ACCOUNT_LOCK_FAILURES` (default 100) failures in a row over every address. A success resets its address’s count and the account’s; a count with no attempt for a day is forgotten. A disabled admin giving the right password gets `403`.
          */
         post: operations["adminLogin"];
         delete?: never;
@@ -125,7 +159,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Back-office logout; the admin token stops working at once */
+        /**
+         * Back-office logout; the admin token stops working at once
+         * @description Permission: any signed-in admin, on their own account.
+         */
         post: operations["adminLogout"];
         delete?: never;
         options?: never;
@@ -140,7 +177,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Back-office dashboard figures */
+        /**
+         * Back-office dashboard figures
+         * @description Permission: `dashboard.read` (roles: super_admin, reviewer, customer_service, finance, auditor).
+         */
         get: operations["getDashboard"];
         put?: never;
         post?: never;
@@ -160,6 +200,8 @@ export interface paths {
         /**
          * List all disputes
          * @description Newest first; an order_id that is no order’s matches nothing.
+         *
+         *     Permission: `disputes.read` (roles: super_admin, customer_service, auditor).
          */
         get: operations["adminListDisputes"];
         put?: never;
@@ -182,6 +224,8 @@ export interface paths {
         /**
          * Arbitrate an open dispute: complete, close or mark the order abnormal
          * @description Only an open dispute (409 INVALID_STATE once resolved: of two admins arbitrating at once exactly one wins). The dispute becomes resolved with result, resolution_note and resolved_at; the order completes, closes or turns abnormal in the same transaction. complete: the order completes with the breakdown given, else with the order’s checkout, else the full rent and no deduction. close without a breakdown: the whole escrow goes back to the renter. close with a breakdown: the arbitrated split — consumption + deposit_deduction go to the owner minus the platform fee (floor(consumption × platform.commission_rate_bps / 10000), as at checkout), the rest back to the renter — and the order ends closed, not completed. mark_abnormal: the escrow stays held; the order can later be closed by POST /api/admin/orders/{id}/close (escrow → renter). A breakdown must hold every checkout invariant (consumption ≤ rent, deposit_deduction ≤ deposit; 400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction otherwise). The applied figures are stored as the order’s checkout (reason: the note).
+         *
+         *     Permission: `disputes.arbitrate` (roles: super_admin, customer_service).
          */
         post: operations["arbitrateDispute"];
         delete?: never;
@@ -197,7 +241,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read any file, private ones included (the read is audited) */
+        /**
+         * Read any file, private ones included (the read is audited)
+         * @description Permission: `files.read` (roles: super_admin, reviewer, customer_service, auditor).
+         */
         get: operations["adminReadFile"];
         put?: never;
         post?: never;
@@ -214,7 +261,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List listings in every state */
+        /**
+         * List listings in every state
+         * @description Permission: `listings.read` (roles: super_admin, reviewer, customer_service, auditor).
+         */
         get: operations["adminListListings"];
         put?: never;
         post?: never;
@@ -231,7 +281,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Listing detail in any state */
+        /**
+         * Listing detail in any state
+         * @description Permission: `listings.read` (roles: super_admin, reviewer, customer_service, auditor).
+         */
         get: operations["adminGetListing"];
         put?: never;
         post?: never;
@@ -253,6 +306,8 @@ export interface paths {
         /**
          * Approve a listing awaiting review
          * @description 409 INVALID_STATE unless the listing is draft / pending; 409 OWNER_FROZEN while its owner is frozen (it stays pending and can be approved after the unfreeze).
+         *
+         *     Permission: `listings.review` (roles: super_admin, reviewer).
          */
         post: operations["adminApproveListing"];
         delete?: never;
@@ -270,7 +325,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a listing abnormal */
+        /**
+         * Mark a listing abnormal
+         * @description Permission: `listings.review` (roles: super_admin, reviewer).
+         */
         post: operations["adminMarkListingAbnormal"];
         delete?: never;
         options?: never;
@@ -287,7 +345,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take an online listing offline */
+        /**
+         * Take an online listing offline
+         * @description Permission: `listings.review` (roles: super_admin, reviewer).
+         */
         post: operations["adminOfflineListing"];
         delete?: never;
         options?: never;
@@ -304,7 +365,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a listing awaiting review */
+        /**
+         * Reject a listing awaiting review
+         * @description Permission: `listings.review` (roles: super_admin, reviewer).
+         */
         post: operations["adminRejectListing"];
         delete?: never;
         options?: never;
@@ -319,7 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Listings awaiting review (draft / pending) */
+        /**
+         * Listings awaiting review (draft / pending)
+         * @description Permission: `listings.read` (roles: super_admin, reviewer, customer_service, auditor).
+         */
         get: operations["adminListPendingListings"];
         put?: never;
         post?: never;
@@ -336,7 +403,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the current admin */
+        /**
+         * Read the current admin, with their roles and permissions
+         * @description Permission: any signed-in admin, on their own account.
+         */
         get: operations["getAdminMe"];
         put?: never;
         post?: never;
@@ -358,6 +428,8 @@ export interface paths {
         /**
          * Change the caller’s own password
          * @description The new password follows the admin password rule (12 to 200 characters) and must differ from the current one (400). A wrong `current_password` is `422 CURRENT_PASSWORD_INCORRECT` and counts as a failed login of the caller’s username, so it leads to the same lockout (`429` with `Retry-After`) as wrong guesses at the login. On success every other session of the admin ends at once (their tokens are revoked): a password is changed when it may have leaked, and tokens obtained with the old one must not outlive it. The token making the call keeps working. `409` when the password was changed by another request meanwhile.
+         *
+         *     Permission: any signed-in admin, on their own account.
          */
         post: operations["changeAdminPassword"];
         delete?: never;
@@ -376,6 +448,8 @@ export interface paths {
         /**
          * Open-upload deliveries, refused ones included, newest first
          * @description Every delivery to POST /api/open/listing-uploads with its outcome, the status answered and why. The raw bytes are kept sealed and never shown; GET /api/admin/open-uploads/{id} shows a redacted view.
+         *
+         *     Permission: `uploads.read` (roles: super_admin, reviewer, auditor).
          */
         get: operations["adminListOpenUploads"];
         put?: never;
@@ -393,7 +467,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One open-upload delivery with a redacted view of what was sent */
+        /**
+         * One open-upload delivery with a redacted view of what was sent
+         * @description Permission: `uploads.read` (roles: super_admin, reviewer, auditor).
+         */
         get: operations["adminGetOpenUpload"];
         put?: never;
         post?: never;
@@ -413,6 +490,8 @@ export interface paths {
         /**
          * List all orders
          * @description Every filter narrows the list; an id that is no order’s matches nothing. created_from/created_to bound created_at (from inclusive, to exclusive).
+         *
+         *     Permission: `orders.read` (roles: super_admin, customer_service, finance, auditor).
          */
         get: operations["adminListOrders"];
         put?: never;
@@ -433,6 +512,8 @@ export interface paths {
         /**
          * Order detail with its dispute and its money
          * @description The order (its checkout included), its latest dispute, and from the wallet what was charged into its escrow, what the escrow holds, and the ledger entries of the order. 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached.
+         *
+         *     Permission: `orders.read` (roles: super_admin, customer_service, finance, auditor).
          */
         get: operations["adminGetOrder"];
         put?: never;
@@ -455,6 +536,8 @@ export interface paths {
         /**
          * Close a non-terminal or abnormal order; escrow back to the renter, or split by a breakdown
          * @description Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Without a breakdown whatever the escrow holds goes back to the renter; with one (a paid order only, 409 INVALID_STATE otherwise) it is split as the breakdown says and the figures are stored as the order’s checkout. A breakdown must hold every checkout invariant (400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction). An open dispute of the order is resolved with result close and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.
+         *
+         *     Permission: `orders.manage` (roles: super_admin, customer_service).
          */
         post: operations["adminCloseOrder"];
         delete?: never;
@@ -471,12 +554,36 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Handoff records of an order, oldest first (the read is audited)
-         * @description Content is decrypted for the back office; every read writes an audit entry naming the admin and the order.
+         * Handoff records of an order, oldest first, content withheld
+         * @description Who handed over what when, without the content (`withheld`): the credentials are shown only to the two parties, and to the back office only through `POST /api/admin/orders/{id}/handoff-records/reveal`.
+         *
+         *     Permission: `orders.read` (roles: super_admin, customer_service, finance, auditor).
          */
         get: operations["adminListHandoffRecords"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/handoff-records/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal the handoff content of an order in dispute or abnormal, with a stated reason (audited)
+         * @description For settling a dispute: only while the order is `disputed` or `abnormal` (`409 INVALID_STATE` otherwise), with a `reason` (1 to 500 characters). Every reveal writes an audit entry naming the admin, the order and the reason; a refused one too.
+         *
+         *     Permission: `handoffs.reveal` (roles: super_admin, customer_service).
+         */
+        post: operations["adminRevealHandoffRecords"];
         delete?: never;
         options?: never;
         head?: never;
@@ -495,6 +602,8 @@ export interface paths {
         /**
          * Freeze a non-terminal order for manual handling; escrow stays held
          * @description Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.
+         *
+         *     Permission: `orders.manage` (roles: super_admin, customer_service).
          */
         post: operations["adminMarkOrderAbnormal"];
         delete?: never;
@@ -510,7 +619,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every system configuration entry with its current value */
+        /**
+         * List every system configuration entry with its current value
+         * @description Permission: `configs.read` (roles: super_admin, auditor).
+         */
         get: operations["listSystemConfigs"];
         put?: never;
         post?: never;
@@ -531,6 +643,8 @@ export interface paths {
         /**
          * Change one configuration entry
          * @description The value is validated against the schema of its key (400 otherwise); an unknown key is 404.
+         *
+         *     Permission: `configs.manage` (roles: super_admin).
          */
         put: operations["updateSystemConfig"];
         post?: never;
@@ -547,7 +661,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
+        /**
+         * List users
+         * @description Permission: `users.read` (roles: super_admin, customer_service, auditor).
+         */
         get: operations["adminListUsers"];
         put?: never;
         post?: never;
@@ -569,6 +686,8 @@ export interface paths {
         /**
          * Freeze a user: every token it holds stops working at once
          * @description Catalog learns of it from `user.frozen` within seconds: every online listing of the user goes offline (`listing.offlined`, reason `owner frozen`), and while frozen none of its listings can be approved (409 OWNER_FROZEN), so none is in public reads, search or orderable.
+         *
+         *     Permission: `users.freeze` (roles: super_admin, customer_service).
          */
         post: operations["adminFreezeUser"];
         delete?: never;
@@ -589,6 +708,8 @@ export interface paths {
         /**
          * Unfreeze a user
          * @description Catalog learns of it from `user.unfrozen`: the listings the freeze took offline go back online (`listing.restored`) unless the back office marked them abnormal meanwhile; listings awaiting review can be approved again.
+         *
+         *     Permission: `users.freeze` (roles: super_admin, customer_service).
          */
         post: operations["adminUnfreezeUser"];
         delete?: never;
@@ -607,6 +728,8 @@ export interface paths {
         /**
          * Recent money ledger across all users
          * @description Entries of users’ available balances, newest first; filters `user_id`, `order_id`, `biz_type`; cursor pages.
+         *
+         *     Permission: `ledger.read` (roles: super_admin, finance, auditor).
          */
         get: operations["adminListLedger"];
         put?: never;
@@ -627,6 +750,8 @@ export interface paths {
         /**
          * Withdrawals for the back office, newest first
          * @description Filters `status`, `user_id`, `channel`; cursor pages.
+         *
+         *     Permission: `withdrawals.read` (roles: super_admin, finance, auditor).
          */
         get: operations["adminListWithdrawals"];
         put?: never;
@@ -649,6 +774,8 @@ export interface paths {
         /**
          * Approve a withdrawal: the transfer is sent
          * @description Audited. The transfer goes out once (the withdrawal id is its `out_biz_no`); the answer shows `processing` until the provider says paid or failed, then `paid` or `failed` (an unknown outcome is asked about until final). Not `pending_review` → 409 INVALID_STATE; the user frozen since the request → 409 USER_FROZEN; unknown → 404.
+         *
+         *     Permission: `withdrawals.manage` (roles: super_admin, finance).
          */
         post: operations["approveWithdrawal"];
         delete?: never;
@@ -669,6 +796,8 @@ export interface paths {
         /**
          * Reject a withdrawal with a reason; the hold goes back to available
          * @description Audited. Not `pending_review` → 409 INVALID_STATE; unknown → 404.
+         *
+         *     Permission: `withdrawals.manage` (roles: super_admin, finance).
          */
         post: operations["rejectWithdrawal"];
         delete?: never;
@@ -1292,7 +1421,7 @@ export interface paths {
         };
         /**
          * Handoff records of an order (parties only), oldest first
-         * @description Content is decrypted for the two parties only (anyone else: 404); every read is audited. The record of an automatic handoff of stored credentials has author_role owner and the owner’s id.
+         * @description Content is decrypted for the two parties only (anyone else: 404); every read is audited. The record of an automatic handoff of stored credentials has author_role owner and the owner’s id. Once the order has ended (completed, cancelled, closed) the renter sees that each handoff happened and when, never its content (`withheld`); the owner still sees what they wrote.
          */
         get: operations["listHandoffRecords"];
         put?: never;
@@ -1663,6 +1792,8 @@ export interface components {
             id: string;
             /** @example 客服小艾 */
             nickname: string;
+            /** @description what the admin may do (ADR 0033); none: only their own account */
+            roles: components["schemas"]["AdminRole"][];
             /**
              * @description only `active` admins log in and match open uploads
              * @enum {string}
@@ -1721,6 +1852,13 @@ export interface components {
             /** @description the payment of the order (none while unpaid) */
             payments: components["schemas"]["OrderPayment"][];
         };
+        /** @enum {string} */
+        AdminPermission: "admins.read" | "admins.manage" | "configs.read" | "configs.manage" | "audit.read" | "dashboard.read" | "listings.read" | "listings.review" | "uploads.read" | "files.read" | "users.read" | "users.freeze" | "orders.read" | "orders.manage" | "disputes.read" | "disputes.arbitrate" | "handoffs.reveal" | "ledger.read" | "recharges.read" | "recharges.manage" | "withdrawals.read" | "withdrawals.manage";
+        /**
+         * @description `super_admin`: everything, and the only role that manages admins and configs; `reviewer`: listings and open uploads; `customer_service`: orders, disputes and arbitration, handoff reveal, user freezes; `finance`: ledger, recharges, withdrawals; `auditor`: every read, the audit log included, and no change
+         * @enum {string}
+         */
+        AdminRole: "super_admin" | "reviewer" | "customer_service" | "finance" | "auditor";
         ArbitrateBody: {
             /** @description for complete and close; refund, owner income and platform fee follow from it */
             breakdown?: {
@@ -1825,6 +1963,10 @@ export interface components {
             server?: string | null;
             title: string;
         };
+        CurrentAdmin: components["schemas"]["Admin"] & {
+            /** @description what the roles allow, for the console to show only what the admin may use */
+            permissions: components["schemas"]["AdminPermission"][];
+        };
         /** @description Figures as they are now, each from the service that owns it. "Today" is the UTC day (since 00:00 UTC); "last 7 days" is today and the six UTC days before it. */
         Dashboard: {
             /** @description back-office accounts (the admin service itself, always present) */
@@ -1921,12 +2063,14 @@ export interface components {
             url: string;
         };
         HandoffRecord: {
+            /** @description empty when the content is withheld */
             attachment_urls: string[];
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             author_id: string;
             /** @enum {string} */
             author_role: "renter" | "owner";
-            content: string;
+            /** @description null when withheld from the caller */
+            content: string | null;
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -1936,6 +2080,8 @@ export interface components {
             id: string;
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             order_id: string;
+            /** @description true when the caller may see that the handoff happened and when, not what it said: the renter once the order has ended (completed, cancelled or closed), and the back office outside a reveal (ADR 0033) */
+            withheld: boolean;
         };
         LedgerEntry: {
             /**
@@ -2675,6 +2821,7 @@ export interface operations {
                     nickname: string;
                     /** @description 12 to 200 characters */
                     password: string;
+                    roles?: components["schemas"]["AdminRole"][];
                     /**
                      * @description unique; 3 to 32 of a-z, 0-9, `_`, `.`, `-` (lower case only)
                      * @example cs_alice
@@ -2908,6 +3055,124 @@ export interface operations {
         };
         responses: {
             /** @description the enabled admin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Admin"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setAdminRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    roles: components["schemas"]["AdminRole"][];
+                };
+            };
+        };
+        responses: {
+            /** @description the admin with its new roles */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4592,7 +4857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Admin"];
+                    "application/json": components["schemas"]["CurrentAdmin"];
                 };
             };
             /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
@@ -5332,7 +5597,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description all records */
+            /** @description all records, content withheld */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5372,6 +5637,126 @@ export interface operations {
             };
             /** @description NOT_FOUND: absent, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRevealHandoffRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description all records with their content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["HandoffRecord"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
