@@ -1,4 +1,4 @@
-import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { idempotencyMigrations } from '@market/shared/http';
 import { defineService, periodicJob } from '@market/shared/service';
 import { createPaymentGateway } from './adapters/providers';
@@ -17,7 +17,7 @@ export const walletService = defineService({
   name: 'wallet',
   env: walletEnv,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000],
+  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, CreateWaitingEvents1765100000000],
   build: (ctx) => {
     const sandbox = createPaymentGateway(ctx.config, ctx.db, ctx.log);
     const deps: WalletDeps = {
@@ -38,7 +38,7 @@ export const walletService = defineService({
     return {
       routes: walletRouteBindings(deps),
       internal: walletInternalRoutes(deps),
-      handlers: walletEventHandlers(ctx.log),
+      handlers: walletEventHandlers({ log: ctx.log, events: ctx.events }),
       jobs: [periodicJob('expire overdue recharge payments', ctx.config.PAYMENT_EXPIRY_SCAN_MS, () => expireOverduePayments(deps), ctx.log)],
     };
   },

@@ -79,7 +79,8 @@ export async function inboxHas(stack: Stack, eventId: string): Promise<boolean> 
   return rows.length > 0;
 }
 
+/** The platform's revenue: the sum of its revenue accounts (fees are spread over shards by order). */
 export async function platformRevenue(stack: Stack): Promise<number> {
-  const rows = await stack.services.wallet!.ctx.db.query(`SELECT balance FROM accounts WHERE key = 'platform:revenue'`);
-  return rows[0] ? Number(rows[0].balance) : 0;
+  const [row] = await stack.services.wallet!.ctx.db.query(`SELECT COALESCE(SUM(balance), 0)::bigint AS total FROM accounts WHERE kind = 'platform_revenue'`);
+  return Number(row.total);
 }
