@@ -1,4 +1,4 @@
-import type { Db, Queryable, Tx } from '../db/sql';
+import { updateReturning, type Db, type Queryable, type Tx } from '../db/sql';
 import { sqlMigration } from '../db/migration';
 import { recordAudit } from './audit';
 import type { DomainEvent } from './envelope';
@@ -108,7 +108,8 @@ export interface EarlierFailures {
  * the row may not exist), records the recovery: an audit entry and an `ops.alert` of severity info.
  */
 export async function clearWaiting(tx: Tx, events: EventWriter, service: string, event: DomainEvent, earlier: EarlierFailures, waitedLong: boolean) {
-  const [row]: Array<{ first_failed_at: Date; alerted_at: Date | null }> = await tx.query(
+  const [row] = await updateReturning<{ first_failed_at: Date; alerted_at: Date | null }>(
+    tx,
     `DELETE FROM waiting_events WHERE event_id = $1 RETURNING first_failed_at, alerted_at`,
     [event.id],
   );
