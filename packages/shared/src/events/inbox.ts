@@ -300,11 +300,9 @@ export class InboxConsumer {
         `INSERT INTO inbox (event_id, type) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
         [event.id, event.type],
       );
-      if (inserted.length === 0) {
-        this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
-        return;
-      }
-      await handler(event, tx);
+      if (inserted.length === 0) this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
+      else await handler(event, tx);
+      // A copy handled elsewhere (a replica, a replay) ends this delivery's wait all the same.
       if (earlier && MONEY_EVENT_TYPES.has(event.type)) {
         await clearWaiting(tx, this.writer, this.opts.service, event, earlier, earlier.attempts >= this.policy.maxAttempts);
       }
