@@ -102,6 +102,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
   const redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
   const server = createServer(createGateway(gatewayConfig, redis, log));
+  // As the gateway's main.ts: the server outlives the client's idle keep-alive sockets, so a test
+  // that pauses (an outage it stages) never reuses a socket the server is closing that instant.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
