@@ -24,6 +24,8 @@ module.exports = (dir) => ({
     '^@market/shared/([a-z]+)$': path.join(__dirname, 'packages/shared/src/$1/index.ts'),
     '^@market/testkit$': path.join(__dirname, 'packages/testkit/src/index.ts'),
   },
+  // Stops whatever a test file started and left open (a failed setup), so jest can exit.
+  setupFilesAfterEnv: [path.join(__dirname, 'packages/testkit/src/teardown.ts')],
   testTimeout: 60000,
   maxWorkers: 1,
 });

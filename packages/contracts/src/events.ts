@@ -3,6 +3,7 @@ import { z } from './zod';
 import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
 import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
 import { AuditActorType, AuditResult } from './api/admin';
+import { Withdrawal } from './api/withdrawals';
 import type { ServiceName } from './api/route';
 import { SERVICE_NAMES } from './routing';
 
@@ -175,6 +176,12 @@ export const eventDataSchemas = {
     detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
     raised_at: Timestamp,
   }),
+  // a withdrawal as it stands after the move the event announces
+  'withdrawal.requested': Withdrawal,
+  'withdrawal.approved': Withdrawal.extend({ approved_by: Id.nullable().openapi({ description: 'null when approved automatically' }) }),
+  'withdrawal.rejected': Withdrawal.extend({ rejected_by: Id }),
+  'withdrawal.paid': Withdrawal,
+  'withdrawal.failed': Withdrawal,
 
   'system_config.changed': z.object({
     key: z.string(),
@@ -243,6 +250,11 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'payment.expired': ['wallet'],
   'wallet.settled': ['wallet'],
   'ops.alert': SERVICE_NAMES,
+  'withdrawal.requested': ['wallet'],
+  'withdrawal.approved': ['wallet'],
+  'withdrawal.rejected': ['wallet'],
+  'withdrawal.paid': ['wallet'],
+  'withdrawal.failed': ['wallet'],
   'system_config.changed': ['admin'],
   'audit.recorded': SERVICE_NAMES,
 };
@@ -278,6 +290,9 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'payment.failed',
     'wallet.settled',
     'ops.alert',
+    'withdrawal.rejected',
+    'withdrawal.paid',
+    'withdrawal.failed',
   ],
   admin: ['audit.recorded'],
 };

@@ -5,4 +5,4 @@ export * from './internal';
 export * from './routing';
 export * from './services';
 export * from './system-config';
-export { z } from './zod';
+export { orNull, z } from './zod';

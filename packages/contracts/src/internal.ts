@@ -66,7 +66,7 @@ export const matchAdminUser = defineInternalRoute({
 export const systemConfigValues = defineInternalRoute({
   id: 'systemConfigValues',
   service: 'admin',
-  callers: ['orders'],
+  callers: ['orders', 'wallet'],
   method: 'get',
   path: '/system-configs',
   response: z.object({ items: z.array(z.object({ key: z.string(), value: z.unknown() })) }),
@@ -192,6 +192,21 @@ export const userStanding = defineInternalRoute({
 });
 
 /**
+ * identity: whether a user may be paid out to an account in `name`: frozen or not, real-name status,
+ * and whether `name` is the verified real name. The real name itself never leaves identity.
+ */
+export const payeeCheck = defineInternalRoute({
+  id: 'payeeCheck',
+  service: 'identity',
+  callers: ['wallet'],
+  method: 'post',
+  path: '/users/{id}/payee-check',
+  params: IdParams,
+  body: z.object({ name: z.string().min(1).max(50) }).strict(),
+  response: z.object({ user_id: z.uuid(), frozen: z.boolean(), realname_status: RealnameStatus, name_matches: z.boolean() }),
+});
+
+/**
  * catalog: the listing's stored account credentials, opened for orders to hand over by itself
  * when an order on the listing is paid; `credentials` is null when the listing has none.
  */
@@ -298,6 +313,7 @@ export const walletStats = defineInternalRoute({
 });
 
 export const allInternalRoutes: AnyInternalRoute[] = [
+  payeeCheck,
   matchAdminUser,
   systemConfigValues,
   ensurePublisherUser,

@@ -12,6 +12,7 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/admin/orders', service: 'orders' },
   { prefix: '/api/admin/disputes', service: 'orders' },
   { prefix: '/api/admin/wallet', service: 'wallet' },
+  { prefix: '/api/admin/withdrawals', service: 'wallet' },
   { prefix: '/api/admin/files', service: 'files' },
   { prefix: '/api/admin/notifications', service: 'notify' },
   { prefix: '/api/admin/auth', service: 'admin' },
@@ -31,6 +32,8 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/wallet', service: 'wallet' },
   { prefix: '/api/payments/paygate', service: 'wallet' },
   { prefix: '/api/payments/sandbox', service: 'wallet' },
+  { prefix: '/api/payments/alipay', service: 'wallet' },
+  { prefix: '/api/payments/wechatpay', service: 'wallet' },
   { prefix: '/api/files', service: 'files' },
   { prefix: '/api/notifications', service: 'notify' },
 ];

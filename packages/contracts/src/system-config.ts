@@ -16,6 +16,12 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'order.correction_confirm_timeout_minutes': TimeoutMinutes,
   'platform.commission_rate_bps': z.number().int().min(0).max(5000),
   'order.require_realname': z.boolean(),
+  /** smallest withdrawal, in fen */
+  'withdrawal.min_amount': z.number().int().min(1).max(100_000_000),
+  /** most a user may withdraw per UTC day, in fen (requests not rejected, cancelled or failed) */
+  'withdrawal.daily_limit': z.number().int().min(1).max(1_000_000_000),
+  /** withdrawals below this many fen are sent without review; 0 reviews every one */
+  'withdrawal.auto_approve_below': z.number().int().min(0).max(1_000_000_000),
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -31,6 +37,9 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'order.correction_confirm_timeout_minutes': 1440,
   'platform.commission_rate_bps': 500,
   'order.require_realname': false,
+  'withdrawal.min_amount': 1_000,
+  'withdrawal.daily_limit': 5_000_000,
+  'withdrawal.auto_approve_below': 0,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

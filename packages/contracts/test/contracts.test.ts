@@ -78,6 +78,14 @@ describe('route contracts', () => {
         'POST /api/notifications/read-all',
         'POST /api/orders/{id}/checkout/reject',
         'POST /api/payments/sandbox/{id}/complete',
+        'POST /api/payments/alipay/notify',
+        'POST /api/payments/wechatpay/notify',
+        'GET /api/wallet/withdrawals',
+        'POST /api/wallet/withdrawals',
+        'POST /api/wallet/withdrawals/{id}/cancel',
+        'GET /api/admin/withdrawals',
+        'POST /api/admin/withdrawals/{id}/approve',
+        'POST /api/admin/withdrawals/{id}/reject',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import { DEFAULT_PORTS, eventProducers, type EventData, type EventType, type ServiceName } from '@market/contracts';
+import { eventProducers, type EventData, type EventType, type ServiceName } from '@market/contracts';
 import { signAccessToken, type Realm } from '@market/shared/auth';
 import { tokenSecretShape, serviceUrls } from '@market/shared/config';
 import { buildEvent, type DomainEvent } from '@market/shared/events';
@@ -20,6 +21,11 @@ import { identityService } from '../../../services/identity/src/service';
 import { notifyService } from '../../../services/notify/src/service';
 import { ordersService } from '../../../services/orders/src/service';
 import { walletService } from '../../../services/wallet/src/service';
+import { closeOnTeardown } from './leftovers';
+import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
+
+export { closeLeftovers, closeOnTeardown } from './leftovers';
+export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 
 const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
   identity: identityService,
@@ -40,13 +46,24 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/**
+ * A port for a service to listen on, below the kernel's ephemeral range: a port in that range can
+ * be taken by any outgoing connection on the machine between our choosing it and the service
+ * binding it. Two test workers may still choose the same one; the start is retried on EADDRINUSE.
+ */
+function servicePort(taken: Set<number>): number {
+  const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const low = 20_000;
+  const high = Math.max(low + 1_000, ephemeralLow ?? 32_768);
+  for (;;) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (!taken.has(port)) return port;
+  }
 }
+
+const START_ATTEMPTS = 5;
+
+const isAddressInUse = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
 
 export interface StackOptions {
   services: ServiceName[];
@@ -62,6 +79,16 @@ export interface StackOptions {
  * Services not started answer as down (the gateway returns 503).
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnce(opts);
+    } catch (err) {
+      if (!isAddressInUse(err) || attempt === START_ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const base = await testEnv({
     REDIS_KEY_PREFIX: `${uniqueName('t')}:`,
     RATE_LIMIT_PER_MINUTE: '100000',
@@ -71,18 +98,40 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...opts.env,
   });
   const ports: Record<string, number> = {};
-  for (const name of opts.services) ports[name] = await freePort();
+  const taken = new Set<number>();
+  for (const name of opts.services) taken.add((ports[name] = servicePort(taken)));
   const urls = Object.fromEntries(
     (Object.keys(DEFINITIONS) as ServiceName[]).map((name) => [
       `${name.toUpperCase()}_URL`,
-      ports[name] ? `http://127.0.0.1:${ports[name]}` : `http://127.0.0.1:${DEFAULT_PORTS[name] + 10_000}`,
+      // Port 1: nothing listens there, so a service not started answers as down.
+      ports[name] ? `http://127.0.0.1:${ports[name]}` : 'http://127.0.0.1:1',
     ]),
   );
   const env = { ...base, ...urls };
   const schemas: string[] = [];
   const services: Stack['services'] = {};
+  let redis: RedisClient | undefined;
+  let server: Server | undefined;
+  // One stop for a whole stack or for whatever part of it started before a step failed.
+  let gatewayUrl: string | undefined;
+  const stop = closeOnTeardown(async () => {
+    if (gatewayUrl) forgetGateway(gatewayUrl);
+    if (server?.listening) {
+      const listening = server;
+      await new Promise<void>((resolve) => {
+        listening.close(() => resolve());
+        listening.closeAllConnections();
+      });
+    }
+    await Promise.allSettled(Object.values(services).map((s) => s!.stop()));
+    const queues = Object.values(services).flatMap((s) => Object.values(s!.consumer.queues));
+    await dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues);
+    await dropSchemas(String(env.DATABASE_URL), schemas);
+    await redis?.quit();
+  });
   try {
-    await Promise.all(
+    // allSettled, not all: a stop must not run while a sibling is still starting (it would leak).
+    const started = await Promise.allSettled(
       opts.services.map(async (name) => {
         const schema = uniqueName(`t_${name}`);
         schemas.push(schema);
@@ -94,36 +143,37 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         });
       }),
     );
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
+    const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
+    redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
+    const gateway = createServer(createGateway(gatewayConfig, redis, log));
+    // As the gateway's main.ts: the server outlives the client's idle keep-alive sockets, so a test
+    // that pauses (an outage it stages) never reuses a socket the server is closing that instant.
+    gateway.keepAliveTimeout = 65_000;
+    server = gateway;
+    // Port 0: the kernel picks a free port as it binds, so there is no window for another socket.
+    await new Promise<void>((resolve, reject) => {
+      gateway.once('error', reject);
+      gateway.listen(0, '127.0.0.1', () => {
+        gateway.off('error', reject);
+        resolve();
+      });
+    });
   } catch (err) {
-    await Promise.allSettled(Object.values(services).map((s) => s!.stop()));
+    await stop();
     throw err;
   }
-  const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
-  const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
-  const redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
-  const server = createServer(createGateway(gatewayConfig, redis, log));
-  // As the gateway's main.ts: the server outlives the client's idle keep-alive sockets, so a test
-  // that pauses (an outage it stages) never reuses a socket the server is closing that instant.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-
+  const url = (gatewayUrl = `http://127.0.0.1:${port}`);
+  registerGateway(url);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     env,
     services,
-    redis,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await Promise.allSettled(Object.values(services).map((s) => s!.stop()));
-      const queues = Object.values(services).flatMap((s) => Object.values(s!.consumer.queues));
-      await dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues);
-      await dropSchemas(String(env.DATABASE_URL), schemas);
-      await redis.quit();
-    },
+    redis: redis!,
+    stop,
   };
 }
 
@@ -140,10 +190,14 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
-/** A small JSON client for tests: `api(stack.url).post('/api/...', body, token)`. */
+/**
+ * A small JSON client for tests: `api(stack.url).post('/api/...', body, token)`. Every answer of a
+ * stack's gateway, `raw` ones included, is held against the OpenAPI document it serves
+ * (`checkedFetch`): a schema break or an undocumented status throws.
+ */
 export function api(baseUrl: string) {
   async function call<T>(method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
-    const response = await fetch(baseUrl + path, {
+    const response = await checkedFetch(baseUrl + path, {
       method,
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -166,7 +220,7 @@ export function api(baseUrl: string) {
     post: <T = any>(path: string, body?: unknown, token?: string, headers?: Record<string, string>) => call<T>('POST', path, body ?? {}, token, headers),
     put: <T = any>(path: string, body: unknown, token?: string, headers?: Record<string, string>) => call<T>('PUT', path, body, token, headers),
     delete: <T = any>(path: string, token?: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, token, headers),
-    raw: (method: string, path: string, init: RequestInit = {}) => fetch(baseUrl + path, { ...init, method }),
+    raw: (method: string, path: string, init: RequestInit = {}) => checkedFetch(baseUrl + path, { ...init, method }),
   };
 }
 
@@ -244,3 +298,8 @@ export async function publishEvent<T extends EventType>(stack: Stack, type: T, d
     await connection.close();
   }
 }
+export * from './simulators/aliyun-sms';
+export * from './simulators/aliyun-id-verify';
+export * from './simulators/tencent-cloud';
+export * from './simulators/alipay';
+export * from './simulators/wechatpay';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { attachFiles, fileMeta, MAX_FILE_BYTES } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
-import { api, internalClientAs, mintToken, startStack, type Stack } from '@market/testkit';
+import { checkAnswer, checkedFetch, api, internalClientAs, mintToken, startStack, type Stack } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
 
 const userToken = (sub: string) => mintToken('user', sub);
@@ -59,7 +59,7 @@ describe('files service through the gateway', () => {
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     if (file) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.filename);
     for (const [name, part] of Object.entries(extraFiles)) form.append(name, new Blob([part.bytes]), part.filename);
-    const res = await fetch(`${stack.url}/api/files/upload`, {
+    const res = await checkedFetch(`${stack.url}/api/files/upload`, {
       method: 'POST',
       headers: token ? { authorization: `Bearer ${token}` } : {},
       body: form,
@@ -69,7 +69,7 @@ describe('files service through the gateway', () => {
 
   async function read(key: string, token?: string, headers: Record<string, string> = {}, admin = false) {
     const prefix = admin ? '/api/admin/files/object' : '/api/files/object';
-    const res = await fetch(`${stack.url}${prefix}?key=${encodeURIComponent(key)}`, {
+    const res = await checkedFetch(`${stack.url}${prefix}?key=${encodeURIComponent(key)}`, {
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     });
     return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
@@ -81,10 +81,17 @@ describe('files service through the gateway', () => {
    */
   function revalidate(key: string, headers: Record<string, string>) {
     return new Promise<{ status: number; etag: string | undefined; length: number }>((resolve, reject) => {
-      get(`${stack.url}/api/files/object?key=${encodeURIComponent(key)}`, { headers }, (res) => {
+      const url = `${stack.url}/api/files/object?key=${encodeURIComponent(key)}`;
+      get(url, { headers }, (res) => {
         let length = 0;
         res.on('data', (chunk: Buffer) => (length += chunk.length));
-        res.on('end', () => resolve({ status: res.statusCode!, etag: res.headers.etag, length }));
+        res.on('end', () => {
+          const answer = { status: res.statusCode!, etag: res.headers.etag, length };
+          checkAnswer({ method: 'GET', url, status: answer.status, contentType: res.headers['content-type'] ?? null, text: undefined }).then(
+            () => resolve(answer),
+            reject,
+          );
+        });
       }).on('error', reject);
     });
   }

@@ -7,6 +7,7 @@ import { errorHandler, notFoundHandler } from '@market/shared/http';
 import { accessLogger, type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
 import type { GatewayConfig } from './config';
+import { consoleRoutes } from './console';
 import { gatewayOpenApiDocument } from './openapi';
 import { createProxyHandler, servedBy } from './proxy-handler';
 
@@ -40,6 +41,12 @@ function createOwnRoutes(config: GatewayConfig, redis: RedisClient, log: Logger)
     res.json(document);
   });
   app.use('/api/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/openapi.json' } }));
+  app.get('/admin', (req, res, next) => {
+    // '/admin' and '/admin/' match the same route; only the bare one is redirected
+    if (req.originalUrl.split('?')[0] === '/admin') res.redirect(301, '/admin/');
+    else next();
+  });
+  app.use('/admin/', consoleRoutes(config.CONSOLE_DIR));
   app.use(notFoundHandler);
   app.use(errorHandler(log));
   return app;

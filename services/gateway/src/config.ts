@@ -1,4 +1,5 @@
 import { DEFAULT_PORTS, z } from '@market/contracts';
+import { DEFAULT_CONSOLE_DIR } from './console';
 import { baseEnvShape, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
 
 export const gatewayEnvShape = {
@@ -15,6 +16,8 @@ export const gatewayEnvShape = {
   /** behind a load balancer: take the client address from X-Forwarded-For (Express `trust proxy` value) */
   TRUST_PROXY: z.string().default('false'),
   ...serviceUrlShape,
+  /** the back-office console's build (index.html and assets/), served at /admin/ */
+  CONSOLE_DIR: z.string().default(DEFAULT_CONSOLE_DIR),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** requests per client address per minute over all routes, counted per gateway process */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { allRoutes, type AnyRoute } from '@market/contracts';
-import { api, eventually, mintToken, startStack, type ApiResponse, type Stack } from '@market/testkit';
+import { checkedFetch, api, eventually, mintToken, startStack, type ApiResponse, type Stack } from '@market/testkit';
 
 const STARTED = ['identity', 'catalog', 'admin'] as const;
 
@@ -84,7 +84,7 @@ describe('list cursors through the gateway', () => {
       const username = `cursor_admin_${randomInt(0, 1_000_000_000)}`;
       const added = await client.post('/api/admin/admins', { username, nickname: username, password: 'Cursor-test-pass-1' }, adminToken);
       expect(added.status).toBe(201);
-      const refused = await fetch(`${stack.url}/api/open/listing-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+      const refused = await checkedFetch(`${stack.url}/api/open/listing-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
       expect(refused.status).toBe(400);
     }
     await eventually(

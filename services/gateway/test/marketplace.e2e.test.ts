@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
-import { api, eventually, startStack, type Stack } from '@market/testkit';
+import { checkedFetch, api, eventually, startStack, type Stack } from '@market/testkit';
 
 const ADMIN = { username: 'ops_lead', password: 'ops-lead-password-1234' };
 const PNG = Buffer.from(
@@ -63,7 +63,7 @@ describe('the marketplace as its users meet it', () => {
 
     const form = new FormData();
     form.append('file', new Blob([PNG]), 'account.png');
-    const upload = await fetch(`${stack.url}/api/files/upload`, {
+    const upload = await checkedFetch(`${stack.url}/api/files/upload`, {
       method: 'POST',
       headers: { authorization: `Bearer ${owner.access_token}` },
       body: form,
@@ -88,7 +88,7 @@ describe('the marketplace as its users meet it', () => {
 
     const found = await client.get('/api/listings?game=原神&q=雷电');
     expect(found.body.items.map((l: { id: string }) => l.id)).toEqual([listingId]);
-    const image = await fetch(`${stack.url}${screenshot}`);
+    const image = await checkedFetch(`${stack.url}${screenshot}`);
     expect(image.status).toBe(200);
     expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
 
@@ -140,7 +140,7 @@ describe('the marketplace as its users meet it', () => {
     const detail = await client.get(`/api/admin/listings/${listingId}`, adminToken);
     expect(detail.body).toMatchObject({ status: 'draft', review_status: 'pending', screenshot_urls: ['/api/listings/default-upload-screenshot'] });
     expect(JSON.stringify(detail.body)).not.toContain('s3cret-pass');
-    const screenshot = await fetch(`${stack.url}/api/listings/default-upload-screenshot`);
+    const screenshot = await checkedFetch(`${stack.url}/api/listings/default-upload-screenshot`);
     expect(screenshot.headers.get('content-type')).toBe('image/png');
 
     const unmatched = await client.post('/api/open/listing-uploads', { uploadTime: '2026-11-22 18:00:00', uploaderName: 'nobody', data: {} });

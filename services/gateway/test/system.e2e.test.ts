@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { resolveInfra, uniqueName } from '@market/shared/testing';
+import { eventually } from '@market/testkit';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -72,15 +73,22 @@ describe('the whole system started by the launcher', () => {
   });
 
   it('created the first back-office admin, who can log in with the development password it printed', async () => {
-    const messages = output.split('\n').flatMap((line) => {
-      try {
-        return [(JSON.parse(line) as { msg?: string }).msg ?? ''];
-      } catch {
-        return [];
-      }
-    });
-    expect(messages.some((msg) => msg.startsWith('first admin created: username "admin"'))).toBe(true);
     const base = `http://127.0.0.1:${port}`;
+    // The bootstrap may finish after readiness: wait for the state the test needs (the admin's
+    // row), not for a log line that races with it, and log in once it is there.
+    const db = new URL(adminUrl);
+    db.pathname = `/${database}`;
+    const client = new Client({ connectionString: db.toString() });
+    await client.connect();
+    try {
+      await eventually(
+        async () => (await client.query(`SELECT 1 FROM admin.admin_users WHERE username = 'admin'`)).rowCount,
+        (rows) => rows === 1,
+        30_000,
+      );
+    } finally {
+      await client.end();
+    }
     const captcha = (await (await fetch(`${base}/api/admin/auth/captcha`)).json()) as { captcha_id: string; dev_text: string };
     const login = await fetch(`${base}/api/admin/auth/login`, {
       method: 'POST',
@@ -92,6 +100,16 @@ describe('the whole system started by the launcher', () => {
         captcha_code: captcha.dev_text,
       }),
     });
+    // The launcher relays the admin service's output through a pipe: the line arrives when it arrives.
+    const messages = () =>
+      output.split('\n').flatMap((line) => {
+        try {
+          return [(JSON.parse(line) as { msg?: string }).msg ?? ''];
+        } catch {
+          return [];
+        }
+      });
+    await eventually(async () => messages(), (msgs) => msgs.some((msg) => msg.startsWith('first admin created: username "admin"')));
     expect(login.status).toBe(200);
     const { access_token } = (await login.json()) as { access_token: string };
     const me = await fetch(`${base}/api/admin/me`, { headers: { authorization: `Bearer ${access_token}` } });

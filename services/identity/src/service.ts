@@ -1,7 +1,7 @@
 import { resealLegacySecrets, SecretBox } from '@market/shared/crypto';
 import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
 import { defineService, periodicJob } from '@market/shared/service';
-import { createRealnameVerifier, createSmsProvider } from './adapters/providers';
+import { createProviders } from './adapters/providers';
 import type { IdentityDeps } from './application/deps';
 import { identityEnv } from './config';
 import { identityInternalRoutes } from './http/internal-routes';
@@ -19,6 +19,7 @@ export const identityService = defineService({
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, CreateIdentityTables1763900000000],
   build: async (ctx) => {
+    const { sms, verifier } = createProviders(ctx.config, ctx.log);
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
     await resealLegacySecrets(ctx.db, secrets, IDENTITY_SEALED_COLUMNS, ctx.log);
     const deps: IdentityDeps = {
@@ -29,8 +30,8 @@ export const identityService = defineService({
       smsCodes: new SmsCodeStore(ctx.redis, ctx.redisKey, ctx.config.SMS_CODE_SECRET),
       quotas: new DailyQuota(ctx.redis, ctx.redisKey),
       locks: new RedisLocks(ctx.redis, ctx.redisKey),
-      sms: createSmsProvider(ctx.config, ctx.log),
-      verifier: createRealnameVerifier(ctx.config),
+      sms,
+      verifier,
       secrets,
     };
     return {

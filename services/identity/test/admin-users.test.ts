@@ -53,10 +53,14 @@ describe('back office: users, freeze and unfreeze', () => {
     expect((await client.get(`/api/admin/users?cursor=${forged}`, admin)).status).toBe(400);
   });
 
-  it('freezing stops every token of the user on the next request and refuses its login with 403', async () => {
+  it('freezing stops every token of the user on the next request and refuses its login and new codes with 403', async () => {
     const phone = newPhone();
     const session = await logIn(client, phone);
     expect((await client.get('/api/me', session.access_token)).status).toBe(200);
+    // A code the user got before the freeze.
+    await forgetResendInterval(stack, phone);
+    const ip = newIp();
+    const code = await sendCode(client, phone, ip);
 
     const res = await freeze(session.user.id, 'chargeback abuse');
     expect(res.status).toBe(200);
@@ -70,8 +74,9 @@ describe('back office: users, freeze and unfreeze', () => {
     expect(refreshed.body.code).toBe('USER_FROZEN');
 
     await forgetResendInterval(stack, phone);
-    const ip = newIp();
-    const code = await sendCode(client, phone, ip);
+    const send = await client.post('/api/auth/sms/send', { phone }, undefined, from(ip));
+    expect(send.status).toBe(403);
+    expect(send.body.code).toBe('USER_FROZEN');
     const login = await client.post('/api/auth/sms/login', { phone, code }, undefined, from(ip));
     expect(login.status).toBe(403);
     expect(login.body.code).toBe('USER_FROZEN');

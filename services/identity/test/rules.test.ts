@@ -1,22 +1,70 @@
 import { createLogger } from '@market/shared/logging';
-import { createRealnameVerifier, createSmsProvider } from '../src/adapters/providers';
+import { loadConfig } from '@market/shared/config';
+import { createProviders } from '../src/adapters/providers';
+import { identityEnv } from '../src/config';
 import { maskPhone, normalizePhone } from '../src/domain/phone';
 import { maskIdNumber, maskRealName, REALNAME_STARTABLE, REALNAME_TRANSITIONS, realnameOutcome } from '../src/domain/realname';
 import { judgeRefreshToken } from '../src/domain/refresh-token';
 import { secondsUntilNextUtcDay } from '../src/domain/sms-policy';
 
 const log = createLogger('identity-test', 'silent');
-const config = (NODE_ENV: string) => ({ NODE_ENV, SMS_PROVIDER: 'log' as const, REALNAME_VERIFIER: 'sandbox' as const });
+/** The identity configuration as the service would read it from this environment. */
+const config = (NODE_ENV: 'development' | 'test' | 'production', env: Record<string, string> = {}) => ({ ...loadConfig(identityEnv, env), NODE_ENV });
 
-describe('development adapters', () => {
-  it('refuse to start in production', () => {
-    expect(() => createSmsProvider(config('production'), log)).toThrow(/SMS_PROVIDER=log/);
-    expect(() => createRealnameVerifier(config('production'))).toThrow(/REALNAME_VERIFIER=sandbox/);
+const TENCENT_KEYS = { TENCENT_SECRET_ID: 'AKIDtest', TENCENT_SECRET_KEY: 'tencent-test-secret' };
+const ALIYUN_SMS = {
+  ALIYUN_ACCESS_KEY_ID: 'LTAItest',
+  ALIYUN_ACCESS_KEY_SECRET: 'aliyun-test-secret',
+  ALIYUN_SMS_SIGN_NAME: '租号市场',
+  ALIYUN_SMS_TEMPLATE_CODE: 'SMS_123456789',
+};
+
+describe('provider configuration', () => {
+  it('refuses the development providers in production', () => {
+    expect(() => createProviders(config('production'), log)).toThrow(/SMS_PROVIDER=log is for development/);
+    expect(() => createProviders(config('production'), log)).toThrow(/REALNAME_VERIFIER=sandbox is for development/);
   });
 
-  it('run in development and tests, the SMS one handing codes back', () => {
-    expect(createSmsProvider(config('development'), log).exposesCodes).toBe(true);
-    expect(createRealnameVerifier(config('test'))).toBeDefined();
+  it('runs the development providers in development and tests, the SMS one handing codes back', () => {
+    expect(createProviders(config('development'), log).sms.exposesCodes).toBe(true);
+    expect(createProviders(config('test'), log).verifier).toBeDefined();
+  });
+
+  it('names exactly the settings a chosen provider is missing, in every environment', () => {
+    const env = { SMS_PROVIDER: 'aliyun', REALNAME_VERIFIER: 'tencent', ALIYUN_ACCESS_KEY_ID: 'LTAItest', TENCENT_SECRET_ID: 'AKIDtest' };
+    for (const NODE_ENV of ['development', 'production'] as const) {
+      let message = '';
+      try {
+        createProviders(config(NODE_ENV, env), log);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toContain('SMS_PROVIDER=aliyun needs ALIYUN_ACCESS_KEY_SECRET, ALIYUN_SMS_SIGN_NAME, ALIYUN_SMS_TEMPLATE_CODE\n');
+      expect(message).toMatch(/REALNAME_VERIFIER=tencent needs TENCENT_SECRET_KEY$/);
+    }
+    expect(() => createProviders(config('development', { REALNAME_VERIFIER: 'aliyun' }), log)).toThrow(
+      'REALNAME_VERIFIER=aliyun needs ALIYUN_ACCESS_KEY_ID, ALIYUN_ACCESS_KEY_SECRET',
+    );
+    expect(() => createProviders(config('production', { SMS_PROVIDER: 'tencent', ...TENCENT_KEYS, TENCENT_SMS_SIGN_NAME: 'x' }), log)).toThrow(
+      'SMS_PROVIDER=tencent needs TENCENT_SMS_SDK_APP_ID, TENCENT_SMS_TEMPLATE_ID',
+    );
+  });
+
+  it('starts real providers once complete, with plain-http endpoints only outside production', () => {
+    const env = { SMS_PROVIDER: 'aliyun', REALNAME_VERIFIER: 'tencent', ...ALIYUN_SMS, ...TENCENT_KEYS };
+    const providers = createProviders(config('production', env), log);
+    expect(providers.sms.exposesCodes).toBe(false);
+    const local = { ...env, ALIYUN_SMS_ENDPOINT: 'http://127.0.0.1:9', TENCENT_FACEID_ENDPOINT: 'http://127.0.0.1:9' };
+    expect(createProviders(config('development', local), log).sms.exposesCodes).toBe(false);
+    expect(() => createProviders(config('production', local), log)).toThrow(
+      /ALIYUN_SMS_ENDPOINT must be https in production\n {2}TENCENT_FACEID_ENDPOINT must be https in production/,
+    );
+  });
+
+  it('refuses a malformed endpoint or an unknown provider when reading the environment', () => {
+    expect(() => config('development', { ALIYUN_SMS_ENDPOINT: 'https://dysmsapi.aliyuncs.com/path' })).toThrow(/ALIYUN_SMS_ENDPOINT/);
+    expect(() => config('development', { SMS_PROVIDER: 'twilio' })).toThrow(/SMS_PROVIDER/);
+    expect(() => config('development', { REALNAME_VERIFIER: 'nobody' })).toThrow(/REALNAME_VERIFIER/);
   });
 });
 

@@ -34,3 +34,29 @@ describe('the message table', () => {
     ).toEqual([]);
   });
 });
+
+describe('withdrawal notifications', () => {
+  const w = {
+    id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
+    user_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
+    amount: 12_345,
+    channel: 'alipay' as const,
+    payee_account_masked: 'own****om',
+    payee_name_masked: '张*',
+    reason: '收款账户异常',
+    created_at: new Date().toISOString(),
+    decided_at: null,
+    paid_at: null,
+    finished_at: null,
+  };
+
+  it('tell the requester what happened to the money, from the event’s own figures', () => {
+    expect(notificationsFor('withdrawal.paid', { ...w, status: 'paid', reason: null })).toEqual([
+      expect.objectContaining({ user_id: w.user_id, kind: 'withdrawal.paid', body: '提现 ¥123.45 已转入您的支付宝账户 own****om。', biz_id: w.id }),
+    ]);
+    expect(notificationsFor('withdrawal.rejected', { ...w, status: 'rejected', rejected_by: w.id })[0]!.body).toBe(
+      '提现 ¥123.45 未通过审核，款项已退回余额。原因：收款账户异常',
+    );
+    expect(notificationsFor('withdrawal.failed', { ...w, status: 'failed', reason: 'PAYEE_NOT_EXIST' })[0]!.body).toContain('已退回余额');
+  });
+});

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { EventData } from '@market/contracts';
-import { eventually, type Caller, type Stack } from '@market/testkit';
+import { checkedFetch, eventually, type Caller, type Stack } from '@market/testkit';
 
 export { newUser, type Caller } from '@market/testkit';
 
@@ -56,7 +56,7 @@ export class SseClient {
 
   static async open(url: string, token: string, headers: Record<string, string> = {}): Promise<SseClient> {
     const client = new SseClient();
-    const response = await fetch(url, {
+    const response = await checkedFetch(url, {
       headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...headers },
       signal: client.abort.signal,
     });

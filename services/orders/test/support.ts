@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EventType, ServiceName } from '@market/contracts';
-import { api, eventually, outboxEvents, startStack, type Stack } from '@market/testkit';
+import { checkedFetch, api, eventually, outboxEvents, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../../admin/src/config';
 
 export { eventually } from '@market/testkit';
@@ -109,7 +109,7 @@ export class Market {
     const form = new FormData();
     form.append('file', new Blob([PNG]), 'evidence.png');
     form.append('scene', scene);
-    const res = await fetch(`${this.stack.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${user.token}` }, body: form });
+    const res = await checkedFetch(`${this.stack.url}/api/files/upload`, { method: 'POST', headers: { authorization: `Bearer ${user.token}` }, body: form });
     if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
     return (await res.json()) as { key: string; url: string };
   }

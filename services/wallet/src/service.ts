@@ -1,10 +1,12 @@
 import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { idempotencyMigrations } from '@market/shared/http';
 import { defineService, periodicJob } from '@market/shared/service';
-import { createPaymentGateway } from './adapters/providers';
+import { payeeDirectory, withdrawalSettings } from './adapters/payee-directory';
+import { createPaymentChannels } from './adapters/providers';
 import type { WalletDeps } from './application/deps';
 import { receivePaygateNotification } from './application/receive-paygate-notification';
-import { expireOverduePayments } from './application/recharge';
+import { resolveDueWithdrawals } from './application/send-withdrawal';
+import { expireOverduePayments, queryPendingPayments } from './application/recharge';
 import { walletEnv } from './config';
 import { walletEventHandlers } from './events/handlers';
 import { walletInternalRoutes } from './http/internal-routes';
@@ -12,34 +14,48 @@ import { walletRouteBindings } from './http/routes';
 import { CreateLedger1764000000000 } from './persistence/migrations/1764000000000-create-ledger';
 import { CreateSandboxPayments1764000000001 } from './persistence/migrations/1764000000001-create-sandbox-payments';
 import { IndexTransfersByTypeTime1764500000000 } from './persistence/migrations/1764500000000-index-transfers-by-type-time';
+import { PaymentChannels1765400000001 } from './persistence/migrations/1765400000001-payment-channels';
+import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400000003-create-withdrawals';
 
 export const walletService = defineService({
   name: 'wallet',
   env: walletEnv,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, CreateWaitingEvents1765100000000],
+  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, PaymentChannels1765400000001, CreateWithdrawals1765400000003, CreateWaitingEvents1765100000000],
   build: (ctx) => {
-    const sandbox = createPaymentGateway(ctx.config, ctx.db, ctx.log);
+    const channels = createPaymentChannels(ctx.config, ctx.db, ctx.log);
     const deps: WalletDeps = {
       db: ctx.db,
       events: ctx.events,
       log: ctx.log,
-      gateway: sandbox,
-      sandbox,
+      channels: channels.enabled,
+      gateways: channels.gateways,
+      sandbox: channels.sandbox,
+      alipay: channels.alipay,
+      wechatpay: channels.wechatpay,
       currency: ctx.config.WALLET_CURRENCY,
       recharge: {
         minFen: ctx.config.RECHARGE_MIN_FEN,
         maxFen: ctx.config.RECHARGE_MAX_FEN,
         expiryMinutes: ctx.config.RECHARGE_EXPIRY_MINUTES,
+        queryAfterMs: ctx.config.PAYMENT_QUERY_AFTER_MS,
       },
       paygateSecret: ctx.config.PAYGATE_SECRET,
+      payouts: channels.payouts,
+      payees: payeeDirectory(ctx.internal),
+      withdrawalSettings: withdrawalSettings(ctx.internal),
+      withdrawal: { recheckMs: ctx.config.WITHDRAWAL_CHECK_MS },
     };
-    sandbox.deliverCallbacksTo((raw, signature) => receivePaygateNotification(deps, raw, signature, null));
+    channels.sandbox?.deliverCallbacksTo((raw, signature) => receivePaygateNotification(deps, raw, signature, null));
     return {
       routes: walletRouteBindings(deps),
       internal: walletInternalRoutes(deps),
       handlers: walletEventHandlers({ log: ctx.log, events: ctx.events }),
-      jobs: [periodicJob('expire overdue recharge payments', ctx.config.PAYMENT_EXPIRY_SCAN_MS, () => expireOverduePayments(deps), ctx.log)],
+      jobs: [
+        periodicJob('expire overdue recharge payments', ctx.config.PAYMENT_EXPIRY_SCAN_MS, () => expireOverduePayments(deps, new Date(), ctx.config.PAYMENT_EXPIRY_SCAN_MS), ctx.log),
+        periodicJob('query pending recharge payments', ctx.config.PAYMENT_QUERY_SCAN_MS, () => queryPendingPayments(deps), ctx.log),
+        periodicJob('resolve withdrawals being sent', ctx.config.WITHDRAWAL_CHECK_MS, () => resolveDueWithdrawals(deps), ctx.log),
+      ],
     };
   },
 });

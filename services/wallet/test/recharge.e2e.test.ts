@@ -1,3 +1,4 @@
+import { v7 as uuidv7 } from 'uuid';
 import { RechargePayment } from '@market/contracts';
 import { api, eventually, outboxEvents, startStack, type Stack } from '@market/testkit';
 import { signPaygateBody } from '../src/domain/paygate-signature';
@@ -62,7 +63,7 @@ describe('recharge through the payment gateway', () => {
     expect(await balanceOf(stack, user)).toMatchObject({ available: 12_300 });
   });
 
-  it('moves a payment the tester marks failed to failed with payment.failed, crediting nothing', async () => {
+  it('moves a payment the tester marks failed to failed with payment.failed, crediting nothing until a signed success arrives', async () => {
     const user = newUser();
     const started = await start(user);
     expect((await client.post(`${started.pay_url}/complete`, { status: 'failed' })).body).toEqual({ payment_id: started.id, status: 'failed' });
@@ -70,9 +71,13 @@ describe('recharge through the payment gateway', () => {
     expect(await balanceOf(stack, user)).toMatchObject({ available: 0 });
     const failed = (await outboxEvents(stack, 'wallet', 'payment.failed')).filter((e) => e.data.payment_id === started.id);
     expect(failed.map((e) => e.data)).toEqual([expect.objectContaining({ user_id: user.id, amount: 5_000, purpose: 'recharge' })]);
-    // a late success callback for a failed payment changes nothing
+    // a success the gateway signs later means the money did arrive: credited once, audited (issue 19 item 6)
     expect((await notify(stack, callbackFor(started))).status).toBe(200);
-    expect(await balanceOf(stack, user)).toMatchObject({ available: 0 });
+    expect((await notify(stack, callbackFor(started))).status).toBe(200);
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 5_000 });
+    expect(await payment(user, started.id)).toMatchObject({ status: 'succeeded' });
+    const audits = (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === started.id);
+    expect(audits.map((e) => [e.data.action, e.data.detail.was])).toEqual([['payment.late_success_credited', 'failed']]);
   });
 
   it('settles a payment by querying the gateway when its callback never arrived; only the payer may query', async () => {
@@ -175,8 +180,39 @@ describe('recharge through the payment gateway', () => {
     expect(expired.map((e) => e.data)).toEqual([expect.objectContaining({ payment_id: unpaid.id, amount: 1_000, purpose: 'recharge' })]);
     // the gateway closed it too: the pay page can no longer complete it
     expect((await client.post(`${unpaid.pay_url}/complete`, { status: 'succeeded' })).status).toBe(409);
+    // a signed success arriving after the expiry is money that arrived: credited, never dropped (issue 19 item 6)
     expect((await notify(stack, callbackFor(unpaid))).status).toBe(200);
-    expect(await balanceOf(stack, user)).toMatchObject({ available: 2_000 });
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 3_000 });
+    const late = (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === unpaid.id);
+    expect(late.map((e) => [e.data.action, e.data.detail.was, e.data.detail.source])).toEqual([['payment.late_success_credited', 'expired', null]]);
+  });
+
+  it('decides each overdue payment whose gateway reports another amount once, and the scan reaches the rest (issue 19 item 7)', async () => {
+    const user = newUser();
+    // more mismatching overdue payments than one scan takes (100), all older than a plain overdue one
+    const mismatched = Array.from({ length: 130 }, () => uuidv7());
+    await db().query(
+      `INSERT INTO payments (id, user_id, amount, channel, provider, status, pay_url, expires_at, created_at)
+       SELECT id, $2, 1000, 'alipay', 'sandbox', 'pending', '/x', now() - interval '1 hour', now() - interval '2 hours' FROM unnest($1::uuid[]) AS id`,
+      [mismatched, user.id],
+    );
+    await db().query(
+      `INSERT INTO sandbox_payments (payment_id, amount, channel, status, gateway_txn_id, expires_at, paid_at)
+       SELECT id, 999, 'alipay', 'succeeded', 'sbx_' || id, now() - interval '1 hour', now() FROM unnest($1::uuid[]) AS id`,
+      [mismatched],
+    );
+    const plain = await start(user, 1_000);
+    await db().query(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [plain.id]);
+    await eventually(() => payment(user, plain.id), (p) => p.status === 'expired', 20_000);
+    await eventually(
+      async () => (await db().query(`SELECT count(*)::int AS n FROM payments WHERE id = ANY($1::uuid[]) AND status = 'failed'`, [mismatched]))[0].n,
+      (n) => n === mismatched.length,
+      20_000,
+    );
+    const audits = (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => mismatched.includes(e.data.biz_id));
+    expect(audits).toHaveLength(mismatched.length);
+    expect(audits[0]!.data).toMatchObject({ action: 'payment.amount_mismatch', detail: { source: 'expiry', expected: 1_000, reported: 999 } });
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 0 });
   });
 
   it('keeps recharge amounts within the documented limits and honours Idempotency-Key', async () => {

@@ -1,10 +1,12 @@
 import { loadConfig, baseEnvShape } from '@market/shared/config';
 import { createLogger } from '@market/shared/logging';
-import { createPaymentGateway } from '../src/adapters/providers';
+import { createPaymentChannels } from '../src/adapters/providers';
 import { walletEnv } from '../src/config';
 import { GATEWAY_CLEARING, orderEscrow, platformRevenue, REVENUE_SHARDS, userAvailable } from '../src/domain/accounts';
 import { InsufficientFunds, postTransfers } from '../src/domain/ledger';
-import { nextPaymentStatus, PAYMENT_MOVES, rechargeAmountError } from '../src/domain/payment';
+import { paymentMove, PAYMENT_MOVES, rechargeAmountError } from '../src/domain/payment';
+import { resolveChannel } from '../src/domain/payment-channel';
+import { fenToYuan, yuanToFen } from '../src/domain/yuan';
 import { paygateSignatureError, signPaygateBody } from '../src/domain/paygate-signature';
 import { fullRefund, payoutsFor, UnsettleableOrder } from '../src/domain/settlement';
 
@@ -102,12 +104,31 @@ describe('ledger postings', () => {
 });
 
 describe('recharge payments', () => {
-  it('move only from pending, once', () => {
-    expect(PAYMENT_MOVES.every((m) => m.from === 'pending')).toBe(true);
-    expect(nextPaymentStatus('pending', 'succeeded')).toBe('succeeded');
-    for (const final of ['succeeded', 'failed', 'expired'] as const) {
-      for (const on of ['succeeded', 'failed', 'expired'] as const) expect(nextPaymentStatus(final, on)).toBeNull();
+  it('move from pending once; out of a final state only a late success, which credits', () => {
+    expect(PAYMENT_MOVES.filter((m) => m.from !== 'pending').every((m) => m.on === 'succeeded' && m.late)).toBe(true);
+    expect(paymentMove('pending', 'succeeded')).toMatchObject({ to: 'succeeded' });
+    expect(paymentMove('pending', 'succeeded')?.late).toBeUndefined();
+    expect(paymentMove('expired', 'succeeded')).toMatchObject({ to: 'succeeded', late: true });
+    expect(paymentMove('failed', 'succeeded')).toMatchObject({ to: 'succeeded', late: true });
+    for (const on of ['succeeded', 'failed', 'expired'] as const) expect(paymentMove('succeeded', on)).toBeNull();
+    for (const final of ['failed', 'expired'] as const) {
+      for (const on of ['failed', 'expired'] as const) expect(paymentMove(final, on)).toBeNull();
     }
+  });
+
+  it('are served by the named channel, the sandbox standing in for a real one in development, or the first enabled', () => {
+    expect(resolveChannel(['alipay', 'sandbox'], undefined)).toEqual({ provider: 'alipay', method: 'alipay' });
+    expect(resolveChannel(['sandbox'], 'wechat')).toEqual({ provider: 'sandbox', method: 'wechat' });
+    expect(resolveChannel(['sandbox', 'alipay'], 'alipay')).toEqual({ provider: 'alipay', method: 'alipay' });
+    expect(resolveChannel(['wechatpay'], 'wechat')).toEqual({ provider: 'wechatpay', method: 'wechat' });
+    expect(resolveChannel(['alipay'], 'wechatpay')).toBeNull();
+    expect(resolveChannel(['alipay'], 'sandbox')).toBeNull();
+  });
+
+  it('write money as exact yuan for the providers', () => {
+    expect([0, 1, 10, 100, 12_345, 5_000_000].map(fenToYuan)).toEqual(['0.00', '0.01', '0.10', '1.00', '123.45', '50000.00']);
+    expect(['123.45', '123.4', '123', '0.01'].map(yuanToFen)).toEqual([12_345, 12_340, 12_300, 1]);
+    for (const bad of ['', '1.234', '-1.00', '1e3', ' 1.00', undefined]) expect(yuanToFen(bad)).toBeNull();
   });
 
   it('keep amounts within the configured limits', () => {
@@ -123,7 +144,16 @@ describe('the sandbox payment gateway', () => {
   it('refuses to start in production, as does a default PAYGATE_SECRET', () => {
     const config = loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test' });
     const log = createLogger('wallet', 'silent');
-    expect(() => createPaymentGateway({ ...config, NODE_ENV: 'production' }, null as never, log)).toThrow(/PAYGATE_PROVIDER=sandbox/);
+    expect(() => createPaymentChannels({ ...config, NODE_ENV: 'production' }, null as never, log)).toThrow(/PAYGATE_PROVIDER=sandbox/);
+    // a channel missing its keys names what is missing
+    expect(() => createPaymentChannels({ ...config, PAYGATE_PROVIDER: ['alipay'], ALIPAY_APP_ID: '2021' }, null as never, log)).toThrow(
+      'the alipay channel needs ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY, ALIPAY_NOTIFY_URL',
+    );
+    expect(() => createPaymentChannels({ ...config, PAYGATE_PROVIDER: ['wechatpay'], WECHATPAY_MCH_ID: '1900000001' }, null as never, log)).toThrow(
+      'the wechatpay channel needs WECHATPAY_APP_ID, WECHATPAY_PRIVATE_KEY, WECHATPAY_CERTIFICATE, WECHATPAY_API_V3_KEY, WECHATPAY_NOTIFY_URL',
+    );
+    expect(loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test', PAYGATE_PROVIDER: 'alipay, sandbox' }).PAYGATE_PROVIDER).toEqual(['alipay', 'sandbox']);
+    expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test', PAYGATE_PROVIDER: 'alipay,paypal' })).toThrow(/PAYGATE_PROVIDER/);
     expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'production', INTERNAL_ASSERTION_SECRET: 'x'.repeat(40) })).toThrow(/PAYGATE_SECRET/);
   });
 });

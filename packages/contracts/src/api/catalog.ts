@@ -1,5 +1,5 @@
 import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money, PositiveMoney, MAX_MONEY_FEN } from '../common';
-import { z } from '../zod';
+import { orNull, z } from '../zod';
 import { defineRoute } from './route';
 
 export const ListingStatus = z.enum(['draft', 'online', 'offline', 'abnormal', 'deleted']);
@@ -92,6 +92,7 @@ export const listListings = defineRoute({
     max_price: FenQuery.optional().openapi({ description: 'highest hourly_price, in fen' }),
     sort: z.enum(['newest', 'price_asc', 'price_desc']).default('newest'),
   }),
+  conditional: true,
   success: { status: 200, description: 'online listings', schema: Page(Listing) },
   errors: [400],
 });
@@ -105,6 +106,7 @@ export const getDefaultUploadScreenshot = defineRoute({
   token: 'ignored',
   summary: 'The default screenshot of open-upload listings',
   tags: ['listings'],
+  conditional: true,
   success: { status: 200, description: 'PNG image', contentType: 'image/png' },
   errors: [],
 });
@@ -120,6 +122,7 @@ export const getListing = defineRoute({
   description: 'Anyone sees an online listing; with a user token the owner also sees its own listing in any state but `deleted`.',
   tags: ['listings'],
   params: IdParams,
+  conditional: true,
   success: { status: 200, description: 'the listing', schema: Listing },
   errors: [401, 404],
 });
@@ -361,7 +364,7 @@ export const OpenUploadRecord = z
         'except known field names and the uploader fields, so the syntax error can be found without reading secrets',
     }),
     errors: z.array(UploadItemError).openapi({ description: 'what failed validation, for a 400' }),
-    result: OpenUploadResult.nullable().openapi({ description: 'the 201 answer' }),
+    result: orNull(OpenUploadResult).openapi({ description: 'the 201 answer' }),
   })
   .openapi('OpenUploadRecord');
 

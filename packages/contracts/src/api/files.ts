@@ -53,7 +53,8 @@ export const readFile = defineRoute({
     'Sends the stored content type, X-Content-Type-Options: nosniff, an ETag and Content-Disposition (attachment for PDF).',
   tags: ['files'],
   query: FileKeyQuery,
-  success: { status: 200, description: 'the file bytes', contentType: 'application/octet-stream' },
+  conditional: true,
+  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options },
   errors: [400, 401, 404],
 });
 
@@ -66,7 +67,8 @@ export const adminReadFile = defineRoute({
   summary: 'Read any file, private ones included (the read is audited)',
   tags: ['admin-files'],
   query: FileKeyQuery,
-  success: { status: 200, description: 'the file bytes', contentType: 'application/octet-stream' },
+  conditional: true,
+  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options },
   errors: [400, 401, 403, 404],
 });
 

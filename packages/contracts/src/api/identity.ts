@@ -76,6 +76,8 @@ export const sendSmsCode = defineRoute({
   auth: 'public',
   token: 'ignored',
   summary: 'Send an SMS login code to a phone number',
+  description:
+    'A phone whose account is frozen gets 403 USER_FROZEN and no message. 429 RATE_LIMITED within the 60 s resend interval or past a daily cap; 429 SMS_FREQUENCY_LIMITED when the SMS provider itself refuses more messages to this phone; 503 SMS_UNAVAILABLE when the provider cannot be reached or fails (no code was sent or stored and the daily caps are not charged, so asking again is safe).',
   edge: { rate: 'sms' },
   tags: ['auth'],
   body: z.object({ phone: Phone }).strict(),
@@ -88,7 +90,7 @@ export const sendSmsCode = defineRoute({
       dev_code: z.string().optional().openapi({ description: 'only with SMS_PROVIDER=log (development)' }),
     }),
   },
-  errors: [400, 429],
+  errors: [400, 403, 429, 503],
 });
 
 export const loginWithSms = defineRoute({
@@ -159,6 +161,8 @@ export const startRealname = defineRoute({
   path: '/api/realname/start',
   auth: 'user',
   summary: 'Start real-name verification',
+  description:
+    'Checks name and id number with the configured provider and records the outcome sealed. Attempts per user per day are limited (429 RATE_LIMITED); 429 REALNAME_PROVIDER_LIMITED when the provider caps checks of this identity for the day; 503 REALNAME_UNAVAILABLE when the provider cannot decide (nothing recorded, the attempt not counted).',
   tags: ['realname'],
   body: z
     .object({
@@ -167,7 +171,7 @@ export const startRealname = defineRoute({
     })
     .strict(),
   success: { status: 200, description: 'verification started or decided', schema: RealnameStartResult },
-  errors: [400, 401, 403, 409, 429],
+  errors: [400, 401, 403, 409, 429, 503],
 });
 
 export const getRealnameStatus = defineRoute({

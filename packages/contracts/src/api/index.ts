@@ -4,6 +4,7 @@ import { adminRoutes } from './admin';
 import { catalogRoutes } from './catalog';
 import { ordersRoutes } from './orders';
 import { walletRoutes } from './wallet';
+import { withdrawalRoutes } from './withdrawals';
 import { filesRoutes } from './files';
 import { notifyRoutes } from './notify';
 
@@ -13,6 +14,7 @@ export * from './admin';
 export * from './catalog';
 export * from './orders';
 export * from './wallet';
+export * from './withdrawals';
 export * from './files';
 export * from './notify';
 
@@ -21,6 +23,7 @@ export const allRoutes: AnyRoute[] = [
   ...catalogRoutes,
   ...ordersRoutes,
   ...walletRoutes,
+  ...withdrawalRoutes,
   ...filesRoutes,
   ...notifyRoutes,
   ...adminRoutes,

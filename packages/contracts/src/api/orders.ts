@@ -1,5 +1,5 @@
 import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money } from '../common';
-import { z } from '../zod';
+import { orNull, z } from '../zod';
 import { RentalHours } from './catalog';
 import { LedgerEntry } from './wallet';
 import { defineRoute } from './route';
@@ -53,7 +53,7 @@ export const Order = z
     paid_at: Timestamp.nullable(),
     started_at: Timestamp.nullable(),
     ends_at: Timestamp.nullable(),
-    checkout: Checkout.nullable(),
+    checkout: orNull(Checkout),
     dispute_id: Id.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -111,9 +111,9 @@ export const OrderEscrowView = z
   .openapi('OrderEscrow');
 
 export const AdminOrderDetail = Order.extend({
-  dispute: Dispute.nullable().openapi({ description: 'the order’s latest dispute' }),
+  dispute: orNull(Dispute).openapi({ description: 'the order’s latest dispute' }),
   payments: z.array(OrderPayment).openapi({ description: 'the payment of the order (none while unpaid)' }),
-  escrow: OrderEscrowView.nullable().openapi({ description: 'null when the wallet never charged the order' }),
+  escrow: orNull(OrderEscrowView).openapi({ description: 'null when the wallet never charged the order' }),
   ledger_entries: z.array(LedgerEntry).openapi({ description: 'the users’ ledger entries of this order, oldest first' }),
 }).openapi('AdminOrderDetail');
 

@@ -73,6 +73,8 @@ interface RouteFields<
    * when the client goes away. `success.contentType` names the stream's media type.
    */
   stream?: boolean;
+  /** answers with an `ETag` and 304 to a matching `If-None-Match` */
+  conditional?: boolean;
   /** what the gateway enforces before the service sees the request (ADR 0009) */
   edge?: EdgePolicy;
   /** request headers worth documenting (Idempotency-Key, X-Upload-Token, Paygate-Signature, Last-Event-ID) */
@@ -81,8 +83,8 @@ interface RouteFields<
     status: 200 | 201 | 204 | 304;
     description: string;
     schema?: R;
-    /** for routes that answer with bytes rather than JSON (file reads, the default screenshot) */
-    contentType?: string;
+    /** for routes that answer with bytes rather than JSON (file reads, the default screenshot): the media type, or each one it may be */
+    contentType?: string | readonly string[];
   };
   errors: ErrorStatus[];
 }

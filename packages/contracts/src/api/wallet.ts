@@ -11,10 +11,16 @@ export const LedgerBizType = z.enum([
   'settlement_refund',
   'platform_fee',
   'adjustment',
+  'withdrawal',
+  'withdrawal_refund',
+  'withdrawal_payout',
 ]);
 
 export const RechargeStatus = z.enum(['pending', 'succeeded', 'failed', 'expired']);
 export const RechargeChannel = z.enum(['alipay', 'wechat']);
+export const PaymentProvider = z.enum(['alipay', 'wechatpay', 'sandbox']);
+/** What a recharge may name: an enabled channel (`wechat` is WeChat Pay's older name), or nothing for the default. */
+export const RechargeRequestChannel = z.enum(['alipay', 'wechat', 'wechatpay', 'sandbox']);
 
 export const WalletBalance = z
   .object({
@@ -40,9 +46,14 @@ export const RechargePayment = z
   .object({
     id: Id,
     amount: PositiveMoney,
-    channel: RechargeChannel,
+    channel: RechargeChannel.openapi({ description: 'the pay method the payer uses' }),
+    provider: PaymentProvider.openapi({ description: 'the payment channel that serves the payment' }),
     status: RechargeStatus,
     pay_url: z.string().openapi({ description: 'where the payer completes the payment at the gateway' }),
+    qr_code: z
+      .string()
+      .nullable()
+      .openapi({ description: 'for a QR payment (Alipay face-to-face, WeChat Native), the content to show as a QR code; null otherwise' }),
     expires_at: Timestamp,
     paid_at: Timestamp.nullable(),
     created_at: Timestamp,
@@ -125,10 +136,13 @@ export const startRecharge = defineRoute({
     '`amount` in fen, at least 100 (1 CNY) and at most 5,000,000 (50,000 CNY) by default (RECHARGE_MIN_FEN / RECHARGE_MAX_FEN); ' +
     'outside that range → 400 VALIDATION_FAILED. The payment is `pending` until the gateway’s signed callback or a query ' +
     'settles it; unpaid, it expires at `expires_at` (15 minutes by default) and moves to `expired`. The payer completes it at ' +
-    '`pay_url`. Honours Idempotency-Key. 502 when the payment gateway cannot be reached (nothing is created).',
+    '`pay_url` (or by scanning `qr_code`). `channel` names one of the enabled channels (PAYGATE_PROVIDER: `alipay`, ' +
+    '`wechatpay` — `wechat` is its older name — `sandbox`); absent, the first enabled one serves it. In development the sandbox, ' +
+    'when enabled, serves a pay method whose channel is not. A channel nothing serves → 400 CHANNEL_UNAVAILABLE. ' +
+    'Honours Idempotency-Key. 502 when the payment gateway cannot be reached (nothing is created).',
   tags: ['wallet'],
   headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
-  body: z.object({ amount: PositiveMoney, channel: RechargeChannel }).strict(),
+  body: z.object({ amount: PositiveMoney, channel: RechargeRequestChannel.optional() }).strict(),
   success: { status: 201, description: 'the pending payment', schema: RechargePayment },
   errors: walletErrors(400, 409, 502),
 });
@@ -171,6 +185,53 @@ export const paygateNotify = defineRoute({
   body: PaygateNotifyBody,
   success: { status: 200, description: 'acknowledged', schema: z.object({ received: z.literal(true) }) },
   errors: [400, 404, 422],
+});
+
+export const alipayNotify = defineRoute({
+  id: 'alipayNotify',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/payments/alipay/notify',
+  auth: 'public',
+  token: 'ignored',
+  summary: 'Alipay’s asynchronous payment notification',
+  description:
+    'A form post (`application/x-www-form-urlencoded`) from Alipay, signed RSA2 with Alipay’s key. Answered as Alipay expects, ' +
+    'in plain text: `success` once applied (or already applied: a replay credits nothing), `fail` (status 400) for a bad ' +
+    'signature, another app id, an unknown payment or another amount — each refusal audited, nothing credited — and `fail` ' +
+    '(503) when it cannot be applied now (Alipay posts again later). These answers are Alipay’s protocol, not problem ' +
+    'documents; with the alipay channel not enabled → 404 problem.',
+  tags: ['payments'],
+  bodyType: 'raw',
+  success: { status: 200, description: '`success`', contentType: 'text/plain' },
+  errors: [400, 404, 503],
+});
+
+export const wechatpayNotify = defineRoute({
+  id: 'wechatpayNotify',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/payments/wechatpay/notify',
+  auth: 'public',
+  token: 'ignored',
+  summary: 'WeChat Pay’s payment callback (API v3)',
+  description:
+    'JSON with an AEAD_AES_256_GCM-encrypted `resource`, signed by the WeChat Pay platform (`Wechatpay-Timestamp`, ' +
+    '`Wechatpay-Nonce`, `Wechatpay-Signature`, `Wechatpay-Serial`). `204` once applied or already applied (a replay credits ' +
+    'nothing); a bad or stale signature, an undecryptable resource, another appid or mchid, an unknown payment or another ' +
+    'amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be ' +
+    'applied now (WeChat Pay posts again). These answers are WeChat Pay’s protocol, not problem documents; with the ' +
+    'wechatpay channel not enabled → 404 problem.',
+  tags: ['payments'],
+  bodyType: 'raw',
+  headers: z.object({
+    'wechatpay-timestamp': z.string().max(20).optional(),
+    'wechatpay-nonce': z.string().max(64).optional(),
+    'wechatpay-signature': z.string().max(1024).optional(),
+    'wechatpay-serial': z.string().max(64).optional(),
+  }),
+  success: { status: 204, description: 'acknowledged' },
+  errors: [400, 404, 503],
 });
 
 export const SandboxPaymentResult = z.object({ payment_id: Id, status: z.enum(['succeeded', 'failed']) });
@@ -231,6 +292,8 @@ export const walletRoutes = [
   startRecharge,
   queryRecharge,
   paygateNotify,
+  alipayNotify,
+  wechatpayNotify,
   sandboxPaymentPage,
   completeSandboxPayment,
   adminListLedger,

@@ -28,11 +28,39 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   503: 'UPSTREAM_UNAVAILABLE',
 };
 
+/**
+ * The statuses any route answers by what it declares, whatever its handler does: the gateway and
+ * the kit answer them before (or around) the use case, so they are derived here in one place
+ * rather than listed in every contract, and a new route cannot ship without them.
+ */
+export function edgeStatuses(route: AnyRoute): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [];
+  // input the kit validates (path, query, headers, body); a body can come with any request, a GET's
+  // too, and is parsed whether the route declares one or not (MALFORMED_JSON)
+  statuses.push(400);
+  // a token the gateway reads: missing or invalid (401), or of a frozen user or a disabled admin (403)
+  if (route.auth !== 'public' || route.token === 'optional') statuses.push(401, 403);
+  // the gateway measures every body against the route's limit, and the kit parses one only in a
+  // supported encoding and charset (raw routes read their bytes themselves)
+  statuses.push(413);
+  if (route.bodyType !== 'raw') statuses.push(415);
+  // every route has the gateway's per-process flood limit; a dependency down or an upstream answer
+  // off its contract is UPSTREAM_UNAVAILABLE (ADR 0012)
+  statuses.push(429, 502, 503);
+  return statuses;
+}
+
+/** Every error status a route can answer: its own, then those its declared properties imply. */
+export function errorStatuses(route: AnyRoute): ErrorStatus[] {
+  return [...new Set<ErrorStatus>([...route.errors, ...edgeStatuses(route)])].sort((a, b) => a - b);
+}
+
 function successContent(route: AnyRoute) {
-  if (route.stream) return { [route.success.contentType ?? 'text/event-stream']: { schema: { type: 'string' as const } } };
+  if (route.stream) return { [String(route.success.contentType ?? 'text/event-stream')]: { schema: { type: 'string' as const } } };
   if (route.success.schema) return { 'application/json': { schema: route.success.schema } };
   if (route.success.contentType) {
-    return { [route.success.contentType]: { schema: { type: 'string' as const, format: 'binary' } } };
+    const types = typeof route.success.contentType === 'string' ? [route.success.contentType] : route.success.contentType;
+    return Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]));
   }
   return undefined;
 }
@@ -48,8 +76,10 @@ function toRouteConfig(route: AnyRoute): RouteConfig {
   const responses: RouteConfig['responses'] = {
     [route.success.status]: { description: route.success.description, content: successContent(route) },
   };
-  const errors = new Set<ErrorStatus>([...route.errors, 429, 502, 503]);
-  for (const status of errors) {
+  if (route.conditional) {
+    responses[304] = { description: 'Not Modified: the `If-None-Match` entity tag is current; no body' };
+  }
+  for (const status of errorStatuses(route)) {
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status],
       content: { 'application/problem+json': { schema: ProblemSchema } },

@@ -131,115 +131,133 @@ export async function startService<S extends z.ZodRawShape>(
     idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     onConnectionError: (err) => log.warn({ err: { message: err.message } }, 'database connection lost; the pool replaces it'),
   });
-  await initializeDataSource(dataSource, schema);
-  const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
-  const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}` });
-  const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
-  const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
-  const ctx: ServiceContext<S> = {
-    name: def.name,
-    schema,
-    config,
-    log,
-    db: dbOf(dataSource),
-    afterEveryCommit: (fn) => {
-      dataSource.subscribers.push({ afterTransactionCommit: fn });
-    },
-    redis,
-    bus,
-    events: new EventWriter(def.name, schema),
-    redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
-    revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
-    internal: new InternalClient(serviceUrls(config), serviceAssertion),
-  };
-  const parts = await def.build(ctx);
-  const refuseToStart = async (reason: string): Promise<never> => {
-    await parts.beforeStop?.();
-    await bus.close();
-    await redis.quit().catch(() => undefined);
-    await dataSource.destroy();
-    throw new Error(reason);
-  };
-  const undeclared = undeclaredHandlers(def.name, parts.handlers ?? {});
-  if (undeclared.length > 0) {
-    await refuseToStart(`${def.name} handles ${undeclared.join(', ')} without declaring it in eventConsumers (contracts/events.ts)`);
-  }
-  if (handlesMoneyEvents(parts.handlers ?? {}) && !(await hasWaitingEventsTable(ctx.db))) {
-    await refuseToStart(`${def.name} handles money events but lacks the waiting_events migration (CreateWaitingEvents1765100000000)`);
-  }
-  const idempotency = new IdempotencyStore(dataSource);
-  const jobs: Job[] = [...(parts.jobs ?? [])];
-  if (parts.routes.some((r) => declaresIdempotency(r.contract))) {
-    if (!(await idempotency.isInstalled())) {
-      throw new Error(`${def.name} has routes taking Idempotency-Key but lacks the idempotencyMigrations`);
+  // Everything started is closed again in reverse order, by stop() or at once when a later step of
+  // the start throws: a half-started service must not keep its process (or a test runner) alive.
+  const closers: Array<() => unknown> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) {
+      await Promise.resolve()
+        .then(close)
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'a step of stopping failed'));
     }
-    jobs.push(periodicJob('purge expired idempotency keys', 10 * 60_000, () => idempotency.purgeExpired(), log));
-  }
-
-  const relay = new OutboxRelay({
-    dataSource,
-    databaseUrl: config.DATABASE_URL,
-    schema,
-    bus,
-    log,
-    pollIntervalMs: config.OUTBOX_POLL_MS,
-  });
-  await relay.start();
-  const consumer = new InboxConsumer({
-    service: def.name,
-    dataSource,
-    bus,
-    log,
-    handlers: parts.handlers ?? {},
-    events: ctx.events,
-    maxAttempts: config.INBOX_MAX_ATTEMPTS,
-    baseDelayMs: config.INBOX_RETRY_BASE_MS,
-    maxDelayMs: config.INBOX_RETRY_MAX_MS,
-    prefetch: config.INBOX_PREFETCH,
-  });
-  await consumer.start();
-  for (const job of jobs) await job.start();
-
-  const app = createServiceApp({
-    log,
-    verifyAssertion: createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET),
-    routes: parts.routes,
-    internal: parts.internal,
-    validateResponses: config.NODE_ENV !== 'production',
-    idempotency,
-    readiness: async () => ({
-      database: await dataSource.query('SELECT 1').then(() => true, () => false),
-      broker: bus.isConnected,
-      redis: redis.isReady,
-    }),
-  });
-  const port = config.PORT ?? DEFAULT_PORTS[def.name];
-  const server = await new Promise<Server>((resolve, reject) => {
-    // Express 5 hands a listen error (EADDRINUSE) to this callback rather than throwing it.
-    const s = app.listen(port, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
-  });
-  server.keepAliveTimeout = 65_000;
-  const address = server.address() as AddressInfo;
-  log.info({ port: address.port, schema }, `${def.name} listening`);
-
-  let stopping: Promise<void> | null = null;
-  const stop = () => {
-    stopping ??= (async () => {
-      await parts.beforeStop?.();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      for (const job of jobs) await job.stop();
-      await consumer.stop();
-      await relay.stop();
-      await bus.close();
-      await redis.quit().catch(() => undefined);
-      await dataSource.destroy();
-    })();
-    return stopping;
   };
-  return { ctx, relay, consumer, server, url: `http://127.0.0.1:${address.port}`, stop };
+  try {
+    closers.push(() => dataSource.isInitialized && dataSource.destroy());
+    await initializeDataSource(dataSource, schema);
+    const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
+    closers.push(() => redis.quit());
+    const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}` });
+    closers.push(() => bus.close());
+    const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
+    const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
+    const ctx: ServiceContext<S> = {
+      name: def.name,
+      schema,
+      config,
+      log,
+      db: dbOf(dataSource),
+      afterEveryCommit: (fn) => {
+        dataSource.subscribers.push({ afterTransactionCommit: fn });
+      },
+      redis,
+      bus,
+      events: new EventWriter(def.name, schema),
+      redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
+      revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
+      internal: new InternalClient(serviceUrls(config), serviceAssertion),
+    };
+    const parts = await def.build(ctx);
+    let beforeStopped: Promise<void> | undefined;
+    const beforeStop = () => (beforeStopped ??= Promise.resolve(parts.beforeStop?.()));
+    closers.push(beforeStop);
+    const undeclared = undeclaredHandlers(def.name, parts.handlers ?? {});
+    if (undeclared.length > 0) {
+      throw new Error(`${def.name} handles ${undeclared.join(', ')} without declaring it in eventConsumers (contracts/events.ts)`);
+    }
+    if (handlesMoneyEvents(parts.handlers ?? {}) && !(await hasWaitingEventsTable(ctx.db))) {
+      throw new Error(`${def.name} handles money events but lacks the waiting_events migration (CreateWaitingEvents1765100000000)`);
+    }
+    const idempotency = new IdempotencyStore(dataSource);
+    const jobs: Job[] = [...(parts.jobs ?? [])];
+    if (parts.routes.some((r) => declaresIdempotency(r.contract))) {
+      if (!(await idempotency.isInstalled())) {
+        throw new Error(`${def.name} has routes taking Idempotency-Key but lacks the idempotencyMigrations`);
+      }
+      jobs.push(periodicJob('purge expired idempotency keys', 10 * 60_000, () => idempotency.purgeExpired(), log));
+    }
+
+    const relay = new OutboxRelay({
+      dataSource,
+      databaseUrl: config.DATABASE_URL,
+      schema,
+      bus,
+      log,
+      pollIntervalMs: config.OUTBOX_POLL_MS,
+    });
+    closers.push(() => relay.stop());
+    await relay.start();
+    const consumer = new InboxConsumer({
+      service: def.name,
+      dataSource,
+      bus,
+      log,
+      handlers: parts.handlers ?? {},
+      events: ctx.events,
+      maxAttempts: config.INBOX_MAX_ATTEMPTS,
+      baseDelayMs: config.INBOX_RETRY_BASE_MS,
+      maxDelayMs: config.INBOX_RETRY_MAX_MS,
+      prefetch: config.INBOX_PREFETCH,
+    });
+    closers.push(() => consumer.stop());
+    await consumer.start();
+    for (const job of jobs) {
+      closers.push(() => job.stop());
+      await job.start();
+    }
+
+    const app = createServiceApp({
+      log,
+      verifyAssertion: createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET),
+      routes: parts.routes,
+      internal: parts.internal,
+      validateResponses: config.NODE_ENV !== 'production',
+      idempotency,
+      readiness: async () => ({
+        database: await dataSource.query('SELECT 1').then(() => true, () => false),
+        broker: bus.isConnected,
+        redis: redis.isReady,
+      }),
+    });
+    const port = config.PORT ?? DEFAULT_PORTS[def.name];
+    const server = await new Promise<Server>((resolve, reject) => {
+      // Express 5 hands a listen error (EADDRINUSE) to this callback rather than throwing it.
+      const s = app.listen(port, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
+    });
+    server.keepAliveTimeout = 65_000;
+    // The server closes first on stop (after beforeStop has ended what would hold it open).
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    );
+    const address = server.address() as AddressInfo;
+    log.info({ port: address.port, schema }, `${def.name} listening`);
+
+    let stopping: Promise<void> | null = null;
+    const stop = () => {
+      stopping ??= (async () => {
+        await beforeStop();
+        await closeAll();
+      })();
+      return stopping;
+    };
+    return { ctx, relay, consumer, server, url: `http://127.0.0.1:${address.port}`, stop };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
 }
 
 /** The body of every service's `main.ts`: start, and stop cleanly on SIGINT/SIGTERM. */

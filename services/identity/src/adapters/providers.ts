@@ -1,27 +1,132 @@
 import { ConfigError } from '@market/shared/config';
 import { type Logger } from '@market/shared/logging';
 import type { RealnameVerifier, SmsProvider } from '../application/ports';
+import type { IdentityConfig } from '../application/deps';
+import { AliyunRealnameVerifier } from './aliyun-realname-verifier';
+import { AliyunSmsProvider } from './aliyun-sms-provider';
 import { LogSmsProvider } from './log-sms-provider';
 import { SandboxRealnameVerifier } from './sandbox-realname-verifier';
+import { TencentRealnameVerifier } from './tencent-realname-verifier';
+import { TencentSmsProvider } from './tencent-sms-provider';
 
-interface ProviderConfig {
-  NODE_ENV: string;
-  SMS_PROVIDER: 'log';
-  REALNAME_VERIFIER: 'sandbox';
+type ProviderConfig = Pick<
+  IdentityConfig,
+  | 'NODE_ENV'
+  | 'SMS_PROVIDER'
+  | 'REALNAME_VERIFIER'
+  | 'PROVIDER_TIMEOUT_MS'
+  | 'ALIYUN_ACCESS_KEY_ID'
+  | 'ALIYUN_ACCESS_KEY_SECRET'
+  | 'ALIYUN_SMS_ENDPOINT'
+  | 'ALIYUN_SMS_SIGN_NAME'
+  | 'ALIYUN_SMS_TEMPLATE_CODE'
+  | 'ALIYUN_SMS_TEMPLATE_PARAM'
+  | 'ALIYUN_CLOUDAUTH_ENDPOINT'
+  | 'TENCENT_SECRET_ID'
+  | 'TENCENT_SECRET_KEY'
+  | 'TENCENT_REGION'
+  | 'TENCENT_SMS_ENDPOINT'
+  | 'TENCENT_SMS_SDK_APP_ID'
+  | 'TENCENT_SMS_SIGN_NAME'
+  | 'TENCENT_SMS_TEMPLATE_ID'
+  | 'TENCENT_FACEID_ENDPOINT'
+>;
+
+/** What each provider cannot work without, and the endpoint it calls. */
+const NEEDS = {
+  sms: {
+    log: { settings: [], endpoint: null },
+    aliyun: {
+      settings: ['ALIYUN_ACCESS_KEY_ID', 'ALIYUN_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE_CODE'],
+      endpoint: 'ALIYUN_SMS_ENDPOINT',
+    },
+    tencent: {
+      settings: ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY', 'TENCENT_SMS_SDK_APP_ID', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATE_ID'],
+      endpoint: 'TENCENT_SMS_ENDPOINT',
+    },
+  },
+  realname: {
+    sandbox: { settings: [], endpoint: null },
+    tencent: { settings: ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY'], endpoint: 'TENCENT_FACEID_ENDPOINT' },
+    aliyun: { settings: ['ALIYUN_ACCESS_KEY_ID', 'ALIYUN_ACCESS_KEY_SECRET'], endpoint: 'ALIYUN_CLOUDAUTH_ENDPOINT' },
+  },
+} as const satisfies Record<string, Record<string, { settings: ReadonlyArray<keyof ProviderConfig>; endpoint: keyof ProviderConfig | null }>>;
+
+/**
+ * Everything wrong with the chosen providers' configuration, one line each. A real provider
+ * without its keys could only fail every request, so it is refused everywhere; the development
+ * providers would let anyone in (a code in the response, every identity verified) and a plain-http
+ * endpoint would send keys and personal data in clear, so production refuses those too.
+ */
+export function providerConfigProblems(config: ProviderConfig): string[] {
+  const problems: string[] = [];
+  const production = config.NODE_ENV === 'production';
+  const check = (variable: string, choice: string, needs: { settings: ReadonlyArray<keyof ProviderConfig>; endpoint: keyof ProviderConfig | null }) => {
+    if (production && needs.endpoint === null) {
+      problems.push(`${variable}=${choice} is for development; configure a real provider in production`);
+    }
+    const missing = needs.settings.filter((key) => !config[key]);
+    if (missing.length > 0) problems.push(`${variable}=${choice} needs ${missing.join(', ')}`);
+    if (production && needs.endpoint && String(config[needs.endpoint]).startsWith('http:')) {
+      problems.push(`${needs.endpoint} must be https in production`);
+    }
+  };
+  check('SMS_PROVIDER', config.SMS_PROVIDER, NEEDS.sms[config.SMS_PROVIDER]);
+  check('REALNAME_VERIFIER', config.REALNAME_VERIFIER, NEEDS.realname[config.REALNAME_VERIFIER]);
+  return problems;
 }
 
-// Both development adapters would let anyone in (a code in the response, every identity verified),
-// so production refuses to start with them rather than run open.
-export function createSmsProvider(config: ProviderConfig, log: Logger): SmsProvider {
-  if (config.NODE_ENV === 'production') {
-    throw new ConfigError(`SMS_PROVIDER=${config.SMS_PROVIDER} is for development; configure a real SMS provider in production`);
-  }
-  return new LogSmsProvider(log);
-}
-
-export function createRealnameVerifier(config: ProviderConfig): RealnameVerifier {
-  if (config.NODE_ENV === 'production') {
-    throw new ConfigError(`REALNAME_VERIFIER=${config.REALNAME_VERIFIER} is for development; configure a real verifier in production`);
-  }
-  return new SandboxRealnameVerifier();
+/** Builds the SMS provider and the real-name verifier, or refuses to start naming every missing or refused setting. */
+export function createProviders(config: ProviderConfig, log: Logger): { sms: SmsProvider; verifier: RealnameVerifier } {
+  const problems = providerConfigProblems(config);
+  if (problems.length > 0) throw new ConfigError(`identity provider configuration is incomplete:\n  ${problems.join('\n  ')}`);
+  // providerConfigProblems has checked that every setting read with `!` below is present.
+  const tencent = {
+    secretId: config.TENCENT_SECRET_ID!,
+    secretKey: config.TENCENT_SECRET_KEY!,
+    region: config.TENCENT_REGION,
+    timeoutMs: config.PROVIDER_TIMEOUT_MS,
+  };
+  const sms: Record<ProviderConfig['SMS_PROVIDER'], () => SmsProvider> = {
+    log: () => new LogSmsProvider(log),
+    aliyun: () =>
+      new AliyunSmsProvider(
+        {
+          accessKeyId: config.ALIYUN_ACCESS_KEY_ID!,
+          accessKeySecret: config.ALIYUN_ACCESS_KEY_SECRET!,
+          endpoint: config.ALIYUN_SMS_ENDPOINT,
+          signName: config.ALIYUN_SMS_SIGN_NAME!,
+          templateCode: config.ALIYUN_SMS_TEMPLATE_CODE!,
+          templateParam: config.ALIYUN_SMS_TEMPLATE_PARAM,
+          timeoutMs: config.PROVIDER_TIMEOUT_MS,
+        },
+        log,
+      ),
+    tencent: () =>
+      new TencentSmsProvider(
+        {
+          ...tencent,
+          endpoint: config.TENCENT_SMS_ENDPOINT,
+          sdkAppId: config.TENCENT_SMS_SDK_APP_ID!,
+          signName: config.TENCENT_SMS_SIGN_NAME!,
+          templateId: config.TENCENT_SMS_TEMPLATE_ID!,
+        },
+        log,
+      ),
+  };
+  const verifier: Record<ProviderConfig['REALNAME_VERIFIER'], () => RealnameVerifier> = {
+    sandbox: () => new SandboxRealnameVerifier(),
+    tencent: () => new TencentRealnameVerifier({ ...tencent, endpoint: config.TENCENT_FACEID_ENDPOINT }, log),
+    aliyun: () =>
+      new AliyunRealnameVerifier(
+        {
+          accessKeyId: config.ALIYUN_ACCESS_KEY_ID!,
+          accessKeySecret: config.ALIYUN_ACCESS_KEY_SECRET!,
+          endpoint: config.ALIYUN_CLOUDAUTH_ENDPOINT,
+          timeoutMs: config.PROVIDER_TIMEOUT_MS,
+        },
+        log,
+      ),
+  };
+  return { sms: sms[config.SMS_PROVIDER](), verifier: verifier[config.REALNAME_VERIFIER]() };
 }

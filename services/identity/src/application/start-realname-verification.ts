@@ -1,11 +1,13 @@
 import { type UserIdentity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { Problem, problems } from '@market/shared/http';
 import { REALNAME_STARTABLE, realnameOutcome, type VerifierDecision } from '../domain/realname';
+import { secondsUntilNextUtcDay } from '../domain/sms-policy';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED, recordRealnameOutcome } from '../persistence/realname-repository';
 import { requireCurrentUser } from './current-user';
 import type { IdentityDeps } from './deps';
+import { ProviderRefusal } from './ports';
 import { toRealnameView } from './realname-view';
 
 /** Long enough for a verifier call; a crashed holder frees the user after this. */
@@ -25,7 +27,8 @@ export async function startRealnameVerification(
   if (!REALNAME_STARTABLE.has(user.realname_status)) {
     throw problems.invalidState(`real-name verification is ${user.realname_status}; it cannot be started again`);
   }
-  const retryAfter = await deps.quotas.consume(`realname:${user.id}`, deps.config.REALNAME_DAILY_ATTEMPTS);
+  const quota = `realname:${user.id}`;
+  const retryAfter = await deps.quotas.consume(quota, deps.config.REALNAME_DAILY_ATTEMPTS);
   if (retryAfter > 0) throw problems.rateLimited(retryAfter);
   const release = await deps.locks.tryAcquire(`realname:${user.id}`, ATTEMPT_LOCK_SECONDS);
   if (!release) throw problems.conflict('a real-name verification for this user is already running');
@@ -34,8 +37,15 @@ export async function startRealnameVerification(
     let decision: VerifierDecision;
     try {
       decision = await deps.verifier.verify({ realName: input.real_name, idNumber });
-    } catch {
-      throw problems.upstreamUnavailable(503);
+    } catch (err) {
+      // The provider did not decide: nothing is recorded and the attempt is not the user's to lose.
+      await deps.quotas.refund(quota, deps.config.REALNAME_DAILY_ATTEMPTS);
+      if (err instanceof ProviderRefusal && err.kind === 'throttled') {
+        throw new Problem(429, 'REALNAME_PROVIDER_LIMITED', 'this identity was checked too often today; try again tomorrow', {
+          headers: { 'Retry-After': String(secondsUntilNextUtcDay(new Date())) },
+        });
+      }
+      throw new Problem(503, 'REALNAME_UNAVAILABLE', 'the real-name verification provider is unavailable; nothing was recorded, try again shortly');
     }
     const outcome = realnameOutcome(user.realname_status, decision);
     if (!outcome) throw problems.invalidState(`the verifier answered ${decision}, which cannot follow ${user.realname_status}`);

@@ -40,4 +40,9 @@ export class DailyQuota {
       throw err;
     }
   }
+
+  /** Gives back one use counted today, for an action that did not happen after all. */
+  async refund(name: string, limit: number, now = new Date()): Promise<void> {
+    await this.limiterFor(limit).reward(`${name}:${utcDay(now)}`, 1);
+  }
 }

@@ -38,6 +38,11 @@ export class SmsCodeStore {
     return Math.max(1, await this.redis.ttl(slot));
   }
 
+  /** Frees the resend slot of a phone no code reached. */
+  async releaseResendSlot(phone: string) {
+    await this.redis.del(this.key(`identity:sms:resend:${phone}`));
+  }
+
   /** A new code replaces the previous one and its wrong-try count. */
   async save(phone: string, code: string) {
     const key = this.key(`identity:sms:code:${phone}`);
@@ -47,10 +52,6 @@ export class SmsCodeStore {
       .hSet(key, { hash: this.hash(phone, code), wrong: '0' })
       .expire(key, SMS_CODE_TTL_SECONDS)
       .exec();
-  }
-
-  async discard(phone: string) {
-    await this.redis.del(this.key(`identity:sms:code:${phone}`));
   }
 
   async consume(phone: string, code: string): Promise<CodeVerdict> {

@@ -95,6 +95,11 @@ const ARBITRATION_TEXT = {
   mark_abnormal: '平台将订单标记为异常，款项暂时冻结。',
 } as const;
 
+/** A withdrawal's news for its requester: amounts from the event itself. */
+function withdrawalDraft(type: EventType, w: EventData<'withdrawal.paid'>, title: string, body: string): NotificationDraft {
+  return { user_id: w.user_id, kind: type, title, body, data: { withdrawal_id: w.id, amount: w.amount }, biz_type: 'payment', biz_id: w.id };
+}
+
 /**
  * Who learns of each event and what they read: the party that must act next, both parties when
  * the order ended, the party whose wallet money reached (only from the wallet's own wallet.settled,
@@ -244,6 +249,20 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
       biz_type: 'payment',
       biz_id: p.payment_id,
     },
+  ],
+  'withdrawal.rejected': (w) => [
+    withdrawalDraft('withdrawal.rejected', w, '提现未通过审核', withReason(`提现 ${yuan(w.amount)} 未通过审核，款项已退回余额。`, w.reason)),
+  ],
+  'withdrawal.paid': (w) => [
+    withdrawalDraft(
+      'withdrawal.paid',
+      w,
+      '提现已到账',
+      `提现 ${yuan(w.amount)} 已转入您的${w.channel === 'wechatpay' ? '微信零钱' : `支付宝账户 ${w.payee_account_masked}`}。`,
+    ),
+  ],
+  'withdrawal.failed': (w) => [
+    withdrawalDraft('withdrawal.failed', w, '提现失败', withReason(`提现 ${yuan(w.amount)} 转账失败，款项已退回余额。`, w.reason)),
   ],
   'user.frozen': (u) => [
     {

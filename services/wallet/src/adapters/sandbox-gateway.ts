@@ -30,7 +30,7 @@ function toGatewayPayment(row: SandboxRow): GatewayPayment {
  * queries from its own record of the tester's choice. Production refuses it (adapters/providers.ts).
  */
 export class SandboxPaymentGateway implements PaymentGateway, SandboxPayPage {
-  readonly provider = 'sandbox';
+  readonly provider = 'sandbox' as const;
   private sink: CallbackSink | null = null;
 
   constructor(
@@ -49,7 +49,7 @@ export class SandboxPaymentGateway implements PaymentGateway, SandboxPayPage {
       `INSERT INTO sandbox_payments (payment_id, amount, channel, status, gateway_txn_id, expires_at) VALUES ($1, $2, $3, 'pending', $4, $5)`,
       [input.paymentId, input.amount, input.channel, `sbx_${randomBytes(12).toString('hex')}`, input.expiresAt],
     );
-    return { payUrl: `/api/payments/sandbox/${input.paymentId}` };
+    return { payUrl: `/api/payments/sandbox/${input.paymentId}`, qrCode: null };
   }
 
   async queryPayment(paymentId: string): Promise<GatewayPayment | null> {

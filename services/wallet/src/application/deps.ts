@@ -1,18 +1,31 @@
 import type { Db } from '@market/shared/db';
 import type { EventWriter } from '@market/shared/events';
 import type { Logger } from '@market/shared/logging';
+import type { PaymentProvider } from '../domain/payment-channel';
 import type { RechargeLimits } from '../domain/payment';
-import type { PaymentGateway, SandboxPayPage } from './ports';
+import type { AlipayNotifications, PayeeDirectory, PaymentGateway, PayoutChannel, SandboxPayPage, WechatPayNotifications, WithdrawalSettings } from './ports';
 
 /** What the use cases run against, built once in service.ts. */
 export interface WalletDeps {
   db: Db;
   events: EventWriter;
   log: Logger;
-  gateway: PaymentGateway;
-  /** the development gateway's pay page, when it is the configured gateway */
+  /** the enabled payment channels, the first being a recharge's default */
+  channels: PaymentProvider[];
+  gateways: Map<PaymentProvider, PaymentGateway>;
+  /** the development gateway's pay page, when the sandbox is enabled */
   sandbox: SandboxPayPage | null;
+  /** Alipay's notifications, when Alipay is enabled */
+  alipay: AlipayNotifications | null;
+  /** WeChat Pay's callbacks, when WeChat Pay is enabled */
+  wechatpay: WechatPayNotifications | null;
   currency: string;
-  recharge: RechargeLimits & { expiryMinutes: number };
+  recharge: RechargeLimits & { expiryMinutes: number; queryAfterMs: number };
   paygateSecret: string;
+  /** the enabled payout channels */
+  payouts: Map<string, PayoutChannel>;
+  payees: PayeeDirectory;
+  withdrawalSettings: WithdrawalSettings;
+  /** how long a withdrawal being sent waits between looks at its outcome */
+  withdrawal: { recheckMs: number };
 }

@@ -1,3 +1,5 @@
+import type { PaymentProvider } from '../domain/payment-channel';
+
 /** What the payment gateway knows about one payment. */
 export interface GatewayPayment {
   status: 'pending' | 'succeeded' | 'failed' | 'closed';
@@ -6,20 +8,72 @@ export interface GatewayPayment {
   paidAt: Date | null;
 }
 
+/** What the payer needs to pay: a page to open, and for a QR payment the code's content. */
+export interface PaymentInstructions {
+  payUrl: string;
+  qrCode: string | null;
+}
+
 /**
- * The payment gateway as the wallet uses it. Implementations throw a 502 problem when the gateway
- * cannot be reached; `null` means the gateway does not know the payment.
+ * One payment provider as the wallet uses it. Implementations throw a 502 problem when the gateway
+ * cannot be reached or answers unexpectedly; `null` means the gateway does not know the payment.
  */
 export interface PaymentGateway {
-  readonly provider: string;
-  createPayment(input: { paymentId: string; amount: number; channel: string; expiresAt: Date }): Promise<{ payUrl: string }>;
+  readonly provider: PaymentProvider;
+  createPayment(input: { paymentId: string; amount: number; channel: string; expiresAt: Date }): Promise<PaymentInstructions>;
   queryPayment(paymentId: string): Promise<GatewayPayment | null>;
   /** Closes a payment that is still pending, so it can no longer be paid; answers its final state. */
   closePayment(paymentId: string): Promise<GatewayPayment | null>;
+}
+
+/** Alipay's asynchronous notifications: whether the fields carry Alipay's RSA2 signature, and which app they are for. */
+export interface AlipayNotifications {
+  readonly appId: string;
+  verify(fields: Record<string, string>): boolean;
 }
 
 /** The development gateway's pay page, part of this system, where a tester marks a payment paid or failed. */
 export interface SandboxPayPage {
   page(paymentId: string, nonce: string): Promise<string>;
   complete(paymentId: string, status: 'succeeded' | 'failed'): Promise<{ payment_id: string; status: 'succeeded' | 'failed' }>;
+}
+
+/** What a payout provider says about one transfer. `unknown`: sent, outcome not known yet (ask again). */
+export type PayoutOutcome =
+  | { outcome: 'paid'; providerOrderId: string | null; paidAt: Date }
+  | { outcome: 'failed'; reason: string }
+  | { outcome: 'unknown' }
+  | { outcome: 'not_found' };
+
+/** A channel that sends withdrawals out, keyed by the withdrawal id so that a repeat is never paid twice. */
+export interface PayoutChannel {
+  readonly channel: 'alipay' | 'wechatpay';
+  send(transfer: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }): Promise<Exclude<PayoutOutcome, { outcome: 'not_found' }>>;
+  query(withdrawalId: string): Promise<PayoutOutcome>;
+}
+
+/** Identity as the wallet asks it before a payout: standing, real name, and whether a name is it. */
+export interface PayeeDirectory {
+  check(userId: string, name: string): Promise<{ frozen: boolean; realnameStatus: string; nameMatches: boolean } | null>;
+}
+
+/** Admin's system configs, read when a withdrawal is requested. */
+export interface WithdrawalSettings {
+  limits(): Promise<{ minAmount: number; dailyLimit: number; autoApproveBelow: number }>;
+}
+
+/** WeChat Pay's callbacks: the platform signature over the raw body, and the AEAD_AES_256_GCM resource. */
+export interface WechatPayNotifications {
+  readonly appId: string;
+  readonly mchId: string;
+  verify(headers: { timestamp: string; nonce: string; serial: string; signature: string }, body: string): Promise<boolean>;
+  decrypt(resource: { ciphertext: string; associated_data: string; nonce: string }): {
+    appid?: string;
+    mchid?: string;
+    out_trade_no?: string;
+    transaction_id?: string;
+    trade_state?: string;
+    amount?: { total?: number };
+    success_time?: string;
+  } | null;
 }

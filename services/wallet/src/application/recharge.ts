@@ -2,30 +2,35 @@ import { type RouteBody, type startRecharge as startRechargeRoute } from '@marke
 import { type Identity, type UserIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { auditRefusal } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { Problem, problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
+import { resolveChannel } from '../domain/payment-channel';
 import { rechargeAmountError, type PaymentOutcome } from '../domain/payment';
-import { findPayment, insertPayment, overduePaymentIds } from '../persistence/payment-repository';
+import { claimOverduePayments, claimPaymentsToQuery, findPayment, insertPayment, type PaymentRow } from '../persistence/payment-repository';
 import type { WalletDeps } from './deps';
 import { toPaymentView } from './payment-view';
-import type { GatewayPayment } from './ports';
+import type { GatewayPayment, PaymentGateway } from './ports';
 import { settlePayment } from './settle-payment';
 
-/** Opens a recharge at the gateway; the wallet is credited when the gateway says it was paid. */
+/** Opens a recharge at the channel's gateway; the wallet is credited when the gateway says it was paid. */
 export async function startRecharge(deps: WalletDeps, identity: UserIdentity, body: RouteBody<typeof startRechargeRoute>) {
   const refused = rechargeAmountError(body.amount, deps.recharge);
   if (refused) throw problems.validation([{ path: 'amount', message: refused }]);
+  const channel = resolveChannel(deps.channels, body.channel);
+  if (!channel) throw new Problem(400, 'CHANNEL_UNAVAILABLE', `the payment channel ${body.channel} is not enabled; enabled: ${deps.channels.join(', ')}`);
+  const gateway = deps.gateways.get(channel.provider)!;
   const id = uuidv7();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + deps.recharge.expiryMinutes * 60_000);
-  const { payUrl } = await deps.gateway.createPayment({ paymentId: id, amount: body.amount, channel: body.channel, expiresAt });
+  const { payUrl, qrCode } = await gateway.createPayment({ paymentId: id, amount: body.amount, channel: channel.method, expiresAt });
   const row = await insertPayment(deps.db, {
     id,
     user_id: identity.sub,
     amount: body.amount,
-    channel: body.channel,
-    provider: deps.gateway.provider,
+    channel: channel.method,
+    provider: channel.provider,
     pay_url: payUrl,
+    qr_code: qrCode,
     expires_at: expiresAt,
     created_at: now,
   });
@@ -49,39 +54,91 @@ export async function auditAmountMismatch(deps: WalletDeps, identity: Identity |
   });
 }
 
+/** The gateway a payment was opened at; null when its channel has since been disabled. */
+function gatewayOf(deps: WalletDeps, row: PaymentRow): PaymentGateway | null {
+  return deps.gateways.get(row.provider) ?? null;
+}
+
+/** Asks the payment's gateway and applies a final answer (credited at most once); a wrong amount is audited and changes nothing. */
+async function queryAndApply(deps: WalletDeps, identity: Identity | null, row: PaymentRow, source: string) {
+  const gateway = gatewayOf(deps, row);
+  if (!gateway) return row;
+  const state = await gateway.queryPayment(row.id);
+  const outcome = outcomeOf(state);
+  if (!state || !outcome) return row;
+  if (state.amount !== Number(row.amount)) {
+    await auditAmountMismatch(deps, identity, row.id, { source, expected: Number(row.amount), reported: state.amount });
+    return row;
+  }
+  return (await settlePayment(deps, row.id, { outcome, gatewayTxnId: state.gatewayTxnId, paidAt: state.paidAt, source })) ?? row;
+}
+
 /** The payer asks: the gateway is queried and a final answer applied (credited at most once). */
 export async function queryRecharge(deps: WalletDeps, identity: UserIdentity, id: string) {
   const row = isUuid(id) ? await findPayment(deps.db, id) : null;
   if (!row || row.user_id !== identity.sub) throw problems.notFound('payment not found');
   if (row.status !== 'pending') return toPaymentView(row);
-  const state = await deps.gateway.queryPayment(id);
-  const outcome = outcomeOf(state);
-  if (!state || !outcome) return toPaymentView(row);
-  if (state.amount !== Number(row.amount)) {
-    await auditAmountMismatch(deps, identity, id, { source: 'query', expected: Number(row.amount), reported: state.amount });
-    return toPaymentView(row);
-  }
-  const settled = await settlePayment(deps, id, { outcome, gatewayTxnId: state.gatewayTxnId, paidAt: state.paidAt });
-  return toPaymentView(settled ?? row);
+  return toPaymentView(await queryAndApply(deps, identity, row, 'query'));
 }
 
 /**
  * Pending payments past `expires_at` are closed at the gateway first: one the payer managed to pay
- * meanwhile is credited, a failed one fails, the rest expire. Safe on several replicas: each move
- * happens under the payment's row lock, and a payment already moved is left alone.
+ * meanwhile is credited, a failed one fails, the rest expire. One whose gateway reports another
+ * amount is decided too: it fails, with an audit entry telling an operator to refund it at the
+ * gateway, so it never comes back to the scan. One whose gateway cannot be reached waits behind the
+ * others until the next scan. Safe on several replicas: rows are claimed with SKIP LOCKED and each
+ * move happens under the payment's row lock.
  */
-export async function expireOverduePayments(deps: WalletDeps, now = new Date()): Promise<number> {
-  const ids = await overduePaymentIds(deps.db, now, 100);
+export async function expireOverduePayments(deps: WalletDeps, now = new Date(), recheckMs = 60_000): Promise<number> {
+  const ids = await claimOverduePayments(deps.db, now, recheckMs, 100);
+  for (const id of ids) {
+    try {
+      await expireOne(deps, id);
+    } catch (err) {
+      deps.log.warn({ payment_id: id, err: { message: (err as Error).message } }, 'overdue payment not decided yet; retried at a later scan');
+    }
+  }
+  return ids.length;
+}
+
+async function expireOne(deps: WalletDeps, id: string) {
+  const row = await findPayment(deps.db, id);
+  if (!row || row.status !== 'pending') return;
+  const gateway = gatewayOf(deps, row);
+  if (!gateway) {
+    deps.log.error({ payment_id: id, provider: row.provider }, 'overdue payment of a channel no longer enabled; left pending');
+    return;
+  }
+  const state = await gateway.closePayment(id);
+  const outcome = outcomeOf(state) ?? 'expired';
+  if (outcome === 'succeeded' && state!.amount !== Number(row.amount)) {
+    await auditAmountMismatch(deps, null, id, {
+      source: 'expiry',
+      expected: Number(row.amount),
+      reported: state!.amount,
+      gateway_txn_id: state!.gatewayTxnId,
+      decision: 'failed; refund the payer at the gateway',
+    });
+    await settlePayment(deps, id, { outcome: 'failed', gatewayTxnId: state!.gatewayTxnId, paidAt: null, source: 'expiry' });
+    return;
+  }
+  await settlePayment(deps, id, { outcome, gatewayTxnId: state?.gatewayTxnId ?? null, paidAt: state?.paidAt ?? null, source: 'expiry' });
+}
+
+/**
+ * No notification is trusted to come: a payment still pending some minutes after it was opened is
+ * asked about at its gateway, and again every `queryAfterMs` until it is final or expires.
+ */
+export async function queryPendingPayments(deps: WalletDeps, now = new Date()): Promise<number> {
+  const ids = await claimPaymentsToQuery(deps.db, now, deps.recharge.queryAfterMs, 100);
   for (const id of ids) {
     const row = await findPayment(deps.db, id);
     if (!row || row.status !== 'pending') continue;
-    const state = await deps.gateway.closePayment(id);
-    const outcome = outcomeOf(state) ?? 'expired';
-    if (outcome === 'succeeded' && state!.amount !== Number(row.amount)) {
-      await auditAmountMismatch(deps, null, id, { source: 'expiry', expected: Number(row.amount), reported: state!.amount });
-      continue;
+    try {
+      await queryAndApply(deps, null, row, 'active_query');
+    } catch (err) {
+      deps.log.warn({ payment_id: id, err: { message: (err as Error).message } }, 'pending payment could not be queried; asked again later');
     }
-    await settlePayment(deps, id, { outcome, gatewayTxnId: state?.gatewayTxnId ?? null, paidAt: state?.paidAt ?? null });
   }
   return ids.length;
 }

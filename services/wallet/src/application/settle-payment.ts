@@ -1,6 +1,7 @@
 import type { Tx } from '@market/shared/db';
+import { recordAudit } from '@market/shared/events';
 import { GATEWAY_CLEARING, userAvailable } from '../domain/accounts';
-import { nextPaymentStatus, type PaymentOutcome } from '../domain/payment';
+import { paymentMove, type PaymentOutcome } from '../domain/payment';
 import { finishPayment, findPayment, type PaymentRow } from '../persistence/payment-repository';
 import { recordTransfers } from '../persistence/ledger-repository';
 import type { WalletDeps } from './deps';
@@ -9,19 +10,22 @@ export interface PaymentReport {
   outcome: PaymentOutcome;
   gatewayTxnId: string | null;
   paidAt: Date | null;
+  /** what reported it, for the audit entry of a late success */
+  source?: string;
 }
 
 async function apply(deps: WalletDeps, tx: Tx, row: PaymentRow, report: PaymentReport, now: Date) {
-  const status = nextPaymentStatus(row.status, report.outcome);
-  if (!status) return row;
+  const move = paymentMove(row.status, report.outcome);
+  if (!move) return row;
   const amount = Number(row.amount);
+  const status = move.to;
   if (status === 'succeeded') {
     await recordTransfers(
       tx,
       [{ from: GATEWAY_CLEARING, to: userAvailable(row.user_id), amount, bizType: 'recharge', orderId: null, paymentId: row.id }],
       now,
     );
-    const paid = await finishPayment(tx, row.id, { status, gateway_txn_id: report.gatewayTxnId, paid_at: report.paidAt ?? now, finished_at: now });
+    const paid = await finishPayment(tx, row.id, row.status, { status, gateway_txn_id: report.gatewayTxnId, paid_at: report.paidAt ?? now, finished_at: now });
     await deps.events.publish(tx, 'payment.succeeded', {
       payment_id: row.id,
       user_id: row.user_id,
@@ -31,9 +35,20 @@ async function apply(deps: WalletDeps, tx: Tx, row: PaymentRow, report: PaymentR
       gateway_txn_id: paid.gateway_txn_id,
       paid_at: paid.paid_at!.toISOString(),
     });
+    if (move.late) {
+      // The payer's money reached the gateway after we had given up on the payment: it is theirs, so
+      // it is credited; the back office sees it in the audit log (it may also be refunded there).
+      deps.log.error({ payment_id: row.id, was: row.status, provider: row.provider }, 'gateway reported a success for a payment already given up; credited');
+      await recordAudit(deps.events, tx, null, {
+        action: 'payment.late_success_credited',
+        biz_type: 'payment',
+        biz_id: row.id,
+        detail: { was: row.status, amount, provider: row.provider, gateway_txn_id: paid.gateway_txn_id, source: report.source ?? null, user_id: row.user_id },
+      });
+    }
     return paid;
   }
-  const finished = await finishPayment(tx, row.id, { status, gateway_txn_id: report.gatewayTxnId, paid_at: null, finished_at: now });
+  const finished = await finishPayment(tx, row.id, row.status, { status, gateway_txn_id: report.gatewayTxnId, paid_at: null, finished_at: now });
   if (status === 'failed') {
     await deps.events.publish(tx, 'payment.failed', {
       payment_id: row.id,
@@ -56,18 +71,14 @@ async function apply(deps: WalletDeps, tx: Tx, row: PaymentRow, report: PaymentR
 }
 
 /**
- * Moves a pending recharge payment by what the gateway (callback or query) or the clock reported,
- * crediting the wallet on success. The payment row is locked first, so callbacks, queries and the
- * expiry job racing on one payment queue up and only the first moves it: one credit at most.
+ * Moves a recharge payment by what the gateway (callback or query) or the clock reported, crediting
+ * the wallet on success. The payment row is locked first, so callbacks, queries and the expiry job
+ * racing on one payment queue up and only the first moves it: one credit at most.
  */
 export async function settlePayment(deps: WalletDeps, paymentId: string, report: PaymentReport): Promise<PaymentRow | null> {
   return deps.db.transaction(async (tx) => {
     const row = await findPayment(tx, paymentId, true);
     if (!row) return null;
-    if (row.status !== 'pending' && report.outcome === 'succeeded' && row.status !== 'succeeded') {
-      // The gateway took money for a payment we already gave up on: an operator must refund it there.
-      deps.log.error({ payment_id: row.id, status: row.status }, 'gateway reports a success for a payment no longer pending; not credited');
-    }
     return apply(deps, tx, row, report, new Date());
   });
 }

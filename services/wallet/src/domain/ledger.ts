@@ -10,6 +10,7 @@ export interface Transfer {
   bizType: BizType;
   orderId: string | null;
   paymentId: string | null;
+  withdrawalId?: string | null;
 }
 
 export interface Posting {

@@ -6,17 +6,21 @@ export type PaymentStatus = z.infer<typeof RechargeStatus>;
 export type PaymentOutcome = 'succeeded' | 'failed' | 'expired';
 
 /**
- * The recharge payment state table (CONTRACT §4 "Recharge payment"): only a pending payment moves,
- * and only once; anything arriving for a payment already final changes nothing.
+ * The recharge payment state table (CONTRACT §4 "Recharge payment"): a pending payment moves once.
+ * A success reported for a payment already failed or expired is the one move out of a final state:
+ * the money did arrive at the gateway, so it is credited (`late`, audited) rather than lost (ADR 0031).
+ * Anything else arriving for a final payment changes nothing.
  */
-export const PAYMENT_MOVES: ReadonlyArray<{ from: PaymentStatus; on: PaymentOutcome; to: PaymentStatus }> = [
+export const PAYMENT_MOVES: ReadonlyArray<{ from: PaymentStatus; on: PaymentOutcome; to: PaymentStatus; late?: true }> = [
   { from: 'pending', on: 'succeeded', to: 'succeeded' },
   { from: 'pending', on: 'failed', to: 'failed' },
   { from: 'pending', on: 'expired', to: 'expired' },
+  { from: 'failed', on: 'succeeded', to: 'succeeded', late: true },
+  { from: 'expired', on: 'succeeded', to: 'succeeded', late: true },
 ];
 
-export function nextPaymentStatus(from: PaymentStatus, on: PaymentOutcome): PaymentStatus | null {
-  return PAYMENT_MOVES.find((m) => m.from === from && m.on === on)?.to ?? null;
+export function paymentMove(from: PaymentStatus, on: PaymentOutcome) {
+  return PAYMENT_MOVES.find((m) => m.from === from && m.on === on) ?? null;
 }
 
 export interface RechargeLimits {

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import type { Response } from 'express';
+import type { Logger } from '@market/shared/logging';
 import {
   adminListLedger,
+  adminListWithdrawals,
+  alipayNotify,
+  wechatpayNotify,
+  approveWithdrawal as approveWithdrawalRoute,
+  cancelWithdrawal as cancelWithdrawalRoute,
+  listWithdrawals,
+  rejectWithdrawal as rejectWithdrawalRoute,
+  requestWithdrawal as requestWithdrawalRoute,
   completeSandboxPayment,
   getWalletBalance,
   listWalletLedger,
@@ -9,15 +19,48 @@ import {
   sandboxPaymentPage,
   startRecharge as startRechargeRoute,
 } from '@market/contracts';
-import { problems, route, type RouteBinding } from '@market/shared/http';
+import { Problem, problems, route, type RouteBinding } from '@market/shared/http';
 import type { WalletDeps } from '../application/deps';
 import { anyLedger, ownLedger, readBalance } from '../application/read-wallet';
+import { receiveAlipayNotification, type AlipayAck } from '../application/receive-alipay-notification';
 import { receivePaygateNotification } from '../application/receive-paygate-notification';
+import { receiveWechatPayNotification, type WechatAck } from '../application/receive-wechatpay-notification';
 import { queryRecharge, startRecharge } from '../application/recharge';
+import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal } from '../application/decide-withdrawal';
+import { anyWithdrawals, ownWithdrawals } from '../application/read-withdrawals';
+import { requestWithdrawal } from '../application/request-withdrawal';
 
 function sandboxOf(deps: WalletDeps) {
   if (!deps.sandbox) throw problems.notFound('the sandbox payment gateway is not enabled');
   return deps.sandbox;
+}
+
+/** Alipay reads exactly `success` or `fail`, never a problem document; what cannot be applied now is `fail` with 503, retried by Alipay. */
+async function answerAlipay(res: Response, log: Logger, handle: () => Promise<AlipayAck>) {
+  let ack: AlipayAck;
+  let status: number;
+  try {
+    ack = await handle();
+    status = ack === 'success' ? 200 : 400;
+  } catch (err) {
+    if (!(err instanceof Problem)) log.error({ err: { message: (err as Error).message } }, 'Alipay notification could not be applied');
+    ack = 'fail';
+    status = err instanceof Problem && err.status < 500 ? err.status : 503;
+  }
+  res.status(status).type('text/plain').send(ack);
+}
+
+/** WeChat Pay reads 2xx as received; anything else, with `{code, message}`, makes it post again later. */
+async function answerWechatPay(res: Response, log: Logger, handle: () => Promise<WechatAck>) {
+  let ack: WechatAck;
+  try {
+    ack = await handle();
+  } catch (err) {
+    if (!(err instanceof Problem)) log.error({ err: { message: (err as Error).message } }, 'WeChat Pay notification could not be applied');
+    ack = err instanceof Problem && err.status < 500 ? 'refused' : 'retry';
+  }
+  if (ack === 'ok') res.status(204).end();
+  else res.status(ack === 'refused' ? 400 : 503).json({ code: 'FAIL', message: ack === 'refused' ? '失败' : '稍后重试' });
 }
 
 export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
@@ -29,6 +72,25 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     route(paygateNotify, async ({ rawBody, req, identity }) =>
       receivePaygateNotification(deps, await rawBody(), req.header('paygate-signature'), identity),
     ),
+    route(alipayNotify, ({ rawBody, res, log }) => {
+      if (!deps.alipay) throw problems.notFound('the alipay channel is not enabled');
+      return answerAlipay(res, log, async () => receiveAlipayNotification(deps, await rawBody()));
+    }),
+    route(wechatpayNotify, ({ rawBody, req, res, log }) => {
+      if (!deps.wechatpay) throw problems.notFound('the wechatpay channel is not enabled');
+      return answerWechatPay(res, log, async () =>
+        receiveWechatPayNotification(
+          deps,
+          {
+            timestamp: req.header('wechatpay-timestamp') ?? '',
+            nonce: req.header('wechatpay-nonce') ?? '',
+            serial: req.header('wechatpay-serial') ?? '',
+            signature: req.header('wechatpay-signature') ?? '',
+          },
+          await rawBody(),
+        ),
+      );
+    }),
     route(sandboxPaymentPage, async ({ params, res }) => {
       const nonce = randomBytes(16).toString('base64');
       const html = await sandboxOf(deps).page(params.id, nonce);
@@ -44,5 +106,11 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     }),
     route(completeSandboxPayment, ({ params, body }) => sandboxOf(deps).complete(params.id, body.status)),
     route(adminListLedger, ({ query }) => anyLedger(deps, query)),
+    route(requestWithdrawalRoute, ({ identity, body }) => requestWithdrawal(deps, identity, body)),
+    route(listWithdrawals, ({ identity, query }) => ownWithdrawals(deps, identity, query)),
+    route(cancelWithdrawalRoute, ({ identity, params }) => cancelWithdrawal(deps, identity, params.id)),
+    route(adminListWithdrawals, ({ query }) => anyWithdrawals(deps, query)),
+    route(approveWithdrawalRoute, ({ identity, params }) => approveWithdrawal(deps, identity, params.id)),
+    route(rejectWithdrawalRoute, ({ identity, params, body }) => rejectWithdrawal(deps, identity, params.id, body.reason)),
   ];
 }

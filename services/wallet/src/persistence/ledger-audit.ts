@@ -84,6 +84,41 @@ const CHECKS: Array<{ check: string; sql: string }> = [
           HAVING (p.status = 'succeeded' AND (COUNT(t.id) <> 1 OR SUM(t.amount) <> p.amount)) OR (p.status <> 'succeeded' AND COUNT(t.id) > 0)
           LIMIT 50`,
   },
+  {
+    check: 'a withdrawal pending review or being sent holds exactly its amount; a finished one holds nothing',
+    sql: `SELECT w.id, w.status, w.amount::text, COALESCE(a.balance, 0)::text AS holds
+          FROM withdrawals w LEFT JOIN accounts a ON a.key = 'withdrawal:' || w.id
+          WHERE (w.status IN ('pending_review', 'processing') AND COALESCE(a.balance, 0) <> w.amount)
+             OR (w.status NOT IN ('pending_review', 'processing') AND COALESCE(a.balance, 0) <> 0)
+          LIMIT 50`,
+  },
+  {
+    check: 'each withdrawal was held once; a paid one paid out its amount once and gave nothing back; an unpaid one paid out nothing',
+    sql: `SELECT w.id, w.status, w.amount::text,
+                 COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal')::int AS held,
+                 COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_payout')::int AS paid_out,
+                 COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_refund')::int AS given_back
+          FROM withdrawals w LEFT JOIN transfers t ON t.withdrawal_id = w.id
+          GROUP BY w.id, w.status, w.amount
+          HAVING COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal') <> 1
+              OR COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'withdrawal'), 0) <> w.amount
+              OR COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_payout') <> CASE WHEN w.status = 'paid' THEN 1 ELSE 0 END
+              OR COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'withdrawal_payout'), 0) <> CASE WHEN w.status = 'paid' THEN w.amount ELSE 0 END
+              OR COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_refund') <> CASE WHEN w.status IN ('failed', 'rejected', 'cancelled') THEN 1 ELSE 0 END
+          LIMIT 50`,
+  },
+  {
+    check: 'the payout accounts hold exactly what paid withdrawals took out',
+    sql: `SELECT a.key, a.balance::text, COALESCE(SUM(w.amount), 0)::text AS paid
+          FROM accounts a LEFT JOIN withdrawals w ON a.key = 'payout:' || w.channel AND w.status = 'paid'
+          WHERE a.kind = 'payout_clearing'
+          GROUP BY a.key, a.balance HAVING a.balance <> COALESCE(SUM(w.amount), 0) LIMIT 50`,
+  },
+  {
+    check: 'no withdrawal is stuck: one being sent is looked at again within the hour',
+    sql: `SELECT id, status, sent_at, next_check_at FROM withdrawals
+          WHERE status = 'processing' AND (next_check_at IS NULL OR next_check_at < now() - interval '1 hour') LIMIT 50`,
+  },
 ];
 
 export async function findLedgerDifferences(db: Queryable): Promise<LedgerDifference[]> {

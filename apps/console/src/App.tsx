@@ -1,0 +1,87 @@
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { App as AntdApp, ConfigProvider, Spin } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import enUS from 'antd/locale/en_US';
+import 'dayjs/locale/zh-cn';
+import { Authenticated, Refine } from '@refinedev/core';
+import routerProvider from '@refinedev/react-router';
+import { accessControlProvider, authProvider } from './auth-provider';
+import { currentLocale, i18nProvider, t } from './i18n';
+import { LoginPage } from './pages/Login';
+
+const Shell = lazy(() => import('./Shell'));
+const Dashboard = lazy(() => import('./pages/Dashboard'));
+const Listings = lazy(() => import('./pages/Listings'));
+const ListingDetail = lazy(() => import('./pages/ListingDetail'));
+const Users = lazy(() => import('./pages/Users'));
+const Orders = lazy(() => import('./pages/Orders'));
+const OrderDetail = lazy(() => import('./pages/OrderDetail'));
+const Disputes = lazy(() => import('./pages/Disputes'));
+const Money = lazy(() => import('./pages/Money'));
+const Configs = lazy(() => import('./pages/Configs'));
+const Audit = lazy(() => import('./pages/Audit'));
+const Admins = lazy(() => import('./pages/Admins'));
+const Uploads = lazy(() => import('./pages/Uploads'));
+
+const RESOURCES = [
+  { name: 'dashboard', list: '/', meta: { label: t('menu.dashboard') } },
+  { name: 'listings', list: '/listings', show: '/listings/:id', meta: { label: t('menu.listings') } },
+  { name: 'users', list: '/users', show: '/users/:id', meta: { label: t('menu.users') } },
+  { name: 'orders', list: '/orders', show: '/orders/:id', meta: { label: t('menu.orders') } },
+  { name: 'disputes', list: '/disputes', meta: { label: t('menu.disputes') } },
+  { name: 'money', list: '/money', meta: { label: t('menu.money') } },
+  { name: 'configs', list: '/configs', meta: { label: t('menu.configs') } },
+  { name: 'audit', list: '/audit', meta: { label: t('menu.audit') } },
+  { name: 'admins', list: '/admins', meta: { label: t('menu.admins') } },
+  { name: 'uploads', list: '/uploads', meta: { label: t('menu.uploads') } },
+];
+
+const loading = <Spin aria-label={t('common.loading')} style={{ display: 'block', margin: 48 }} />;
+
+export function App() {
+  const locale = currentLocale();
+  return (
+    <BrowserRouter basename="/admin">
+      <ConfigProvider locale={locale === 'en' ? enUS : zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
+        <AntdApp>
+          <Refine
+            routerProvider={routerProvider}
+            authProvider={authProvider}
+            accessControlProvider={accessControlProvider}
+            i18nProvider={i18nProvider}
+            resources={RESOURCES}
+            options={{ disableTelemetry: true }}
+          >
+            <Suspense fallback={loading}>
+              <Routes>
+                <Route path="/login" element={<LoginPage />} />
+                <Route
+                  element={
+                    <Authenticated key="console" fallback={<Navigate to="/login" replace />} loading={loading}>
+                      <Shell />
+                    </Authenticated>
+                  }
+                >
+                  <Route index element={<Dashboard />} />
+                  <Route path="listings" element={<Listings />} />
+                  <Route path="listings/:id" element={<ListingDetail />} />
+                  <Route path="users" element={<Users />} />
+                  <Route path="orders" element={<Orders />} />
+                  <Route path="orders/:id" element={<OrderDetail />} />
+                  <Route path="disputes" element={<Disputes />} />
+                  <Route path="money" element={<Money />} />
+                  <Route path="configs" element={<Configs />} />
+                  <Route path="audit" element={<Audit />} />
+                  <Route path="admins" element={<Admins />} />
+                  <Route path="uploads" element={<Uploads />} />
+                  <Route path="*" element={<Navigate to="/" replace />} />
+                </Route>
+              </Routes>
+            </Suspense>
+          </Refine>
+        </AntdApp>
+      </ConfigProvider>
+    </BrowserRouter>
+  );
+}

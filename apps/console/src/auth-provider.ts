@@ -1,0 +1,57 @@
+import type { AccessControlProvider, AuthProvider } from '@refinedev/core';
+import { ApiProblem, ok } from '@market/sdk';
+import { allows, type Capability, PERMISSIONS } from './access';
+import { loadSession, market, saveSession } from './session';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  captcha_id: string;
+  captcha_code: string;
+}
+
+export const authProvider: AuthProvider = {
+  async login(input: LoginInput) {
+    try {
+      const login = await ok(market.api.POST('/api/admin/auth/login', { body: input }));
+      market.signIn({ accessToken: login.access_token });
+      saveSession({ tokens: { accessToken: login.access_token }, admin: login.admin });
+      // the profile carries roles and permissions once the back office has them
+      const me = await ok(market.api.GET('/api/admin/me'));
+      saveSession({ tokens: { accessToken: login.access_token }, admin: me });
+      return { success: true, redirectTo: '/' };
+    } catch (error) {
+      const problem = error instanceof ApiProblem ? error : new ApiProblem(0, { detail: String(error) });
+      return { success: false, error: { name: problem.code, message: problem.detail } };
+    }
+  },
+  async logout() {
+    if (market.tokens()) await market.api.POST('/api/admin/auth/logout').catch(() => undefined);
+    market.signOut();
+    saveSession(null);
+    return { success: true, redirectTo: '/login' };
+  },
+  async check() {
+    return loadSession() && market.tokens() ? { authenticated: true } : { authenticated: false, redirectTo: '/login', logout: true };
+  },
+  async onError(error: unknown) {
+    if (error instanceof ApiProblem && error.status === 401) return { logout: true, redirectTo: '/login' };
+    return {};
+  },
+  async getIdentity() {
+    const admin = loadSession()?.admin;
+    return admin ? { id: admin.id, name: admin.nickname || admin.username } : null;
+  },
+  async getPermissions() {
+    return loadSession()?.admin.permissions ?? null;
+  },
+};
+
+/** Menu entries and buttons ask here; the answer follows the admin's permissions (src/access.ts). */
+export const accessControlProvider: AccessControlProvider = {
+  can: async ({ resource, action }) => {
+    const capability = (action === 'list' || action === 'show' ? resource : `${resource}.${action}`) as Capability;
+    if (!(capability in PERMISSIONS)) return { can: true };
+    return { can: allows(loadSession()?.admin.permissions, capability) };
+  },
+};

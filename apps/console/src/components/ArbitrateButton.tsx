@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Button, Checkbox, Form, Input, Modal, Radio } from 'antd';
+import { ok, type Schema } from '@market/sdk';
+import { market } from '../session';
+import { t } from '../i18n';
+import { commissionBps } from '../commission';
+import { previewBreakdown, type Breakdown, type Escrow } from '../breakdown';
+import { BreakdownForm } from './BreakdownForm';
+import { ProblemAlert } from './ProblemAlert';
+
+type Result = 'complete' | 'close' | 'mark_abnormal';
+
+/** Arbitration of an open dispute; complete and close may carry a breakdown, previewed before it is sent. */
+export function ArbitrateButton({ dispute, escrow, onDone }: { dispute: Schema<'Dispute'>; escrow: Escrow; onDone: (d: Schema<'Dispute'>) => void }) {
+  const [open, setOpen] = useState(false);
+  const [bps, setBps] = useState<number | null>(null);
+  const [result, setResult] = useState<Result>('complete');
+  const [note, setNote] = useState('');
+  const [withBreakdown, setWithBreakdown] = useState(false);
+  const [breakdown, setBreakdown] = useState<Partial<Breakdown>>({ consumption: escrow.rent, deposit_deduction: 0 });
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const useBreakdown = withBreakdown && result !== 'mark_abnormal';
+  const valid = note.trim().length > 0 && (!useBreakdown || (bps !== null && previewBreakdown(escrow, breakdown, bps).ok));
+
+  const show = () => {
+    setOpen(true);
+    commissionBps().then(setBps, setError);
+  };
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const body = { result, note, ...(useBreakdown ? { breakdown: breakdown as Breakdown } : {}) };
+      onDone(await ok(market.api.POST('/api/admin/disputes/{id}/arbitrate', { params: { path: { id: dispute.id } }, body })));
+      setOpen(false);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button type="primary" onClick={show}>
+        {t('dispute.arbitrate')}
+      </Button>
+      <Modal title={t('dispute.arbitrate')} open={open} onCancel={() => setOpen(false)} onOk={submit} okText={t('common.confirm')} cancelText={t('common.cancel')} okButtonProps={{ disabled: !valid }} confirmLoading={busy} width={640}>
+        {error ? <ProblemAlert error={error} /> : null}
+        <Form layout="vertical">
+          <Form.Item label={t('dispute.result')}>
+            <Radio.Group aria-label={t('dispute.result')} value={result} onChange={(e) => setResult(e.target.value as Result)}>
+              <Radio value="complete">complete</Radio>
+              <Radio value="close">close</Radio>
+              <Radio value="mark_abnormal">mark_abnormal</Radio>
+            </Radio.Group>
+          </Form.Item>
+          <Form.Item label={t('dispute.note')} htmlFor="arbitrate-note" required>
+            <Input.TextArea id="arbitrate-note" rows={2} value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} />
+          </Form.Item>
+          {result !== 'mark_abnormal' ? (
+            <Form.Item>
+              <Checkbox checked={withBreakdown} onChange={(e) => setWithBreakdown(e.target.checked)}>
+                {t('breakdown.use')}
+              </Checkbox>
+            </Form.Item>
+          ) : null}
+          {useBreakdown && bps !== null ? <BreakdownForm escrow={escrow} commissionBps={bps} value={breakdown} onChange={setBreakdown} /> : null}
+        </Form>
+      </Modal>
+    </>
+  );
+}

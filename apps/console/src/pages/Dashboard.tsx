@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { Alert, Card, Col, Progress, Row, Skeleton, Statistic, Typography } from 'antd';
+import { ok, type Schema } from '@market/sdk';
+import { market } from '../session';
+import { t } from '../i18n';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { yuan } from '../components/format';
+
+/** Counts by status as horizontal bars, largest first. */
+function StatusBars({ title, counts }: { title: string; counts: Record<string, number> | null }) {
+  const entries = Object.entries(counts ?? {}).sort((a, b) => b[1] - a[1]);
+  const max = Math.max(1, ...entries.map(([, n]) => n));
+  return (
+    <Card title={title} role="figure" aria-label={title}>
+      {entries.length === 0 ? <Typography.Text type="secondary">{t('common.empty')}</Typography.Text> : null}
+      {entries.map(([status, n]) => (
+        <div key={status}>
+          <Typography.Text>
+            {status}: {n}
+          </Typography.Text>
+          <Progress percent={(n / max) * 100} showInfo={false} aria-label={`${status} ${n}`} />
+        </div>
+      ))}
+    </Card>
+  );
+}
+
+export default function Dashboard() {
+  const [state, setState] = useState<{ data?: Schema<'Dashboard'>; error?: unknown }>({});
+  const load = () => {
+    setState({});
+    ok(market.api.GET('/api/admin/dashboard')).then((data) => setState({ data }), (error: unknown) => setState({ error }));
+  };
+  useEffect(load, []);
+  if (state.error) return <ProblemAlert error={state.error} onRetry={load} />;
+  const d = state.data;
+  if (!d) return <Skeleton active aria-label={t('common.loading')} />;
+  const figures: Array<[string, string | number | null]> = [
+    [t('dashboard.users'), d.users_total],
+    [t('dashboard.usersToday'), d.users_today],
+    [t('dashboard.frozen'), d.users_frozen],
+    [t('dashboard.ordersToday'), d.orders_today],
+    [t('dashboard.gmvToday'), d.gmv_today === null ? null : yuan(d.gmv_today)],
+    [t('dashboard.gmv7'), d.gmv_last_7_days === null ? null : yuan(d.gmv_last_7_days)],
+    [t('dashboard.feesToday'), d.platform_revenue_today === null ? null : yuan(d.platform_revenue_today)],
+    [t('dashboard.fees7'), d.platform_revenue_last_7_days === null ? null : yuan(d.platform_revenue_last_7_days)],
+    [t('dashboard.rechargesToday'), d.recharges_today_amount === null ? null : `${d.recharges_today_count} / ${yuan(d.recharges_today_amount)}`],
+  ];
+  return (
+    <>
+      <Typography.Title level={3}>{t('menu.dashboard')}</Typography.Title>
+      {d.unavailable.length ? <Alert type="warning" message={t('dashboard.unavailable') + d.unavailable.join(', ')} style={{ marginBottom: 16 }} /> : null}
+      <Row gutter={[16, 16]}>
+        <Col xs={24} md={12}>
+          <Card>
+            <Link to="/listings?pending=1">
+              <Statistic title={t('dashboard.pending')} value={d.listings_pending_review ?? '—'} />
+            </Link>
+          </Card>
+        </Col>
+        <Col xs={24} md={12}>
+          <Card>
+            <Link to="/disputes?status=open">
+              <Statistic title={t('dashboard.disputes')} value={d.disputes_open ?? '—'} />
+            </Link>
+          </Card>
+        </Col>
+        {figures.map(([title, value]) => (
+          <Col xs={12} md={8} key={title}>
+            <Card>
+              <Statistic title={title} value={value ?? '—'} />
+            </Card>
+          </Col>
+        ))}
+        <Col xs={24} md={12}>
+          <StatusBars title={t('dashboard.ordersByStatus')} counts={d.orders_by_status} />
+        </Col>
+        <Col xs={24} md={12}>
+          <StatusBars title={t('dashboard.listingsByStatus')} counts={d.listings_by_status} />
+        </Col>
+      </Row>
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { App, Button, Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
+import { ok, type Schema } from '@market/sdk';
+import { market } from '../session';
+import { can } from '../access';
+import { t } from '../i18n';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { ReasonButton } from '../components/ReasonDialog';
+import { ArbitrateButton } from '../components/ArbitrateButton';
+import { when, yuan } from '../components/format';
+
+const fetchOrder = (id: string) => ok(market.api.GET('/api/admin/orders/{id}', { params: { path: { id } } }));
+type Detail = Awaited<ReturnType<typeof fetchOrder>>;
+const TERMINAL = ['completed', 'cancelled', 'closed'];
+
+/** The order's history as its timestamps tell it (the API keeps no separate event list). */
+function timeline(o: Detail) {
+  const steps: Array<[string | null | undefined, string]> = [
+    [o.created_at, 'created'],
+    [o.paid_at, 'paid'],
+    [o.started_at, 'in use'],
+    [o.ends_at, 'rental ends'],
+    [o.dispute?.created_at, `dispute opened: ${o.dispute?.type} — ${o.dispute?.reason}`],
+    [o.dispute?.resolved_at, `dispute resolved: ${o.dispute?.result} — ${o.dispute?.resolution_note}`],
+    [o.updated_at, `now ${o.status}`],
+  ];
+  return steps.filter(([at]) => at).sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([at, label]) => ({ children: `${when(at)} · ${label}` }));
+}
+
+export default function OrderDetail() {
+  const { id = '' } = useParams();
+  const { message } = App.useApp();
+  const [state, setState] = useState<{ order?: Detail; error?: unknown }>({});
+  const [handoff, setHandoff] = useState<{ items?: Schema<'HandoffRecord'>[]; error?: unknown }>({});
+  const load = () => {
+    fetchOrder(id).then((order) => setState({ order }), (error: unknown) => setState({ error }));
+  };
+  useEffect(load, [id]);
+  if (state.error) return <ProblemAlert error={state.error} onRetry={load} />;
+  const o = state.order;
+  if (!o) return <Skeleton active aria-label={t('common.loading')} />;
+  const moved = () => {
+    void message.success(t('common.done'));
+    load();
+  };
+  const reveal = () =>
+    ok(market.api.GET('/api/admin/orders/{id}/handoff-records', { params: { path: { id } } })).then((r) => setHandoff({ items: r.items }), (error: unknown) => setHandoff({ error }));
+  const movable = can('orders.move') && !TERMINAL.includes(o.status);
+  return (
+    <>
+      <Link to="/orders">{t('common.back')}</Link>
+      <Typography.Title level={3}>
+        {o.listing_title} <Tag>{o.status}</Tag>
+      </Typography.Title>
+      <Space style={{ marginBottom: 16 }}>
+        {movable ? (
+          <ReasonButton danger label={t('order.close')} reasonLabel={t('common.reason')} onSubmit={(reason) => ok(market.api.POST('/api/admin/orders/{id}/close', { params: { path: { id } }, body: { reason } })).then(moved)} />
+        ) : null}
+        {movable && o.status !== 'abnormal' ? (
+          <ReasonButton label={t('order.abnormal')} reasonLabel={t('common.reason')} onSubmit={(reason) => ok(market.api.POST('/api/admin/orders/{id}/mark-abnormal', { params: { path: { id } }, body: { reason } })).then(moved)} />
+        ) : null}
+        {o.dispute?.status === 'open' && can('disputes.arbitrate') ? <ArbitrateButton dispute={o.dispute} escrow={{ rent: o.rent, deposit: o.deposit, amount: o.amount }} onDone={moved} /> : null}
+      </Space>
+      <Descriptions bordered column={2} size="small">
+        <Descriptions.Item label="ID">{o.id}</Descriptions.Item>
+        <Descriptions.Item label={t('listing.title')}>
+          <Link to={`/listings/${o.listing_id}`}>{o.listing_id}</Link>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('order.renter')}>{o.renter_id}</Descriptions.Item>
+        <Descriptions.Item label={t('listing.owner')}>{o.owner_id}</Descriptions.Item>
+        <Descriptions.Item label={t('order.rent')}>{yuan(o.rent)}</Descriptions.Item>
+        <Descriptions.Item label={t('listing.deposit')}>{yuan(o.deposit)}</Descriptions.Item>
+        <Descriptions.Item label={t('order.amount')}>{yuan(o.amount)}</Descriptions.Item>
+        <Descriptions.Item label={t('order.escrow')}>{o.escrow ? `${o.escrow.status} · ${yuan(o.escrow.held)}` : '—'}</Descriptions.Item>
+        {o.checkout ? (
+          <Descriptions.Item label={t('breakdown.ownerIncome')} span={2}>
+            {t('breakdown.consumption')} {yuan(o.checkout.consumption)} · {t('breakdown.deduction')} {yuan(o.checkout.deposit_deduction)} · {t('breakdown.ownerIncome')}{' '}
+            {yuan(o.checkout.owner_income)} · {t('breakdown.fee')} {yuan(o.checkout.platform_fee)} · {t('breakdown.refund')} {yuan(o.checkout.refund)}
+          </Descriptions.Item>
+        ) : null}
+      </Descriptions>
+      <Card title={t('order.timeline')} style={{ marginTop: 16 }}>
+        <Timeline items={timeline(o)} />
+      </Card>
+      {o.dispute?.evidence_urls.length ? (
+        <Card title={t('dispute.evidence')} style={{ marginTop: 16 }}>
+          {o.dispute.evidence_urls.map((url, i) => (
+            <Image key={url} src={url} width={160} alt={`${t('dispute.evidence')} ${i + 1}`} />
+          ))}
+        </Card>
+      ) : null}
+      <Card title={t('order.handoff')} style={{ marginTop: 16 }}>
+        {handoff.error ? <ProblemAlert error={handoff.error} /> : null}
+        {handoff.items ? (
+          <Table aria-label={t('order.handoff')} rowKey="id" pagination={false} dataSource={handoff.items} columns={[{ title: t('common.created'), dataIndex: 'created_at', render: when }, { title: 'author', dataIndex: 'author_role' }, { title: t('common.detail'), dataIndex: 'content' }]} />
+        ) : can('orders.handoff') ? (
+          <Button onClick={reveal}>{t('order.reveal')}</Button>
+        ) : null}
+      </Card>
+      <Card title={t('menu.money')} style={{ marginTop: 16 }}>
+        <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type' }, { title: t('money.user'), dataIndex: 'user_id' }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,184 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { randomInt } from 'node:crypto';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { eventually, startStack, type Stack } from '@market/testkit';
+import { createMarketClient, ok, type MarketClient } from '@market/sdk';
+
+const ADMIN = { username: 'console_ops', password: 'console-ops-password-1234' };
+const DIST = path.join(__dirname, '../dist');
+const SHOTS = path.join(__dirname, '../test-output');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/**
+ * The console in Debian's Chromium against the whole system behind the real gateway, which serves
+ * the built console at /admin/: every action an operator takes is then checked through the API.
+ */
+describe('the console in a browser', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  let back: MarketClient;
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('apps/console is not built: run `npm run build` first');
+    mkdirSync(SHOTS, { recursive: true });
+    stack = await startStack({
+      services: ['identity', 'admin', 'catalog', 'orders', 'wallet', 'files', 'notify'],
+      env: { CONSOLE_DIR: DIST },
+      serviceEnv: { admin: { ADMIN_BOOTSTRAP_USERNAME: ADMIN.username, ADMIN_BOOTSTRAP_PASSWORD: ADMIN.password } },
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
+    back = createMarketClient({ baseUrl: stack.url, realm: 'admin' });
+    const captcha = await ok(back.api.GET('/api/admin/auth/captcha'));
+    const login = await ok(back.api.POST('/api/admin/auth/login', { body: { ...ADMIN, captcha_id: captcha.captcha_id, captcha_code: captcha.dev_text! } }));
+    back.signIn({ accessToken: login.access_token });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  async function user() {
+    const market = createMarketClient({ baseUrl: stack.url });
+    const phone = `135${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+    const sent = await ok(market.api.POST('/api/auth/sms/send', { body: { phone } }));
+    const login = await ok(market.api.POST('/api/auth/sms/login', { body: { phone, code: sent.dev_code! } }));
+    market.signIn({ accessToken: login.access_token, refreshToken: login.refresh_token });
+    return { market, user: login.user };
+  }
+
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const open = async (route: string, heading: string) => {
+    await page.goto(`${stack.url}/admin${route}`);
+    await page.getByRole('heading', { name: heading }).first().waitFor();
+  };
+
+  it('logs in with the development captcha and shows the dashboard', async () => {
+    const captcha = page.waitForResponse((r) => r.url().endsWith('/api/admin/auth/captcha'));
+    await page.goto(`${stack.url}/admin/`);
+    const { dev_text } = (await (await captcha).json()) as { dev_text: string };
+    await page.getByLabel('用户名').fill(ADMIN.username);
+    await page.getByLabel('密码').fill(ADMIN.password);
+    await page.getByLabel('验证码', { exact: true }).fill(dev_text);
+    await shot('login');
+    await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).click();
+    await page.getByRole('heading', { name: '概览' }).waitFor();
+    await page.getByText('待审核商品').waitFor();
+    await shot('dashboard');
+  });
+
+  it('approves a listing created through the SDK', async () => {
+    const owner = await user();
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '浏览器测试 原神 满命', game: '原神', hourly_price: 800, deposit: 5000, min_hours: 1 } }));
+    await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
+    await open('/listings?pending=1', '商品审核');
+    await page.getByRole('link', { name: listing.title }).click();
+    await page.getByRole('heading', { name: listing.title }).waitFor();
+    await shot('listing-detail');
+    await page.getByRole('button', { name: '通 过' }).or(page.getByRole('button', { name: '通过' })).click();
+    await page.getByText('操作成功').waitFor();
+    const approved = await ok(back.api.GET('/api/admin/listings/{id}', { params: { path: { id: listing.id } } }));
+    expect(approved).toMatchObject({ status: 'online', review_status: 'approved' });
+  });
+
+  it('freezes and unfreezes a user with a reason', async () => {
+    const someone = await user();
+    await open('/users', '用户');
+    await shot('users');
+    await page.getByRole('button', { name: someone.user.nickname }).click();
+    await page.getByRole('button', { name: '冻 结' }).or(page.getByRole('button', { name: '冻结' })).click();
+    await page.getByLabel('冻结原因').fill('刷单嫌疑');
+    await page.getByRole('button', { name: '确 定' }).or(page.getByRole('button', { name: '确定' })).click();
+    await page.getByRole('button', { name: '解 冻' }).or(page.getByRole('button', { name: '解冻' })).waitFor();
+    const frozen = await ok(back.api.GET('/api/admin/users', { params: { query: { frozen: 'true' } } }));
+    expect(frozen.items.find((u) => u.id === someone.user.id)).toMatchObject({ frozen: true, frozen_reason: '刷单嫌疑' });
+    await page.getByRole('button', { name: '解 冻' }).or(page.getByRole('button', { name: '解冻' })).click();
+    await page.getByRole('button', { name: '冻 结' }).or(page.getByRole('button', { name: '冻结' })).waitFor();
+    const after = await ok(back.api.GET('/api/admin/users', { params: { query: { frozen: 'false' } } }));
+    expect(after.items.find((u) => u.id === someone.user.id)).toMatchObject({ frozen: false });
+  });
+
+  it('arbitrates a dispute with a breakdown, previewing who gets what', async () => {
+    const owner = await user();
+    const renter = await user();
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '纠纷测试 王者荣耀', game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
+    await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
+    await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
+    const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'alipay' } }));
+    await ok(renter.market.api.POST('/api/payments/sandbox/{id}/complete', { params: { path: { id: payment.id } }, body: { status: 'succeeded' } }));
+    await eventually(() => ok(renter.market.api.GET('/api/wallet/balance')), (b) => b.available === 10_000);
+    const order = await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 2 } }));
+    await ok(renter.market.api.POST('/api/orders/{id}/pay', { params: { path: { id: order.id } }, body: {} }));
+    await ok(owner.market.api.POST('/api/orders/{id}/handoff', { params: { path: { id: order.id } }, body: { content: '账号已发站内信' } }));
+    const dispute = await ok(renter.market.api.POST('/api/orders/{id}/dispute', { params: { path: { id: order.id } }, body: { reason: '账号无法登录' } }));
+
+    await open('/disputes', '纠纷');
+    await page.getByRole('button', { name: '仲 裁' }).or(page.getByRole('button', { name: '仲裁' })).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('complete').check();
+    await dialog.getByLabel('裁决说明').fill('号主未能交付可用账号，按一小时计费');
+    await dialog.getByLabel('指定结算金额').check();
+    // over the rent: the form refuses as the server would, naming the invariant
+    await dialog.getByLabel('消费金额（分）').fill('2500');
+    await dialog.getByText('must not exceed the rent paid (2000)').waitFor();
+    await dialog.getByLabel('消费金额（分）').fill('1000');
+    await dialog.getByLabel('押金扣除（分）').fill('500');
+    // 5% commission (the default): fee 50, owner 1000 + 500 − 50, renter 6000 − 1500
+    await dialog.getByText('¥14.50').waitFor();
+    await dialog.getByText('¥0.50').waitFor();
+    await dialog.getByText('¥45.00').waitFor();
+    await shot('dispute-arbitration');
+    await dialog.getByRole('button', { name: '确 定' }).or(dialog.getByRole('button', { name: '确定' })).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const detail = await ok(back.api.GET('/api/admin/orders/{id}', { params: { path: { id: order.id } } }));
+    expect(detail.status).toBe('completed');
+    expect(detail.checkout).toMatchObject({ consumption: 1000, deposit_deduction: 500, platform_fee: 50, owner_income: 1450, refund: 4500 });
+    const resolved = await ok(back.api.GET('/api/admin/disputes', { params: { query: { order_id: order.id } } }));
+    expect(resolved.items[0]).toMatchObject({ id: dispute.id, status: 'resolved', result: 'complete' });
+    await open(`/orders/${order.id}`, '纠纷测试 王者荣耀');
+    await shot('order-detail');
+  });
+
+  it('edits a config with validation', async () => {
+    await open('/configs', '系统配置');
+    await page.getByRole('button', { name: '编辑 order.payment_timeout_minutes' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('值').fill('0');
+    await dialog.getByText(/>=\s*1|at least 1|too small/i).waitFor();
+    await dialog.getByLabel('值').fill('20');
+    await shot('config-edit');
+    await dialog.getByRole('button', { name: '保 存' }).or(dialog.getByRole('button', { name: '保存' })).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const configs = await ok(back.api.GET('/api/admin/system-configs'));
+    expect(configs.items.find((c) => c.key === 'order.payment_timeout_minutes')?.value).toBe(20);
+  });
+
+  it('shows each action in the audit log, and every other page renders', async () => {
+    const actions = ['listing.approve', 'user.freeze', 'user.unfreeze', 'dispute.resolve', 'system_config.update'];
+    await eventually(
+      () => ok(back.api.GET('/api/admin/audit-logs', { params: { query: { limit: 100 } } })),
+      (page) => actions.every((a) => page.items.some((e) => e.action === a)),
+    );
+    await open('/audit', '审计日志');
+    for (const action of actions) await page.getByRole('table').getByText(action, { exact: true }).first().waitFor();
+    await shot('audit');
+    for (const [route, heading, name] of [
+      ['/orders', '订单', 'orders'],
+      ['/money', '资金', 'money'],
+      ['/admins', '管理员', 'admins'],
+      ['/uploads', '开放上传记录', 'uploads'],
+    ] as const) {
+      await open(route, heading);
+      await page.getByRole('table').waitFor();
+      await shot(name);
+    }
+    // the README's picture: the dashboard after the actions above
+    await open('/', '概览');
+    await page.getByText('pending_handoff').waitFor();
+    await page.screenshot({ path: path.join(__dirname, '../../../docs/console.png') });
+  });
+});

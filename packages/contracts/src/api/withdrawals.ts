@@ -1,0 +1,143 @@
+import { EmptyBody, Id, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Timestamp } from '../common';
+import { z } from '../zod';
+import { defineRoute } from './route';
+
+export const WithdrawalStatus = z.enum(['pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled']);
+export const WithdrawalChannel = z.enum(['alipay', 'wechatpay']);
+
+export const Withdrawal = z
+  .object({
+    id: Id,
+    user_id: Id,
+    amount: PositiveMoney,
+    channel: WithdrawalChannel,
+    payee_account_masked: z.string().openapi({ description: 'the payee account, masked' }),
+    payee_name_masked: z.string().openapi({ description: 'the payee name, masked' }),
+    status: WithdrawalStatus,
+    reason: z.string().nullable().openapi({ description: 'why it was rejected or why the transfer failed' }),
+    created_at: Timestamp,
+    decided_at: Timestamp.nullable(),
+    paid_at: Timestamp.nullable(),
+    finished_at: Timestamp.nullable(),
+  })
+  .openapi('Withdrawal');
+
+export const WithdrawalRequestBody = z
+  .object({
+    amount: PositiveMoney,
+    channel: WithdrawalChannel,
+    payee_account: z
+      .string()
+      .trim()
+      .min(3)
+      .max(100)
+      .openapi({ description: 'alipay: the Alipay login id (phone or email); wechatpay: the payee’s openid under the platform’s app' }),
+    payee_name: z.string().trim().min(1).max(50).openapi({ description: 'must be the caller’s verified real name' }),
+  })
+  .strict();
+
+const STATES =
+  '`pending_review` → `processing` (approved, or at once below `withdrawal.auto_approve_below`) → `paid` or `failed`; ' +
+  '`pending_review` → `rejected` (back office) or `cancelled` (the requester). The amount is held from the moment of the ' +
+  'request; `paid` takes it out of the platform, `failed`, `rejected` and `cancelled` give it back to the available balance.';
+
+export const requestWithdrawal = defineRoute({
+  id: 'requestWithdrawal',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/wallet/withdrawals',
+  auth: 'user',
+  summary: 'Withdraw money from the wallet to an Alipay account or a WeChat balance',
+  description:
+    'Only a user with a verified real name, paying an account in that name (`payee_name` must be it: else 422 ' +
+    'PAYEE_NAME_MISMATCH; unverified: 403 REALNAME_REQUIRED; frozen: 403 USER_FROZEN). Limits from system configs: at least ' +
+    '`withdrawal.min_amount` (422 WITHDRAWAL_BELOW_MINIMUM), at most `withdrawal.daily_limit` per UTC day counting every ' +
+    'request not rejected, cancelled or failed (422 WITHDRAWAL_DAILY_LIMIT). More than the available balance → 409 ' +
+    'INSUFFICIENT_BALANCE. The amount moves to a withdrawal hold in the same transaction. ' + STATES + ' Honours Idempotency-Key.',
+  tags: ['wallet'],
+  headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
+  body: WithdrawalRequestBody,
+  success: { status: 201, description: 'the withdrawal', schema: Withdrawal },
+  errors: [400, 401, 403, 409, 422, 503],
+});
+
+export const listWithdrawals = defineRoute({
+  id: 'listWithdrawals',
+  service: 'wallet',
+  method: 'get',
+  path: '/api/wallet/withdrawals',
+  auth: 'user',
+  summary: 'The caller’s withdrawals, newest first',
+  tags: ['wallet'],
+  query: PageQuery,
+  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) },
+  errors: [400, 401, 403],
+});
+
+export const cancelWithdrawal = defineRoute({
+  id: 'cancelWithdrawal',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/wallet/withdrawals/{id}/cancel',
+  auth: 'user',
+  summary: 'Cancel one’s own withdrawal still pending review; the hold goes back to available',
+  description: 'Another user’s or an unknown withdrawal → 404; one no longer `pending_review` → 409 INVALID_STATE.',
+  tags: ['wallet'],
+  params: IdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the cancelled withdrawal', schema: Withdrawal },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const adminListWithdrawals = defineRoute({
+  id: 'adminListWithdrawals',
+  service: 'wallet',
+  method: 'get',
+  path: '/api/admin/withdrawals',
+  auth: 'admin',
+  summary: 'Withdrawals for the back office, newest first',
+  description: 'Filters `status`, `user_id`, `channel`; cursor pages.',
+  tags: ['admin-wallet'],
+  query: PageQuery.extend({
+    status: WithdrawalStatus.optional(),
+    channel: WithdrawalChannel.optional(),
+    user_id: z.string().max(100).optional(),
+  }).strict(),
+  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) },
+  errors: [400, 401, 403],
+});
+
+export const approveWithdrawal = defineRoute({
+  id: 'approveWithdrawal',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/admin/withdrawals/{id}/approve',
+  auth: 'admin',
+  summary: 'Approve a withdrawal: the transfer is sent',
+  description:
+    'Audited. The transfer goes out once (the withdrawal id is its `out_biz_no`); the answer shows `processing` until the ' +
+    'provider says paid or failed, then `paid` or `failed` (an unknown outcome is asked about until final). ' +
+    'Not `pending_review` → 409 INVALID_STATE; the user frozen since the request → 409 USER_FROZEN; unknown → 404.',
+  tags: ['admin-wallet'],
+  params: IdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
+  errors: [400, 401, 403, 404, 409, 503],
+});
+
+export const rejectWithdrawal = defineRoute({
+  id: 'rejectWithdrawal',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/admin/withdrawals/{id}/reject',
+  auth: 'admin',
+  summary: 'Reject a withdrawal with a reason; the hold goes back to available',
+  description: 'Audited. Not `pending_review` → 409 INVALID_STATE; unknown → 404.',
+  tags: ['admin-wallet'],
+  params: IdParams,
+  body: ReasonBody,
+  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const withdrawalRoutes = [requestWithdrawal, listWithdrawals, cancelWithdrawal, adminListWithdrawals, approveWithdrawal, rejectWithdrawal];

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// Every workspace's `npm test`: jest, bounded. A suite that hangs (a test that never settles, or
+// jest kept alive after its run by an open server, pool or timer) becomes a failure in minutes
+// instead of a silent wait until CI's own limit: past TEST_TIMEOUT_SECONDS, or 20 s after jest says
+// it "did not exit", the run is killed, named, and run once more with --detectOpenHandles (bounded
+// the same way) so the log shows what was left open. Arguments go to jest unchanged.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const jestBin = require.resolve('jest/bin/jest');
+const timeoutSeconds = Number(process.env.TEST_TIMEOUT_SECONDS ?? 600);
+const exitGraceMs = Number(process.env.TEST_EXIT_GRACE_MS ?? 20_000);
+const workspace = workspaceName(process.cwd());
+// What jest prints once its tests are done but something keeps the process alive (the second one
+// under --detectOpenHandles, after listing the handles).
+const LEFT_OPEN = ['Jest did not exit one second after the test run has completed', 'Jest has detected the following'];
+
+function workspaceName(dir) {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).name ?? dir;
+  } catch {
+    return dir;
+  }
+}
+
+function say(message) {
+  process.stderr.write(`[jest-bounded] ${message}\n`);
+}
+
+/**
+ * Runs jest in its own process group; resolves with its exit code, or with `hung` when it had to be
+ * killed. `prefix` marks every line of its output (the open-handles run is told apart from the run
+ * whose results count).
+ */
+function runJest(args, prefix = '') {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [jestBin, ...args], {
+      env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let hung = null;
+    const kill = (why) => {
+      if (hung) return;
+      hung = why;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => kill(`did not finish within ${timeoutSeconds} s`), timeoutSeconds * 1000);
+    let exitTimer = null;
+    for (const [source, sink] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let pending = '';
+      source.on('data', (chunk) => {
+        pending += chunk;
+        const lines = pending.split('\n');
+        pending = lines.pop();
+        for (const line of lines) {
+          sink.write(`${prefix}${line}\n`);
+          if (!exitTimer && LEFT_OPEN.some((text) => line.includes(text))) {
+            exitTimer = setTimeout(() => kill(`finished its tests but did not exit within ${exitGraceMs / 1000} s`), exitGraceMs);
+          }
+        }
+      });
+      source.on('end', () => pending && sink.write(`${prefix}${pending}\n`));
+    }
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(exitTimer);
+      resolve({ code: code ?? (signal ? 1 : 0), hung });
+    });
+  });
+}
+
+const args = process.argv.slice(2);
+const first = await runJest(args);
+if (!first.hung) process.exit(first.code);
+
+say(`${workspace}: jest ${first.hung}: killed. Running it again with --detectOpenHandles to show what was left open.`);
+const second = await runJest([...args, '--detectOpenHandles'], '[open-handles] ');
+say(`${workspace}: the open-handles run ${second.hung ? `also ${second.hung}: killed` : `exited with ${second.code}`}. Failing: a test run must end by itself.`);
+process.exit(1);

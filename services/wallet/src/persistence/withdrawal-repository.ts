@@ -1,0 +1,123 @@
+import { keysetPage, sqlParams, updateReturning, type KeysetOrder, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
+import type { WithdrawalState } from '../domain/withdrawal';
+
+export interface WithdrawalRow {
+  id: string;
+  user_id: string;
+  amount: string;
+  channel: 'alipay' | 'wechatpay';
+  payee_account: string;
+  payee_name: string;
+  status: WithdrawalState;
+  reason: string | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  sent_at: Date | null;
+  next_check_at: Date | null;
+  provider_order_id: string | null;
+  paid_at: Date | null;
+  finished_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS =
+  'id, user_id, amount, channel, payee_account, payee_name, status, reason, decided_by, decided_at, sent_at, next_check_at, provider_order_id, paid_at, finished_at, created_at';
+
+export async function insertWithdrawal(
+  tx: Tx,
+  row: Pick<WithdrawalRow, 'id' | 'user_id' | 'channel' | 'payee_account' | 'payee_name' | 'created_at'> & { amount: number },
+): Promise<WithdrawalRow> {
+  const [inserted]: WithdrawalRow[] = await tx.query(
+    `INSERT INTO withdrawals (id, user_id, amount, channel, payee_account, payee_name, status, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, 'pending_review', $7) RETURNING ${COLUMNS}`,
+    [row.id, row.user_id, row.amount, row.channel, row.payee_account, row.payee_name, row.created_at],
+  );
+  return inserted!;
+}
+
+export async function findWithdrawal(db: Queryable, id: string, lock = false): Promise<WithdrawalRow | null> {
+  const rows: WithdrawalRow[] = await db.query(`SELECT ${COLUMNS} FROM withdrawals WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`, [id]);
+  return rows[0] ?? null;
+}
+
+/** What the user asked to withdraw since `since`, counting every request that was not given back. */
+export async function requestedSince(tx: Tx, userId: string, since: Date): Promise<number> {
+  const [row]: Array<{ total: string }> = await tx.query(
+    `SELECT COALESCE(SUM(amount), 0)::text AS total FROM withdrawals
+     WHERE user_id = $1 AND created_at >= $2 AND status NOT IN ('rejected', 'cancelled', 'failed')`,
+    [userId, since],
+  );
+  return Number(row!.total);
+}
+
+export type WithdrawalChange = Partial<
+  Pick<WithdrawalRow, 'status' | 'reason' | 'decided_by' | 'decided_at' | 'sent_at' | 'next_check_at' | 'provider_order_id' | 'paid_at' | 'finished_at'>
+>;
+
+/** Writes `change` to a withdrawal the caller holds locked in `from`. */
+export async function updateWithdrawal(tx: Tx, id: string, from: WithdrawalState, change: WithdrawalChange): Promise<WithdrawalRow> {
+  const keys = Object.keys(change) as Array<keyof WithdrawalChange>;
+  const { params, param } = sqlParams([id, from]);
+  const sets = keys.map((k) => `${k} = ${param(change[k])}`);
+  const [row] = await updateReturning<WithdrawalRow>(tx, `UPDATE withdrawals SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING ${COLUMNS}`, params);
+  if (!row) throw new Error(`withdrawal ${id} is no longer ${from}`);
+  return row;
+}
+
+/**
+ * Claims up to `limit` withdrawals being sent whose next look is due, pushing that look `leaseMs`
+ * ahead: replicas skip each other's rows (SKIP LOCKED), and no lock is held while the provider is asked.
+ */
+export async function claimDueWithdrawals(db: Queryable, now: Date, leaseMs: number, limit: number): Promise<string[]> {
+  const rows = await updateReturning<{ id: string }>(
+    db,
+    `UPDATE withdrawals SET next_check_at = $2 WHERE id IN (
+       SELECT id FROM withdrawals WHERE status = 'processing' AND next_check_at <= $1
+       ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+     RETURNING id`,
+    [now, new Date(now.getTime() + leaseMs), limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+export interface WithdrawalQuery {
+  userId?: string;
+  status?: WithdrawalState;
+  channel?: string;
+  limit: number;
+  cursor: string | undefined;
+}
+
+/** uuid v7 ids grow with time: newest first by id alone is a stable, unique order. */
+const NEWEST_FIRST: KeysetOrder = { keys: [{ column: 'id', type: 'uuid' }], direction: 'desc' };
+
+export async function queryWithdrawals(db: Queryable, q: WithdrawalQuery): Promise<KeysetPageResult<WithdrawalRow>> {
+  const where = ['true'];
+  const { params, param } = sqlParams();
+  if (q.userId) where.push(`user_id = ${param(q.userId)}`);
+  if (q.status) where.push(`status = ${param(q.status)}`);
+  if (q.channel) where.push(`channel = ${param(q.channel)}`);
+  return keysetPage<WithdrawalRow>(db, {
+    query: `SELECT ${COLUMNS} FROM withdrawals WHERE ${where.join(' AND ')}`,
+    params,
+    orderBy: NEWEST_FIRST,
+    limit: q.limit,
+    cursor: q.cursor,
+  });
+}
+
+/** Takes one withdrawal being sent whose next look is due, pushing that look `leaseMs` ahead; null when it is not due or not being sent. */
+export async function claimWithdrawal(db: Queryable, id: string, now: Date, leaseMs: number): Promise<WithdrawalRow | null> {
+  const [row] = await updateReturning<WithdrawalRow>(
+    db,
+    `UPDATE withdrawals SET next_check_at = $3 WHERE id = $1 AND status = 'processing' AND next_check_at <= $2 RETURNING ${COLUMNS}`,
+    [id, now, new Date(now.getTime() + leaseMs)],
+  );
+  return row ?? null;
+}
+
+/** Records that the transfer is being asked for; true only for the one caller that recorded it first. */
+export async function markSent(db: Queryable, id: string, now: Date): Promise<boolean> {
+  const rows = await updateReturning<{ id: string }>(db, `UPDATE withdrawals SET sent_at = $2 WHERE id = $1 AND sent_at IS NULL RETURNING id`, [id, now]);
+  return rows.length === 1;
+}

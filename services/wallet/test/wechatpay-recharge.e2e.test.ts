@@ -1,0 +1,169 @@
+import { createSign, generateKeyPairSync } from 'node:crypto';
+import { RechargePayment } from '@market/contracts';
+import { createLogger } from '@market/shared/logging';
+import { api, eventually, outboxEvents, startStack, startWechatPaySimulator, type Stack, type WechatPaySimulator } from '@market/testkit';
+import { WechatPayClient, WechatPayGateway } from '../src/adapters/wechatpay-gateway';
+import { balanceOf, ledgerSum, newUser, type Caller } from './support';
+
+const NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
+const outTradeNo = (id: string) => id.replace(/-/g, '');
+
+describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the local WeChat Pay simulator)', () => {
+  let sim: WechatPaySimulator;
+  let stack: Stack;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    sim = await startWechatPaySimulator();
+    stack = await startStack({
+      services: ['wallet'],
+      serviceEnv: {
+        wallet: {
+          PAYGATE_PROVIDER: 'wechatpay,sandbox',
+          WECHATPAY_APP_ID: sim.appId,
+          WECHATPAY_MCH_ID: sim.mchId,
+          WECHATPAY_PRIVATE_KEY: sim.merchantPrivateKey,
+          WECHATPAY_CERTIFICATE: sim.merchantCertificate,
+          WECHATPAY_API_V3_KEY: sim.apiV3Key,
+          WECHATPAY_NOTIFY_URL: NOTIFY_URL,
+          WECHATPAY_BASE_URL: sim.baseUrl,
+          PAYMENT_EXPIRY_SCAN_MS: '100',
+          PAYMENT_QUERY_AFTER_MS: '1500',
+          PAYMENT_QUERY_SCAN_MS: '200',
+        },
+      },
+    });
+    sim.routeNotificationsTo(stack.url);
+    client = api(stack.url);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await sim?.stop();
+  });
+
+  const db = () => stack.services.wallet!.ctx.db;
+  const statusOf = async (id: string) => (await db().query(`SELECT status FROM payments WHERE id = $1`, [id]))[0].status as string;
+
+  async function start(user: Caller, amount: number, channel?: string) {
+    const res = await client.post('/api/wallet/recharge/pay', channel ? { amount, channel } : { amount }, user.token);
+    expect(res.status).toBe(201);
+    return RechargePayment.strict().parse(res.body);
+  }
+
+  async function auditsOf(paymentId: string) {
+    return (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === paymentId).map((e) => e.data);
+  }
+
+  it('opens a Native payment, credits once on its signed, encrypted callback and answers 204', async () => {
+    const user = newUser();
+    const started = await start(user, 4_321, 'wechat');
+    expect(started).toMatchObject({ provider: 'wechatpay', channel: 'wechat', status: 'pending' });
+    expect(started.qr_code).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/);
+    expect(sim.orders.get(outTradeNo(started.id))).toMatchObject({ total: 4_321, notify_url: NOTIFY_URL, trade_state: 'NOTPAY' });
+    expect(await sim.pay(outTradeNo(started.id))).toEqual({ status: 204, text: '' });
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 4_321 });
+    const succeeded = (await outboxEvents(stack, 'wallet', 'payment.succeeded')).filter((e) => e.data.payment_id === started.id);
+    expect(succeeded.map((e) => e.data.gateway_txn_id)).toEqual([sim.orders.get(outTradeNo(started.id))!.transaction_id]);
+  });
+
+  it('credits nothing more for replayed callbacks, even 20 at once', async () => {
+    const user = newUser();
+    const started = await start(user, 900, 'wechatpay');
+    await sim.pay(outTradeNo(started.id), { deliver: false });
+    const callback = sim.callbackFor(outTradeNo(started.id));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sim.sendCallback(NOTIFY_URL, callback)));
+    expect(answers.every((a) => a.status === 204)).toBe(true);
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 900 });
+    expect((await client.get('/api/wallet/ledger?biz_type=recharge', user.token)).body.items).toHaveLength(1);
+    expect(await ledgerSum(stack)).toBe(0);
+  });
+
+  it('refuses a forged, altered, stale, other-merchant or other-amount callback, credits nothing and audits each', async () => {
+    const user = newUser();
+    const started = await start(user, 5_000, 'wechatpay');
+    const no = outTradeNo(started.id);
+    const paid = { trade_state: 'SUCCESS', success_time: new Date().toISOString() };
+    const genuine = sim.callbackFor(no, paid);
+    const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { 'Wechatpay-Timestamp': ts, 'Wechatpay-Nonce': nonce } = genuine.headers;
+    const forged = {
+      body: genuine.body,
+      headers: { ...genuine.headers, 'Wechatpay-Signature': createSign('RSA-SHA256').update(`${ts}\n${nonce}\n${genuine.body}\n`).sign(forger.privateKey, 'base64') },
+    };
+    const altered = { headers: genuine.headers, body: genuine.body.replace('"TRANSACTION.SUCCESS"', '"TRANSACTION.SUCCESS" ') };
+    const stale = { ...genuine, headers: { ...genuine.headers, 'Wechatpay-Timestamp': String(Number(ts) - 600) } };
+    const unsigned = { body: genuine.body, headers: {} };
+    for (const callback of [forged, altered, stale, unsigned]) {
+      const res = await sim.sendCallback(NOTIFY_URL, callback);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text)).toEqual({ code: 'FAIL', message: expect.any(String) });
+    }
+    expect((await sim.sendCallback(NOTIFY_URL, sim.callbackFor(no, { ...paid, mchid: '1900000000' }))).status).toBe(400);
+    expect((await sim.sendCallback(NOTIFY_URL, sim.callbackFor(no, { ...paid, amount: { total: 1, payer_total: 1, currency: 'CNY' } }))).status).toBe(400);
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 0 });
+    expect(await statusOf(started.id)).toBe('pending');
+    expect((await auditsOf(started.id)).map((a) => [a.action, a.detail.reason ?? a.detail.reported])).toEqual([
+      ['payment.notification_refused', 'appid or mchid'],
+      ['payment.amount_mismatch', 1],
+    ]);
+    const refusals = (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter(
+      (e) => e.data.action === 'payment.notification_refused' && e.data.detail.provider === 'wechatpay' && e.data.detail.reason === 'signature',
+    );
+    expect(refusals.length).toBeGreaterThanOrEqual(4);
+    expect((await sim.sendCallback(NOTIFY_URL, genuine)).status).toBe(204);
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 5_000 });
+  });
+
+  it('recovers a payment whose callback was lost by querying WeChat Pay on its own', async () => {
+    const user = newUser();
+    const started = await start(user, 1_200, 'wechatpay');
+    await sim.pay(outTradeNo(started.id), { deliver: false });
+    await eventually(
+      () => balanceOf(stack, user),
+      (b) => b.available === 1_200,
+    );
+    expect(await statusOf(started.id)).toBe('succeeded');
+  });
+
+  it('closes an abandoned payment at WeChat Pay when it expires', async () => {
+    const user = newUser();
+    const started = await start(user, 1_000, 'wechatpay');
+    await db().query(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [started.id]);
+    await eventually(
+      () => statusOf(started.id),
+      (s) => s === 'expired',
+    );
+    expect(sim.orders.get(outTradeNo(started.id))!.trade_state).toBe('CLOSED');
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 0 });
+  });
+
+  it('is refused by WeChat Pay when the merchant signs with another key', async () => {
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const gateway = new WechatPayGateway(
+      new WechatPayClient(
+      {
+        appId: sim.appId,
+        mchId: sim.mchId,
+        privateKey: other,
+        certificate: sim.merchantCertificate,
+        apiV3Key: sim.apiV3Key,
+        notifyUrl: NOTIFY_URL,
+        baseUrl: sim.baseUrl,
+        timeoutMs: 5_000,
+      },
+      createLogger('wallet-test', 'silent'),
+      ),
+    );
+    const before = sim.refusedRequests.length;
+    await expect(gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) })).rejects.toMatchObject({
+      status: 502,
+    });
+    expect(sim.refusedRequests.slice(before)).toContain('POST /v3/pay/transactions/native');
+  });
+
+  it('serves a recharge naming no channel by the first enabled one, and a pay method whose channel is off by the sandbox', async () => {
+    const res = await client.post('/api/wallet/recharge/pay', { amount: 100 }, newUser().token);
+    expect(res.body.provider).toBe('wechatpay');
+    expect((await client.post('/api/wallet/recharge/pay', { amount: 100, channel: 'alipay' }, newUser().token)).body.provider).toBe('sandbox');
+  });
+});
