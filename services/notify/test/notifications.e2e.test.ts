@@ -36,6 +36,22 @@ const walletSettled = (p: Parties, figures: Partial<EventData<'wallet.settled'>>
   ...figures,
 });
 
+const withdrawal = (p: Parties, overrides: Partial<EventData<'withdrawal.paid'>>): EventData<'withdrawal.paid'> => ({
+  id: uuidv7(),
+  user_id: p.owner.id,
+  amount: 12_345,
+  channel: 'alipay',
+  payee_account_masked: 'own****om',
+  payee_name_masked: '张*',
+  status: 'paid',
+  reason: null,
+  created_at: new Date().toISOString(),
+  decided_at: null,
+  paid_at: null,
+  finished_at: null,
+  ...overrides,
+});
+
 const opsAlert = (): EventData<'ops.alert'> => ({
   alert: 'EVENT_WAITING',
   severity: 'critical',
@@ -143,6 +159,24 @@ const CASES: Case[] = [
     type: 'wallet.settled',
     data: (p) => walletSettled(p, { outcome: 'settled', released: 7400, owner_income: 7030, platform_fee: 370, refund: 0 }),
     expect: { owner: { title: '收入已到账', body: '¥70.30 已到账' } },
+  },
+  {
+    name: 'withdrawal.paid tells the requester where the money went',
+    type: 'withdrawal.paid',
+    data: (p) => withdrawal(p, { status: 'paid' }),
+    expect: { owner: { title: '提现已到账', body: '提现 ¥123.45 已转入您的支付宝账户 own****om。', data: { amount: 12_345 } } },
+  },
+  {
+    name: 'withdrawal.rejected tells the requester the money is back, and why',
+    type: 'withdrawal.rejected',
+    data: (p) => ({ ...withdrawal(p, { status: 'rejected', reason: '收款账户异常' }), rejected_by: admin }),
+    expect: { owner: { title: '提现未通过审核', body: '提现 ¥123.45 未通过审核，款项已退回余额。原因：收款账户异常' } },
+  },
+  {
+    name: 'withdrawal.failed tells the requester the money is back',
+    type: 'withdrawal.failed',
+    data: (p) => withdrawal(p, { status: 'failed', reason: 'PAYEE_NOT_EXIST' }),
+    expect: { owner: { title: '提现失败', body: '已退回余额' } },
   },
   {
     name: 'ops.alert tells no user (it is the back office’s)',
