@@ -46,7 +46,7 @@ while (handled < Math.min(limit, messageCount)) {
     }),
   );
   if (command === 'replay') {
-    const { 'x-attempts': _a, 'x-last-error': _e, 'x-dead-lettered-at': _d, ...keep } = headers;
+    const { 'x-attempts': _a, 'x-first-failed-at': _f, 'x-last-error': _e, 'x-dead-lettered-at': _d, ...keep } = headers;
     channel.sendToQueue(main, msg.content, { ...msg.properties, headers: keep, persistent: true });
     await channel.waitForConfirms();
     channel.ack(msg);

@@ -142,6 +142,41 @@ export const eventDataSchemas = {
     expired_at: Timestamp,
   }),
 
+  /**
+   * The ledger moved for an ending order: published by the wallet in the transaction that paid the
+   * escrow out, with the fen that went to each party, so whatever tells people about the money
+   * (notify) only ever tells what happened.
+   */
+  'wallet.settled': z.object({
+    order_id: Id,
+    renter_id: Id,
+    owner_id: Id,
+    listing_id: Id,
+    listing_title: z.string(),
+    ended_by: z.enum(['order.completed', 'order.closed', 'order.cancelled']),
+    outcome: z.enum(['settled', 'refunded']).openapi({ description: '`refunded`: the whole escrow went back to the renter' }),
+    released: Money.openapi({ description: 'what the escrow held and paid out, in fen' }),
+    owner_income: Money,
+    platform_fee: Money,
+    refund: Money,
+    settled_at: Timestamp,
+  }),
+
+  /**
+   * Something an operator must look at (an event that keeps failing, money waiting): the back
+   * office's notification channel. Any service raises one through its outbox; notify keeps it for
+   * the back office (`GET /api/admin/notifications`).
+   */
+  'ops.alert': z.object({
+    alert: z.string().openapi({ example: 'EVENT_WAITING' }),
+    severity: z.enum(['info', 'warning', 'critical']),
+    service: z.string(),
+    summary: z.string(),
+    subject_type: z.string(),
+    subject_id: z.string().nullable(),
+    detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    raised_at: Timestamp,
+  }),
   // a withdrawal as it stands after the move the event announces
   'withdrawal.requested': Withdrawal,
   'withdrawal.approved': Withdrawal.extend({ approved_by: Id.nullable().openapi({ description: 'null when approved automatically' }) }),
@@ -173,12 +208,19 @@ export const eventDataSchemas = {
 export type EventType = keyof typeof eventDataSchemas;
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
 
+/**
+ * Events that move money where they are consumed: every event the wallet settles an escrow from.
+ * A consumer never parks one of these because of a transient failure (database down, lock
+ * timeout, broker hiccup): it retries with capped backoff for as long as it takes and tells the
+ * back office that it is waiting (ADR 0026). Only a permanent failure parks it.
+ */
+export const MONEY_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>(['order.completed', 'order.closed', 'order.cancelled']);
 
 /**
  * Who may publish each type (ADR 0011). A consumer parks an event whose envelope names another
  * producer, and in production each service's broker user may publish only its own types' routing
- * keys (`scripts/provision-broker.mjs`). Every service writes audit entries, so `audit.recorded`
- * has them all.
+ * keys (`scripts/provision-broker.mjs`). Every service writes audit entries and may raise an
+ * operator alert, so `audit.recorded` and `ops.alert` have them all.
  */
 export const eventProducers: { readonly [T in EventType]: readonly ServiceName[] } = {
   'user.registered': ['identity'],
@@ -207,6 +249,8 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'payment.succeeded': ['wallet'],
   'payment.failed': ['wallet'],
   'payment.expired': ['wallet'],
+  'wallet.settled': ['wallet'],
+  'ops.alert': SERVICE_NAMES,
   'withdrawal.requested': ['wallet'],
   'withdrawal.approved': ['wallet'],
   'withdrawal.rejected': ['wallet'],
@@ -245,6 +289,8 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'dispute.resolved',
     'payment.succeeded',
     'payment.failed',
+    'wallet.settled',
+    'ops.alert',
     'withdrawal.rejected',
     'withdrawal.paid',
     'withdrawal.failed',

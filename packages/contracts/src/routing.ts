@@ -14,6 +14,7 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/admin/wallet', service: 'wallet' },
   { prefix: '/api/admin/withdrawals', service: 'wallet' },
   { prefix: '/api/admin/files', service: 'files' },
+  { prefix: '/api/admin/notifications', service: 'notify' },
   { prefix: '/api/admin/auth', service: 'admin' },
   { prefix: '/api/admin/me', service: 'admin' },
   { prefix: '/api/admin/admins', service: 'admin' },

@@ -140,6 +140,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
     redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
     const gateway = createServer(createGateway(gatewayConfig, redis, log));
+    // As the gateway's main.ts: the server outlives the client's idle keep-alive sockets, so a test
+    // that pauses (an outage it stages) never reuses a socket the server is closing that instant.
+    gateway.keepAliveTimeout = 65_000;
     server = gateway;
     // Port 0: the kernel picks a free port as it binds, so there is no window for another socket.
     await new Promise<void>((resolve, reject) => {

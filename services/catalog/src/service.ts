@@ -1,5 +1,5 @@
 import { resealLegacySecrets, SecretBox } from '@market/shared/crypto';
-import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { ReadCache } from '@market/shared/http';
 import { defineService } from '@market/shared/service';
 import { adminDirectory } from './adapters/admin-directory';
@@ -37,6 +37,7 @@ export const catalogService = defineService({
     RecordEveryOpenUpload1763900000003,
     IndexTextSearch1763900000004,
     IndexShortTextSearch1763900000005,
+    CreateWaitingEvents1765100000000,
   ],
   build: async (ctx) => {
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);

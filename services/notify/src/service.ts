@@ -1,4 +1,4 @@
-import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { defineService } from '@market/shared/service';
 import type { NotifyDeps } from './application/deps';
 import { streamSource } from './application/stream-notifications';
@@ -13,7 +13,7 @@ export const notifyService = defineService({
   name: 'notify',
   env: notifyEnvShape,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, CreateNotifications1764000000000],
+  migrations: [CreateOutboxAndInbox1763800000000, CreateNotifications1764000000000, CreateWaitingEvents1765100000000],
   build: async (ctx) => {
     const deps: NotifyDeps = { db: ctx.db, channel: notificationChannel(ctx.schema) };
     const hub = new NotificationHub({

@@ -16,7 +16,52 @@ interface Case {
   data: (p: Parties) => unknown;
   /** what each party's notification says, by role; a role absent hears nothing */
   expect: Partial<Record<'renter' | 'owner', { title: string; body?: string; data?: Record<string, unknown> }>>;
+  /** text no party's notification may contain */
+  without?: string;
 }
+
+const walletSettled = (p: Parties, figures: Partial<EventData<'wallet.settled'>>): EventData<'wallet.settled'> => ({
+  order_id: uuidv7(),
+  renter_id: p.renter.id,
+  owner_id: p.owner.id,
+  listing_id: uuidv7(),
+  listing_title: '王者荣耀 全英雄',
+  ended_by: 'order.completed',
+  outcome: 'settled',
+  released: 0,
+  owner_income: 0,
+  platform_fee: 0,
+  refund: 0,
+  settled_at: new Date().toISOString(),
+  ...figures,
+});
+
+const withdrawal = (p: Parties, overrides: Partial<EventData<'withdrawal.paid'>>): EventData<'withdrawal.paid'> => ({
+  id: uuidv7(),
+  user_id: p.owner.id,
+  amount: 12_345,
+  channel: 'alipay',
+  payee_account_masked: 'own****om',
+  payee_name_masked: '张*',
+  status: 'paid',
+  reason: null,
+  created_at: new Date().toISOString(),
+  decided_at: null,
+  paid_at: null,
+  finished_at: null,
+  ...overrides,
+});
+
+const opsAlert = (): EventData<'ops.alert'> => ({
+  alert: 'EVENT_WAITING',
+  severity: 'critical',
+  service: 'wallet',
+  summary: 'wallet keeps failing to handle order.completed',
+  subject_type: 'event',
+  subject_id: uuidv7(),
+  detail: { attempts: 9, type: 'order.completed', retried: true, ratio: 0.5 },
+  raised_at: new Date().toISOString(),
+});
 
 const settled = { consumption: 2400, deposit_deduction: 1001, refund: 3999, owner_income: 3287, platform_fee: 114 };
 
@@ -68,16 +113,17 @@ const CASES: Case[] = [
     expect: { renter: { title: '卖家修改了结算，请确认', body: '押金扣除 ¥12.34，退还租客 ¥37.66。请接受或拒绝。原因：皮肤被分解' } },
   },
   {
-    name: 'order.completed tells both parties what they get, to the fen',
+    name: 'order.completed tells both parties the agreed figures, to the fen, and not that money arrived',
     type: 'order.completed',
     data: (p) => ({ ...orderSnapshot(p.renter, p.owner, { status: 'completed', actor_id: p.owner.id }), ...settled }),
     expect: {
-      renter: { title: '订单已完成', body: '租金消耗 ¥24.00，押金扣除 ¥10.01，退还您 ¥39.99', data: { refund: 3999 } },
-      owner: { title: '订单已完成', body: '您的收入 ¥32.87（平台服务费 ¥1.14）', data: { owner_income: 3287, platform_fee: 114 } },
+      renter: { title: '订单已完成', body: '租金消耗 ¥24.00，押金扣除 ¥10.01，应退还您 ¥39.99，到账后另行通知', data: { refund: 3999 } },
+      owner: { title: '订单已完成', body: '应得收入 ¥32.87（平台服务费 ¥1.14），到账后另行通知', data: { owner_income: 3287, platform_fee: 114 } },
     },
+    without: '已到账',
   },
   {
-    name: 'order.closed tells both parties',
+    name: 'order.closed tells both parties it closed and why, and claims no money (an unpaid order has none to refund)',
     type: 'order.closed',
     data: (p) => ({
       ...orderSnapshot(p.renter, p.owner, { status: 'closed', actor_id: admin, reason: '账号无法登录' }),
@@ -88,9 +134,55 @@ const CASES: Case[] = [
       platform_fee: 0,
     }),
     expect: {
-      renter: { title: '订单已关闭', body: '退还您 ¥74.00。原因：账号无法登录' },
-      owner: { title: '订单已关闭', body: '您的收入 ¥0.00' },
+      renter: { title: '订单已关闭', body: '「王者荣耀 全英雄」已关闭。原因：账号无法登录' },
+      owner: { title: '订单已关闭' },
     },
+    without: '¥',
+  },
+  {
+    name: 'wallet.settled tells the owner the income and the renter the refund that reached their wallets',
+    type: 'wallet.settled',
+    data: (p) => walletSettled(p, { outcome: 'settled', released: 7400, owner_income: 3287, platform_fee: 114, refund: 3999 }),
+    expect: {
+      renter: { title: '退款已到账', body: '「王者荣耀 全英雄」退还您的 ¥39.99 已到账。', data: { refund: 3999 } },
+      owner: { title: '收入已到账', body: '「王者荣耀 全英雄」的收入 ¥32.87 已到账（平台服务费 ¥1.14）。', data: { owner_income: 3287 } },
+    },
+  },
+  {
+    name: 'wallet.settled of a whole refund tells the renter only',
+    type: 'wallet.settled',
+    data: (p) => walletSettled(p, { ended_by: 'order.closed', outcome: 'refunded', released: 7400, owner_income: 0, platform_fee: 0, refund: 7400 }),
+    expect: { renter: { title: '退款已到账', body: '¥74.00 已到账' } },
+  },
+  {
+    name: 'wallet.settled that refunds nothing tells the owner only',
+    type: 'wallet.settled',
+    data: (p) => walletSettled(p, { outcome: 'settled', released: 7400, owner_income: 7030, platform_fee: 370, refund: 0 }),
+    expect: { owner: { title: '收入已到账', body: '¥70.30 已到账' } },
+  },
+  {
+    name: 'withdrawal.paid tells the requester where the money went',
+    type: 'withdrawal.paid',
+    data: (p) => withdrawal(p, { status: 'paid' }),
+    expect: { owner: { title: '提现已到账', body: '提现 ¥123.45 已转入您的支付宝账户 own****om。', data: { amount: 12_345 } } },
+  },
+  {
+    name: 'withdrawal.rejected tells the requester the money is back, and why',
+    type: 'withdrawal.rejected',
+    data: (p) => ({ ...withdrawal(p, { status: 'rejected', reason: '收款账户异常' }), rejected_by: admin }),
+    expect: { owner: { title: '提现未通过审核', body: '提现 ¥123.45 未通过审核，款项已退回余额。原因：收款账户异常' } },
+  },
+  {
+    name: 'withdrawal.failed tells the requester the money is back',
+    type: 'withdrawal.failed',
+    data: (p) => withdrawal(p, { status: 'failed', reason: 'PAYEE_NOT_EXIST' }),
+    expect: { owner: { title: '提现失败', body: '已退回余额' } },
+  },
+  {
+    name: 'ops.alert tells no user (it is the back office’s)',
+    type: 'ops.alert',
+    data: () => opsAlert(),
+    expect: {},
   },
   {
     name: 'order.cancelled by the renter tells the owner only',
@@ -242,12 +334,35 @@ describe('notifications built from events', () => {
       const [n] = items;
       expect(n).toMatchObject({ user_id: parties[role].id, kind: c.type, title: expected.title, read: false, read_at: null });
       if (expected.body) expect(n.body).toContain(expected.body);
+      if (c.without) expect(n.body).not.toContain(c.without);
       if (expected.data) expect(n.data).toMatchObject(expected.data);
       expect(Date.parse(n.created_at)).not.toBeNaN();
       const stored = await stack.services.notify!.ctx.db.query(`SELECT event_id FROM notifications WHERE id = $1`, [n.id]);
       expect(stored[0].event_id).toBe(event.id);
     }
     expect((await list(stranger)).items).toEqual([]);
+  });
+
+  it('keeps operator alerts for the back office: every admin reads them, users cannot', async () => {
+    const alert = opsAlert();
+    const event = await publish('ops.alert', alert);
+    const res = await client.get('/api/admin/notifications?limit=100', mintToken('admin'));
+    expect(res.status).toBe(200);
+    const mine = res.body.items.filter((n: { biz_id: string }) => n.biz_id === alert.subject_id);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        user_id: 'back-office',
+        kind: 'ops.alert',
+        title: '[critical] EVENT_WAITING · wallet',
+        body: alert.summary,
+        biz_type: 'ops',
+        data: { alert: 'EVENT_WAITING', severity: 'critical', service: 'wallet', subject_type: 'event', subject_id: alert.subject_id, attempts: 9, type: 'order.completed', retried: 'true', ratio: '0.5' },
+      }),
+    ]);
+    const stored = await stack.services.notify!.ctx.db.query(`SELECT event_id FROM notifications WHERE id = $1`, [mine[0].id]);
+    expect(stored[0].event_id).toBe(event.id);
+    expect((await client.get('/api/admin/notifications', newUser().token)).status).toBe(401);
+    expect((await client.get('/api/admin/notifications')).status).toBe(401);
   });
 
   it('links order notifications to the order and listing', async () => {

@@ -129,10 +129,10 @@ export class Market {
     return res.body;
   }
 
-  /** What the wallet has moved into the platform's revenue account for one order. */
+  /** What the wallet has moved into the platform's revenue accounts for one order. */
   async platformFeeOf(orderId: string): Promise<number> {
     const [row] = await this.stack.services.wallet!.ctx.db.query(
-      `SELECT COALESCE(sum(amount), 0)::float8 AS fee FROM transfers WHERE order_id = $1 AND to_account = 'platform:revenue'`,
+      `SELECT COALESCE(sum(amount), 0)::float8 AS fee FROM transfers WHERE order_id = $1 AND biz_type = 'platform_fee'`,
       [orderId],
     );
     return row.fee;

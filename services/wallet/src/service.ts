@@ -1,4 +1,4 @@
-import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { idempotencyMigrations } from '@market/shared/http';
 import { defineService, periodicJob } from '@market/shared/service';
 import { payeeDirectory, withdrawalSettings } from './adapters/payee-directory';
@@ -21,7 +21,7 @@ export const walletService = defineService({
   name: 'wallet',
   env: walletEnv,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, PaymentChannels1765400000001, CreateWithdrawals1765400000003],
+  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, PaymentChannels1765400000001, CreateWithdrawals1765400000003, CreateWaitingEvents1765100000000],
   build: (ctx) => {
     const channels = createPaymentChannels(ctx.config, ctx.db, ctx.log);
     const deps: WalletDeps = {
@@ -50,7 +50,7 @@ export const walletService = defineService({
     return {
       routes: walletRouteBindings(deps),
       internal: walletInternalRoutes(deps),
-      handlers: walletEventHandlers(ctx.log),
+      handlers: walletEventHandlers({ log: ctx.log, events: ctx.events }),
       jobs: [
         periodicJob('expire overdue recharge payments', ctx.config.PAYMENT_EXPIRY_SCAN_MS, () => expireOverduePayments(deps, new Date(), ctx.config.PAYMENT_EXPIRY_SCAN_MS), ctx.log),
         periodicJob('query pending recharge payments', ctx.config.PAYMENT_QUERY_SCAN_MS, () => queryPendingPayments(deps), ctx.log),

@@ -42,7 +42,7 @@ describe('the settlement consumer killed mid-batch', () => {
     }
 
     const schema = stack.services.wallet!.ctx.schema;
-    const env = { ...stack.env, DB_SCHEMA: schema, PORT: '0', DB_POOL_SIZE: '1', LOG_LEVEL: 'silent' };
+    const env = { ...stack.env, DB_SCHEMA: schema, PORT: '0', DB_POOL_SIZE: '2', INBOX_PREFETCH: '1', LOG_LEVEL: 'silent' };
     child = spawn(process.execPath, [require.resolve('tsx/cli'), 'src/main.ts'], { cwd: path.resolve(__dirname, '..'), env, stdio: 'ignore' });
     const atKill = await eventually(handled, (n) => n >= 5, 30_000);
     child.kill('SIGKILL');

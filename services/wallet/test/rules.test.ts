@@ -2,7 +2,7 @@ import { loadConfig, baseEnvShape } from '@market/shared/config';
 import { createLogger } from '@market/shared/logging';
 import { createPaymentChannels } from '../src/adapters/providers';
 import { walletEnv } from '../src/config';
-import { GATEWAY_CLEARING, orderEscrow, PLATFORM_REVENUE, userAvailable } from '../src/domain/accounts';
+import { GATEWAY_CLEARING, orderEscrow, platformRevenue, REVENUE_SHARDS, userAvailable } from '../src/domain/accounts';
 import { InsufficientFunds, postTransfers } from '../src/domain/ledger';
 import { paymentMove, PAYMENT_MOVES, rechargeAmountError } from '../src/domain/payment';
 import { resolveChannel } from '../src/domain/payment-channel';
@@ -63,20 +63,34 @@ describe('settlement figures', () => {
   });
 });
 
+describe('platform revenue accounts', () => {
+  it('take each order’s fee into one of the shards, the same one every time, spread over all of them', () => {
+    const ids = Array.from({ length: 800 }, (_, i) => `0193a1b2-7c3d-7e4f-8a9b-${String(i).padStart(12, '0')}`);
+    const keys = ids.map((id) => platformRevenue(id).key);
+    expect(keys.every((key) => /^platform:revenue:\d{2}$/.test(key))).toBe(true);
+    expect(platformRevenue(ids[7]!)).toEqual(platformRevenue(ids[7]!));
+    const perShard = new Map<string, number>();
+    for (const key of keys) perShard.set(key, (perShard.get(key) ?? 0) + 1);
+    expect(perShard.size).toBe(REVENUE_SHARDS);
+    expect(Math.min(...perShard.values())).toBeGreaterThan(800 / REVENUE_SHARDS / 3);
+  });
+});
+
 describe('ledger postings', () => {
   const alice = userAvailable('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b');
   const escrow = orderEscrow('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c');
+  const revenue = platformRevenue('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c');
   const move = (from: typeof alice, to: typeof alice, amount: number) => ({ from, to, amount, bizType: 'adjustment' as const, orderId: null, paymentId: null });
 
   it('write a debit and a credit per transfer with running balances that sum to zero', () => {
-    const postings = postTransfers(new Map(), [move(GATEWAY_CLEARING, alice, 500), move(alice, escrow, 300), move(escrow, PLATFORM_REVENUE, 300)]);
+    const postings = postTransfers(new Map(), [move(GATEWAY_CLEARING, alice, 500), move(alice, escrow, 300), move(escrow, revenue, 300)]);
     expect(postings.map((p) => [p.account.key, p.amount, p.balanceAfter])).toEqual([
       ['gateway:clearing', -500, -500],
       [alice.key, 500, 500],
       [alice.key, -300, 200],
       [escrow.key, 300, 300],
       [escrow.key, -300, 0],
-      ['platform:revenue', 300, 300],
+      [revenue.key, 300, 300],
     ]);
     expect(postings.reduce((sum, p) => sum + p.amount, 0)).toBe(0);
   });

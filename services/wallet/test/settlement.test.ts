@@ -1,7 +1,7 @@
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, orderEscrow } from '@market/contracts';
-import { api, eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
+import { api, eventually, outboxEvents, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { balanceOf, breakdown, inboxHas, newUser, orderData, platformRevenue, recharge, type Caller } from './support';
 
@@ -34,6 +34,11 @@ describe('settling order escrows from order events', () => {
     return eventually(() => internalClientAs(stack, 'orders').call(orderEscrow, { params: { id: orderId } }), (e) => e.held === 0);
   }
 
+  /** What the wallet announced of an order's settlement (wallet.settled), once per order or never. */
+  async function announced(orderId: string) {
+    return (await outboxEvents(stack, 'wallet', 'wallet.settled')).filter((e) => e.data.order_id === orderId).map((e) => e.data);
+  }
+
   async function lines(user: Caller, orderId: string) {
     const res = await client.get(`/api/wallet/ledger?order_id=${orderId}`, user.token);
     return (res.body.items as Array<{ biz_type: string; amount: number; order_id: string }>).map((e) => [e.biz_type, e.amount]);
@@ -54,6 +59,18 @@ describe('settling order escrows from order events', () => {
     expect(await lines(order.renter, order.id)).toEqual([
       ['settlement_refund', 5_999],
       ['order_payment', -13_000],
+    ]);
+    expect(await announced(order.id)).toEqual([
+      expect.objectContaining({
+        renter_id: order.renter.id,
+        owner_id: order.owner.id,
+        ended_by: 'order.completed',
+        outcome: 'settled',
+        released: 13_000,
+        owner_income: 6_651,
+        platform_fee: 350,
+        refund: 5_999,
+      }),
     ]);
   });
 
@@ -82,6 +99,7 @@ describe('settling order escrows from order events', () => {
     const refund = await paidOrder();
     await publishEvent(stack, 'order.closed', { ...orderData(refund, 'closed'), ...breakdown(13_000, 0, 0) });
     await settled(refund.id);
+    expect(await announced(refund.id)).toEqual([expect.objectContaining({ ended_by: 'order.closed', outcome: 'refunded', released: 13_000, owner_income: 0, refund: 13_000 })]);
     expect(await balanceOf(stack, refund.renter)).toMatchObject({ available: 20_000, frozen: 0 });
     expect(await lines(refund.renter, refund.id)).toEqual([
       ['order_refund', 13_000],
@@ -103,6 +121,7 @@ describe('settling order escrows from order events', () => {
     const cancelled = await publishEvent(stack, 'order.cancelled', orderData(order, 'cancelled'));
     await eventually(async () => (await inboxHas(stack, again.id)) && (await inboxHas(stack, cancelled.id)), Boolean);
     await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await announced(order.id)).toHaveLength(1);
 
     expect(await balanceOf(stack, order.owner)).toEqual(owner);
     expect(await balanceOf(stack, order.renter)).toEqual(renter);
@@ -121,6 +140,7 @@ describe('settling order escrows from order events', () => {
     });
     await expect(late).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
     expect(await balanceOf(stack, order.renter)).toMatchObject({ available: 5_000, frozen: 0 });
+    expect(await announced(order.id)).toEqual([]);
     expect(await internalClientAs(stack, 'orders').find(orderEscrow, { params: { id: order.id } })).toBeNull();
   });
 

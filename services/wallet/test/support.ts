@@ -1,3 +1,4 @@
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { api, type Caller, type Stack } from '@market/testkit';
 import { signPaygateBody } from '../src/domain/paygate-signature';
 import { walletEnv } from '../src/config';
@@ -79,7 +80,44 @@ export async function inboxHas(stack: Stack, eventId: string): Promise<boolean> 
   return rows.length > 0;
 }
 
+/** The platform's revenue: the sum of its revenue accounts (fees are spread over shards by order). */
 export async function platformRevenue(stack: Stack): Promise<number> {
-  const rows = await stack.services.wallet!.ctx.db.query(`SELECT balance FROM accounts WHERE key = 'platform:revenue'`);
-  return rows[0] ? Number(rows[0].balance) : 0;
+  const [row] = await stack.services.wallet!.ctx.db.query(`SELECT COALESCE(SUM(balance), 0)::bigint AS total FROM accounts WHERE kind = 'platform_revenue'`);
+  return Number(row.total);
+}
+
+/**
+ * A TCP proxy in front of a server (Postgres), for one test's service only: `cut()` ends every
+ * connection through it and refuses new ones until `restore()`, as an outage would.
+ */
+export async function tcpProxy(targetHost: string, targetPort: number) {
+  const sockets = new Set<Socket>();
+  let cut = false;
+  const server = createNetServer((inbound) => {
+    if (cut) return void inbound.destroy();
+    const outbound = netConnect(targetPort, targetHost);
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on('close', () => outbound.destroy());
+    outbound.on('close', () => inbound.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    cut() {
+      cut = true;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      cut = false;
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }

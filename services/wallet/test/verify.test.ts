@@ -62,7 +62,8 @@ describe('wallet:verify', () => {
     expect(clean.code).toBe(0);
     expect(JSON.parse(clean.stdout)).toMatchObject({ differences: [] });
 
-    await db().query(`UPDATE accounts SET balance = balance + 1 WHERE key = 'platform:revenue'`);
+    const [{ key: revenue }] = await db().query(`SELECT key FROM accounts WHERE kind = 'platform_revenue' LIMIT 1`);
+    await db().query(`UPDATE accounts SET balance = balance + 1 WHERE key = $1`, [revenue]);
     try {
       const broken = await runVerify(env);
       expect(broken.code).toBe(1);
@@ -71,7 +72,7 @@ describe('wallet:verify', () => {
         expect.arrayContaining(['the balances of all accounts sum to zero', 'every account balance is the sum of its entries']),
       );
     } finally {
-      await db().query(`UPDATE accounts SET balance = balance - 1 WHERE key = 'platform:revenue'`);
+      await db().query(`UPDATE accounts SET balance = balance - 1 WHERE key = $1`, [revenue]);
     }
     expect(await findLedgerDifferences(db())).toEqual([]);
     expect((await runVerify({ ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' })).code).toBe(2);
@@ -108,6 +109,19 @@ describe('wallet:verify', () => {
       `UPDATE payments SET amount = amount + 1 WHERE status = 'succeeded'`,
       `UPDATE payments SET amount = amount - 1 WHERE status = 'succeeded'`,
       /recharge credited its amount once/,
+    );
+  });
+
+  it('catches platform revenue that is not a platform fee, and fees that left their revenue accounts unaccounted', async () => {
+    await expectCaught(
+      `UPDATE transfers SET biz_type = 'settlement_income' WHERE biz_type = 'platform_fee'`,
+      `UPDATE transfers SET biz_type = 'platform_fee' WHERE biz_type = 'settlement_income' AND to_account LIKE 'platform:revenue%'`,
+      /credited only by platform fees/,
+    );
+    await expectCaught(
+      `UPDATE transfers SET amount = amount + 7 WHERE biz_type = 'platform_fee'`,
+      `UPDATE transfers SET amount = amount - 7 WHERE biz_type = 'platform_fee'`,
+      /hold every platform fee taken/,
     );
   });
 });

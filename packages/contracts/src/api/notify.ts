@@ -109,4 +109,22 @@ export const streamNotifications = defineRoute({
   errors: [400, 401, 403],
 });
 
-export const notifyRoutes = [listNotifications, markAllNotificationsRead, markNotificationRead, streamNotifications];
+export const listBackOfficeNotifications = defineRoute({
+  id: 'listBackOfficeNotifications',
+  service: 'notify',
+  method: 'get',
+  path: '/api/admin/notifications',
+  auth: 'admin',
+  summary: 'The back office’s notifications: operator alerts raised by the services',
+  description: [
+    'Every `ops.alert` any service raised, newest first, for every admin: a money event that keeps failing and is',
+    'being retried (`EVENT_WAITING`, with its id, type, attempts, first failure and last error in `data`) and its',
+    'recovery (`EVENT_RECOVERED`). `user_id` is `back-office`; `kind` is `ops.alert`.',
+  ].join(' '),
+  tags: ['notifications'],
+  query: PageQuery,
+  success: { status: 200, description: 'alerts, newest first', schema: Page(Notification) },
+  errors: [400, 401, 403],
+});
+
+export const notifyRoutes = [listNotifications, markAllNotificationsRead, markNotificationRead, streamNotifications, listBackOfficeNotifications];

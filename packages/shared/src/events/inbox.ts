@@ -1,33 +1,29 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Db, Tx } from '../db/sql';
 import type { Logger } from 'pino';
-import { type ServiceName, eventConsumers, eventProducers, type EventType } from '@market/contracts';
-import { isDatabaseUnavailable } from '../db/errors';
-import { Problem } from '../http/problem';
+import { type ServiceName, eventConsumers, eventProducers, type EventType, MONEY_EVENT_TYPES } from '@market/contracts';
+import { failureKind, PermanentError } from '../errors';
 import { runWithRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
+import type { EventWriter } from './outbox';
+import { decideRetry, type RetryPolicy } from './retry-policy';
 import { declareConsumerQueues, queueNames } from './topology';
+import { clearWaiting, recordParked, recordWaiting, type EarlierFailures } from './waiting-events';
 
 /**
  * Thrown by a handler when retrying cannot help (the event contradicts what the service knows):
  * the event is parked in the dead-letter queue at once, for an operator.
  */
-export class PermanentEventFailure extends Error {}
+export class PermanentEventFailure extends PermanentError {
+  constructor(message: string) {
+    super('EVENT_NOT_APPLICABLE', message);
+  }
+}
 
-/** Client statuses that mean "not now" (a lock, a race, a limit) rather than "never". */
-const RETRYABLE_CLIENT_STATUSES = new Set([408, 409, 423, 425, 429]);
-
-/**
- * Whether a handler's error is permanent, so the event is parked at once instead of retried:
- * a `PermanentEventFailure`, or a 4xx Problem (a coded domain refusal, which the same event
- * meets again on every try) other than the "not now" ones. An unreachable database, a timeout,
- * a 5xx Problem and any other error are transient: retried with backoff, parked after the last attempt.
- */
+/** Whether a handler's error is permanent (`failureKind`), so the event is parked at once instead of retried. */
 export function isPermanentFailure(err: unknown): boolean {
-  if (err instanceof PermanentEventFailure) return true;
-  if (isDatabaseUnavailable(err)) return false;
-  return err instanceof Problem && err.status >= 400 && err.status < 500 && !RETRYABLE_CLIENT_STATUSES.has(err.status);
+  return failureKind(err) === 'permanent';
 }
 
 export type EventHandler<T extends EventType> = (event: DomainEvent<T>, tx: Tx) => Promise<void>;
@@ -39,14 +35,24 @@ export function undeclaredHandlers(service: ServiceName, handlers: EventHandlers
   return Object.keys(handlers).filter((type) => !declared.includes(type));
 }
 
+/** Whether a service handles an event that moves money, so it needs the `waiting_events` table. */
+export function handlesMoneyEvents(handlers: EventHandlers): boolean {
+  return (Object.keys(handlers) as EventType[]).some((type) => MONEY_EVENT_TYPES.has(type));
+}
+
 export interface InboxConsumerOptions {
   service: string;
   dataSource: Db;
   bus: Bus;
   log: Logger;
   handlers: EventHandlers;
+  /** writes the waiting-event alerts and audit entries; required when the handlers take money events */
+  events?: EventWriter;
   maxAttempts?: number;
   baseDelayMs?: number;
+  /** longest retry delay */
+  maxDelayMs?: number;
+  /** unacknowledged deliveries at once: each runs a transaction, so keep it below the pool size */
   prefetch?: number;
   /** longest wait for the broker to confirm a retry or DLQ message */
   confirmTimeoutMs?: number;
@@ -56,10 +62,13 @@ export interface InboxConsumerOptions {
 
 /**
  * Consumes the service's durable queue. Each event's id goes into `inbox` in the same transaction
- * as the handler's effect, so a redelivered or republished event changes nothing. A failing
- * handler is retried through a TTL queue with growing delay; after `maxAttempts` the message is
- * parked in the dead-letter queue for an operator (`npm run dlq`). An event whose envelope names
- * a producer that does not own its type is parked at once (ADR 0011).
+ * as the handler's effect, so a redelivered or republished event changes nothing. What a failing
+ * handler's event becomes is decided by the failure's kind (`decideRetry`, ADR 0026): a permanent
+ * failure is parked in the dead-letter queue at once for an operator (`npm run dlq`); a transient
+ * one is retried through a TTL queue with capped growing delay, after `maxAttempts` parked unless
+ * the event moves money, which is retried until it succeeds and kept visible in `waiting_events`.
+ * An unreadable event, or one whose envelope names a producer that does not own its type, is
+ * parked at once (ADR 0011).
  *
  * A channel that closes (broker restart, channel error) while handlers run leaves their messages
  * unacked: the broker redelivers them and the inbox makes that harmless. The consumer opens a new
@@ -73,6 +82,11 @@ export class InboxConsumer {
   private stopped = false;
   private inFlight = new Set<Promise<void>>();
   readonly queues: ReturnType<typeof queueNames>;
+  /**
+   * The money events this process is retrying now, as `waiting_events` has them: readable while
+   * the database is what is down (a metrics exporter, a test).
+   */
+  readonly waiting = new Map<string, { event_id: string; type: string; attempts: number; first_failed_at: string; last_error: string }>();
 
   constructor(private readonly opts: InboxConsumerOptions) {
     this.queues = queueNames(opts.service, opts.bus.exchange);
@@ -149,7 +163,7 @@ export class InboxConsumer {
     });
     try {
       await declareConsumerQueues(channel, this.opts.bus.exchange, this.opts.service, this.eventTypes);
-      await channel.prefetch(this.opts.prefetch ?? 16);
+      await channel.prefetch(this.opts.prefetch ?? 4);
       const { consumerTag } = await channel.consume(this.queues.main, (msg) => {
         // The broker cancels the consumer when its queue is deleted: a new channel re-declares it.
         if (!msg) return void closeQuietly(channel);
@@ -193,7 +207,7 @@ export class InboxConsumer {
       return;
     }
     try {
-      await runWithRequestId(event.correlation_id ?? event.id, () => this.handle(event));
+      await runWithRequestId(event.correlation_id ?? event.id, () => this.handle(event, earlierFailures(msg)));
     } catch (err) {
       await this.retryOrPark(channel, msg, event, err);
       return;
@@ -214,27 +228,71 @@ export class InboxConsumer {
     return null;
   }
 
+  private get policy(): RetryPolicy {
+    return { maxAttempts: this.opts.maxAttempts ?? 6, baseDelayMs: this.opts.baseDelayMs ?? 500, maxDelayMs: this.opts.maxDelayMs ?? 60_000 };
+  }
+
   private async retryOrPark(channel: ConfirmChannel, msg: ConsumeMessage, event: DomainEvent, err: unknown) {
-    const attempts = Number(msg.properties.headers?.['x-attempts'] ?? 0) + 1;
+    const attempts = attemptsOf(msg) + 1;
     const reason = (err as Error).message;
-    if (attempts >= (this.opts.maxAttempts ?? 6) || isPermanentFailure(err)) {
-      this.opts.log.error({ event_id: event.id, type: event.type, attempts, reason }, 'event handler failed; parked in DLQ');
+    const kind = failureKind(err);
+    const movesMoney = MONEY_EVENT_TYPES.has(event.type);
+    const decision = decideRetry(kind, movesMoney, attempts, this.policy);
+    if (decision.action === 'park') {
+      this.opts.log.error({ event_id: event.id, type: event.type, attempts, kind, reason }, 'event handler failed; parked in DLQ');
+      if (movesMoney) await this.noteParked(event, reason);
       await this.park(channel, msg, reason, attempts);
       return;
     }
-    const delay = (this.opts.baseDelayMs ?? 500) * 2 ** (attempts - 1);
-    this.opts.log.warn({ event_id: event.id, type: event.type, attempts, delay, reason }, 'event handler failed; will retry');
+    const firstFailedAt = earlierFailures(msg)?.firstFailedAt.toISOString() ?? new Date().toISOString();
+    const log = movesMoney ? this.opts.log.error.bind(this.opts.log) : this.opts.log.warn.bind(this.opts.log);
+    log({ event_id: event.id, type: event.type, attempts, delay: decision.delayMs, first_failed_at: firstFailedAt, reason }, 'event handler failed; will retry');
+    if (movesMoney) {
+      this.waiting.set(event.id, { event_id: event.id, type: event.type, attempts, first_failed_at: firstFailedAt, last_error: reason.slice(0, 500) });
+      await this.noteWaiting(event, attempts, new Date(firstFailedAt), reason, decision.alert);
+    }
     channel.sendToQueue(this.queues.retry, msg.content, {
       ...this.copyProperties(msg),
-      expiration: String(delay),
-      headers: { ...msg.properties.headers, 'x-attempts': attempts, 'x-last-error': reason.slice(0, 500) },
+      expiration: String(decision.delayMs),
+      headers: { ...msg.properties.headers, 'x-attempts': attempts, 'x-first-failed-at': firstFailedAt, 'x-last-error': reason.slice(0, 500) },
     });
     await this.confirmed(channel);
     channel.ack(msg);
   }
 
-  /** Runs the handler and records the event id in one transaction; a seen id is skipped. */
-  async handle(event: DomainEvent) {
+  /**
+   * Keeps the waiting row (and the one-time alert) of a failing money event. The database may be
+   * the thing that is down: then this fails too, is logged, and the next failure tries again; the
+   * broker headers keep the attempts and the first failure meanwhile.
+   */
+  private async noteWaiting(event: DomainEvent, attempts: number, firstFailedAt: Date, error: string, alert: boolean) {
+    try {
+      const raised = await recordWaiting(this.opts.dataSource, this.writer, this.opts.service, { event, attempts, firstFailedAt, error, alert });
+      if (raised) this.opts.log.error({ event_id: event.id, type: event.type, attempts }, 'money event waiting; back office alerted');
+    } catch (err) {
+      this.opts.log.warn({ event_id: event.id, err: { message: (err as Error).message } }, 'could not record the waiting event; will try at its next failure');
+    }
+  }
+
+  private async noteParked(event: DomainEvent, reason: string) {
+    this.waiting.delete(event.id);
+    try {
+      await recordParked(this.opts.dataSource, this.writer, this.opts.service, event, reason);
+    } catch (err) {
+      this.opts.log.error({ event_id: event.id, err: { message: (err as Error).message } }, 'could not alert the back office of a parked money event');
+    }
+  }
+
+  private get writer(): EventWriter {
+    if (!this.opts.events) throw new Error(`${this.opts.service} handles money events without an EventWriter for their alerts`);
+    return this.opts.events;
+  }
+
+  /**
+   * Runs the handler and records the event id in one transaction; a seen id is skipped. A money
+   * event that had failed before (`earlier`) also clears its waiting row there.
+   */
+  async handle(event: DomainEvent, earlier: EarlierFailures | null = null) {
     const handler = this.opts.handlers[event.type] as EventHandler<EventType> | undefined;
     if (!handler) return;
     await this.opts.dataSource.transaction(async (tx) => {
@@ -242,12 +300,14 @@ export class InboxConsumer {
         `INSERT INTO inbox (event_id, type) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
         [event.id, event.type],
       );
-      if (inserted.length === 0) {
-        this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
-        return;
+      if (inserted.length === 0) this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
+      else await handler(event, tx);
+      // A copy handled elsewhere (a replica, a replay) ends this delivery's wait all the same.
+      if (earlier && MONEY_EVENT_TYPES.has(event.type)) {
+        await clearWaiting(tx, this.writer, this.opts.service, event, earlier, earlier.attempts >= this.policy.maxAttempts);
       }
-      await handler(event, tx);
     });
+    this.waiting.delete(event.id);
   }
 
   private confirmed(channel: ConfirmChannel) {
@@ -277,4 +337,16 @@ export class InboxConsumer {
     await this.confirmed(channel);
     channel.ack(msg);
   }
+}
+
+function attemptsOf(msg: ConsumeMessage): number {
+  return Number(msg.properties.headers?.['x-attempts'] ?? 0);
+}
+
+/** What the retry headers say of a redelivered event's earlier failures; null on its first delivery. */
+function earlierFailures(msg: ConsumeMessage): EarlierFailures | null {
+  const attempts = attemptsOf(msg);
+  if (attempts === 0) return null;
+  const first = new Date(String(msg.properties.headers?.['x-first-failed-at'] ?? ''));
+  return { attempts, firstFailedAt: Number.isNaN(first.getTime()) ? new Date() : first };
 }

@@ -3,4 +3,6 @@ export * from './bus';
 export * from './envelope';
 export * from './inbox';
 export * from './outbox';
+export * from './retry-policy';
 export * from './topology';
+export * from './waiting-events';

@@ -9,7 +9,8 @@ import { type ServiceName, DEFAULT_PORTS } from '@market/contracts';
 import { createDataSource, DB_TIMEOUT_DEFAULTS, initializeDataSource } from '../db/data-source';
 import type { Db } from '../db/sql';
 import { Bus } from '../events/bus';
-import { InboxConsumer, undeclaredHandlers, type EventHandlers } from '../events/inbox';
+import { handlesMoneyEvents, InboxConsumer, undeclaredHandlers, type EventHandlers } from '../events/inbox';
+import { hasWaitingEventsTable } from '../events/waiting-events';
 import { EventWriter, OutboxRelay } from '../events/outbox';
 import { InternalClient } from '../http/internal-client';
 import type { InternalBinding } from '../http/internal-routes';
@@ -32,8 +33,16 @@ const serviceEnvShape = {
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
   INBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(6),
   INBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
+  INBOX_RETRY_MAX_MS: z.coerce.number().int().min(10).default(60_000),
+  INBOX_PREFETCH: z.coerce.number().int().min(1).default(4),
   ...serviceUrlShape,
 };
+
+/**
+ * Each event in flight holds a pooled connection for its transaction: as many in flight as the pool
+ * holds would leave requests none (issue 19), so the prefetch stays below the pool size.
+ */
+const consumerLeavesConnections = (config: { INBOX_PREFETCH: number; DB_POOL_SIZE: number }) => config.INBOX_PREFETCH < config.DB_POOL_SIZE;
 
 type ServiceEnv<S extends z.ZodRawShape> = z.infer<z.ZodObject<typeof serviceEnvShape>> & z.infer<z.ZodObject<S>>;
 
@@ -106,6 +115,9 @@ export async function startService<S extends z.ZodRawShape>(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningService<S>> {
   const config = loadConfig({ ...serviceEnvShape, ...def.env }, env) as unknown as ServiceEnv<S>;
+  if (!consumerLeavesConnections(config)) {
+    throw new Error(`INBOX_PREFETCH (${config.INBOX_PREFETCH}) must be below DB_POOL_SIZE (${config.DB_POOL_SIZE}), or events in flight take every connection`);
+  }
   const log = createLogger(def.name, config.LOG_LEVEL, config.LOG_FILE);
   const schema = config.DB_SCHEMA ?? def.name;
   const dataSource = createDataSource({
@@ -162,6 +174,9 @@ export async function startService<S extends z.ZodRawShape>(
     if (undeclared.length > 0) {
       throw new Error(`${def.name} handles ${undeclared.join(', ')} without declaring it in eventConsumers (contracts/events.ts)`);
     }
+    if (handlesMoneyEvents(parts.handlers ?? {}) && !(await hasWaitingEventsTable(ctx.db))) {
+      throw new Error(`${def.name} handles money events but lacks the waiting_events migration (CreateWaitingEvents1765100000000)`);
+    }
     const idempotency = new IdempotencyStore(dataSource);
     const jobs: Job[] = [...(parts.jobs ?? [])];
     if (parts.routes.some((r) => declaresIdempotency(r.contract))) {
@@ -187,8 +202,11 @@ export async function startService<S extends z.ZodRawShape>(
       bus,
       log,
       handlers: parts.handlers ?? {},
+      events: ctx.events,
       maxAttempts: config.INBOX_MAX_ATTEMPTS,
       baseDelayMs: config.INBOX_RETRY_BASE_MS,
+      maxDelayMs: config.INBOX_RETRY_MAX_MS,
+      prefetch: config.INBOX_PREFETCH,
     });
     closers.push(() => consumer.stop());
     await consumer.start();

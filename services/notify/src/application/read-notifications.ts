@@ -1,6 +1,7 @@
 import { type UserIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { problems } from '@market/shared/http';
+import { BACK_OFFICE } from '../domain/notification-messages';
 import { markAllRead, markRead, pageNotifications, unreadCount } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
 import { toNotificationView } from './notification-view';
@@ -20,4 +21,10 @@ export async function markNotificationRead(deps: NotifyDeps, caller: UserIdentit
 export async function markAllNotificationsRead(deps: NotifyDeps, caller: UserIdentity) {
   const marked = await markAllRead(deps.db, caller.sub);
   return { marked, unread_count: await unreadCount(deps.db, caller.sub) };
+}
+
+/** The operator alerts, which every admin reads alike (their read state is not tracked per admin). */
+export async function listBackOfficeNotifications(deps: NotifyDeps, query: { limit: number; cursor?: string }) {
+  const page = await pageNotifications(deps.db, BACK_OFFICE, query);
+  return { items: page.items.map(toNotificationView), next_cursor: page.next_cursor };
 }

@@ -7,15 +7,28 @@ export interface NotificationDraft {
   title: string;
   body: string;
   data: Record<string, string | number | null>;
-  biz_type: 'order' | 'listing' | 'payment' | 'user';
+  biz_type: 'order' | 'listing' | 'payment' | 'user' | 'ops';
   biz_id: string;
 }
+
+/**
+ * The recipient of the back office's notifications (`ops.alert`): every admin reads them
+ * (`GET /api/admin/notifications`); no user id can take this form.
+ */
+export const BACK_OFFICE = 'back-office';
 
 /** Integer fen as yuan with two decimals, by integer arithmetic (never through a float). */
 export function yuan(fen: number): string {
   const sign = fen < 0 ? '-' : '';
   const abs = Math.abs(fen);
   return `${sign}¥${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Notification data holds strings, integers and nulls; an alert's other details are written as text. */
+function scalarDetail(detail: Record<string, string | number | boolean | null>): Record<string, string | number | null> {
+  return Object.fromEntries(
+    Object.entries(detail).map(([k, v]) => [k, typeof v === 'boolean' || (typeof v === 'number' && !Number.isInteger(v)) ? String(v) : v]),
+  );
 }
 
 const withReason = (text: string, reason: string | null | undefined) => (reason ? `${text}原因：${reason}` : text);
@@ -89,8 +102,10 @@ function withdrawalDraft(type: EventType, w: EventData<'withdrawal.paid'>, title
 
 /**
  * Who learns of each event and what they read: the party that must act next, both parties when
- * money moved or the order ended, the owner for review outcomes, the user for their own account
- * and payments. Texts are Chinese throughout; amounts are yuan from integer fen.
+ * the order ended, the party whose wallet money reached (only from the wallet's own wallet.settled,
+ * so it is only ever told once the ledger moved), the owner for review outcomes, the user for their
+ * own account and payments, the back office for operator alerts. Texts are Chinese throughout;
+ * amounts are yuan from integer fen.
  */
 const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[] } = {
   'order.paid': (o) => [
@@ -116,25 +131,60 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
       refund: o.refund,
     }),
   ],
+  // What the order says was agreed; the money itself is told from wallet.settled, once it moved.
   'order.completed': (o) => [
-    orderDraft('order.completed', o, 'renter', '订单已完成', `「${o.listing_title}」已结算：租金消耗 ${yuan(o.consumption)}，押金扣除 ${yuan(o.deposit_deduction)}，退还您 ${yuan(o.refund)}。`, {
+    orderDraft('order.completed', o, 'renter', '订单已完成', `「${o.listing_title}」已结算：租金消耗 ${yuan(o.consumption)}，押金扣除 ${yuan(o.deposit_deduction)}，应退还您 ${yuan(o.refund)}，到账后另行通知。`, {
       consumption: o.consumption,
       deposit_deduction: o.deposit_deduction,
       refund: o.refund,
     }),
-    orderDraft('order.completed', o, 'owner', '订单已完成', `「${o.listing_title}」已结算：您的收入 ${yuan(o.owner_income)}（平台服务费 ${yuan(o.platform_fee)}）。`, {
+    orderDraft('order.completed', o, 'owner', '订单已完成', `「${o.listing_title}」已结算：应得收入 ${yuan(o.owner_income)}（平台服务费 ${yuan(o.platform_fee)}），到账后另行通知。`, {
       consumption: o.consumption,
       deposit_deduction: o.deposit_deduction,
       owner_income: o.owner_income,
       platform_fee: o.platform_fee,
     }),
   ],
-  'order.closed': (o) => [
-    orderDraft('order.closed', o, 'renter', '订单已关闭', withReason(`「${o.listing_title}」已关闭，退还您 ${yuan(o.refund)}。`, o.reason), { refund: o.refund }),
-    orderDraft('order.closed', o, 'owner', '订单已关闭', withReason(`「${o.listing_title}」已关闭，您的收入 ${yuan(o.owner_income)}。`, o.reason), {
-      owner_income: o.owner_income,
-      platform_fee: o.platform_fee,
-    }),
+  // A closed order may never have been paid: whatever money moves is told from wallet.settled.
+  'order.closed': (o) =>
+    (['renter', 'owner'] as const).map((role) => orderDraft('order.closed', o, role, '订单已关闭', withReason(`「${o.listing_title}」已关闭。`, o.reason))),
+  'wallet.settled': (w) => {
+    const order = { order_id: w.order_id, listing_id: w.listing_id };
+    const drafts: NotificationDraft[] = [];
+    if (w.owner_income > 0) {
+      drafts.push({
+        user_id: w.owner_id,
+        kind: 'wallet.settled',
+        title: '收入已到账',
+        body: `「${w.listing_title}」的收入 ${yuan(w.owner_income)} 已到账（平台服务费 ${yuan(w.platform_fee)}）。`,
+        data: { ...order, role: 'owner', owner_income: w.owner_income, platform_fee: w.platform_fee },
+        biz_type: 'order',
+        biz_id: w.order_id,
+      });
+    }
+    if (w.refund > 0) {
+      drafts.push({
+        user_id: w.renter_id,
+        kind: 'wallet.settled',
+        title: '退款已到账',
+        body: `「${w.listing_title}」退还您的 ${yuan(w.refund)} 已到账。`,
+        data: { ...order, role: 'renter', refund: w.refund },
+        biz_type: 'order',
+        biz_id: w.order_id,
+      });
+    }
+    return drafts;
+  },
+  'ops.alert': (a) => [
+    {
+      user_id: BACK_OFFICE,
+      kind: 'ops.alert',
+      title: `[${a.severity}] ${a.alert} · ${a.service}`,
+      body: a.summary,
+      data: { alert: a.alert, severity: a.severity, service: a.service, subject_type: a.subject_type, subject_id: a.subject_id, ...scalarDetail(a.detail) },
+      biz_type: 'ops',
+      biz_id: a.subject_id ?? a.alert,
+    },
   ],
   'order.cancelled': (o) =>
     otherParties(o).map((role) => orderDraft('order.cancelled', o, role, '订单已取消', withReason(`「${o.listing_title}」的订单已取消。`, o.reason))),

@@ -1,4 +1,5 @@
 import {
+  listBackOfficeNotifications as listBackOfficeNotificationsRoute,
   listNotifications as listNotificationsRoute,
   markAllNotificationsRead as markAllNotificationsReadRoute,
   markNotificationRead as markNotificationReadRoute,
@@ -6,7 +7,7 @@ import {
 } from '@market/contracts';
 import { route, type RouteBinding } from '@market/shared/http';
 import type { NotifyDeps } from '../application/deps';
-import { listNotifications, markAllNotificationsRead, markNotificationRead } from '../application/read-notifications';
+import { listBackOfficeNotifications, listNotifications, markAllNotificationsRead, markNotificationRead } from '../application/read-notifications';
 import { openNotificationStream } from '../application/stream-notifications';
 import type { NotificationHub } from '../live/notification-hub';
 
@@ -16,5 +17,6 @@ export function notifyRouteBindings(deps: NotifyDeps, hub: NotificationHub): Rou
     route(markAllNotificationsReadRoute, ({ identity }) => markAllNotificationsRead(deps, identity)),
     route(markNotificationReadRoute, ({ params, identity }) => markNotificationRead(deps, identity, params.id)),
     route(streamNotifications, ({ identity, req, res }) => openNotificationStream(deps, hub, identity, req.header('last-event-id'), res)),
+    route(listBackOfficeNotificationsRoute, ({ query }) => listBackOfficeNotifications(deps, query)),
   ];
 }

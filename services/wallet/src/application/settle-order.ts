@@ -1,13 +1,18 @@
 import { type Tx } from '@market/shared/db';
-import { PermanentEventFailure, type DomainEvent } from '@market/shared/events';
+import { PermanentEventFailure, type DomainEvent, type EventWriter } from '@market/shared/events';
 import { type Logger } from '@market/shared/logging';
-import { orderEscrow, PLATFORM_REVENUE, userAvailable, type AccountRef } from '../domain/accounts';
+import { orderEscrow, platformRevenue, userAvailable, type AccountRef } from '../domain/accounts';
 import type { Transfer } from '../domain/ledger';
 import { fullRefund, payoutsFor, UnsettleableOrder, type Payout } from '../domain/settlement';
 import { endEscrow, findEscrow, lockEscrowForEnd, type EscrowRow } from '../persistence/escrow-repository';
 import { recordTransfers } from '../persistence/ledger-repository';
 
 type OrderEnd = DomainEvent<'order.completed'> | DomainEvent<'order.closed'> | DomainEvent<'order.cancelled'>;
+
+export interface SettlementDeps {
+  log: Logger;
+  events: EventWriter;
+}
 
 function payoutsOf(end: OrderEnd, held: number): Payout[] {
   if (end.type === 'order.cancelled') return fullRefund(held);
@@ -20,18 +25,19 @@ function payoutsOf(end: OrderEnd, held: number): Payout[] {
  * the decision's figures. Runs in the inbox transaction, so a redelivered event changes nothing; the
  * escrow record is locked, so a charge racing with the end either lands first (and is refunded) or
  * finds the order ended (and is refused). Figures that do not add up to the escrow are refused at
- * once (parked in the DLQ for an operator) and no money moves.
+ * once (parked in the DLQ for an operator) and no money moves. When money moved, `wallet.settled`
+ * says how much went to whom, in the same transaction.
  */
-export async function settleOrderEscrow(tx: Tx, log: Logger, end: OrderEnd) {
+export async function settleOrderEscrow(deps: SettlementDeps, tx: Tx, end: OrderEnd) {
   try {
-    await payOut(tx, log, end);
+    await payOut(deps, tx, end);
   } catch (err) {
     if (err instanceof UnsettleableOrder) throw new PermanentEventFailure(`order ${end.data.order_id} not settled: ${err.message}`);
     throw err;
   }
 }
 
-async function payOut(tx: Tx, log: Logger, end: OrderEnd) {
+async function payOut({ log, events }: SettlementDeps, tx: Tx, end: OrderEnd) {
   const order = end.data;
   const now = new Date();
   let row: EscrowRow;
@@ -58,7 +64,7 @@ async function payOut(tx: Tx, log: Logger, end: OrderEnd) {
   const payouts = payoutsOf(end, held);
   const target: Record<Payout['to'], AccountRef> = {
     owner: userAvailable(row.owner_id),
-    platform: PLATFORM_REVENUE,
+    platform: platformRevenue(row.order_id),
     renter: userAvailable(row.renter_id),
   };
   const transfers: Transfer[] = payouts.map((p) => ({
@@ -71,5 +77,21 @@ async function payOut(tx: Tx, log: Logger, end: OrderEnd) {
   }));
   await recordTransfers(tx, transfers, now);
   const refundedOnly = payouts.every((p) => p.to === 'renter');
-  await endEscrow(tx, row.order_id, refundedOnly ? 'refunded' : 'settled', end.type, now);
+  const outcome = refundedOnly ? 'refunded' : 'settled';
+  await endEscrow(tx, row.order_id, outcome, end.type, now);
+  const paidTo = (to: Payout['to']) => payouts.filter((p) => p.to === to).reduce((sum, p) => sum + p.amount, 0);
+  await events.publish(tx, 'wallet.settled', {
+    order_id: row.order_id,
+    renter_id: row.renter_id,
+    owner_id: row.owner_id,
+    listing_id: order.listing_id,
+    listing_title: order.listing_title,
+    ended_by: end.type,
+    outcome,
+    released: held,
+    owner_income: paidTo('owner'),
+    platform_fee: paidTo('platform'),
+    refund: paidTo('renter'),
+    settled_at: now.toISOString(),
+  });
 }

@@ -12,7 +12,27 @@ export interface AccountRef {
 
 export const userAvailable = (userId: string): AccountRef => ({ key: `user:${userId}`, kind: 'user_available', ownerId: userId });
 export const orderEscrow = (orderId: string): AccountRef => ({ key: `escrow:${orderId}`, kind: 'order_escrow', ownerId: orderId });
-export const PLATFORM_REVENUE: AccountRef = { key: 'platform:revenue', kind: 'platform_revenue', ownerId: null };
+
+/**
+ * Platform fees are spread over this many revenue accounts, chosen by order id, so settlements
+ * running at once lock different rows instead of queueing on one (issue 19). The platform's revenue
+ * is the sum of every `platform_revenue` account (the unsharded `platform:revenue` of older
+ * ledgers included).
+ */
+export const REVENUE_SHARDS = 16;
+
+/** FNV-1a over the order id: stable across processes and releases, spread evenly. */
+function shardOf(orderId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < orderId.length; i++) hash = Math.imul(hash ^ orderId.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % REVENUE_SHARDS;
+}
+
+export const platformRevenue = (orderId: string): AccountRef => ({
+  key: `platform:revenue:${String(shardOf(orderId)).padStart(2, '0')}`,
+  kind: 'platform_revenue',
+  ownerId: null,
+});
 export const GATEWAY_CLEARING: AccountRef = { key: 'gateway:clearing', kind: 'gateway_clearing', ownerId: null };
 /** The amount of one withdrawal while it is pending or being sent. */
 export const withdrawalHold = (withdrawalId: string): AccountRef => ({ key: `withdrawal:${withdrawalId}`, kind: 'withdrawal_hold', ownerId: null });

@@ -49,6 +49,20 @@ const CHECKS: Array<{ check: string; sql: string }> = [
           WHERE (kind <> 'gateway_clearing' AND balance < 0) OR (kind = 'gateway_clearing' AND balance > 0) LIMIT 50`,
   },
   {
+    check: 'platform revenue is credited only by platform fees, into the revenue accounts (platform:revenue and its shards platform:revenue:NN)',
+    sql: `SELECT t.id, t.biz_type, t.to_account, a.kind FROM transfers t JOIN accounts a ON a.key = t.to_account
+          WHERE (a.kind = 'platform_revenue') <> (t.biz_type = 'platform_fee')
+             OR (a.kind = 'platform_revenue' AND a.key !~ '^platform:revenue(:[0-9]{2})?$') LIMIT 50`,
+  },
+  {
+    check: 'the revenue accounts together hold every platform fee taken, less what left them',
+    sql: `SELECT revenue::text, fees::text, paid_out::text FROM (
+            SELECT (SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'platform_revenue') AS revenue,
+                   (SELECT COALESCE(SUM(amount), 0) FROM transfers WHERE biz_type = 'platform_fee') AS fees,
+                   (SELECT COALESCE(SUM(t.amount), 0) FROM transfers t JOIN accounts a ON a.key = t.from_account WHERE a.kind = 'platform_revenue') AS paid_out
+          ) x WHERE revenue <> fees - paid_out`,
+  },
+  {
     check: 'an escrow still held holds exactly its charge; an escrow whose order ended holds nothing',
     sql: `SELECT o.order_id, o.status, o.amount::text AS charged, COALESCE(a.balance, 0)::text AS holds
           FROM order_escrows o LEFT JOIN accounts a ON a.key = 'escrow:' || o.order_id

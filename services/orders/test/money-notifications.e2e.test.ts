@@ -1,0 +1,55 @@
+import { eventually, outboxEvents, type Stack } from '@market/testkit';
+import { Market, startMarket, type Caller } from './support';
+
+/**
+ * Issue 19 items 1 and 4, across the real services: what parties read about money is only what the
+ * wallet did. An admin close of an unpaid order refunds nothing and says so; a paid one tells the
+ * renter the refund once the wallet moved it (wallet.settled).
+ */
+describe('notifications about money follow the ledger', () => {
+  let stack: Stack;
+  let market: Market;
+
+  beforeAll(async () => {
+    stack = await startMarket({ services: ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin', 'notify'] });
+    market = new Market(stack);
+  });
+  afterAll(() => stack?.stop());
+
+  const notifications = async (user: Caller) =>
+    (await market.client.get('/api/notifications?limit=100', user.token)).body.items as Array<{ kind: string; title: string; body: string; data: Record<string, unknown> }>;
+  const walletHandled = async (eventId: string) => (await stack.services.wallet!.ctx.db.query(`SELECT 1 FROM inbox WHERE event_id = $1`, [eventId])).length === 1;
+
+  it('an admin close of an unpaid order tells the renter it closed, and of no refund', async () => {
+    const owner = await market.user();
+    const renter = await market.user();
+    const listing = await market.onlineListing(owner);
+    const order = await market.order(renter, listing.id);
+    const closed = await market.client.post(`/api/admin/orders/${order.id}/close`, { reason: '房源信息有误' }, await market.admin());
+    expect(closed.status).toBe(200);
+    const [event] = await market.ordersEvents('order.closed', order.id);
+    await eventually(() => walletHandled(event!.id), Boolean);
+    const told = await eventually(() => notifications(renter), (items) => items.some((n) => n.kind === 'order.closed'), 15_000);
+    expect(told.find((n) => n.kind === 'order.closed')).toMatchObject({ title: '订单已关闭', body: '「王者荣耀 全英雄」已关闭。原因：房源信息有误' });
+    expect(told.filter((n) => n.body.includes('¥') || n.body.includes('退'))).toEqual([]);
+    expect((await outboxEvents(stack, 'wallet', 'wallet.settled')).filter((e) => e.data.order_id === order.id)).toEqual([]);
+  });
+
+  it('an admin close of a paid order tells the renter the refund that reached the wallet, to the fen', async () => {
+    const owner = await market.user();
+    const renter = await market.fundedUser(50_000);
+    const listing = await market.onlineListing(owner);
+    const order = await market.order(renter, listing.id);
+    await market.act(order.id, 'pay', renter);
+    const closed = await market.client.post(`/api/admin/orders/${order.id}/close`, { reason: '账号无法登录' }, await market.admin());
+    expect(closed.status).toBe(200);
+    const told = await eventually(() => notifications(renter), (items) => items.some((n) => n.kind === 'wallet.settled'), 15_000);
+    expect(told.find((n) => n.kind === 'wallet.settled')).toMatchObject({
+      title: '退款已到账',
+      body: `「王者荣耀 全英雄」退还您的 ¥${order.amount / 100}.00 已到账。`,
+      data: { order_id: order.id, refund: order.amount },
+    });
+    expect(await market.balance(renter)).toMatchObject({ available: 50_000, frozen: 0 });
+    expect((await notifications(owner)).filter((n) => n.kind === 'wallet.settled')).toEqual([]);
+  });
+});
