@@ -346,7 +346,7 @@ describe('notifications built from events', () => {
   it('keeps operator alerts for the back office: every admin reads them, users cannot', async () => {
     const alert = opsAlert();
     const event = await publish('ops.alert', alert);
-    const res = await client.get('/api/admin/notifications?limit=100', mintToken('admin'));
+    const res = await client.get('/api/admin/notifications?limit=100', (await newAdmin(stack, ['finance'])).token);
     expect(res.status).toBe(200);
     const mine = res.body.items.filter((n: { biz_id: string }) => n.biz_id === alert.subject_id);
     expect(mine).toEqual([

@@ -4,7 +4,7 @@ import { connect } from 'amqplib';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, eventProducers } from '@market/contracts';
-import { api, eventually, internalClientAs, mintToken, outboxEvents, publishEvent, startStack, type Stack } from '@market/testkit';
+import { api, eventually, internalClientAs, newAdmin, outboxEvents, publishEvent, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { breakdown, newUser, orderData, recharge, tcpProxy } from './support';
 
@@ -30,7 +30,7 @@ describe('settlement through a database outage', () => {
     proxy = await tcpProxy(target.host, target.port);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     stack = await startStack({
-      services: ['wallet', 'notify'],
+      services: ['wallet', 'notify', 'admin'],
       serviceEnv: {
         wallet: {
           DATABASE_URL: viaProxy.toString(),
@@ -137,9 +137,10 @@ describe('settlement through a database outage', () => {
       expect(await alerts(event.id)).toEqual(['EVENT_WAITING']);
       expect(await audits(event.id)).toEqual(['event.waiting']);
 
+      const finance = await newAdmin(stack, ['finance']);
       const notice = await eventually(
         async () => {
-          const res = await api(stack.url).get('/api/admin/notifications?limit=100', mintToken('admin'));
+          const res = await api(stack.url).get('/api/admin/notifications?limit=100', finance.token);
           return (res.body.items as Array<{ biz_id: string; data: Record<string, unknown> }>).find((n) => n.biz_id === event.id);
         },
         Boolean,

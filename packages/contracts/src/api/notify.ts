@@ -115,6 +115,8 @@ export const listBackOfficeNotifications = defineRoute({
   method: 'get',
   path: '/api/admin/notifications',
   auth: 'admin',
+  // alerts of waiting money events and the like: every back-office role sees the dashboard (ADR 0033)
+  permission: 'dashboard.read',
   summary: 'The back office’s notifications: operator alerts raised by the services',
   description: [
     'Every `ops.alert` any service raised, newest first, for every admin: a money event that keeps failing and is',

@@ -448,6 +448,8 @@ export interface paths {
         /**
          * The back office’s notifications: operator alerts raised by the services
          * @description Every `ops.alert` any service raised, newest first, for every admin: a money event that keeps failing and is being retried (`EVENT_WAITING`, with its id, type, attempts, first failure and last error in `data`) and its recovery (`EVENT_RECOVERED`). `user_id` is `back-office`; `kind` is `ops.alert`.
+         *
+         *     Permission: `dashboard.read` (roles: super_admin, reviewer, customer_service, finance, auditor).
          */
         get: operations["listBackOfficeNotifications"];
         put?: never;
