@@ -5,9 +5,16 @@ import { api, mintToken, outboxEvents as outboxOf, startStack, type Stack } from
 
 export type Client = ReturnType<typeof api>;
 
-/** One identity service behind a real gateway; TRUST_PROXY lets each test speak from its own address. */
-export async function startIdentityStack(identityEnv: Record<string, string> = {}, env: Record<string, string> = {}) {
-  return startStack({ services: ['identity'], env: { TRUST_PROXY: 'true', ...env }, serviceEnv: { identity: identityEnv } });
+/**
+ * One identity service behind a real gateway (with admin, for tests that need a real back-office
+ * session); TRUST_PROXY lets each test speak from its own address.
+ */
+export async function startIdentityStack(identityEnv: Record<string, string> = {}, env: Record<string, string> = {}, withAdmin = false) {
+  return startStack({
+    services: withAdmin ? ['identity', 'admin'] : ['identity'],
+    env: { TRUST_PROXY: 'true', ...env },
+    serviceEnv: { identity: identityEnv },
+  });
 }
 
 /** An admin token of no session: identity's user routes refuse it whatever the gateway knows of admins. */

@@ -1,5 +1,5 @@
-import { api, startAliyunSmsSimulator, startTencentCloudSimulator, type Stack } from '@market/testkit';
-import { adminToken, forgetResendInterval, from, newIp, newPhone, outboxEvents, startIdentityStack, type Client } from './helpers';
+import { api, newAdmin, startAliyunSmsSimulator, startTencentCloudSimulator, type Stack } from '@market/testkit';
+import { forgetResendInterval, from, newIp, newPhone, outboxEvents, startIdentityStack, type Client } from './helpers';
 
 /**
  * Identity with each real SMS provider, its official SDK pointed at a local simulator of the
@@ -93,7 +93,7 @@ describe.each(PROVIDERS)('SMS through $name', (provider) => {
 
   beforeAll(async () => {
     sim = await provider.start();
-    stack = await startIdentityStack({ ...sim.env(), SMS_DAILY_LIMIT_PER_PHONE: '2', PROVIDER_TIMEOUT_MS: '1500' });
+    stack = await startIdentityStack({ ...sim.env(), SMS_DAILY_LIMIT_PER_PHONE: '2', PROVIDER_TIMEOUT_MS: '1500' }, {}, true);
     client = api(stack.url);
   });
   afterAll(async () => {
@@ -191,7 +191,8 @@ describe.each(PROVIDERS)('SMS through $name', (provider) => {
     const phone = newPhone();
     await send(phone);
     const session = (await logIn(phone, sim.codeFor(phone))).body;
-    expect((await client.post(`/api/admin/users/${session.user.id}/freeze`, { reason: 'fraud' }, adminToken())).status).toBe(200);
+    const support = await newAdmin(stack, ['customer_service']);
+    expect((await client.post(`/api/admin/users/${session.user.id}/freeze`, { reason: 'fraud' }, support.token)).status).toBe(200);
     await forgetResendInterval(stack, phone);
 
     const calls = sim.answers().length;

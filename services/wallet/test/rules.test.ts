@@ -152,8 +152,8 @@ describe('the sandbox payment gateway', () => {
     expect(() => createPaymentChannels({ ...config, PAYGATE_PROVIDER: ['wechatpay'], WECHATPAY_MCH_ID: '1900000001' }, null as never, log)).toThrow(
       'the wechatpay channel needs WECHATPAY_APP_ID, WECHATPAY_PRIVATE_KEY, WECHATPAY_CERTIFICATE, WECHATPAY_API_V3_KEY, WECHATPAY_NOTIFY_URL',
     );
-    expect(loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test', PAYGATE_PROVIDER: 'alipay, sandbox' }).PAYGATE_PROVIDER).toEqual(['alipay', 'sandbox']);
-    expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test', PAYGATE_PROVIDER: 'alipay,paypal' })).toThrow(/PAYGATE_PROVIDER/);
+    expect(loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'development', PAYGATE_PROVIDER: 'alipay, sandbox' }).PAYGATE_PROVIDER).toEqual(['alipay', 'sandbox']);
+    expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'development', PAYGATE_PROVIDER: 'alipay,paypal' })).toThrow(/PAYGATE_PROVIDER/);
     expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'production', INTERNAL_ASSERTION_SECRET: 'x'.repeat(40) })).toThrow(/PAYGATE_SECRET/);
   });
 });

@@ -32,8 +32,8 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
         },
       },
     });
-    // withdrawals are finance's (ADR 0033)
-    admin = await newAdmin(stack, ['finance']);
+    // withdrawals are finance's (ADR 0033); freezing a payee is customer service's
+    admin = await newAdmin(stack, ['finance', 'customer_service']);
     sim.routeNotificationsTo(stack.url);
     client = api(stack.url);
   });
