@@ -82,7 +82,10 @@ for (const service of SERVICES) {
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
   });
 }
-run('gateway', 'services/gateway/dist/main.js', { PORT: String(gatewayPort) });
+run('gateway', 'services/gateway/dist/main.js', {
+  PORT: String(gatewayPort),
+  GATEWAY_METRICS_PORT: env.GATEWAY_METRICS_PORT ?? String(gatewayPort + 9),
+});
 
 const started = Date.now();
 const deadline = started + Number(env.START_TIMEOUT_MS ?? 60_000);

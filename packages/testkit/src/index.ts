@@ -13,6 +13,8 @@ import { startService, type RunningService, type ServiceDefinition } from '@mark
 import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
 import { createGateway } from '../../../services/gateway/src/app';
 import { loadGatewayConfig } from '../../../services/gateway/src/config';
+import { createGatewayMetrics } from '../../../services/gateway/src/metrics';
+import { createMetricsServer } from '@market/shared/metrics';
 import { adminService } from '../../../services/admin/src/service';
 import { catalogService } from '../../../services/catalog/src/service';
 import { filesService } from '../../../services/files/src/service';
@@ -34,6 +36,8 @@ const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
 export interface Stack {
   /** base URL of the gateway, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** the gateway's metrics, on their own port as in production: `${gatewayMetricsUrl}/metrics` */
+  gatewayMetricsUrl: string;
   env: NodeJS.ProcessEnv;
   services: Partial<Record<ServiceName, RunningService<any>>>;
   redis: RedisClient;
@@ -101,12 +105,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
   const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
   const redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
-  const server = createServer(createGateway(gatewayConfig, redis, log));
+  const gatewayMetrics = createGatewayMetrics();
+  const server = createServer(createGateway(gatewayConfig, redis, log, gatewayMetrics));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const metricsServer = createMetricsServer(gatewayMetrics.metrics);
+  await new Promise<void>((resolve) => metricsServer.listen(0, '127.0.0.1', resolve));
 
   return {
     url: `http://127.0.0.1:${port}`,
+    gatewayMetricsUrl: `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}`,
     env,
     services,
     redis,
@@ -115,6 +123,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await new Promise((resolve) => metricsServer.close(resolve));
       await Promise.allSettled(Object.values(services).map((s) => s!.stop()));
       const queues = Object.values(services).flatMap((s) => Object.values(s!.consumer.queues));
       await dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues);

@@ -7,6 +7,7 @@ import { errorHandler, notFoundHandler } from '@market/shared/http';
 import { accessLogger, type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
 import type { GatewayConfig } from './config';
+import type { GatewayMetrics } from './metrics';
 import { gatewayOpenApiDocument } from './openapi';
 import { createProxyHandler, servedBy } from './proxy-handler';
 
@@ -54,7 +55,7 @@ function isGatewayOwnPath(path: string): boolean {
  * `/api/*` routes of the contracts go to the proxy handler, everything else to the Express app
  * of the gateway's own routes (which answers 404 for anything unknown, `/internal/*` included).
  */
-export function createGateway(config: GatewayConfig, redis: RedisClient, log: Logger): RequestListener {
+export function createGateway(config: GatewayConfig, redis: RedisClient, log: Logger, metrics?: GatewayMetrics): RequestListener {
   const ownRoutes = createOwnRoutes(config, redis, log);
   const proxy = createProxyHandler(config, redis, log);
   const access = accessLogger(log);
@@ -67,12 +68,14 @@ export function createGateway(config: GatewayConfig, redis: RedisClient, log: Lo
     const path = query === -1 ? url : url.slice(0, query);
     res.on('finish', () => {
       const status = res.statusCode;
+      const ms = performance.now() - started;
+      metrics?.observe(res, req.method ?? '', path, ms / 1000);
       access(status >= 500 ? 'warn' : 'info', {
         request_id: requestId,
         method: req.method ?? '',
         path,
         status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
         service: servedBy(res),
       });
     });

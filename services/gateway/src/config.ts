@@ -12,6 +12,8 @@ export const gatewayEnvShape = {
   ...tokenSecretShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS.gateway),
   HOST: z.string().default('0.0.0.0'),
+  /** Prometheus metrics (`GET /metrics`) on a port of their own, never on the public one; 0 picks a free port */
+  GATEWAY_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** behind a load balancer: take the client address from X-Forwarded-For (Express `trust proxy` value) */
   TRUST_PROXY: z.string().default('false'),
   ...serviceUrlShape,

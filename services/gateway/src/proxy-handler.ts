@@ -31,7 +31,13 @@ function stripClientIdentityHeaders(headers: IncomingMessage['headers']) {
 }
 
 const SERVED_BY = Symbol('served by');
-type Tagged = ServerResponse & { [SERVED_BY]?: ServiceName };
+const ROUTE_ID = Symbol('route id');
+type Tagged = ServerResponse & { [SERVED_BY]?: ServiceName; [ROUTE_ID]?: string };
+
+/** The id of the contract route a request matched (undefined when none did), for the metrics. */
+export function routeIdOf(res: ServerResponse): string | undefined {
+  return (res as Tagged)[ROUTE_ID];
+}
 
 /** Which service a response came from (undefined when the gateway answered itself). */
 export function servedBy(res: ServerResponse): ServiceName | undefined {
@@ -138,6 +144,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
       }
       return;
     }
+    (res as Tagged)[ROUTE_ID] = route.id;
     try {
       const waiting = admit(req, res, path, requestId, route);
       if (waiting) waiting.catch((err: unknown) => fail(res, path, err));

@@ -26,6 +26,7 @@ export const notifyService = defineService({
       maxStreamsPerUser: ctx.config.NOTIFY_MAX_STREAMS_PER_USER,
     });
     await hub.start();
+    ctx.metrics.scrapeGauge('market_notify_open_streams', 'Live notification streams open on this replica', [], () => [{ value: hub.openStreams }]);
     return {
       routes: notifyRouteBindings(deps, hub),
       handlers: notifyEventHandlers(deps.channel),

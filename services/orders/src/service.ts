@@ -18,6 +18,7 @@ import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
 import { BackOfficeIndexes1764100000000 } from './persistence/migrations/1764100000000-back-office-indexes';
 import { IndexOrderStats1764500000000 } from './persistence/migrations/1764500000000-index-order-stats';
+import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
   name: 'orders',
@@ -31,6 +32,7 @@ export const ordersService = defineService({
     IndexOrderStats1764500000000,
   ],
   build: (ctx) => {
+    registerOrderMetrics(ctx);
     if (ctx.config.NODE_ENV === 'production' && ctx.config.ORDER_MINUTE_MS !== 60_000) {
       throw new ConfigError('ORDER_MINUTE_MS is for tests only; production thresholds are in real minutes');
     }

@@ -12,6 +12,7 @@ import { walletRouteBindings } from './http/routes';
 import { CreateLedger1764000000000 } from './persistence/migrations/1764000000000-create-ledger';
 import { CreateSandboxPayments1764000000001 } from './persistence/migrations/1764000000001-create-sandbox-payments';
 import { IndexTransfersByTypeTime1764500000000 } from './persistence/migrations/1764500000000-index-transfers-by-type-time';
+import { registerWalletMetrics } from './business-metrics';
 
 export const walletService = defineService({
   name: 'wallet',
@@ -19,6 +20,7 @@ export const walletService = defineService({
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000],
   build: (ctx) => {
+    registerWalletMetrics(ctx);
     const sandbox = createPaymentGateway(ctx.config, ctx.db, ctx.log);
     const deps: WalletDeps = {
       db: ctx.db,

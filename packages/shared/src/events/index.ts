@@ -4,3 +4,4 @@ export * from './envelope';
 export * from './inbox';
 export * from './outbox';
 export * from './topology';
+export * from './committed-events';

@@ -45,6 +45,8 @@ export class EventWriter {
   constructor(
     private readonly producer: ServiceName,
     private readonly schema: string,
+    /** told of each event written, with the transaction it was written in (business counters after commit) */
+    private readonly onWritten?: (tx: Tx, event: DomainEvent) => void,
   ) {}
 
   async publish<T extends EventType>(tx: Tx, type: T, data: EventData<T>): Promise<DomainEvent<T>> {
@@ -56,6 +58,7 @@ export class EventWriter {
     await tx.query(`INSERT INTO outbox (id, type, payload) VALUES ($1, $2, $3)`, [event.id, type, JSON.stringify(event)]);
     // NOTIFY is delivered at commit and dropped on rollback, which is exactly when the relay should wake.
     await tx.query(`SELECT pg_notify($1, '')`, [outboxChannel(this.schema)]);
+    this.onWritten?.(tx, event);
     return event;
   }
 }

@@ -5,12 +5,15 @@ import { z } from 'zod';
 import { createAssertionSigner, createAssertionVerifier } from '../auth/assertion';
 import { Revocations } from '../auth/revocation';
 import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
-import { type ServiceName, DEFAULT_PORTS } from '@market/contracts';
+import { type EventType, type ServiceName, DEFAULT_PORTS, eventConsumers } from '@market/contracts';
 import { createDataSource, DB_TIMEOUT_DEFAULTS, initializeDataSource } from '../db/data-source';
 import type { Db } from '../db/sql';
 import { Bus } from '../events/bus';
 import { InboxConsumer, undeclaredHandlers, type EventHandlers } from '../events/inbox';
 import { EventWriter, OutboxRelay } from '../events/outbox';
+import { CommittedEvents, type CommittedEventListener } from '../events/committed-events';
+import type { Metrics } from '../metrics/registry';
+import { instrumentHandlers, serviceMetrics } from './service-metrics';
 import { InternalClient } from '../http/internal-client';
 import type { InternalBinding } from '../http/internal-routes';
 import { IdempotencyStore } from '../http/idempotency';
@@ -57,6 +60,10 @@ export interface ServiceContext<S extends z.ZodRawShape = z.ZodRawShape> {
   revocations: Revocations;
   /** calls other services' `/internal/*` contracts, signed as this service */
   internal: InternalClient;
+  /** the service's metrics at `/metrics`; a service adds its business figures here */
+  metrics: Metrics;
+  /** runs `listener` for each event of `type` this service writes, once its transaction has committed */
+  onCommittedEvent: <T extends EventType>(type: T, listener: CommittedEventListener<T>) => void;
 }
 
 export interface ServiceParts {
@@ -122,6 +129,8 @@ export async function startService<S extends z.ZodRawShape>(
   await initializeDataSource(dataSource, schema);
   const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}` });
+  const committed = new CommittedEvents(dataSource);
+  const observed = serviceMetrics(def.name, dataSource, bus, eventConsumers[def.name].length > 0);
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
   const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
   const ctx: ServiceContext<S> = {
@@ -135,10 +144,12 @@ export async function startService<S extends z.ZodRawShape>(
     },
     redis,
     bus,
-    events: new EventWriter(def.name, schema),
+    events: new EventWriter(def.name, schema, (tx, event) => committed.written(tx, event)),
     redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
     revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
     internal: new InternalClient(serviceUrls(config), serviceAssertion),
+    metrics: observed.metrics,
+    onCommittedEvent: (type, listener) => committed.on(type, listener),
   };
   const parts = await def.build(ctx);
   const undeclared = undeclaredHandlers(def.name, parts.handlers ?? {});
@@ -172,7 +183,7 @@ export async function startService<S extends z.ZodRawShape>(
     dataSource,
     bus,
     log,
-    handlers: parts.handlers ?? {},
+    handlers: instrumentHandlers(observed.metrics, parts.handlers ?? {}),
     maxAttempts: config.INBOX_MAX_ATTEMPTS,
     baseDelayMs: config.INBOX_RETRY_BASE_MS,
   });
@@ -186,6 +197,7 @@ export async function startService<S extends z.ZodRawShape>(
     internal: parts.internal,
     validateResponses: config.NODE_ENV !== 'production',
     idempotency,
+    metrics: observed.metrics,
     readiness: async () => ({
       database: await dataSource.query('SELECT 1').then(() => true, () => false),
       broker: bus.isConnected,
@@ -212,6 +224,7 @@ export async function startService<S extends z.ZodRawShape>(
       for (const job of jobs) await job.stop();
       await consumer.stop();
       await relay.stop();
+      await observed.close();
       await bus.close();
       await redis.quit().catch(() => undefined);
       await dataSource.destroy();
