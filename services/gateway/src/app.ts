@@ -28,7 +28,8 @@ function createOwnRoutes(config: GatewayConfig, redis: RedisClient, log: Logger)
     };
     await Promise.all(
       Object.entries(urls).map(async ([service, url]) => {
-        checks[service] = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+        // a service is ready when its database, broker, Redis and its own conditions are (its /readyz)
+        checks[service] = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
           (r) => r.ok,
           () => false,
         );

@@ -76,6 +76,8 @@ export interface ServiceParts {
    * stops, before the server waits for its connections.
    */
   beforeStop?: () => Promise<void> | void;
+  /** the service's own conditions of serving, added to `/readyz` beside database, broker and Redis */
+  readiness?: () => Promise<Record<string, boolean>>;
 }
 
 export interface ServiceDefinition<S extends z.ZodRawShape> {
@@ -190,6 +192,7 @@ export async function startService<S extends z.ZodRawShape>(
   await consumer.start();
   for (const job of jobs) await job.start();
 
+  let stopping: Promise<void> | null = null;
   const app = createServiceApp({
     log,
     verifyAssertion: createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET),
@@ -202,6 +205,9 @@ export async function startService<S extends z.ZodRawShape>(
       database: await dataSource.query('SELECT 1').then(() => true, () => false),
       broker: bus.isConnected,
       redis: redis.isReady,
+      // a stopping replica tells load balancers to send no more while it drains
+      accepting: stopping === null,
+      ...(await parts.readiness?.().catch(() => ({ own: false }))),
     }),
   });
   const port = config.PORT ?? DEFAULT_PORTS[def.name];
@@ -213,7 +219,6 @@ export async function startService<S extends z.ZodRawShape>(
   const address = server.address() as AddressInfo;
   log.info({ port: address.port, schema }, `${def.name} listening`);
 
-  let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       await parts.beforeStop?.();
