@@ -72,6 +72,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     RATE_LIMIT_SMS_PER_MINUTE: '100000',
     RATE_LIMIT_LOGIN_PER_MINUTE: '100000',
     RATE_LIMIT_OPEN_UPLOAD_PER_MINUTE: '100000',
+    // a test stack stops at once; the drain test runs real processes with the default grace
+    SHUTDOWN_GRACE_MS: '0',
     ...opts.env,
   });
   const ports: Record<string, number> = {};

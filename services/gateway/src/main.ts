@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { createLogger } from '@market/shared/logging';
 import { createMetricsServer } from '@market/shared/metrics';
+import { drainServer } from '@market/shared/http';
 import { connectRedis } from '@market/shared/redis';
 import { createGateway } from './app';
 import { loadGatewayConfig } from './config';
@@ -25,10 +26,10 @@ async function main() {
   const shutdown = (signal: string) => {
     log.info({ signal }, 'shutting down');
     metricsServer.close();
-    server.close(() => {
+    // New connections are refused at once; requests already taken are answered (ADR 0038).
+    drainServer(server, config.SHUTDOWN_GRACE_MS).then(() => {
       redis.quit().finally(() => process.exit(0));
     });
-    server.closeIdleConnections();
     // Open notification streams never end by themselves; clients reconnect elsewhere with Last-Event-ID.
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
   };

@@ -22,6 +22,7 @@ import { createServiceApp } from '../http/service-app';
 import { createLogger, type Logger } from '../logging/logger';
 import { connectRedis, type RedisClient } from '../redis';
 import { periodicJob, type Job } from './periodic-job';
+import { drainServer } from '../http/drain-server';
 
 const serviceEnvShape = {
   ...baseEnvShape,
@@ -35,6 +36,8 @@ const serviceEnvShape = {
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
   INBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(6),
   INBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
+  /** at a stop, how long idle keep-alive connections may stay open to take a last request (answered with Connection: close) */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(2000),
   ...serviceUrlShape,
 };
 
@@ -222,10 +225,7 @@ export async function startService<S extends z.ZodRawShape>(
   const stop = () => {
     stopping ??= (async () => {
       await parts.beforeStop?.();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await drainServer(server, config.SHUTDOWN_GRACE_MS);
       for (const job of jobs) await job.stop();
       await consumer.stop();
       await relay.stop();
