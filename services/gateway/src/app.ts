@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { serviceUrls } from '@market/shared/config';
 import { acceptRequestId } from '@market/shared/context';
+import { currentTraceId } from '@market/shared/tracing';
 import { errorHandler, notFoundHandler } from '@market/shared/http';
 import { accessLogger, type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
@@ -63,6 +64,7 @@ export function createGateway(config: GatewayConfig, redis: RedisClient, log: Lo
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const requestId = acceptRequestId(req.headers['x-request-id']);
+    const traceId = currentTraceId();
     res.setHeader('x-request-id', requestId);
     const url = req.url ?? '/';
     const query = url.indexOf('?');
@@ -78,6 +80,7 @@ export function createGateway(config: GatewayConfig, redis: RedisClient, log: Lo
         status,
         ms: Math.round(ms * 10) / 10,
         service: servedBy(res),
+        trace_id: traceId,
       });
     });
     if (isGatewayOwnPath(path)) ownRoutes(req, res);

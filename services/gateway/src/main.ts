@@ -1,7 +1,9 @@
+import './telemetry';
 import { createServer } from 'node:http';
 import { createLogger } from '@market/shared/logging';
 import { createMetricsServer } from '@market/shared/metrics';
 import { drainServer } from '@market/shared/http';
+import { flushTraces } from '@market/shared/tracing';
 import { connectRedis } from '@market/shared/redis';
 import { createGateway } from './app';
 import { loadGatewayConfig } from './config';
@@ -28,7 +30,11 @@ async function main() {
     metricsServer.close();
     // New connections are refused at once; requests already taken are answered (ADR 0038).
     drainServer(server, config.SHUTDOWN_GRACE_MS).then(() => {
-      redis.quit().finally(() => process.exit(0));
+      redis
+        .quit()
+        .catch(() => undefined)
+        .then(flushTraces)
+        .finally(() => process.exit(0));
     });
     // Open notification streams never end by themselves; clients reconnect elsewhere with Last-Event-ID.
     setTimeout(() => server.closeAllConnections(), 10_000).unref();

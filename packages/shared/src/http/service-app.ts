@@ -3,6 +3,7 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import type { Logger } from 'pino';
 import { accessLogger } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
+import { currentTraceId } from '../tracing';
 import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
 import { problems } from './problem';
@@ -63,13 +64,14 @@ function requestBookkeeping(log: Logger, metrics: Metrics | undefined) {
   return (req: Request, res: Response, path: string): string => {
     const started = performance.now();
     const requestId = acceptRequestId(req.headers['x-request-id']);
+    const traceId = currentTraceId();
     res.setHeader('x-request-id', requestId);
     res.locals = new RequestLocals(requestId, log);
     res.on('finish', () => {
       const status = res.statusCode;
       const level = status >= 500 ? 'error' : path === '/healthz' || path === '/readyz' ? 'debug' : 'info';
       const ms = performance.now() - started;
-      access(level, { request_id: requestId, method: req.method, path, status, ms: Math.round(ms * 10) / 10 });
+      access(level, { request_id: requestId, method: req.method, path, status, ms: Math.round(ms * 10) / 10, trace_id: traceId });
       metrics?.observeHttp((res.locals.routeId as string | undefined) ?? OWN_ROUTES[path] ?? 'unmatched', req.method, status, ms / 1000);
     });
     return requestId;

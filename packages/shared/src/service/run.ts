@@ -23,6 +23,7 @@ import { createLogger, type Logger } from '../logging/logger';
 import { connectRedis, type RedisClient } from '../redis';
 import { periodicJob, type Job } from './periodic-job';
 import { drainServer } from '../http/drain-server';
+import { flushTraces } from '../tracing';
 
 const serviceEnvShape = {
   ...baseEnvShape,
@@ -246,8 +247,8 @@ export function runServiceMain<S extends z.ZodRawShape>(def: ServiceDefinition<S
       const shutdown = (signal: string) => {
         running.ctx.log.info({ signal }, 'shutting down');
         running.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
+          () => flushTraces().finally(() => process.exit(0)),
+          () => flushTraces().finally(() => process.exit(1)),
         );
       };
       process.once('SIGINT', () => shutdown('SIGINT'));
