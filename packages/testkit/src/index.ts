@@ -39,7 +39,10 @@ export interface Stack {
   /** the gateway's metrics, on their own port as in production: `${gatewayMetricsUrl}/metrics` */
   gatewayMetricsUrl: string;
   env: NodeJS.ProcessEnv;
+  /** the first (or only) process of each service */
   services: Partial<Record<ServiceName, RunningService<any>>>;
+  /** every process of each service (several where `replicas` asked for them) */
+  replicas: Partial<Record<ServiceName, Array<RunningService<any>>>>;
   redis: RedisClient;
   stop(): Promise<void>;
 }
@@ -58,6 +61,11 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** extra environment for one service */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /**
+   * processes of a service (default 1), started together on one schema, each with its own port,
+   * relay, consumer and jobs; the gateway and the other services take them in turn
+   */
+  replicas?: Partial<Record<ServiceName, number>>;
 }
 
 /**
@@ -76,32 +84,39 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     SHUTDOWN_GRACE_MS: '0',
     ...opts.env,
   });
-  const ports: Record<string, number> = {};
-  for (const name of opts.services) ports[name] = await freePort();
+  const ports: Partial<Record<ServiceName, number[]>> = {};
+  for (const name of opts.services) {
+    ports[name] = [];
+    for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) ports[name].push(await freePort());
+  }
   const urls = Object.fromEntries(
     (Object.keys(DEFINITIONS) as ServiceName[]).map((name) => [
       `${name.toUpperCase()}_URL`,
-      ports[name] ? `http://127.0.0.1:${ports[name]}` : `http://127.0.0.1:${DEFAULT_PORTS[name] + 10_000}`,
+      ports[name] ? ports[name].map((port) => `http://127.0.0.1:${port}`).join(',') : `http://127.0.0.1:${DEFAULT_PORTS[name] + 10_000}`,
     ]),
   );
   const env = { ...base, ...urls };
   const schemas: string[] = [];
   const services: Stack['services'] = {};
+  const replicas: Stack['replicas'] = {};
+  const all = () => Object.values(replicas).flat();
   try {
     await Promise.all(
       opts.services.map(async (name) => {
         const schema = uniqueName(`t_${name}`);
         schemas.push(schema);
-        services[name] = await startService(DEFINITIONS[name], {
-          ...env,
-          DB_SCHEMA: schema,
-          PORT: String(ports[name]),
-          ...opts.serviceEnv?.[name],
-        });
+        replicas[name] = [];
+        await Promise.all(
+          ports[name]!.map(async (port) => {
+            const running = await startService(DEFINITIONS[name], { ...env, DB_SCHEMA: schema, PORT: String(port), ...opts.serviceEnv?.[name] });
+            replicas[name]!.push(running);
+          }),
+        );
+        services[name] = replicas[name][0];
       }),
     );
   } catch (err) {
-    await Promise.allSettled(Object.values(services).map((s) => s!.stop()));
+    await Promise.allSettled(all().map((s) => s!.stop()));
     throw err;
   }
   const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
@@ -119,6 +134,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     gatewayMetricsUrl: `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}`,
     env,
     services,
+    replicas,
     redis,
     async stop() {
       await new Promise<void>((resolve) => {
@@ -126,7 +142,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         server.closeAllConnections();
       });
       await new Promise((resolve) => metricsServer.close(resolve));
-      await Promise.allSettled(Object.values(services).map((s) => s!.stop()));
+      await Promise.allSettled(all().map((s) => s!.stop()));
       const queues = Object.values(services).flatMap((s) => Object.values(s!.consumer.queues));
       await dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues);
       await dropSchemas(String(env.DATABASE_URL), schemas);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { serviceUrls } from '@market/shared/config';
+import { serviceAddresses } from '@market/shared/config';
 import { acceptRequestId } from '@market/shared/context';
 import { currentTraceId } from '@market/shared/tracing';
 import { errorHandler, notFoundHandler } from '@market/shared/http';
@@ -18,7 +18,7 @@ function createOwnRoutes(config: GatewayConfig, redis: RedisClient, log: Logger)
   app.disable('x-powered-by');
   app.set('etag', false);
   const document = gatewayOpenApiDocument();
-  const urls = serviceUrls(config);
+  const addresses = serviceAddresses(config);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -28,12 +28,18 @@ function createOwnRoutes(config: GatewayConfig, redis: RedisClient, log: Logger)
       redis: await redis.ping().then(() => true, () => false),
     };
     await Promise.all(
-      Object.entries(urls).map(async ([service, url]) => {
-        // a service is ready when its database, broker, Redis and its own conditions are (its /readyz)
-        checks[service] = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
-          (r) => r.ok,
-          () => false,
+      Object.entries(addresses).map(async ([service, urls]) => {
+        // a service is ready when its database, broker, Redis and its own conditions are (its
+        // /readyz), at one of its replicas at least
+        const replicas = await Promise.all(
+          urls.map((url) =>
+            fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+              (r) => r.ok,
+              () => false,
+            ),
+          ),
         );
+        checks[service] = replicas.some(Boolean);
       }),
     );
     const ready = Object.values(checks).every(Boolean);

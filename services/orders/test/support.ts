@@ -16,7 +16,9 @@ export interface Caller {
 }
 
 /** Every service an order touches; SMS caps lifted because every test user logs in from one address. */
-export async function startMarket(opts: { orders?: Record<string, string>; services?: ServiceName[] } = {}): Promise<Stack> {
+export async function startMarket(
+  opts: { orders?: Record<string, string>; services?: ServiceName[]; replicas?: Partial<Record<ServiceName, number>> } = {},
+): Promise<Stack> {
   const storage = mkdtempSync(path.join(tmpdir(), 'orders-files-'));
   const stack = await startStack({
     services: opts.services ?? ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin'],
@@ -25,6 +27,7 @@ export async function startMarket(opts: { orders?: Record<string, string>; servi
       files: { FILES_STORAGE_DIR: storage },
       orders: { ORDER_SCAN_INTERVAL_MS: '200', SETTINGS_RETRY_MS: '200', ...opts.orders },
     },
+    replicas: opts.replicas,
   });
   return {
     ...stack,
