@@ -95,4 +95,23 @@ describe('npm start checks Postgres, RabbitMQ and Redis before starting anything
     expect(output).toContain('sudo service redis-server start');
     expect(output).not.toMatch(/PostgreSQL cannot|RabbitMQ cannot/);
   }, 30_000);
+
+  it('npm start checks before it builds anything', async () => {
+    const infra = await resolveInfra();
+    const refused = await closedPort();
+    const started = Date.now();
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: root,
+      env: { ...process.env, AMQP_URL: infra.AMQP_URL, REDIS_URL: `redis://127.0.0.1:${refused}`, PORT: '18281' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(output).toContain(`Redis cannot be reached at 127.0.0.1:${refused} (REDIS_URL`);
+    expect(output).not.toMatch(/turbo|Tasks:/);
+  }, 30_000);
 });
