@@ -22,13 +22,15 @@ interface Span {
  * An OpenTelemetry collector as far as the exporters can tell: OTLP/HTTP with JSON bodies on
  * `/v1/traces`, answering as a collector does; it keeps every span it is sent.
  */
-async function otlpReceiver(): Promise<{ url: string; spans: Span[]; close: () => Promise<void> }> {
+async function otlpReceiver(): Promise<{ url: string; spans: Span[]; others: string[]; close: () => Promise<void> }> {
   const spans: Span[] = [];
+  const others: string[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/traces' || !String(req.headers['content-type']).startsWith('application/json')) {
+        others.push(`${req.method} ${req.url}`);
         res.writeHead(404).end();
         return;
       }
@@ -56,6 +58,7 @@ async function otlpReceiver(): Promise<{ url: string; spans: Span[]; close: () =
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
+    others,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -97,8 +100,6 @@ describe('traces across the gateway, services and events', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '100',
-        OTEL_METRICS_EXPORTER: 'none',
-        OTEL_LOGS_EXPORTER: 'none',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -193,5 +194,7 @@ describe('traces across the gateway, services and events', () => {
     const logged = await eventually(async () => lines(), (found) => found.length >= 2);
     expect(logged.some((line) => line.startsWith('{"level":"info"') && line.includes('"service":"gateway"'))).toBe(true);
     expect(logged.some((line) => JSON.parse(line).service === 'orders')).toBe(true);
+    // traces only: no metrics or logs pushed over OTLP (metrics are scraped at /metrics)
+    expect(collector.others).toEqual([]);
   }, 60_000);
 });

@@ -30,6 +30,10 @@ export interface TelemetryOptions {
  */
 export function startTelemetry(serviceName: string, opts: TelemetryOptions): NodeSDK | null {
   if (!opts.spanProcessors && !tracingConfigured()) return null;
+  // Traces only: metrics are Prometheus's (/metrics), and the SDK would otherwise also push its own
+  // metrics and logs over OTLP by default. Either can still be asked for with its variable.
+  process.env.OTEL_METRICS_EXPORTER ??= 'none';
+  process.env.OTEL_LOGS_EXPORTER ??= 'none';
   const instrumentations: Instrumentation[] = [
     new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)$/.test(req.url ?? '') }),
     new ExpressInstrumentation(),
