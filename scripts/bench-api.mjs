@@ -107,7 +107,7 @@ for (const service of SERVICES) {
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
   });
 }
-start('gateway', 'services/gateway/dist/main.js', { PORT: String(gatewayPort) });
+start('gateway', 'services/gateway/dist/main.js', { PORT: String(gatewayPort), GATEWAY_METRICS_PORT: '0' });
 
 const gateway = `http://127.0.0.1:${gatewayPort}`;
 for (let i = 0; ; i++) {

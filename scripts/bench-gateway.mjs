@@ -76,6 +76,7 @@ const serviceProcess = start(`services/${service}/dist/main.js`, {
 });
 const gatewayProcess = start('services/gateway/dist/main.js', {
   PORT: String(gatewayPort),
+  GATEWAY_METRICS_PORT: '0',
   [`${service.toUpperCase()}_URL`]: `http://127.0.0.1:${servicePort}`,
 });
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { provisionDatabase, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
+import { preflight } from './lib/preflight.mjs';
 import { formatLogLine } from './lib/log-format.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,6 +25,17 @@ const nodeArgs = env.MARKET_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
 function launcherLog(message) {
   process.stdout.write(pretty ? `\x1b[1m[start]\x1b[0m ${message}\n` : `${JSON.stringify({ level: 'info', service: 'start', msg: message, time: new Date().toISOString() })}\n`);
+}
+
+const unreachable = await preflight({
+  DATABASE_ADMIN_URL: settings.adminUrl,
+  AMQP_URL: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+  REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+});
+if (unreachable.length > 0) {
+  for (const line of unreachable) launcherLog(line);
+  launcherLog('nothing was started');
+  process.exit(1);
 }
 
 await provisionDatabase(settings).catch((err) => {
@@ -82,20 +94,26 @@ for (const service of SERVICES) {
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
   });
 }
-run('gateway', 'services/gateway/dist/main.js', { PORT: String(gatewayPort) });
+run('gateway', 'services/gateway/dist/main.js', {
+  PORT: String(gatewayPort),
+  GATEWAY_METRICS_PORT: env.GATEWAY_METRICS_PORT ?? String(gatewayPort + 9),
+});
 
 const started = Date.now();
 const deadline = started + Number(env.START_TIMEOUT_MS ?? 60_000);
 while (!stopping) {
-  const ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`, { signal: AbortSignal.timeout(1000) })
-    .then((r) => r.ok)
-    .catch(() => false);
+  // the gateway's readiness names what is not ready yet: Redis, or a service (its database, broker, Redis, own state)
+  const readiness = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`, { signal: AbortSignal.timeout(2000) })
+    .then(async (r) => ({ ok: r.ok, checks: (await r.json()).checks ?? {} }))
+    .catch(() => ({ ok: false, checks: { gateway: false } }));
+  const ready = readiness.ok;
   if (ready) {
     launcherLog(`system ready in ${((Date.now() - started) / 1000).toFixed(1)} s: http://localhost:${gatewayPort} (API docs: /api/docs)`);
     break;
   }
   if (Date.now() > deadline) {
-    launcherLog('the system did not become ready in time; see the logs above');
+    const waiting = Object.entries(readiness.checks).filter(([, ok]) => !ok).map(([name]) => name);
+    launcherLog(`the system did not become ready in time; not ready: ${waiting.join(', ') || 'unknown'} (see the logs above)`);
     shutdown(1);
     break;
   }

@@ -70,10 +70,10 @@ describe('service registry', () => {
 describe('docker-compose.yml and Dockerfile (compose check)', () => {
   it.each(SERVICE_REGISTRY.map((s) => [s.name, s] as const))('run %s with its own image target, schema and role', (name, s) => {
     const block = composeService(name);
-    expect(block).toContain(`target: ${name} }`);
+    expect(block).toContain(`args: { SERVICE: ${name} } }`);
     expect(block).toContain(`DB_SCHEMA: ${s.schema}\n`);
     expect(block).toContain(`DATABASE_URL: postgres://${s.role}:`);
-    expect(dockerfile).toMatch(new RegExp(`^FROM runtime AS ${name}$`, 'm'));
+    expect(dockerfile).toContain('turbo prune "@market/${SERVICE}" --docker');
   });
 
   it('tell every service where every other one is, and provision a role password for each', () => {

@@ -13,6 +13,8 @@ import { startService, type RunningService, type ServiceDefinition } from '@mark
 import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
 import { createGateway } from '../../../services/gateway/src/app';
 import { loadGatewayConfig } from '../../../services/gateway/src/config';
+import { createGatewayMetrics } from '../../../services/gateway/src/metrics';
+import { createMetricsServer } from '@market/shared/metrics';
 import { adminService } from '../../../services/admin/src/service';
 import { insertAdminSession } from '../../../services/admin/src/persistence/admin-sessions';
 import { insertAdmin } from '../../../services/admin/src/persistence/admin-users';
@@ -43,8 +45,13 @@ export const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
 export interface Stack {
   /** base URL of the gateway, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** the gateway's metrics, on their own port as in production: `${gatewayMetricsUrl}/metrics` */
+  gatewayMetricsUrl: string;
   env: NodeJS.ProcessEnv;
+  /** the first (or only) process of each service */
   services: Partial<Record<ServiceName, RunningService<any>>>;
+  /** every process of each service (several where `replicas` asked for them) */
+  replicas: Partial<Record<ServiceName, Array<RunningService<any>>>>;
   redis: RedisClient;
   stop(): Promise<void>;
 }
@@ -61,6 +68,11 @@ export interface StackOptions {
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** base URLs of services the test runs itself, outside the stack (see `spawnService`) */
   external?: Partial<Record<ServiceName, string>>;
+  /**
+   * processes of a service (default 1), started together on one schema, each with its own port,
+   * relay, consumer and jobs; the gateway and the other services take them in turn
+   */
+  replicas?: Partial<Record<ServiceName, number>>;
 }
 
 /**
@@ -85,36 +97,48 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     RATE_LIMIT_SMS_PER_MINUTE: '100000',
     RATE_LIMIT_LOGIN_PER_MINUTE: '100000',
     RATE_LIMIT_OPEN_UPLOAD_PER_MINUTE: '100000',
+    // a test stack stops at once; the drain test runs real processes with the default grace
+    SHUTDOWN_GRACE_MS: '0',
     ...opts.env,
   });
-  const ports: Record<string, number> = {};
+  const ports: Partial<Record<ServiceName, number[]>> = {};
   const taken = new Set<number>();
-  for (const name of opts.services) taken.add((ports[name] = await freePort(taken)));
+  for (const name of opts.services) {
+    ports[name] = [];
+    for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) {
+      const port = await freePort(taken);
+      taken.add(port);
+      ports[name].push(port);
+    }
+  }
   const urls = Object.fromEntries(
     (Object.keys(DEFINITIONS) as ServiceName[]).map((name) => [
       `${name.toUpperCase()}_URL`,
       // Port 1: nothing listens there, so a service not started answers as down.
-      ports[name] ? `http://127.0.0.1:${ports[name]}` : 'http://127.0.0.1:1',
+      ports[name] ? ports[name].map((port) => `http://127.0.0.1:${port}`).join(',') : 'http://127.0.0.1:1',
     ]),
   );
   const external = Object.fromEntries(Object.entries(opts.external ?? {}).map(([name, url]) => [`${name.toUpperCase()}_URL`, url]));
   const env = { ...base, ...urls, ...external };
   const schemas: string[] = [];
   const services: Stack['services'] = {};
+  const replicas: Stack['replicas'] = {};
+  const all = () => Object.values(replicas).flat();
   let redis: RedisClient | undefined;
   let server: Server | undefined;
+  let metricsServer: Server | undefined;
   // One stop for a whole stack or for whatever part of it started before a step failed.
   let gatewayUrl: string | undefined;
   const stop = closeOnTeardown(async () => {
     if (gatewayUrl) forgetGateway(gatewayUrl);
-    if (server?.listening) {
-      const listening = server;
+    for (const listening of [server, metricsServer]) {
+      if (!listening?.listening) continue;
       await new Promise<void>((resolve) => {
         listening.close(() => resolve());
         listening.closeAllConnections();
       });
     }
-    await Promise.allSettled(Object.values(services).map((s) => s!.stop()));
+    await Promise.allSettled(all().map((s) => s!.stop()));
     const queues = Object.values(services).flatMap((s) => Object.values(s!.consumer.queues));
     await dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues);
     await dropSchemas(String(env.DATABASE_URL), schemas);
@@ -126,12 +150,16 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
       opts.services.map(async (name) => {
         const schema = uniqueName(`t_${name}`);
         schemas.push(schema);
-        services[name] = await startService(DEFINITIONS[name], {
-          ...env,
-          DB_SCHEMA: schema,
-          PORT: String(ports[name]),
-          ...opts.serviceEnv?.[name],
-        });
+        replicas[name] = [];
+        const startedReplicas = await Promise.allSettled(
+          ports[name]!.map(async (port) => {
+            const running = await startService(DEFINITIONS[name], { ...env, DB_SCHEMA: schema, PORT: String(port), ...opts.serviceEnv?.[name] });
+            replicas[name]!.push(running);
+          }),
+        );
+        const failedReplica = startedReplicas.find((result) => result.status === 'rejected');
+        if (failedReplica) throw failedReplica.reason;
+        services[name] = replicas[name][0];
       }),
     );
     const failed = started.find((result) => result.status === 'rejected');
@@ -139,7 +167,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
     const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
     redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
-    const gateway = createServer(createGateway(gatewayConfig, redis, log));
+    const gatewayMetrics = createGatewayMetrics();
+    const gateway = createServer(createGateway(gatewayConfig, redis, log, gatewayMetrics));
     // As the gateway's main.ts: the server outlives the client's idle keep-alive sockets, so a test
     // that pauses (an outage it stages) never reuses a socket the server is closing that instant.
     gateway.keepAliveTimeout = 65_000;
@@ -152,6 +181,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
         resolve();
       });
     });
+    const metrics = createMetricsServer(gatewayMetrics.metrics);
+    metricsServer = metrics;
+    await new Promise<void>((resolve) => metrics.listen(0, '127.0.0.1', resolve));
   } catch (err) {
     await stop();
     throw err;
@@ -161,8 +193,10 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   registerGateway(url);
   return {
     url,
+    gatewayMetricsUrl: `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}`,
     env,
     services,
+    replicas,
     redis: redis!,
     stop,
   };

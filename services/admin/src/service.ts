@@ -10,6 +10,7 @@ import { adminInternalRoutes } from './http/internal-routes';
 import { adminRoutes } from './http/routes';
 import { CaptchaStore } from './persistence/captcha-store';
 import { forgetQuietLoginFailures } from './persistence/login-failures';
+import { countAdmins } from './persistence/admin-users';
 import { adminMigrations } from './persistence/migrations';
 
 export const adminService = defineService({
@@ -39,6 +40,8 @@ export const adminService = defineService({
         periodicJob('forget quiet login failures', 60 * 60_000, () => forgetQuietLoginFailures(ctx.db), ctx.log),
         periodicJob('money verification', ctx.config.MONEY_VERIFY_INTERVAL_MS, () => alertMoneyMismatches(deps), ctx.log),
       ],
+      // the back office can be used only once an admin exists to log in
+      readiness: async () => ({ first_admin: (await countAdmins(ctx.db)) > 0 }),
     };
   },
 });

@@ -18,6 +18,7 @@ import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/176
 import { IndexTextSearch1763900000004 } from './persistence/migrations/1763900000004-index-text-search';
 import { IndexShortTextSearch1763900000005 } from './persistence/migrations/1763900000005-index-short-text-search';
 import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
+import { registerCatalogMetrics } from './business-metrics';
 
 /**
  * How long another replica's write can take to show in this one's public reads; this replica's
@@ -40,6 +41,7 @@ export const catalogService = defineService({
     CreateWaitingEvents1765100000000,
   ],
   build: async (ctx) => {
+    registerCatalogMetrics(ctx);
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
     await resealLegacySecrets(ctx.db, secrets, [LISTING_CREDENTIALS_SEALED, OPEN_UPLOAD_RAW_SEALED], ctx.log);
     const publicReads = new ReadCache(PUBLIC_READS_TTL_MS);

@@ -1,13 +1,15 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { serviceUrls } from '@market/shared/config';
+import { serviceAddresses } from '@market/shared/config';
 import { acceptRequestId } from '@market/shared/context';
+import { currentTraceId } from '@market/shared/tracing';
 import { errorHandler, notFoundHandler } from '@market/shared/http';
 import { accessLogger, type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
 import type { GatewayConfig } from './config';
 import { consoleRoutes } from './console';
+import type { GatewayMetrics } from './metrics';
 import { gatewayOpenApiDocument } from './openapi';
 import { createProxyHandler, servedBy } from './proxy-handler';
 
@@ -17,7 +19,7 @@ function createOwnRoutes(config: GatewayConfig, redis: RedisClient, log: Logger)
   app.disable('x-powered-by');
   app.set('etag', false);
   const document = gatewayOpenApiDocument();
-  const urls = serviceUrls(config);
+  const addresses = serviceAddresses(config);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -27,11 +29,18 @@ function createOwnRoutes(config: GatewayConfig, redis: RedisClient, log: Logger)
       redis: await redis.ping().then(() => true, () => false),
     };
     await Promise.all(
-      Object.entries(urls).map(async ([service, url]) => {
-        checks[service] = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
-          (r) => r.ok,
-          () => false,
+      Object.entries(addresses).map(async ([service, urls]) => {
+        // a service is ready when its database, broker, Redis and its own conditions are (its
+        // /readyz), at one of its replicas at least
+        const replicas = await Promise.all(
+          urls.map((url) =>
+            fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+              (r) => r.ok,
+              () => false,
+            ),
+          ),
         );
+        checks[service] = replicas.some(Boolean);
       }),
     );
     const ready = Object.values(checks).every(Boolean);
@@ -61,26 +70,30 @@ function isGatewayOwnPath(path: string): boolean {
  * `/api/*` routes of the contracts go to the proxy handler, everything else to the Express app
  * of the gateway's own routes (which answers 404 for anything unknown, `/internal/*` included).
  */
-export function createGateway(config: GatewayConfig, redis: RedisClient, log: Logger): RequestListener {
+export function createGateway(config: GatewayConfig, redis: RedisClient, log: Logger, metrics?: GatewayMetrics): RequestListener {
   const ownRoutes = createOwnRoutes(config, redis, log);
   const proxy = createProxyHandler(config, redis, log);
   const access = accessLogger(log);
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const requestId = acceptRequestId(req.headers['x-request-id']);
+    const traceId = currentTraceId();
     res.setHeader('x-request-id', requestId);
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     res.on('finish', () => {
       const status = res.statusCode;
+      const ms = performance.now() - started;
+      metrics?.observe(res, req.method ?? '', path, ms / 1000);
       access(status >= 500 ? 'warn' : 'info', {
         request_id: requestId,
         method: req.method ?? '',
         path,
         status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
         service: servedBy(res),
+        trace_id: traceId,
       });
     });
     if (isGatewayOwnPath(path)) ownRoutes(req, res);

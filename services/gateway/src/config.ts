@@ -14,6 +14,10 @@ export const gatewayEnvShape = {
   PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS.gateway),
   /** default: 127.0.0.1 in development (nothing else on the network reaches a gateway on published secrets), 0.0.0.0 otherwise */
   HOST: z.string().optional(),
+  /** at a stop, how long idle keep-alive connections may stay open to take a last request */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(2000),
+  /** Prometheus metrics (`GET /metrics`) on a port of their own, never on the public one; 0 picks a free port */
+  GATEWAY_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** behind a load balancer: take the client address from X-Forwarded-For (Express `trust proxy` value) */
   TRUST_PROXY: z.string().default('false'),
   ...serviceUrlShape,

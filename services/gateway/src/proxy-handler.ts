@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AnyRoute, type ServiceName } from '@market/contracts';
 import { ASSERTION_HEADER, createAssertionSigner, Revocations, type Identity } from '@market/shared/auth';
-import { serviceUrls } from '@market/shared/config';
+import { roundRobin, serviceAddresses, serviceUrls } from '@market/shared/config';
 import { InternalClient, Problem, problems, sendProblem } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
@@ -31,7 +31,13 @@ function stripClientIdentityHeaders(headers: IncomingMessage['headers']) {
 }
 
 const SERVED_BY = Symbol('served by');
-type Tagged = ServerResponse & { [SERVED_BY]?: ServiceName };
+const ROUTE_ID = Symbol('route id');
+type Tagged = ServerResponse & { [SERVED_BY]?: ServiceName; [ROUTE_ID]?: string };
+
+/** The id of the contract route a request matched (undefined when none did), for the metrics. */
+export function routeIdOf(res: ServerResponse): string | undefined {
+  return (res as Tagged)[ROUTE_ID];
+}
 
 /** Which service a response came from (undefined when the gateway answered itself). */
 export function servedBy(res: ServerResponse): ServiceName | undefined {
@@ -67,12 +73,17 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'gateway', ip: null })),
     log,
   );
-  const proxies = Object.fromEntries(
-    Object.entries(serviceUrls(config)).map(([service, url]) => [service, createServiceProxy(url, config.UPSTREAM_TIMEOUT_MS, log)]),
-  ) as Record<ServiceName, ProxyMiddleware>;
-  const streamProxies = Object.fromEntries(
-    Object.entries(serviceUrls(config)).map(([service, url]) => [service, createStreamProxy(url, log)]),
-  ) as Record<ServiceName, ProxyMiddleware>;
+  // one proxy per address of a service; requests take a service's replicas in turn (ADR 0038)
+  const balanced = (make: (url: string) => ProxyMiddleware) =>
+    Object.fromEntries(
+      Object.entries(serviceAddresses(config)).map(([service, urls]) => {
+        const next = roundRobin(urls.map(make));
+        const proxy: ProxyMiddleware = (req, res, done) => next()(req, res, done);
+        return [service, proxy];
+      }),
+    ) as Record<ServiceName, ProxyMiddleware>;
+  const proxies = balanced((url) => createServiceProxy(url, config.UPSTREAM_TIMEOUT_MS, log));
+  const streamProxies = balanced((url) => createStreamProxy(url, log));
 
   /** Rate limits first: a flood of oversized uploads must not turn into a flood of records. */
   function admit(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, route: AnyRoute): Promise<void> | void {
@@ -138,6 +149,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
       }
       return;
     }
+    (res as Tagged)[ROUTE_ID] = route.id;
     try {
       const waiting = admit(req, res, path, requestId, route);
       if (waiting) waiting.catch((err: unknown) => fail(res, path, err));

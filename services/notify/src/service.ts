@@ -30,6 +30,7 @@ export const notifyService = defineService({
       (notice) => hub.revoked(notice),
       (err) => ctx.log.warn({ err: { message: err.message } }, 'revocation subscription error; streams fall back to their heartbeat'),
     );
+    ctx.metrics.scrapeGauge('market_notify_open_streams', 'Live notification streams open on this replica', [], () => [{ value: hub.openStreams }]);
     return {
       routes: notifyRouteBindings(deps, hub),
       handlers: notifyEventHandlers(deps.channel),

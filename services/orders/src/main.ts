@@ -1,3 +1,4 @@
+import './telemetry';
 import { runServiceMain } from '@market/shared/service';
 import { ordersService } from './service';
 

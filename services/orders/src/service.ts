@@ -20,6 +20,7 @@ import { CreateOrders1764000000000 } from './persistence/migrations/176400000000
 import { BackOfficeIndexes1764100000000 } from './persistence/migrations/1764100000000-back-office-indexes';
 import { IndexOrderStats1764500000000 } from './persistence/migrations/1764500000000-index-order-stats';
 import { RecordChargeRequests1765200000001 } from './persistence/migrations/1765200000001-record-charge-requests';
+import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
   name: 'orders',
@@ -34,6 +35,7 @@ export const ordersService = defineService({
     RecordChargeRequests1765200000001,
   ],
   build: (ctx) => {
+    registerOrderMetrics(ctx);
     if (ctx.config.NODE_ENV === 'production' && ctx.config.ORDER_MINUTE_MS !== 60_000) {
       throw new ConfigError('ORDER_MINUTE_MS is for tests only; production thresholds are in real minutes');
     }

@@ -22,6 +22,7 @@ export async function startMarket(
     admin?: Record<string, string>;
     services?: ServiceName[];
     external?: Partial<Record<ServiceName, string>>;
+    replicas?: Partial<Record<ServiceName, number>>;
   } = {},
 ): Promise<Stack> {
   const storage = mkdtempSync(path.join(tmpdir(), 'orders-files-'));
@@ -34,6 +35,7 @@ export async function startMarket(
       admin: { ...opts.admin },
     },
     external: opts.external,
+    replicas: opts.replicas,
   });
   return {
     ...stack,

@@ -16,6 +16,7 @@ import { CreateSandboxPayments1764000000001 } from './persistence/migrations/176
 import { IndexTransfersByTypeTime1764500000000 } from './persistence/migrations/1764500000000-index-transfers-by-type-time';
 import { PaymentChannels1765400000001 } from './persistence/migrations/1765400000001-payment-channels';
 import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400000003-create-withdrawals';
+import { registerWalletMetrics } from './business-metrics';
 
 export const walletService = defineService({
   name: 'wallet',
@@ -23,6 +24,7 @@ export const walletService = defineService({
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, PaymentChannels1765400000001, CreateWithdrawals1765400000003, CreateWaitingEvents1765100000000],
   build: (ctx) => {
+    registerWalletMetrics(ctx);
     const channels = createPaymentChannels(ctx.config, ctx.db, ctx.log);
     const deps: WalletDeps = {
       db: ctx.db,

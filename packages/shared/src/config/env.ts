@@ -1,3 +1,4 @@
+import { addressesOf } from './addresses';
 import { z } from 'zod';
 import { DEV_KEYRING } from '../crypto/secret-box';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../redis';
@@ -39,7 +40,14 @@ export const dataEncryptionShape = {
   DATA_ENCRYPTION_KEYS: secret(DEV_KEYRING),
 };
 
-const serviceUrl = (name: ServiceName) => z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS[name]}`);
+/** one URL, or several replicas' URLs separated by commas */
+const serviceUrl = (name: ServiceName) =>
+  z
+    .string()
+    .refine((value) => addressesOf(value).length > 0 && addressesOf(value).every((url) => z.string().url().safeParse(url).success), {
+      message: 'one URL or several, comma-separated',
+    })
+    .default(`http://127.0.0.1:${DEFAULT_PORTS[name]}`);
 
 /** Where each service listens, for the gateway and for service-to-service calls: `IDENTITY_URL` and so on. */
 export const serviceUrlShape = Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase()}_URL`, serviceUrl(name)])) as Record<
@@ -51,6 +59,12 @@ export function serviceUrls(config: Record<keyof typeof serviceUrlShape, string>
   return Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, config[`${name.toUpperCase()}_URL` as keyof typeof serviceUrlShape]]),
   ) as Record<ServiceName, string>;
+}
+
+/** Every service's addresses (several when `<NAME>_URL` lists replicas). */
+export function serviceAddresses(config: Record<keyof typeof serviceUrlShape, string>): Record<ServiceName, string[]> {
+  const urls = serviceUrls(config);
+  return Object.fromEntries(SERVICE_NAMES.map((name) => [name, addressesOf(urls[name])])) as Record<ServiceName, string[]>;
 }
 
 export class ConfigError extends Error {}

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { ClientBase } from 'pg';
+import { Client, type ClientBase } from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -66,12 +66,20 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
 /** Creates the schema if this role may (development); a provisioned role already owns its schema. */
 export async function initializeDataSource(dataSource: DataSource, schema: string) {
   await dataSource.initialize();
-  const [{ exists }] = await dataSource.query(
-    `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS exists`,
-    [schema],
-  );
-  if (!exists) await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  await dataSource.runMigrations({ transaction: 'each' });
+  // Replicas starting together take turns, on a lock held by a connection of its own (a pool of
+  // one stays free for the work): the first creates the schema and runs the migrations, the next
+  // finds them done.
+  const lock = new Client({ connectionString: (dataSource.options as { url?: string }).url, connectionTimeoutMillis: DB_TIMEOUT_DEFAULTS.connectTimeoutMs });
+  lock.on('error', () => undefined);
+  await lock.connect();
+  try {
+    await lock.query(`SELECT pg_advisory_lock(hashtext($1))`, [`migrations:${schema}`]);
+    const [{ exists }] = await dataSource.query(`SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS exists`, [schema]);
+    if (!exists) await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lock.end().catch(() => undefined);
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { v7 as uuidv7 } from 'uuid';
 import { eventDataSchemas, type EventData, type EventType } from '@market/contracts';
+import { currentTraceparent } from '../tracing';
 
 /** CONTRACT §8: every message on `marketplace.events` is this envelope, routing key = `type`. */
 export const EventEnvelope = z.object({
@@ -10,6 +11,8 @@ export const EventEnvelope = z.object({
   occurred_at: z.string(),
   producer: z.string(),
   correlation_id: z.string().nullable(),
+  /** W3C trace context of the change that wrote the event, when tracing is on: a consumer's span continues that trace */
+  traceparent: z.string().max(128).optional(),
   data: z.unknown(),
 });
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
@@ -31,6 +34,7 @@ export function buildEvent<T extends EventType>(
   correlationId: string | null,
 ): DomainEvent<T> {
   const parsed = eventDataSchemas[type].parse(data) as EventData<T>;
+  const traceparent = currentTraceparent();
   return {
     id: uuidv7(),
     type,
@@ -38,6 +42,7 @@ export function buildEvent<T extends EventType>(
     occurred_at: new Date().toISOString(),
     producer,
     correlation_id: correlationId,
+    ...(traceparent ? { traceparent } : {}),
     data: parsed,
   };
 }

@@ -6,3 +6,4 @@ export * from './outbox';
 export * from './retry-policy';
 export * from './topology';
 export * from './waiting-events';
+export * from './committed-events';

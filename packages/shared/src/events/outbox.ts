@@ -8,6 +8,7 @@ import type { ServiceName, EventData, EventType } from '@market/contracts';
 import { currentRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { buildEvent, type DomainEvent } from './envelope';
+import { withTraceparent } from '../tracing';
 
 /** Outbox and inbox tables, created in every service's own schema by its first migration. */
 export const CreateOutboxAndInbox1763800000000 = sqlMigration(
@@ -45,6 +46,8 @@ export class EventWriter {
   constructor(
     private readonly producer: ServiceName,
     private readonly schema: string,
+    /** told of each event written, with the transaction it was written in (business counters after commit) */
+    private readonly onWritten?: (tx: Tx, event: DomainEvent) => void,
   ) {}
 
   async publish<T extends EventType>(tx: Tx, type: T, data: EventData<T>): Promise<DomainEvent<T>> {
@@ -56,6 +59,7 @@ export class EventWriter {
     await tx.query(`INSERT INTO outbox (id, type, payload) VALUES ($1, $2, $3)`, [event.id, type, JSON.stringify(event)]);
     // NOTIFY is delivered at commit and dropped on rollback, which is exactly when the relay should wake.
     await tx.query(`SELECT pg_notify($1, '')`, [outboxChannel(this.schema)]);
+    this.onWritten?.(tx, event);
     return event;
   }
 }
@@ -209,7 +213,7 @@ export class OutboxRelay {
     await runner.connect();
     await runner.startTransaction();
     try {
-      const rows: Array<{ id: string; type: string; payload: unknown }> = await runner.query(
+      const rows: Array<{ id: string; type: string; payload: { traceparent?: string } }> = await runner.query(
         `SELECT id, type, payload FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.opts.batchSize ?? 100],
       );
@@ -220,13 +224,16 @@ export class OutboxRelay {
       const ids = rows.map((r) => r.id);
       for (const id of ids) this.returned.delete(id);
       for (const row of rows) {
-        channel.publish(this.opts.bus.exchange, row.type, Buffer.from(JSON.stringify(row.payload)), {
-          persistent: true,
-          mandatory: true,
-          messageId: row.id,
-          type: row.type,
-          contentType: 'application/json',
-        });
+        // published in the trace of the change that wrote the event (its envelope's traceparent)
+        withTraceparent(row.payload.traceparent, () =>
+          channel.publish(this.opts.bus.exchange, row.type, Buffer.from(JSON.stringify(row.payload)), {
+            persistent: true,
+            mandatory: true,
+            messageId: row.id,
+            type: row.type,
+            contentType: 'application/json',
+          }),
+        );
       }
       // The broker sends a return before the confirm of the same message, so after this every return is known.
       await withTimeout(channel.waitForConfirms(), this.opts.confirmTimeoutMs ?? 10_000, 'waiting for broker confirms');

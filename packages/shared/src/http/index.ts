@@ -7,3 +7,4 @@ export * from './read-cache';
 export * from './routes';
 export * from './service-app';
 export * from './validate';
+export * from './drain-server';

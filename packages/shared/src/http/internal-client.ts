@@ -2,6 +2,7 @@ import { ASSERTION_HEADER } from '../auth/assertion';
 import type { ServiceName, AnyInternalRoute, InternalInput, InternalResult } from '@market/contracts';
 import { currentRequestId } from '../context/request-context';
 import { Problem, problems } from './problem';
+import { addressesOf, roundRobin } from '../config/addresses';
 
 /**
  * Calls other services' `/internal/*` routes by their shared contracts: signed as the calling
@@ -9,11 +10,16 @@ import { Problem, problems } from './problem';
  * unreachable service is a 503; an answer off the contract is the other service's fault, a 502.
  */
 export class InternalClient {
+  private readonly next: Record<string, () => string>;
+
+  /** `baseUrls`: each service's URL, or its replicas' URLs comma-separated, taken in turn */
   constructor(
-    private readonly baseUrls: Record<ServiceName, string>,
+    baseUrls: Record<ServiceName, string>,
     private readonly assertion: () => string,
     private readonly timeoutMs = 5000,
-  ) {}
+  ) {
+    this.next = Object.fromEntries(Object.entries(baseUrls).map(([service, urls]) => [service, roundRobin(addressesOf(urls))]));
+  }
 
   async call<C extends AnyInternalRoute>(contract: C, input: Partial<InternalInput<C>> = {}): Promise<InternalResult<C>> {
     const params = (input.params ?? {}) as Record<string, unknown>;
@@ -38,7 +44,7 @@ export class InternalClient {
   private async send(contract: AnyInternalRoute, path: string, body: unknown): Promise<unknown> {
     let response: globalThis.Response;
     try {
-      response = await fetch(this.baseUrls[contract.service] + path, {
+      response = await fetch(this.next[contract.service]!() + path, {
         method: contract.method.toUpperCase(),
         headers: {
           [ASSERTION_HEADER]: this.assertion(),

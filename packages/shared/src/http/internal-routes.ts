@@ -26,6 +26,7 @@ export function mountInternalRoutes(router: Router, bindings: InternalBinding[],
   const literalSegments = (b: InternalBinding) => b.contract.path.split('/').filter((s) => s && !s.startsWith('{')).length;
   for (const { contract, handler } of [...bindings].sort((a, b) => literalSegments(b) - literalSegments(a))) {
     router[contract.method](expressPath(contract.path), async (req: Request, res: Response) => {
+      res.locals.routeId = contract.id;
       const caller = res.locals.identity as Extract<Identity, { kind: 'service' }>;
       if (!contract.callers.includes(caller.sub)) throw problems.forbidden(`${contract.id} is not open to ${caller.sub}`);
       const input = {

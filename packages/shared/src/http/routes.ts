@@ -297,6 +297,9 @@ function compileEntry(path: string): Omit<TableEntry, 'handle' | 'contract'> | n
 /** Mounts the contract routes on an Express router, each with its handler from `routes`. */
 export function mountRoutes(router: Router, routes: ContractRoutes) {
   for (const [{ contract }, handle] of routes.handlers) {
-    router[contract.method](expressPath(contract.path), (req: Request, res: Response) => handle(req, res, req.params as Record<string, string>));
+    router[contract.method](expressPath(contract.path), (req: Request, res: Response) => {
+      res.locals.routeId = contract.id;
+      return handle(req, res, req.params as Record<string, string>);
+    });
   }
 }

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { accessLogger } from '../logging/logger';
+import type { Metrics } from '../metrics/registry';
+import { currentTraceId } from '../tracing';
 import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
 import { problems } from './problem';
@@ -21,6 +23,8 @@ export interface ServiceAppOptions {
   validateResponses: boolean;
   idempotency?: IdempotencyStore;
   readiness: () => Promise<Record<string, boolean>>;
+  /** observes every request and answers `/metrics` (before the assertion check: Prometheus scrapes the service's own port) */
+  metrics?: Metrics;
 }
 
 /**
@@ -52,17 +56,23 @@ type Found = NonNullable<ReturnType<ContractRoutes['match']>>;
  * What every request gets first: its request id (kept from the caller when it looks like one),
  * `res.locals` and the access line when the answer is finished.
  */
-function requestBookkeeping(log: Logger) {
+/** The route label of a request no contract route took. */
+const OWN_ROUTES: Record<string, string> = { '/healthz': 'healthz', '/readyz': 'readyz', '/metrics': 'metrics' };
+
+function requestBookkeeping(log: Logger, metrics: Metrics | undefined) {
   const access = accessLogger(log);
   return (req: Request, res: Response, path: string): string => {
     const started = performance.now();
     const requestId = acceptRequestId(req.headers['x-request-id']);
+    const traceId = currentTraceId();
     res.setHeader('x-request-id', requestId);
     res.locals = new RequestLocals(requestId, log);
     res.on('finish', () => {
       const status = res.statusCode;
       const level = status >= 500 ? 'error' : path === '/healthz' || path === '/readyz' ? 'debug' : 'info';
-      access(level, { request_id: requestId, method: req.method, path, status, ms: Math.round((performance.now() - started) * 10) / 10 });
+      const ms = performance.now() - started;
+      access(level, { request_id: requestId, method: req.method, path, status, ms: Math.round(ms * 10) / 10, trace_id: traceId });
+      metrics?.observeHttp((res.locals.routeId as string | undefined) ?? OWN_ROUTES[path] ?? 'unmatched', req.method, status, ms / 1000);
     });
     return requestId;
   };
@@ -88,7 +98,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   const jsonLimit = opts.jsonLimit ?? '100kb';
   const routes = new ContractRoutes(opts.routes, { validateResponses: opts.validateResponses, idempotency: opts.idempotency, jsonLimit });
   const json = express.json({ limit: jsonLimit });
-  const begin = requestBookkeeping(opts.log);
+  const begin = requestBookkeeping(opts.log, opts.metrics);
   const handleError = errorHandler(opts.log);
 
   app.use((req, res, next) => {
@@ -104,6 +114,13 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     const ready = Object.values(checks).every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
+  const metrics = opts.metrics;
+  if (metrics) {
+    app.get('/metrics', async (_req, res) => {
+      const { contentType, body } = await metrics.exposition();
+      res.type(contentType).send(body);
+    });
+  }
 
   app.use((req, res, next) => {
     const identity = opts.verifyAssertion(req.header(ASSERTION_HEADER));
@@ -143,6 +160,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
       return;
     }
     res.locals.identity = identity;
+    res.locals.routeId = found.contract.id;
     req.params = found.params;
     const handle = () => {
       found.handle(req, res, found.params).catch(fail);

@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { databaseErrorForLog } from '../db/errors';
 import { currentRequestId } from '../context/request-context';
+import { currentTraceId } from '../tracing';
 
 export type { Logger };
 
@@ -49,7 +50,8 @@ export function createLogger(service: string, level = 'info', file?: string): Lo
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
         const requestId = currentRequestId();
-        return requestId ? { request_id: requestId } : {};
+        const traceId = currentTraceId();
+        return { ...(requestId ? { request_id: requestId } : {}), ...(traceId ? { trace_id: traceId } : {}) };
       },
     },
     destination,
@@ -97,6 +99,8 @@ export interface AccessLine {
   ms: number;
   /** the gateway: which service answered */
   service?: string;
+  /** the request's trace, when tracing is on (read when the request began: its span is active there) */
+  trace_id?: string;
 }
 
 export type AccessLog = (level: AccessLevel, line: AccessLine) => void;
@@ -137,7 +141,8 @@ export function accessLogger(log: Logger): AccessLog {
     destination.write(
       `${prefixes[level]}${clockText}"${bindings},"request_id":${JSON.stringify(line.request_id)},"method":${JSON.stringify(line.method)},` +
         `"path":${JSON.stringify(line.path)},"status":${line.status},"ms":${Number.isFinite(line.ms) ? line.ms : null}` +
-        `${line.service === undefined ? '' : `,"service":${JSON.stringify(line.service)}`},"msg":"request"}\n`,
+        `${line.service === undefined ? '' : `,"service":${JSON.stringify(line.service)}`}` +
+        `${line.trace_id === undefined ? '' : `,"trace_id":${JSON.stringify(line.trace_id)}`},"msg":"request"}\n`,
     );
   };
 }

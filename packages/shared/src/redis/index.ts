@@ -124,7 +124,18 @@ export type RedisClient = ReturnType<typeof createRedisClient>;
 export async function connectRedis(url: string, log: Logger, opts: RedisOptions = {}): Promise<RedisClient> {
   const timeoutMs = opts.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const client = createRedisClient(url, timeoutMs);
-  client.on('error', (err: Error) => log.warn({ err: { message: err.message } }, 'redis error'));
+  // One line when Redis becomes unreachable and one when it is back, not one per reconnection attempt.
+  let down = false;
+  client.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ err: { message: err.message } }, 'redis unreachable; reconnecting in the background');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info('redis reachable again');
+  });
   await client.connect();
   return bounded(client, timeoutMs);
 }

@@ -5,10 +5,13 @@ import { z } from 'zod';
 import { createAssertionSigner, createAssertionVerifier } from '../auth/assertion';
 import { Revocations } from '../auth/revocation';
 import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
-import { type ServiceName, DEFAULT_PORTS } from '@market/contracts';
+import { type EventType, type ServiceName, DEFAULT_PORTS, eventConsumers } from '@market/contracts';
 import { createDataSource, DB_TIMEOUT_DEFAULTS, initializeDataSource } from '../db/data-source';
 import type { Db } from '../db/sql';
 import { Bus } from '../events/bus';
+import { CommittedEvents, type CommittedEventListener } from '../events/committed-events';
+import type { Metrics } from '../metrics/registry';
+import { instrumentHandlers, serviceMetrics } from './service-metrics';
 import { handlesMoneyEvents, InboxConsumer, undeclaredHandlers, type EventHandlers } from '../events/inbox';
 import { hasWaitingEventsTable } from '../events/waiting-events';
 import { EventWriter, OutboxRelay } from '../events/outbox';
@@ -17,6 +20,8 @@ import type { InternalBinding } from '../http/internal-routes';
 import { IdempotencyStore } from '../http/idempotency';
 import { declaresIdempotency, type RouteBinding } from '../http/routes';
 import { createServiceApp } from '../http/service-app';
+import { drainServer } from '../http/drain-server';
+import { flushTraces } from '../tracing';
 import { createLogger, type Logger } from '../logging/logger';
 import { connectRedis, type RedisClient } from '../redis';
 import { periodicJob, type Job } from './periodic-job';
@@ -35,6 +40,8 @@ const serviceEnvShape = {
   INBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
   INBOX_RETRY_MAX_MS: z.coerce.number().int().min(10).default(60_000),
   INBOX_PREFETCH: z.coerce.number().int().min(1).default(4),
+  /** at a stop, how long idle keep-alive connections may stay open to take a last request (answered with Connection: close) */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(2000),
   ...serviceUrlShape,
 };
 
@@ -66,6 +73,10 @@ export interface ServiceContext<S extends z.ZodRawShape = z.ZodRawShape> {
   revocations: Revocations;
   /** calls other services' `/internal/*` contracts, signed as this service */
   internal: InternalClient;
+  /** the service's metrics at `/metrics`; a service adds its business figures here */
+  metrics: Metrics;
+  /** runs `listener` for each event of `type` this service writes, once its transaction has committed */
+  onCommittedEvent: <T extends EventType>(type: T, listener: CommittedEventListener<T>) => void;
 }
 
 export interface ServiceParts {
@@ -78,6 +89,8 @@ export interface ServiceParts {
    * stops, before the server waits for its connections.
    */
   beforeStop?: () => Promise<void> | void;
+  /** the service's own conditions of serving, added to `/readyz` beside database, broker and Redis */
+  readiness?: () => Promise<Record<string, boolean>>;
 }
 
 export interface ServiceDefinition<S extends z.ZodRawShape> {
@@ -148,6 +161,9 @@ export async function startService<S extends z.ZodRawShape>(
     closers.push(() => redis.quit());
     const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}` });
     closers.push(() => bus.close());
+    const committed = new CommittedEvents(dataSource);
+    const observed = serviceMetrics(def.name, dataSource, bus, eventConsumers[def.name].length > 0);
+    closers.push(() => observed.close());
     const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
     const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
     const ctx: ServiceContext<S> = {
@@ -161,10 +177,12 @@ export async function startService<S extends z.ZodRawShape>(
       },
       redis,
       bus,
-      events: new EventWriter(def.name, schema),
+      events: new EventWriter(def.name, schema, (tx, event) => committed.written(tx, event)),
       redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
       revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
       internal: new InternalClient(serviceUrls(config), serviceAssertion),
+      metrics: observed.metrics,
+      onCommittedEvent: (type, listener) => committed.on(type, listener),
     };
     const parts = await def.build(ctx);
     let beforeStopped: Promise<void> | undefined;
@@ -201,7 +219,7 @@ export async function startService<S extends z.ZodRawShape>(
       dataSource,
       bus,
       log,
-      handlers: parts.handlers ?? {},
+      handlers: instrumentHandlers(observed.metrics, parts.handlers ?? {}),
       events: ctx.events,
       maxAttempts: config.INBOX_MAX_ATTEMPTS,
       baseDelayMs: config.INBOX_RETRY_BASE_MS,
@@ -215,6 +233,7 @@ export async function startService<S extends z.ZodRawShape>(
       await job.start();
     }
 
+    let stopping: Promise<void> | null = null;
     const app = createServiceApp({
       log,
       verifyAssertion: createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET),
@@ -222,10 +241,14 @@ export async function startService<S extends z.ZodRawShape>(
       internal: parts.internal,
       validateResponses: config.NODE_ENV !== 'production',
       idempotency,
+      metrics: observed.metrics,
       readiness: async () => ({
         database: await dataSource.query('SELECT 1').then(() => true, () => false),
         broker: bus.isConnected,
         redis: redis.isReady,
+        // a stopping replica tells load balancers to send no more while it drains
+        accepting: stopping === null,
+        ...(await parts.readiness?.().catch(() => ({ own: false }))),
       }),
     });
     const port = config.PORT ?? DEFAULT_PORTS[def.name];
@@ -235,17 +258,10 @@ export async function startService<S extends z.ZodRawShape>(
     });
     server.keepAliveTimeout = 65_000;
     // The server closes first on stop (after beforeStop has ended what would hold it open).
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-    );
+    closers.push(() => drainServer(server, config.SHUTDOWN_GRACE_MS));
     const address = server.address() as AddressInfo;
     log.info({ port: address.port, schema }, `${def.name} listening`);
 
-    let stopping: Promise<void> | null = null;
     const stop = () => {
       stopping ??= (async () => {
         await beforeStop();
@@ -267,8 +283,8 @@ export function runServiceMain<S extends z.ZodRawShape>(def: ServiceDefinition<S
       const shutdown = (signal: string) => {
         running.ctx.log.info({ signal }, 'shutting down');
         running.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
+          () => flushTraces().finally(() => process.exit(0)),
+          () => flushTraces().finally(() => process.exit(1)),
         );
       };
       process.once('SIGINT', () => shutdown('SIGINT'));

@@ -154,6 +154,13 @@ export class NotificationHub {
     await this.listen();
   }
 
+  /** Streams open on this replica (a metric). */
+  get openStreams(): number {
+    let open = 0;
+    for (const own of this.streams.values()) open += own.size;
+    return open;
+  }
+
   /**
    * Opens a stream after `position`. Beyond the per-user bound the oldest stream of the user here
    * ends: the usual reason for too many is a client whose old connections died unnoticed.

@@ -1,0 +1,62 @@
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+
+/** Whether the standard variables ask for traces: an OTLP endpoint, or an exporter other than `none`. */
+export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true') return false;
+  const exporter = env.OTEL_TRACES_EXPORTER;
+  if (exporter) return exporter !== 'none';
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+export interface TelemetryOptions {
+  /** what the process uses: the gateway has no database or broker to instrument */
+  uses: { database: boolean; broker: boolean };
+  /** span processors of a test (an in-memory exporter); the OTEL_* variables decide otherwise */
+  spanProcessors?: SpanProcessor[];
+}
+
+/**
+ * Starts OpenTelemetry's Node SDK for `serviceName` when the standard `OTEL_*` variables configure an
+ * exporter (off otherwise: nothing is loaded beyond this module, nothing recorded). It must run
+ * before the modules it instruments are loaded: each `main.ts` imports its `telemetry.ts` first.
+ * HTTP (incoming, and outgoing through http and fetch, with W3C `traceparent`), Express, Redis, and for services pg and
+ * amqplib; events carry the producer's `traceparent` in their envelope (ADR 0037).
+ */
+export function startTelemetry(serviceName: string, opts: TelemetryOptions): NodeSDK | null {
+  if (!opts.spanProcessors && !tracingConfigured()) return null;
+  // Traces only: metrics are Prometheus's (/metrics), and the SDK would otherwise also push its own
+  // metrics and logs over OTLP by default. Either can still be asked for with its variable.
+  process.env.OTEL_METRICS_EXPORTER ??= 'none';
+  process.env.OTEL_LOGS_EXPORTER ??= 'none';
+  const instrumentations: Instrumentation[] = [
+    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)$/.test(req.url ?? '') }),
+    new ExpressInstrumentation(),
+    // fetch: the internal client between services
+    new UndiciInstrumentation(),
+    new RedisInstrumentation(),
+  ];
+  // loaded only where used, so the gateway loads nothing of the database or broker stacks
+  if (opts.uses.database) {
+    const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+    instrumentations.push(new PgInstrumentation());
+  }
+  if (opts.uses.broker) {
+    const { AmqplibInstrumentation } = require('@opentelemetry/instrumentation-amqplib') as typeof import('@opentelemetry/instrumentation-amqplib');
+    instrumentations.push(new AmqplibInstrumentation());
+  }
+  const sdk = new NodeSDK({
+    serviceName: process.env.OTEL_SERVICE_NAME ?? serviceName,
+    instrumentations,
+    ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors } : {}),
+  });
+  sdk.start();
+  const shutdown = () => void sdk.shutdown().catch(() => undefined);
+  process.once('beforeExit', shutdown);
+  return sdk;
+}
