@@ -99,7 +99,7 @@ describe('docker-compose.yml and Dockerfile (compose check)', () => {
     expect(compose).not.toMatch(/amqp:\/\/guest/);
     const passwords = /MARKET_AMQP_PASSWORDS: (.*)/.exec(composeService('provision-broker'))?.[1] ?? '';
     expect(passwords.split(',').map((pair) => pair.split(':')[0])).toEqual(SERVICE_NAMES);
-    expect(composeService('provision-broker')).toContain('target: provision-broker }');
+    expect(composeService('provision-broker')).toContain('target: provision-broker,');
     expect(dockerfile).toMatch(/^FROM rabbitmq:\S+ AS provision-broker$/m);
   });
 
