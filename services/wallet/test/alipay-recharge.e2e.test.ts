@@ -2,18 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createLogger } from '@market/shared/logging';
 import { api, eventually, outboxEvents, startAlipaySimulator, type AlipaySimulator, type Stack } from '@market/testkit';
 import { AlipayClient, AlipayGateway } from '../src/adapters/alipay-gateway';
-import {
-  ALIPAY_NOTIFY_URL,
-  alipayEnv,
-  balanceOf,
-  ledgerSum,
-  newUser,
-  paymentAudits,
-  QUICK_PAYMENT_SCANS,
-  startRecharge,
-  startStackWith,
-  type Caller,
-} from './support';
+import { ALIPAY_NOTIFY_URL, alipayEnv, balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, type Caller } from './support';
 
 describe('recharge through Alipay (alipay-sdk against the local Alipay simulator)', () => {
   let sim: AlipaySimulator;

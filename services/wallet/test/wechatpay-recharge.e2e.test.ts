@@ -2,18 +2,7 @@ import { createSign, generateKeyPairSync } from 'node:crypto';
 import { createLogger } from '@market/shared/logging';
 import { api, eventually, outboxEvents, startWechatPaySimulator, type Stack, type WechatPaySimulator } from '@market/testkit';
 import { WechatPayClient, WechatPayGateway } from '../src/adapters/wechatpay-gateway';
-import {
-  balanceOf,
-  ledgerSum,
-  newUser,
-  paymentAudits,
-  QUICK_PAYMENT_SCANS,
-  startRecharge,
-  startStackWith,
-  WECHATPAY_NOTIFY_URL,
-  wechatPayEnv,
-  type Caller,
-} from './support';
+import { balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, WECHATPAY_NOTIFY_URL, wechatPayEnv, type Caller } from './support';
 
 const outTradeNo = (id: string) => id.replace(/-/g, '');
 
