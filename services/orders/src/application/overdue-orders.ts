@@ -14,13 +14,12 @@ import { resolveOpenDispute } from './resolve-dispute';
 
 /**
  * A disputed or abnormal order past its threshold (ADR 0029). The first time: the back office is
- * alerted once (an error log line, an `order.overdue` audit entry with result failure and an
- * `ops.alert` in the back office's notifications) and the deadline
- * moves to twice the threshold. The second time the default resolution applies: the order closes,
- * the owner gets the rent for the hours the account was in use until the order was frozen (at the
- * listed price, at most the rent, at the order's frozen rate), no deposit deduction, the rest back
- * to the renter; an unpaid order closes with nothing to pay out. An open dispute is resolved `close`
- * by the system with the same figures.
+ * alerted (an error log line, an `order.overdue` audit entry with result failure and an `ops.alert`
+ * in the back office's notifications) and the deadline moves to twice the threshold. The second
+ * time the default resolution applies: the order closes, the owner gets the rent for the hours the
+ * account was in use until the order was frozen (at the listed price, at most the rent, at the
+ * order's frozen rate), no deposit deduction, the rest back to the renter; an unpaid order closes
+ * with nothing to pay out. An open dispute is resolved `close` by the system with the same figures.
  */
 export async function handleOverdue(deps: OrdersDeps, tx: Tx, log: Logger, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
   const now = new Date();
