@@ -313,6 +313,23 @@ export async function eventually<T>(
 }
 
 /** The envelopes of `type` a service of the stack wrote to its outbox, oldest first. */
+/**
+ * The back office's notifications (`ops.alert`) about one subject, as `admin` reads them at
+ * `GET /api/admin/notifications` (the stack needs notify and admin), once `count` have arrived.
+ */
+export async function backOfficeAlerts(stack: Stack, admin: { token: string }, subjectId: string, count = 1): Promise<Array<Record<string, any>>> {
+  const client = api(stack.url);
+  return eventually(
+    async () => {
+      const res = await client.get('/api/admin/notifications?limit=100', admin.token);
+      if (res.status !== 200) throw new Error(`GET /api/admin/notifications answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return (res.body.items as Array<Record<string, any>>).filter((n) => n.biz_id === subjectId);
+    },
+    (found) => found.length >= count,
+    15_000,
+  );
+}
+
 export async function outboxEvents(stack: Stack, service: ServiceName, type: EventType): Promise<Array<DomainEvent<any>>> {
   const rows: Array<{ payload: DomainEvent<any> }> = await stack.services[service]!.ctx.db.query(
     `SELECT payload FROM outbox WHERE type = $1 ORDER BY seq`,

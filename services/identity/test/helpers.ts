@@ -1,20 +1,37 @@
 import { randomInt } from 'node:crypto';
-import type { EventType } from '@market/contracts';
+import type { EventType, ServiceName } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
 import { api, mintToken, outboxEvents as outboxOf, startStack, type Stack } from '@market/testkit';
 
 export type Client = ReturnType<typeof api>;
 
+/** One identity service (and any other `services` named) behind a real gateway; TRUST_PROXY lets each test speak from its own address. */
+export async function startIdentityStack(identityEnv: Record<string, string> = {}, env: Record<string, string> = {}, services: ServiceName[] = ['identity']) {
+  return startStack({ services, env: { TRUST_PROXY: 'true', ...env }, serviceEnv: { identity: identityEnv } });
+}
+
+/** A provider's simulator as a test drives it: the identity settings that point at it, its answer mode, its end. */
+export interface ProviderSimulator<Mode extends string> {
+  /** signed with the simulator's own secret unless another is given (to test signatures) */
+  env(secret?: string): Record<string, string>;
+  setMode(mode: Mode): void;
+  stop(): Promise<void>;
+}
+
 /**
- * One identity service behind a real gateway (with admin, for tests that need a real back-office
- * session); TRUST_PROXY lets each test speak from its own address.
+ * An identity stack (with any other `services`) using a provider's simulator (with `identityEnv`
+ * besides, and a provider timeout short enough for a test of a stalled provider); stopping the stack
+ * stops the simulator too.
  */
-export async function startIdentityStack(identityEnv: Record<string, string> = {}, env: Record<string, string> = {}, withAdmin = false) {
-  return startStack({
-    services: withAdmin ? ['identity', 'admin'] : ['identity'],
-    env: { TRUST_PROXY: 'true', ...env },
-    serviceEnv: { identity: identityEnv },
-  });
+export async function startProviderStack(sim: ProviderSimulator<string>, identityEnv: Record<string, string> = {}, services?: ServiceName[]): Promise<Stack> {
+  const stack = await startIdentityStack({ ...sim.env(), PROVIDER_TIMEOUT_MS: '1500', ...identityEnv }, {}, services);
+  return {
+    ...stack,
+    async stop() {
+      await stack.stop();
+      await sim.stop();
+    },
+  };
 }
 
 /** An admin token of no session: identity's user routes refuse it whatever the gateway knows of admins. */

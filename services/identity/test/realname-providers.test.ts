@@ -1,20 +1,17 @@
 import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
 import { api, startAliyunIdVerifySimulator, startTencentCloudSimulator, type Stack } from '@market/testkit';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED } from '../src/persistence/realname-repository';
-import { logIn, startIdentityStack, type Client } from './helpers';
+import { logIn, startIdentityStack, startProviderStack, type Client, type ProviderSimulator } from './helpers';
 
 const REGISTERED_ID = '11010519491231002X';
 const UNKNOWN_ID = '440524188001010014';
 
 type Mode = 'ok' | 'refused' | 'down' | 'stall';
 
-interface Simulated {
-  env(secret?: string): Record<string, string>;
-  setMode(mode: Mode): void;
+interface Simulated extends ProviderSimulator<Mode> {
   register(idNumber: string, name: string): void;
   /** the last request the provider got and what it answered */
   lastCall(): { action: string | undefined; answered: string } | undefined;
-  stop(): Promise<void>;
 }
 
 interface Provider {
@@ -82,13 +79,10 @@ describe.each(PROVIDERS)('real-name verification through $name', (provider) => {
   beforeAll(async () => {
     sim = await provider.start();
     sim.register(REGISTERED_ID, '张明');
-    stack = await startIdentityStack({ ...sim.env(), REALNAME_DAILY_ATTEMPTS: '2', PROVIDER_TIMEOUT_MS: '1500' });
+    stack = await startProviderStack(sim, { REALNAME_DAILY_ATTEMPTS: '2' });
     client = api(stack.url);
   });
-  afterAll(async () => {
-    await stack.stop();
-    await sim.stop();
-  });
+  afterAll(() => stack?.stop());
   beforeEach(() => sim.setMode('ok'));
 
   const start = (token: string, real_name: string, id_number: string) => client.post('/api/realname/start', { real_name, id_number }, token);

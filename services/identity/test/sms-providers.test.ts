@@ -1,5 +1,5 @@
 import { api, newAdmin, startAliyunSmsSimulator, startTencentCloudSimulator, type Stack } from '@market/testkit';
-import { forgetResendInterval, from, newIp, newPhone, outboxEvents, startIdentityStack, type Client } from './helpers';
+import { forgetResendInterval, from, newIp, newPhone, outboxEvents, startIdentityStack, startProviderStack, type Client, type ProviderSimulator } from './helpers';
 
 /**
  * Identity with each real SMS provider, its official SDK pointed at a local simulator of the
@@ -8,20 +8,19 @@ import { forgetResendInterval, from, newIp, newPhone, outboxEvents, startIdentit
  */
 type Mode = 'ok' | 'frequency' | 'refused' | 'down' | 'stall';
 
+interface Simulated extends ProviderSimulator<Mode> {
+  /** the code the provider delivered to the phone last, if any */
+  codeFor(phone: string): string | undefined;
+  deliveries(): number;
+  /** what the provider answered each request it got, oldest first */
+  answers(): string[];
+  /** what the provider recorded of the last delivery besides the code */
+  lastDelivery(): Record<string, unknown> | undefined;
+}
+
 interface Provider {
   name: string;
-  start(): Promise<{
-    env(secret?: string): Record<string, string>;
-    setMode(mode: Mode): void;
-    /** the code the provider delivered to the phone last, if any */
-    codeFor(phone: string): string | undefined;
-    deliveries(): number;
-    /** what the provider answered each request it got, oldest first */
-    answers(): string[];
-    /** what the provider recorded of the last delivery besides the code */
-    lastDelivery(): Record<string, unknown> | undefined;
-    stop(): Promise<void>;
-  }>;
+  start(): Promise<Simulated>;
   signatureError: string;
   frequencyCode: string;
 }
@@ -87,19 +86,17 @@ const PROVIDERS: Provider[] = [
 ];
 
 describe.each(PROVIDERS)('SMS through $name', (provider) => {
-  let sim: Awaited<ReturnType<Provider['start']>>;
+  let sim: Simulated;
   let stack: Stack;
   let client: Client;
 
   beforeAll(async () => {
     sim = await provider.start();
-    stack = await startIdentityStack({ ...sim.env(), SMS_DAILY_LIMIT_PER_PHONE: '2', PROVIDER_TIMEOUT_MS: '1500' }, {}, true);
+    // admin: a user is frozen through the back office, by a real admin session
+    stack = await startProviderStack(sim, { SMS_DAILY_LIMIT_PER_PHONE: '2' }, ['identity', 'admin']);
     client = api(stack.url);
   });
-  afterAll(async () => {
-    await stack.stop();
-    await sim.stop();
-  });
+  afterAll(() => stack?.stop());
   beforeEach(() => sim.setMode('ok'));
 
   const send = (phone: string, ip = newIp()) => client.post('/api/auth/sms/send', { phone }, undefined, from(ip));

@@ -60,3 +60,24 @@ describe('withdrawal notifications', () => {
     expect(notificationsFor('withdrawal.failed', { ...w, status: 'failed', reason: 'PAYEE_NOT_EXIST' })[0]!.body).toContain('已退回余额');
   });
 });
+
+describe('arbitration notifications', () => {
+  const resolved = {
+    dispute_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
+    order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
+    renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
+    owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+    note: '',
+    resolved_by: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5f',
+    breakdown: { consumption: 2400, deposit_deduction: 1001, refund: 3999, owner_income: 3287, platform_fee: 114 },
+  };
+
+  it.each(['complete', 'close', 'mark_abnormal'] as const)('state the %s ruling to both parties without an amount: wallet.settled tells the money once it moved', (result) => {
+    const drafts = notificationsFor('dispute.resolved', { ...resolved, result });
+    expect(drafts.map((d) => d.user_id)).toEqual([resolved.renter_id, resolved.owner_id]);
+    for (const d of drafts) {
+      expect(d.body).not.toMatch(/¥|\d/);
+      expect(d.data).toEqual({ order_id: resolved.order_id, dispute_id: resolved.dispute_id, role: d.data.role, result });
+    }
+  });
+});

@@ -209,7 +209,7 @@ const CASES: Case[] = [
     expect: { renter: { title: '纠纷已提交' }, owner: { title: '对方发起了纠纷', body: '账号被找回' } },
   },
   {
-    name: 'dispute.resolved tells both parties the ruling and their amount',
+    name: 'dispute.resolved tells both parties the ruling, not the money (wallet.settled tells that once it moved)',
     type: 'dispute.resolved',
     data: (p) => ({
       dispute_id: uuidv7(),
@@ -222,9 +222,10 @@ const CASES: Case[] = [
       breakdown: settled,
     }),
     expect: {
-      renter: { title: '纠纷已处理', body: '平台裁定订单完成结算。退还您 ¥39.99。说明：双方各担一半', data: { result: 'complete', refund: 3999 } },
-      owner: { title: '纠纷已处理', body: '您的收入 ¥32.87', data: { owner_income: 3287 } },
+      renter: { title: '纠纷已处理', body: '平台裁定订单完成结算，款项到账后另行通知。说明：双方各担一半', data: { result: 'complete' } },
+      owner: { title: '纠纷已处理', body: '平台裁定订单完成结算，款项到账后另行通知。说明：双方各担一半', data: { result: 'complete' } },
     },
+    without: '¥',
   },
   {
     name: 'listing.approved tells the owner',

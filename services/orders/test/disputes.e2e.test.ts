@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Dispute } from '@market/contracts';
-import { internalClientAs, type Stack } from '@market/testkit';
+import { backOfficeAlerts, internalClientAs, newAdmin, type Stack } from '@market/testkit';
 import { verifyMoney } from '../../admin/src/application/verify-money';
 import { findLedgerDifferences } from '../../wallet/src/persistence/ledger-audit';
 import { eventually, Market, startMarket, type Caller } from './support';
@@ -20,7 +20,8 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
   let adminToken: string;
 
   beforeAll(async () => {
-    stack = await startMarket({ admin: { MONEY_VERIFY_INTERVAL_MS: '300' } });
+    // notify: the periodic money:verify's mismatches reach the back office's notifications
+    stack = await startMarket({ admin: { MONEY_VERIFY_INTERVAL_MS: '300' }, services: ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin', 'notify'] });
     market = new Market(stack);
     adminToken = await market.admin();
   }, 60_000);
@@ -508,6 +509,7 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     await market.act(order.id, 'checkout/confirm', owner);
     await balancesBecome(owner, 1600 - 80);
     const ordersDb = stack.services.orders!.ctx.db;
+    const adminDb = stack.services.admin!.ctx.db;
     const shift = (fen: number) =>
       `jsonb_set(jsonb_set(checkout, '{owner_income}', to_jsonb((checkout->>'owner_income')::int - ${fen})), '{refund}', to_jsonb((checkout->>'refund')::int + ${fen}))`;
     await ordersDb.query(`UPDATE orders SET checkout = ${shift(100)} WHERE id = $1`, [order.id]);
@@ -519,15 +521,25 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
       const script = await moneyVerifyScript();
       expect(script.status).toBe(1);
       expect(script.stdout).toContain(`MISMATCH ${order.id} 200 fen`);
-      // the periodic job raised it in the back office's audit log
-      const adminDb = stack.services.admin!.ctx.db;
-      await eventually(
-        async () => adminDb.query(`SELECT detail FROM audit_logs WHERE action = 'money.mismatch' AND biz_id = $1 AND result = 'failure'`, [order.id]),
-        (rows: any[]) => rows.length > 0 && rows[0].detail.fen === 200,
-      );
+      // the periodic job raised it in the back office's audit log and notifications, once however often it runs
+      const mismatchAudits = () =>
+        adminDb.query(`SELECT detail FROM audit_logs WHERE action = 'money.mismatch' AND biz_id = $1 AND result = 'failure'`, [order.id]);
+      await eventually(mismatchAudits, (rows: any[]) => rows.length > 0 && rows[0].detail.fen === 200);
+      const finance = await newAdmin(stack, ['finance']);
+      const [notice] = await backOfficeAlerts(stack, finance, order.id);
+      expect(notice).toMatchObject({
+        kind: 'ops.alert',
+        title: '[critical] MONEY_MISMATCH · admin',
+        data: { alert: 'MONEY_MISMATCH', subject_type: 'order', subject_id: order.id, fen: 200, check: expect.stringContaining('exactly as its checkout') },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // several more runs of the job
+      expect(await mismatchAudits()).toHaveLength(1);
+      expect(await backOfficeAlerts(stack, finance, order.id)).toHaveLength(1);
     } finally {
       await ordersDb.query(`UPDATE orders SET checkout = ${shift(-100)} WHERE id = $1`, [order.id]);
     }
     expect(await verifyMoney(admin, 600_000)).toEqual([]);
+    // gone, so forgotten: were it to come back, it would be raised again
+    await eventually(async () => adminDb.query(`SELECT 1 FROM money_mismatches WHERE subject_id = $1`, [order.id]), (rows: any[]) => rows.length === 0);
   });
 });

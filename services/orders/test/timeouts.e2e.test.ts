@@ -1,5 +1,5 @@
 import { startService } from '@market/shared/service';
-import type { Stack } from '@market/testkit';
+import { backOfficeAlerts, newAdmin, type Stack } from '@market/testkit';
 import { ordersService } from '../src/service';
 import { eventually, Market, startMarket, type Caller } from './support';
 
@@ -23,7 +23,8 @@ describe('the timeout scan', () => {
   let market: Market;
 
   beforeAll(async () => {
-    stack = await startMarket({ orders: ORDER_ENV });
+    // notify: overdue orders reach the back office's notifications
+    stack = await startMarket({ orders: ORDER_ENV, services: ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin', 'notify'] });
     market = new Market(stack);
     for (const key of THRESHOLDS) await market.setConfig(key, 600);
   }, 60_000);
@@ -208,6 +209,13 @@ describe('the timeout scan', () => {
       await ordersDb().query(`UPDATE orders SET status_changed_at = now() - interval '73 minutes', deadline_at = now() WHERE id = $1`, [order.id]);
       const [alert] = await eventually(() => overdueAudits(order.id), (a) => a.length === 1);
       expect(alert).toMatchObject({ actor_type: 'system', result: 'failure', detail: { status: 'disputed' } });
+      const admin = await newAdmin(stack, ['customer_service']);
+      const [notice] = await backOfficeAlerts(stack, admin, order.id);
+      expect(notice).toMatchObject({
+        kind: 'ops.alert',
+        title: '[warning] ORDER_OVERDUE · orders',
+        data: { alert: 'ORDER_OVERDUE', subject_type: 'order', subject_id: order.id, status: 'disputed', default_resolution_at: expect.any(String) },
+      });
       const alerted = await orderOf(order.id, renter);
       expect(alerted.status).toBe('disputed');
       const [row] = await ordersDb().query(`SELECT status_changed_at, deadline_at FROM orders WHERE id = $1`, [order.id]);
@@ -228,6 +236,7 @@ describe('the timeout scan', () => {
       await eventually(() => market.balance(renter), (b) => b.available === 10_000 - 7400 + 5800 && b.frozen === 0);
       await eventually(() => market.balance(owner), (b) => b.available === 1520);
       expect(await overdueAudits(order.id)).toHaveLength(1);
+      expect(await backOfficeAlerts(stack, admin, order.id)).toHaveLength(1);
     });
 
     it('alerts about an abnormal order past its threshold and, past twice it, refunds an order never used', async () => {
@@ -236,6 +245,8 @@ describe('the timeout scan', () => {
       expect(held.status).toBe(200);
       await ordersDb().query(`UPDATE orders SET status_changed_at = now() - interval '169 minutes', deadline_at = now() WHERE id = $1`, [order.id]);
       await eventually(() => overdueAudits(order.id), (a) => a.length === 1);
+      const [notice] = await backOfficeAlerts(stack, await newAdmin(stack, ['customer_service']), order.id);
+      expect(notice!.data).toMatchObject({ alert: 'ORDER_OVERDUE', status: 'abnormal' });
       // the threshold changed meanwhile: the second deadline follows it
       await market.setConfig('order.abnormal_timeout_hours', 100);
       try {

@@ -1,11 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { RechargePayment } from '@market/contracts';
 import { createLogger } from '@market/shared/logging';
-import { api, eventually, outboxEvents, startAlipaySimulator, startStack, type AlipaySimulator, type Stack } from '@market/testkit';
+import { api, eventually, outboxEvents, startAlipaySimulator, type AlipaySimulator, type Stack } from '@market/testkit';
 import { AlipayClient, AlipayGateway } from '../src/adapters/alipay-gateway';
-import { balanceOf, ledgerSum, newUser, type Caller } from './support';
-
-const NOTIFY_URL = 'https://market.example.com/api/payments/alipay/notify';
+import { ALIPAY_NOTIFY_URL, alipayEnv, balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, type Caller } from './support';
 
 describe('recharge through Alipay (alipay-sdk against the local Alipay simulator)', () => {
   let sim: AlipaySimulator;
@@ -14,43 +11,16 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
 
   beforeAll(async () => {
     sim = await startAlipaySimulator();
-    stack = await startStack({
-      services: ['wallet'],
-      serviceEnv: {
-        wallet: {
-          PAYGATE_PROVIDER: 'alipay',
-          ALIPAY_APP_ID: sim.appId,
-          ALIPAY_PRIVATE_KEY: sim.appPrivateKey,
-          ALIPAY_PUBLIC_KEY: sim.alipayPublicKey,
-          ALIPAY_GATEWAY: sim.gatewayUrl,
-          ALIPAY_NOTIFY_URL: NOTIFY_URL,
-          PAYMENT_EXPIRY_SCAN_MS: '100',
-          PAYMENT_QUERY_AFTER_MS: '1500',
-          PAYMENT_QUERY_SCAN_MS: '200',
-        },
-      },
-    });
-    sim.routeNotificationsTo(stack.url);
+    stack = await startStackWith(sim, ['wallet'], { ...alipayEnv(sim), ...QUICK_PAYMENT_SCANS });
     client = api(stack.url);
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await sim?.stop();
-  });
+  afterAll(() => stack?.stop());
 
   const db = () => stack.services.wallet!.ctx.db;
 
-  async function start(user: Caller, amount: number, channel?: string) {
-    const res = await client.post('/api/wallet/recharge/pay', channel ? { amount, channel } : { amount }, user.token);
-    expect(res.status).toBe(201);
-    return RechargePayment.strict().parse(res.body);
-  }
-
+  const start = (user: Caller, amount: number, channel?: string) => startRecharge(stack, user, amount, channel);
   const payment = async (user: Caller, id: string) => (await client.post(`/api/wallet/recharge/pay/${id}/query`, {}, user.token)).body;
-
-  async function auditsOf(paymentId: string) {
-    return (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === paymentId).map((e) => e.data);
-  }
+  const auditsOf = (paymentId: string) => paymentAudits(stack, paymentId);
 
   it('opens a QR payment at Alipay, credits once on its signed notification and answers exactly success', async () => {
     const user = newUser();
@@ -58,7 +28,7 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     expect(started).toMatchObject({ status: 'pending', provider: 'alipay', channel: 'alipay', amount: 12_345 });
     expect(started.qr_code).toMatch(/^https:\/\/qr\.alipay\.com\//);
     expect(started.pay_url).toBe(started.qr_code);
-    expect(sim.trades.get(started.id)).toMatchObject({ total_amount: '123.45', notify_url: NOTIFY_URL, status: 'WAIT_BUYER_PAY' });
+    expect(sim.trades.get(started.id)).toMatchObject({ total_amount: '123.45', notify_url: ALIPAY_NOTIFY_URL, status: 'WAIT_BUYER_PAY' });
 
     expect(await sim.pay(started.id)).toEqual({ status: 200, text: 'success' });
     expect(await balanceOf(stack, user)).toMatchObject({ available: 12_345 });
@@ -72,9 +42,9 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     const started = await start(user, 800, 'alipay');
     await sim.pay(started.id, { deliver: false });
     const fields = sim.notificationFor(started.id);
-    const answers = await Promise.all(Array.from({ length: 30 }, () => sim.sendNotification(NOTIFY_URL, fields)));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => sim.sendNotification(ALIPAY_NOTIFY_URL, fields)));
     expect(answers.every((a) => a.status === 200 && a.text === 'success')).toBe(true);
-    expect(await sim.sendNotification(NOTIFY_URL, sim.notificationFor(started.id))).toEqual({ status: 200, text: 'success' });
+    expect(await sim.sendNotification(ALIPAY_NOTIFY_URL, sim.notificationFor(started.id))).toEqual({ status: 200, text: 'success' });
     expect(await balanceOf(stack, user)).toMatchObject({ available: 800 });
     const lines = (await client.get('/api/wallet/ledger?biz_type=recharge', user.token)).body.items;
     expect(lines).toHaveLength(1);
@@ -100,10 +70,10 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     delete unsigned.sign;
 
     for (const fields of [forged, altered, unsigned]) {
-      expect(await sim.sendNotification(NOTIFY_URL, fields)).toEqual({ status: 400, text: 'fail' });
+      expect(await sim.sendNotification(ALIPAY_NOTIFY_URL, fields)).toEqual({ status: 400, text: 'fail' });
     }
-    expect(await sim.sendNotification(NOTIFY_URL, sim.notificationFor(started.id, { ...paid, app_id: '2021000000000001' }))).toEqual({ status: 400, text: 'fail' });
-    expect(await sim.sendNotification(NOTIFY_URL, sim.notificationFor(started.id, { ...paid, total_amount: '0.50' }))).toEqual({ status: 400, text: 'fail' });
+    expect(await sim.sendNotification(ALIPAY_NOTIFY_URL, sim.notificationFor(started.id, { ...paid, app_id: '2021000000000001' }))).toEqual({ status: 400, text: 'fail' });
+    expect(await sim.sendNotification(ALIPAY_NOTIFY_URL, sim.notificationFor(started.id, { ...paid, total_amount: '0.50' }))).toEqual({ status: 400, text: 'fail' });
     expect(await balanceOf(stack, user)).toMatchObject({ available: 0 });
     expect((await db().query(`SELECT status FROM payments WHERE id = $1`, [started.id]))[0].status).toBe('pending');
 
@@ -116,7 +86,7 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
       ['payment.amount_mismatch', 50, 'failure'],
     ]);
     // the genuine one still credits
-    expect(await sim.sendNotification(NOTIFY_URL, genuine)).toEqual({ status: 200, text: 'success' });
+    expect(await sim.sendNotification(ALIPAY_NOTIFY_URL, genuine)).toEqual({ status: 200, text: 'success' });
     expect(await balanceOf(stack, user)).toMatchObject({ available: 5_000 });
   });
 
@@ -158,7 +128,7 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     expect((await auditsOf(started.id)).map((a) => [a.action, a.detail.was, a.detail.source])).toEqual([
       ['payment.late_success_credited', 'expired', 'alipay_notification'],
     ]);
-    expect(await sim.sendNotification(NOTIFY_URL, sim.notificationFor(started.id))).toEqual({ status: 200, text: 'success' });
+    expect(await sim.sendNotification(ALIPAY_NOTIFY_URL, sim.notificationFor(started.id))).toEqual({ status: 200, text: 'success' });
     expect(await balanceOf(stack, user)).toMatchObject({ available: 3_300 });
   });
 
@@ -166,7 +136,7 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     const wrongKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     const log = createLogger('wallet-test', 'silent');
     const gateway = new AlipayGateway(
-      new AlipayClient({ appId: sim.appId, privateKey: wrongKey, alipayPublicKey: sim.alipayPublicKey, gateway: sim.gatewayUrl, notifyUrl: NOTIFY_URL, timeoutMs: 5_000 }, log),
+      new AlipayClient({ appId: sim.appId, privateKey: wrongKey, alipayPublicKey: sim.alipayPublicKey, gateway: sim.gatewayUrl, notifyUrl: ALIPAY_NOTIFY_URL, timeoutMs: 5_000 }, log),
     );
     const before = sim.refusedRequests.length;
     await expect(gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) })).rejects.toMatchObject({
@@ -176,7 +146,7 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     // and an answer not signed by Alipay's key is not believed either
     const otherAlipay = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const distrustful = new AlipayGateway(
-      new AlipayClient({ appId: sim.appId, privateKey: sim.appPrivateKey, alipayPublicKey: otherAlipay, gateway: sim.gatewayUrl, notifyUrl: NOTIFY_URL, timeoutMs: 5_000 }, log),
+      new AlipayClient({ appId: sim.appId, privateKey: sim.appPrivateKey, alipayPublicKey: otherAlipay, gateway: sim.gatewayUrl, notifyUrl: ALIPAY_NOTIFY_URL, timeoutMs: 5_000 }, log),
     );
     await expect(distrustful.queryPayment('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b')).rejects.toMatchObject({ status: 502 });
   });

@@ -1,15 +1,16 @@
 import { v7 as uuidv7 } from 'uuid';
 import { RechargePayment } from '@market/contracts';
-import { api, eventually, outboxEvents, startStack, type Stack } from '@market/testkit';
+import { api, backOfficeAlerts, eventually, outboxEvents, startStack, type Stack } from '@market/testkit';
 import { signPaygateBody } from '../src/domain/paygate-signature';
-import { balanceOf, callbackFor, ledgerSum, newUser, notify, PAYGATE_SECRET, type Caller } from './support';
+import { balanceOf, callbackFor, ledgerSum, newAdmin, newUser, notify, PAYGATE_SECRET, type Caller } from './support';
 
 describe('recharge through the payment gateway', () => {
   let stack: Stack;
   let client: ReturnType<typeof api>;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['wallet'], serviceEnv: { wallet: { PAYMENT_EXPIRY_SCAN_MS: '100' } } });
+    // notify and admin: a late gateway success reaches the back office's notifications
+    stack = await startStack({ services: ['wallet', 'notify', 'admin'], serviceEnv: { wallet: { PAYMENT_EXPIRY_SCAN_MS: '100' } } });
     client = api(stack.url);
   });
   afterAll(() => stack?.stop());
@@ -78,6 +79,16 @@ describe('recharge through the payment gateway', () => {
     expect(await payment(user, started.id)).toMatchObject({ status: 'succeeded' });
     const audits = (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === started.id);
     expect(audits.map((e) => [e.data.action, e.data.detail.was])).toEqual([['payment.late_success_credited', 'failed']]);
+    const alerts = await backOfficeAlerts(stack, await newAdmin(stack, ['finance']), started.id);
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        kind: 'ops.alert',
+        title: '[warning] PAYMENT_LATE_SUCCESS · wallet',
+        biz_type: 'ops',
+        data: expect.objectContaining({ alert: 'PAYMENT_LATE_SUCCESS', subject_type: 'payment', subject_id: started.id, was: 'failed', amount: 5_000, user_id: user.id }),
+      }),
+    ]);
+    expect(alerts[0]!.body).toContain('5000 fen');
   });
 
   it('settles a payment by querying the gateway when its callback never arrived; only the payer may query', async () => {
@@ -185,6 +196,8 @@ describe('recharge through the payment gateway', () => {
     expect(await balanceOf(stack, user)).toMatchObject({ available: 3_000 });
     const late = (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === unpaid.id);
     expect(late.map((e) => [e.data.action, e.data.detail.was, e.data.detail.source])).toEqual([['payment.late_success_credited', 'expired', null]]);
+    const alerts = await backOfficeAlerts(stack, await newAdmin(stack, ['finance']), unpaid.id);
+    expect(alerts.map((n) => [n.data.alert, n.data.was, n.data.amount])).toEqual([['PAYMENT_LATE_SUCCESS', 'expired', 1_000]]);
   });
 
   it('decides each overdue payment whose gateway reports another amount once, and the scan reaches the rest (issue 19 item 7)', async () => {

@@ -1,5 +1,6 @@
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import { api, type Caller, type Stack } from '@market/testkit';
+import { RechargePayment, type ServiceName } from '@market/contracts';
+import { api, outboxEvents, startStack, type AlipaySimulator, type Caller, type Stack, type WechatPaySimulator } from '@market/testkit';
 import { signPaygateBody } from '../src/domain/paygate-signature';
 import { walletEnv } from '../src/config';
 
@@ -120,4 +121,79 @@ export async function tcpProxy(targetHost: string, targetPort: number) {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+export const ALIPAY_NOTIFY_URL = 'https://market.example.com/api/payments/alipay/notify';
+export const WECHATPAY_NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
+
+/** The wallet's settings for paying through the local Alipay simulator. */
+export const alipayEnv = (sim: AlipaySimulator) => ({
+  PAYGATE_PROVIDER: 'alipay',
+  ALIPAY_APP_ID: sim.appId,
+  ALIPAY_PRIVATE_KEY: sim.appPrivateKey,
+  ALIPAY_PUBLIC_KEY: sim.alipayPublicKey,
+  ALIPAY_GATEWAY: sim.gatewayUrl,
+  ALIPAY_NOTIFY_URL,
+});
+
+/** The wallet's settings for paying through the local WeChat Pay simulator. */
+export const wechatPayEnv = (sim: WechatPaySimulator) => ({
+  PAYGATE_PROVIDER: 'wechatpay',
+  WECHATPAY_APP_ID: sim.appId,
+  WECHATPAY_MCH_ID: sim.mchId,
+  WECHATPAY_PRIVATE_KEY: sim.merchantPrivateKey,
+  WECHATPAY_CERTIFICATE: sim.merchantCertificate,
+  WECHATPAY_API_V3_KEY: sim.apiV3Key,
+  WECHATPAY_NOTIFY_URL,
+  WECHATPAY_BASE_URL: sim.baseUrl,
+});
+
+/** Recharge scans quick enough for a test: expiry, and asking the provider about a payment whose callback is late. */
+export const QUICK_PAYMENT_SCANS = { PAYMENT_EXPIRY_SCAN_MS: '100', PAYMENT_QUERY_AFTER_MS: '1500', PAYMENT_QUERY_SCAN_MS: '200' };
+
+/**
+ * A stack whose wallet runs with `wallet` settings against a provider simulator, the simulator's
+ * callbacks sent to the stack's gateway; stopping the stack stops the simulator too.
+ */
+export async function startStackWith(
+  sim: { routeNotificationsTo(url: string): void; stop(): Promise<void> },
+  services: ServiceName[],
+  wallet: Record<string, string>,
+): Promise<Stack> {
+  const stack = await startStack({ services, serviceEnv: { wallet } });
+  sim.routeNotificationsTo(stack.url);
+  return {
+    ...stack,
+    async stop() {
+      await stack.stop();
+      await sim.stop();
+    },
+  };
+}
+
+/** Opens a recharge as a client does (the channel left to the wallet unless given). */
+export async function startRecharge(stack: Stack, user: { token: string }, amount: number, channel?: string) {
+  const res = await api(stack.url).post('/api/wallet/recharge/pay', channel ? { amount, channel } : { amount }, user.token);
+  if (res.status !== 201) throw new Error(`recharge refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return RechargePayment.strict().parse(res.body);
+}
+
+/** The audit entries the wallet wrote about one payment. */
+export async function paymentAudits(stack: Stack, paymentId: string) {
+  return (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === paymentId).map((e) => e.data);
+}
+
+/** A user logged in with an SMS code (the stack needs identity) who verified `realName`, as withdrawals require, unless told not to. */
+export async function smsUser(stack: Stack, opts: { realName?: string } = {}): Promise<{ id: string; token: string }> {
+  const client = api(stack.url);
+  const phone = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  const sent = await client.post('/api/auth/sms/send', { phone });
+  const login = await client.post('/api/auth/sms/login', { phone, code: sent.body.dev_code });
+  if (login.status !== 200) throw new Error(`login refused: ${JSON.stringify(login.body)}`);
+  const user = { id: login.body.user.id as string, token: login.body.access_token as string };
+  if (opts.realName) {
+    const verified = await client.post('/api/realname/start', { real_name: opts.realName, id_number: '11010519491231002X' }, user.token);
+    if (verified.status >= 300) throw new Error(`real-name verification refused: ${JSON.stringify(verified.body)}`);
+  }
+  return user;
 }

@@ -1,11 +1,9 @@
 import { createSign, generateKeyPairSync } from 'node:crypto';
-import { RechargePayment } from '@market/contracts';
 import { createLogger } from '@market/shared/logging';
-import { api, eventually, outboxEvents, startStack, startWechatPaySimulator, type Stack, type WechatPaySimulator } from '@market/testkit';
+import { api, eventually, outboxEvents, startWechatPaySimulator, type Stack, type WechatPaySimulator } from '@market/testkit';
 import { WechatPayClient, WechatPayGateway } from '../src/adapters/wechatpay-gateway';
-import { balanceOf, ledgerSum, newUser, type Caller } from './support';
+import { balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, WECHATPAY_NOTIFY_URL, wechatPayEnv, type Caller } from './support';
 
-const NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
 const outTradeNo = (id: string) => id.replace(/-/g, '');
 
 describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the local WeChat Pay simulator)', () => {
@@ -15,51 +13,24 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
 
   beforeAll(async () => {
     sim = await startWechatPaySimulator();
-    stack = await startStack({
-      services: ['wallet'],
-      serviceEnv: {
-        wallet: {
-          PAYGATE_PROVIDER: 'wechatpay,sandbox',
-          WECHATPAY_APP_ID: sim.appId,
-          WECHATPAY_MCH_ID: sim.mchId,
-          WECHATPAY_PRIVATE_KEY: sim.merchantPrivateKey,
-          WECHATPAY_CERTIFICATE: sim.merchantCertificate,
-          WECHATPAY_API_V3_KEY: sim.apiV3Key,
-          WECHATPAY_NOTIFY_URL: NOTIFY_URL,
-          WECHATPAY_BASE_URL: sim.baseUrl,
-          PAYMENT_EXPIRY_SCAN_MS: '100',
-          PAYMENT_QUERY_AFTER_MS: '1500',
-          PAYMENT_QUERY_SCAN_MS: '200',
-        },
-      },
-    });
-    sim.routeNotificationsTo(stack.url);
+    // the sandbox too: a recharge may choose either provider
+    stack = await startStackWith(sim, ['wallet'], { ...wechatPayEnv(sim), PAYGATE_PROVIDER: 'wechatpay,sandbox', ...QUICK_PAYMENT_SCANS });
     client = api(stack.url);
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await sim?.stop();
-  });
+  afterAll(() => stack?.stop());
 
   const db = () => stack.services.wallet!.ctx.db;
   const statusOf = async (id: string) => (await db().query(`SELECT status FROM payments WHERE id = $1`, [id]))[0].status as string;
 
-  async function start(user: Caller, amount: number, channel?: string) {
-    const res = await client.post('/api/wallet/recharge/pay', channel ? { amount, channel } : { amount }, user.token);
-    expect(res.status).toBe(201);
-    return RechargePayment.strict().parse(res.body);
-  }
-
-  async function auditsOf(paymentId: string) {
-    return (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === paymentId).map((e) => e.data);
-  }
+  const start = (user: Caller, amount: number, channel?: string) => startRecharge(stack, user, amount, channel);
+  const auditsOf = (paymentId: string) => paymentAudits(stack, paymentId);
 
   it('opens a Native payment, credits once on its signed, encrypted callback and answers 204', async () => {
     const user = newUser();
     const started = await start(user, 4_321, 'wechat');
     expect(started).toMatchObject({ provider: 'wechatpay', channel: 'wechat', status: 'pending' });
     expect(started.qr_code).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/);
-    expect(sim.orders.get(outTradeNo(started.id))).toMatchObject({ total: 4_321, notify_url: NOTIFY_URL, trade_state: 'NOTPAY' });
+    expect(sim.orders.get(outTradeNo(started.id))).toMatchObject({ total: 4_321, notify_url: WECHATPAY_NOTIFY_URL, trade_state: 'NOTPAY' });
     expect(await sim.pay(outTradeNo(started.id))).toEqual({ status: 204, text: '' });
     expect(await balanceOf(stack, user)).toMatchObject({ available: 4_321 });
     const succeeded = (await outboxEvents(stack, 'wallet', 'payment.succeeded')).filter((e) => e.data.payment_id === started.id);
@@ -71,7 +42,7 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
     const started = await start(user, 900, 'wechatpay');
     await sim.pay(outTradeNo(started.id), { deliver: false });
     const callback = sim.callbackFor(outTradeNo(started.id));
-    const answers = await Promise.all(Array.from({ length: 20 }, () => sim.sendCallback(NOTIFY_URL, callback)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sim.sendCallback(WECHATPAY_NOTIFY_URL, callback)));
     expect(answers.every((a) => a.status === 204)).toBe(true);
     expect(await balanceOf(stack, user)).toMatchObject({ available: 900 });
     expect((await client.get('/api/wallet/ledger?biz_type=recharge', user.token)).body.items).toHaveLength(1);
@@ -94,12 +65,12 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
     const stale = { ...genuine, headers: { ...genuine.headers, 'Wechatpay-Timestamp': String(Number(ts) - 600) } };
     const unsigned = { body: genuine.body, headers: {} };
     for (const callback of [forged, altered, stale, unsigned]) {
-      const res = await sim.sendCallback(NOTIFY_URL, callback);
+      const res = await sim.sendCallback(WECHATPAY_NOTIFY_URL, callback);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.text)).toEqual({ code: 'FAIL', message: expect.any(String) });
     }
-    expect((await sim.sendCallback(NOTIFY_URL, sim.callbackFor(no, { ...paid, mchid: '1900000000' }))).status).toBe(400);
-    expect((await sim.sendCallback(NOTIFY_URL, sim.callbackFor(no, { ...paid, amount: { total: 1, payer_total: 1, currency: 'CNY' } }))).status).toBe(400);
+    expect((await sim.sendCallback(WECHATPAY_NOTIFY_URL, sim.callbackFor(no, { ...paid, mchid: '1900000000' }))).status).toBe(400);
+    expect((await sim.sendCallback(WECHATPAY_NOTIFY_URL, sim.callbackFor(no, { ...paid, amount: { total: 1, payer_total: 1, currency: 'CNY' } }))).status).toBe(400);
     expect(await balanceOf(stack, user)).toMatchObject({ available: 0 });
     expect(await statusOf(started.id)).toBe('pending');
     expect((await auditsOf(started.id)).map((a) => [a.action, a.detail.reason ?? a.detail.reported])).toEqual([
@@ -110,7 +81,7 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
       (e) => e.data.action === 'payment.notification_refused' && e.data.detail.provider === 'wechatpay' && e.data.detail.reason === 'signature',
     );
     expect(refusals.length).toBeGreaterThanOrEqual(4);
-    expect((await sim.sendCallback(NOTIFY_URL, genuine)).status).toBe(204);
+    expect((await sim.sendCallback(WECHATPAY_NOTIFY_URL, genuine)).status).toBe(204);
     expect(await balanceOf(stack, user)).toMatchObject({ available: 5_000 });
   });
 
@@ -147,7 +118,7 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
         privateKey: other,
         certificate: sim.merchantCertificate,
         apiV3Key: sim.apiV3Key,
-        notifyUrl: NOTIFY_URL,
+        notifyUrl: WECHATPAY_NOTIFY_URL,
         baseUrl: sim.baseUrl,
         timeoutMs: 5_000,
       },

@@ -1,7 +1,7 @@
-import { api, eventually, newAdmin, outboxEvents, startStack, startWechatPaySimulator, type Caller, type Stack, type WechatPaySimulator } from '@market/testkit';
+import { api, eventually, newAdmin, outboxEvents, startWechatPaySimulator, type Caller, type Stack, type WechatPaySimulator } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { smsUser, startRecharge, startStackWith, wechatPayEnv } from './support';
 
-const NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
 const REAL_NAME = '王五';
 const OPENID = 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o';
 const hex = (id: string) => id.replace(/-/g, '');
@@ -14,40 +14,17 @@ describe('withdrawals paid out through WeChat Pay merchant transfers (batches_tr
 
   beforeAll(async () => {
     sim = await startWechatPaySimulator();
-    stack = await startStack({
-      services: ['identity', 'admin', 'wallet'],
-      serviceEnv: {
-        wallet: {
-          PAYGATE_PROVIDER: 'wechatpay',
-          WECHATPAY_APP_ID: sim.appId,
-          WECHATPAY_MCH_ID: sim.mchId,
-          WECHATPAY_PRIVATE_KEY: sim.merchantPrivateKey,
-          WECHATPAY_CERTIFICATE: sim.merchantCertificate,
-          WECHATPAY_API_V3_KEY: sim.apiV3Key,
-          WECHATPAY_NOTIFY_URL: NOTIFY_URL,
-          WECHATPAY_BASE_URL: sim.baseUrl,
-          WITHDRAWAL_CHECK_MS: '200',
-        },
-      },
-    });
+    stack = await startStackWith(sim, ['identity', 'admin', 'wallet'], { ...wechatPayEnv(sim), WITHDRAWAL_CHECK_MS: '200' });
     // withdrawals are finance's (ADR 0033)
     admin = await newAdmin(stack, ['finance']);
-    sim.routeNotificationsTo(stack.url);
     client = api(stack.url);
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await sim?.stop();
-  });
+  afterAll(() => stack?.stop());
 
   async function owner(funds: number) {
-    const phone = `137${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-    const sent = await client.post('/api/auth/sms/send', { phone });
-    const login = await client.post('/api/auth/sms/login', { phone, code: sent.body.dev_code });
-    const p = { id: login.body.user.id as string, token: login.body.access_token as string };
-    expect((await client.post('/api/realname/start', { real_name: REAL_NAME, id_number: '11010519491231002X' }, p.token)).status).toBeLessThan(300);
-    const started = await client.post('/api/wallet/recharge/pay', { amount: funds }, p.token);
-    expect(await sim.pay(hex(started.body.id))).toEqual({ status: 204, text: '' });
+    const p = await smsUser(stack, { realName: REAL_NAME });
+    const started = await startRecharge(stack, p, funds);
+    expect(await sim.pay(hex(started.id))).toEqual({ status: 204, text: '' });
     return p;
   }
 

@@ -1,8 +1,8 @@
 import { Withdrawal } from '@market/contracts';
-import { api, eventually, newAdmin, outboxEvents, startAlipaySimulator, startStack, type AlipaySimulator, type Caller, type Stack } from '@market/testkit';
+import { api, eventually, newAdmin, outboxEvents, startAlipaySimulator, type AlipaySimulator, type Caller, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { alipayEnv, smsUser, startRecharge, startStackWith } from './support';
 
-const NOTIFY_URL = 'https://market.example.com/api/payments/alipay/notify';
 const REAL_NAME = '张三';
 
 interface Person {
@@ -18,44 +18,20 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
 
   beforeAll(async () => {
     sim = await startAlipaySimulator();
-    stack = await startStack({
-      services: ['identity', 'admin', 'wallet'],
-      serviceEnv: {
-        wallet: {
-          PAYGATE_PROVIDER: 'alipay',
-          ALIPAY_APP_ID: sim.appId,
-          ALIPAY_PRIVATE_KEY: sim.appPrivateKey,
-          ALIPAY_PUBLIC_KEY: sim.alipayPublicKey,
-          ALIPAY_GATEWAY: sim.gatewayUrl,
-          ALIPAY_NOTIFY_URL: NOTIFY_URL,
-          WITHDRAWAL_CHECK_MS: '200',
-        },
-      },
-    });
-    // withdrawals are finance's (ADR 0033); freezing a payee is customer service's
-    admin = await newAdmin(stack, ['finance', 'customer_service']);
-    sim.routeNotificationsTo(stack.url);
+    stack = await startStackWith(sim, ['identity', 'admin', 'wallet'], { ...alipayEnv(sim), WITHDRAWAL_CHECK_MS: '200' });
+    // withdrawals are finance's (ADR 0033)
+    admin = await newAdmin(stack, ['finance']);
     client = api(stack.url);
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await sim?.stop();
-  });
+  afterAll(() => stack?.stop());
 
   const walletDb = () => stack.services.wallet!.ctx.db;
 
   async function person(opts: { verified?: boolean; funds?: number } = {}): Promise<Person> {
-    const phone = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-    const sent = await client.post('/api/auth/sms/send', { phone });
-    const login = await client.post('/api/auth/sms/login', { phone, code: sent.body.dev_code });
-    expect(login.status).toBe(200);
-    const p = { id: login.body.user.id as string, token: login.body.access_token as string };
-    if (opts.verified !== false) {
-      expect((await client.post('/api/realname/start', { real_name: REAL_NAME, id_number: '11010519491231002X' }, p.token)).status).toBeLessThan(300);
-    }
+    const p = await smsUser(stack, { realName: opts.verified === false ? undefined : REAL_NAME });
     if (opts.funds) {
-      const started = await client.post('/api/wallet/recharge/pay', { amount: opts.funds }, p.token);
-      expect(await sim.pay(started.body.id)).toEqual({ status: 200, text: 'success' });
+      const started = await startRecharge(stack, p, opts.funds);
+      expect(await sim.pay(started.id)).toEqual({ status: 200, text: 'success' });
     }
     return p;
   }
@@ -87,7 +63,9 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
     expect((await client.get('/api/wallet/withdrawals', owner.token)).body.items).toEqual([]);
     const frozen = await person({ funds: 5_000 });
     const before = (await ask(frozen, 2_000)).body;
-    expect((await client.post(`/api/admin/users/${frozen.id}/freeze`, { reason: '风控' }, admin.token)).status).toBe(200);
+    // freezing a user is customer service's, not finance's (ADR 0033)
+    const support = await newAdmin(stack, ['customer_service']);
+    expect((await client.post(`/api/admin/users/${frozen.id}/freeze`, { reason: '风控' }, support.token)).status).toBe(200);
     // frozen after the request: the back office cannot pay it out
     const approve = await client.post(`/api/admin/withdrawals/${before.id}/approve`, {}, admin.token);
     expect([approve.status, approve.body.code]).toEqual([409, 'USER_FROZEN']);

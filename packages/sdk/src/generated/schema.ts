@@ -447,7 +447,7 @@ export interface paths {
         };
         /**
          * The back office’s notifications: operator alerts raised by the services
-         * @description Every `ops.alert` any service raised, newest first, for every admin: a money event that keeps failing and is being retried (`EVENT_WAITING`, with its id, type, attempts, first failure and last error in `data`) and its recovery (`EVENT_RECOVERED`). `user_id` is `back-office`; `kind` is `ops.alert`.
+         * @description Every `ops.alert` any service raised, newest first, for every admin: a money event that keeps failing and is being retried (`EVENT_WAITING`, with its id, type, attempts, first failure and last error in `data`) and its recovery (`EVENT_RECOVERED`), a gateway success after a payment failed or expired (`PAYMENT_LATE_SUCCESS`), an order past its disputed/abnormal deadline (`ORDER_OVERDUE`), a disagreement money:verify found between orders and wallet (`MONEY_MISMATCH`). `user_id` is `back-office`; `kind` is `ops.alert`; `data` holds the alert’s details.
          *
          *     Permission: `dashboard.read` (roles: super_admin, reviewer, customer_service, finance, auditor).
          */

@@ -89,9 +89,10 @@ function listingDraft(type: EventType, listing: EventData<'listing.approved'>, t
   ];
 }
 
+// The ruling only: the money it moves is told from the wallet's wallet.settled once it moved (ADR 0026).
 const ARBITRATION_TEXT = {
-  complete: '平台裁定订单完成结算。',
-  close: '平台裁定关闭订单。',
+  complete: '平台裁定订单完成结算，款项到账后另行通知。',
+  close: '平台裁定关闭订单，款项到账后另行通知。',
   mark_abnormal: '平台将订单标记为异常，款项暂时冻结。',
 } as const;
 
@@ -207,20 +208,15 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
       };
     }),
   'dispute.resolved': (d) =>
-    (['renter', 'owner'] as const).map((role) => {
-      const b = d.breakdown ?? null;
-      const money = b ? (role === 'renter' ? `退还您 ${yuan(b.refund)}。` : `您的收入 ${yuan(b.owner_income)}。`) : '';
-      const amounts: Record<string, number> = b ? (role === 'renter' ? { refund: b.refund } : { owner_income: b.owner_income }) : {};
-      return {
-        user_id: role === 'renter' ? d.renter_id : d.owner_id,
-        kind: 'dispute.resolved',
-        title: '纠纷已处理',
-        body: `${ARBITRATION_TEXT[d.result]}${money}${d.note ? `说明：${d.note}` : ''}`,
-        data: { order_id: d.order_id, dispute_id: d.dispute_id, role, result: d.result, ...amounts },
-        biz_type: 'order',
-        biz_id: d.order_id,
-      };
-    }),
+    (['renter', 'owner'] as const).map((role) => ({
+      user_id: role === 'renter' ? d.renter_id : d.owner_id,
+      kind: 'dispute.resolved',
+      title: '纠纷已处理',
+      body: `${ARBITRATION_TEXT[d.result]}${d.note ? `说明：${d.note}` : ''}`,
+      data: { order_id: d.order_id, dispute_id: d.dispute_id, role, result: d.result },
+      biz_type: 'order',
+      biz_id: d.order_id,
+    })),
   'listing.approved': (l) => listingDraft('listing.approved', l, '房源已通过审核', `「${l.title}」已通过审核并上架。`),
   'listing.rejected': (l) => listingDraft('listing.rejected', l, '房源未通过审核', withReason(`「${l.title}」未通过审核。`, l.reason)),
   'listing.offlined': (l) => listingDraft('listing.offlined', l, '房源已下架', withReason(`「${l.title}」已被下架。`, l.reason)),

@@ -37,13 +37,19 @@ async function apply(deps: WalletDeps, tx: Tx, row: PaymentRow, report: PaymentR
     });
     if (move.late) {
       // The payer's money reached the gateway after we had given up on the payment: it is theirs, so
-      // it is credited; the back office sees it in the audit log (it may also be refunded there).
+      // it is credited; the back office is told (audit entry and notification) and may refund it.
       deps.log.error({ payment_id: row.id, was: row.status, provider: row.provider }, 'gateway reported a success for a payment already given up; credited');
-      await recordAudit(deps.events, tx, null, {
-        action: 'payment.late_success_credited',
-        biz_type: 'payment',
-        biz_id: row.id,
-        detail: { was: row.status, amount, provider: row.provider, gateway_txn_id: paid.gateway_txn_id, source: report.source ?? null, user_id: row.user_id },
+      const detail = { was: row.status, amount, provider: row.provider, gateway_txn_id: paid.gateway_txn_id, source: report.source ?? null, user_id: row.user_id };
+      await recordAudit(deps.events, tx, null, { action: 'payment.late_success_credited', biz_type: 'payment', biz_id: row.id, detail });
+      await deps.events.publish(tx, 'ops.alert', {
+        alert: 'PAYMENT_LATE_SUCCESS',
+        severity: 'warning',
+        service: 'wallet',
+        summary: `${row.provider} reported recharge ${row.id} (${amount} fen) paid after it was ${row.status}; it was credited to user ${row.user_id}`,
+        subject_type: 'payment',
+        subject_id: row.id,
+        detail,
+        raised_at: now.toISOString(),
       });
     }
     return paid;

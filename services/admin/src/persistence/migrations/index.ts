@@ -6,6 +6,7 @@ import { SeedOverdueTimeouts1765200000002 } from './1765200000002-seed-overdue-t
 import { SeedWithdrawalLimits1765400000002 } from './1765400000002-seed-withdrawal-limits';
 import { AdminRoles1765500000001 } from './1765500000001-admin-roles';
 import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-logins-per-address';
+import { RememberMoneyMismatches1765900000001 } from './1765900000001-remember-money-mismatches';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -16,4 +17,5 @@ export const adminMigrations = [
   SeedWithdrawalLimits1765400000002,
   AdminRoles1765500000001,
   ThrottleLoginsPerAddress1765500000002,
+  RememberMoneyMismatches1765900000001,
 ];
