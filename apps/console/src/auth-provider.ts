@@ -15,8 +15,7 @@ export const authProvider: AuthProvider = {
     try {
       const login = await ok(market.api.POST('/api/admin/auth/login', { body: input }));
       market.signIn({ accessToken: login.access_token });
-      saveSession({ tokens: { accessToken: login.access_token }, admin: login.admin });
-      // the profile carries roles and permissions once the back office has them
+      // the profile carries the permissions the menu and every button follow
       const me = await ok(market.api.GET('/api/admin/me'));
       saveSession({ tokens: { accessToken: login.access_token }, admin: me });
       return { success: true, redirectTo: '/' };
@@ -51,7 +50,7 @@ export const authProvider: AuthProvider = {
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource, action }) => {
     const capability = (action === 'list' || action === 'show' ? resource : `${resource}.${action}`) as Capability;
-    if (!(capability in PERMISSIONS)) return { can: true };
+    if (!(capability in PERMISSIONS)) return { can: false };
     return { can: allows(loadSession()?.admin.permissions, capability) };
   },
 };

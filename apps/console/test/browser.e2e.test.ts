@@ -56,16 +56,21 @@ describe('the console in a browser', () => {
     await page.getByRole('heading', { name: heading }).first().waitFor();
   };
 
-  it('logs in with the development captcha and shows the dashboard', async () => {
-    const captcha = page.waitForResponse((r) => r.url().endsWith('/api/admin/auth/captcha'));
-    await page.goto(`${stack.url}/admin/`);
+  /** Through the login page with the development captcha the page fetched. */
+  async function signIn(on: Page, who: { username: string; password: string }, screenshot?: string) {
+    const captcha = on.waitForResponse((r) => r.url().endsWith('/api/admin/auth/captcha'));
+    await on.goto(`${stack.url}/admin/`);
     const { dev_text } = (await (await captcha).json()) as { dev_text: string };
-    await page.getByLabel('用户名').fill(ADMIN.username);
-    await page.getByLabel('密码').fill(ADMIN.password);
-    await page.getByLabel('验证码', { exact: true }).fill(dev_text);
-    await shot('login');
-    await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).click();
-    await page.getByRole('heading', { name: '概览' }).waitFor();
+    await on.getByLabel('用户名').fill(who.username);
+    await on.getByLabel('密码').fill(who.password);
+    await on.getByLabel('验证码', { exact: true }).fill(dev_text);
+    if (screenshot) await shot(screenshot);
+    await on.getByRole('button', { name: '登 录' }).or(on.getByRole('button', { name: '登录' })).click();
+    await on.getByRole('heading', { name: '概览' }).waitFor();
+  }
+
+  it('logs in with the development captcha and shows the dashboard', async () => {
+    await signIn(page, ADMIN, 'login');
     await page.getByText('待审核商品').waitFor();
     await shot('dashboard');
   });
@@ -114,6 +119,22 @@ describe('the console in a browser', () => {
     await ok(renter.market.api.POST('/api/orders/{id}/pay', { params: { path: { id: order.id } }, body: {} }));
     await ok(owner.market.api.POST('/api/orders/{id}/handoff', { params: { path: { id: order.id } }, body: { content: '账号已发站内信' } }));
     const dispute = await ok(renter.market.api.POST('/api/orders/{id}/dispute', { params: { path: { id: order.id } }, body: { reason: '账号无法登录' } }));
+
+    // the handoff content is withheld until revealed with a reason, which the server audits
+    await open(`/orders/${order.id}`, '纠纷测试 王者荣耀');
+    const handoff = page.getByRole('table', { name: '交接记录' });
+    await handoff.getByText('内容已隐藏').waitFor();
+    expect(await handoff.getByText('账号已发站内信').count()).toBe(0);
+    await page.getByRole('button', { name: '查看交接内容（将记入审计）' }).click();
+    await page.getByRole('dialog').getByLabel('查看原因').fill('核实纠纷中的交付情况');
+    await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
+    await handoff.getByText('账号已发站内信').waitFor();
+    await shot('handoff-revealed');
+    const revealed = await eventually(
+      () => ok(back.api.GET('/api/admin/audit-logs', { params: { query: { action: 'order.handoff_records.reveal' } } })),
+      (p) => p.items.some((e) => e.biz_id === order.id),
+    );
+    expect(JSON.stringify(revealed.items.find((e) => e.biz_id === order.id)?.detail)).toContain('核实纠纷中的交付情况');
 
     await open('/disputes', '纠纷');
     await page.getByRole('button', { name: '仲 裁' }).or(page.getByRole('button', { name: '仲裁' })).first().click();
@@ -180,5 +201,38 @@ describe('the console in a browser', () => {
     await open('/', '概览');
     await page.getByText('pending_handoff').waitFor();
     await page.screenshot({ path: path.join(__dirname, '../../../docs/console.png') });
+  });
+
+  it('shows a reviewer only what the reviewer role may use', async () => {
+    const reviewer = { username: `reviewer_${randomInt(0, 1_000_000)}`, password: 'reviewer-password-1234' };
+    const created = await ok(back.api.POST('/api/admin/admins', { body: { ...reviewer, nickname: '审核员', roles: ['reviewer'] } }));
+    expect(created.roles).toEqual(['reviewer']);
+    const owner = await user();
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '审核员测试 和平精英', game: '和平精英', hourly_price: 600, deposit: 3000, min_hours: 1 } }));
+    await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
+
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
+    const as = await context.newPage();
+    try {
+      await signIn(as, reviewer);
+      const menu = as.getByRole('menu');
+      for (const name of ['概览', '商品审核', '开放上传记录']) await menu.getByRole('menuitem', { name }).waitFor();
+      for (const name of ['用户', '订单', '纠纷', '资金', '系统配置', '审计日志', '管理员']) expect(await menu.getByRole('menuitem', { name }).count()).toBe(0);
+      // the dashboard's open-disputes figure is no link for an admin who may not read disputes
+      expect(await as.getByRole('link', { name: /待审核商品/ }).count()).toBe(1);
+      expect(await as.getByRole('link', { name: /纠纷/ }).count()).toBe(0);
+      await as.screenshot({ path: path.join(SHOTS, 'reviewer-dashboard.png'), fullPage: true });
+
+      // a reviewer reviews: the approve and reject buttons are there, the owner is no link to the users page
+      await as.goto(`${stack.url}/admin/listings/${listing.id}`);
+      await as.getByRole('heading', { name: listing.title }).waitFor();
+      await as.getByRole('button', { name: '通 过' }).or(as.getByRole('button', { name: '通过' })).waitFor();
+      expect(await as.getByRole('link', { name: listing.owner_id }).count()).toBe(0);
+      await as.getByRole('button', { name: '通 过' }).or(as.getByRole('button', { name: '通过' })).click();
+      await as.getByText('操作成功').waitFor();
+      expect(await ok(back.api.GET('/api/admin/listings/{id}', { params: { path: { id: listing.id } } }))).toMatchObject({ review_status: 'approved' });
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -43,8 +43,8 @@ function UserDrawer({ user, onClose, onChanged }: { user: User; onClose: () => v
             {t('user.unfreeze')}
           </Button>
         ) : null}
-        <Link to={`/orders?renter_id=${user.id}`}>{t('user.orders')}</Link>
-        <Link to={`/money?user_id=${user.id}`}>{t('user.ledger')}</Link>
+        {can('orders') ? <Link to={`/orders?renter_id=${user.id}`}>{t('user.orders')}</Link> : null}
+        {can('money') ? <Link to={`/money?user_id=${user.id}`}>{t('user.ledger')}</Link> : null}
       </Space>
     </Drawer>
   );
