@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { eventually, startStack, type Stack } from '@market/testkit';
+import { eventually, startAlipaySimulator, startStack, type AlipaySimulator, type Stack } from '@market/testkit';
 import { createMarketClient, ok, type MarketClient } from '@market/sdk';
 
 const ADMIN = { username: 'console_ops', password: 'console-ops-password-1234' };
@@ -20,14 +20,28 @@ describe('the console in a browser', () => {
   let browser: Browser;
   let page: Page;
   let back: MarketClient;
+  let alipay: AlipaySimulator;
 
   beforeAll(async () => {
     if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('apps/console is not built: run `npm run build` first');
     mkdirSync(SHOTS, { recursive: true });
+    // recharges go through the sandbox; withdrawals are paid out through Alipay (its simulator)
+    alipay = await startAlipaySimulator();
     stack = await startStack({
       services: ['identity', 'admin', 'catalog', 'orders', 'wallet', 'files', 'notify'],
       env: { CONSOLE_DIR: DIST },
-      serviceEnv: { admin: { ADMIN_BOOTSTRAP_USERNAME: ADMIN.username, ADMIN_BOOTSTRAP_PASSWORD: ADMIN.password } },
+      serviceEnv: {
+        admin: { ADMIN_BOOTSTRAP_USERNAME: ADMIN.username, ADMIN_BOOTSTRAP_PASSWORD: ADMIN.password },
+        wallet: {
+          PAYGATE_PROVIDER: 'sandbox,alipay',
+          ALIPAY_APP_ID: alipay.appId,
+          ALIPAY_PRIVATE_KEY: alipay.appPrivateKey,
+          ALIPAY_PUBLIC_KEY: alipay.alipayPublicKey,
+          ALIPAY_GATEWAY: alipay.gatewayUrl,
+          ALIPAY_NOTIFY_URL: 'https://market.example.com/api/payments/alipay/notify',
+          WITHDRAWAL_CHECK_MS: '200',
+        },
+      },
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
     page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
@@ -39,6 +53,7 @@ describe('the console in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    await alipay?.stop();
   });
 
   async function user() {
@@ -112,7 +127,7 @@ describe('the console in a browser', () => {
     const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '纠纷测试 王者荣耀', game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
     await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
     await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
-    const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'alipay' } }));
+    const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'sandbox' } }));
     await ok(renter.market.api.POST('/api/payments/sandbox/{id}/complete', { params: { path: { id: payment.id } }, body: { status: 'succeeded' } }));
     await eventually(() => ok(renter.market.api.GET('/api/wallet/balance')), (b) => b.available === 10_000);
     const order = await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 2 } }));
@@ -234,5 +249,63 @@ describe('the console in a browser', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('lets the super admin change an admin’s roles on the Admins page', async () => {
+    const username = `cs_${randomInt(0, 1_000_000)}`;
+    await ok(back.api.POST('/api/admin/admins', { body: { username, nickname: '客服', password: 'customer-service-1234', roles: ['reviewer'] } }));
+    await open('/admins', '管理员');
+    await page.getByRole('button', { name: `修改角色 ${username}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('审核员', { exact: true }).click();
+    await dialog.getByText('客服', { exact: true }).click();
+    expect(await dialog.getByLabel('审核员').isChecked()).toBe(false);
+    expect(await dialog.getByLabel('客服').isChecked()).toBe(true);
+    await shot('admin-roles');
+    await dialog.getByRole('button', { name: '保 存' }).or(dialog.getByRole('button', { name: '保存' })).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const admins = await ok(back.api.GET('/api/admin/admins', { params: { query: { limit: 100 } } }));
+    expect(admins.items.find((a) => a.username === username)?.roles).toEqual(['customer_service']);
+    // nobody edits their own roles: the signed-in super admin's row has no such button
+    expect(await page.getByRole('button', { name: `修改角色 ${ADMIN.username}` }).count()).toBe(0);
+  });
+
+  it('rejects a withdrawal with a reason and approves another on the Money page', async () => {
+    const { market, user: requester } = await user();
+    await ok(market.api.POST('/api/realname/start', { body: { real_name: '张三', id_number: '11010519491231002X' } }));
+    const payment = await ok(market.api.POST('/api/wallet/recharge/pay', { body: { amount: 5_000, channel: 'sandbox' } }));
+    await ok(market.api.POST('/api/payments/sandbox/{id}/complete', { params: { path: { id: payment.id } }, body: { status: 'succeeded' } }));
+    await eventually(() => ok(market.api.GET('/api/wallet/balance')), (b) => b.available === 5_000);
+    // the wallet learns the verified name from identity's event
+    const withdrawal = await eventually(
+      () => market.api.POST('/api/wallet/withdrawals', { body: { amount: 2_000, channel: 'alipay', payee_account: 'owner@example.com', payee_name: '张三' } }),
+      (r) => r.response.status === 201,
+    );
+    expect(withdrawal.data).toMatchObject({ status: 'pending_review' });
+
+    await open(`/money/withdrawals?user_id=${requester.id}`, '资金');
+    await page.getByRole('tab', { name: '提现审核' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'pending_review' });
+    await row.getByRole('button', { name: '批准提现' }).waitFor();
+    await shot('withdrawals');
+    await row.getByRole('button', { name: '驳回提现' }).click();
+    await page.getByRole('dialog').getByLabel('驳回原因').fill('收款账户与实名不符');
+    await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
+    await page.getByRole('row').filter({ hasText: 'rejected' }).getByText('收款账户与实名不符').waitFor();
+
+    const listed = await ok(back.api.GET('/api/admin/withdrawals', { params: { query: { user_id: requester.id } } }));
+    expect(listed.items).toEqual([expect.objectContaining({ status: 'rejected', reason: '收款账户与实名不符' })]);
+    expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 5_000 });
+
+    // approved, the transfer goes out to Alipay and the withdrawal is paid
+    const second = await ok(market.api.POST('/api/wallet/withdrawals', { body: { amount: 1_500, channel: 'alipay', payee_account: 'owner@example.com', payee_name: '张三' } }));
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'pending_review' }).getByRole('button', { name: '批准提现' }).click();
+    await page.getByText('操作成功').first().waitFor();
+    await eventually(
+      () => ok(back.api.GET('/api/admin/withdrawals', { params: { query: { user_id: requester.id, status: 'paid' } } })),
+      (p) => p.items.some((w) => w.id === second.id),
+    );
+    expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 3_500 });
   });
 });
