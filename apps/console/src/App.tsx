@@ -20,6 +20,7 @@ const OrderDetail = lazy(() => import('./pages/OrderDetail'));
 const Disputes = lazy(() => import('./pages/Disputes'));
 const Ledger = lazy(() => import('./pages/money/Ledger'));
 const Withdrawals = lazy(() => import('./pages/money/Withdrawals'));
+const MoneyCheck = lazy(() => import('./pages/money/MoneyCheck'));
 const Configs = lazy(() => import('./pages/Configs'));
 const Audit = lazy(() => import('./pages/Audit'));
 const Admins = lazy(() => import('./pages/Admins'));
@@ -73,6 +74,7 @@ export function App() {
                   <Route path="disputes" element={<Disputes />} />
                   <Route path="money" element={<Ledger />} />
                   <Route path="money/withdrawals" element={<Withdrawals />} />
+                  <Route path="money/check" element={<MoneyCheck />} />
                   <Route path="configs" element={<Configs />} />
                   <Route path="audit" element={<Audit />} />
                   <Route path="admins" element={<Admins />} />

@@ -307,5 +307,11 @@ describe('the console in a browser', () => {
       (p) => p.items.some((w) => w.id === second.id),
     );
     expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 3_500 });
+
+    // and the money check, run on demand, finds orders and wallet in agreement
+    await page.getByRole('tab', { name: '资金核对' }).click();
+    await page.getByRole('button', { name: '立即核对' }).click();
+    await page.getByText('订单与钱包一致').waitFor();
+    await shot('money-check');
   });
 });

@@ -10,6 +10,7 @@ export function MoneyTabs() {
   const items = [
     { key: '/money', label: t('money.ledger'), allowed: can('money') },
     { key: '/money/withdrawals', label: t('money.withdrawals'), allowed: can('withdrawals') },
+    { key: '/money/check', label: t('money.check'), allowed: can('money') },
   ].filter((i) => i.allowed);
   return <Tabs activeKey={pathname.replace(/\/$/, '')} items={items} onChange={(key) => navigate(key)} />;
 }
