@@ -1,13 +1,23 @@
 import type { AccessControlProvider, AuthProvider } from '@refinedev/core';
 import { ApiProblem, ok } from '@market/sdk';
 import { allows, type Capability, PERMISSIONS } from './access';
-import { loadSession, market, saveSession } from './session';
+import { loadSession, market, saveSession, type Session } from './session';
 
 export interface LoginInput {
   username: string;
   password: string;
   captcha_id: string;
   captcha_code: string;
+}
+
+/**
+ * Roles change while a session lasts: the profile (and with it the menu and the buttons) is read
+ * again once per page load. A refused read signs out through the client (`onSignedOut`).
+ */
+let refreshed: Promise<void> | undefined;
+async function refreshProfile(session: Session) {
+  const me = await market.api.GET('/api/admin/me');
+  if (me.data) saveSession({ ...session, admin: me.data });
 }
 
 export const authProvider: AuthProvider = {
@@ -31,7 +41,10 @@ export const authProvider: AuthProvider = {
     return { success: true, redirectTo: '/login' };
   },
   async check() {
-    return loadSession() && market.tokens() ? { authenticated: true } : { authenticated: false, redirectTo: '/login', logout: true };
+    const session = loadSession();
+    if (!session || !market.tokens()) return { authenticated: false, redirectTo: '/login', logout: true };
+    await (refreshed ??= refreshProfile(session));
+    return { authenticated: true };
   },
   async onError(error: unknown) {
     if (error instanceof ApiProblem && error.status === 401) return { logout: true, redirectTo: '/login' };

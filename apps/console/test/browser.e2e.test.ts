@@ -246,6 +246,12 @@ describe('the console in a browser', () => {
       await as.getByRole('button', { name: '通 过' }).or(as.getByRole('button', { name: '通过' })).click();
       await as.getByText('操作成功').waitFor();
       expect(await ok(back.api.GET('/api/admin/listings/{id}', { params: { path: { id: listing.id } } }))).toMatchObject({ review_status: 'approved' });
+
+      // roles given during the session show at the next page load
+      await ok(back.api.PUT('/api/admin/admins/{id}/roles', { params: { path: { id: created.id } }, body: { roles: ['reviewer', 'finance'] } }));
+      await as.reload();
+      await as.getByRole('menu').getByRole('menuitem', { name: '资金' }).waitFor();
+      expect(await as.getByRole('menu').getByRole('menuitem', { name: '用户' }).count()).toBe(0);
     } finally {
       await context.close();
     }
