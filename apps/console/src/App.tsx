@@ -18,7 +18,9 @@ const Users = lazy(() => import('./pages/Users'));
 const Orders = lazy(() => import('./pages/Orders'));
 const OrderDetail = lazy(() => import('./pages/OrderDetail'));
 const Disputes = lazy(() => import('./pages/Disputes'));
-const Money = lazy(() => import('./pages/Money'));
+const Ledger = lazy(() => import('./pages/money/Ledger'));
+const Withdrawals = lazy(() => import('./pages/money/Withdrawals'));
+const MoneyCheck = lazy(() => import('./pages/money/MoneyCheck'));
 const Configs = lazy(() => import('./pages/Configs'));
 const Audit = lazy(() => import('./pages/Audit'));
 const Admins = lazy(() => import('./pages/Admins'));
@@ -70,7 +72,9 @@ export function App() {
                   <Route path="orders" element={<Orders />} />
                   <Route path="orders/:id" element={<OrderDetail />} />
                   <Route path="disputes" element={<Disputes />} />
-                  <Route path="money" element={<Money />} />
+                  <Route path="money" element={<Ledger />} />
+                  <Route path="money/withdrawals" element={<Withdrawals />} />
+                  <Route path="money/check" element={<MoneyCheck />} />
                   <Route path="configs" element={<Configs />} />
                   <Route path="audit" element={<Audit />} />
                   <Route path="admins" element={<Admins />} />

@@ -1,9 +1,11 @@
+import type { AdminPermission } from '@market/contracts';
 import { loadSession } from './session';
 
 /**
- * What the console shows an admin. `GET /api/admin/me` answers `permissions` once admin roles
- * exist; until then (absent) every admin may do everything the back office offers. The names
- * below are the permission each screen or action needs: the one place to align with the server's.
+ * The permission each screen or action of the console needs: the same names the routes declare in
+ * `@market/contracts` (a misspelt one fails the type check), so a menu entry or a button shows
+ * exactly when the server would answer it. Screens are keyed by their Refine resource name, actions
+ * by `resource.action`.
  */
 export const PERMISSIONS = {
   dashboard: 'dashboard.read',
@@ -13,26 +15,27 @@ export const PERMISSIONS = {
   'users.freeze': 'users.freeze',
   orders: 'orders.read',
   'orders.move': 'orders.manage',
-  'orders.handoff': 'orders.handoff.read',
+  'orders.reveal': 'handoffs.reveal',
   disputes: 'disputes.read',
   'disputes.arbitrate': 'disputes.arbitrate',
-  money: 'wallet.read',
+  money: 'ledger.read',
+  withdrawals: 'withdrawals.read',
+  'withdrawals.manage': 'withdrawals.manage',
   configs: 'configs.read',
-  'configs.edit': 'configs.write',
+  'configs.edit': 'configs.manage',
   audit: 'audit.read',
   admins: 'admins.read',
   'admins.manage': 'admins.manage',
-  uploads: 'open_uploads.read',
-} as const;
+  uploads: 'uploads.read',
+} as const satisfies Record<string, AdminPermission>;
 
 export type Capability = keyof typeof PERMISSIONS;
 
-export function allows(permissions: readonly string[] | undefined, capability: Capability): boolean {
-  if (permissions === undefined) return true;
-  return permissions.includes(PERMISSIONS[capability]) || permissions.includes('*');
+export function allows(permissions: readonly AdminPermission[] | undefined, capability: Capability): boolean {
+  return permissions?.includes(PERMISSIONS[capability]) ?? false;
 }
 
-/** For the signed-in admin. */
+/** For the signed-in admin (its permissions as `GET /api/admin/me` answered them at login). */
 export function can(capability: Capability): boolean {
   return allows(loadSession()?.admin.permissions, capability);
 }

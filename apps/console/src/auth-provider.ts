@@ -1,7 +1,7 @@
 import type { AccessControlProvider, AuthProvider } from '@refinedev/core';
 import { ApiProblem, ok } from '@market/sdk';
 import { allows, type Capability, PERMISSIONS } from './access';
-import { loadSession, market, saveSession } from './session';
+import { loadSession, market, saveSession, type Session } from './session';
 
 export interface LoginInput {
   username: string;
@@ -10,13 +10,22 @@ export interface LoginInput {
   captcha_code: string;
 }
 
+/**
+ * Roles change while a session lasts: the profile (and with it the menu and the buttons) is read
+ * again once per page load. A refused read signs out through the client (`onSignedOut`).
+ */
+let refreshed: Promise<void> | undefined;
+async function refreshProfile(session: Session) {
+  const me = await market.api.GET('/api/admin/me');
+  if (me.data) saveSession({ ...session, admin: me.data });
+}
+
 export const authProvider: AuthProvider = {
   async login(input: LoginInput) {
     try {
       const login = await ok(market.api.POST('/api/admin/auth/login', { body: input }));
       market.signIn({ accessToken: login.access_token });
-      saveSession({ tokens: { accessToken: login.access_token }, admin: login.admin });
-      // the profile carries roles and permissions once the back office has them
+      // the profile carries the permissions the menu and every button follow
       const me = await ok(market.api.GET('/api/admin/me'));
       saveSession({ tokens: { accessToken: login.access_token }, admin: me });
       return { success: true, redirectTo: '/' };
@@ -32,7 +41,10 @@ export const authProvider: AuthProvider = {
     return { success: true, redirectTo: '/login' };
   },
   async check() {
-    return loadSession() && market.tokens() ? { authenticated: true } : { authenticated: false, redirectTo: '/login', logout: true };
+    const session = loadSession();
+    if (!session || !market.tokens()) return { authenticated: false, redirectTo: '/login', logout: true };
+    await (refreshed ??= refreshProfile(session));
+    return { authenticated: true };
   },
   async onError(error: unknown) {
     if (error instanceof ApiProblem && error.status === 401) return { logout: true, redirectTo: '/login' };
@@ -51,7 +63,7 @@ export const authProvider: AuthProvider = {
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource, action }) => {
     const capability = (action === 'list' || action === 'show' ? resource : `${resource}.${action}`) as Capability;
-    if (!(capability in PERMISSIONS)) return { can: true };
+    if (!(capability in PERMISSIONS)) return { can: false };
     return { can: allows(loadSession()?.admin.permissions, capability) };
   },
 };

@@ -3,7 +3,7 @@ import { createMarketClient, type Schema, type Tokens } from '@market/sdk';
 /** The signed-in admin as the console keeps it for the tab's lifetime (sessionStorage: closing the tab ends it). */
 export interface Session {
   tokens: Tokens;
-  admin: Schema<'Admin'> & { roles?: string[]; permissions?: string[] };
+  admin: Schema<'CurrentAdmin'>;
 }
 
 const KEY = 'market.console.session';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { eventually, startStack, type Stack } from '@market/testkit';
+import { eventually, startAlipaySimulator, startStack, type AlipaySimulator, type Stack } from '@market/testkit';
 import { createMarketClient, ok, type MarketClient } from '@market/sdk';
 
 const ADMIN = { username: 'console_ops', password: 'console-ops-password-1234' };
@@ -20,14 +20,28 @@ describe('the console in a browser', () => {
   let browser: Browser;
   let page: Page;
   let back: MarketClient;
+  let alipay: AlipaySimulator;
 
   beforeAll(async () => {
     if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('apps/console is not built: run `npm run build` first');
     mkdirSync(SHOTS, { recursive: true });
+    // recharges go through the sandbox; withdrawals are paid out through Alipay (its simulator)
+    alipay = await startAlipaySimulator();
     stack = await startStack({
       services: ['identity', 'admin', 'catalog', 'orders', 'wallet', 'files', 'notify'],
       env: { CONSOLE_DIR: DIST },
-      serviceEnv: { admin: { ADMIN_BOOTSTRAP_USERNAME: ADMIN.username, ADMIN_BOOTSTRAP_PASSWORD: ADMIN.password } },
+      serviceEnv: {
+        admin: { ADMIN_BOOTSTRAP_USERNAME: ADMIN.username, ADMIN_BOOTSTRAP_PASSWORD: ADMIN.password },
+        wallet: {
+          PAYGATE_PROVIDER: 'sandbox,alipay',
+          ALIPAY_APP_ID: alipay.appId,
+          ALIPAY_PRIVATE_KEY: alipay.appPrivateKey,
+          ALIPAY_PUBLIC_KEY: alipay.alipayPublicKey,
+          ALIPAY_GATEWAY: alipay.gatewayUrl,
+          ALIPAY_NOTIFY_URL: 'https://market.example.com/api/payments/alipay/notify',
+          WITHDRAWAL_CHECK_MS: '200',
+        },
+      },
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
     page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
@@ -39,6 +53,7 @@ describe('the console in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    await alipay?.stop();
   });
 
   async function user() {
@@ -56,16 +71,21 @@ describe('the console in a browser', () => {
     await page.getByRole('heading', { name: heading }).first().waitFor();
   };
 
-  it('logs in with the development captcha and shows the dashboard', async () => {
-    const captcha = page.waitForResponse((r) => r.url().endsWith('/api/admin/auth/captcha'));
-    await page.goto(`${stack.url}/admin/`);
+  /** Through the login page with the development captcha the page fetched. */
+  async function signIn(on: Page, who: { username: string; password: string }, screenshot?: string) {
+    const captcha = on.waitForResponse((r) => r.url().endsWith('/api/admin/auth/captcha'));
+    await on.goto(`${stack.url}/admin/`);
     const { dev_text } = (await (await captcha).json()) as { dev_text: string };
-    await page.getByLabel('用户名').fill(ADMIN.username);
-    await page.getByLabel('密码').fill(ADMIN.password);
-    await page.getByLabel('验证码', { exact: true }).fill(dev_text);
-    await shot('login');
-    await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).click();
-    await page.getByRole('heading', { name: '概览' }).waitFor();
+    await on.getByLabel('用户名').fill(who.username);
+    await on.getByLabel('密码').fill(who.password);
+    await on.getByLabel('验证码', { exact: true }).fill(dev_text);
+    if (screenshot) await shot(screenshot);
+    await on.getByRole('button', { name: '登 录' }).or(on.getByRole('button', { name: '登录' })).click();
+    await on.getByRole('heading', { name: '概览' }).waitFor();
+  }
+
+  it('logs in with the development captcha and shows the dashboard', async () => {
+    await signIn(page, ADMIN, 'login');
     await page.getByText('待审核商品').waitFor();
     await shot('dashboard');
   });
@@ -107,13 +127,29 @@ describe('the console in a browser', () => {
     const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '纠纷测试 王者荣耀', game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
     await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
     await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
-    const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'alipay' } }));
+    const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'sandbox' } }));
     await ok(renter.market.api.POST('/api/payments/sandbox/{id}/complete', { params: { path: { id: payment.id } }, body: { status: 'succeeded' } }));
     await eventually(() => ok(renter.market.api.GET('/api/wallet/balance')), (b) => b.available === 10_000);
     const order = await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 2 } }));
     await ok(renter.market.api.POST('/api/orders/{id}/pay', { params: { path: { id: order.id } }, body: {} }));
     await ok(owner.market.api.POST('/api/orders/{id}/handoff', { params: { path: { id: order.id } }, body: { content: '账号已发站内信' } }));
     const dispute = await ok(renter.market.api.POST('/api/orders/{id}/dispute', { params: { path: { id: order.id } }, body: { reason: '账号无法登录' } }));
+
+    // the handoff content is withheld until revealed with a reason, which the server audits
+    await open(`/orders/${order.id}`, '纠纷测试 王者荣耀');
+    const handoff = page.getByRole('table', { name: '交接记录' });
+    await handoff.getByText('内容已隐藏').waitFor();
+    expect(await handoff.getByText('账号已发站内信').count()).toBe(0);
+    await page.getByRole('button', { name: '查看交接内容（将记入审计）' }).click();
+    await page.getByRole('dialog').getByLabel('查看原因').fill('核实纠纷中的交付情况');
+    await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
+    await handoff.getByText('账号已发站内信').waitFor();
+    await shot('handoff-revealed');
+    const revealed = await eventually(
+      () => ok(back.api.GET('/api/admin/audit-logs', { params: { query: { action: 'order.handoff_records.reveal' } } })),
+      (p) => p.items.some((e) => e.biz_id === order.id),
+    );
+    expect(JSON.stringify(revealed.items.find((e) => e.biz_id === order.id)?.detail)).toContain('核实纠纷中的交付情况');
 
     await open('/disputes', '纠纷');
     await page.getByRole('button', { name: '仲 裁' }).or(page.getByRole('button', { name: '仲裁' })).first().click();
@@ -180,5 +216,108 @@ describe('the console in a browser', () => {
     await open('/', '概览');
     await page.getByText('pending_handoff').waitFor();
     await page.screenshot({ path: path.join(__dirname, '../../../docs/console.png') });
+  });
+
+  it('shows a reviewer only what the reviewer role may use', async () => {
+    const reviewer = { username: `reviewer_${randomInt(0, 1_000_000)}`, password: 'reviewer-password-1234' };
+    const created = await ok(back.api.POST('/api/admin/admins', { body: { ...reviewer, nickname: '审核员', roles: ['reviewer'] } }));
+    expect(created.roles).toEqual(['reviewer']);
+    const owner = await user();
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '审核员测试 和平精英', game: '和平精英', hourly_price: 600, deposit: 3000, min_hours: 1 } }));
+    await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
+
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
+    const as = await context.newPage();
+    try {
+      await signIn(as, reviewer);
+      const menu = as.getByRole('menu');
+      for (const name of ['概览', '商品审核', '开放上传记录']) await menu.getByRole('menuitem', { name }).waitFor();
+      for (const name of ['用户', '订单', '纠纷', '资金', '系统配置', '审计日志', '管理员']) expect(await menu.getByRole('menuitem', { name }).count()).toBe(0);
+      // the dashboard's open-disputes figure is no link for an admin who may not read disputes
+      expect(await as.getByRole('link', { name: /待审核商品/ }).count()).toBe(1);
+      expect(await as.getByRole('link', { name: /纠纷/ }).count()).toBe(0);
+      await as.screenshot({ path: path.join(SHOTS, 'reviewer-dashboard.png'), fullPage: true });
+
+      // a reviewer reviews: the approve and reject buttons are there, the owner is no link to the users page
+      await as.goto(`${stack.url}/admin/listings/${listing.id}`);
+      await as.getByRole('heading', { name: listing.title }).waitFor();
+      await as.getByRole('button', { name: '通 过' }).or(as.getByRole('button', { name: '通过' })).waitFor();
+      expect(await as.getByRole('link', { name: listing.owner_id }).count()).toBe(0);
+      await as.getByRole('button', { name: '通 过' }).or(as.getByRole('button', { name: '通过' })).click();
+      await as.getByText('操作成功').waitFor();
+      expect(await ok(back.api.GET('/api/admin/listings/{id}', { params: { path: { id: listing.id } } }))).toMatchObject({ review_status: 'approved' });
+
+      // roles given during the session show at the next page load
+      await ok(back.api.PUT('/api/admin/admins/{id}/roles', { params: { path: { id: created.id } }, body: { roles: ['reviewer', 'finance'] } }));
+      await as.reload();
+      await as.getByRole('menu').getByRole('menuitem', { name: '资金' }).waitFor();
+      expect(await as.getByRole('menu').getByRole('menuitem', { name: '用户' }).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lets the super admin change an admin’s roles on the Admins page', async () => {
+    const username = `cs_${randomInt(0, 1_000_000)}`;
+    await ok(back.api.POST('/api/admin/admins', { body: { username, nickname: '客服', password: 'customer-service-1234', roles: ['reviewer'] } }));
+    await open('/admins', '管理员');
+    await page.getByRole('button', { name: `修改角色 ${username}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('审核员', { exact: true }).click();
+    await dialog.getByText('客服', { exact: true }).click();
+    expect(await dialog.getByLabel('审核员').isChecked()).toBe(false);
+    expect(await dialog.getByLabel('客服').isChecked()).toBe(true);
+    await shot('admin-roles');
+    await dialog.getByRole('button', { name: '保 存' }).or(dialog.getByRole('button', { name: '保存' })).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const admins = await ok(back.api.GET('/api/admin/admins', { params: { query: { limit: 100 } } }));
+    expect(admins.items.find((a) => a.username === username)?.roles).toEqual(['customer_service']);
+    // nobody edits their own roles: the signed-in super admin's row has no such button
+    expect(await page.getByRole('button', { name: `修改角色 ${ADMIN.username}` }).count()).toBe(0);
+  });
+
+  it('rejects a withdrawal with a reason and approves another on the Money page', async () => {
+    const { market, user: requester } = await user();
+    await ok(market.api.POST('/api/realname/start', { body: { real_name: '张三', id_number: '11010519491231002X' } }));
+    const payment = await ok(market.api.POST('/api/wallet/recharge/pay', { body: { amount: 5_000, channel: 'sandbox' } }));
+    await ok(market.api.POST('/api/payments/sandbox/{id}/complete', { params: { path: { id: payment.id } }, body: { status: 'succeeded' } }));
+    await eventually(() => ok(market.api.GET('/api/wallet/balance')), (b) => b.available === 5_000);
+    // the wallet learns the verified name from identity's event
+    const withdrawal = await eventually(
+      () => market.api.POST('/api/wallet/withdrawals', { body: { amount: 2_000, channel: 'alipay', payee_account: 'owner@example.com', payee_name: '张三' } }),
+      (r) => r.response.status === 201,
+    );
+    expect(withdrawal.data).toMatchObject({ status: 'pending_review' });
+
+    await open(`/money/withdrawals?user_id=${requester.id}`, '资金');
+    await page.getByRole('tab', { name: '提现审核' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'pending_review' });
+    await row.getByRole('button', { name: '批准提现' }).waitFor();
+    await shot('withdrawals');
+    await row.getByRole('button', { name: '驳回提现' }).click();
+    await page.getByRole('dialog').getByLabel('驳回原因').fill('收款账户与实名不符');
+    await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
+    await page.getByRole('row').filter({ hasText: 'rejected' }).getByText('收款账户与实名不符').waitFor();
+
+    const listed = await ok(back.api.GET('/api/admin/withdrawals', { params: { query: { user_id: requester.id } } }));
+    expect(listed.items).toEqual([expect.objectContaining({ status: 'rejected', reason: '收款账户与实名不符' })]);
+    expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 5_000 });
+
+    // approved, the transfer goes out to Alipay and the withdrawal is paid
+    const second = await ok(market.api.POST('/api/wallet/withdrawals', { body: { amount: 1_500, channel: 'alipay', payee_account: 'owner@example.com', payee_name: '张三' } }));
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'pending_review' }).getByRole('button', { name: '批准提现' }).click();
+    await page.getByText('操作成功').first().waitFor();
+    await eventually(
+      () => ok(back.api.GET('/api/admin/withdrawals', { params: { query: { user_id: requester.id, status: 'paid' } } })),
+      (p) => p.items.some((w) => w.id === second.id),
+    );
+    expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 3_500 });
+
+    // and the money check, run on demand, finds orders and wallet in agreement
+    await page.getByRole('tab', { name: '资金核对' }).click();
+    await page.getByRole('button', { name: '立即核对' }).click();
+    await page.getByText('订单与钱包一致').waitFor();
+    await shot('money-check');
   });
 });

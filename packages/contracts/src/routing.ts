@@ -21,6 +21,7 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/admin/system-configs', service: 'admin' },
   { prefix: '/api/admin/audit-logs', service: 'admin' },
   { prefix: '/api/admin/dashboard', service: 'admin' },
+  { prefix: '/api/admin/money-check', service: 'admin' },
   { prefix: '/api/auth', service: 'identity' },
   { prefix: '/api/me', service: 'identity' },
   { prefix: '/api/realname', service: 'identity' },

@@ -66,6 +66,7 @@ describe('route contracts', () => {
     expect(extra.sort()).toEqual(
       [
         'GET /api/admin/admins',
+        'GET /api/admin/money-check',
         'GET /api/admin/notifications',
         'GET /api/admin/open-uploads',
         'GET /api/admin/open-uploads/{id}',

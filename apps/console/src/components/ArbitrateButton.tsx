@@ -7,6 +7,7 @@ import { commissionBps } from '../commission';
 import { previewBreakdown, type Breakdown, type Escrow } from '../breakdown';
 import { BreakdownForm } from './BreakdownForm';
 import { ProblemAlert } from './ProblemAlert';
+import { useSubmit } from './use-submit';
 
 type Result = 'complete' | 'close' | 'mark_abnormal';
 
@@ -18,8 +19,7 @@ export function ArbitrateButton({ dispute, escrow, onDone }: { dispute: Schema<'
   const [note, setNote] = useState('');
   const [withBreakdown, setWithBreakdown] = useState(false);
   const [breakdown, setBreakdown] = useState<Partial<Breakdown>>({ consumption: escrow.rent, deposit_deduction: 0 });
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useSubmit(() => setOpen(false));
   const useBreakdown = withBreakdown && result !== 'mark_abnormal';
   const valid = note.trim().length > 0 && (!useBreakdown || (bps !== null && previewBreakdown(escrow, breakdown, bps).ok));
 
@@ -27,19 +27,11 @@ export function ArbitrateButton({ dispute, escrow, onDone }: { dispute: Schema<'
     setOpen(true);
     commissionBps().then(setBps, setError);
   };
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const submit = () =>
+    run(async () => {
       const body = { result, note, ...(useBreakdown ? { breakdown: breakdown as Breakdown } : {}) };
       onDone(await ok(market.api.POST('/api/admin/disputes/{id}/arbitrate', { params: { path: { id: dispute.id } }, body })));
-      setOpen(false);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
       <Button type="primary" onClick={show}>

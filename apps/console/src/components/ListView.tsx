@@ -1,29 +1,83 @@
-import { Button, Empty, Space, Table, type TableColumnsType } from 'antd';
+import { Button, DatePicker, Empty, Form, Input, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { t } from '../i18n';
 import { ProblemAlert } from './ProblemAlert';
-import type { useCursorList } from './use-cursor-list';
+import type { CursorList, FilterField } from './use-cursor-list';
 
-/** A list page's table with its loading, empty and error states and cursor paging. */
+type FormValues = Record<string, string | Dayjs | undefined>;
+
+function control(field: FilterField) {
+  if (field.day) return <DatePicker aria-label={field.label} />;
+  if (field.options)
+    return (
+      <Select
+        aria-label={field.label}
+        allowClear={field.fallback === undefined}
+        style={{ width: field.width ?? 160 }}
+        options={field.options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o))}
+      />
+    );
+  return <Input allowClear style={field.width ? { width: field.width } : undefined} />;
+}
+
+/** The list's filters as a form; submitting puts them in the URL (days as the instants they start or end). */
+function FilterForm({ list }: { list: CursorList<unknown> }) {
+  const initial = Object.fromEntries(list.fields.map((f) => [f.name, f.day && list.filters[f.name] ? dayjs(list.filters[f.name]) : list.filters[f.name]]));
+  const submit = (values: FormValues) =>
+    list.setFilters(
+      Object.fromEntries(
+        list.fields.map((f) => {
+          const v = values[f.name];
+          if (!f.day || !v) return [f.name, v as string | undefined];
+          const day = v as Dayjs;
+          return [f.name, (f.day === 'start' ? day.startOf('day') : day.endOf('day')).toISOString()];
+        }),
+      ),
+    );
+  return (
+    <Form layout="inline" style={{ marginBottom: 16, rowGap: 8 }} initialValues={initial} onFinish={submit} key={JSON.stringify(list.filters)}>
+      {list.fields.map((f) => (
+        <Form.Item key={f.name} label={f.label} name={f.name}>
+          {control(f)}
+        </Form.Item>
+      ))}
+      <Space>
+        <Button type="primary" htmlType="submit">
+          {t('common.search')}
+        </Button>
+        <Button onClick={() => list.setFilters({})}>{t('common.reset')}</Button>
+      </Space>
+    </Form>
+  );
+}
+
+/**
+ * A list page: its title, the filter form of its fields, the table with its loading, empty and
+ * error states, and cursor paging. Every list of the console is one of these.
+ */
 export function ListView<T extends object>({
+  title,
   list,
   columns,
   rowKey,
-  label,
-  filters,
+  extra,
 }: {
-  list: ReturnType<typeof useCursorList<T>>;
+  title: string;
+  list: CursorList<T>;
   columns: TableColumnsType<T>;
   rowKey: keyof T & string;
-  label: string;
-  filters?: ReactNode;
+  /** What stands between the title and the filters (a create button, a detail's error). */
+  extra?: ReactNode;
 }) {
   return (
     <>
-      {filters}
+      <Typography.Title level={3}>{title}</Typography.Title>
+      {extra}
+      {list.fields.length ? <FilterForm list={list as CursorList<unknown>} /> : null}
       {list.error ? <ProblemAlert error={list.error} onRetry={list.reload} /> : null}
       <Table<T>
-        aria-label={label}
+        aria-label={title}
         rowKey={rowKey}
         columns={columns}
         dataSource={list.page?.items ?? []}

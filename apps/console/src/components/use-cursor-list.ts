@@ -2,14 +2,27 @@ import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { CursorPage } from '@market/sdk';
 
+/** One server-side filter of a list page: its query parameter, its label, and how it is entered. */
+export interface FilterField {
+  name: string;
+  label: string;
+  /** A choice among these values (a select); free text otherwise. */
+  options?: readonly (string | { value: string; label: string })[];
+  /** A day picker whose value is sent as the start or the end of that day. */
+  day?: 'start' | 'end';
+  /** The value when the URL names none (the filter then cannot be cleared). */
+  fallback?: string;
+  width?: number;
+}
+
 /**
  * A server-side filtered, cursor-paged list whose filters and cursor live in the URL (so a view
  * can be shared and survives a reload). Cursors only go forward; "first page" drops the cursor.
  */
-export function useCursorList<T>(filterKeys: readonly string[], fetchPage: (query: Record<string, string | undefined>) => Promise<CursorPage<T>>) {
+export function useCursorList<T>(fields: readonly FilterField[], fetchPage: (query: Record<string, string | undefined>) => Promise<CursorPage<T>>) {
   const [params, setParams] = useSearchParams();
   const [state, setState] = useState<{ loading: boolean; error: unknown; page: CursorPage<T> | null }>({ loading: true, error: null, page: null });
-  const filters = Object.fromEntries(filterKeys.map((key) => [key, params.get(key) ?? undefined]));
+  const filters = Object.fromEntries(fields.map((f) => [f.name, params.get(f.name) ?? f.fallback]));
   const cursor = params.get('cursor') ?? undefined;
   const signature = params.toString();
 
@@ -40,5 +53,7 @@ export function useCursorList<T>(filterKeys: readonly string[], fetchPage: (quer
     search.delete('cursor');
     setParams(search);
   };
-  return { ...state, filters, cursor, setFilters, nextPage, firstPage, reload: load };
+  return { ...state, fields, filters, cursor, setFilters, nextPage, firstPage, reload: load };
 }
+
+export type CursorList<T> = ReturnType<typeof useCursorList<T>>;

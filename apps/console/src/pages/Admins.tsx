@@ -1,86 +1,94 @@
-import { useState } from 'react';
-import { App, Button, Form, Input, Modal, Tag, Typography } from 'antd';
+import { App, Button, Checkbox, Form, Input, Space, Tag } from 'antd';
+import { ADMIN_ROLES, type AdminRole } from '@market/contracts';
 import { ok, type Schema } from '@market/sdk';
-import { market } from '../session';
+import { loadSession, market } from '../session';
 import { can } from '../access';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
-import { ProblemAlert } from '../components/ProblemAlert';
+import { FormDialog } from '../components/FormDialog';
 import { useCursorList } from '../components/use-cursor-list';
 import { when } from '../components/format';
 
 type Admin = Schema<'Admin'>;
+type NewAdmin = { username: string; nickname: string; password: string; roles?: AdminRole[] };
+
+const rolesField = (
+  <Form.Item label={t('admin.roles')} name="roles">
+    <Checkbox.Group options={ADMIN_ROLES.map((r) => ({ value: r, label: t(`role.${r}`) }))} />
+  </Form.Item>
+);
 
 function CreateAdmin({ onCreated }: { onCreated: () => void }) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [form] = Form.useForm<{ username: string; nickname: string; password: string }>();
-  const create = async (body: { username: string; nickname: string; password: string }) => {
-    try {
-      await ok(market.api.POST('/api/admin/admins', { body }));
-      setOpen(false);
-      form.resetFields();
-      onCreated();
-    } catch (e) {
-      setError(e);
-    }
-  };
   return (
-    <>
-      <Button type="primary" onClick={() => setOpen(true)} style={{ marginBottom: 16 }}>
-        {t('admin.create')}
-      </Button>
-      <Modal title={t('admin.create')} open={open} onCancel={() => setOpen(false)} onOk={() => form.submit()} okText={t('common.confirm')} cancelText={t('common.cancel')}>
-        {error ? <ProblemAlert error={error} /> : null}
-        <Form form={form} layout="vertical" onFinish={create}>
-          <Form.Item label={t('admin.username')} name="username" rules={[{ required: true, pattern: /^[a-z0-9_.-]{3,32}$/ }]}>
-            <Input autoComplete="off" />
-          </Form.Item>
-          <Form.Item label={t('admin.nickname')} name="nickname" rules={[{ required: true, max: 32 }]}>
-            <Input />
-          </Form.Item>
-          <Form.Item label={t('admin.password')} name="password" rules={[{ required: true, min: 12, max: 200 }]}>
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-        </Form>
-      </Modal>
-    </>
+    <FormDialog<NewAdmin> label={t('admin.create')} button={{ type: 'primary', style: { marginBottom: 16 } }} onSubmit={(body) => ok(market.api.POST('/api/admin/admins', { body })).then(onCreated)}>
+      <Form.Item label={t('admin.username')} name="username" rules={[{ required: true, pattern: /^[a-z0-9_.-]{3,32}$/ }]}>
+        <Input autoComplete="off" />
+      </Form.Item>
+      <Form.Item label={t('admin.nickname')} name="nickname" rules={[{ required: true, max: 32 }]}>
+        <Input />
+      </Form.Item>
+      <Form.Item label={t('admin.password')} name="password" rules={[{ required: true, min: 12, max: 200 }]}>
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      {rolesField}
+    </FormDialog>
+  );
+}
+
+/** Replaces an admin's roles (the server refuses one's own and the last super admin's). */
+function EditRoles({ admin, onSaved }: { admin: Admin; onSaved: () => void }) {
+  return (
+    <FormDialog<{ roles: AdminRole[] }>
+      label={t('admin.editRoles')}
+      title={`${t('admin.roles')} ${admin.username}`}
+      ariaLabel={`${t('admin.editRoles')} ${admin.username}`}
+      okText={t('common.save')}
+      initialValues={{ roles: admin.roles }}
+      onSubmit={({ roles }) => ok(market.api.PUT('/api/admin/admins/{id}/roles', { params: { path: { id: admin.id } }, body: { roles } })).then(onSaved)}
+    >
+      {rolesField}
+    </FormDialog>
   );
 }
 
 export default function Admins() {
   const { message } = App.useApp();
-  const list = useCursorList<Admin>(['status'], (q) => ok(market.api.GET('/api/admin/admins', { params: { query: { cursor: q.cursor, status: q.status as Admin['status'] | undefined } } })));
+  const list = useCursorList<Admin>([{ name: 'status', label: t('common.status'), options: ['active', 'disabled'], width: 120 }], (q) =>
+    ok(market.api.GET('/api/admin/admins', { params: { query: { cursor: q.cursor, status: q.status as Admin['status'] | undefined } } })),
+  );
   const toggle = (a: Admin) =>
     ok(market.api.POST(a.status === 'active' ? '/api/admin/admins/{id}/disable' : '/api/admin/admins/{id}/enable', { params: { path: { id: a.id } }, body: {} })).then(
       () => list.reload(),
       (e: unknown) => message.error(String(e)),
     );
+  const self = loadSession()?.admin.id;
   return (
-    <>
-      <Typography.Title level={3}>{t('menu.admins')}</Typography.Title>
-      {can('admins.manage') ? <CreateAdmin onCreated={list.reload} /> : null}
-      <ListView<Admin>
-        list={list}
-        rowKey="id"
-        label={t('menu.admins')}
-        columns={[
-          { title: t('admin.username'), dataIndex: 'username' },
-          { title: t('admin.nickname'), dataIndex: 'nickname' },
-          { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Tag color={s === 'active' ? 'green' : 'red'}>{s}</Tag> },
-          { title: t('common.created'), dataIndex: 'created_at', render: when },
-          {
-            title: t('common.detail'),
-            key: 'actions',
-            render: (_, a) =>
-              can('admins.manage') ? (
+    <ListView<Admin>
+      title={t('menu.admins')}
+      extra={can('admins.manage') ? <CreateAdmin onCreated={list.reload} /> : null}
+      list={list}
+      rowKey="id"
+      columns={[
+        { title: t('admin.username'), dataIndex: 'username' },
+        { title: t('admin.nickname'), dataIndex: 'nickname' },
+        { title: t('admin.roles'), dataIndex: 'roles', render: (roles: AdminRole[]) => roles.map((r) => <Tag key={r}>{t(`role.${r}`)}</Tag>) },
+        { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Tag color={s === 'active' ? 'green' : 'red'}>{s}</Tag> },
+        { title: t('common.created'), dataIndex: 'created_at', render: when },
+        {
+          title: t('common.detail'),
+          key: 'actions',
+          // nobody changes their own roles or disables themselves (the server refuses both)
+          render: (_, a) =>
+            can('admins.manage') && a.id !== self ? (
+              <Space>
+                <EditRoles admin={a} onSaved={list.reload} />
                 <Button danger={a.status === 'active'} onClick={() => toggle(a)} aria-label={`${a.status === 'active' ? t('admin.disable') : t('admin.enable')} ${a.username}`}>
                   {a.status === 'active' ? t('admin.disable') : t('admin.enable')}
                 </Button>
-              ) : null,
-          },
-        ]}
-      />
-    </>
+              </Space>
+            ) : null,
+        },
+      ]}
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Button, Form, Input, Tag, Typography } from 'antd';
+import { Tag } from 'antd';
 import { ok, type Schema } from '@market/sdk';
 import { market } from '../session';
 import { t } from '../i18n';
@@ -26,39 +26,27 @@ function targetLink(e: Entry) {
 }
 
 export default function Audit() {
-  const list = useCursorList<Entry>(['actor_id', 'action', 'biz_type'], (q) => ok(market.api.GET('/api/admin/audit-logs', { params: { query: q } })));
+  const list = useCursorList<Entry>(
+    [
+      { name: 'actor_id', label: t('audit.actor') },
+      { name: 'action', label: t('audit.action') },
+      { name: 'biz_type', label: t('audit.target') },
+    ],
+    (q) => ok(market.api.GET('/api/admin/audit-logs', { params: { query: q } })),
+  );
   return (
-    <>
-      <Typography.Title level={3}>{t('menu.audit')}</Typography.Title>
-      <ListView<Entry>
-        list={list}
-        rowKey="id"
-        label={t('menu.audit')}
-        filters={
-          <Form layout="inline" style={{ marginBottom: 16 }} initialValues={list.filters} onFinish={(v) => list.setFilters(v)} key={JSON.stringify(list.filters)}>
-            <Form.Item label={t('audit.actor')} name="actor_id">
-              <Input allowClear />
-            </Form.Item>
-            <Form.Item label={t('audit.action')} name="action">
-              <Input allowClear />
-            </Form.Item>
-            <Form.Item label={t('audit.target')} name="biz_type">
-              <Input allowClear />
-            </Form.Item>
-            <Button type="primary" htmlType="submit">
-              {t('common.search')}
-            </Button>
-          </Form>
-        }
-        columns={[
-          { title: t('common.created'), dataIndex: 'created_at', render: when },
-          { title: t('audit.actor'), dataIndex: 'actor_id', render: (id: string | null, e) => `${e.actor_type} ${id ?? ''}` },
-          { title: t('audit.action'), dataIndex: 'action', render: (a: string) => <Tag>{a}</Tag> },
-          { title: t('audit.target'), key: 'target', render: (_, e) => targetLink(e) },
-          { title: t('audit.result'), dataIndex: 'result' },
-          { title: t('common.detail'), dataIndex: 'detail', render: (d: unknown) => <code>{JSON.stringify(d)}</code> },
-        ]}
-      />
-    </>
+    <ListView<Entry>
+      title={t('menu.audit')}
+      list={list}
+      rowKey="id"
+      columns={[
+        { title: t('common.created'), dataIndex: 'created_at', render: when },
+        { title: t('audit.actor'), dataIndex: 'actor_id', render: (id: string | null, e) => `${e.actor_type} ${id ?? ''}` },
+        { title: t('audit.action'), dataIndex: 'action', render: (a: string) => <Tag>{a}</Tag> },
+        { title: t('audit.target'), key: 'target', render: (_, e) => targetLink(e) },
+        { title: t('audit.result'), dataIndex: 'result' },
+        { title: t('common.detail'), dataIndex: 'detail', render: (d: unknown) => <code>{JSON.stringify(d)}</code> },
+      ]}
+    />
   );
 }

@@ -1,11 +1,17 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert, Card, Col, Progress, Row, Skeleton, Statistic, Typography } from 'antd';
 import { ok, type Schema } from '@market/sdk';
 import { market } from '../session';
+import { can } from '../access';
 import { t } from '../i18n';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { yuan } from '../components/format';
+
+/** A link to a page the admin may open; plain content otherwise. */
+function LinkIf({ to, allowed, children }: { to: string; allowed: boolean; children: ReactNode }) {
+  return allowed ? <Link to={to}>{children}</Link> : <>{children}</>;
+}
 
 /** Counts by status as horizontal bars, largest first. */
 function StatusBars({ title, counts }: { title: string; counts: Record<string, number> | null }) {
@@ -54,16 +60,16 @@ export default function Dashboard() {
       <Row gutter={[16, 16]}>
         <Col xs={24} md={12}>
           <Card>
-            <Link to="/listings?pending=1">
+            <LinkIf to="/listings?pending=1" allowed={can('listings')}>
               <Statistic title={t('dashboard.pending')} value={d.listings_pending_review ?? '—'} />
-            </Link>
+            </LinkIf>
           </Card>
         </Col>
         <Col xs={24} md={12}>
           <Card>
-            <Link to="/disputes?status=open">
+            <LinkIf to="/disputes?status=open" allowed={can('disputes')}>
               <Statistic title={t('dashboard.disputes')} value={d.disputes_open ?? '—'} />
-            </Link>
+            </LinkIf>
           </Card>
         </Col>
         {figures.map(([title, value]) => (

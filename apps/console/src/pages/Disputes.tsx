@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Button, Form, Image, Select, Space, Tag, Typography } from 'antd';
+import { Image, Space, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { ok, type Schema } from '@market/sdk';
 import { market } from '../session';
@@ -17,36 +17,28 @@ type Row = Dispute & { order?: Escrow & { listing_title: string } };
 
 /** The dispute queue: each open dispute with its evidence inline and arbitration in place. */
 export default function Disputes() {
-  const list = useCursorList<Row>(['status', 'type', 'order_id'], async (q) => {
+  const list = useCursorList<Row>(
+    [
+      { name: 'status', label: t('common.status'), options: ['open', 'resolved'], fallback: 'open', width: 120 },
+      { name: 'type', label: t('dispute.type'), options: ['handoff', 'usage', 'checkout'], width: 140 },
+    ],
+    async (q) => {
     const page = await ok(
       market.api.GET('/api/admin/disputes', {
-        params: { query: { cursor: q.cursor, status: (q.status ?? 'open') as Dispute['status'], type: q.type as Dispute['type'] | undefined, order_id: q.order_id } },
+        params: { query: { cursor: q.cursor, status: q.status as Dispute['status'], type: q.type as Dispute['type'] | undefined, order_id: q.order_id } },
       }),
     );
     // arbitration needs the order's rent and deposit; the page is at most 20 disputes
     const orders = await Promise.all(page.items.map((d) => ok(market.api.GET('/api/admin/orders/{id}', { params: { path: { id: d.order_id } } }))));
     return { ...page, items: page.items.map((d, i) => ({ ...d, order: { rent: orders[i]!.rent, deposit: orders[i]!.deposit, amount: orders[i]!.amount, listing_title: orders[i]!.listing_title } })) };
-  });
+    },
+  );
   return (
     <>
-      <Typography.Title level={3}>{t('menu.disputes')}</Typography.Title>
       <ListView<Row>
+        title={t('menu.disputes')}
         list={list}
         rowKey="id"
-        label={t('menu.disputes')}
-        filters={
-          <Form layout="inline" style={{ marginBottom: 16 }} initialValues={{ status: 'open', ...list.filters }} onFinish={(v) => list.setFilters(v)} key={JSON.stringify(list.filters)}>
-            <Form.Item label={t('common.status')} name="status">
-              <Select aria-label={t('common.status')} style={{ width: 120 }} options={['open', 'resolved'].map((s) => ({ value: s, label: s }))} />
-            </Form.Item>
-            <Form.Item label={t('dispute.type')} name="type">
-              <Select aria-label={t('dispute.type')} allowClear style={{ width: 140 }} options={['handoff', 'usage', 'checkout'].map((s) => ({ value: s, label: s }))} />
-            </Form.Item>
-            <Button type="primary" htmlType="submit">
-              {t('common.search')}
-            </Button>
-          </Form>
-        }
         columns={[
           { title: t('menu.orders'), dataIndex: 'order_id', render: (id: string, d) => <Link to={`/orders/${id}`}>{d.order?.listing_title ?? id}</Link> },
           { title: t('dispute.type'), dataIndex: 'type', render: (s: string) => <Tag>{s}</Tag> },

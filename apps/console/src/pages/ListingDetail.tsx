@@ -50,7 +50,7 @@ export default function ListingDetail() {
       <Descriptions bordered column={2} aria-label={l.title}>
         <Descriptions.Item label={t('listing.game')}>{l.game}</Descriptions.Item>
         <Descriptions.Item label={t('listing.owner')}>
-          <Link to={`/users?id=${l.owner_id}`}>{l.owner_id}</Link>
+          {can('users') ? <Link to={`/users?id=${l.owner_id}`}>{l.owner_id}</Link> : l.owner_id}
         </Descriptions.Item>
         <Descriptions.Item label={t('listing.price')}>{yuan(l.hourly_price)}</Descriptions.Item>
         <Descriptions.Item label={t('listing.deposit')}>{yuan(l.deposit)}</Descriptions.Item>

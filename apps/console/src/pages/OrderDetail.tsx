@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { App, Button, Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
+import { App, Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
 import { ok, type Schema } from '@market/sdk';
 import { market } from '../session';
 import { can } from '../access';
@@ -28,11 +28,64 @@ function timeline(o: Detail) {
   return steps.filter(([at]) => at).sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([at, label]) => ({ children: `${when(at)} · ${label}` }));
 }
 
+/** Only a dispute or an abnormal order may have its handoff content revealed (the server's rule too). */
+const REVEALABLE = ['disputed', 'abnormal'];
+
+/**
+ * The order's handoff records as the back office sees them: that and when each was written, its
+ * content withheld until an admin allowed to reveals it with a reason (audited by the server).
+ */
+function HandoffRecords({ order }: { order: Detail }) {
+  const [state, setState] = useState<{ items?: Schema<'HandoffRecord'>[]; error?: unknown }>({});
+  const load = () => {
+    ok(market.api.GET('/api/admin/orders/{id}/handoff-records', { params: { path: { id: order.id } } })).then((r) => setState({ items: r.items }), (error: unknown) => setState({ error }));
+  };
+  useEffect(load, [order.id]);
+  const reveal = (reason: string) =>
+    ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal', { params: { path: { id: order.id } }, body: { reason } })).then((r) => setState({ items: r.items }));
+  const withheld = state.items?.some((r) => r.withheld) ?? false;
+  return (
+    <>
+      {state.error ? <ProblemAlert error={state.error} onRetry={load} /> : null}
+      {withheld && REVEALABLE.includes(order.status) && can('orders.reveal') ? (
+        <div style={{ marginBottom: 16 }}>
+          <ReasonButton label={t('order.reveal')} reasonLabel={t('order.revealReason')} onSubmit={reveal} />
+        </div>
+      ) : null}
+      <Table<Schema<'HandoffRecord'>>
+        aria-label={t('order.handoff')}
+        rowKey="id"
+        pagination={false}
+        loading={!state.items && !state.error}
+        dataSource={state.items ?? []}
+        columns={[
+          { title: t('common.created'), dataIndex: 'created_at', render: when },
+          { title: t('order.author'), dataIndex: 'author_role' },
+          {
+            title: t('common.detail'),
+            key: 'content',
+            render: (_, r) =>
+              r.withheld ? (
+                <Tag>{t('order.withheld')}</Tag>
+              ) : (
+                <>
+                  {r.content}
+                  {r.attachment_urls.map((url, i) => (
+                    <Image key={url} src={url} width={96} alt={`${t('order.handoff')} ${i + 1}`} />
+                  ))}
+                </>
+              ),
+          },
+        ]}
+      />
+    </>
+  );
+}
+
 export default function OrderDetail() {
   const { id = '' } = useParams();
   const { message } = App.useApp();
   const [state, setState] = useState<{ order?: Detail; error?: unknown }>({});
-  const [handoff, setHandoff] = useState<{ items?: Schema<'HandoffRecord'>[]; error?: unknown }>({});
   const load = () => {
     fetchOrder(id).then((order) => setState({ order }), (error: unknown) => setState({ error }));
   };
@@ -44,8 +97,6 @@ export default function OrderDetail() {
     void message.success(t('common.done'));
     load();
   };
-  const reveal = () =>
-    ok(market.api.GET('/api/admin/orders/{id}/handoff-records', { params: { path: { id } } })).then((r) => setHandoff({ items: r.items }), (error: unknown) => setHandoff({ error }));
   const movable = can('orders.move') && !TERMINAL.includes(o.status);
   return (
     <>
@@ -91,12 +142,7 @@ export default function OrderDetail() {
         </Card>
       ) : null}
       <Card title={t('order.handoff')} style={{ marginTop: 16 }}>
-        {handoff.error ? <ProblemAlert error={handoff.error} /> : null}
-        {handoff.items ? (
-          <Table aria-label={t('order.handoff')} rowKey="id" pagination={false} dataSource={handoff.items} columns={[{ title: t('common.created'), dataIndex: 'created_at', render: when }, { title: 'author', dataIndex: 'author_role' }, { title: t('common.detail'), dataIndex: 'content' }]} />
-        ) : can('orders.handoff') ? (
-          <Button onClick={reveal}>{t('order.reveal')}</Button>
-        ) : null}
+        <HandoffRecords order={o} />
       </Card>
       <Card title={t('menu.money')} style={{ marginTop: 16 }}>
         <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type' }, { title: t('money.user'), dataIndex: 'user_id' }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Drawer, Form, Input, Select, Table, Tag, Typography } from 'antd';
+import { Button, Drawer, Table, Tag, Typography } from 'antd';
 import { ok, type Schema } from '@market/sdk';
 import { market } from '../session';
 import { t } from '../i18n';
@@ -14,7 +14,12 @@ const OUTCOMES: Upload['outcome'][] = ['accepted', 'partial', 'rejected', 'unmat
 
 /** Every delivery of the open upload: the raw request (secrets redacted by the server) and each item's result. */
 export default function Uploads() {
-  const list = useCursorList<Upload>(['uploader_name', 'outcome'], (q) =>
+  const list = useCursorList<Upload>(
+    [
+      { name: 'uploader_name', label: t('upload.uploader') },
+      { name: 'outcome', label: t('upload.outcome'), options: OUTCOMES, width: 140 },
+    ],
+    (q) =>
     ok(market.api.GET('/api/admin/open-uploads', { params: { query: { cursor: q.cursor, uploader_name: q.uploader_name, outcome: q.outcome as Upload['outcome'] | undefined } } })),
   );
   const [open, setOpen] = useState<Awaited<ReturnType<typeof fetchUpload>> | null>(null);
@@ -22,25 +27,11 @@ export default function Uploads() {
   const show = (u: Upload) => fetchUpload(u.id).then(setOpen, setDetailError);
   return (
     <>
-      <Typography.Title level={3}>{t('menu.uploads')}</Typography.Title>
-      {detailError ? <ProblemAlert error={detailError} /> : null}
       <ListView<Upload>
+        title={t('menu.uploads')}
         list={list}
         rowKey="id"
-        label={t('menu.uploads')}
-        filters={
-          <Form layout="inline" style={{ marginBottom: 16 }} initialValues={list.filters} onFinish={(v) => list.setFilters(v)} key={JSON.stringify(list.filters)}>
-            <Form.Item label={t('upload.uploader')} name="uploader_name">
-              <Input allowClear />
-            </Form.Item>
-            <Form.Item label={t('upload.outcome')} name="outcome">
-              <Select aria-label={t('upload.outcome')} allowClear style={{ width: 140 }} options={OUTCOMES.map((s) => ({ value: s, label: s }))} />
-            </Form.Item>
-            <Button type="primary" htmlType="submit">
-              {t('common.search')}
-            </Button>
-          </Form>
-        }
+        extra={detailError ? <ProblemAlert error={detailError} /> : null}
         columns={[
           { title: t('upload.received'), dataIndex: 'received_at', render: (at: string, u) => <Button type="link" onClick={() => show(u)}>{when(at)}</Button> },
           { title: t('upload.uploader'), dataIndex: 'uploader_name' },

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { App, Button, Descriptions, Drawer, Form, Input, Select, Space, Tag, Typography } from 'antd';
+import { App, Button, Descriptions, Drawer, Space, Tag } from 'antd';
 import { ok, type Schema } from '@market/sdk';
 import { market } from '../session';
 import { can } from '../access';
@@ -43,45 +43,34 @@ function UserDrawer({ user, onClose, onChanged }: { user: User; onClose: () => v
             {t('user.unfreeze')}
           </Button>
         ) : null}
-        <Link to={`/orders?renter_id=${user.id}`}>{t('user.orders')}</Link>
-        <Link to={`/money?user_id=${user.id}`}>{t('user.ledger')}</Link>
+        {can('orders') ? <Link to={`/orders?renter_id=${user.id}`}>{t('user.orders')}</Link> : null}
+        {can('money') ? <Link to={`/money?user_id=${user.id}`}>{t('user.ledger')}</Link> : null}
       </Space>
     </Drawer>
   );
 }
 
 export default function Users() {
-  const list = useCursorList<User>(['phone', 'frozen', 'realname_status'], (q) =>
-    ok(
-      market.api.GET('/api/admin/users', {
-        params: { query: { cursor: q.cursor, phone: q.phone, frozen: q.frozen as 'true' | 'false' | undefined, realname_status: q.realname_status as User['realname_status'] | undefined } },
-      }),
-    ),
+  const list = useCursorList<User>(
+    [
+      { name: 'phone', label: t('user.phone') },
+      { name: 'frozen', label: t('common.status'), options: [{ value: 'true', label: t('user.frozen') }, { value: 'false', label: t('user.active') }], width: 120 },
+      { name: 'realname_status', label: t('user.realname'), options: ['unverified', 'pending', 'verified', 'failed'], width: 140 },
+    ],
+    (q) =>
+      ok(
+        market.api.GET('/api/admin/users', {
+          params: { query: { cursor: q.cursor, phone: q.phone, frozen: q.frozen as 'true' | 'false' | undefined, realname_status: q.realname_status as User['realname_status'] | undefined } },
+        }),
+      ),
   );
   const [open, setOpen] = useState<User | null>(null);
   return (
     <>
-      <Typography.Title level={3}>{t('menu.users')}</Typography.Title>
       <ListView<User>
+        title={t('menu.users')}
         list={list}
         rowKey="id"
-        label={t('menu.users')}
-        filters={
-          <Form layout="inline" style={{ marginBottom: 16 }} initialValues={list.filters} onFinish={(v) => list.setFilters(v)} key={JSON.stringify(list.filters)}>
-            <Form.Item label={t('user.phone')} name="phone">
-              <Input allowClear />
-            </Form.Item>
-            <Form.Item label={t('common.status')} name="frozen">
-              <Select aria-label={t('common.status')} allowClear style={{ width: 120 }} options={[{ value: 'true', label: t('user.frozen') }, { value: 'false', label: t('user.active') }]} />
-            </Form.Item>
-            <Form.Item label={t('user.realname')} name="realname_status">
-              <Select aria-label={t('user.realname')} allowClear style={{ width: 140 }} options={['unverified', 'pending', 'verified', 'failed'].map((s) => ({ value: s, label: s }))} />
-            </Form.Item>
-            <Button type="primary" htmlType="submit">
-              {t('common.search')}
-            </Button>
-          </Form>
-        }
         columns={[
           { title: t('user.nickname'), dataIndex: 'nickname', render: (n: string, u) => <Button type="link" onClick={() => setOpen(u)}>{n || u.id}</Button> },
           { title: t('user.phone'), dataIndex: 'phone_masked' },

@@ -370,6 +370,40 @@ export const setAdminRoles = defineRoute({
   errors: [400, 401, 403, 404, 409],
 });
 
+export const MoneyMismatch = z
+  .object({
+    check: z.string().openapi({ description: 'the rule that does not hold', example: 'a paid order has exactly one charge of its amount' }),
+    id: z.string().openapi({ description: 'the order (or, for a recharge, the payment) it concerns' }),
+    fen: z.number().int().openapi({ description: 'how many fen are off' }),
+    detail: z.string(),
+  })
+  .openapi('MoneyMismatch');
+
+export const MoneyCheck = z
+  .object({
+    checked_at: Timestamp,
+    mismatches: z.array(MoneyMismatch).openapi({ description: 'empty when orders and wallet agree' }),
+  })
+  .openapi('MoneyCheck');
+
+export const getMoneyCheck = defineRoute({
+  id: 'getMoneyCheck',
+  service: 'admin',
+  method: 'get',
+  path: '/api/admin/money-check',
+  auth: 'admin',
+  permission: 'ledger.read',
+  summary: 'Run money:verify now: every disagreement between the orders and the wallet',
+  description:
+    'The check the periodic job and `npm run money:verify` run (every paid order charged once, every ended order’s escrow paid out ' +
+    'as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), ' +
+    'read through the services’ internal APIs at the time of the call. It writes nothing (the periodic job raises `money.mismatch` ' +
+    'audit entries). 502/503 when orders or the wallet cannot answer.',
+  tags: ['admin-dashboard'],
+  success: { status: 200, description: 'the mismatches found, if any', schema: MoneyCheck },
+  errors: [401, 403, 502, 503],
+});
+
 export const adminRoutes = [
   getAdminCaptcha,
   adminLogin,
@@ -385,4 +419,5 @@ export const adminRoutes = [
   listSystemConfigs,
   updateSystemConfig,
   listAuditLogs,
+  getMoneyCheck,
 ];

@@ -438,6 +438,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/money-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run money:verify now: every disagreement between the orders and the wallet
+         * @description The check the periodic job and `npm run money:verify` run (every paid order charged once, every ended order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), read through the services’ internal APIs at the time of the call. It writes nothing (the periodic job raises `money.mismatch` audit entries). 502/503 when orders or the wallet cannot answer.
+         *
+         *     Permission: `ledger.read` (roles: super_admin, finance, auditor).
+         */
+        get: operations["getMoneyCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/notifications": {
         parameters: {
             query?: never;
@@ -2169,6 +2191,27 @@ export interface components {
              * @example 2026-11-22T09:00:00.000Z
              */
             updated_at: string;
+        };
+        MoneyCheck: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            checked_at: string;
+            /** @description empty when orders and wallet agree */
+            mismatches: components["schemas"]["MoneyMismatch"][];
+        };
+        MoneyMismatch: {
+            /**
+             * @description the rule that does not hold
+             * @example a paid order has exactly one charge of its amount
+             */
+            check: string;
+            detail: string;
+            /** @description how many fen are off */
+            fen: number;
+            /** @description the order (or, for a recharge, the payment) it concerns */
+            id: string;
         };
         Notification: {
             biz_id: string | null;
@@ -5038,6 +5081,98 @@ export interface operations {
             };
             /** @description well-formed but refused (UPLOADER_NOT_MATCHED, SMS_CODE_INVALID, CAPTCHA_INVALID, PAYGATE_REJECTED) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMoneyCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the mismatches found, if any */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoneyCheck"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,7 @@ import {
   getAdminCaptcha,
   getAdminMe,
   getDashboard as getDashboardRoute,
+  getMoneyCheck,
   listAuditLogs as listAuditLogsRoute,
   listSystemConfigs as listSystemConfigsRoute,
   updateSystemConfig as updateSystemConfigRoute,
@@ -23,6 +24,7 @@ import { enableAdmin } from '../application/enable-admin';
 import { listAdmins } from '../application/list-admins';
 import { getCurrentAdmin } from '../application/get-current-admin';
 import { getDashboard } from '../application/get-dashboard';
+import { checkMoney } from '../application/check-money';
 import { issueCaptcha } from '../application/issue-captcha';
 import { listAuditLogs } from '../application/list-audit-logs';
 import { listSystemConfigs } from '../application/list-system-configs';
@@ -44,6 +46,7 @@ export function adminRoutes(deps: AdminDeps): RouteBinding[] {
     route(enableAdminRoute, ({ identity, params }) => enableAdmin(deps, identity, params.id)),
     route(setAdminRolesRoute, ({ identity, params, body }) => setAdminRoles(deps, identity, params.id, body.roles)),
     route(getDashboardRoute, () => getDashboard(deps)),
+    route(getMoneyCheck, () => checkMoney(deps)),
     route(listSystemConfigsRoute, () => listSystemConfigs(deps)),
     route(updateSystemConfigRoute, ({ identity, params, body }) => updateSystemConfig(deps, identity, params.key, body.value)),
     route(listAuditLogsRoute, ({ query }) => listAuditLogs(deps, query)),

@@ -1,0 +1,41 @@
+import { Link } from 'react-router';
+import { ok, type Schema } from '@market/sdk';
+import { market } from '../../session';
+import { t } from '../../i18n';
+import { ListView } from '../../components/ListView';
+import { useCursorList } from '../../components/use-cursor-list';
+import { when, yuan } from '../../components/format';
+import { MoneyTabs } from './MoneyTabs';
+
+type Entry = Schema<'LedgerEntry'>;
+const BIZ: Entry['biz_type'][] = [
+  'recharge', 'order_payment', 'order_refund', 'settlement_income', 'settlement_refund', 'platform_fee', 'adjustment', 'withdrawal', 'withdrawal_payout', 'withdrawal_refund',
+];
+
+/** Every user's ledger entries as the admin API offers them; recharges are the `recharge` entries. */
+export default function Ledger() {
+  const list = useCursorList<Entry>(
+    [
+      { name: 'biz_type', label: t('money.biz'), options: BIZ, width: 180 },
+      { name: 'user_id', label: t('money.user') },
+      { name: 'order_id', label: t('money.order') },
+    ],
+    (q) => ok(market.api.GET('/api/admin/wallet/ledger', { params: { query: { cursor: q.cursor, biz_type: q.biz_type as Entry['biz_type'] | undefined, user_id: q.user_id, order_id: q.order_id } } })),
+  );
+  return (
+    <ListView<Entry>
+      title={t('menu.money')}
+      extra={<MoneyTabs />}
+      list={list}
+      rowKey="id"
+      columns={[
+        { title: t('money.biz'), dataIndex: 'biz_type' },
+        { title: t('money.user'), dataIndex: 'user_id' },
+        { title: t('money.order'), dataIndex: 'order_id', render: (id: string | null) => (id ? <Link to={`/orders/${id}`}>{id.slice(-12)}</Link> : '—') },
+        { title: t('order.amount'), dataIndex: 'amount', render: yuan },
+        { title: t('money.balanceAfter'), dataIndex: 'balance_after', render: yuan },
+        { title: t('common.created'), dataIndex: 'created_at', render: when },
+      ]}
+    />
+  );
+}

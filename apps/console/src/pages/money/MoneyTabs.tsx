@@ -1,0 +1,16 @@
+import { useLocation, useNavigate } from 'react-router';
+import { Tabs } from 'antd';
+import { can } from '../../access';
+import { t } from '../../i18n';
+
+/** The Money page's parts, each its own route so each keeps its own filters and cursor in the URL. */
+export function MoneyTabs() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const items = [
+    { key: '/money', label: t('money.ledger'), allowed: can('money') },
+    { key: '/money/withdrawals', label: t('money.withdrawals'), allowed: can('withdrawals') },
+    { key: '/money/check', label: t('money.check'), allowed: can('money') },
+  ].filter((i) => i.allowed);
+  return <Tabs activeKey={pathname.replace(/\/$/, '')} items={items} onChange={(key) => navigate(key)} />;
+}
