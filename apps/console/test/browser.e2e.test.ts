@@ -121,10 +121,11 @@ describe('the console in a browser', () => {
     expect(after.items.find((u) => u.id === someone.user.id)).toMatchObject({ frozen: false });
   });
 
-  it('arbitrates a dispute with a breakdown, previewing who gets what', async () => {
+  /** An order paid for two hours of a 10 yuan/hour listing with a 40 yuan deposit, handed off: ready to be disputed. */
+  async function handedOffOrder(title: string) {
     const owner = await user();
     const renter = await user();
-    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '纠纷测试 王者荣耀', game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title, game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
     await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
     await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
     const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'sandbox' } }));
@@ -133,6 +134,11 @@ describe('the console in a browser', () => {
     const order = await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 2 } }));
     await ok(renter.market.api.POST('/api/orders/{id}/pay', { params: { path: { id: order.id } }, body: {} }));
     await ok(owner.market.api.POST('/api/orders/{id}/handoff', { params: { path: { id: order.id } }, body: { content: '账号已发站内信' } }));
+    return { renter, order };
+  }
+
+  it('arbitrates a dispute with a breakdown, previewing who gets what', async () => {
+    const { renter, order } = await handedOffOrder('纠纷测试 王者荣耀');
     const dispute = await ok(renter.market.api.POST('/api/orders/{id}/dispute', { params: { path: { id: order.id } }, body: { reason: '账号无法登录' } }));
 
     // the handoff content is withheld until revealed with a reason, which the server audits
@@ -178,6 +184,21 @@ describe('the console in a browser', () => {
     await open(`/orders/${order.id}`, '纠纷测试 王者荣耀');
     await shot('order-detail');
   });
+
+  it('counts a dispute opened while the console is open in the header badge, without a reload', async () => {
+    const { renter, order } = await handedOffOrder('徽标测试 王者荣耀');
+    await open('/', '概览');
+    const badge = page.getByRole('link', { name: /^纠纷队列: \d+$/ });
+    await badge.waitFor();
+    const before = Number((await badge.getAttribute('aria-label'))!.split(': ')[1]);
+    const loads: string[] = [];
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && loads.push(frame.url()));
+    await ok(renter.market.api.POST('/api/orders/{id}/dispute', { params: { path: { id: order.id } }, body: { reason: '账号被改密' } }));
+    // the header polls every 15 s: within one period (and a margin) the count moves
+    await page.getByRole('link', { name: `纠纷队列: ${before + 1}` }).waitFor({ timeout: 25_000 });
+    expect(loads).toEqual([]);
+    await shot('live-badge');
+  }, 60_000);
 
   it('edits a config with validation', async () => {
     await open('/configs', '系统配置');
