@@ -4,6 +4,7 @@ import { Button, Space, Spin, Typography } from 'antd';
 import { ThemedLayout, ThemedSider, ThemedTitle } from '@refinedev/antd';
 import { useGetIdentity, useLogout, useSetLocale } from '@refinedev/core';
 import { currentLocale, t } from './i18n';
+import { LiveCounts } from './components/LiveCounts';
 
 function Header() {
   const { data: identity } = useGetIdentity<{ name: string }>();
@@ -11,6 +12,7 @@ function Header() {
   const setLocale = useSetLocale();
   return (
     <Space style={{ display: 'flex', justifyContent: 'flex-end', padding: '12px 24px', background: '#fff' }}>
+      <LiveCounts />
       <Typography.Text>{identity?.name}</Typography.Text>
       <Button aria-label={t('app.switchLanguage')} onClick={() => setLocale(currentLocale() === 'en' ? 'zh-CN' : 'en')}>
         {t('app.language')}

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { eventually, startAlipaySimulator, startStack, type AlipaySimulator, type Stack } from '@market/testkit';
 import { createMarketClient, ok, type MarketClient } from '@market/sdk';
 
@@ -84,6 +84,35 @@ describe('the console in a browser', () => {
     await on.getByRole('heading', { name: '概览' }).waitFor();
   }
 
+  /** Presses Tab until `target` (or something inside it) has the focus: how a keyboard user reaches it. */
+  async function tabTo(on: Page, target: Locator, most = 60) {
+    for (let i = 0; i < most; i++) {
+      await on.keyboard.press('Tab');
+      if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))) return;
+    }
+    throw new Error(`not reachable with Tab in ${most} presses: ${target.toString()}`);
+  }
+
+  /** The visible controls a screen reader could not name: the tests, like assistive technology, find controls by role and name. */
+  const unnamedControls = (on: Page) =>
+    on.evaluate(() => {
+      const text = (el: Element | null) => el?.textContent?.trim() ?? '';
+      const name = (el: HTMLElement) =>
+        el.getAttribute('aria-label')?.trim() ||
+        (el.getAttribute('aria-labelledby') ?? '')
+          .split(/\s+/)
+          .map((id) => text(document.getElementById(id)))
+          .join('') ||
+        [...((el as HTMLInputElement).labels ?? [])].map(text).join('') ||
+        el.title ||
+        (el.tagName === 'INPUT'
+          ? el.getAttribute('placeholder')
+          : el.innerText.trim() || [...el.querySelectorAll('img[alt], [role=img][aria-label]')].map((img) => img.getAttribute('alt') ?? img.getAttribute('aria-label')).join(''));
+      return [...document.querySelectorAll<HTMLElement>('button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=combobox], [role=checkbox], [role=switch], [role=tab], [role=menuitem]')]
+        .filter((el) => el.getClientRects().length > 0 && !name(el))
+        .map((el) => el.outerHTML.slice(0, 200));
+    });
+
   it('logs in with the development captcha and shows the dashboard', async () => {
     await signIn(page, ADMIN, 'login');
     await page.getByText('待审核商品').waitFor();
@@ -121,10 +150,11 @@ describe('the console in a browser', () => {
     expect(after.items.find((u) => u.id === someone.user.id)).toMatchObject({ frozen: false });
   });
 
-  it('arbitrates a dispute with a breakdown, previewing who gets what', async () => {
+  /** An order paid for two hours of a 10 yuan/hour listing with a 40 yuan deposit, handed off: ready to be disputed. */
+  async function handedOffOrder(title: string) {
     const owner = await user();
     const renter = await user();
-    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '纠纷测试 王者荣耀', game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title, game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
     await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
     await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
     const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'sandbox' } }));
@@ -133,6 +163,11 @@ describe('the console in a browser', () => {
     const order = await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 2 } }));
     await ok(renter.market.api.POST('/api/orders/{id}/pay', { params: { path: { id: order.id } }, body: {} }));
     await ok(owner.market.api.POST('/api/orders/{id}/handoff', { params: { path: { id: order.id } }, body: { content: '账号已发站内信' } }));
+    return { renter, order };
+  }
+
+  it('arbitrates a dispute with a breakdown, previewing who gets what', async () => {
+    const { renter, order } = await handedOffOrder('纠纷测试 王者荣耀');
     const dispute = await ok(renter.market.api.POST('/api/orders/{id}/dispute', { params: { path: { id: order.id } }, body: { reason: '账号无法登录' } }));
 
     // the handoff content is withheld until revealed with a reason, which the server audits
@@ -178,6 +213,21 @@ describe('the console in a browser', () => {
     await open(`/orders/${order.id}`, '纠纷测试 王者荣耀');
     await shot('order-detail');
   });
+
+  it('counts a dispute opened while the console is open in the header badge, without a reload', async () => {
+    const { renter, order } = await handedOffOrder('徽标测试 王者荣耀');
+    await open('/', '概览');
+    const badge = page.getByRole('link', { name: /^纠纷队列: \d+$/ });
+    await badge.waitFor();
+    const before = Number((await badge.getAttribute('aria-label'))!.split(': ')[1]);
+    const loads: string[] = [];
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && loads.push(frame.url()));
+    await ok(renter.market.api.POST('/api/orders/{id}/dispute', { params: { path: { id: order.id } }, body: { reason: '账号被改密' } }));
+    // the header polls every 15 s: within one period (and a margin) the count moves
+    await page.getByRole('link', { name: `纠纷队列: ${before + 1}` }).waitFor({ timeout: 25_000 });
+    expect(loads).toEqual([]);
+    await shot('live-badge');
+  }, 60_000);
 
   it('edits a config with validation', async () => {
     await open('/configs', '系统配置');
@@ -320,4 +370,60 @@ describe('the console in a browser', () => {
     await page.getByText('订单与钱包一致').waitFor();
     await shot('money-check');
   });
+
+  it('takes a keyboard user through login, the menu and an action, every control named', async () => {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
+    const on = await context.newPage();
+    try {
+      const captcha = on.waitForResponse((r) => r.url().endsWith('/api/admin/auth/captcha'));
+      await on.goto(`${stack.url}/admin/`);
+      const { dev_text } = (await (await captcha).json()) as { dev_text: string };
+      await on.getByLabel('验证码', { exact: true }).waitFor();
+      expect(await unnamedControls(on)).toEqual([]);
+      // the username field has the focus on arrival; Tab moves through the form, Enter submits it
+      await on.keyboard.type(ADMIN.username);
+      await tabTo(on, on.getByLabel('密码'));
+      await on.keyboard.type(ADMIN.password);
+      await tabTo(on, on.getByLabel('验证码', { exact: true }));
+      await on.keyboard.type(dev_text);
+      await on.keyboard.press('Enter');
+      await on.getByRole('heading', { name: '概览' }).waitFor();
+      expect(await unnamedControls(on)).toEqual([]);
+
+      await tabTo(on, on.getByRole('menu').getByRole('link', { name: '系统配置' }));
+      await on.keyboard.press('Enter');
+      await on.getByRole('heading', { name: '系统配置' }).waitFor();
+      expect(await unnamedControls(on)).toEqual([]);
+      await tabTo(on, on.getByRole('button', { name: '编辑 order.payment_timeout_minutes' }));
+      await on.keyboard.press('Enter');
+      const dialog = on.getByRole('dialog');
+      await tabTo(on, dialog.getByLabel('值'));
+      await on.keyboard.press('ControlOrMeta+A');
+      await on.keyboard.type('25');
+      await tabTo(on, dialog.getByRole('button', { name: '保 存' }).or(dialog.getByRole('button', { name: '保存' })));
+      await on.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'hidden' });
+      const configs = await ok(back.api.GET('/api/admin/system-configs'));
+      expect(configs.items.find((c) => c.key === 'order.payment_timeout_minutes')?.value).toBe(25);
+
+      // every other page's controls have a name too
+      for (const [route, heading] of [
+        ['/listings', '商品审核'],
+        ['/users', '用户'],
+        ['/orders', '订单'],
+        ['/disputes', '纠纷'],
+        ['/money', '资金'],
+        ['/audit', '审计日志'],
+        ['/admins', '管理员'],
+        ['/uploads', '开放上传记录'],
+      ] as const) {
+        await on.goto(`${stack.url}/admin${route}`);
+        await on.getByRole('heading', { name: heading }).first().waitFor();
+        await on.getByRole('table').first().waitFor();
+        expect({ route, unnamed: await unnamedControls(on) }).toEqual({ route, unnamed: [] });
+      }
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 });
