@@ -17,10 +17,12 @@ export function sealPayee(secrets: SecretBox, id: string, payee: Payee) {
   };
 }
 
-/** Opens a withdrawal's payee, for the transfer and the identity check only; a value moved from another row does not open. */
+/** Opens a withdrawal's payee name, for identity's check that the payee is still the user's real name. */
+export function openPayeeName(secrets: SecretBox, row: Pick<WithdrawalRow, 'id' | 'payee_name_sealed'>): string {
+  return secrets.open(row.payee_name_sealed, sealedAt(PAYEE_NAME_SEALED, row.id));
+}
+
+/** Opens a withdrawal's payee, for the transfer only; a value moved from another row does not open. */
 export function openPayee(secrets: SecretBox, row: Pick<WithdrawalRow, 'id' | 'payee_account_sealed' | 'payee_name_sealed'>): Payee {
-  return {
-    account: secrets.open(row.payee_account_sealed, sealedAt(PAYEE_ACCOUNT_SEALED, row.id)),
-    name: secrets.open(row.payee_name_sealed, sealedAt(PAYEE_NAME_SEALED, row.id)),
-  };
+  return { account: secrets.open(row.payee_account_sealed, sealedAt(PAYEE_ACCOUNT_SEALED, row.id)), name: openPayeeName(secrets, row) };
 }
