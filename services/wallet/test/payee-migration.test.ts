@@ -12,7 +12,7 @@ describe('the migration sealing withdrawals’ payees', () => {
 
   beforeAll(async () => {
     stack = await startStack({ services: ['wallet'] });
-    secrets = new SecretBox(stack.services.wallet!.ctx.config.DATA_ENCRYPTION_KEYS);
+    secrets = new SecretBox(stack.services.wallet!.ctx.config.DATA_ENCRYPTION_KEYS as string);
     migration = new (sealWithdrawalPayees(secrets))();
   });
   afterAll(() => stack?.stop());

@@ -146,7 +146,7 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
     expect(row.row).toMatchObject({ payee_account_masked: 'own****om', payee_name_masked: '张*', payee_account_sealed: expect.stringMatching(/^v2\./) });
 
     // opens at its own row only: the first row's sealed payee copied onto the second does not open there
-    const secrets = new SecretBox(stack.services.wallet!.ctx.config.DATA_ENCRYPTION_KEYS);
+    const secrets = new SecretBox(stack.services.wallet!.ctx.config.DATA_ENCRYPTION_KEYS as string);
     expect(openPayee(secrets, row.row)).toEqual({ account: 'owner@example.com', name: REAL_NAME });
     expect(() => openPayee(secrets, { ...row.row, id: second.id })).toThrow();
 
