@@ -1,5 +1,5 @@
 import { MAX_MONEY_FEN, z } from '@market/contracts';
-import { secret } from '@market/shared/config';
+import { dataEncryptionShape, secret } from '@market/shared/config';
 import { PAYMENT_PROVIDERS } from './domain/payment-channel';
 
 const fen = z.coerce.number().int().min(1).max(MAX_MONEY_FEN);
@@ -13,6 +13,8 @@ const pemKey = z
 
 /** The wallet's environment, on top of what every service reads. */
 export const walletEnv = {
+  /** seals withdrawals' payee accounts and names at rest */
+  DATA_ENCRYPTION_KEYS: dataEncryptionShape.DATA_ENCRYPTION_KEYS,
   /**
    * The enabled payment channels, comma-separated, the first being a recharge's default: `alipay`,
    * `wechatpay`, `sandbox` (a pay page of this system, for development; refused in production)

@@ -1,3 +1,4 @@
+import { SecretBox } from '@market/shared/crypto';
 import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { idempotencyMigrations } from '@market/shared/http';
 import { defineService, periodicJob } from '@market/shared/service';
@@ -16,13 +17,24 @@ import { CreateSandboxPayments1764000000001 } from './persistence/migrations/176
 import { IndexTransfersByTypeTime1764500000000 } from './persistence/migrations/1764500000000-index-transfers-by-type-time';
 import { PaymentChannels1765400000001 } from './persistence/migrations/1765400000001-payment-channels';
 import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400000003-create-withdrawals';
+import { sealWithdrawalPayees } from './persistence/migrations/1766000000001-seal-withdrawal-payees';
 import { registerWalletMetrics } from './business-metrics';
 
 export const walletService = defineService({
   name: 'wallet',
   env: walletEnv,
   entities: [],
-  migrations: [CreateOutboxAndInbox1763800000000, ...idempotencyMigrations, CreateLedger1764000000000, CreateSandboxPayments1764000000001, IndexTransfersByTypeTime1764500000000, PaymentChannels1765400000001, CreateWithdrawals1765400000003, CreateWaitingEvents1765100000000],
+  migrations: (config) => [
+    CreateOutboxAndInbox1763800000000,
+    ...idempotencyMigrations,
+    CreateLedger1764000000000,
+    CreateSandboxPayments1764000000001,
+    IndexTransfersByTypeTime1764500000000,
+    PaymentChannels1765400000001,
+    CreateWithdrawals1765400000003,
+    CreateWaitingEvents1765100000000,
+    sealWithdrawalPayees(new SecretBox(config.DATA_ENCRYPTION_KEYS)),
+  ],
   build: (ctx) => {
     registerWalletMetrics(ctx);
     const channels = createPaymentChannels(ctx.config, ctx.db, ctx.log);
@@ -47,6 +59,7 @@ export const walletService = defineService({
       payees: payeeDirectory(ctx.internal),
       withdrawalSettings: withdrawalSettings(ctx.internal),
       withdrawal: { recheckMs: ctx.config.WITHDRAWAL_CHECK_MS },
+      secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
     };
     channels.sandbox?.deliverCallbacksTo((raw, signature) => receivePaygateNotification(deps, raw, signature, null));
     return {

@@ -45,6 +45,9 @@ describe('withdrawals paid out through WeChat Pay merchant transfers (batches_tr
     );
     expect(sim.transfers.get(hex(w.id))).toMatchObject({ openid: OPENID, user_name: REAL_NAME, transfer_amount: 5_000 });
     expect(sim.transferRequests.get(hex(w.id))).toBe(1);
+    const [row] = await stack.services.wallet!.ctx.db.query(`SELECT to_jsonb(w)::text AS row FROM withdrawals w WHERE id = $1`, [w.id]);
+    expect(row.row).not.toContain(OPENID);
+    expect(row.row).not.toContain(REAL_NAME);
     expect(await available(p)).toBe(3_000);
     expect((await outboxEvents(stack, 'wallet', 'withdrawal.paid')).filter((e) => e.data.id === w.id)).toHaveLength(1);
   });

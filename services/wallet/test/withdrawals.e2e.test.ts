@@ -1,6 +1,8 @@
 import { Withdrawal } from '@market/contracts';
 import { api, eventually, newAdmin, outboxEvents, startAlipaySimulator, type AlipaySimulator, type Caller, type Stack } from '@market/testkit';
+import { SecretBox } from '@market/shared/crypto';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { openPayee, sealPayee } from '../src/persistence/sealed-payee';
 import { alipayEnv, smsUser, startRecharge, startStackWith } from './support';
 
 const REAL_NAME = '张三';
@@ -129,6 +131,37 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
     expect(Number(payout.balance)).toBeGreaterThanOrEqual(5_000);
     expect(await eventsOf('withdrawal.paid', w.id)).toHaveLength(1);
     expect((await eventsOf('withdrawal.approved', w.id)).map((e) => e.data.approved_by)).toEqual([admin.id]);
+  });
+
+  it('keeps the payee account and name only sealed to their withdrawal row, and masked', async () => {
+    sim.setTransferMode('success');
+    const owner = await person({ funds: 4_000 });
+    const first = (await ask(owner, 1_500)).body;
+    const second = (await ask(owner, 1_500, { payee_account: 'other@example.com' })).body;
+    const [row] = await walletDb().query(`SELECT to_jsonb(w) AS row FROM withdrawals w WHERE id = $1`, [first.id]);
+    const stored = JSON.stringify(row.row);
+    expect(stored).not.toContain('owner@example.com');
+    expect(stored).not.toContain(REAL_NAME);
+    expect(Object.keys(row.row)).not.toEqual(expect.arrayContaining(['payee_account']));
+    expect(row.row).toMatchObject({ payee_account_masked: 'own****om', payee_name_masked: '张*', payee_account_sealed: expect.stringMatching(/^v2\./) });
+
+    // opens at its own row only: the first row's sealed payee copied onto the second does not open there
+    const secrets = new SecretBox(stack.services.wallet!.ctx.config.DATA_ENCRYPTION_KEYS as string);
+    expect(openPayee(secrets, row.row)).toEqual({ account: 'owner@example.com', name: REAL_NAME });
+    expect(() => openPayee(secrets, { ...row.row, id: second.id })).toThrow();
+
+    // the copy is refused when the transfer is sent: nothing leaves, the hold stays, it is asked again later
+    await walletDb().query(`UPDATE withdrawals SET payee_account_sealed = $2 WHERE id = $1`, [second.id, row.row.payee_account_sealed]);
+    expect((await client.post(`/api/admin/withdrawals/${second.id}/approve`, {}, admin.token)).body).toMatchObject({ status: 'processing' });
+    expect(sim.transferRequests.get(second.id)).toBeUndefined();
+    expect((await client.post(`/api/admin/withdrawals/${first.id}/approve`, {}, admin.token)).body).toMatchObject({ status: 'paid' });
+    expect(sim.transfers.get(first.id)).toMatchObject({ payee_identity: 'owner@example.com', payee_name: REAL_NAME });
+
+    // its own sealed value back, the next look sends it to its own payee
+    const own = sealPayee(secrets, second.id, { account: 'other@example.com', name: REAL_NAME });
+    await walletDb().query(`UPDATE withdrawals SET payee_account_sealed = $2 WHERE id = $1`, [second.id, own.payee_account_sealed]);
+    await eventually(async () => (await client.get(`/api/admin/withdrawals?user_id=${owner.id}&status=paid`, admin.token)).body.items.length, (n) => n === 2);
+    expect(sim.transfers.get(second.id)).toMatchObject({ payee_identity: 'other@example.com', payee_name: REAL_NAME });
   });
 
   it('a transfer Alipay refuses fails the withdrawal and gives the hold back', async () => {

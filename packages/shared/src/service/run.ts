@@ -97,7 +97,8 @@ export interface ServiceDefinition<S extends z.ZodRawShape> {
   name: ServiceName;
   env: S;
   entities: MixedList<Function | string | EntitySchema>;
-  migrations: MixedList<Function | string>;
+  /** the migrations, or a function of the configuration for migrations that need it (a keyring to seal existing values) */
+  migrations: MixedList<Function | string> | ((config: ServiceEnv<S>) => MixedList<Function | string>);
   build: (ctx: ServiceContext<S>) => ServiceParts | Promise<ServiceParts>;
 }
 
@@ -137,7 +138,7 @@ export async function startService<S extends z.ZodRawShape>(
     url: config.DATABASE_URL,
     schema,
     entities: def.entities,
-    migrations: def.migrations,
+    migrations: typeof def.migrations === 'function' ? def.migrations(config) : def.migrations,
     poolSize: config.DB_POOL_SIZE,
     connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,

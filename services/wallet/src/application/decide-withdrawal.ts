@@ -2,6 +2,7 @@ import { type AdminIdentity, type UserIdentity } from '@market/shared/auth';
 import { isUuid, type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
 import { problems } from '@market/shared/http';
+import { openPayeeName } from '../persistence/sealed-payee';
 import { findWithdrawal, type WithdrawalRow } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
 import { moveWithdrawal } from './move-withdrawal';
@@ -24,7 +25,7 @@ async function locked(deps: WalletDeps, id: string, decide: (row: WithdrawalRow,
 export async function approveWithdrawal(deps: WalletDeps, admin: AdminIdentity, id: string) {
   const found = isUuid(id) ? await findWithdrawal(deps.db, id) : null;
   if (!found) throw problems.notFound('withdrawal not found');
-  if (found.status === 'pending_review' && (await deps.payees.check(found.user_id, found.payee_name))?.frozen) {
+  if (found.status === 'pending_review' && (await deps.payees.check(found.user_id, openPayeeName(deps.secrets, found)))?.frozen) {
     throw problems.conflict('the user is frozen; the withdrawal cannot be paid out now', 'USER_FROZEN');
   }
   await locked(deps, id, async (row, tx) => {

@@ -1,3 +1,4 @@
+import type { SecretBox } from '@market/shared/crypto';
 import type { Db } from '@market/shared/db';
 import type { EventWriter } from '@market/shared/events';
 import type { Logger } from '@market/shared/logging';
@@ -28,4 +29,6 @@ export interface WalletDeps {
   withdrawalSettings: WithdrawalSettings;
   /** how long a withdrawal being sent waits between looks at its outcome */
   withdrawal: { recheckMs: number };
+  /** the keyring that seals payees at rest */
+  secrets: SecretBox;
 }

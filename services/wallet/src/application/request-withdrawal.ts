@@ -7,6 +7,7 @@ import { userAvailable, withdrawalHold } from '../domain/accounts';
 import { InsufficientFunds } from '../domain/ledger';
 import { autoApproved, withdrawalLimitError } from '../domain/withdrawal';
 import { recordTransfers } from '../persistence/ledger-repository';
+import { sealPayee } from '../persistence/sealed-payee';
 import { insertWithdrawal, requestedSince } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
 import { moveWithdrawal } from './move-withdrawal';
@@ -43,8 +44,7 @@ export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity
       user_id: identity.sub,
       amount: body.amount,
       channel: body.channel,
-      payee_account: body.payee_account,
-      payee_name: body.payee_name,
+      ...sealPayee(deps.secrets, id, { account: body.payee_account, name: body.payee_name }),
       created_at: now,
     });
     try {

@@ -1,4 +1,5 @@
 import { findWithdrawal, claimDueWithdrawals, claimWithdrawal, markSent, type WithdrawalRow } from '../persistence/withdrawal-repository';
+import { openPayee } from '../persistence/sealed-payee';
 import type { WalletDeps } from './deps';
 import { moveWithdrawal } from './move-withdrawal';
 import type { PayoutOutcome } from './ports';
@@ -31,7 +32,8 @@ async function look(deps: WalletDeps, row: WithdrawalRow): Promise<void> {
     deps.log.error({ withdrawal_id: row.id, channel: row.channel }, 'withdrawal of a channel no longer enabled; waits');
     return;
   }
-  const transfer = { withdrawalId: row.id, amount: Number(row.amount), payeeAccount: row.payee_account, payeeName: row.payee_name };
+  const payee = openPayee(deps.secrets, row);
+  const transfer = { withdrawalId: row.id, amount: Number(row.amount), payeeAccount: payee.account, payeeName: payee.name };
   if (row.sent_at === null && (await markSent(deps.db, row.id, new Date()))) {
     await applyOutcome(deps, row.id, await payouts.send(transfer));
     return;

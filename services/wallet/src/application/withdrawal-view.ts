@@ -1,15 +1,14 @@
-import { maskPayeeAccount, maskPayeeName } from '../domain/withdrawal';
 import type { WithdrawalRow } from '../persistence/withdrawal-repository';
 
-/** A withdrawal as the contract shows it: the payee account masked, money in fen, times as ISO strings. */
+/** A withdrawal as the contract shows it: the payee masked (as stored beside its sealed form), money in fen, times as ISO strings. */
 export function toWithdrawalView(row: WithdrawalRow) {
   return {
     id: row.id,
     user_id: row.user_id,
     amount: Number(row.amount),
     channel: row.channel,
-    payee_account_masked: maskPayeeAccount(row.payee_account),
-    payee_name_masked: maskPayeeName(row.payee_name),
+    payee_account_masked: row.payee_account_masked,
+    payee_name_masked: row.payee_name_masked,
     status: row.status,
     reason: row.reason,
     created_at: row.created_at.toISOString(),

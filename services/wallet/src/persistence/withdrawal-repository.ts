@@ -1,13 +1,21 @@
+import type { SealedColumn } from '@market/shared/crypto';
 import { keysetPage, sqlParams, updateReturning, type KeysetOrder, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
 import type { WithdrawalState } from '../domain/withdrawal';
+
+/** The payee's account and real name, sealed bound to their withdrawal; only their masked forms are kept in clear. */
+export const PAYEE_ACCOUNT_SEALED: SealedColumn = { table: 'withdrawals', column: 'payee_account_sealed', idColumn: 'id' };
+export const PAYEE_NAME_SEALED: SealedColumn = { table: 'withdrawals', column: 'payee_name_sealed', idColumn: 'id' };
+export const WALLET_SEALED_COLUMNS = [PAYEE_ACCOUNT_SEALED, PAYEE_NAME_SEALED];
 
 export interface WithdrawalRow {
   id: string;
   user_id: string;
   amount: string;
   channel: 'alipay' | 'wechatpay';
-  payee_account: string;
-  payee_name: string;
+  payee_account_sealed: string;
+  payee_name_sealed: string;
+  payee_account_masked: string;
+  payee_name_masked: string;
   status: WithdrawalState;
   reason: string | null;
   decided_by: string | null;
@@ -21,16 +29,29 @@ export interface WithdrawalRow {
 }
 
 const COLUMNS =
-  'id, user_id, amount, channel, payee_account, payee_name, status, reason, decided_by, decided_at, sent_at, next_check_at, provider_order_id, paid_at, finished_at, created_at';
+  'id, user_id, amount, channel, payee_account_sealed, payee_name_sealed, payee_account_masked, payee_name_masked, status, reason, decided_by, decided_at, sent_at, next_check_at, provider_order_id, paid_at, finished_at, created_at';
 
 export async function insertWithdrawal(
   tx: Tx,
-  row: Pick<WithdrawalRow, 'id' | 'user_id' | 'channel' | 'payee_account' | 'payee_name' | 'created_at'> & { amount: number },
+  row: Pick<
+    WithdrawalRow,
+    'id' | 'user_id' | 'channel' | 'payee_account_sealed' | 'payee_name_sealed' | 'payee_account_masked' | 'payee_name_masked' | 'created_at'
+  > & { amount: number },
 ): Promise<WithdrawalRow> {
   const [inserted]: WithdrawalRow[] = await tx.query(
-    `INSERT INTO withdrawals (id, user_id, amount, channel, payee_account, payee_name, status, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending_review', $7) RETURNING ${COLUMNS}`,
-    [row.id, row.user_id, row.amount, row.channel, row.payee_account, row.payee_name, row.created_at],
+    `INSERT INTO withdrawals (id, user_id, amount, channel, payee_account_sealed, payee_name_sealed, payee_account_masked, payee_name_masked, status, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending_review', $9) RETURNING ${COLUMNS}`,
+    [
+      row.id,
+      row.user_id,
+      row.amount,
+      row.channel,
+      row.payee_account_sealed,
+      row.payee_name_sealed,
+      row.payee_account_masked,
+      row.payee_name_masked,
+      row.created_at,
+    ],
   );
   return inserted!;
 }
