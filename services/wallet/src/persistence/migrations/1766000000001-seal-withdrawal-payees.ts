@@ -1,5 +1,5 @@
 import type { SecretBox } from '@market/shared/crypto';
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { Migration, Queryable } from '@market/shared/db';
 import { openPayee, sealPayee } from '../sealed-payee';
 
 const BATCH = 500;
@@ -9,11 +9,11 @@ const BATCH = 500;
  * each existing withdrawal's payee is sealed bound to its row, with the masked forms views and
  * events show kept beside, and the clear columns are dropped. Needs the keyring, hence a factory.
  */
-export function sealWithdrawalPayees(secrets: SecretBox): new () => MigrationInterface {
-  return class SealWithdrawalPayees1766000000001 implements MigrationInterface {
+export function sealWithdrawalPayees(secrets: SecretBox): new () => Migration {
+  return class SealWithdrawalPayees1766000000001 implements Migration {
     name = 'SealWithdrawalPayees1766000000001';
 
-    async up(q: QueryRunner) {
+    async up(q: Queryable) {
       await q.query(`ALTER TABLE withdrawals
         ADD COLUMN payee_account_sealed text, ADD COLUMN payee_name_sealed text,
         ADD COLUMN payee_account_masked text, ADD COLUMN payee_name_masked text`);
@@ -36,7 +36,7 @@ export function sealWithdrawalPayees(secrets: SecretBox): new () => MigrationInt
         DROP COLUMN payee_account, DROP COLUMN payee_name`);
     }
 
-    async down(q: QueryRunner) {
+    async down(q: Queryable) {
       await q.query(`ALTER TABLE withdrawals ADD COLUMN payee_account text, ADD COLUMN payee_name text`);
       const rows: Array<{ id: string; payee_account_sealed: string; payee_name_sealed: string }> = await q.query(
         `SELECT id, payee_account_sealed, payee_name_sealed FROM withdrawals`,
