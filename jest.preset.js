@@ -1,10 +1,12 @@
 // Shared jest setup: @swc/jest strips types (ts-jest refuses TypeScript 7) and keeps TypeORM decorators;
-// @market/contracts and @market/shared/<area> resolve to their sources so tests never run against a stale build.
+// @market/contracts and @market/shared/<area> resolve to their sources so tests never run against a stale build;
+// so do the services' package entries (`@market/orders/service`), through their `@market/source` export condition.
 const path = require('node:path');
 
 module.exports = (dir) => ({
   rootDir: dir,
   testEnvironment: 'node',
+  testEnvironmentOptions: { customExportConditions: ['@market/source', 'node', 'node-addons'] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.ts$': [

@@ -8,6 +8,7 @@ import {
   OpenUploadAccount,
   OPEN_UPLOAD_ACCOUNT_EXAMPLE,
   ArbitrateBody,
+  fileUrl,
   PaygateNotifyBody,
   type AnyRoute,
 } from '../src/api';
@@ -143,6 +144,14 @@ describe('route contracts', () => {
   it('use strict objects at every level of every JSON body', () => {
     const loose = jsonBodyRoutes.flatMap((r) => looseObjects(r.body as z.ZodType, routeName(r)));
     expect(loose).toEqual([]);
+  });
+});
+
+describe('file addresses', () => {
+  it('point at the file read route with the key escaped, so a key never adds path segments or parameters', () => {
+    const key = 'handoff/2026/11/0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.png';
+    expect(fileUrl(key)).toBe('/api/files/object?key=handoff%2F2026%2F11%2F0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.png');
+    expect(new URLSearchParams(fileUrl('a&b=c#d').split('?')[1]).get('key')).toBe('a&b=c#d');
   });
 });
 

@@ -11,25 +11,30 @@ import { createLogger } from '@market/shared/logging';
 import { connectRedis, type RedisClient } from '@market/shared/redis';
 import { startService, type RunningService, type ServiceDefinition } from '@market/shared/service';
 import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
-import { createGateway } from '../../../services/gateway/src/app';
-import { loadGatewayConfig } from '../../../services/gateway/src/config';
-import { createGatewayMetrics } from '../../../services/gateway/src/metrics';
+import { createGateway } from '@market/gateway/app';
+import { loadGatewayConfig } from '@market/gateway/config';
+import { createGatewayMetrics } from '@market/gateway/metrics';
 import { createMetricsServer } from '@market/shared/metrics';
-import { adminService } from '../../../services/admin/src/service';
-import { insertAdminSession } from '../../../services/admin/src/persistence/admin-sessions';
-import { insertAdmin } from '../../../services/admin/src/persistence/admin-users';
-import { catalogService } from '../../../services/catalog/src/service';
-import { filesService } from '../../../services/files/src/service';
-import { identityService } from '../../../services/identity/src/service';
-import { notifyService } from '../../../services/notify/src/service';
-import { ordersService } from '../../../services/orders/src/service';
-import { walletService } from '../../../services/wallet/src/service';
+import { adminService } from '@market/admin/service';
+import { insertAdmin, insertAdminSession } from '@market/admin/testing';
+import { catalogService } from '@market/catalog/service';
+import { filesService } from '@market/files/service';
+import { identityService } from '@market/identity/service';
+import { notifyService } from '@market/notify/service';
+import { ordersService } from '@market/orders/service';
+import { walletService } from '@market/wallet/service';
 import { closeOnTeardown } from './leftovers';
 import { freePort } from './processes';
 import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
 
 export { closeLeftovers, closeOnTeardown } from './leftovers';
 export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
+export { Market, startMarket, type Client, type MarketCaller } from './market';
+// Other services' internals a test may need, only through their package entries: seeding admins, the
+// money and ledger checks, the dashboard's figures to compare against.
+export { Argon2Passwords, createAdmin, DEV_BOOTSTRAP_PASSWORD, verifyMoney } from '@market/admin/testing';
+export { ORDER_FIGURES_SQL } from '@market/orders/testing';
+export { findLedgerDifferences, LEDGER_FIGURES_SQL } from '@market/wallet/testing';
 
 /** Every service as the kit starts it, by name: its environment shape, routes and handlers. */
 export const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {

@@ -17,22 +17,43 @@ describe('disabling the last active admins', () => {
   const activeIds = async (): Promise<string[]> =>
     (await stack.services.admin!.ctx.db.query(`SELECT id FROM admin_users WHERE status = 'active' ORDER BY id`)).map((r: { id: string }) => r.id);
 
+  /** Sessions of `adminId` no disable, password change or logout has ended. */
+  const liveSessions = async (adminId: string): Promise<number> =>
+    (await stack.services.admin!.ctx.db.query(`SELECT count(*)::int AS n FROM admin_sessions WHERE admin_id = $1 AND revoked_at IS NULL`, [adminId]))[0]
+      .n;
+
   it('a login racing a disable or a password change never keeps a session that change ended', async () => {
     const root = await loginToken(client, 'admin', DEV_BOOTSTRAP_PASSWORD);
     const username = uniqueUsername('racer');
     let password = `pw-${randomBytes(10).toString('hex')}`;
     const target = (await client.post('/api/admin/admins', { username, nickname: username, password }, root)).body as { id: string };
-    const racingLogin = async () => {
+    const logIn = async (secret = password) => {
       const { captcha_id, dev_text } = await captcha(client);
-      return client.post('/api/admin/auth/login', { username, password, captcha_id, captcha_code: dev_text });
+      return client.post('/api/admin/auth/login', { username, password: secret, captcha_id, captcha_code: dev_text });
     };
+    const disable = () => client.post(`/api/admin/admins/${target.id}/disable`, {}, root);
+    const enable = async () => expect((await client.post(`/api/admin/admins/${target.id}/enable`, {}, root)).status).toBe(200);
 
+    // Each side of the race on its own, so each outcome is pinned down: a login before the disable
+    // has its session ended by it (dead even once the admin is enabled again); a login after it is refused.
+    const before = await logIn();
+    expect(before.status).toBe(200);
+    expect((await disable()).status).toBe(200);
+    const after = await logIn();
+    expect([after.status, after.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect(await liveSessions(target.id)).toBe(0);
+    await enable();
+    expect((await client.get('/api/admin/me', before.body.access_token)).status).toBe(401);
+
+    // The race: whichever side commits first, no session of the target outlives the disable.
     for (let round = 0; round < 3; round++) {
-      const [login, disabled] = await Promise.all([racingLogin(), client.post(`/api/admin/admins/${target.id}/disable`, {}, root)]);
+      const [login, disabled] = await Promise.all([logIn(), disable()]);
       expect(disabled.status).toBe(200);
-      expect((await client.post(`/api/admin/admins/${target.id}/enable`, {}, root)).status).toBe(200);
+      expect(await liveSessions(target.id)).toBe(0);
+      await enable();
       if (login.status === 200) expect((await client.get('/api/admin/me', login.body.access_token)).status).toBe(401);
-      else expect([401, 403]).toContain(login.status);
+      // refused as disabled, or (disabled while its password was being checked) as changed meanwhile
+      else expect([[403, 'FORBIDDEN'], [401, 'UNAUTHENTICATED']]).toContainEqual([login.status, login.body.code]);
     }
 
     // Logins started at staggered moments, so that some are checking the old password while the change commits.
@@ -50,13 +71,18 @@ describe('disabling the last active admins', () => {
       ]);
       expect(changed.status).toBe(200);
       password = replacement;
+      // Whatever interleaving happened, the changer's own session is the only one left.
+      expect(await liveSessions(target.id)).toBe(1);
+      expect((await client.get('/api/admin/me', changer)).status).toBe(200);
       for (const login of logins) {
         if (login.status === 200) expect((await client.get('/api/admin/me', login.body.access_token)).status).toBe(401);
         else expect([401, 429]).toContain(login.status);
       }
       await stack.services.admin!.ctx.db.query(`DELETE FROM admin_login_failures WHERE username = $1`, [username]);
+      expect((await logIn(old)).status).toBe(401);
     }
-    expect((await client.post(`/api/admin/admins/${target.id}/disable`, {}, root)).status).toBe(200);
+    expect((await disable()).status).toBe(200);
+    expect(await liveSessions(target.id)).toBe(0);
   });
 
   it('of two admins disabling each other at once exactly one succeeds and one stays active, round after round', async () => {
@@ -78,8 +104,7 @@ describe('disabling the last active admins', () => {
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
       const loser = bySurvivor.status === 200 ? byChallenger : bySurvivor;
       // 409 from the service when it got that far, or 403 from the gateway when the winner's block came first.
-      expect([403, 409]).toContain(loser.status);
-      if (loser.status === 409) expect(loser.body.code).toBe('LAST_ACTIVE_ADMIN');
+      expect([[403, 'FORBIDDEN'], [409, 'LAST_ACTIVE_ADMIN']]).toContainEqual([loser.status, loser.body.code]);
 
       const active = await activeIds();
       expect(active).toHaveLength(1);

@@ -1,9 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { OrderStatus } from '@market/contracts';
-import { api, startStack, type Stack } from '@market/testkit';
-import { ORDER_FIGURES_SQL } from '../../orders/src/persistence/stats-queries';
-import { LEDGER_FIGURES_SQL } from '../../wallet/src/persistence/stats-queries';
-import { Market, startMarket, type Caller } from '../../orders/test/support';
+import { api, LEDGER_FIGURES_SQL, Market, type MarketCaller as Caller, ORDER_FIGURES_SQL, type Stack, startMarket, startStack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
 import { eventually, loginToken } from './helpers';
 

@@ -1,8 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { allRoutes } from '@market/contracts';
-import { api, mintToken, startStack, type Stack } from '@market/testkit';
-import { Argon2Passwords } from '../../admin/src/adapters/argon2-passwords';
-import { createAdmin } from '../../admin/src/application/create-admin';
+import { api, Argon2Passwords, createAdmin, mintToken, type Stack, startStack } from '@market/testkit';
 
 const newPhone = () => `136${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
 let address = 0;

@@ -1,6 +1,10 @@
 import { createLogger } from '@market/shared/logging';
 import { loadConfig } from '@market/shared/config';
+import { AliyunSmsProvider } from '../src/adapters/aliyun-sms-provider';
+import { LogSmsProvider } from '../src/adapters/log-sms-provider';
 import { createProviders } from '../src/adapters/providers';
+import { SandboxRealnameVerifier } from '../src/adapters/sandbox-realname-verifier';
+import { TencentRealnameVerifier } from '../src/adapters/tencent-realname-verifier';
 import { identityEnv } from '../src/config';
 import { maskPhone, normalizePhone } from '../src/domain/phone';
 import { maskIdNumber, maskRealName, REALNAME_STARTABLE, REALNAME_TRANSITIONS, realnameOutcome } from '../src/domain/realname';
@@ -25,9 +29,16 @@ describe('provider configuration', () => {
     expect(() => createProviders(config('production'), log)).toThrow(/REALNAME_VERIFIER=sandbox is for development/);
   });
 
-  it('runs the development providers in development and tests, the SMS one handing codes back', () => {
-    expect(createProviders(config('development'), log).sms.exposesCodes).toBe(true);
-    expect(createProviders(config('test'), log).verifier).toBeDefined();
+  it('runs the development providers in development and tests, the SMS one handing codes back', async () => {
+    for (const NODE_ENV of ['development', 'test'] as const) {
+      const { sms, verifier } = createProviders(config(NODE_ENV), log);
+      expect(sms).toBeInstanceOf(LogSmsProvider);
+      expect(sms.exposesCodes).toBe(true);
+      expect(verifier).toBeInstanceOf(SandboxRealnameVerifier);
+      // the sandbox decides at once, by the name, so both outcomes can be tried
+      expect(await verifier.verify({ realName: '张三', idNumber: '110101199003071234' })).toBe('verified');
+      expect(await verifier.verify({ realName: '张失败', idNumber: '110101199003071234' })).toBe('failed');
+    }
   });
 
   it('names exactly the settings a chosen provider is missing, in every environment', () => {
@@ -53,7 +64,9 @@ describe('provider configuration', () => {
   it('starts real providers once complete, with plain-http endpoints only outside production', () => {
     const env = { SMS_PROVIDER: 'aliyun', REALNAME_VERIFIER: 'tencent', ...ALIYUN_SMS, ...TENCENT_KEYS };
     const providers = createProviders(config('production', env), log);
+    expect(providers.sms).toBeInstanceOf(AliyunSmsProvider);
     expect(providers.sms.exposesCodes).toBe(false);
+    expect(providers.verifier).toBeInstanceOf(TencentRealnameVerifier);
     const local = { ...env, ALIYUN_SMS_ENDPOINT: 'http://127.0.0.1:9', TENCENT_FACEID_ENDPOINT: 'http://127.0.0.1:9' };
     expect(createProviders(config('development', local), log).sms.exposesCodes).toBe(false);
     expect(() => createProviders(config('production', local), log)).toThrow(

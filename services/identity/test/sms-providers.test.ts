@@ -156,7 +156,8 @@ describe.each(PROVIDERS)('SMS through $name', (provider) => {
       sim.setMode('ok');
       const after = await send(phone);
       expect(after.status).toBe(200);
-      expect(sim.codeFor(phone)).not.toBeUndefined();
+      expect(sim.deliveries()).toBe(delivered + 1);
+      expect(sim.codeFor(phone)).toMatch(/^\d{6}$/);
       expect((await logIn(phone, sim.codeFor(phone))).status).toBe(200);
       if (earlier !== sim.codeFor(phone)) expect((await logIn(phone, earlier)).status).toBe(422);
     },

@@ -2,10 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Dispute } from '@market/contracts';
-import { backOfficeAlerts, internalClientAs, newAdmin, type Stack } from '@market/testkit';
-import { verifyMoney } from '../../admin/src/application/verify-money';
-import { findLedgerDifferences } from '../../wallet/src/persistence/ledger-audit';
-import { eventually, Market, startMarket, type Caller } from './support';
+import { backOfficeAlerts, eventually, findLedgerDifferences, internalClientAs, Market, newAdmin, type MarketCaller as Caller, type Stack, startMarket, verifyMoney } from '@market/testkit';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400; the platform takes 5 % of consumption. */
 const HOURS = 3;

@@ -1,5 +1,4 @@
-import { newAdmin, type Stack } from '@market/testkit';
-import { eventually, Market, startMarket, type Caller } from './support';
+import { eventually, Market, type MarketCaller as Caller, newAdmin, type Stack, startMarket } from '@market/testkit';
 
 /**
  * Handed-over credentials are for the rental while it runs (ADR 0033): once the order has ended

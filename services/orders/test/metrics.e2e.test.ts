@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Stack } from '@market/testkit';
-import { eventually, Market, startMarket } from './support';
+import { eventually, Market, type Stack, startMarket } from '@market/testkit';
 
 /** One sample's value from a Prometheus text exposition, by metric name and exact labels (the `service` label aside). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

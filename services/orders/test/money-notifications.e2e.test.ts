@@ -1,5 +1,4 @@
-import { eventually, outboxEvents, type Stack } from '@market/testkit';
-import { Market, startMarket, type Caller } from './support';
+import { eventually, Market, type MarketCaller as Caller, outboxEvents, type Stack, startMarket } from '@market/testkit';
 
 /**
  * Issue 19 items 1 and 4, across the real services: what parties read about money is only what the

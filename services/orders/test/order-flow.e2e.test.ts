@@ -1,7 +1,6 @@
 import { chargeOrderEscrow, Order } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
-import { api, type Stack } from '@market/testkit';
-import { eventually, Market, startMarket, type Caller } from './support';
+import { api, eventually, Market, type MarketCaller as Caller, type Stack, startMarket } from '@market/testkit';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400; the platform takes 5 % of consumption. */
 const HOURS = 3;

@@ -1,10 +1,8 @@
 import { Client } from 'pg';
 import { orderChargeStatus } from '@market/contracts';
-import { freePort, internalClientAs, outboxEvents, serviceProcess, tcpProxy, type ServiceProcess, type Stack, type TcpProxy } from '@market/testkit';
+import { eventually, freePort, internalClientAs, Market, type MarketCaller as Caller, outboxEvents, serviceProcess, type ServiceProcess, type Stack, startMarket, tcpProxy, type TcpProxy, verifyMoney } from '@market/testkit';
 import { startService, type RunningService } from '@market/shared/service';
-import { verifyMoney } from '../../admin/src/application/verify-money';
 import { ordersService } from '../src/service';
-import { eventually, Market, startMarket, type Caller } from './support';
 
 const HOURS = 2;
 const ORDERS_ENV = { ORDER_CHARGE_WINDOW_MS: '2000', ORDER_RECONCILE_INTERVAL_MS: '200' };

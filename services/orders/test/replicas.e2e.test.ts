@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import type { Stack } from '@market/testkit';
-import { eventually, Market, startMarket, type Caller } from './support';
+import { eventually, Market, type MarketCaller as Caller, type Stack, startMarket } from '@market/testkit';
 
 const WALLET_DIR = path.resolve(__dirname, '../../wallet');
 const THRESHOLDS = ['order.payment_timeout_minutes', 'order.handoff_timeout_minutes', 'order.receive_timeout_minutes'];

@@ -1,7 +1,6 @@
 import { startService } from '@market/shared/service';
-import { backOfficeAlerts, newAdmin, type Stack } from '@market/testkit';
+import { backOfficeAlerts, eventually, Market, newAdmin, type MarketCaller as Caller, type Stack, startMarket } from '@market/testkit';
 import { ordersService } from '../src/service';
-import { eventually, Market, startMarket, type Caller } from './support';
 
 /**
  * The timeout scan, driven by setting each threshold low through the back office's config endpoint.

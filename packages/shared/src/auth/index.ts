@@ -1,4 +1,5 @@
 export * from './access-tokens';
 export * from './assertion';
+export * from './caller';
 export * from './expiring-cache';
 export * from './revocation';

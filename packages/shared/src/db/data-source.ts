@@ -81,10 +81,3 @@ export async function initializeDataSource(dataSource: DataSource, schema: strin
     await lock.end().catch(() => undefined);
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids from the outside are checked before they reach SQL: a malformed id is simply "not found". */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
-}

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './migration';
 export * from './pagination';
 export * from './sql';
+export * from './uuid';

@@ -1,6 +1,7 @@
 import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './simulator-server';
 
 /**
  * A local stand-in for the Alipay open platform gateway (OpenAPI 2.0, `gateway.do`), speaking its wire
@@ -77,12 +78,6 @@ function signContent(fields: Record<string, string>, omit: string[]): string {
     .sort()
     .map((k) => `${k}=${fields[k]}`)
     .join('&');
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export async function startAlipaySimulator(opts: { appId?: string } = {}): Promise<AlipaySimulator> {
@@ -190,7 +185,7 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://simulator');
-    const body = await readBody(req);
+    const body = (await readBody(req)).toString('utf8');
     const fields: Record<string, string> = {};
     for (const [k, v] of url.searchParams) fields[k] = v;
     for (const [k, v] of new URLSearchParams(body)) fields[k] = v;

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readBody } from './simulator-server';
 
 /**
  * A local stand-in for WeChat Pay API v3 (`api.mch.weixin.qq.com`), speaking its wire format:
@@ -84,12 +85,6 @@ function certificateFor(key: KeyObject, subject: string, serialHex: string): str
 /** RFC 3339 in China time, as WeChat Pay writes times. */
 function wechatTime(at = new Date()): string {
   return `${new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
@@ -200,7 +195,7 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const body = await readBody(req);
+    const body = (await readBody(req)).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://simulator');
     if (!authorized(req, body)) {
       refusedRequests.push(`${req.method} ${url.pathname}`);

@@ -1,5 +1,5 @@
 import { type CreateListingBody, type z } from '@market/contracts';
-import { type Identity } from '@market/shared/auth';
+import { callerUserId, type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
@@ -8,7 +8,6 @@ import { CREATED_BY_OWNER } from '../domain/listing-state';
 import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
 import { insertListing } from '../persistence/listing-repository';
 import { toListingView } from './listing-view';
-import { callerUserId } from './listing-access';
 import type { CatalogDeps } from './deps';
 import { validateScreenshotUrls } from './validate-screenshots';
 

@@ -1,13 +1,8 @@
-import { type Identity } from '@market/shared/auth';
+import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid, type Queryable } from '@market/shared/db';
 import { problems } from '@market/shared/http';
 import { visibleToOwner } from '../domain/listing-state';
 import { findListing, type ListingRow } from '../persistence/listing-repository';
-
-/** The caller's user id when it can own listings; a token subject that is not one of ours owns nothing. */
-export function callerUserId(identity: Identity): string | null {
-  return identity.kind === 'user' && isUuid(identity.sub) ? identity.sub : null;
-}
 
 /**
  * The caller's own listing, locked when it is about to change. Someone else's listing, a deleted

@@ -7,14 +7,14 @@ import {
   type RouteQuery,
   type z,
 } from '@market/contracts';
-import { type Identity } from '@market/shared/auth';
+import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { problems } from '@market/shared/http';
 import { isPublic, visibleToOwner } from '../domain/listing-state';
 import { queryListings, type ListingQuery } from '../persistence/listing-queries';
 import { countListings, findListing } from '../persistence/listing-repository';
 import { toListingView } from './listing-view';
-import { anyListing, callerUserId, ownListing } from './listing-access';
+import { anyListing, ownListing } from './listing-access';
 import type { CatalogDeps } from './deps';
 
 async function page(deps: CatalogDeps, query: ListingQuery) {

@@ -1,6 +1,6 @@
-export const DEFAULT_SCREENSHOT_URL = '/api/listings/default-upload-screenshot';
+import { readFile } from '@market/contracts';
 
-const FILE_OBJECT_PATH = '/api/files/object';
+export const DEFAULT_SCREENSHOT_URL = '/api/listings/default-upload-screenshot';
 
 /** Scenes the files service serves to anyone; a listing must not point at a private file. */
 export const PUBLIC_FILE_SCENES: ReadonlySet<string> = new Set(['listing', 'avatar']);
@@ -14,8 +14,8 @@ export type ScreenshotAddress = { kind: 'default' } | { kind: 'file'; key: strin
  */
 export function classifyScreenshotUrl(url: string): ScreenshotAddress {
   if (url === DEFAULT_SCREENSHOT_URL) return { kind: 'default' };
-  if (!url.startsWith(`${FILE_OBJECT_PATH}?`) || url.includes('#')) return { kind: 'foreign' };
-  const params = new URLSearchParams(url.slice(FILE_OBJECT_PATH.length + 1));
+  if (!url.startsWith(`${readFile.path}?`) || url.includes('#')) return { kind: 'foreign' };
+  const params = new URLSearchParams(url.slice(readFile.path.length + 1));
   const keys = [...params.keys()];
   const key = params.get('key');
   if (keys.length !== 1 || keys[0] !== 'key' || !key) return { kind: 'foreign' };

@@ -20,7 +20,3 @@ export function newFileKey(scene: Scene, contentType: ContentType, id: string, n
   if (!isFileKey(key)) throw new Error('generated file key does not match the key pattern');
   return key;
 }
-
-export function fileUrl(key: string): string {
-  return `/api/files/object?key=${encodeURIComponent(key)}`;
-}

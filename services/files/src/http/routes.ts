@@ -1,10 +1,9 @@
-import { adminReadFile, readFile, uploadFile } from '@market/contracts';
+import { adminReadFile, fileUrl, readFile, uploadFile } from '@market/contracts';
 import { parseOrThrow, problems, route, type RouteBinding } from '@market/shared/http';
 import type { FilesDeps } from '../application/deps';
 import { findFileForAdmin } from '../application/find-file-for-admin';
 import { findReadableFile } from '../application/find-readable-file';
 import { storeUploadedFile } from '../application/store-uploaded-file';
-import { fileUrl } from '../domain/file-key';
 import type { UploadReceiver } from './receive-upload';
 import { sendStoredFile } from './send-stored-file';
 

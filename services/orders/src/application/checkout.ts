@@ -1,11 +1,11 @@
 import { type counterCheckout, type RouteBody, type startCheckout as startCheckoutRoute } from '@market/contracts';
-import { type Identity } from '@market/shared/auth';
+import { callerUserId, type Identity } from '@market/shared/auth';
 import { problems } from '@market/shared/http';
 import { defaultConsumption, settle, type Escrow, type Proposal } from '../domain/settlement';
 import type { StoredCheckout } from '../persistence/order-repository';
 import { assertOwnFiles, shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
-import { callerUserId, partyOrder } from './order-access';
+import { partyOrder } from './order-access';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';
 import { escrowOf, feeRateOf, toOrderView } from './order-view';
 import { currentSettings } from './settings';

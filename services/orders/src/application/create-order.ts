@@ -1,5 +1,5 @@
 import { MAX_MONEY_FEN, type createOrder as createOrderRoute, type RouteBody } from '@market/contracts';
-import { type Identity } from '@market/shared/auth';
+import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
 import { Problem, problems } from '@market/shared/http';
@@ -8,7 +8,6 @@ import { priceOrder } from '../domain/settlement';
 import { deadlineOf } from '../domain/timeouts';
 import { insertOrder, ONE_ACTIVE_PER_LISTING } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { callerUserId } from './order-access';
 import { orderSnapshot, toOrderView } from './order-view';
 import { currentSettings } from './settings';
 

@@ -1,6 +1,5 @@
-import type { Dispute, z } from '@market/contracts';
+import { fileUrl, type Dispute, type z } from '@market/contracts';
 import type { DisputeRow } from '../persistence/dispute-repository';
-import { fileUrl } from './order-view';
 
 export function toDisputeView(row: DisputeRow): z.infer<typeof Dispute> {
   return {

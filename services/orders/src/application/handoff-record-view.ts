@@ -1,10 +1,9 @@
-import type { HandoffRecord, z } from '@market/contracts';
+import { fileUrl, type HandoffRecord, type z } from '@market/contracts';
 import { sealedAt } from '@market/shared/crypto';
 import { handoffContentVisible, type HandoffReader } from '../domain/handoff-visibility';
 import type { OrderState } from '../domain/order-state';
 import { HANDOFF_CONTENT_SEALED, type HandoffRecordRow } from '../persistence/handoff-repository';
 import type { OrdersDeps } from './deps';
-import { fileUrl } from './order-view';
 
 /** A record with its content, or withheld: that it happened and when, without what it said or showed. */
 export function toHandoffRecordView(row: HandoffRecordRow, content: string | null): z.infer<typeof HandoffRecord> {

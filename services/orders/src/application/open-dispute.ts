@@ -1,3 +1,4 @@
+import { callerUserId } from '@market/shared/auth';
 import type { openDispute as openDisputeRoute, RouteBody } from '@market/contracts';
 import type { Identity } from '@market/shared/auth';
 import type { Tx } from '@market/shared/db';
@@ -8,7 +9,7 @@ import type { OrderRow } from '../persistence/order-repository';
 import { assertOwnFiles, shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
 import { toDisputeView } from './dispute-view';
-import { callerUserId, partyOrder } from './order-access';
+import { partyOrder } from './order-access';
 import { assertMove, moveOrder } from './order-moves';
 import { currentSettings } from './settings';
 

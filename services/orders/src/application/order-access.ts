@@ -1,12 +1,7 @@
-import { type Identity } from '@market/shared/auth';
+import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid, type Queryable } from '@market/shared/db';
 import { problems } from '@market/shared/http';
 import { findOrder, type OrderRow } from '../persistence/order-repository';
-
-/** The caller's user id; a token subject that is not one of ours is party to nothing. */
-export function callerUserId(identity: Identity): string | null {
-  return identity.kind === 'user' && isUuid(identity.sub) ? identity.sub : null;
-}
 
 export function partyRole(order: OrderRow, userId: string | null): 'renter' | 'owner' | null {
   if (userId === null) return null;

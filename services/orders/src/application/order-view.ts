@@ -1,12 +1,7 @@
-import type { EventData, Order, z } from '@market/contracts';
+import { fileUrl, type EventData, type Order, type z } from '@market/contracts';
 import type { OrderSettings } from '../domain/settings';
 import type { Escrow } from '../domain/settlement';
 import type { OrderRow } from '../persistence/order-repository';
-
-/** CONTRACT §6: private files are read through the files service by key. */
-export function fileUrl(key: string): string {
-  return `/api/files/object?key=${encodeURIComponent(key)}`;
-}
 
 export function toOrderView(row: OrderRow): z.infer<typeof Order> {
   return {

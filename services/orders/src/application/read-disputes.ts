@@ -1,12 +1,12 @@
 import { type adminListDisputes, type listDisputes, type RouteQuery } from '@market/contracts';
-import { type Identity } from '@market/shared/auth';
+import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid, type Queryable } from '@market/shared/db';
 import { problems } from '@market/shared/http';
 import { findDispute, queryDisputes, type DisputeQuery } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { toDisputeView } from './dispute-view';
-import { callerUserId, partyRole } from './order-access';
+import { partyRole } from './order-access';
 
 async function page(db: Queryable, query: DisputeQuery) {
   const rows = await queryDisputes(db, query);

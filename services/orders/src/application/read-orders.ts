@@ -1,10 +1,10 @@
 import { type listOrders, type RouteQuery } from '@market/contracts';
-import { type Identity } from '@market/shared/auth';
+import { callerUserId, type Identity } from '@market/shared/auth';
 import { recordAudit } from '@market/shared/events';
 import { handoffRecordsOf } from '../persistence/handoff-repository';
 import { queryOrders } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { callerUserId, partyOrder } from './order-access';
+import { partyOrder } from './order-access';
 import { handoffRecordViews } from './handoff-record-view';
 import { toOrderView } from './order-view';
 

@@ -1,9 +1,10 @@
+import { callerUserId } from '@market/shared/auth';
 import type { RouteBody, submitHandoff as submitHandoffRoute } from '@market/contracts';
 import type { Identity } from '@market/shared/auth';
 import { assertOwnFiles, shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
 import { handOver } from './hand-over';
-import { callerUserId, partyOrder } from './order-access';
+import { partyOrder } from './order-access';
 import { assertMove } from './order-moves';
 import { toHandoffRecordView } from './handoff-record-view';
 import { currentSettings } from './settings';

@@ -3,14 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EventType, ServiceName } from '@market/contracts';
-import { checkedFetch, api, eventually, outboxEvents, startStack, type Stack } from '@market/testkit';
-import { DEV_BOOTSTRAP_PASSWORD } from '../../admin/src/config';
-
-export { eventually } from '@market/testkit';
+import { DEV_BOOTSTRAP_PASSWORD } from '@market/admin/testing';
+import { checkedFetch, api, eventually, outboxEvents, startStack, type Stack } from './index';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-export interface Caller {
+/** A user logged in through identity's SMS flow, as the market's helpers hand one out. */
+export interface MarketCaller {
   id: string;
   token: string;
 }
@@ -60,7 +59,7 @@ export class Market {
     this.client = api(stack.url);
   }
 
-  async user(): Promise<Caller> {
+  async user(): Promise<MarketCaller> {
     const phone = `139${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
     const sent = await this.client.post('/api/auth/sms/send', { phone });
     if (sent.status !== 200) throw new Error(`sms send: ${JSON.stringify(sent.body)}`);
@@ -100,7 +99,7 @@ export class Market {
   }
 
   /** Recharges `amount` fen through the sandbox gateway, as a client would, and waits for the credit. */
-  async fund(user: Caller, amount: number) {
+  async fund(user: MarketCaller, amount: number) {
     const before = (await this.balance(user)).available;
     const started = await this.client.post('/api/wallet/recharge/pay', { amount, channel: 'alipay' }, user.token);
     if (started.status !== 201) throw new Error(`recharge: ${JSON.stringify(started.body)}`);
@@ -109,14 +108,14 @@ export class Market {
     await eventually(() => this.balance(user), (b) => b.available === before + amount);
   }
 
-  async fundedUser(amount: number): Promise<Caller> {
+  async fundedUser(amount: number): Promise<MarketCaller> {
     const user = await this.user();
     await this.fund(user, amount);
     return user;
   }
 
   /** Uploads a tiny PNG as `user`; private scenes are readable by the uploader only until attached. */
-  async upload(user: Caller, scene: 'handoff' | 'dispute'): Promise<{ key: string; url: string }> {
+  async upload(user: MarketCaller, scene: 'handoff' | 'dispute'): Promise<{ key: string; url: string }> {
     const form = new FormData();
     form.append('file', new Blob([PNG]), 'evidence.png');
     form.append('scene', scene);
@@ -125,7 +124,7 @@ export class Market {
     return (await res.json()) as { key: string; url: string };
   }
 
-  async balance(user: Caller): Promise<{ available: number; frozen: number }> {
+  async balance(user: MarketCaller): Promise<{ available: number; frozen: number }> {
     const res = await this.client.get('/api/wallet/balance', user.token);
     if (res.status !== 200) throw new Error(`balance: ${JSON.stringify(res.body)}`);
     return res.body;
@@ -147,7 +146,7 @@ export class Market {
   }
 
   /** A listing through review to online: 800 fen an hour, 5000 deposit, 1–24 hours unless overridden. */
-  async onlineListing(owner: Caller, overrides: Record<string, unknown> = {}) {
+  async onlineListing(owner: MarketCaller, overrides: Record<string, unknown> = {}) {
     const created = await this.client.post(
       '/api/listings',
       { title: '王者荣耀 全英雄', game: '王者荣耀', hourly_price: 800, deposit: 5000, min_hours: 1, max_hours: 24, ...overrides },
@@ -170,18 +169,18 @@ export class Market {
     );
   }
 
-  async order(renter: Caller, listingId: string, hours = 3) {
+  async order(renter: MarketCaller, listingId: string, hours = 3) {
     const res = await this.client.post('/api/orders', { listing_id: listingId, hours }, renter.token);
     if (res.status !== 201) throw new Error(`order: ${JSON.stringify(res.body)}`);
     return res.body as { id: string; status: string; amount: number } & Record<string, any>;
   }
 
-  async status(orderId: string, party: Caller): Promise<string> {
+  async status(orderId: string, party: MarketCaller): Promise<string> {
     return (await this.client.get(`/api/orders/${orderId}`, party.token)).body.status;
   }
 
   /** Posts an order action that must succeed; returns the body. */
-  async act(orderId: string, action: string, party: Caller, body: unknown = {}) {
+  async act(orderId: string, action: string, party: MarketCaller, body: unknown = {}) {
     const res = await this.client.post(`/api/orders/${orderId}/${action}`, body, party.token);
     if (res.status !== 200 && res.status !== 201) throw new Error(`${action}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
