@@ -25,7 +25,7 @@ function idempotentOperations(document) {
 }
 
 export async function generatedFiles() {
-  const { gatewayOpenApiDocument } = require('@market/gateway/dist/openapi.js');
+  const { gatewayOpenApiDocument } = require('@market/gateway/openapi');
   const document = JSON.parse(JSON.stringify(gatewayOpenApiDocument()));
   const ast = await openapiTS(document, { alphabetize: true });
   return {
