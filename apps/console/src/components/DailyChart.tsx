@@ -17,7 +17,9 @@ export function DailyChart({ title, days, format = String }: { title: string; da
   const step = WIDTH / Math.max(1, days.length);
   return (
     <Card size="small" title={title}>
-      <Typography.Text strong>{missing ? '—' : format(today)}</Typography.Text>
+      <Typography.Text strong>
+        {t('dashboard.today')} {missing ? '—' : format(today)}
+      </Typography.Text>
       <svg role="img" aria-label={label} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" height={HEIGHT} preserveAspectRatio="none">
         <title>{label}</title>
         {days.map((d, i) => {
