@@ -265,6 +265,17 @@ describe('the console in a browser', () => {
     // the README's picture: the dashboard after the actions above
     await open('/', '概览');
     await page.getByText('pending_handoff').waitFor();
+    // the 30-day charts name today's figures as the API gives them, with one bar per day
+    const { last_30_days: days } = await ok(back.api.GET('/api/admin/dashboard'));
+    const today = days.at(-1)!;
+    expect(days).toHaveLength(30);
+    expect(today.orders).toBeGreaterThan(0);
+    const ordersChart = page.getByRole('img', { name: `近 30 日订单，今日 ${today.orders}`, exact: true });
+    await ordersChart.waitFor();
+    await page.getByRole('img', { name: `近 30 日 GMV，今日 ¥${(today.gmv! / 100).toFixed(2)}`, exact: true }).waitFor();
+    await page.getByRole('img', { name: `近 30 日新增用户，今日 ${today.new_users}`, exact: true }).waitFor();
+    expect(await ordersChart.locator('rect').count()).toBe(30);
+    expect(await ordersChart.locator('rect title').last().textContent()).toBe(`${today.date}: ${today.orders}`);
     // kept out of git like the other shots; `UPDATE_README_SCREENSHOT=1` refreshes the README's copy
     const dashboardShot = path.join(SHOTS, 'readme-dashboard.png');
     await page.screenshot({ path: dashboardShot });

@@ -83,14 +83,25 @@ export const ensurePublisherUser = defineInternalRoute({
   response: z.object({ user_id: z.uuid() }),
 });
 
-/** identity: ordinary phone users; `users_today` counts since 00:00 UTC. */
+/** The days a service's daily figures cover: today (UTC) and the 29 days before. */
+export const DASHBOARD_SERIES_DAYS = 30;
+
+/** One UTC day of a service's daily figures; days without any are left out (the admin service fills zeros). */
+const StatsDay = z.iso.date();
+
+/** identity: ordinary phone users; `users_today` counts since 00:00 UTC; `daily` the registrations per UTC day of the last 30. */
 export const userStats = defineInternalRoute({
   id: 'userStats',
   service: 'identity',
   callers: ['admin'],
   method: 'get',
   path: '/users/stats',
-  response: z.object({ users_total: z.number().int(), users_today: z.number().int(), users_frozen: z.number().int() }),
+  response: z.object({
+    users_total: z.number().int(),
+    users_today: z.number().int(),
+    users_frozen: z.number().int(),
+    daily: z.array(z.object({ day: StatsDay, new_users: z.number().int().min(0) })),
+  }),
 });
 
 /** catalog: one listing in any state, deleted included (orders copies price, deposit and hours from it). */
@@ -374,7 +385,7 @@ export const rechargeDiscrepancies = defineInternalRoute({
   }),
 });
 
-/** orders: dashboard figures; `orders_today` counts orders created since 00:00 UTC. */
+/** orders: dashboard figures; `orders_today` counts orders created since 00:00 UTC; `daily` the orders created per UTC day of the last 30. */
 export const orderStats = defineInternalRoute({
   id: 'orderStats',
   service: 'orders',
@@ -385,6 +396,7 @@ export const orderStats = defineInternalRoute({
     orders_by_status: z.record(OrderStatus, z.number().int()),
     orders_today: z.number().int(),
     disputes_open: z.number().int(),
+    daily: z.array(z.object({ day: StatsDay, orders: z.number().int().min(0) })),
   }),
 });
 
@@ -392,6 +404,7 @@ export const orderStats = defineInternalRoute({
  * wallet: dashboard figures from the ledger, in fen. "Today" starts at 00:00 UTC, "last 7 days" at
  * 00:00 UTC six days before. GMV is what was paid into order escrow (rent + deposit, whatever
  * later happens to it); platform revenue is the platform-fee transfers; recharges are the ones credited.
+ * `daily` holds the same three sums per UTC day of the last 30.
  */
 export const walletStats = defineInternalRoute({
   id: 'walletStats',
@@ -406,6 +419,7 @@ export const walletStats = defineInternalRoute({
     platform_revenue_last_7_days: Money,
     recharges_today_count: z.number().int().min(0),
     recharges_today_amount: Money,
+    daily: z.array(z.object({ day: StatsDay, gmv: Money, platform_fees: Money, recharges_amount: Money })),
   }),
 });
 

@@ -33,8 +33,8 @@ export { Market, startMarket, type Client, type MarketCaller } from './market';
 // Other services' internals a test may need, only through their package entries: seeding admins, the
 // money and ledger checks, the dashboard's figures to compare against.
 export { Argon2Passwords, createAdmin, DEV_BOOTSTRAP_PASSWORD, verifyMoney } from '@market/admin/testing';
-export { ORDER_FIGURES_SQL } from '@market/orders/testing';
-export { findLedgerDifferences, LEDGER_FIGURES_SQL } from '@market/wallet/testing';
+export { ORDER_FIGURES_SQL, ORDERS_BY_DAY_SQL } from '@market/orders/testing';
+export { findLedgerDifferences, LEDGER_BY_DAY_SQL, LEDGER_FIGURES_SQL } from '@market/wallet/testing';
 
 /** Every service as the kit starts it, by name: its environment shape, routes and handlers. */
 export const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {

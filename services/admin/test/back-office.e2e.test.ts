@@ -220,9 +220,11 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
       expect(res.status).toBe(200);
       expect(res.body.admins_total).toBeGreaterThanOrEqual(1);
       expect(res.body.unavailable).toEqual(['identity', 'catalog', 'orders', 'wallet']);
-      const { admins_total: _admins, unavailable: _unavailable, ...figures } = res.body;
+      const { admins_total: _admins, unavailable: _unavailable, last_30_days: days, ...figures } = res.body;
       expect(Object.keys(figures)).toHaveLength(14);
       expect(Object.entries(figures).filter(([, value]) => value !== null)).toEqual([]);
+      expect(days).toHaveLength(30);
+      for (const { date: _date, ...day } of days) expect(Object.values(day)).toEqual([null, null, null, null, null]);
       expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
     });
   });

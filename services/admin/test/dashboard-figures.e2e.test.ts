@@ -1,6 +1,17 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { OrderStatus } from '@market/contracts';
-import { api, LEDGER_FIGURES_SQL, Market, type MarketCaller as Caller, ORDER_FIGURES_SQL, type Stack, startMarket, startStack } from '@market/testkit';
+import {
+  api,
+  LEDGER_BY_DAY_SQL,
+  LEDGER_FIGURES_SQL,
+  Market,
+  type MarketCaller as Caller,
+  ORDER_FIGURES_SQL,
+  ORDERS_BY_DAY_SQL,
+  type Stack,
+  startMarket,
+  startStack,
+} from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
 import { eventually, loginToken } from './helpers';
 
@@ -13,6 +24,21 @@ async function clearOfUtcMidnight() {
   const msToMidnight = 86_400_000 - (Date.now() % 86_400_000);
   if (msToMidnight < 90_000) await new Promise((resolve) => setTimeout(resolve, msToMidnight + 1000));
 }
+
+/** The 30 UTC days the series covers, oldest first, ending with today. */
+function last30Days(): string[] {
+  const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+  return Array.from({ length: 30 }, (_, i) => new Date(today - (29 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+type Day = { new_users: number | null; orders: number | null; gmv: number | null; recharges_amount: number | null; platform_fees: number | null };
+
+/** The series expected: `other` on every day, `today` on the last. */
+function series(other: Day, today: Day = other) {
+  return last30Days().map((date, i) => ({ date, ...(i === 29 ? today : other) }));
+}
+
+const ZERO_DAY: Day = { new_users: 0, orders: 0, gmv: 0, recharges_amount: 0, platform_fees: 0 };
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const started = performance.now();
@@ -54,6 +80,7 @@ describe('dashboard figures from identity, catalog, orders and wallet', () => {
       platform_revenue_last_7_days: 0,
       recharges_today_count: 0,
       recharges_today_amount: 0,
+      last_30_days: series(ZERO_DAY),
       unavailable: [],
     });
 
@@ -115,6 +142,7 @@ describe('dashboard figures from identity, catalog, orders and wallet', () => {
       platform_revenue_last_7_days: 80,
       recharges_today_count: 3,
       recharges_today_amount: 10_000 + 12_000 + 15_000,
+      last_30_days: series(ZERO_DAY, { new_users: 6, orders: 5, gmv: 3 * AMOUNT, recharges_amount: 10_000 + 12_000 + 15_000, platform_fees: 80 }),
       unavailable: [],
     });
   });
@@ -123,6 +151,8 @@ describe('dashboard figures from identity, catalog, orders and wallet', () => {
     const plans = [
       [stack.services.orders!.ctx.db, ORDER_FIGURES_SQL, ['orders_by_status', 'orders_created', 'disputes_one_open_per_order']],
       [stack.services.wallet!.ctx.db, LEDGER_FIGURES_SQL, ['transfers_by_type_time']],
+      [stack.services.orders!.ctx.db, ORDERS_BY_DAY_SQL, ['orders_created']],
+      [stack.services.wallet!.ctx.db, LEDGER_BY_DAY_SQL, ['transfers_by_type_time']],
     ] as const;
     for (const [db, sql, indexes] of plans) {
       const plan = await db.transaction(async (manager) => {
@@ -181,6 +211,7 @@ describe('dashboard while a service is down or hung', () => {
       platform_revenue_last_7_days: null,
       recharges_today_count: null,
       recharges_today_amount: null,
+      last_30_days: series({ new_users: 0, orders: null, gmv: null, recharges_amount: null, platform_fees: null }),
       unavailable: ['orders', 'wallet'],
     });
     expect(held.length).toBeGreaterThan(0);

@@ -176,7 +176,7 @@ describe('internal routes for other services', () => {
     }
   });
 
-  it('counts ordinary phone users: total, registered today (UTC) and frozen', async () => {
+  it('counts ordinary phone users: total, registered today (UTC), frozen and per UTC day', async () => {
     const internal = internalClient(stack, 'admin');
     const before = (await internal.get('/internal/users/stats')).body;
     const a = await logIn(client);
@@ -189,7 +189,13 @@ describe('internal routes for other services', () => {
       users_total: before.users_total + 2,
       users_today: before.users_today + 2,
       users_frozen: before.users_frozen + 1,
+      daily: expect.any(Array),
     });
+    // the registrations per UTC day: today's grows by the two phone users, the other days stay as they were
+    const today = new Date().toISOString().slice(0, 10);
+    const day = (body: { daily: Array<{ day: string; new_users: number }> }, on: (d: string) => boolean) => body.daily.filter((d) => on(d.day));
+    expect(day(after.body, (d) => d === today)).toEqual([{ day: today, new_users: (day(before, (d) => d === today)[0]?.new_users ?? 0) + 2 }]);
+    expect(day(after.body, (d) => d !== today)).toEqual(day(before, (d) => d !== today));
   });
 
   it('tells orders whether a user may rent: frozen and real-name status; unknown or malformed ids are 404', async () => {

@@ -7,6 +7,7 @@ import { can } from '../access';
 import { t } from '../i18n';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { yuan } from '../components/format';
+import { DailyChart } from '../components/DailyChart';
 
 /** A link to a page the admin may open; plain content otherwise. */
 function LinkIf({ to, allowed, children }: { to: string; allowed: boolean; children: ReactNode }) {
@@ -53,6 +54,14 @@ export default function Dashboard() {
     [t('dashboard.fees7'), d.platform_revenue_last_7_days === null ? null : yuan(d.platform_revenue_last_7_days)],
     [t('dashboard.rechargesToday'), d.recharges_today_amount === null ? null : `${d.recharges_today_count} / ${yuan(d.recharges_today_amount)}`],
   ];
+  type Day = Schema<'DashboardDay'>;
+  const charts: Array<[string, (day: Day) => number | null, ((n: number) => string) | undefined]> = [
+    [t('dashboard.chartOrders'), (day) => day.orders, undefined],
+    [t('dashboard.chartGmv'), (day) => day.gmv, yuan],
+    [t('dashboard.chartUsers'), (day) => day.new_users, undefined],
+    [t('dashboard.chartRecharges'), (day) => day.recharges_amount, yuan],
+    [t('dashboard.chartFees'), (day) => day.platform_fees, yuan],
+  ];
   return (
     <>
       <Typography.Title level={3}>{t('menu.dashboard')}</Typography.Title>
@@ -77,6 +86,11 @@ export default function Dashboard() {
             <Card>
               <Statistic title={title} value={value ?? '—'} />
             </Card>
+          </Col>
+        ))}
+        {charts.map(([title, pick, format]) => (
+          <Col xs={24} md={12} xl={8} key={title}>
+            <DailyChart title={title} days={d.last_30_days.map((day) => ({ date: day.date, value: pick(day) }))} format={format} />
           </Col>
         ))}
         <Col xs={24} md={12}>

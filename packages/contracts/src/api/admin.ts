@@ -64,6 +64,17 @@ const Fen = z.number().int().min(0);
 const missingWhenUnavailable = (source: z.infer<typeof DashboardSource>, text: string) =>
   `${text}; null when ${source} did not answer (then "${source}" is in \`unavailable\`)`;
 
+export const DashboardDay = z
+  .object({
+    date: z.iso.date().openapi({ description: 'the UTC day', example: '2026-11-25' }),
+    new_users: Count.nullable().openapi({ description: missingWhenUnavailable('identity', 'ordinary users registered that day') }),
+    orders: Count.nullable().openapi({ description: missingWhenUnavailable('orders', 'orders created that day') }),
+    gmv: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'fen paid into order escrow that day') }),
+    recharges_amount: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'fen credited by recharges that day') }),
+    platform_fees: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'platform fees taken at settlement that day, in fen') }),
+  })
+  .openapi('DashboardDay');
+
 export const Dashboard = z
   .object({
     users_total: Count.nullable().openapi({ description: missingWhenUnavailable('identity', 'ordinary (phone) users') }),
@@ -87,6 +98,9 @@ export const Dashboard = z
     platform_revenue_last_7_days: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'platform fees taken today and on the six days before, in fen') }),
     recharges_today_count: Count.nullable().openapi({ description: missingWhenUnavailable('wallet', 'recharges credited today') }),
     recharges_today_amount: Fen.nullable().openapi({ description: missingWhenUnavailable('wallet', 'fen credited by recharges today') }),
+    last_30_days: z.array(DashboardDay).openapi({
+      description: 'one entry per UTC day, oldest first, ending with today (30 entries); a day without activity holds zeros',
+    }),
     unavailable: z.array(DashboardSource).openapi({
       description: 'services that did not answer within the bound (1 s) or answered an error; their figures are null, never zero',
       example: [],

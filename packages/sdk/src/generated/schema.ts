@@ -2021,6 +2021,8 @@ export interface components {
             gmv_last_7_days: number | null;
             /** @description fen paid into order escrow today (rent + deposit of the orders paid today); null when wallet did not answer (then "wallet" is in `unavailable`) */
             gmv_today: number | null;
+            /** @description one entry per UTC day, oldest first, ending with today (30 entries); a day without activity holds zeros */
+            last_30_days: components["schemas"]["DashboardDay"][];
             /**
              * @description every listing status with its count; null when catalog did not answer (then "catalog" is in `unavailable`)
              * @example {
@@ -2066,6 +2068,24 @@ export interface components {
             users_today: number | null;
             /** @description ordinary (phone) users; null when identity did not answer (then "identity" is in `unavailable`) */
             users_total: number | null;
+        };
+        DashboardDay: {
+            /**
+             * Format: date
+             * @description the UTC day
+             * @example 2026-11-25
+             */
+            date: string;
+            /** @description fen paid into order escrow that day; null when wallet did not answer (then "wallet" is in `unavailable`) */
+            gmv: number | null;
+            /** @description ordinary users registered that day; null when identity did not answer (then "identity" is in `unavailable`) */
+            new_users: number | null;
+            /** @description orders created that day; null when orders did not answer (then "orders" is in `unavailable`) */
+            orders: number | null;
+            /** @description platform fees taken at settlement that day, in fen; null when wallet did not answer (then "wallet" is in `unavailable`) */
+            platform_fees: number | null;
+            /** @description fen credited by recharges that day; null when wallet did not answer (then "wallet" is in `unavailable`) */
+            recharges_amount: number | null;
         };
         Dispute: {
             /**

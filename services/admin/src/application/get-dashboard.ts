@@ -1,4 +1,5 @@
 import {
+  DASHBOARD_SERIES_DAYS,
   listingStats,
   orderStats,
   userStats,
@@ -41,6 +42,21 @@ async function fromSource<T>(deps: Pick<AdminDeps, 'log'>, source: Source, ask: 
   }
 }
 
+const DAY_MS = 86_400_000;
+
+/** The UTC days of the series, oldest first, ending with today. */
+function seriesDays(now: Date): string[] {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  return Array.from({ length: DASHBOARD_SERIES_DAYS }, (_, i) =>
+    new Date(today - (DASHBOARD_SERIES_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
+}
+
+/** A service's sparse daily rows keyed by day; null (the service did not answer) stays null. */
+function byDay<T extends { day: string }>(rows: T[] | undefined): Map<string, T> | null {
+  return rows ? new Map(rows.map((row) => [row.day, row])) : null;
+}
+
 /**
  * Figures come from the services that own them, asked in parallel; none is cached, so the page shows
  * the data as it is now. A service that fails or is slow leaves its figures null and is named in
@@ -55,6 +71,18 @@ export async function getDashboard(deps: Pick<AdminDeps, 'db' | 'internal' | 'lo
     countAdmins(deps.db),
   ]);
   const answered: Record<Source, unknown> = { identity: users, catalog: listings, orders, wallet };
+  const [usersByDay, ordersByDay, walletByDay] = [byDay(users?.daily), byDay(orders?.daily), byDay(wallet?.daily)];
+  const last_30_days = seriesDays(new Date()).map((date) => {
+    const money = walletByDay?.get(date);
+    return {
+      date,
+      new_users: usersByDay ? (usersByDay.get(date)?.new_users ?? 0) : null,
+      orders: ordersByDay ? (ordersByDay.get(date)?.orders ?? 0) : null,
+      gmv: walletByDay ? (money?.gmv ?? 0) : null,
+      recharges_amount: walletByDay ? (money?.recharges_amount ?? 0) : null,
+      platform_fees: walletByDay ? (money?.platform_fees ?? 0) : null,
+    };
+  });
   return {
     users_total: users?.users_total ?? null,
     users_today: users?.users_today ?? null,
@@ -71,6 +99,7 @@ export async function getDashboard(deps: Pick<AdminDeps, 'db' | 'internal' | 'lo
     platform_revenue_last_7_days: wallet?.platform_revenue_last_7_days ?? null,
     recharges_today_count: wallet?.recharges_today_count ?? null,
     recharges_today_amount: wallet?.recharges_today_amount ?? null,
+    last_30_days,
     unavailable: (Object.keys(answered) as Source[]).filter((source) => answered[source] === null),
   };
 }

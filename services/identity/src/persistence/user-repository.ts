@@ -124,3 +124,13 @@ export async function countPhoneUsers(db: Queryable) {
     FROM users WHERE phone IS NOT NULL`);
   return row!;
 }
+
+/** Phone users registered per UTC day, today and the 29 days before; days without any are left out. */
+export async function countPhoneUsersByDay(db: Queryable): Promise<Array<{ day: string; new_users: number }>> {
+  return db.query(`
+    SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS new_users
+      FROM users
+     WHERE phone IS NOT NULL
+       AND created_at >= (date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') - interval '29 days'
+     GROUP BY 1 ORDER BY 1`);
+}

@@ -33,3 +33,17 @@ export async function sumLedgerFigures(db: Queryable): Promise<LedgerFigures> {
   const [row]: LedgerFigures[] = await db.query(LEDGER_FIGURES_SQL);
   return row!;
 }
+
+/** The same three sums per UTC day, today and the 29 days before, from the transfers_by_type_time index; days without any are left out. */
+export const LEDGER_BY_DAY_SQL = `
+    SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+           COALESCE(sum(amount) FILTER (WHERE biz_type = 'order_payment'), 0)::float8 AS gmv,
+           COALESCE(sum(amount) FILTER (WHERE biz_type = 'platform_fee'), 0)::float8 AS platform_fees,
+           COALESCE(sum(amount) FILTER (WHERE biz_type = 'recharge'), 0)::float8 AS recharges_amount
+      FROM transfers
+     WHERE biz_type IN ('order_payment', 'platform_fee', 'recharge') AND created_at >= ${START_OF_TODAY_UTC} - interval '29 days'
+     GROUP BY 1 ORDER BY 1`;
+
+export async function sumLedgerByDay(db: Queryable): Promise<Array<{ day: string; gmv: number; platform_fees: number; recharges_amount: number }>> {
+  return db.query(LEDGER_BY_DAY_SQL);
+}
