@@ -185,15 +185,16 @@ export async function checkAnswer(answer: Answer): Promise<void> {
 
 /**
  * `fetch`, and when the address is a test stack's gateway, the answer held against the document
- * that gateway serves (status, media type, JSON schema). The caller gets the response unread;
+ * that gateway serves (status, media type, JSON schema). It takes a Request as well, so it can be
+ * the SDK's `fetch`. The caller gets the response unread;
  * an open stream's body is not read here, only its status and media type are checked.
  */
-export async function checkedFetch(input: string | URL, init: RequestInit = {}): Promise<Response> {
-  const url = String(input);
-  const response = await fetch(url, init);
+export async function checkedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const url = input instanceof Request ? input.url : String(input);
+  const method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const response = await fetch(input, init);
   const document = documentFor(new URL(url).origin);
   if (!document) return response;
-  const method = (init.method ?? 'GET').toUpperCase();
   const contentType = response.headers.get('content-type');
   const media = mediaType(contentType);
   const readable = method !== 'HEAD' && (media === null || JSON_MEDIA.test(media));

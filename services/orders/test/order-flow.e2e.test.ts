@@ -1,6 +1,6 @@
 import { chargeOrderEscrow, Order } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
-import { api, eventually, Market, type MarketCaller as Caller, type Stack, startMarket } from '@market/testkit';
+import { api, eventually, Market, type MarketCaller as Caller, type OrderAction, type Stack, startMarket } from '@market/testkit';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400; the platform takes 5 % of consumption. */
 const HOURS = 3;
@@ -250,7 +250,7 @@ describe('orders through the gateway: the order flow, money to the fen', () => {
 
   it('refuses every move the state table does not have: 409 for a wrong state, 403 for the other party', async () => {
     type Party = 'renter' | 'owner';
-    const actions: Array<{ path: string; body: Record<string, unknown>; by: Party }> = [
+    const actions: Array<{ path: OrderAction; body: Record<string, unknown>; by: Party }> = [
       { path: 'pay', body: {}, by: 'renter' },
       { path: 'cancel', body: {}, by: 'renter' },
       { path: 'confirm-receive', body: {}, by: 'renter' },
@@ -271,7 +271,7 @@ describe('orders through the gateway: the order flow, money to the fen', () => {
       'checkout/confirm': ['pending_checkout_confirm'],
       'checkout/counter': ['pending_checkout_confirm'],
     };
-    const steps: Array<{ path: string; by: Party; body?: Record<string, unknown> }> = [
+    const steps: Array<{ path: OrderAction; by: Party; body?: Record<string, unknown> }> = [
       { path: 'pay', by: 'renter' },
       { path: 'handoff', by: 'owner', body: { content: 'credentials' } },
       { path: 'confirm-receive', by: 'renter' },
