@@ -90,7 +90,7 @@ describe('fault: the broker stops and restarts while requests run', () => {
     const started = Date.now();
     const sent = await client.post('/api/auth/sms/send', { phone });
     const login = sent.status === 200 ? await client.post('/api/auth/sms/login', { phone, code: sent.body.dev_code }) : sent;
-    return { status: login.status, ms: Date.now() - started, userId: login.body?.user?.id as string | undefined };
+    return { status: login.status, code: login.body?.code as string | undefined, ms: Date.now() - started, userId: login.body?.user?.id as string | undefined };
   }
 
   it('every service consumes only what the contracts declare for it, so the declared topology binds everything it handles', () => {
