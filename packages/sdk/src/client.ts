@@ -3,6 +3,9 @@ import type { paths } from './generated/schema';
 import { IDEMPOTENT_OPERATIONS } from './generated/idempotent';
 import { ApiProblem, problemFrom } from './problem';
 
+/** In a browser a relative base resolves against the page's origin; Node (and its type check) has no `location`. */
+const pageOrigin = () => (globalThis as { location?: { origin: string } }).location?.origin;
+
 export type Realm = 'user' | 'admin';
 
 export interface Tokens {
@@ -65,7 +68,7 @@ export function createMarketClient(options: MarketClientOptions): MarketClient {
     const refreshToken = tokens?.refreshToken;
     if (realm !== 'user' || !refreshToken) return false;
     const response = await send(
-      new Request(new URL(REFRESH_PATH, options.baseUrl || globalThis.location?.origin), {
+      new Request(new URL(REFRESH_PATH, options.baseUrl || pageOrigin()), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ refresh_token: refreshToken }),
@@ -117,7 +120,7 @@ export function createMarketClient(options: MarketClientOptions): MarketClient {
    */
   async function forbiddenOrOver(response: Response, sentWith: string): Promise<Response> {
     const me = await send(
-      new Request(new URL(ADMIN_ME_PATH, options.baseUrl || globalThis.location?.origin), { headers: { authorization: `Bearer ${sentWith}` } }),
+      new Request(new URL(ADMIN_ME_PATH, options.baseUrl || pageOrigin()), { headers: { authorization: `Bearer ${sentWith}` } }),
     );
     if (me.status === 401 || me.status === 403) await endSession(response, sentWith);
     return response;
