@@ -291,8 +291,11 @@ describe('event bus under broker faults and hostile producers', () => {
         m.query(`SELECT id FROM outbox WHERE published_at IS NULL FOR UPDATE NOWAIT`),
       );
       expect(claimable).toHaveLength(1);
+      // this relay's sessions only (named after their schema): other suites' relays share the database
       const [{ n }] = await producerDb.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND query ILIKE '%FROM outbox%'`,
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = $1 AND state = 'idle in transaction' AND query ILIKE '%FROM outbox%'`,
+        [producerSchema],
       );
       expect(n).toBe(0);
 

@@ -211,9 +211,10 @@ describe('back-office login', () => {
       await timed(`nobody_${admin.username}`, unknown);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    // Loose bounds: the check is that both pay for a hash verification, not a benchmark.
-    expect(median(unknown) / median(real)).toBeGreaterThan(0.5);
-    expect(median(unknown) / median(real)).toBeLessThan(2);
+    // Loose bounds: the check is that both pay for a hash verification (skipping it would make the
+    // unknown name answer some 50 times faster), not a benchmark; other suites share the cores.
+    expect(median(unknown) / median(real)).toBeGreaterThan(0.2);
+    expect(median(unknown) / median(real)).toBeLessThan(5);
   });
 
   it('forgets failure counts at names with no attempt for a day, but keeps a lock still in force', async () => {
