@@ -1,16 +1,10 @@
 import Cloudauth, { Id2MetaVerifyRequest } from '@alicloud/cloudauth20190307';
-import { $OpenApiUtil } from '@alicloud/openapi-core';
 import type { Logger } from '@market/shared/logging';
 import type { VerifierDecision } from '../domain/realname';
 import { ProviderRefusal, type RealnameVerifier } from '../application/ports';
-import { splitEndpoint } from './provider-endpoint';
+import { aliyunOpenApiConfig, type AliyunClientSettings } from './aliyun-config';
 
-export interface AliyunRealnameSettings {
-  accessKeyId: string;
-  accessKeySecret: string;
-  endpoint: string;
-  timeoutMs: number;
-}
+export type AliyunRealnameSettings = AliyunClientSettings;
 
 /** Id2MetaVerify's `BizCode`: 1 name and id number agree, 2 they do not, 3 the registry has no such id number. */
 const BIZ_CODES: Record<string, VerifierDecision> = { '1': 'verified', '2': 'failed', '3': 'failed' };
@@ -23,17 +17,7 @@ export class AliyunRealnameVerifier implements RealnameVerifier {
     settings: AliyunRealnameSettings,
     private readonly log: Logger,
   ) {
-    const { protocol, host } = splitEndpoint(settings.endpoint);
-    this.client = new Cloudauth(
-      new $OpenApiUtil.Config({
-        accessKeyId: settings.accessKeyId,
-        accessKeySecret: settings.accessKeySecret,
-        endpoint: host,
-        protocol,
-        connectTimeout: settings.timeoutMs,
-        readTimeout: settings.timeoutMs,
-      }),
-    );
+    this.client = new Cloudauth(aliyunOpenApiConfig(settings));
   }
 
   async verify({ realName, idNumber }: { realName: string; idNumber: string }): Promise<VerifierDecision> {

@@ -1,18 +1,13 @@
 import Dysmsapi, { SendSmsRequest } from '@alicloud/dysmsapi20170525';
-import { $OpenApiUtil } from '@alicloud/openapi-core';
 import type { Logger } from '@market/shared/logging';
 import { maskPhone } from '../domain/phone';
 import { ProviderRefusal, type SmsProvider } from '../application/ports';
-import { splitEndpoint } from './provider-endpoint';
+import { aliyunOpenApiConfig, type AliyunClientSettings } from './aliyun-config';
 
-export interface AliyunSmsSettings {
-  accessKeyId: string;
-  accessKeySecret: string;
-  endpoint: string;
+export interface AliyunSmsSettings extends AliyunClientSettings {
   signName: string;
   templateCode: string;
   templateParam: string;
-  timeoutMs: number;
 }
 
 /**
@@ -30,17 +25,7 @@ export class AliyunSmsProvider implements SmsProvider {
     private readonly settings: AliyunSmsSettings,
     private readonly log: Logger,
   ) {
-    const { protocol, host } = splitEndpoint(settings.endpoint);
-    this.client = new Dysmsapi(
-      new $OpenApiUtil.Config({
-        accessKeyId: settings.accessKeyId,
-        accessKeySecret: settings.accessKeySecret,
-        endpoint: host,
-        protocol,
-        connectTimeout: settings.timeoutMs,
-        readTimeout: settings.timeoutMs,
-      }),
-    );
+    this.client = new Dysmsapi(aliyunOpenApiConfig(settings));
   }
 
   async send(phone: string, code: string) {
