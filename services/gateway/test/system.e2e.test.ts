@@ -1,78 +1,32 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
-import { resolveInfra, uniqueName } from '@market/shared/testing';
+import { uniqueName } from '@market/shared/testing';
 import { eventually } from '@market/testkit';
+import { launchSystem, type LaunchedSystem } from './launcher';
 
-const root = path.resolve(__dirname, '../../..');
-
-/**
- * The launcher behind `npm start`, run as a user would (built services as child processes, one
- * role and schema per service), on its own database, ports, exchange and Redis prefix.
- */
+/** The launcher behind `npm start`, run as a user would (./launcher). */
 describe('the whole system started by the launcher', () => {
   const database = uniqueName('market_e2e');
   // Below the kernel's ephemeral range (32768–60999): a port in it can be taken at any moment as the
   // local end of some outgoing connection, and the launcher's services would fail to listen.
   const port = 18080;
+  let system: LaunchedSystem;
   let launcher: ChildProcess;
-  let output = '';
   let adminUrl: string;
+  const output = () => system.output();
 
   beforeAll(async () => {
-    const infra = await resolveInfra();
-    const url = new URL(infra.DATABASE_URL);
-    url.pathname = '/postgres';
-    adminUrl = url.toString();
-    launcher = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_ADMIN_URL: adminUrl,
-        MARKET_DB_NAME: database,
-        AMQP_URL: infra.AMQP_URL,
-        REDIS_URL: infra.REDIS_URL,
-        PORT: String(port),
-        EVENTS_EXCHANGE: uniqueName('test.system'),
-        REDIS_KEY_PREFIX: `${uniqueName('sys')}:`,
-        LOG_FORMAT: 'json',
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'development',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    launcher.stdout!.on('data', (chunk) => (output += chunk));
-    launcher.stderr!.on('data', (chunk) => (output += chunk));
-    // The state the tests need, not a log line: the gateway's /readyz is 200 only when Redis and every
-    // service are ready, the admin service's first admin included.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ready) break;
-      if (Date.now() > deadline || launcher.exitCode !== null) throw new Error(`system did not start:\n${output.slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    system = await launchSystem({ port, database, name: 'system' });
+    launcher = system.process;
+    adminUrl = system.adminUrl;
   }, 90_000);
 
-  afterAll(async () => {
-    if (launcher.exitCode === null) {
-      const exited = new Promise((resolve) => launcher.once('exit', resolve));
-      launcher.kill('SIGINT');
-      await exited;
-    }
-    const client = new Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await client.end();
-  }, 30_000);
+  afterAll(() => system?.stop(), 30_000);
 
   it('named nothing missing before starting, and printed that the system is ready', async () => {
-    await eventually(async () => output.includes('system ready'), (printed) => printed);
-    expect(output).not.toContain('cannot be reached');
-    expect(output).not.toContain('redis unreachable');
+    await eventually(async () => output().includes('system ready'), (printed) => printed);
+    expect(output()).not.toContain('cannot be reached');
+    expect(output()).not.toContain('redis unreachable');
   });
 
   it('is ready behind the gateway with every service reachable', async () => {
@@ -89,7 +43,7 @@ describe('the whole system started by the launcher', () => {
 
   it('created the first back-office admin, who can log in with the development password it printed', async () => {
     const messages = () =>
-      output.split('\n').flatMap((line) => {
+      output().split('\n').flatMap((line) => {
         try {
           return [(JSON.parse(line) as { msg?: string }).msg ?? ''];
         } catch {

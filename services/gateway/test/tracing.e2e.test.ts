@@ -1,12 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { Client } from 'pg';
 import { api, eventually } from '@market/testkit';
-import { resolveInfra, uniqueName } from '@market/shared/testing';
-
-const root = path.resolve(__dirname, '../../..');
+import { uniqueName } from '@market/shared/testing';
+import { launchSystem, type LaunchedSystem } from './launcher';
 
 interface Span {
   service: string;
@@ -71,63 +67,27 @@ async function otlpReceiver(): Promise<{ url: string; spans: Span[]; others: str
 describe('traces across the gateway, services and events', () => {
   const database = uniqueName('market_trace');
   const port = 18380;
-  let launcher: ChildProcess;
-  let output = '';
-  let adminUrl: string;
+  let system: LaunchedSystem;
   let collector: Awaited<ReturnType<typeof otlpReceiver>>;
 
   beforeAll(async () => {
     collector = await otlpReceiver();
-    const infra = await resolveInfra();
-    const url = new URL(infra.DATABASE_URL);
-    url.pathname = '/postgres';
-    adminUrl = url.toString();
-    launcher = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-      cwd: root,
+    system = await launchSystem({
+      port,
+      database,
+      name: 'trace',
       env: {
-        ...process.env,
-        DATABASE_ADMIN_URL: adminUrl,
-        MARKET_DB_NAME: database,
-        AMQP_URL: infra.AMQP_URL,
-        REDIS_URL: infra.REDIS_URL,
-        PORT: String(port),
-        EVENTS_EXCHANGE: uniqueName('test.trace'),
-        REDIS_KEY_PREFIX: `${uniqueName('trace')}:`,
-        LOG_FORMAT: 'json',
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'development',
         SMS_DAILY_LIMIT_PER_IP: '1000',
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '100',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    launcher.stdout!.on('data', (chunk) => (output += chunk));
-    launcher.stderr!.on('data', (chunk) => (output += chunk));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ready) break;
-      if (Date.now() > deadline || launcher.exitCode !== null) throw new Error(`system did not start:\n${output.slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
   }, 90_000);
 
   afterAll(async () => {
-    if (launcher.exitCode === null) {
-      const exited = new Promise((resolve) => launcher.once('exit', resolve));
-      launcher.kill('SIGINT');
-      await exited;
-    }
+    await system?.stop();
     await collector.close();
-    const client = new Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await client.end();
   }, 30_000);
 
   it('follows one pay request from the gateway through orders and wallet to notify consuming order.paid', async () => {
@@ -190,7 +150,7 @@ describe('traces across the gateway, services and events', () => {
     // the trace id is in the log lines of the request: the gateway's access line and orders' (the
     // gateway's line names the service that answered in `service`, after its own)
     const lines = () =>
-      output.split('\n').filter((line) => line.includes(`"trace_id":"${root!.traceId}"`) && line.includes(`"path":"${payPath}"`));
+      system.output().split('\n').filter((line) => line.includes(`"trace_id":"${root!.traceId}"`) && line.includes(`"path":"${payPath}"`));
     const logged = await eventually(async () => lines(), (found) => found.length >= 2);
     expect(logged.some((line) => line.startsWith('{"level":"info"') && line.includes('"service":"gateway"'))).toBe(true);
     expect(logged.some((line) => JSON.parse(line).service === 'orders')).toBe(true);

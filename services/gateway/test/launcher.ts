@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Client } from 'pg';
+import { resolveInfra, uniqueName } from '@market/shared/testing';
+
+const root = path.resolve(__dirname, '../../..');
+
+export interface LaunchedSystem {
+  /** the launcher process (`npm start`'s scripts/start.mjs) */
+  process: ChildProcess;
+  /** the maintenance database's URL of the test's Postgres */
+  adminUrl: string;
+  /** everything the launcher printed so far */
+  output(): string;
+  /** stops the launcher if it still runs and drops the system's database */
+  stop(): Promise<void>;
+}
+
+/**
+ * The launcher behind `npm start`, run as a user would (built services as child processes, one
+ * role and schema per service), on its own database, ports, exchange and Redis prefix; resolves once
+ * the gateway's /readyz is 200 — the state tests need, not a log line (every service ready, the
+ * admin service's first admin included).
+ */
+export async function launchSystem(opts: { port: number; database: string; name: string; env?: Record<string, string> }): Promise<LaunchedSystem> {
+  const infra = await resolveInfra();
+  const url = new URL(infra.DATABASE_URL);
+  url.pathname = '/postgres';
+  const adminUrl = url.toString();
+  let output = '';
+  const launcher = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_ADMIN_URL: adminUrl,
+      MARKET_DB_NAME: opts.database,
+      AMQP_URL: infra.AMQP_URL,
+      REDIS_URL: infra.REDIS_URL,
+      PORT: String(opts.port),
+      EVENTS_EXCHANGE: uniqueName(`test.${opts.name}`),
+      REDIS_KEY_PREFIX: `${uniqueName(opts.name)}:`,
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'development',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  launcher.stdout!.on('data', (chunk) => (output += chunk));
+  launcher.stderr!.on('data', (chunk) => (output += chunk));
+  const system: LaunchedSystem = {
+    process: launcher,
+    adminUrl,
+    output: () => output,
+    async stop() {
+      if (launcher.exitCode === null && launcher.signalCode === null) {
+        const exited = new Promise((resolve) => launcher.once('exit', resolve));
+        launcher.kill('SIGINT');
+        await exited;
+      }
+      const client = new Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${opts.database}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await fetch(`http://127.0.0.1:${opts.port}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) return system;
+    if (Date.now() > deadline || launcher.exitCode !== null) {
+      await system.stop();
+      throw new Error(`system did not start:\n${output.slice(-3000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
