@@ -1,10 +1,9 @@
-import { auditRefusal } from '@market/shared/events';
 import { isUuid } from '@market/shared/db';
 import { fromAlipayTime } from '../domain/alipay-time';
 import { yuanToFen } from '../domain/yuan';
 import { findPayment } from '../persistence/payment-repository';
 import type { WalletDeps } from './deps';
-import { auditAmountMismatch } from './recharge';
+import { auditAmountMismatch, auditRefusedNotification } from './recharge';
 import { settlePayment } from './settle-payment';
 
 /** What Alipay must read back: exactly `success` stops its retries, anything else (`fail`) makes it post again later. */
@@ -13,14 +12,7 @@ export type AlipayAck = 'success' | 'fail';
 const PAID = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED']);
 
 async function refuse(deps: WalletDeps, reason: string, paymentId: string | null): Promise<AlipayAck> {
-  // Only the reason and our own payment id are kept: never the payload or its signature.
-  deps.log.warn({ provider: 'alipay', reason, payment_id: paymentId }, 'payment notification refused');
-  await auditRefusal(deps.db, deps.events, null, {
-    action: 'payment.notification_refused',
-    biz_type: 'payment',
-    biz_id: paymentId,
-    detail: { provider: 'alipay', reason },
-  });
+  await auditRefusedNotification(deps, 'alipay', reason, paymentId);
   return 'fail';
 }
 

@@ -1,7 +1,6 @@
-import { auditRefusal } from '@market/shared/events';
 import { findPayment } from '../persistence/payment-repository';
 import type { WalletDeps } from './deps';
-import { auditAmountMismatch } from './recharge';
+import { auditAmountMismatch, auditRefusedNotification } from './recharge';
 import { settlePayment } from './settle-payment';
 
 export interface WechatCallbackHeaders {
@@ -21,14 +20,7 @@ function paymentIdOf(outTradeNo: string | undefined): string | null {
 }
 
 async function refuse(deps: WalletDeps, reason: string, paymentId: string | null): Promise<WechatAck> {
-  // Only the reason and our own payment id are kept: never the payload, its signature or the key.
-  deps.log.warn({ provider: 'wechatpay', reason, payment_id: paymentId }, 'payment notification refused');
-  await auditRefusal(deps.db, deps.events, null, {
-    action: 'payment.notification_refused',
-    biz_type: 'payment',
-    biz_id: paymentId,
-    detail: { provider: 'wechatpay', reason },
-  });
+  await auditRefusedNotification(deps, 'wechatpay', reason, paymentId);
   return 'refused';
 }
 

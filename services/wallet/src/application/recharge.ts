@@ -54,6 +54,21 @@ export async function auditAmountMismatch(deps: WalletDeps, identity: Identity |
   });
 }
 
+/**
+ * A provider's payment notification that is not believed (bad signature, another app, unknown
+ * payment, ...) is audited for an operator. Only the reason and our own payment id are kept: never
+ * the payload, its signature or a key.
+ */
+export async function auditRefusedNotification(deps: WalletDeps, provider: string, reason: string, paymentId: string | null) {
+  deps.log.warn({ provider, reason, payment_id: paymentId }, 'payment notification refused');
+  await auditRefusal(deps.db, deps.events, null, {
+    action: 'payment.notification_refused',
+    biz_type: 'payment',
+    biz_id: paymentId,
+    detail: { provider, reason },
+  });
+}
+
 /** The gateway a payment was opened at; null when its channel has since been disabled. */
 function gatewayOf(deps: WalletDeps, row: PaymentRow): PaymentGateway | null {
   return deps.gateways.get(row.provider) ?? null;
