@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/errors';
 import { InvalidCursorError } from '../db/pagination';
 import { RedisUnavailableError } from '../redis';
+import { DomainError } from '../errors';
+import { problemOfDomainError, type ErrorStatuses } from './error-statuses';
 import { Problem, problems } from './problem';
 
 /** Writes a problem with Node's own response API, so it serves Express and plain handlers alike. */
@@ -17,9 +19,13 @@ export function sendProblem(res: ServerResponse, problem: Problem, instance: str
   res.end(body);
 }
 
-/** Maps body-parser, multer and cursor failures (client mistakes) to problems; anything else is ours. */
-function toProblem(err: unknown): Problem | null {
+/**
+ * Maps domain errors through the service's table, and body-parser, multer and cursor failures
+ * (client mistakes) to problems; anything else is ours.
+ */
+function toProblem(err: unknown, statuses: ErrorStatuses): Problem | null {
   if (err instanceof Problem) return err;
+  if (err instanceof DomainError) return problemOfDomainError(err, statuses);
   if (err instanceof InvalidCursorError) return problems.validation([{ path: 'query.cursor', message: err.message }]);
   const e = err as { type?: string; status?: number; code?: string; statusCode?: number };
   if (e?.type === 'entity.parse.failed') return problems.malformedJson();
@@ -47,12 +53,13 @@ function unavailableDependency(err: unknown): 'postgres' | 'redis' | null {
   return null;
 }
 
-export function errorHandler(log: Logger): ErrorRequestHandler {
+/** `statuses`: the service's domain error codes and what each is answered with (the kit's own are known). */
+export function errorHandler(log: Logger, statuses: ErrorStatuses = {}): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const instance = req.originalUrl.split('?')[0] ?? req.path;
     const dependency = unavailableDependency(err);
     // A dependency that is down or slow is temporary and not the client's fault: 503, try again.
-    const problem = dependency ? problems.upstreamUnavailable(503) : toProblem(err);
+    const problem = dependency ? problems.upstreamUnavailable(503) : toProblem(err, statuses);
     if (dependency) log.warn({ err, dependency }, 'dependency unavailable');
     if (problem) {
       if (!res.headersSent) sendProblem(res, problem, instance);

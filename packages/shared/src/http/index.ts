@@ -1,4 +1,5 @@
 export * from './error-handler';
+export * from './error-statuses';
 export * from './idempotency';
 export * from './internal-client';
 export * from './internal-routes';

@@ -1,13 +1,14 @@
 import { ASSERTION_HEADER } from '../auth/assertion';
 import type { ServiceName, AnyInternalRoute, InternalInput, InternalResult } from '@market/contracts';
 import { currentRequestId } from '../context/request-context';
-import { Problem, problems } from './problem';
+import { DependencyFailed } from '../errors';
+import { RemoteRefusal } from './error-statuses';
 import { addressesOf, roundRobin } from '../config/addresses';
 
 /**
  * Calls other services' `/internal/*` routes by their shared contracts: signed as the calling
- * service, carrying the request id, with a timeout. A downstream problem is passed through; an
- * unreachable service is a 503; an answer off the contract is the other service's fault, a 502.
+ * service, carrying the request id, with a timeout. A downstream refusal is passed on as a
+ * `RemoteRefusal`; an unreachable service or an answer off the contract is a `DependencyFailed`.
  */
 export class InternalClient {
   private readonly next: Record<string, () => string>;
@@ -27,7 +28,7 @@ export class InternalClient {
     const query = input.query ? `?${new URLSearchParams(input.query as Record<string, string>).toString()}` : '';
     const payload = await this.send(contract, `/internal${path}${query}`, input.body);
     const parsed = contract.response.safeParse(payload);
-    if (!parsed.success) throw problems.upstreamUnavailable(502);
+    if (!parsed.success) throw new DependencyFailed('bad_answer');
     return parsed.data;
   }
 
@@ -36,7 +37,7 @@ export class InternalClient {
     try {
       return await this.call(contract, input);
     } catch (err) {
-      if (err instanceof Problem && err.status === 404) return null;
+      if (err instanceof RemoteRefusal && err.status === 404) return null;
       throw err;
     }
   }
@@ -55,20 +56,20 @@ export class InternalClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch {
-      throw problems.upstreamUnavailable(503);
+      throw new DependencyFailed('unreachable');
     }
     const text = await response.text();
     let payload: { code?: string; detail?: string; errors?: [] } | undefined;
     try {
       payload = text ? JSON.parse(text) : undefined;
     } catch {
-      throw problems.upstreamUnavailable(502);
+      throw new DependencyFailed('bad_answer');
     }
     if (!response.ok) {
       if (payload?.code && response.status < 500) {
-        throw new Problem(response.status, payload.code, payload.detail, { errors: payload.errors });
+        throw new RemoteRefusal(response.status, payload.code, payload.detail ?? payload.code, payload.errors);
       }
-      throw problems.upstreamUnavailable(503);
+      throw new DependencyFailed('unreachable');
     }
     return payload;
   }

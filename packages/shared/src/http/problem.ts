@@ -1,8 +1,8 @@
+import type { FieldError } from '../errors';
+
+export type { FieldError } from '../errors';
+
 /** RFC 9457 problem details: every error a client sees is one of these, with a stable `code`. */
-export interface FieldError {
-  path: string;
-  message: string;
-}
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',

@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics/registry';
 import { currentTraceId } from '../tracing';
 import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
+import type { ErrorStatuses } from './error-statuses';
 import { problems } from './problem';
 import { acceptRequestId, runWithRequestId } from '../context/request-context';
 import type { IdempotencyStore } from './idempotency';
@@ -23,6 +24,8 @@ export interface ServiceAppOptions {
   validateResponses: boolean;
   idempotency?: IdempotencyStore;
   readiness: () => Promise<Record<string, boolean>>;
+  /** the service's domain error codes and the status each is answered with (ADR 0041) */
+  errorStatuses?: ErrorStatuses;
   /** observes every request and answers `/metrics` (before the assertion check: Prometheus scrapes the service's own port) */
   metrics?: Metrics;
 }
@@ -99,7 +102,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   const routes = new ContractRoutes(opts.routes, { validateResponses: opts.validateResponses, idempotency: opts.idempotency, jsonLimit });
   const json = express.json({ limit: jsonLimit });
   const begin = requestBookkeeping(opts.log, opts.metrics);
-  const handleError = errorHandler(opts.log);
+  const handleError = errorHandler(opts.log, opts.errorStatuses);
 
   app.use((req, res, next) => {
     const requestId = begin(req, res, req.path);

@@ -20,6 +20,7 @@ import type { InternalBinding } from '../http/internal-routes';
 import { IdempotencyStore } from '../http/idempotency';
 import { declaresIdempotency, type RouteBinding } from '../http/routes';
 import { createServiceApp } from '../http/service-app';
+import type { ErrorStatuses } from '../http/error-statuses';
 import { drainServer } from '../http/drain-server';
 import { flushTraces } from '../tracing';
 import { createLogger, type Logger } from '../logging/logger';
@@ -100,6 +101,8 @@ export interface ServiceDefinition<S extends z.ZodRawShape> {
   /** the migrations, or a function of the configuration for migrations that need it (a keyring to seal existing values) */
   migrations: MixedList<Function | string> | ((config: ServiceEnv<S>) => MixedList<Function | string>);
   build: (ctx: ServiceContext<S>) => ServiceParts | Promise<ServiceParts>;
+  /** the HTTP edge's table from the service's domain error codes to statuses (`http/error-statuses.ts`, ADR 0041) */
+  errorStatuses?: ErrorStatuses;
 }
 
 export function defineService<S extends z.ZodRawShape>(def: ServiceDefinition<S>) {
@@ -242,6 +245,7 @@ export async function startService<S extends z.ZodRawShape>(
       internal: parts.internal,
       validateResponses: config.NODE_ENV !== 'production',
       idempotency,
+      errorStatuses: def.errorStatuses,
       metrics: observed.metrics,
       readiness: async () => ({
         database: await dataSource.query('SELECT 1').then(() => true, () => false),
