@@ -4,6 +4,7 @@ import { defineService, periodicJob } from '@market/shared/service';
 import { createProviders } from './adapters/providers';
 import type { IdentityDeps } from './application/deps';
 import { identityEnv } from './config';
+import { identityErrorStatuses } from './http/error-statuses';
 import { identityInternalRoutes } from './http/internal-routes';
 import { identityRouteBindings } from './http/routes';
 import { DailyQuota } from './persistence/daily-quota';
@@ -18,6 +19,7 @@ export const identityService = defineService({
   env: identityEnv,
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, CreateIdentityTables1763900000000],
+  errorStatuses: identityErrorStatuses,
   build: async (ctx) => {
     const { sms, verifier } = createProviders(ctx.config, ctx.log);
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);

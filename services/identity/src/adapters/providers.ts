@@ -58,29 +58,29 @@ const NEEDS = {
  * providers would let anyone in (a code in the response, every identity verified) and a plain-http
  * endpoint would send keys and personal data in clear, so production refuses those too.
  */
-export function providerConfigProblems(config: ProviderConfig): string[] {
-  const problems: string[] = [];
+export function providerConfigFaults(config: ProviderConfig): string[] {
+  const faults: string[] = [];
   const production = config.NODE_ENV === 'production';
   const check = (variable: string, choice: string, needs: { settings: ReadonlyArray<keyof ProviderConfig>; endpoint: keyof ProviderConfig | null }) => {
     if (production && needs.endpoint === null) {
-      problems.push(`${variable}=${choice} is for development; configure a real provider in production`);
+      faults.push(`${variable}=${choice} is for development; configure a real provider in production`);
     }
     const missing = needs.settings.filter((key) => !config[key]);
-    if (missing.length > 0) problems.push(`${variable}=${choice} needs ${missing.join(', ')}`);
+    if (missing.length > 0) faults.push(`${variable}=${choice} needs ${missing.join(', ')}`);
     if (production && needs.endpoint && String(config[needs.endpoint]).startsWith('http:')) {
-      problems.push(`${needs.endpoint} must be https in production`);
+      faults.push(`${needs.endpoint} must be https in production`);
     }
   };
   check('SMS_PROVIDER', config.SMS_PROVIDER, NEEDS.sms[config.SMS_PROVIDER]);
   check('REALNAME_VERIFIER', config.REALNAME_VERIFIER, NEEDS.realname[config.REALNAME_VERIFIER]);
-  return problems;
+  return faults;
 }
 
 /** Builds the SMS provider and the real-name verifier, or refuses to start naming every missing or refused setting. */
 export function createProviders(config: ProviderConfig, log: Logger): { sms: SmsProvider; verifier: RealnameVerifier } {
-  const problems = providerConfigProblems(config);
-  if (problems.length > 0) throw new ConfigError(`identity provider configuration is incomplete:\n  ${problems.join('\n  ')}`);
-  // providerConfigProblems has checked that every setting read with `!` below is present.
+  const faults = providerConfigFaults(config);
+  if (faults.length > 0) throw new ConfigError(`identity provider configuration is incomplete:\n  ${faults.join('\n  ')}`);
+  // providerConfigFaults has checked that every setting read with `!` below is present.
   const tencent = {
     secretId: config.TENCENT_SECRET_ID!,
     secretKey: config.TENCENT_SECRET_KEY!,

@@ -1,7 +1,7 @@
 import { type InternalInput, type payeeCheck } from '@market/contracts';
 import { sealedAt } from '@market/shared/crypto';
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { UserNotFound } from '../domain/errors';
 import { findRealname, REAL_NAME_SEALED } from '../persistence/realname-repository';
 import { findUserById } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
@@ -14,7 +14,7 @@ const normalized = (name: string) => name.normalize('NFC').replace(/\s+/g, '');
  */
 export async function checkPayee(deps: IdentityDeps, id: string, body: InternalInput<typeof payeeCheck>['body']) {
   const user = isUuid(id) ? await findUserById(deps.db, id) : undefined;
-  if (!user) throw problems.notFound('user not found');
+  if (!user) throw new UserNotFound();
   const row = user.realname_status === 'verified' ? await findRealname(deps.db, user.id) : undefined;
   const matches =
     row?.status === 'verified' && normalized(deps.secrets.open(row.real_name_sealed, sealedAt(REAL_NAME_SEALED, row.user_id))) === normalized(body.name);

@@ -1,8 +1,9 @@
 import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid, type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { InvalidState } from '@market/shared/errors';
 import { RedisUnavailableError } from '@market/shared/redis';
+import { UserNotFound } from '../domain/errors';
 import { revokeLiveSessionsOf } from '../persistence/session-repository';
 import { findUserById, freezeIfActive, unfreezeIfFrozen } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
@@ -11,7 +12,7 @@ import { toUserAdminView } from './user-view';
 
 /** Why a conditional move matched nothing: the user is absent, or already where the move leads. */
 async function refusal(tx: Tx, userId: string, alreadyThere: string) {
-  return (await findUserById(tx, userId)) ? problems.invalidState(alreadyThere) : problems.notFound('user not found');
+  return (await findUserById(tx, userId)) ? new InvalidState(alreadyThere) : new UserNotFound();
 }
 
 /**
@@ -20,7 +21,7 @@ async function refusal(tx: Tx, userId: string, alreadyThere: string) {
  * failure rolls the freeze back instead of leaving a frozen user with working tokens.
  */
 export async function freezeUser(deps: IdentityDeps, admin: AdminIdentity, userId: string, reason: string) {
-  if (!isUuid(userId)) throw problems.notFound('user not found');
+  if (!isUuid(userId)) throw new UserNotFound();
   try {
     return await freezeInTransaction(deps, admin, userId, reason);
   } catch (err) {
@@ -52,7 +53,7 @@ function freezeInTransaction(deps: IdentityDeps, admin: AdminIdentity, userId: s
 }
 
 export async function unfreezeUser(deps: IdentityDeps, admin: AdminIdentity, userId: string) {
-  if (!isUuid(userId)) throw problems.notFound('user not found');
+  if (!isUuid(userId)) throw new UserNotFound();
   return deps.db.transaction(async (tx) => {
     if (!(await unfreezeIfFrozen(tx, userId))) throw await refusal(tx, userId, 'user is not frozen');
     const user = (await findUserById(tx, userId))!;

@@ -1,6 +1,6 @@
 import { type TokenPair, type z } from '@market/contracts';
 import { auditRefusal, recordAudit } from '@market/shared/events';
-import { Problem, problems } from '@market/shared/http';
+import { SmsCodeWrong, UserFrozen } from '../domain/errors';
 import { defaultNickname, maskPhone, normalizePhone } from '../domain/phone';
 import { createSession } from '../persistence/session-repository';
 import { findUserByPhone, registerPhoneUser } from '../persistence/user-repository';
@@ -23,13 +23,13 @@ export async function logInWithSms(
 
   if ((await deps.smsCodes.consume(phone, input.code)) !== 'ok') {
     await refused('sms_code_invalid');
-    throw problems.unprocessable('SMS_CODE_INVALID', 'the code is wrong, expired or already used');
+    throw new SmsCodeWrong();
   }
   try {
     return await deps.db.transaction(async (tx) => {
       const registered = await registerPhoneUser(tx, phone, defaultNickname(phone));
       const user = (await findUserByPhone(tx, phone, 'share'))!;
-      if (user.frozen) throw problems.userFrozen();
+      if (user.frozen) throw new UserFrozen();
       if (registered) {
         await deps.events.publish(tx, 'user.registered', {
           user_id: user.id,
@@ -48,7 +48,7 @@ export async function logInWithSms(
       return issueTokenPair(deps, tx, user, sessionId);
     });
   } catch (err) {
-    if (err instanceof Problem && err.code === 'USER_FROZEN') await refused('user_frozen');
+    if (err instanceof UserFrozen) await refused('user_frozen');
     throw err;
   }
 }

@@ -1,13 +1,14 @@
 import { type TokenPair, type z } from '@market/contracts';
 import { recordAudit } from '@market/shared/events';
-import { problems, type Problem } from '@market/shared/http';
+import { Unauthenticated, type DomainError } from '@market/shared/errors';
+import { RefreshTokenExpired, RefreshTokenRevoked, UserFrozen } from '../domain/errors';
 import { judgeRefreshToken } from '../domain/refresh-token';
 import { findRefreshTokenForUpdate, markRotated, revokeSession } from '../persistence/session-repository';
 import { findUserById } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
 import { hashRefreshToken, issueTokenPair, revokeAccessTokens } from './session-tokens';
 
-type Outcome = { pair: z.infer<typeof TokenPair> } | { refusal: Problem };
+type Outcome = { pair: z.infer<typeof TokenPair> } | { refusal: DomainError };
 
 /**
  * Exchanges a refresh token for a new pair in the same family. Refusals are returned rather than
@@ -18,11 +19,11 @@ export async function rotateRefreshToken(deps: IdentityDeps, refreshToken: strin
     const token = await findRefreshTokenForUpdate(tx, hashRefreshToken(refreshToken));
     const user = token && (await findUserById(tx, token.user_id, 'share'));
     // A freeze also ends the sessions; saying why is more use to the client than "revoked".
-    if (user?.frozen) return { refusal: problems.userFrozen() };
+    if (user?.frozen) return { refusal: new UserFrozen() };
     const verdict = judgeRefreshToken(token, new Date());
-    if (!token || !user || verdict === 'unknown') return { refusal: problems.unauthenticated('refresh token is not valid') };
-    if (verdict === 'revoked') return { refusal: problems.tokenRevoked() };
-    if (verdict === 'expired') return { refusal: problems.tokenExpired() };
+    if (!token || !user || verdict === 'unknown') return { refusal: new Unauthenticated('refresh token is not valid') };
+    if (verdict === 'revoked') return { refusal: new RefreshTokenRevoked() };
+    if (verdict === 'expired') return { refusal: new RefreshTokenExpired() };
     if (verdict === 'reused') {
       await revokeSession(tx, token.session_id, token.user_id, 'refresh_reuse');
       await recordAudit(deps.events, tx, { kind: 'user', sub: token.user_id, sid: token.session_id, ip }, {
@@ -33,7 +34,7 @@ export async function rotateRefreshToken(deps: IdentityDeps, refreshToken: strin
         result: 'failure',
       });
       await revokeAccessTokens(deps, [token.session_id]);
-      return { refusal: problems.tokenRevoked() };
+      return { refusal: new RefreshTokenRevoked() };
     }
     await markRotated(tx, token.id);
     return { pair: await issueTokenPair(deps, tx, user, token.session_id) };

@@ -1,5 +1,6 @@
 import { auditRefusal } from '@market/shared/events';
-import { Problem, problems } from '@market/shared/http';
+import { RateLimited } from '@market/shared/errors';
+import { SmsProviderThrottled, SmsProviderUnavailable, UserFrozen } from '../domain/errors';
 import { maskPhone, normalizePhone } from '../domain/phone';
 import { generateSmsCode, SMS_CODE_TTL_SECONDS, SMS_RESEND_AFTER_SECONDS } from '../domain/sms-policy';
 import { findUserByPhone } from '../persistence/user-repository';
@@ -24,10 +25,10 @@ export async function sendLoginCode(deps: IdentityDeps, phoneInput: string, ip: 
       biz_id: user.id,
       detail: { phone_masked: maskPhone(phone), reason: 'user_frozen' },
     });
-    throw problems.userFrozen();
+    throw new UserFrozen();
   }
   const wait = await deps.smsCodes.holdResendSlot(phone);
-  if (wait > 0) throw problems.rateLimited(wait);
+  if (wait > 0) throw new RateLimited(wait);
 
   const quotas: Array<[string, number]> = [
     [`sms:phone:${phone}`, deps.config.SMS_DAILY_LIMIT_PER_PHONE],
@@ -39,7 +40,7 @@ export async function sendLoginCode(deps: IdentityDeps, phoneInput: string, ip: 
     const retryAfter = await deps.quotas.consume(name, limit);
     if (retryAfter > 0) {
       await giveBack();
-      throw problems.rateLimited(retryAfter);
+      throw new RateLimited(retryAfter);
     }
     taken.push([name, limit]);
   }
@@ -50,12 +51,10 @@ export async function sendLoginCode(deps: IdentityDeps, phoneInput: string, ip: 
   } catch (err) {
     await giveBack();
     if (err instanceof ProviderRefusal && err.kind === 'throttled') {
-      throw new Problem(429, 'SMS_FREQUENCY_LIMITED', 'the SMS provider refuses more messages to this phone for now; try again later', {
-        headers: { 'Retry-After': String(SMS_RESEND_AFTER_SECONDS) },
-      });
+      throw new SmsProviderThrottled(SMS_RESEND_AFTER_SECONDS);
     }
     await deps.smsCodes.releaseResendSlot(phone);
-    throw new Problem(503, 'SMS_UNAVAILABLE', 'the SMS provider is unavailable; no code was sent, try again shortly');
+    throw new SmsProviderUnavailable();
   }
   await deps.smsCodes.save(phone, code);
   return {

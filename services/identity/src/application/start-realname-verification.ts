@@ -1,7 +1,8 @@
 import { type UserIdentity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { recordAudit } from '@market/shared/events';
-import { Problem, problems } from '@market/shared/http';
+import { Conflict, InvalidState, RateLimited } from '@market/shared/errors';
+import { RealnameProviderThrottled, RealnameProviderUnavailable } from '../domain/errors';
 import { REALNAME_STARTABLE, realnameOutcome, type VerifierDecision } from '../domain/realname';
 import { secondsUntilNextUtcDay } from '../domain/sms-policy';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED, recordRealnameOutcome } from '../persistence/realname-repository';
@@ -25,13 +26,13 @@ export async function startRealnameVerification(
 ) {
   const user = await requireCurrentUser(deps.db, identity.sub);
   if (!REALNAME_STARTABLE.has(user.realname_status)) {
-    throw problems.invalidState(`real-name verification is ${user.realname_status}; it cannot be started again`);
+    throw new InvalidState(`real-name verification is ${user.realname_status}; it cannot be started again`);
   }
   const quota = `realname:${user.id}`;
   const retryAfter = await deps.quotas.consume(quota, deps.config.REALNAME_DAILY_ATTEMPTS);
-  if (retryAfter > 0) throw problems.rateLimited(retryAfter);
+  if (retryAfter > 0) throw new RateLimited(retryAfter);
   const release = await deps.locks.tryAcquire(`realname:${user.id}`, ATTEMPT_LOCK_SECONDS);
-  if (!release) throw problems.conflict('a real-name verification for this user is already running');
+  if (!release) throw new Conflict('a real-name verification for this user is already running');
   try {
     const idNumber = input.id_number.toUpperCase();
     let decision: VerifierDecision;
@@ -41,21 +42,19 @@ export async function startRealnameVerification(
       // The provider did not decide: nothing is recorded and the attempt is not the user's to lose.
       await deps.quotas.refund(quota, deps.config.REALNAME_DAILY_ATTEMPTS);
       if (err instanceof ProviderRefusal && err.kind === 'throttled') {
-        throw new Problem(429, 'REALNAME_PROVIDER_LIMITED', 'this identity was checked too often today; try again tomorrow', {
-          headers: { 'Retry-After': String(secondsUntilNextUtcDay(new Date())) },
-        });
+        throw new RealnameProviderThrottled(secondsUntilNextUtcDay(new Date()));
       }
-      throw new Problem(503, 'REALNAME_UNAVAILABLE', 'the real-name verification provider is unavailable; nothing was recorded, try again shortly');
+      throw new RealnameProviderUnavailable();
     }
     const outcome = realnameOutcome(user.realname_status, decision);
-    if (!outcome) throw problems.invalidState(`the verifier answered ${decision}, which cannot follow ${user.realname_status}`);
+    if (!outcome) throw new InvalidState(`the verifier answered ${decision}, which cannot follow ${user.realname_status}`);
     return await deps.db.transaction(async (tx) => {
       const row = await recordRealnameOutcome(tx, user.id, [...REALNAME_STARTABLE], {
         status: outcome,
         real_name_sealed: deps.secrets.seal(input.real_name, sealedAt(REAL_NAME_SEALED, user.id)),
         id_number_sealed: deps.secrets.seal(idNumber, sealedAt(ID_NUMBER_SEALED, user.id)),
       });
-      if (!row) throw problems.invalidState('real-name verification was decided meanwhile');
+      if (!row) throw new InvalidState('real-name verification was decided meanwhile');
       await recordAudit(deps.events, tx, identity, {
         action: 'realname.start',
         biz_type: 'user',
