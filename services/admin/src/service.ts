@@ -6,6 +6,7 @@ import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
 import { publishAdminSessions } from './application/publish-admin-sessions';
 import { adminEnv, captchaMode, DEV_BOOTSTRAP_PASSWORD } from './config';
 import { storeAuditEntry } from './events/store-audit-entry';
+import { adminErrorStatuses } from './http/error-statuses';
 import { adminInternalRoutes } from './http/internal-routes';
 import { adminRoutes } from './http/routes';
 import { CaptchaStore } from './persistence/captcha-store';
@@ -18,6 +19,7 @@ export const adminService = defineService({
   env: adminEnv,
   entities: [],
   migrations: adminMigrations,
+  errorStatuses: adminErrorStatuses,
   build: async (ctx) => {
     const deps: AdminDeps = {
       db: ctx.db,

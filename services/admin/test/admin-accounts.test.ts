@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createDataSource, initializeDataSource } from '@market/shared/db';
 import { EventWriter } from '@market/shared/events';
-import { Problem } from '@market/shared/http';
+import { Conflict, DomainError, InvalidInput } from '@market/shared/errors';
 import { dropSchemas, resolveInfra, uniqueName } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
 import { Argon2Passwords } from '../src/adapters/argon2-passwords';
@@ -22,7 +22,7 @@ describe('admin accounts: bootstrap and admin:create', () => {
   afterAll(() => stack.stop());
 
   const deps = () => ({ db: stack.services.admin!.ctx.db, events: stack.services.admin!.ctx.events, passwords });
-  const refusal = (promise: Promise<unknown>) => promise.then(() => null, (err: unknown) => err as Problem);
+  const refusal = (promise: Promise<unknown>) => promise.then(() => null, (err: unknown) => err as DomainError);
 
   it('creates the first admin from ADMIN_BOOTSTRAP_USERNAME / _PASSWORD, once', async () => {
     const rows = await stack.services.admin!.ctx.db.query(`SELECT username, nickname, password_hash FROM admin_users`);
@@ -50,7 +50,8 @@ describe('admin accounts: bootstrap and admin:create', () => {
     const username = uniqueUsername('dup');
     await createAdmin(deps(), { username, nickname: 'First', password: 'a-long-password-1' });
     const again = await refusal(createAdmin(deps(), { username, nickname: 'Second', password: 'a-long-password-2' }));
-    expect(again).toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(again).toBeInstanceOf(Conflict);
+    expect(again).toMatchObject({ code: 'CONFLICT', message: `username ${username} is already taken` });
 
     const racing = uniqueUsername('race');
     const results = await Promise.allSettled(
@@ -72,9 +73,9 @@ describe('admin accounts: bootstrap and admin:create', () => {
     ];
     for (const { input, path: field } of cases) {
       const err = await refusal(createAdmin(deps(), input));
-      expect(err).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-      expect(err!.errors!.map((e) => e.path)).toEqual([field]);
-      expect(JSON.stringify(err!.errors)).not.toContain(input.password);
+      expect(err).toBeInstanceOf(InvalidInput);
+      expect(err!.details.errors!.map((e) => e.path)).toEqual([field]);
+      expect(JSON.stringify(err!.details.errors)).not.toContain(input.password);
     }
   });
 

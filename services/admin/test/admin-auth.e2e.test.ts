@@ -148,6 +148,12 @@ describe('back-office login', () => {
     const retryAfter = Number(locked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(14 * 60);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    const reader = await loginToken(client, 'admin', DEV_BOOTSTRAP_PASSWORD);
+    const lockout = await eventually(async () => {
+      const res = await client.get(`/api/admin/audit-logs?action=admin.login&biz_type=admin_user&limit=100`, reader);
+      return res.body.items.find((e: { biz_id: string; detail: { reason?: string } }) => e.biz_id === admin.id && e.detail.reason === 'locked');
+    });
+    expect(lockout).toMatchObject({ result: 'failure', detail: { username: admin.username } });
 
     await stack.services.admin!.ctx.db.query(`UPDATE admin_login_failures SET locked_until = now() - interval '1 second' WHERE username = $1`, [admin.username]);
     expect((await login(client, admin.username, admin.password)).status).toBe(200);

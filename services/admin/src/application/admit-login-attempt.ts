@@ -1,6 +1,6 @@
 import { auditRefusal } from '@market/shared/events';
-import { problems } from '@market/shared/http';
 import { secondsUntil } from '../domain/admin-user';
+import { LoginLocked } from '../domain/errors';
 import { accountLockedUntil, bookAccountAttempt, bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
 import type { AdminDeps } from './deps';
 
@@ -52,5 +52,5 @@ export function loginSucceeded(deps: Pick<AdminDeps, 'db'>, attempt: LoginAttemp
 }
 
 function refusedUntil(until: Date | null) {
-  return problems.rateLimited(until ? secondsUntil(until, new Date()) : 1);
+  return new LoginLocked(until ? secondsUntil(until, new Date()) : 1);
 }

@@ -2,7 +2,8 @@ import { type Admin, type z } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { auditRefusal, recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { Conflict, InvalidInput } from '@market/shared/errors';
+import { AdminDisabled, AdminNoLongerExists, CurrentPasswordWrong } from '../domain/errors';
 import { findAdminById, replacePasswordHash } from '../persistence/admin-users';
 import { admitLoginAttempt, loginAttempt, loginSucceeded } from './admit-login-attempt';
 import type { AdminDeps } from './deps';
@@ -21,11 +22,11 @@ export async function changeOwnPassword(
   input: { current_password: string; new_password: string },
 ): Promise<z.infer<typeof Admin>> {
   if (input.new_password === input.current_password) {
-    throw problems.validation([{ path: 'new_password', message: 'must differ from the current password' }]);
+    throw new InvalidInput([{ path: 'new_password', message: 'must differ from the current password' }]);
   }
   const admin = isUuid(identity.sub) ? await findAdminById(deps.db, identity.sub) : null;
-  if (!admin) throw problems.unauthenticated('this admin no longer exists');
-  if (admin.status !== 'active') throw problems.forbidden('this admin account is disabled');
+  if (!admin) throw new AdminNoLongerExists();
+  if (admin.status !== 'active') throw new AdminDisabled();
 
   const attempt = loginAttempt(admin.username, identity.ip);
   await admitLoginAttempt(deps, attempt, admin.id);
@@ -36,14 +37,14 @@ export async function changeOwnPassword(
       biz_id: admin.id,
       detail: { reason: 'wrong_current_password' },
     });
-    throw problems.unprocessable('CURRENT_PASSWORD_INCORRECT', 'the current password is wrong');
+    throw new CurrentPasswordWrong();
   }
   await loginSucceeded(deps, attempt);
 
   const newHash = await deps.passwords.hash(input.new_password);
   return deps.db.transaction(async (tx) => {
     const row = await replacePasswordHash(tx, admin.id, admin.password_hash, newHash);
-    if (!row) throw problems.conflict('the password was changed or the account disabled meanwhile; try again');
+    if (!row) throw new Conflict('the password was changed or the account disabled meanwhile; try again');
     const sessionsEnded = await endSessionsOf(deps, tx, admin.id, isUuid(identity.sid) ? identity.sid : null);
     await recordAudit(deps.events, tx, identity, {
       action: 'admin.password_change',

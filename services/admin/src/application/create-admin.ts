@@ -2,7 +2,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { type Admin, type z } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { recordAudit } from '@market/shared/events';
-import { parseOrThrow, problems } from '@market/shared/http';
+import { Conflict, InvalidInput } from '@market/shared/errors';
+import { zodIssuesToFieldErrors } from '@market/shared/http';
 import { NewAdmin } from '../domain/admin-user';
 import { insertAdmin } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
@@ -17,11 +18,13 @@ export async function createAdmin(
   input: { username: unknown; nickname: unknown; password: unknown; roles?: unknown },
   actor: AdminIdentity | null = null,
 ): Promise<z.infer<typeof Admin>> {
-  const admin = parseOrThrow(NewAdmin, input);
+  const parsed = NewAdmin.safeParse(input);
+  if (!parsed.success) throw new InvalidInput(zodIssuesToFieldErrors(parsed.error.issues));
+  const admin = parsed.data;
   const passwordHash = await deps.passwords.hash(admin.password);
   return deps.db.transaction(async (tx) => {
     const row = await insertAdmin(tx, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash, roles: admin.roles });
-    if (!row) throw problems.conflict(`username ${admin.username} is already taken`);
+    if (!row) throw new Conflict(`username ${admin.username} is already taken`);
     await recordAudit(deps.events, tx, actor, {
       action: 'admin_user.create',
       biz_type: 'admin_user',

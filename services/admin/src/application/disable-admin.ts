@@ -2,19 +2,20 @@ import { type Admin, type z } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { Forbidden, InvalidState, type DomainError } from '@market/shared/errors';
 import { disableRefusal, STATUS_CHANGES, type DisableRefusal } from '../domain/admin-user';
+import { AdminDisabled, AdminNotFound, LastActiveAdmin, LastSuperAdmin } from '../domain/errors';
 import { findAdminById, lockActiveAdminIds, lockActiveSuperAdminIds, moveAdminStatus } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { endSessionsOf } from './end-sessions';
 import { adminView } from './views';
 
-const REFUSALS: Record<DisableRefusal, () => Error> = {
-  actor_disabled: () => problems.forbidden('this admin account is disabled'),
-  self: () => problems.forbidden('an admin cannot disable their own account'),
-  already_disabled: () => problems.invalidState('this admin is already disabled'),
-  last_active: () => problems.conflict('the last active admin cannot be disabled', 'LAST_ACTIVE_ADMIN'),
-  last_super_admin: () => problems.conflict('the last active super admin cannot be disabled', 'LAST_SUPER_ADMIN'),
+const REFUSALS: Record<DisableRefusal, () => DomainError> = {
+  actor_disabled: () => new AdminDisabled(),
+  self: () => new Forbidden('an admin cannot disable their own account'),
+  already_disabled: () => new InvalidState('this admin is already disabled'),
+  last_active: () => new LastActiveAdmin(),
+  last_super_admin: () => new LastSuperAdmin('the last active super admin cannot be disabled'),
 };
 
 /**
@@ -28,12 +29,12 @@ export async function disableAdmin(
   actor: AdminIdentity,
   adminId: string,
 ): Promise<z.infer<typeof Admin>> {
-  if (!isUuid(adminId)) throw problems.notFound('admin not found');
+  if (!isUuid(adminId)) throw new AdminNotFound();
   return deps.db.transaction(async (tx) => {
     const activeIds = await lockActiveAdminIds(tx);
     const superAdminIds = await lockActiveSuperAdminIds(tx);
     const target = await findAdminById(tx, adminId);
-    if (!target) throw problems.notFound('admin not found');
+    if (!target) throw new AdminNotFound();
     const refusal = disableRefusal(actor.sub, target, activeIds, superAdminIds);
     if (refusal) throw REFUSALS[refusal]();
     const { from, to } = STATUS_CHANGES.disable;

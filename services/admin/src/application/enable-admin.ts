@@ -2,8 +2,9 @@ import { type Admin, type z } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { InvalidState } from '@market/shared/errors';
 import { STATUS_CHANGES } from '../domain/admin-user';
+import { AdminNotFound } from '../domain/errors';
 import { findAdminById, moveAdminStatus } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';
@@ -14,12 +15,12 @@ export async function enableAdmin(
   actor: AdminIdentity,
   adminId: string,
 ): Promise<z.infer<typeof Admin>> {
-  if (!isUuid(adminId)) throw problems.notFound('admin not found');
+  if (!isUuid(adminId)) throw new AdminNotFound();
   return deps.db.transaction(async (tx) => {
     const { from, to } = STATUS_CHANGES.enable;
     const row = await moveAdminStatus(tx, adminId, from, to);
     if (!row) {
-      throw (await findAdminById(tx, adminId)) ? problems.invalidState('this admin is already active') : problems.notFound('admin not found');
+      throw (await findAdminById(tx, adminId)) ? new InvalidState('this admin is already active') : new AdminNotFound();
     }
     await recordAudit(deps.events, tx, actor, {
       action: 'admin_user.enable',

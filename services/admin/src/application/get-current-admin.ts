@@ -1,14 +1,14 @@
 import { type CurrentAdmin, type z } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { AdminDisabled, AdminNoLongerExists } from '../domain/errors';
 import { findAdminById } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { currentAdminView } from './views';
 
 export async function getCurrentAdmin(deps: Pick<AdminDeps, 'db'>, identity: AdminIdentity): Promise<z.infer<typeof CurrentAdmin>> {
   const admin = isUuid(identity.sub) ? await findAdminById(deps.db, identity.sub) : null;
-  if (!admin) throw problems.unauthenticated('this admin no longer exists');
-  if (admin.status !== 'active') throw problems.forbidden('this admin account is disabled');
+  if (!admin) throw new AdminNoLongerExists();
+  if (admin.status !== 'active') throw new AdminDisabled();
   return currentAdminView(admin);
 }

@@ -3,9 +3,9 @@ import { type AdminLogin, type z } from '@market/contracts';
 import { signAccessToken, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { auditRefusal, recordAudit } from '@market/shared/events';
-import { Problem, problems } from '@market/shared/http';
 import { loginVerdict } from '../domain/admin-user';
 import { captchaMatches } from '../domain/captcha';
+import { AdminDisabled, CaptchaWrong, InvalidCredentials, LoginLocked } from '../domain/errors';
 import { findAdminByUsername } from '../persistence/admin-users';
 import { insertAdminSession } from '../persistence/admin-sessions';
 import { admitLoginAttempt, loginAttempt, loginSucceeded } from './admit-login-attempt';
@@ -20,8 +20,6 @@ export interface AdminLoginInput {
 }
 
 type FailureReason = 'captcha_invalid' | 'unknown_username' | 'locked' | 'wrong_password' | 'disabled' | 'changed_meanwhile';
-
-const invalidCredentials = () => problems.unauthenticated('invalid username or password');
 
 /**
  * Captcha first (spent whatever the outcome), then the password. The attempt is booked on the
@@ -44,7 +42,7 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   const stored = isUuid(input.captcha_id) ? await deps.captchas.take(input.captcha_id) : null;
   if (stored === null || !captchaMatches(stored, input.captcha_id, input.captcha_code)) {
     await refuse('captcha_invalid', null);
-    throw problems.unprocessable('CAPTCHA_INVALID', 'the captcha answer is wrong, expired or already used');
+    throw new CaptchaWrong();
   }
 
   const admin = await findAdminByUsername(deps.db, username);
@@ -52,14 +50,14 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   try {
     await admitLoginAttempt(deps, attempt, admin?.id ?? null);
   } catch (refusal) {
-    if (refusal instanceof Problem && refusal.status === 429) await refuse('locked', admin?.id ?? null);
+    if (refusal instanceof LoginLocked) await refuse('locked', admin?.id ?? null);
     throw refusal;
   }
 
   if (!admin) {
     await deps.passwords.verifyAgainstNobody(input.password);
     await refuse('unknown_username', null);
-    throw invalidCredentials();
+    throw new InvalidCredentials();
   }
 
   const passwordMatches = await deps.passwords.verify(admin.password_hash, input.password);
@@ -67,11 +65,11 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   const verdict = loginVerdict(passwordMatches, admin.status);
   if (verdict === 'wrong_password') {
     await refuse('wrong_password', admin.id);
-    throw invalidCredentials();
+    throw new InvalidCredentials();
   }
   if (verdict === 'disabled') {
     await refuse('disabled', admin.id);
-    throw problems.forbidden('this admin account is disabled');
+    throw new AdminDisabled();
   }
 
   const sessionId = uuidv7();
@@ -93,7 +91,7 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   // Disabled or given a new password while this password was being checked.
   if (!opened) {
     await refuse('changed_meanwhile', admin.id);
-    throw invalidCredentials();
+    throw new InvalidCredentials();
   }
   const ttl = deps.config.ADMIN_TOKEN_TTL_SECONDS;
   const { token } = signAccessToken('admin', admin.id, sessionId, deps.config.ADMIN_TOKEN_SECRET, ttl);

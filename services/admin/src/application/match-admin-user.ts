@@ -1,4 +1,4 @@
-import { problems } from '@market/shared/http';
+import { NotFound } from '@market/shared/errors';
 import { findActiveAdminByUsername, findActiveAdminsByNickname } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 
@@ -10,6 +10,6 @@ export async function matchAdminUser(deps: Pick<AdminDeps, 'db'>, name: string):
   const byUsername = await findActiveAdminByUsername(deps.db, name);
   const nicknameMatches = byUsername ? [] : await findActiveAdminsByNickname(deps.db, name);
   const admin = byUsername ?? (nicknameMatches.length === 1 ? nicknameMatches[0] : undefined);
-  if (!admin) throw problems.notFound('no active admin matches this name');
+  if (!admin) throw new NotFound('no active admin matches this name');
   return { id: admin.id, username: admin.username, nickname: admin.nickname };
 }

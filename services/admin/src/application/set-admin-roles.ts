@@ -2,15 +2,16 @@ import { type Admin, type AdminRole, type z } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { Forbidden, type DomainError } from '@market/shared/errors';
 import { rolesRefusal, type RolesRefusal } from '../domain/admin-user';
+import { AdminNotFound, LastSuperAdmin } from '../domain/errors';
 import { findAdminById, lockActiveSuperAdminIds, replaceAdminRoles } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';
 
-const REFUSALS: Record<RolesRefusal, () => Error> = {
-  self: () => problems.forbidden('an admin cannot change their own roles'),
-  last_super_admin: () => problems.conflict('the last active super admin keeps that role', 'LAST_SUPER_ADMIN'),
+const REFUSALS: Record<RolesRefusal, () => DomainError> = {
+  self: () => new Forbidden('an admin cannot change their own roles'),
+  last_super_admin: () => new LastSuperAdmin('the last active super admin keeps that role'),
 };
 
 /**
@@ -24,11 +25,11 @@ export async function setAdminRoles(
   adminId: string,
   roles: AdminRole[],
 ): Promise<z.infer<typeof Admin>> {
-  if (!isUuid(adminId)) throw problems.notFound('admin not found');
+  if (!isUuid(adminId)) throw new AdminNotFound();
   return deps.db.transaction(async (tx) => {
     const superAdminIds = await lockActiveSuperAdminIds(tx);
     const target = await findAdminById(tx, adminId);
-    if (!target) throw problems.notFound('admin not found');
+    if (!target) throw new AdminNotFound();
     const refusal = rolesRefusal(actor.sub, target, roles, superAdminIds);
     if (refusal) throw REFUSALS[refusal]();
     const row = (await replaceAdminRoles(tx, adminId, roles))!;

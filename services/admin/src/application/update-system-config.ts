@@ -1,7 +1,8 @@
 import { type SystemConfig, type z } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { recordAudit } from '@market/shared/events';
-import { problems, zodIssuesToFieldErrors } from '@market/shared/http';
+import { InvalidInput, NotFound } from '@market/shared/errors';
+import { zodIssuesToFieldErrors } from '@market/shared/http';
 import { systemConfigSchema } from '../domain/system-config';
 import { lockSystemConfig, writeSystemConfig } from '../persistence/system-configs';
 import type { AdminDeps } from './deps';
@@ -15,13 +16,13 @@ export async function updateSystemConfig(
   value: unknown,
 ): Promise<z.infer<typeof SystemConfig>> {
   const schema = systemConfigSchema(key);
-  if (!schema) throw problems.notFound(`no configuration key ${key}`);
+  if (!schema) throw new NotFound(`no configuration key ${key}`);
   const checked = schema.safeParse(value);
-  if (!checked.success) throw problems.validation(zodIssuesToFieldErrors(checked.error.issues, 'value'), `value is not valid for ${key}`);
+  if (!checked.success) throw new InvalidInput(zodIssuesToFieldErrors(checked.error.issues, 'value'), `value is not valid for ${key}`);
 
   return deps.db.transaction(async (tx) => {
     const previous = await lockSystemConfig(tx, key);
-    if (!previous) throw problems.notFound(`no configuration key ${key}`);
+    if (!previous) throw new NotFound(`no configuration key ${key}`);
     const row = await writeSystemConfig(tx, key, checked.data, identity.sub);
     await deps.events.publish(tx, 'system_config.changed', {
       key,

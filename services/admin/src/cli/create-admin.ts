@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { z } from '@market/contracts';
 import { baseEnvShape, loadConfig } from '@market/shared/config';
 import { createDataSource, initializeDataSource } from '@market/shared/db';
+import { DomainError } from '@market/shared/errors';
 import { EventWriter } from '@market/shared/events';
-import { Problem } from '@market/shared/http';
 import { Argon2Passwords } from '../adapters/argon2-passwords';
 import { createAdmin } from '../application/create-admin';
 import { adminMigrations } from '../persistence/migrations';
@@ -64,8 +64,9 @@ main().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof Problem) {
-      const details = (err.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
+    // a refusal (a taken username, an invalid field) is told as such; anything else failed
+    if (err instanceof DomainError) {
+      const details = (err.details.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
       process.stderr.write(`admin:create: ${err.message}${details}\n`);
     } else {
       process.stderr.write(`admin:create failed: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -1,0 +1,67 @@
+import { Conflict, Forbidden, NotFound, PermanentError, RateLimited, Unauthenticated } from '@market/shared/errors';
+
+/**
+ * Admin's own refusal codes, beside the kit's (ADR 0041). `http/error-statuses.ts` must answer
+ * each, so a code added here and not there fails to compile.
+ */
+export type AdminErrorCode = 'CAPTCHA_INVALID' | 'CURRENT_PASSWORD_INCORRECT' | 'LAST_ACTIVE_ADMIN' | 'LAST_SUPER_ADMIN';
+
+export class AdminNotFound extends NotFound {
+  constructor() {
+    super('admin not found');
+  }
+}
+
+/** The admin a token was issued to has been deleted since. */
+export class AdminNoLongerExists extends Unauthenticated {
+  constructor() {
+    super('this admin no longer exists');
+  }
+}
+
+export class AdminDisabled extends Forbidden {
+  constructor() {
+    super('this admin account is disabled');
+  }
+}
+
+/** Said alike of an unknown username and a wrong password, so neither tells which it was. */
+export class InvalidCredentials extends Unauthenticated {
+  constructor() {
+    super('invalid username or password');
+  }
+}
+
+/** The captcha answer is wrong, expired or already used (which of them is not told). */
+export class CaptchaWrong extends PermanentError {
+  constructor() {
+    super('CAPTCHA_INVALID' satisfies AdminErrorCode, 'the captcha answer is wrong, expired or already used');
+  }
+}
+
+export class CurrentPasswordWrong extends PermanentError {
+  constructor() {
+    super('CURRENT_PASSWORD_INCORRECT' satisfies AdminErrorCode, 'the current password is wrong');
+  }
+}
+
+/** Password guesses at this username are held off, from this address or from every one (ADR 0034). */
+export class LoginLocked extends RateLimited {
+  constructor(retryAfterSeconds: number) {
+    super(retryAfterSeconds);
+  }
+}
+
+/** The back office must keep someone who can log in. */
+export class LastActiveAdmin extends Conflict {
+  constructor() {
+    super('the last active admin cannot be disabled', 'LAST_ACTIVE_ADMIN' satisfies AdminErrorCode);
+  }
+}
+
+/** Some active admin must keep the power to manage admins. */
+export class LastSuperAdmin extends Conflict {
+  constructor(message: string) {
+    super(message, 'LAST_SUPER_ADMIN' satisfies AdminErrorCode);
+  }
+}
