@@ -4,6 +4,7 @@ import type { NotifyDeps } from './application/deps';
 import { streamSource } from './application/stream-notifications';
 import { notifyEnvShape } from './config';
 import { notifyEventHandlers } from './events/handlers';
+import { notifyErrorStatuses } from './http/error-statuses';
 import { notifyRouteBindings } from './http/routes';
 import { NotificationHub } from './live/notification-hub';
 import { CreateNotifications1764000000000 } from './persistence/migrations/1764000000000-create-notifications';
@@ -14,6 +15,7 @@ export const notifyService = defineService({
   env: notifyEnvShape,
   entities: [],
   migrations: [CreateOutboxAndInbox1763800000000, CreateNotifications1764000000000, CreateWaitingEvents1765100000000],
+  errorStatuses: notifyErrorStatuses,
   build: async (ctx) => {
     const deps: NotifyDeps = { db: ctx.db, channel: notificationChannel(ctx.schema) };
     const hub = new NotificationHub({

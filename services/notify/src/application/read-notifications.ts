@@ -1,6 +1,6 @@
 import { type UserIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { NotFound } from '@market/shared/errors';
 import { BACK_OFFICE } from '../domain/notification-messages';
 import { markAllRead, markRead, pageNotifications, unreadCount } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
@@ -14,7 +14,7 @@ export async function listNotifications(deps: NotifyDeps, caller: UserIdentity, 
 /** Someone else's notification is answered exactly like one that does not exist. */
 export async function markNotificationRead(deps: NotifyDeps, caller: UserIdentity, id: string) {
   const row = isUuid(id) ? await markRead(deps.db, caller.sub, id) : null;
-  if (!row) throw problems.notFound('notification not found');
+  if (!row) throw new NotFound('notification not found');
   return toNotificationView(row);
 }
 

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { Client } from 'pg';
 import { type RevocationNotice, type UserIdentity } from '@market/shared/auth';
-import { problems } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
+import { StreamsStopped } from '../domain/errors';
 import { ENDS_STREAMS } from '../domain/notification-messages';
 import type { NotificationView } from '../application/notification-view';
 
@@ -166,7 +166,7 @@ export class NotificationHub {
    * ends: the usual reason for too many is a client whose old connections died unnoticed.
    */
   open(caller: UserIdentity, position: number, res: ServerResponse) {
-    if (this.stopped) throw problems.upstreamUnavailable(503);
+    if (this.stopped) throw new StreamsStopped();
     const stream = new LiveStream(caller, position, res, this.opts, (s) => this.forget(s));
     const own = this.streams.get(caller.sub) ?? new Set<LiveStream>();
     this.streams.set(caller.sub, own);
