@@ -1,7 +1,8 @@
 import { type AdminIdentity, type UserIdentity } from '@market/shared/auth';
 import { isUuid, type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { NotFound } from '@market/shared/errors';
+import { PayeeFrozenSinceRequest } from '../domain/errors';
 import { openPayeeName } from '../persistence/sealed-payee';
 import { findWithdrawal, type WithdrawalRow } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
@@ -10,10 +11,10 @@ import { sendWithdrawal } from './send-withdrawal';
 import { toWithdrawalView } from './withdrawal-view';
 
 async function locked(deps: WalletDeps, id: string, decide: (row: WithdrawalRow, tx: Tx) => Promise<WithdrawalRow>, owner?: string) {
-  if (!isUuid(id)) throw problems.notFound('withdrawal not found');
+  if (!isUuid(id)) throw new NotFound('withdrawal not found');
   return deps.db.transaction(async (tx) => {
     const row = await findWithdrawal(tx, id, true);
-    if (!row || (owner !== undefined && row.user_id !== owner)) throw problems.notFound('withdrawal not found');
+    if (!row || (owner !== undefined && row.user_id !== owner)) throw new NotFound('withdrawal not found');
     return decide(row, tx);
   });
 }
@@ -24,9 +25,9 @@ async function locked(deps: WalletDeps, id: string, decide: (row: WithdrawalRow,
  */
 export async function approveWithdrawal(deps: WalletDeps, admin: AdminIdentity, id: string) {
   const found = isUuid(id) ? await findWithdrawal(deps.db, id) : null;
-  if (!found) throw problems.notFound('withdrawal not found');
+  if (!found) throw new NotFound('withdrawal not found');
   if (found.status === 'pending_review' && (await deps.payees.check(found.user_id, openPayeeName(deps.secrets, found)))?.frozen) {
-    throw problems.conflict('the user is frozen; the withdrawal cannot be paid out now', 'USER_FROZEN');
+    throw new PayeeFrozenSinceRequest();
   }
   await locked(deps, id, async (row, tx) => {
     const now = new Date();

@@ -1,5 +1,5 @@
 import type { Tx } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { InvalidState } from '@market/shared/errors';
 import { payoutClearing, userAvailable, withdrawalHold } from '../domain/accounts';
 import type { Transfer } from '../domain/ledger';
 import { withdrawalMove, type WithdrawalAction } from '../domain/withdrawal';
@@ -23,7 +23,7 @@ function holdTransfers(row: WithdrawalRow, hold: 'pay_out' | 'release'): Transfe
  */
 export async function moveWithdrawal(deps: WalletDeps, tx: Tx, row: WithdrawalRow, action: WithdrawalAction, change: WithdrawalChange, actorId: string | null) {
   const move = withdrawalMove(row.status, action);
-  if (!move) throw problems.invalidState(`the withdrawal is ${row.status}; it cannot be ${action.replace('_', ' ')}d`);
+  if (!move) throw new InvalidState(`the withdrawal is ${row.status}; it cannot be ${action.replace('_', ' ')}d`);
   const now = new Date();
   if (move.hold !== 'keep') await recordTransfers(tx, holdTransfers(row, move.hold), now);
   const final = move.to !== 'processing';

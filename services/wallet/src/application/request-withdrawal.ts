@@ -1,9 +1,10 @@
 import { type RouteBody, type requestWithdrawal as requestRoute } from '@market/contracts';
 import { type UserIdentity } from '@market/shared/auth';
+import { Forbidden } from '@market/shared/errors';
 import { recordAudit } from '@market/shared/events';
-import { Problem, problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import { userAvailable, withdrawalHold } from '../domain/accounts';
+import { ChannelUnavailable, InsufficientBalance, PayeeFrozen, PayeeNameMismatch, RealNameRequired } from '../domain/errors';
 import { InsufficientFunds } from '../domain/ledger';
 import { autoApproved, withdrawalLimitError } from '../domain/withdrawal';
 import { recordTransfers } from '../persistence/ledger-repository';
@@ -24,12 +25,12 @@ const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.ge
  */
 export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity, body: RouteBody<typeof requestRoute>) {
   const payouts = deps.payouts.get(body.channel);
-  if (!payouts) throw new Problem(400, 'CHANNEL_UNAVAILABLE', `withdrawals to ${body.channel} are not enabled`);
+  if (!payouts) throw new ChannelUnavailable(`withdrawals to ${body.channel} are not enabled`);
   const payee = await deps.payees.check(identity.sub, body.payee_name);
-  if (!payee) throw problems.forbidden('unknown user');
-  if (payee.frozen) throw problems.userFrozen();
-  if (payee.realnameStatus !== 'verified') throw new Problem(403, 'REALNAME_REQUIRED', 'withdrawals need a verified real name');
-  if (!payee.nameMatches) throw problems.unprocessable('PAYEE_NAME_MISMATCH', 'the payee name must be your verified real name');
+  if (!payee) throw new Forbidden('unknown user');
+  if (payee.frozen) throw new PayeeFrozen();
+  if (payee.realnameStatus !== 'verified') throw new RealNameRequired();
+  if (!payee.nameMatches) throw new PayeeNameMismatch();
   const limits = await deps.withdrawalSettings.limits();
 
   const row = await deps.db.transaction(async (tx) => {
@@ -38,7 +39,7 @@ export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity
     // Locks the user's available account first: two requests of one user queue here.
     await tx.query(`SELECT 1 FROM accounts WHERE key = $1 FOR UPDATE`, [userAvailable(identity.sub).key]);
     const refused = withdrawalLimitError(body.amount, await requestedSince(tx, identity.sub, startOfUtcDay(now)), limits);
-    if (refused) throw problems.unprocessable(refused.code, refused.detail);
+    if (refused) throw refused;
     const inserted = await insertWithdrawal(tx, {
       id,
       user_id: identity.sub,
@@ -55,7 +56,7 @@ export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity
       );
     } catch (err) {
       if (err instanceof InsufficientFunds) {
-        throw problems.conflict(`available balance ${err.balance} is less than the ${body.amount} to withdraw`, 'INSUFFICIENT_BALANCE');
+        throw new InsufficientBalance(err.balance, body.amount, 'withdraw');
       }
       throw err;
     }

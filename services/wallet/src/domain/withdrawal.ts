@@ -1,4 +1,5 @@
 import type { WithdrawalStatus, z } from '@market/contracts';
+import { WithdrawalBelowMinimum, WithdrawalDailyLimit } from './errors';
 
 export type WithdrawalState = z.infer<typeof WithdrawalStatus>;
 
@@ -31,12 +32,10 @@ export interface WithdrawalLimits {
   autoApproveBelow: number;
 }
 
-/** Why an amount cannot be withdrawn today given what was already requested, with its stable code; null when it can. */
-export function withdrawalLimitError(amount: number, requestedToday: number, limits: WithdrawalLimits): { code: string; detail: string } | null {
-  if (amount < limits.minAmount) return { code: 'WITHDRAWAL_BELOW_MINIMUM', detail: `a withdrawal is at least ${limits.minAmount} fen` };
-  if (requestedToday + amount > limits.dailyLimit) {
-    return { code: 'WITHDRAWAL_DAILY_LIMIT', detail: `at most ${limits.dailyLimit} fen a day; ${requestedToday} already requested today` };
-  }
+/** Why an amount cannot be withdrawn today given what was already requested; null when it can. */
+export function withdrawalLimitError(amount: number, requestedToday: number, limits: WithdrawalLimits): WithdrawalBelowMinimum | WithdrawalDailyLimit | null {
+  if (amount < limits.minAmount) return new WithdrawalBelowMinimum(limits.minAmount);
+  if (requestedToday + amount > limits.dailyLimit) return new WithdrawalDailyLimit(limits.dailyLimit, requestedToday);
   return null;
 }
 
