@@ -1,17 +1,15 @@
 import { type RouteBody, type requestWithdrawal as requestRoute } from '@market/contracts';
 import { type UserIdentity } from '@market/shared/auth';
-import { Forbidden } from '@market/shared/errors';
-import { recordAudit } from '@market/shared/events';
+import { DomainError, Forbidden } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
-import { userAvailable, withdrawalHold } from '../domain/accounts';
-import { ChannelUnavailable, InsufficientBalance, PayeeFrozen, PayeeNameMismatch, RealNameRequired } from '../domain/errors';
-import { InsufficientFunds } from '../domain/ledger';
+import { userAvailable } from '../domain/accounts';
+import { ChannelUnavailable, PayeeFrozen, PayeeNameMismatch, RealNameRequired } from '../domain/errors';
+import { planWithdrawalMove } from '../domain/plan-withdrawal-move';
 import { autoApproved, withdrawalLimitError } from '../domain/withdrawal';
-import { recordTransfers } from '../persistence/ledger-repository';
 import { sealPayee } from '../persistence/sealed-payee';
 import { insertWithdrawal, requestedSince } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
-import { moveWithdrawal } from './move-withdrawal';
+import { carryOutWithdrawalEffects, moveWithdrawal } from './move-withdrawal';
 import { sendWithdrawal } from './send-withdrawal';
 import { toWithdrawalView } from './withdrawal-view';
 
@@ -33,9 +31,11 @@ export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity
   if (!payee.nameMatches) throw new PayeeNameMismatch();
   const limits = await deps.withdrawalSettings.limits();
 
-  const row = await deps.db.transaction(async (tx) => {
+  const { row, send } = await deps.db.transaction(async (tx) => {
     const now = new Date();
     const id = uuidv7();
+    const requested = planWithdrawalMove({ id, user_id: identity.sub, amount: body.amount, status: null }, { name: 'request' }, { kind: 'user', id: identity.sub }, now);
+    if (requested instanceof DomainError) throw requested;
     // Locks the user's available account first: two requests of one user queue here.
     await tx.query(`SELECT 1 FROM accounts WHERE key = $1 FOR UPDATE`, [userAvailable(identity.sub).key]);
     const refused = withdrawalLimitError(body.amount, await requestedSince(tx, identity.sub, startOfUtcDay(now)), limits);
@@ -48,28 +48,9 @@ export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity
       ...sealPayee(deps.secrets, id, { account: body.payee_account, name: body.payee_name }),
       created_at: now,
     });
-    try {
-      await recordTransfers(
-        tx,
-        [{ from: userAvailable(identity.sub), to: withdrawalHold(id), amount: body.amount, bizType: 'withdrawal', orderId: null, paymentId: null, withdrawalId: id }],
-        now,
-      );
-    } catch (err) {
-      if (err instanceof InsufficientFunds) {
-        throw new InsufficientBalance(err.balance, body.amount, 'withdraw');
-      }
-      throw err;
-    }
-    await deps.events.publish(tx, 'withdrawal.requested', toWithdrawalView(inserted));
-    if (!autoApproved(body.amount, limits)) return inserted;
-    await recordAudit(deps.events, tx, identity, {
-      action: 'withdrawal.auto_approve',
-      biz_type: 'withdrawal',
-      biz_id: id,
-      detail: { amount: body.amount, below: limits.autoApproveBelow },
-    });
-    return moveWithdrawal(deps, tx, inserted, 'auto_approve', { decided_at: now, next_check_at: now }, null);
+    await carryOutWithdrawalEffects(deps, tx, inserted, requested.effects, identity, now);
+    if (!autoApproved(body.amount, limits)) return { row: inserted, send: false };
+    return moveWithdrawal(deps, tx, inserted, { name: 'auto_approve', below: limits.autoApproveBelow }, { kind: 'system' }, identity);
   });
-  if (row.status !== 'processing') return toWithdrawalView(row);
-  return toWithdrawalView(await sendWithdrawal(deps, row.id));
+  return toWithdrawalView(send ? await sendWithdrawal(deps, row.id) : row);
 }
