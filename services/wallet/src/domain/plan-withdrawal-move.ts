@@ -79,7 +79,7 @@ interface Cell {
  * `failed`, `rejected` and `cancelled` are final and nothing moves them; a withdrawal being sent
  * (`processing`) moves only by the provider's answer.
  */
-export const WITHDRAWAL_CELLS: readonly Cell[] = [
+const WITHDRAWAL_CELLS: readonly Cell[] = [
   { from: null, move: 'request', actor: 'owner', to: 'pending_review', hold: 'take', event: 'withdrawal.requested' },
   { from: 'pending_review', move: 'approve', actor: 'admin', to: 'processing', decided: true, event: 'withdrawal.approved', audit: 'withdrawal.approve', send: true },
   { from: 'pending_review', move: 'auto_approve', actor: 'system', to: 'processing', decided: true, event: 'withdrawal.approved', audit: 'withdrawal.auto_approve', send: true },
@@ -91,7 +91,7 @@ export const WITHDRAWAL_CELLS: readonly Cell[] = [
   { from: 'processing', move: 'transfer_not_found', actor: 'provider', to: 'processing', send: true },
 ];
 
-export const isFinalWithdrawal = (state: WithdrawalState | null) => state !== null && state !== 'pending_review' && state !== 'processing';
+const isFinalWithdrawal = (state: WithdrawalState | null) => state !== null && state !== 'pending_review' && state !== 'processing';
 
 function roleOf(withdrawal: PlannedWithdrawal, actor: WithdrawalActor): WithdrawalRole {
   if (actor.kind === 'user') return actor.id === withdrawal.user_id ? 'owner' : 'stranger';
