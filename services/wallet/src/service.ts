@@ -10,6 +10,7 @@ import { resolveDueWithdrawals } from './application/send-withdrawal';
 import { expireOverduePayments, queryPendingPayments } from './application/recharge';
 import { walletEnv } from './config';
 import { walletEventHandlers } from './events/handlers';
+import { walletErrorStatuses } from './http/error-statuses';
 import { walletInternalRoutes } from './http/internal-routes';
 import { walletRouteBindings } from './http/routes';
 import { CreateLedger1764000000000 } from './persistence/migrations/1764000000000-create-ledger';
@@ -24,6 +25,7 @@ export const walletService = defineService({
   name: 'wallet',
   env: walletEnv,
   entities: [],
+  errorStatuses: walletErrorStatuses,
   migrations: (config) => [
     CreateOutboxAndInbox1763800000000,
     ...idempotencyMigrations,

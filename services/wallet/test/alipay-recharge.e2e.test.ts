@@ -1,7 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createSign, generateKeyPairSync } from 'node:crypto';
 import { createLogger } from '@market/shared/logging';
 import { api, eventually, outboxEvents, startAlipaySimulator, type AlipaySimulator, type Stack } from '@market/testkit';
 import { AlipayClient, AlipayGateway } from '../src/adapters/alipay-gateway';
+import { ProviderFailed } from '../src/domain/errors';
 import { ALIPAY_NOTIFY_URL, alipayEnv, balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, type Caller } from './support';
 
 describe('recharge through Alipay (alipay-sdk against the local Alipay simulator)', () => {
@@ -58,7 +59,6 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     const paid = { trade_status: 'TRADE_SUCCESS' };
     const genuine = sim.notificationFor(started.id, paid);
     const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const { createSign } = await import('node:crypto');
     const content = Object.keys(genuine)
       .filter((k) => k !== 'sign' && k !== 'sign_type')
       .sort()
@@ -132,23 +132,23 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     expect(await balanceOf(stack, user)).toMatchObject({ available: 3_300 });
   });
 
-  it('is refused by Alipay when the app signs with another key: the recharge answers 502 and nothing is stored', async () => {
+  it('is refused by Alipay when the app signs with another key: the gateway fails as a bad answer (502) and nothing is stored', async () => {
     const wrongKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     const log = createLogger('wallet-test', 'silent');
     const gateway = new AlipayGateway(
       new AlipayClient({ appId: sim.appId, privateKey: wrongKey, alipayPublicKey: sim.alipayPublicKey, gateway: sim.gatewayUrl, notifyUrl: ALIPAY_NOTIFY_URL, timeoutMs: 5_000 }, log),
     );
     const before = sim.refusedRequests.length;
-    await expect(gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) })).rejects.toMatchObject({
-      status: 502,
-    });
+    const refused = gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) });
+    await expect(refused).rejects.toThrow(ProviderFailed);
+    await expect(refused).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'bad_answer', message: 'Alipay could not open the payment; try again shortly' });
     expect(sim.refusedRequests.slice(before)).toEqual(['alipay.trade.precreate']);
     // and an answer not signed by Alipay's key is not believed either
     const otherAlipay = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const distrustful = new AlipayGateway(
       new AlipayClient({ appId: sim.appId, privateKey: sim.appPrivateKey, alipayPublicKey: otherAlipay, gateway: sim.gatewayUrl, notifyUrl: ALIPAY_NOTIFY_URL, timeoutMs: 5_000 }, log),
     );
-    await expect(distrustful.queryPayment('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b')).rejects.toMatchObject({ status: 502 });
+    await expect(distrustful.queryPayment('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b')).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'bad_answer' });
   });
 
   it('refuses a channel that is not enabled', async () => {

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, LedgerEntry, orderChargeStatus, orderEscrow, WalletBalance } from '@market/contracts';
-import { Problem } from '@market/shared/http';
+import { RemoteRefusal } from '@market/shared/http';
 import { api, outboxEvents, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { balanceOf, ledgerSum, newAdmin, newUser, recharge } from './support';
 
@@ -25,7 +25,7 @@ describe('paying an order from the wallet (internal charge)', () => {
     const orderId = uuidv7();
     const before = await chargeStatus(orderId);
     expect(before).toMatchObject({ order_id: orderId, status: 'not_charged', charge: null });
-    const late = await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 2_000, not_after: new Date(Date.now() - 1000).toISOString() }).catch((e: Problem) => e);
+    const late = await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 2_000, not_after: new Date(Date.now() - 1000).toISOString() }).catch((e: RemoteRefusal) => e);
     expect(late).toMatchObject({ status: 409, code: 'CHARGE_EXPIRED' });
     expect(await balanceOf(stack, renter)).toMatchObject({ available: 10_000, frozen: 0 });
     const after = await chargeStatus(orderId);
@@ -88,8 +88,8 @@ describe('paying an order from the wallet (internal charge)', () => {
     const renter = newUser();
     await recharge(stack, renter, 1_000);
     const orderId = uuidv7();
-    const refused = await charge(orderId, { renter_id: renter.id, owner_id: uuidv7(), amount: 1_001 }).catch((e: Problem) => e);
-    expect(refused).toBeInstanceOf(Problem);
+    const refused = await charge(orderId, { renter_id: renter.id, owner_id: uuidv7(), amount: 1_001 }).catch((e: RemoteRefusal) => e);
+    expect(refused).toBeInstanceOf(RemoteRefusal);
     expect(refused).toMatchObject({ status: 409, code: 'INSUFFICIENT_BALANCE' });
     expect(await balanceOf(stack, renter)).toMatchObject({ available: 1_000, frozen: 0 });
     expect(await internalClientAs(stack, 'orders').find(orderEscrow, { params: { id: orderId } })).toBeNull();

@@ -2,6 +2,7 @@ import { createSign, generateKeyPairSync } from 'node:crypto';
 import { createLogger } from '@market/shared/logging';
 import { api, eventually, outboxEvents, startWechatPaySimulator, type Stack, type WechatPaySimulator } from '@market/testkit';
 import { WechatPayClient, WechatPayGateway } from '../src/adapters/wechatpay-gateway';
+import { ProviderFailed } from '../src/domain/errors';
 import { balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, WECHATPAY_NOTIFY_URL, wechatPayEnv, type Caller } from './support';
 
 const outTradeNo = (id: string) => id.replace(/-/g, '');
@@ -126,9 +127,9 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
       ),
     );
     const before = sim.refusedRequests.length;
-    await expect(gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) })).rejects.toMatchObject({
-      status: 502,
-    });
+    const refused = gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) });
+    await expect(refused).rejects.toThrow(ProviderFailed);
+    await expect(refused).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'bad_answer' });
     expect(sim.refusedRequests.slice(before)).toContain('POST /v3/pay/transactions/native');
   });
 

@@ -1,7 +1,7 @@
 import { AlipaySdk, type AlipaySdkCommonResult } from 'alipay-sdk';
-import { Problem } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import type { AlipayNotifications, GatewayPayment, PaymentGateway, PaymentInstructions } from '../application/ports';
+import { ProviderFailed } from '../domain/errors';
 import { fenToYuan, yuanToFen } from '../domain/yuan';
 import { fromAlipayTime, toAlipayTime } from '../domain/alipay-time';
 
@@ -14,16 +14,13 @@ export interface AlipayConfig {
   timeoutMs: number;
 }
 
-/** Alipay answered, but not with a usable result: the caller cannot know more than that. */
-export const alipayUnavailable = (what: string) => new Problem(502, 'UPSTREAM_UNAVAILABLE', `Alipay could not ${what}; try again shortly`);
-
 /** Alipay's answer to a call; `code` 10000 is success, 40004 a business refusal with its `subCode`. */
 export type AlipayAnswer = AlipaySdkCommonResult;
 
 /**
  * The SDK as the wallet calls it: every answer's RSA2 signature is verified with Alipay's public key
  * (`validateSign`), and a transport failure, a bad signature or a system error (code 20000) becomes
- * one 502, logged without the payload.
+ * no answer (`null`), logged without the payload.
  */
 export class AlipayClient {
   readonly sdk: AlipaySdk;
@@ -92,14 +89,14 @@ export class AlipayGateway implements PaymentGateway, AlipayNotifications {
         time_expire: toAlipayTime(input.expiresAt),
       },
     });
-    if (answer?.code !== '10000' || typeof answer.qr_code !== 'string') throw alipayUnavailable('open the payment');
+    if (answer?.code !== '10000' || typeof answer.qr_code !== 'string') throw new ProviderFailed('Alipay', 'open the payment');
     return { payUrl: answer.qr_code, qrCode: answer.qr_code };
   }
 
   async queryPayment(paymentId: string): Promise<GatewayPayment | null> {
     const answer = await this.client.call('alipay.trade.query', { bizContent: { out_trade_no: paymentId } });
     if (answer?.code === '40004' && answer.sub_code === 'ACQ.TRADE_NOT_EXIST') return null;
-    if (answer?.code !== '10000') throw alipayUnavailable('say how the payment stands');
+    if (answer?.code !== '10000') throw new ProviderFailed('Alipay', 'say how the payment stands');
     return toGatewayPayment(answer);
   }
 
@@ -109,9 +106,9 @@ export class AlipayGateway implements PaymentGateway, AlipayNotifications {
    */
   async closePayment(paymentId: string): Promise<GatewayPayment | null> {
     const answer = await this.client.call('alipay.trade.close', { bizContent: { out_trade_no: paymentId } });
-    if (!answer) throw alipayUnavailable('close the payment');
+    if (!answer) throw new ProviderFailed('Alipay', 'close the payment');
     if (answer.code !== '10000' && !(answer.code === '40004' && ['ACQ.TRADE_NOT_EXIST', 'ACQ.TRADE_STATUS_ERROR'].includes(answer.sub_code ?? ''))) {
-      throw alipayUnavailable('close the payment');
+      throw new ProviderFailed('Alipay', 'close the payment');
     }
     return this.queryPayment(paymentId);
   }

@@ -50,13 +50,13 @@ function missing(config: GatewayConfig, names: Array<keyof GatewayConfig>): stri
  * payment paid and credit a wallet with money that never arrived, so production refuses it.
  */
 export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger): PaymentChannels {
-  const problems: string[] = [];
+  const faults: string[] = [];
   if (config.NODE_ENV === 'production' && config.PAYGATE_PROVIDER.includes('sandbox')) {
-    problems.push('PAYGATE_PROVIDER=sandbox is for development; enable alipay or wechatpay in production');
+    faults.push('PAYGATE_PROVIDER=sandbox is for development; enable alipay or wechatpay in production');
   }
   if (config.PAYGATE_PROVIDER.includes('alipay')) {
     const absent = missing(config, ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_NOTIFY_URL']);
-    if (absent.length > 0) problems.push(`the alipay channel needs ${absent.join(', ')}`);
+    if (absent.length > 0) faults.push(`the alipay channel needs ${absent.join(', ')}`);
   }
   if (config.PAYGATE_PROVIDER.includes('wechatpay')) {
     const absent = missing(config, [
@@ -67,9 +67,9 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       'WECHATPAY_API_V3_KEY',
       'WECHATPAY_NOTIFY_URL',
     ]);
-    if (absent.length > 0) problems.push(`the wechatpay channel needs ${absent.join(', ')}`);
+    if (absent.length > 0) faults.push(`the wechatpay channel needs ${absent.join(', ')}`);
   }
-  if (problems.length > 0) throw new ConfigError(problems.join('; '));
+  if (faults.length > 0) throw new ConfigError(faults.join('; '));
 
   const gateways = new Map<PaymentProvider, PaymentGateway>();
   let sandbox: SandboxPaymentGateway | null = null;

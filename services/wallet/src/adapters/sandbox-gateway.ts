@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isUuid, updateReturning, type Db } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { InvalidState, NotFound } from '@market/shared/errors';
 import { type Logger } from '@market/shared/logging';
 import type { GatewayPayment, PaymentGateway, SandboxPayPage } from '../application/ports';
 import { signPaygateBody } from '../domain/paygate-signature';
@@ -74,7 +74,7 @@ export class SandboxPaymentGateway implements PaymentGateway, SandboxPayPage {
   /** The pay page: the amount and two buttons; `nonce` lets its one inline script past the page's CSP. */
   async page(paymentId: string, nonce: string): Promise<string> {
     const row = await this.find(paymentId);
-    if (!row) throw problems.notFound('payment not found');
+    if (!row) throw new NotFound('payment not found');
     const yuan = (Number(row.amount) / 100).toFixed(2);
     const open = row.status === 'pending' && row.expires_at > new Date();
     return `<!doctype html>
@@ -109,9 +109,9 @@ for (const button of document.querySelectorAll('button')) {
             [paymentId],
           )
         : [];
-      if (!found) throw problems.notFound('payment not found');
+      if (!found) throw new NotFound('payment not found');
       if (found.status !== 'pending' || found.expires_at <= new Date()) {
-        throw problems.invalidState(`the payment is ${found.status === 'pending' ? 'expired' : found.status}; it can no longer be completed`);
+        throw new InvalidState(`the payment is ${found.status === 'pending' ? 'expired' : found.status}; it can no longer be completed`);
       }
       const [updated] = await updateReturning<SandboxRow>(
         tx,

@@ -1,7 +1,7 @@
 import WxPay from 'wechatpay-node-v3';
-import { Problem } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import type { GatewayPayment, PaymentGateway, PaymentInstructions, WechatPayNotifications } from '../application/ports';
+import { ProviderFailed } from '../domain/errors';
 
 export interface WechatPayConfig {
   appId: string;
@@ -25,8 +25,6 @@ export interface Output {
   data?: any;
   error?: any;
 }
-
-const unavailable = (what: string) => new Problem(502, 'UPSTREAM_UNAVAILABLE', `WeChat Pay could not ${what}; try again shortly`);
 
 /**
  * The HTTP service the SDK sends through (`Pay.createHttp`, its own extension point): the SDK signs
@@ -100,7 +98,7 @@ function toGatewayPayment(t: WechatTransaction): GatewayPayment {
   };
 }
 
-/** The SDK set up for this merchant, sending through `WechatPayHttp`; transport failures become one logged 502. */
+/** The SDK set up for this merchant, sending through `WechatPayHttp`; transport failures become one logged `ProviderFailed`. */
 export class WechatPayClient {
   readonly sdk: WxPay;
   private platformKey: { serial: string; publicKey: Buffer } | null = null;
@@ -124,7 +122,7 @@ export class WechatPayClient {
       return await run();
     } catch (err) {
       this.log.warn({ provider: 'wechatpay', what, err: { name: (err as Error).name } }, 'WeChat Pay call failed');
-      throw unavailable(what);
+      throw new ProviderFailed('WeChat Pay', what);
     }
   }
 
@@ -133,7 +131,7 @@ export class WechatPayClient {
     if (!this.platformKey) {
       const certificates = await this.sdk.get_certificates(this.config.apiV3Key);
       const newest = [...certificates].sort((a, b) => String(b.expire_time).localeCompare(String(a.expire_time)))[0];
-      if (!newest) throw unavailable('name its platform certificate');
+      if (!newest) throw new ProviderFailed('WeChat Pay', 'name its platform certificate');
       this.platformKey = { serial: newest.serial_no, publicKey: Buffer.from(String((newest as { publicKey?: string }).publicKey)) };
     }
     return this.platformKey;
@@ -177,21 +175,21 @@ export class WechatPayGateway implements PaymentGateway, WechatPayNotifications 
         amount: { total: input.amount, currency: 'CNY' },
       }),
     );
-    if (out.status !== 200 || typeof out.data?.code_url !== 'string') throw unavailable('open the payment');
+    if (out.status !== 200 || typeof out.data?.code_url !== 'string') throw new ProviderFailed('WeChat Pay', 'open the payment');
     return { payUrl: out.data.code_url, qrCode: out.data.code_url };
   }
 
   async queryPayment(paymentId: string): Promise<GatewayPayment | null> {
     const out = await this.call('say how the payment stands', () => this.pay.query({ out_trade_no: toOutTradeNo(paymentId) }));
     if (out.status === 404 && out.error?.code === 'ORDER_NOT_EXIST') return null;
-    if (out.status !== 200) throw unavailable('say how the payment stands');
+    if (out.status !== 200) throw new ProviderFailed('WeChat Pay', 'say how the payment stands');
     return toGatewayPayment(out.data);
   }
 
   /** A paid order cannot be closed (`ORDER_PAID`); the query after the close says what it became either way. */
   async closePayment(paymentId: string): Promise<GatewayPayment | null> {
     const out = await this.call('close the payment', () => this.pay.close(toOutTradeNo(paymentId)));
-    if (out.status !== 204 && !(out.status === 400 && out.error?.code === 'ORDER_PAID') && out.status !== 404) throw unavailable('close the payment');
+    if (out.status !== 204 && !(out.status === 400 && out.error?.code === 'ORDER_PAID') && out.status !== 404) throw new ProviderFailed('WeChat Pay', 'close the payment');
     return this.queryPayment(paymentId);
   }
 

@@ -1,8 +1,9 @@
 import { type chargeOrderEscrow as chargeContract, type InternalInput } from '@market/contracts';
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { Conflict, InvalidState, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import { orderEscrow, userAvailable } from '../domain/accounts';
+import { ChargeExpired, InsufficientBalance } from '../domain/errors';
 import { InsufficientFunds } from '../domain/ledger';
 import { claimEscrow, findEscrow, lockOrderCharges, type EscrowRow } from '../persistence/escrow-repository';
 import { recordTransfers } from '../persistence/ledger-repository';
@@ -13,9 +14,9 @@ type ChargeBody = InternalInput<typeof chargeContract>['body'];
 
 /** A repeated charge of one order answers the first charge and moves nothing. */
 function repeatedCharge(existing: EscrowRow, body: ChargeBody) {
-  if (existing.status === 'void') throw problems.invalidState('the order has ended; it can no longer be paid');
+  if (existing.status === 'void') throw new InvalidState('the order has ended; it can no longer be paid');
   if (existing.renter_id !== body.renter_id || existing.owner_id !== body.owner_id || Number(existing.amount) !== body.amount) {
-    throw problems.conflict('this order was already charged with another renter, owner or amount');
+    throw new Conflict('this order was already charged with another renter, owner or amount');
   }
   return toChargeView(existing);
 }
@@ -28,13 +29,13 @@ function repeatedCharge(existing: EscrowRow, body: ChargeBody) {
  * read has seen that time pass, the answer "not charged" is final (ADR 0028).
  */
 export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body: ChargeBody) {
-  if (!isUuid(orderId)) throw problems.notFound('order not found');
+  if (!isUuid(orderId)) throw new NotFound('order not found');
   return deps.db.transaction(async (tx) => {
     const now = await lockOrderCharges(tx, orderId);
     const [existing] = await findEscrow(tx, orderId);
     if (existing) return repeatedCharge(existing, body);
     if (body.not_after !== undefined && now.getTime() > Date.parse(body.not_after)) {
-      throw problems.conflict('the charge arrived after its deadline; pay again', 'CHARGE_EXPIRED');
+      throw new ChargeExpired();
     }
     const claimed = await claimEscrow(tx, {
       order_id: orderId,
@@ -57,7 +58,7 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       );
     } catch (err) {
       if (err instanceof InsufficientFunds) {
-        throw problems.conflict(`available balance ${err.balance} is less than the ${body.amount} to pay`, 'INSUFFICIENT_BALANCE');
+        throw new InsufficientBalance(err.balance, body.amount, 'pay');
       }
       throw err;
     }

@@ -1,7 +1,7 @@
 import { type AdminIdentity, type UserIdentity } from '@market/shared/auth';
 import { isUuid, type Tx } from '@market/shared/db';
-import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { NotFound } from '@market/shared/errors';
+import { PayeeFrozenSinceRequest } from '../domain/errors';
 import { openPayeeName } from '../persistence/sealed-payee';
 import { findWithdrawal, type WithdrawalRow } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
@@ -9,11 +9,11 @@ import { moveWithdrawal } from './move-withdrawal';
 import { sendWithdrawal } from './send-withdrawal';
 import { toWithdrawalView } from './withdrawal-view';
 
-async function locked(deps: WalletDeps, id: string, decide: (row: WithdrawalRow, tx: Tx) => Promise<WithdrawalRow>, owner?: string) {
-  if (!isUuid(id)) throw problems.notFound('withdrawal not found');
+async function locked<T>(deps: WalletDeps, id: string, decide: (row: WithdrawalRow, tx: Tx) => Promise<T>) {
+  if (!isUuid(id)) throw new NotFound('withdrawal not found');
   return deps.db.transaction(async (tx) => {
     const row = await findWithdrawal(tx, id, true);
-    if (!row || (owner !== undefined && row.user_id !== owner)) throw problems.notFound('withdrawal not found');
+    if (!row) throw new NotFound('withdrawal not found');
     return decide(row, tx);
   });
 }
@@ -24,30 +24,21 @@ async function locked(deps: WalletDeps, id: string, decide: (row: WithdrawalRow,
  */
 export async function approveWithdrawal(deps: WalletDeps, admin: AdminIdentity, id: string) {
   const found = isUuid(id) ? await findWithdrawal(deps.db, id) : null;
-  if (!found) throw problems.notFound('withdrawal not found');
+  if (!found) throw new NotFound('withdrawal not found');
   if (found.status === 'pending_review' && (await deps.payees.check(found.user_id, openPayeeName(deps.secrets, found)))?.frozen) {
-    throw problems.conflict('the user is frozen; the withdrawal cannot be paid out now', 'USER_FROZEN');
+    throw new PayeeFrozenSinceRequest();
   }
-  await locked(deps, id, async (row, tx) => {
-    const now = new Date();
-    const moved = await moveWithdrawal(deps, tx, row, 'approve', { decided_by: admin.sub, decided_at: now, next_check_at: now }, admin.sub);
-    await recordAudit(deps.events, tx, admin, { action: 'withdrawal.approve', biz_type: 'withdrawal', biz_id: id, detail: { amount: Number(row.amount), user_id: row.user_id } });
-    return moved;
-  });
-  return toWithdrawalView(await sendWithdrawal(deps, id));
+  const { row, send } = await locked(deps, id, (row, tx) => moveWithdrawal(deps, tx, row, { name: 'approve' }, { kind: 'admin', id: admin.sub }, admin));
+  return toWithdrawalView(send ? await sendWithdrawal(deps, id) : row);
 }
 
 export async function rejectWithdrawal(deps: WalletDeps, admin: AdminIdentity, id: string, reason: string) {
-  const row = await locked(deps, id, async (found, tx) => {
-    const moved = await moveWithdrawal(deps, tx, found, 'reject', { decided_by: admin.sub, decided_at: new Date(), reason }, admin.sub);
-    await recordAudit(deps.events, tx, admin, { action: 'withdrawal.reject', biz_type: 'withdrawal', biz_id: id, detail: { amount: Number(found.amount), user_id: found.user_id, reason } });
-    return moved;
-  });
+  const { row } = await locked(deps, id, (found, tx) => moveWithdrawal(deps, tx, found, { name: 'reject', reason }, { kind: 'admin', id: admin.sub }, admin));
   return toWithdrawalView(row);
 }
 
-/** The requester takes back a withdrawal nobody decided yet; the hold returns to available. */
+/** The requester takes back a withdrawal nobody decided yet; the hold returns to available. Another user's is not found. */
 export async function cancelWithdrawal(deps: WalletDeps, identity: UserIdentity, id: string) {
-  const row = await locked(deps, id, (found, tx) => moveWithdrawal(deps, tx, found, 'cancel', {}, identity.sub), identity.sub);
+  const { row } = await locked(deps, id, (found, tx) => moveWithdrawal(deps, tx, found, { name: 'cancel' }, { kind: 'user', id: identity.sub }, identity));
   return toWithdrawalView(row);
 }

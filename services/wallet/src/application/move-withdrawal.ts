@@ -1,37 +1,65 @@
+import type { Identity } from '@market/shared/auth';
 import type { Tx } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { DomainError } from '@market/shared/errors';
+import { recordAudit } from '@market/shared/events';
 import { payoutClearing, userAvailable, withdrawalHold } from '../domain/accounts';
-import type { Transfer } from '../domain/ledger';
-import { withdrawalMove, type WithdrawalAction } from '../domain/withdrawal';
+import { InsufficientBalance } from '../domain/errors';
+import { InsufficientFunds, type Transfer } from '../domain/ledger';
+import { planWithdrawalMove, type HoldTransfer, type WithdrawalActor, type WithdrawalEffect, type WithdrawalMove, type WithdrawalPlan } from '../domain/plan-withdrawal-move';
 import { recordTransfers } from '../persistence/ledger-repository';
-import { updateWithdrawal, type WithdrawalChange, type WithdrawalRow } from '../persistence/withdrawal-repository';
+import { updateWithdrawal, type WithdrawalRow } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
 import { toWithdrawalView } from './withdrawal-view';
 
-function holdTransfers(row: WithdrawalRow, hold: 'pay_out' | 'release'): Transfer[] {
-  const amount = Number(row.amount);
-  const base = { amount, orderId: null, paymentId: null, withdrawalId: row.id };
-  return hold === 'pay_out'
-    ? [{ ...base, from: withdrawalHold(row.id), to: payoutClearing(row.channel), bizType: 'withdrawal_payout' }]
-    : [{ ...base, from: withdrawalHold(row.id), to: userAvailable(row.user_id), bizType: 'withdrawal_refund' }];
+function holdTransfer(row: WithdrawalRow, hold: HoldTransfer): Transfer {
+  const base = { amount: Number(row.amount), orderId: null, paymentId: null, withdrawalId: row.id };
+  if (hold === 'take') return { ...base, from: userAvailable(row.user_id), to: withdrawalHold(row.id), bizType: 'withdrawal' };
+  if (hold === 'pay_out') return { ...base, from: withdrawalHold(row.id), to: payoutClearing(row.channel), bizType: 'withdrawal_payout' };
+  return { ...base, from: withdrawalHold(row.id), to: userAvailable(row.user_id), bizType: 'withdrawal_refund' };
+}
+
+async function moveHold(tx: Tx, row: WithdrawalRow, hold: HoldTransfer, now: Date) {
+  try {
+    await recordTransfers(tx, [holdTransfer(row, hold)], now);
+  } catch (err) {
+    // only taking the amount from the user's balance can find it short; the hold always holds the amount
+    if (err instanceof InsufficientFunds && hold === 'take') throw new InsufficientBalance(err.balance, Number(row.amount), 'withdraw');
+    throw err;
+  }
 }
 
 /**
- * Moves a withdrawal the caller holds locked by the state table: the hold moves with it (paid out
- * or given back) and the move's event is written, all in the caller's transaction. A move the table
- * does not have is 409.
+ * Carries out a plan's effects for `row` as it now stands, in the caller's transaction: the hold
+ * moves, the event and the audit entry (in `audited`'s name) are written. Sending the transfer is
+ * the caller's, after the commit.
  */
-export async function moveWithdrawal(deps: WalletDeps, tx: Tx, row: WithdrawalRow, action: WithdrawalAction, change: WithdrawalChange, actorId: string | null) {
-  const move = withdrawalMove(row.status, action);
-  if (!move) throw problems.invalidState(`the withdrawal is ${row.status}; it cannot be ${action.replace('_', ' ')}d`);
+export async function carryOutWithdrawalEffects(deps: WalletDeps, tx: Tx, row: WithdrawalRow, effects: WithdrawalEffect[], audited: Identity | null, now: Date) {
+  const view = toWithdrawalView(row);
+  for (const effect of effects) {
+    if (effect.kind === 'hold') await moveHold(tx, row, effect.transfer, now);
+    else if (effect.kind === 'audit') await recordAudit(deps.events, tx, audited, { action: effect.action, biz_type: 'withdrawal', biz_id: row.id, detail: effect.detail });
+    else if (effect.kind === 'event') {
+      if (effect.type === 'withdrawal.approved') await deps.events.publish(tx, effect.type, { ...view, approved_by: effect.approvedBy });
+      else if (effect.type === 'withdrawal.rejected') await deps.events.publish(tx, effect.type, { ...view, rejected_by: effect.rejectedBy });
+      else await deps.events.publish(tx, effect.type, view);
+    }
+  }
+}
+
+/** Whether the plan has the transfer sent once it has committed. */
+export const sendsTransfer = (plan: WithdrawalPlan) => plan.effects.some((e) => e.kind === 'send_transfer');
+
+/**
+ * Moves a withdrawal the caller holds locked as the state table plans it (domain/plan-withdrawal-move):
+ * the state and its stamps are written and the plan's effects carried out, all in the caller's
+ * transaction. A refused move throws its refusal.
+ */
+export async function moveWithdrawal(deps: WalletDeps, tx: Tx, row: WithdrawalRow, move: WithdrawalMove, actor: WithdrawalActor, audited: Identity | null) {
   const now = new Date();
-  if (move.hold !== 'keep') await recordTransfers(tx, holdTransfers(row, move.hold), now);
-  const final = move.to !== 'processing';
-  const moved = await updateWithdrawal(tx, row.id, row.status, { ...change, status: move.to, ...(final ? { finished_at: now, next_check_at: null } : {}) });
-  const view = toWithdrawalView(moved);
-  if (move.to === 'processing') await deps.events.publish(tx, 'withdrawal.approved', { ...view, approved_by: actorId });
-  else if (move.to === 'rejected') await deps.events.publish(tx, 'withdrawal.rejected', { ...view, rejected_by: actorId! });
-  else if (move.to === 'paid') await deps.events.publish(tx, 'withdrawal.paid', view);
-  else if (move.to === 'failed') await deps.events.publish(tx, 'withdrawal.failed', view);
-  return moved;
+  const plan = planWithdrawalMove(row, move, actor, now);
+  if (plan instanceof DomainError) throw plan;
+  const changes = plan.next !== row.status || Object.keys(plan.stamps).length > 0;
+  const moved = changes ? await updateWithdrawal(tx, row.id, row.status, { ...plan.stamps, status: plan.next }) : row;
+  await carryOutWithdrawalEffects(deps, tx, moved, plan.effects, audited, now);
+  return { row: moved, send: sendsTransfer(plan) };
 }

@@ -15,8 +15,8 @@ export interface PaymentInstructions {
 }
 
 /**
- * One payment provider as the wallet uses it. Implementations throw a 502 problem when the gateway
- * cannot be reached or answers unexpectedly; `null` means the gateway does not know the payment.
+ * One payment provider as the wallet uses it. Implementations throw a `DependencyFailed` when the
+ * gateway cannot be reached or answers unexpectedly; `null` means the gateway does not know the payment.
  */
 export interface PaymentGateway {
   readonly provider: PaymentProvider;

@@ -1,5 +1,5 @@
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { NotFound } from '@market/shared/errors';
 import { findEscrow, lockOrderCharges } from '../persistence/escrow-repository';
 import { toChargeView } from './charge-view';
 import type { WalletDeps } from './deps';
@@ -10,7 +10,7 @@ import type { WalletDeps } from './deps';
  * whose deadline is before `as_of` and that is not here now can never land.
  */
 export async function readChargeStatus(deps: WalletDeps, orderId: string) {
-  if (!isUuid(orderId)) throw problems.notFound('order not found');
+  if (!isUuid(orderId)) throw new NotFound('order not found');
   return deps.db.transaction(async (tx) => {
     const asOf = await lockOrderCharges(tx, orderId);
     const [row] = await findEscrow(tx, orderId);

@@ -1,7 +1,7 @@
 import { type adminListLedger, type listWalletLedger, type RouteQuery } from '@market/contracts';
 import { type UserIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { NotFound } from '@market/shared/errors';
 import { userAvailable } from '../domain/accounts';
 import { findEscrow, heldForRenter } from '../persistence/escrow-repository';
 import { balanceOf } from '../persistence/ledger-repository';
@@ -34,15 +34,15 @@ export async function anyLedger(deps: WalletDeps, query: RouteQuery<typeof admin
 
 /** What was charged into the order's escrow and what it still holds. */
 export async function readOrderEscrow(deps: WalletDeps, orderId: string) {
-  if (!isUuid(orderId)) throw problems.notFound('order not found');
+  if (!isUuid(orderId)) throw new NotFound('order not found');
   const [row] = await findEscrow(deps.db, orderId);
-  if (!row || row.status === 'void') throw problems.notFound('the wallet never charged this order');
+  if (!row || row.status === 'void') throw new NotFound('the wallet never charged this order');
   return { order_id: row.order_id, charged: Number(row.amount), held: row.status === 'held' ? Number(row.amount) : 0 };
 }
 
 /** The money of one order for the back office: its payment, its escrow, and the users' entries of it. */
 export async function readOrderLedger(deps: WalletDeps, orderId: string) {
-  if (!isUuid(orderId)) throw problems.notFound('order not found');
+  if (!isUuid(orderId)) throw new NotFound('order not found');
   const [[row], entries] = await Promise.all([findEscrow(deps.db, orderId), entriesOfOrder(deps.db, orderId)]);
   // A void record is an order that ended before any charge: no payment, no escrow.
   const charged = row && row.status !== 'void' ? { ...row, status: row.status } : null;

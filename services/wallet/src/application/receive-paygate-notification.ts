@@ -1,7 +1,9 @@
 import { PaygateNotifyBody } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { parseOrThrow, Problem, problems } from '@market/shared/http';
+import { InvalidInput, NotFound } from '@market/shared/errors';
+import { zodIssuesToFieldErrors } from '@market/shared/http';
+import { NotificationAmountMismatch, NotificationNotJson, NotificationSignatureInvalid } from '../domain/errors';
 import { paygateSignatureError } from '../domain/paygate-signature';
 import { findPayment } from '../persistence/payment-repository';
 import type { WalletDeps } from './deps';
@@ -16,16 +18,18 @@ import { settlePayment } from './settle-payment';
  */
 export async function receivePaygateNotification(deps: WalletDeps, raw: Buffer, signature: string | undefined, identity: Identity | null) {
   const refused = paygateSignatureError(deps.paygateSecret, signature, raw, Math.floor(Date.now() / 1000));
-  if (refused) throw new Problem(400, 'SIGNATURE_INVALID', refused);
+  if (refused) throw new NotificationSignatureInvalid(refused);
   let json: unknown;
   try {
     json = JSON.parse(raw.toString('utf8'));
   } catch {
-    throw problems.malformedJson();
+    throw new NotificationNotJson();
   }
-  const body = parseOrThrow(PaygateNotifyBody, json);
+  const parsed = PaygateNotifyBody.safeParse(json);
+  if (!parsed.success) throw new InvalidInput(zodIssuesToFieldErrors(parsed.error.issues));
+  const body = parsed.data;
   const payment = isUuid(body.payment_id) ? await findPayment(deps.db, body.payment_id) : null;
-  if (!payment) throw problems.notFound('payment not found');
+  if (!payment) throw new NotFound('payment not found');
   if (body.amount !== Number(payment.amount)) {
     await auditAmountMismatch(deps, identity, payment.id, {
       source: 'callback',
@@ -34,7 +38,7 @@ export async function receivePaygateNotification(deps: WalletDeps, raw: Buffer, 
       status: body.status,
       gateway_txn_id: body.gateway_txn_id,
     });
-    throw problems.unprocessable('PAYGATE_REJECTED', 'the amount differs from the payment; nothing was credited');
+    throw new NotificationAmountMismatch();
   }
   await settlePayment(deps, payment.id, {
     outcome: body.status,

@@ -1,9 +1,10 @@
 import { type RouteBody, type startRecharge as startRechargeRoute } from '@market/contracts';
 import { type Identity, type UserIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
+import { InvalidInput, NotFound } from '@market/shared/errors';
 import { auditRefusal } from '@market/shared/events';
-import { Problem, problems } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
+import { ChannelUnavailable } from '../domain/errors';
 import { resolveChannel } from '../domain/payment-channel';
 import { rechargeAmountError, type PaymentOutcome } from '../domain/payment';
 import { claimOverduePayments, claimPaymentsToQuery, findPayment, insertPayment, type PaymentRow } from '../persistence/payment-repository';
@@ -15,9 +16,9 @@ import { settlePayment } from './settle-payment';
 /** Opens a recharge at the channel's gateway; the wallet is credited when the gateway says it was paid. */
 export async function startRecharge(deps: WalletDeps, identity: UserIdentity, body: RouteBody<typeof startRechargeRoute>) {
   const refused = rechargeAmountError(body.amount, deps.recharge);
-  if (refused) throw problems.validation([{ path: 'amount', message: refused }]);
+  if (refused) throw new InvalidInput([{ path: 'amount', message: refused }]);
   const channel = resolveChannel(deps.channels, body.channel);
-  if (!channel) throw new Problem(400, 'CHANNEL_UNAVAILABLE', `the payment channel ${body.channel} is not enabled; enabled: ${deps.channels.join(', ')}`);
+  if (!channel) throw new ChannelUnavailable(`the payment channel ${body.channel} is not enabled; enabled: ${deps.channels.join(', ')}`);
   const gateway = deps.gateways.get(channel.provider)!;
   const id = uuidv7();
   const now = new Date();
@@ -91,7 +92,7 @@ async function queryAndApply(deps: WalletDeps, identity: Identity | null, row: P
 /** The payer asks: the gateway is queried and a final answer applied (credited at most once). */
 export async function queryRecharge(deps: WalletDeps, identity: UserIdentity, id: string) {
   const row = isUuid(id) ? await findPayment(deps.db, id) : null;
-  if (!row || row.user_id !== identity.sub) throw problems.notFound('payment not found');
+  if (!row || row.user_id !== identity.sub) throw new NotFound('payment not found');
   if (row.status !== 'pending') return toPaymentView(row);
   return toPaymentView(await queryAndApply(deps, identity, row, 'query'));
 }

@@ -1,21 +1,42 @@
+import { DomainError } from '@market/shared/errors';
+import { planWithdrawalMove, type WithdrawalActor, type WithdrawalMove } from '../domain/plan-withdrawal-move';
 import { findWithdrawal, claimDueWithdrawals, claimWithdrawal, markSent, type WithdrawalRow } from '../persistence/withdrawal-repository';
 import { openPayee } from '../persistence/sealed-payee';
 import type { WalletDeps } from './deps';
 import { moveWithdrawal } from './move-withdrawal';
 import type { PayoutOutcome } from './ports';
 
-/** Applies a final answer of the provider under the withdrawal's lock; an answer for a withdrawal already final changes nothing. */
-async function applyOutcome(deps: WalletDeps, id: string, outcome: PayoutOutcome): Promise<void> {
-  if (outcome.outcome !== 'paid' && outcome.outcome !== 'failed') return;
-  await deps.db.transaction(async (tx) => {
+/** The payout provider answering about a transfer. */
+const PROVIDER: WithdrawalActor = { kind: 'provider' };
+
+/** The provider's answer about a transfer, as a move of its withdrawal. */
+function moveOf(answer: PayoutOutcome): WithdrawalMove {
+  switch (answer.outcome) {
+    case 'paid':
+      return { name: 'transfer_succeeded', paidAt: answer.paidAt, providerOrderId: answer.providerOrderId };
+    case 'failed':
+      return { name: 'transfer_failed', reason: answer.reason };
+    case 'unknown':
+      return { name: 'transfer_unknown' };
+    case 'not_found':
+      return { name: 'transfer_not_found' };
+  }
+}
+
+/**
+ * Applies the provider's answer under the withdrawal's lock; an answer for a withdrawal no longer
+ * being sent changes nothing. True when the plan has the transfer sent (again), which the caller
+ * does once the lock is released.
+ */
+async function applyAnswer(deps: WalletDeps, id: string, answer: PayoutOutcome): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
     const row = await findWithdrawal(tx, id, true);
-    if (!row || row.status !== 'processing') return;
-    if (outcome.outcome === 'paid') {
-      await moveWithdrawal(deps, tx, row, 'transfer_succeeded', { paid_at: outcome.paidAt, provider_order_id: outcome.providerOrderId }, null);
-    } else {
-      deps.log.warn({ withdrawal_id: id, reason: outcome.reason }, 'withdrawal transfer refused by the provider; hold released');
-      await moveWithdrawal(deps, tx, row, 'transfer_failed', { reason: outcome.reason }, null);
-    }
+    if (!row) return false;
+    const move = moveOf(answer);
+    // a refusal here is a late answer for a withdrawal already final
+    if (planWithdrawalMove(row, move, PROVIDER, new Date()) instanceof DomainError) return false;
+    if (answer.outcome === 'failed') deps.log.warn({ withdrawal_id: id, reason: answer.reason }, 'withdrawal transfer refused by the provider; hold released');
+    return (await moveWithdrawal(deps, tx, row, move, PROVIDER, null)).send;
   });
 }
 
@@ -33,17 +54,9 @@ async function look(deps: WalletDeps, row: WithdrawalRow): Promise<void> {
     return;
   }
   const payee = openPayee(deps.secrets, row);
-  const transfer = { withdrawalId: row.id, amount: Number(row.amount), payeeAccount: payee.account, payeeName: payee.name };
-  if (row.sent_at === null && (await markSent(deps.db, row.id, new Date()))) {
-    await applyOutcome(deps, row.id, await payouts.send(transfer));
-    return;
-  }
-  const known = await payouts.query(row.id);
-  if (known.outcome === 'not_found') {
-    await applyOutcome(deps, row.id, await payouts.send(transfer));
-    return;
-  }
-  await applyOutcome(deps, row.id, known);
+  const send = () => payouts.send({ withdrawalId: row.id, amount: Number(row.amount), payeeAccount: payee.account, payeeName: payee.name });
+  const firstSend = row.sent_at === null && (await markSent(deps.db, row.id, new Date()));
+  if (await applyAnswer(deps, row.id, firstSend ? await send() : await payouts.query(row.id))) await applyAnswer(deps, row.id, await send());
 }
 
 /** Sends (or asks about) one withdrawal now, if it is due; answers it as it then stands. */

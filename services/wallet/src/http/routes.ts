@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
+import { failureKind, NotFound, type FailureKind } from '@market/shared/errors';
 import type { Logger } from '@market/shared/logging';
 import {
   adminListLedger,
@@ -19,7 +20,7 @@ import {
   sandboxPaymentPage,
   startRecharge as startRechargeRoute,
 } from '@market/contracts';
-import { Problem, problems, route, type RouteBinding } from '@market/shared/http';
+import { Problem, route, type RouteBinding } from '@market/shared/http';
 import type { WalletDeps } from '../application/deps';
 import { anyLedger, ownLedger, readBalance } from '../application/read-wallet';
 import { receiveAlipayNotification, type AlipayAck } from '../application/receive-alipay-notification';
@@ -27,12 +28,23 @@ import { receivePaygateNotification } from '../application/receive-paygate-notif
 import { receiveWechatPayNotification, type WechatAck } from '../application/receive-wechatpay-notification';
 import { queryRecharge, startRecharge } from '../application/recharge';
 import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal } from '../application/decide-withdrawal';
+import { PayeeFrozenSinceRequest } from '../domain/errors';
 import { anyWithdrawals, ownWithdrawals } from '../application/read-withdrawals';
 import { requestWithdrawal } from '../application/request-withdrawal';
 
 function sandboxOf(deps: WalletDeps) {
-  if (!deps.sandbox) throw problems.notFound('the sandbox payment gateway is not enabled');
+  if (!deps.sandbox) throw new NotFound('the sandbox payment gateway is not enabled');
   return deps.sandbox;
+}
+
+/**
+ * Whether a notification that failed is refused (it fails the same way on every post) or asked for
+ * again (a database outage, a lock: it may pass later); the unexpected is logged.
+ */
+function notificationFailure(log: Logger, provider: string, err: unknown): FailureKind {
+  const kind = failureKind(err);
+  if (kind === 'transient') log.error({ err: { message: (err as Error).message } }, `${provider} notification could not be applied`);
+  return kind;
 }
 
 /** Alipay reads exactly `success` or `fail`, never a problem document; what cannot be applied now is `fail` with 503, retried by Alipay. */
@@ -43,9 +55,8 @@ async function answerAlipay(res: Response, log: Logger, handle: () => Promise<Al
     ack = await handle();
     status = ack === 'success' ? 200 : 400;
   } catch (err) {
-    if (!(err instanceof Problem)) log.error({ err: { message: (err as Error).message } }, 'Alipay notification could not be applied');
     ack = 'fail';
-    status = err instanceof Problem && err.status < 500 ? err.status : 503;
+    status = notificationFailure(log, 'Alipay', err) === 'permanent' ? 400 : 503;
   }
   res.status(status).type('text/plain').send(ack);
 }
@@ -56,11 +67,19 @@ async function answerWechatPay(res: Response, log: Logger, handle: () => Promise
   try {
     ack = await handle();
   } catch (err) {
-    if (!(err instanceof Problem)) log.error({ err: { message: (err as Error).message } }, 'WeChat Pay notification could not be applied');
-    ack = err instanceof Problem && err.status < 500 ? 'refused' : 'retry';
+    ack = notificationFailure(log, 'WeChat Pay', err) === 'permanent' ? 'refused' : 'retry';
   }
   if (ack === 'ok') res.status(204).end();
   else res.status(ack === 'refused' ? 400 : 503).json({ code: 'FAIL', message: ack === 'refused' ? '失败' : '稍后重试' });
+}
+
+/**
+ * USER_FROZEN is 403 when a frozen user asks (the table's status); a withdrawal whose user was frozen
+ * since the request is a conflict of its approval, answered 409 under the same code.
+ */
+function frozenSinceRequestAsConflict(err: unknown): never {
+  if (err instanceof PayeeFrozenSinceRequest) throw new Problem(409, err.code, err.message);
+  throw err;
 }
 
 export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
@@ -73,11 +92,11 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
       receivePaygateNotification(deps, await rawBody(), req.header('paygate-signature'), identity),
     ),
     route(alipayNotify, ({ rawBody, res, log }) => {
-      if (!deps.alipay) throw problems.notFound('the alipay channel is not enabled');
+      if (!deps.alipay) throw new NotFound('the alipay channel is not enabled');
       return answerAlipay(res, log, async () => receiveAlipayNotification(deps, await rawBody()));
     }),
     route(wechatpayNotify, ({ rawBody, req, res, log }) => {
-      if (!deps.wechatpay) throw problems.notFound('the wechatpay channel is not enabled');
+      if (!deps.wechatpay) throw new NotFound('the wechatpay channel is not enabled');
       return answerWechatPay(res, log, async () =>
         receiveWechatPayNotification(
           deps,
@@ -110,7 +129,7 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     route(listWithdrawals, ({ identity, query }) => ownWithdrawals(deps, identity, query)),
     route(cancelWithdrawalRoute, ({ identity, params }) => cancelWithdrawal(deps, identity, params.id)),
     route(adminListWithdrawals, ({ query }) => anyWithdrawals(deps, query)),
-    route(approveWithdrawalRoute, ({ identity, params }) => approveWithdrawal(deps, identity, params.id)),
+    route(approveWithdrawalRoute, ({ identity, params }) => approveWithdrawal(deps, identity, params.id).catch(frozenSinceRequestAsConflict)),
     route(rejectWithdrawalRoute, ({ identity, params, body }) => rejectWithdrawal(deps, identity, params.id, body.reason)),
   ];
 }

@@ -1,0 +1,132 @@
+import { Conflict, DependencyFailed, PermanentError, TransientError } from '@market/shared/errors';
+
+/**
+ * The wallet's own refusals (ADR 0041), by the codes its clients have always read. The kit's
+ * (`NotFound`, `Forbidden`, `InvalidState`, `Conflict`, `InvalidInput`, `DependencyFailed`) are
+ * used as they are; http/error-statuses.ts gives each code below its status, and a code added here
+ * without one there is a type error.
+ */
+export type WalletErrorCode =
+  | 'CHANNEL_UNAVAILABLE'
+  | 'USER_FROZEN'
+  | 'REALNAME_REQUIRED'
+  | 'PAYEE_NAME_MISMATCH'
+  | 'WITHDRAWAL_BELOW_MINIMUM'
+  | 'WITHDRAWAL_DAILY_LIMIT'
+  | 'INSUFFICIENT_BALANCE'
+  | 'CHARGE_EXPIRED'
+  | 'SIGNATURE_INVALID'
+  | 'MALFORMED_JSON'
+  | 'PAYGATE_REJECTED';
+
+/** A permanent refusal under one of the wallet's codes. */
+class WalletRefusal extends PermanentError {
+  declare readonly code: WalletErrorCode;
+
+  constructor(code: WalletErrorCode, message: string) {
+    super(code, message);
+  }
+}
+
+/** The payment or payout channel asked for is not enabled in this deployment. */
+export class ChannelUnavailable extends WalletRefusal {
+  constructor(message: string) {
+    super('CHANNEL_UNAVAILABLE', message);
+  }
+}
+
+/** The user asking to be paid out is frozen. */
+export class PayeeFrozen extends WalletRefusal {
+  constructor() {
+    super('USER_FROZEN', 'this account is frozen');
+  }
+}
+
+/**
+ * The user was frozen after asking for a withdrawal that is now being approved: it cannot be paid
+ * out now, but may be once the user is unfrozen (so transient), or the back office rejects it. The
+ * wire code is the same as `PayeeFrozen`'s, answered with another status by the approval route.
+ */
+export class PayeeFrozenSinceRequest extends TransientError {
+  declare readonly code: WalletErrorCode;
+
+  constructor() {
+    super('USER_FROZEN' satisfies WalletErrorCode, 'the user is frozen; the withdrawal cannot be paid out now');
+  }
+}
+
+/** Withdrawals go only to users whose real name is verified. */
+export class RealNameRequired extends WalletRefusal {
+  constructor() {
+    super('REALNAME_REQUIRED', 'withdrawals need a verified real name');
+  }
+}
+
+/** The payee name given is not the user's verified real name. */
+export class PayeeNameMismatch extends WalletRefusal {
+  constructor() {
+    super('PAYEE_NAME_MISMATCH', 'the payee name must be your verified real name');
+  }
+}
+
+/** The amount is below the smallest withdrawal the back office allows. */
+export class WithdrawalBelowMinimum extends WalletRefusal {
+  constructor(minAmount: number) {
+    super('WITHDRAWAL_BELOW_MINIMUM', `a withdrawal is at least ${minAmount} fen`);
+  }
+}
+
+/** The amount would take the user's withdrawals of the day past the daily limit. */
+export class WithdrawalDailyLimit extends WalletRefusal {
+  constructor(dailyLimit: number, requestedToday: number) {
+    super('WITHDRAWAL_DAILY_LIMIT', `at most ${dailyLimit} fen a day; ${requestedToday} already requested today`);
+  }
+}
+
+/** The user's available balance is short of what is asked; a recharge can change that, so it is not final. */
+export class InsufficientBalance extends Conflict {
+  declare readonly code: WalletErrorCode;
+
+  constructor(balance: number, amount: number, purpose: 'withdraw' | 'pay') {
+    super(`available balance ${balance} is less than the ${amount} to ${purpose}`, 'INSUFFICIENT_BALANCE' satisfies WalletErrorCode);
+  }
+}
+
+/** An order's charge that arrived after its deadline: it never lands, whatever the retries (ADR 0028). */
+export class ChargeExpired extends WalletRefusal {
+  constructor() {
+    super('CHARGE_EXPIRED', 'the charge arrived after its deadline; pay again');
+  }
+}
+
+/** The payment gateway's callback does not carry a valid signature over its bytes. */
+export class NotificationSignatureInvalid extends WalletRefusal {
+  constructor(reason: string) {
+    super('SIGNATURE_INVALID', reason);
+  }
+}
+
+/** The payment gateway's signed callback is not JSON. */
+export class NotificationNotJson extends WalletRefusal {
+  constructor() {
+    super('MALFORMED_JSON', 'request body is not valid JSON');
+  }
+}
+
+/** The payment gateway reported another amount than the payment's; nothing is credited. */
+export class NotificationAmountMismatch extends WalletRefusal {
+  constructor() {
+    super('PAYGATE_REJECTED', 'the amount differs from the payment; nothing was credited');
+  }
+}
+
+/**
+ * A payment provider (Alipay, WeChat Pay) could not be heard from or gave no usable answer: the
+ * wallet cannot know more than that. Answered 502 as a bad answer whatever the cause, as the wallet
+ * always has for its providers.
+ */
+export class ProviderFailed extends DependencyFailed {
+  constructor(provider: 'Alipay' | 'WeChat Pay', what: string) {
+    super('bad_answer', `${provider} could not ${what}; try again shortly`);
+  }
+}

@@ -1,0 +1,21 @@
+import type { ErrorStatus, ErrorStatuses } from '@market/shared/http';
+import type { WalletErrorCode } from '../domain/errors';
+
+/**
+ * Every status the wallet answers for its own refusals (ADR 0041); the kit's codes (NOT_FOUND,
+ * INVALID_STATE, UPSTREAM_UNAVAILABLE, ...) are answered by the kit's table. USER_FROZEN is 403 when
+ * a frozen user asks; the approval of a withdrawal whose user was frozen since answers it 409 (routes.ts).
+ */
+export const walletErrorStatuses = {
+  CHANNEL_UNAVAILABLE: 400,
+  USER_FROZEN: 403,
+  REALNAME_REQUIRED: 403,
+  PAYEE_NAME_MISMATCH: 422,
+  WITHDRAWAL_BELOW_MINIMUM: 422,
+  WITHDRAWAL_DAILY_LIMIT: 422,
+  INSUFFICIENT_BALANCE: 409,
+  CHARGE_EXPIRED: 409,
+  SIGNATURE_INVALID: 400,
+  MALFORMED_JSON: 400,
+  PAYGATE_REJECTED: 422,
+} as const satisfies Record<WalletErrorCode, ErrorStatus> & ErrorStatuses;

@@ -1,0 +1,150 @@
+import { DomainError } from '@market/shared/errors';
+import { planWithdrawalMove, type WithdrawalActor, type WithdrawalMove, type WithdrawalPlan } from '../src/domain/plan-withdrawal-move';
+import type { WithdrawalState } from '../src/domain/withdrawal';
+
+const OWNER = '0193a1b2-0000-7000-8000-00000000000a';
+const OTHER = '0193a1b2-0000-7000-8000-00000000000b';
+const ADMIN = '0193a1b2-0000-7000-8000-00000000000c';
+const WITHDRAWAL = '0193a1b2-0000-7000-8000-0000000000ff';
+const NOW = new Date('2026-11-25T10:00:00Z');
+const PAID_AT = new Date('2026-11-25T09:59:00Z');
+
+// Every state a withdrawal can be in; null is one being requested, not stored yet.
+const STATES: Array<WithdrawalState | null> = [null, 'pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled'];
+
+const MOVES: WithdrawalMove[] = [
+  { name: 'request' },
+  { name: 'approve' },
+  { name: 'auto_approve', below: 5_000 },
+  { name: 'reject', reason: 'payee unknown' },
+  { name: 'cancel' },
+  { name: 'transfer_succeeded', paidAt: PAID_AT, providerOrderId: 'P-1' },
+  { name: 'transfer_failed', reason: 'PAYEE_ACCOUNT_ERROR' },
+  { name: 'transfer_unknown' },
+  { name: 'transfer_not_found' },
+];
+
+const ACTORS: Record<'owner' | 'stranger' | 'admin' | 'system' | 'provider', WithdrawalActor> = {
+  owner: { kind: 'user', id: OWNER },
+  stranger: { kind: 'user', id: OTHER },
+  admin: { kind: 'admin', id: ADMIN },
+  system: { kind: 'system' },
+  provider: { kind: 'provider' },
+};
+type Role = keyof typeof ACTORS;
+
+/*
+ * What each allowed (state, move, actor) does, written out from ADR 0032 and the API's description of
+ * withdrawals, not from the table under test.
+ */
+const ALLOWED: Record<string, WithdrawalPlan> = {
+  'new request owner': {
+    next: 'pending_review',
+    stamps: {},
+    effects: [
+      { kind: 'hold', transfer: 'take' },
+      { kind: 'event', type: 'withdrawal.requested' },
+    ],
+  },
+  'pending_review approve admin': {
+    next: 'processing',
+    stamps: { decided_at: NOW, decided_by: ADMIN, next_check_at: NOW },
+    effects: [
+      { kind: 'event', type: 'withdrawal.approved', approvedBy: ADMIN },
+      { kind: 'audit', action: 'withdrawal.approve', detail: { amount: 3_000, user_id: OWNER } },
+      { kind: 'send_transfer' },
+    ],
+  },
+  'pending_review auto_approve system': {
+    next: 'processing',
+    stamps: { decided_at: NOW, next_check_at: NOW },
+    effects: [
+      { kind: 'event', type: 'withdrawal.approved', approvedBy: null },
+      { kind: 'audit', action: 'withdrawal.auto_approve', detail: { amount: 3_000, below: 5_000 } },
+      { kind: 'send_transfer' },
+    ],
+  },
+  'pending_review reject admin': {
+    next: 'rejected',
+    stamps: { decided_at: NOW, decided_by: ADMIN, reason: 'payee unknown', finished_at: NOW, next_check_at: null },
+    effects: [
+      { kind: 'hold', transfer: 'release' },
+      { kind: 'event', type: 'withdrawal.rejected', rejectedBy: ADMIN },
+      { kind: 'audit', action: 'withdrawal.reject', detail: { amount: 3_000, user_id: OWNER, reason: 'payee unknown' } },
+    ],
+  },
+  'pending_review cancel owner': {
+    next: 'cancelled',
+    stamps: { finished_at: NOW, next_check_at: null },
+    effects: [{ kind: 'hold', transfer: 'release' }],
+  },
+  'processing transfer_succeeded provider': {
+    next: 'paid',
+    stamps: { paid_at: PAID_AT, provider_order_id: 'P-1', finished_at: NOW, next_check_at: null },
+    effects: [
+      { kind: 'hold', transfer: 'pay_out' },
+      { kind: 'event', type: 'withdrawal.paid' },
+    ],
+  },
+  'processing transfer_failed provider': {
+    next: 'failed',
+    stamps: { reason: 'PAYEE_ACCOUNT_ERROR', finished_at: NOW, next_check_at: null },
+    effects: [
+      { kind: 'hold', transfer: 'release' },
+      { kind: 'event', type: 'withdrawal.failed' },
+    ],
+  },
+  // the provider cannot say yet: nothing changes, the withdrawal is looked at again later
+  'processing transfer_unknown provider': { next: 'processing', stamps: {}, effects: [] },
+  // the provider never received it: sent again under the same id, which it pays once at most
+  'processing transfer_not_found provider': { next: 'processing', stamps: {}, effects: [{ kind: 'send_transfer' }] },
+};
+
+/** The moves each actor may make at all; any other move of theirs is forbidden whatever the state. */
+const MAY: Record<Role, string[]> = {
+  owner: ['request', 'cancel'],
+  stranger: [],
+  admin: ['approve', 'reject'],
+  system: ['auto_approve'],
+  provider: ['transfer_succeeded', 'transfer_failed', 'transfer_unknown', 'transfer_not_found'],
+};
+
+/** How the refusal names the move, as the API has always worded it ("cannot be cancelled" is spelt as it always was). */
+const AS_DONE: Record<WithdrawalMove['name'], string> = {
+  request: 'requestd',
+  approve: 'approved',
+  auto_approve: 'auto approved',
+  reject: 'rejectd',
+  cancel: 'canceld',
+  transfer_succeeded: 'transfer succeededd',
+  transfer_failed: 'transfer failedd',
+  transfer_unknown: 'transfer unknownd',
+  transfer_not_found: 'transfer not_foundd',
+};
+
+function expected(state: WithdrawalState | null, move: WithdrawalMove, role: Role): WithdrawalPlan | { code: string; message: string } {
+  const allowed = ALLOWED[`${state ?? 'new'} ${move.name} ${role}`];
+  if (role === 'stranger') return { code: 'NOT_FOUND', message: 'withdrawal not found' };
+  if (allowed) return allowed;
+  if (!MAY[role].includes(move.name)) return { code: 'FORBIDDEN', message: 'not allowed' };
+  return { code: 'INVALID_STATE', message: `the withdrawal is ${state ?? 'not requested yet'}; it cannot be ${AS_DONE[move.name]}` };
+}
+
+const CELLS = STATES.flatMap((state) => MOVES.flatMap((move) => (Object.keys(ACTORS) as Role[]).map((role) => ({ state, move, role }))));
+
+describe('planning a withdrawal move', () => {
+  it('covers every state, move and actor', () => {
+    expect(CELLS).toHaveLength(7 * 9 * 5);
+  });
+
+  it.each(CELLS)('$state + $move.name by $role', ({ state, move, role }) => {
+    const planned = planWithdrawalMove({ id: WITHDRAWAL, user_id: OWNER, amount: '3000', status: state }, move, ACTORS[role], NOW);
+    const outcome = planned instanceof DomainError ? { code: planned.code, message: planned.message } : planned;
+    expect(outcome).toEqual(expected(state, move, role));
+  });
+
+  it('allows exactly the listed cells', () => {
+    const allowed = CELLS.filter(({ state, move, role }) => !(planWithdrawalMove({ id: WITHDRAWAL, user_id: OWNER, amount: 3_000, status: state }, move, ACTORS[role], NOW) instanceof DomainError));
+    expect(allowed.map(({ state, move, role }) => `${state ?? 'new'} ${move.name} ${role}`).sort()).toEqual(Object.keys(ALLOWED).sort());
+  });
+});
