@@ -109,17 +109,17 @@ const MAY: Record<Role, string[]> = {
   provider: ['transfer_succeeded', 'transfer_failed', 'transfer_unknown', 'transfer_not_found'],
 };
 
-/** How the refusal names the move, as the API has always worded it ("cannot be cancelled" is spelt as it always was). */
+/** How the refusal names the move done. */
 const AS_DONE: Record<WithdrawalMove['name'], string> = {
-  request: 'requestd',
+  request: 'requested',
   approve: 'approved',
-  auto_approve: 'auto approved',
-  reject: 'rejectd',
-  cancel: 'canceld',
-  transfer_succeeded: 'transfer succeededd',
-  transfer_failed: 'transfer failedd',
-  transfer_unknown: 'transfer unknownd',
-  transfer_not_found: 'transfer not_foundd',
+  auto_approve: 'approved',
+  reject: 'rejected',
+  cancel: 'cancelled',
+  transfer_succeeded: 'marked paid',
+  transfer_failed: 'marked failed',
+  transfer_unknown: 'left in doubt',
+  transfer_not_found: 'sent again',
 };
 
 function expected(state: WithdrawalState | null, move: WithdrawalMove, role: Role): WithdrawalPlan | { code: string; message: string } {

@@ -139,6 +139,19 @@ function effectsOf(cell: Cell, withdrawal: PlannedWithdrawal, move: WithdrawalMo
   return effects;
 }
 
+/** How a refusal names the move done ("it cannot be cancelled"). */
+const MOVE_DONE: Record<WithdrawalMove['name'], string> = {
+  request: 'requested',
+  approve: 'approved',
+  auto_approve: 'approved',
+  reject: 'rejected',
+  cancel: 'cancelled',
+  transfer_succeeded: 'marked paid',
+  transfer_failed: 'marked failed',
+  transfer_unknown: 'left in doubt',
+  transfer_not_found: 'sent again',
+};
+
 /**
  * What `move` by `actor` does to `withdrawal` now: the refusal, or the next state with the fields
  * it stamps and its effects, from the table alone. A user never learns of another's withdrawal
@@ -151,7 +164,7 @@ export function planWithdrawalMove(withdrawal: PlannedWithdrawal, move: Withdraw
   const cell = WITHDRAWAL_CELLS.find((c) => c.from === withdrawal.status && c.move === move.name && c.actor === role);
   if (!cell) {
     if (!WITHDRAWAL_CELLS.some((c) => c.move === move.name && c.actor === role)) return new Forbidden();
-    return new InvalidState(`the withdrawal is ${withdrawal.status ?? 'not requested yet'}; it cannot be ${move.name.replace('_', ' ')}d`);
+    return new InvalidState(`the withdrawal is ${withdrawal.status ?? 'not requested yet'}; it cannot be ${MOVE_DONE[move.name]}`);
   }
   return { next: cell.to, stamps: stampsOf(cell, withdrawal, move, actor, now), effects: effectsOf(cell, withdrawal, move, actor) };
 }
