@@ -1,7 +1,7 @@
 import { type EventData } from '@market/contracts';
 import { type Tx } from '@market/shared/db';
 import { type EventWriter } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { InvalidState } from '@market/shared/errors';
 import { nextListingState, type ListingTrigger } from '../domain/listing-state';
 import { updateListing, type ListingRow, type ListingUpdate } from '../persistence/listing-repository';
 
@@ -53,7 +53,7 @@ export function listingSnapshot(row: ListingRow, reason: string | null, actorId:
 export function assertMove(row: ListingRow, trigger: ListingTrigger) {
   const next = nextListingState(row, trigger);
   if (!next) {
-    throw problems.invalidState(`listing is ${row.status} / ${row.review_status}; cannot ${trigger.replace('_', ' ')}`);
+    throw new InvalidState(`listing is ${row.status} / ${row.review_status}; cannot ${trigger.replace('_', ' ')}`);
   }
   return next;
 }

@@ -1,6 +1,6 @@
 import { type AdminIdentity } from '@market/shared/auth';
 import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { OwnerFrozen } from '../domain/errors';
 import { reachesRenters, type ListingTrigger } from '../domain/listing-state';
 import { toListingView } from './listing-view';
 import { isOwnerFrozen } from '../persistence/owner-standing-repository';
@@ -28,7 +28,7 @@ export async function moderateListing(
     const row = await anyListing(tx, id, { lock: true });
     assertMove(row, trigger);
     if (reachesRenters(trigger) && (await isOwnerFrozen(tx, row.owner_id))) {
-      throw problems.conflict('the listing’s owner is frozen; it cannot go online until they are unfrozen', 'OWNER_FROZEN');
+      throw new OwnerFrozen();
     }
     const moved = await moveListing(tx, deps.events, row, {
       trigger,

@@ -2,13 +2,15 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { OpenUploadBody, type OpenUploadResult, type z } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
-import { clientInputErrors, Problem, problems, zodIssuesToFieldErrors } from '@market/shared/http';
+import { DomainError, InvalidInput } from '@market/shared/errors';
+import { clientInputErrors, zodIssuesToFieldErrors } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { v7 as uuidv7 } from 'uuid';
+import { DeliveryNotJson, UnreadableDelivery, UploaderNotMatched, UploadTokenRefused } from '../domain/errors';
 import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OPEN_UPLOAD } from '../domain/listing-state';
 import { DEFAULT_SCREENSHOT_URL } from '../domain/screenshot-url';
-import { checkUploadItems, readBody, uploadOutcome, type BodyFault, type BodyReading, type DeliveredBody, type OpenUploadItem } from '../domain/open-upload';
+import { checkUploadItems, readBody, uploadOutcome, type BodyReading, type DeliveredBody, type OpenUploadItem } from '../domain/open-upload';
 import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
 import { insertListing } from '../persistence/listing-repository';
 import { insertOpenUpload } from '../persistence/open-upload-repository';
@@ -37,25 +39,15 @@ function credentialsOf(item: OpenUploadItem): string {
   return JSON.stringify({ account: item.account, password: item.password, extra: item.extra ?? {} });
 }
 
-const FAULTS: Record<BodyFault, () => Problem> = {
-  too_large: () => problems.payloadTooLarge(),
-  unsupported_encoding: () => problems.unsupportedMediaType('Content-Encoding must be gzip, deflate, br or identity'),
-  undecodable: () => new Problem(400, 'MALFORMED_BODY', 'the body could not be decompressed'),
-  aborted: () => new Problem(400, 'REQUEST_ABORTED', 'the request body was cut short'),
-};
-
-/** The body as the contract wants it, or the problem that refuses the delivery. */
-function parseDelivery(delivery: OpenUploadDelivery, reading: BodyReading, token: string | undefined): Body | Problem {
-  if (token && !tokenMatches(token, delivery.token)) return problems.unauthenticated('X-Upload-Token is missing or wrong');
-  if (delivery.fault) return FAULTS[delivery.fault]();
-  if (!reading.json.ok) {
-    const at = reading.json.position === null ? '' : ` (at position ${reading.json.position})`;
-    return new Problem(400, 'MALFORMED_JSON', `request body is not valid JSON${at}`);
-  }
+/** The body as the contract wants it, or the refusal of the delivery. */
+function parseDelivery(delivery: OpenUploadDelivery, reading: BodyReading, token: string | undefined): Body | DomainError {
+  if (token && !tokenMatches(token, delivery.token)) return new UploadTokenRefused();
+  if (delivery.fault) return new UnreadableDelivery(delivery.fault);
+  if (!reading.json.ok) return new DeliveryNotJson(reading.json.position);
   const unstorable = clientInputErrors(reading.json.value);
-  if (unstorable.length > 0) return problems.validation(unstorable);
+  if (unstorable.length > 0) return new InvalidInput(unstorable);
   const parsed = OpenUploadBody.safeParse(reading.json.value);
-  return parsed.success ? parsed.data : problems.validation(zodIssuesToFieldErrors(parsed.error.issues));
+  return parsed.success ? parsed.data : new InvalidInput(zodIssuesToFieldErrors(parsed.error.issues));
 }
 
 /**
@@ -75,18 +67,18 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
   const reading = readBody(delivery.bytes);
   let matchedAdminId: string | null = null;
   const refuse = async (err: unknown): Promise<never> => {
-    await recordRefusal(deps, facts, reading, err, { identity, matchedAdminId, tokenSent: delivery.token !== undefined }).catch((recordErr) =>
+    await recordRefusal(deps, facts, reading, deps.answerOf(err), { identity, matchedAdminId, tokenSent: delivery.token !== undefined }).catch((recordErr) =>
       delivery.log.error({ err: recordErr }, 'a refused open upload could not be recorded'),
     );
     throw err;
   };
 
   const body = parseDelivery(delivery, reading, deps.openUploadToken);
-  if (body instanceof Problem) return refuse(body);
+  if (body instanceof DomainError) return refuse(body);
   let publisherId: string;
   try {
     const admin = await deps.admins.matchUploader(body.uploaderName);
-    if (!admin) throw problems.unprocessable('UPLOADER_NOT_MATCHED', 'uploaderName matches no active admin');
+    if (!admin) throw new UploaderNotMatched();
     matchedAdminId = admin.id;
     publisherId = await deps.publishers.publisherFor(admin);
   } catch (err) {

@@ -1,7 +1,7 @@
 import { type UpdateListingBody, type z } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
-import { problems } from '@market/shared/http';
+import { InvalidInput } from '@market/shared/errors';
 import { changedFields, hoursBoundErrors } from '../domain/listing-content';
 import { LISTING_CREDENTIALS_SEALED, upsertListingCredentials } from '../persistence/credentials-repository';
 import { toListingView } from './listing-view';
@@ -24,7 +24,7 @@ export async function updateListing(deps: CatalogDeps, identity: Identity, id: s
     assertNotRented(row);
     assertMove(row, 'edit');
     const boundErrors = hoursBoundErrors(row, changes);
-    if (boundErrors.length > 0) throw problems.validation(boundErrors);
+    if (boundErrors.length > 0) throw new InvalidInput(boundErrors);
     if (credentials !== undefined) await upsertListingCredentials(tx, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
     const changed = changedFields(row, changes);
     if (Object.keys(changed).length === 0) return toListingView(row);
