@@ -8,14 +8,15 @@ import { type Logger } from '@market/shared/logging';
 import { v7 as uuidv7 } from 'uuid';
 import { DeliveryNotJson, UnreadableDelivery, UploaderNotMatched, UploadTokenRefused } from '../domain/errors';
 import { newListingContent } from '../domain/listing-content';
-import { CREATED_BY_OPEN_UPLOAD } from '../domain/listing-state';
+import { CREATED_BY_OWNER } from '../domain/listing-state';
+import { planListingMove } from '../domain/plan-listing-move';
 import { DEFAULT_SCREENSHOT_URL } from '../domain/screenshot-url';
 import { checkUploadItems, readBody, uploadOutcome, type BodyReading, type DeliveredBody, type OpenUploadItem } from '../domain/open-upload';
 import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
 import { insertListing } from '../persistence/listing-repository';
 import { insertOpenUpload } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
-import { listingSnapshot } from './listing-moves';
+import { carryOutListingPlan, listingFacts, planOrThrow } from './listing-moves';
 import { deliveryRecord, recordRefusal, type DeliveryFacts } from './open-upload-records';
 
 export interface OpenUploadDelivery extends DeliveredBody {
@@ -94,6 +95,9 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
     matched_admin_id: matchedAdminId,
     publisher_user_id: publisherId,
   });
+  // Each listing is its publisher's, created and submitted for review at once.
+  const created = listingFacts({ ...CREATED_BY_OWNER, rented: false }, false);
+  const submit = planOrThrow(planListingMove(created, { name: 'submit', reason: 'open upload' }, 'owner', record.received_at));
   const result: Result = {
     upload_id: record.id,
     listings: accepted.map(({ listingId }) => ({ id: listingId, status: 'draft', review_status: 'pending' })),
@@ -103,19 +107,19 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
   await deps.db
     .transaction(async (tx) => {
       await insertOpenUpload(tx, { ...record, result });
-    for (const { item, listingId } of accepted) {
-      const row = await insertListing(tx, {
-        id: listingId,
-        owner_id: publisherId,
-        ...newListingContent({ ...item, screenshot_urls: [DEFAULT_SCREENSHOT_URL] }),
-        ...CREATED_BY_OPEN_UPLOAD,
-        open_upload_id: record.id,
-        created_at: record.received_at,
-      });
-      await insertListingCredentials(tx, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
-      await deps.events.publish(tx, 'listing.submitted', listingSnapshot(row, 'open upload', publisherId));
-    }
-  })
+      for (const { item, listingId } of accepted) {
+        const row = await insertListing(tx, {
+          id: listingId,
+          owner_id: publisherId,
+          ...newListingContent({ ...item, screenshot_urls: [DEFAULT_SCREENSHOT_URL] }),
+          ...CREATED_BY_OWNER,
+          open_upload_id: record.id,
+          created_at: record.received_at,
+        });
+        await insertListingCredentials(tx, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
+        await carryOutListingPlan(tx, deps.events, row, submit, { actor: 'owner', actorId: publisherId });
+      }
+    })
     .catch(refuse);
   return result;
 }

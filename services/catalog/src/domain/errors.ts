@@ -1,4 +1,5 @@
-import { Conflict, NotFound, PermanentError, RuleBroken, Unauthenticated } from '@market/shared/errors';
+import { Conflict, Forbidden, InvalidState, NotFound, PermanentError, RuleBroken, Unauthenticated } from '@market/shared/errors';
+import type { ListingState } from './listing-state';
 import type { BodyFault } from './open-upload';
 
 /**
@@ -19,6 +20,20 @@ export type CatalogErrorCode =
 export class ListingNotFound extends NotFound {
   constructor() {
     super('listing not found');
+  }
+}
+
+/** A move the listing's state table has no row for from where the listing is (ADR 0008). */
+export class ListingMoveRefused extends InvalidState {
+  constructor(state: ListingState, move: string) {
+    super(`listing is ${state.status} / ${state.review_status}; cannot ${move.replace('_', ' ')}`);
+  }
+}
+
+/** A move that is never this actor's to make (an owner approving, the back office submitting). */
+export class ListingMoveForbidden extends Forbidden {
+  constructor(actor: string, move: string) {
+    super(`${actor} may not ${move.replace('_', ' ')} a listing`);
   }
 }
 
