@@ -8,6 +8,7 @@ import { publisherAccounts } from './adapters/publisher-accounts';
 import { catalogEnvShape, openUploadToken } from './config';
 import { catalogEventHandlers } from './events/handlers';
 import { loadDefaultScreenshot } from './http/default-screenshot';
+import { answerOf, catalogErrorStatuses } from './http/error-statuses';
 import { catalogInternalRoutes } from './http/internal-routes';
 import { catalogRouteBindings } from './http/routes';
 import { LISTING_CREDENTIALS_SEALED } from './persistence/credentials-repository';
@@ -30,6 +31,7 @@ export const catalogService = defineService({
   name: 'catalog',
   env: catalogEnvShape,
   entities: [],
+  errorStatuses: catalogErrorStatuses,
   migrations: [
     CreateOutboxAndInbox1763800000000,
     CreateListings1763900000000,
@@ -58,6 +60,7 @@ export const catalogService = defineService({
       publicReads,
       openUploadToken: openUploadToken(ctx.config),
       openUploadBodyLimit: ctx.config.OPEN_UPLOAD_BODY_LIMIT_BYTES,
+      answerOf,
     };
     return {
       routes: catalogRouteBindings(deps, loadDefaultScreenshot()),

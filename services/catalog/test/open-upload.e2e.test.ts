@@ -225,3 +225,36 @@ describe('open upload through the gateway', () => {
     });
   });
 });
+
+describe('open upload while identity is down', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      services: ['catalog', 'admin'],
+      serviceEnv: { catalog: { OPEN_UPLOAD_TOKEN: TOKEN }, admin: { ADMIN_BOOTSTRAP_USERNAME: UPLOADER } },
+    });
+  });
+  afterAll(() => stack?.stop());
+
+  it('answers 503 when the publisher cannot be had, and records the delivery with that answer', async () => {
+    const res = await api(stack.url).post(
+      '/api/open/listing-uploads',
+      { uploadTime: '2026-11-22 18:00:00', uploaderName: UPLOADER, data: account(30) },
+      undefined,
+      { 'x-upload-token': TOKEN },
+    );
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('UPSTREAM_UNAVAILABLE');
+    const rows = await stack.services.catalog!.ctx.db.query(`SELECT * FROM open_uploads WHERE request_id = $1`, [res.headers.get('x-request-id')]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      outcome: 'refused',
+      status: 503,
+      code: 'UPSTREAM_UNAVAILABLE',
+      reason: 'a backing service is unavailable; try again shortly',
+      matched_admin_id: expect.any(String),
+      publisher_user_id: null,
+    });
+  });
+});

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
 import { defineService, periodicJob } from '@market/shared/service';
 import { filesEnvShape } from './config';
+import { filesErrorStatuses } from './http/error-statuses';
 import { createUploadReceiver } from './http/receive-upload';
 import { filesInternalRoutes } from './http/internal-routes';
 import { fileRoutes } from './http/routes';
@@ -13,6 +14,7 @@ export const filesService = defineService({
   name: 'files',
   env: filesEnvShape,
   entities: [],
+  errorStatuses: filesErrorStatuses,
   migrations: [CreateOutboxAndInbox1763800000000, CreateFiles1763900000000],
   build: (ctx) => {
     const root = ctx.config.FILES_STORAGE_DIR;

@@ -278,7 +278,7 @@ describe('files service through the gateway', () => {
     const internal = internalClientAs(stack, 'orders');
     await expect(
       internal.call(attachFiles, { body: { keys: [key, missing, '../x'], biz_type: 'dispute', biz_id: 'd1', reader_ids: [stranger] } }),
-    ).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED', errors: [{ path: 'keys.1' }, { path: 'keys.2' }] });
+    ).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED', details: { errors: [{ path: 'keys.1' }, { path: 'keys.2' }] } });
     await expect(
       internal.call(attachFiles, { body: { keys: [key], biz_type: 'dispute', biz_id: 'd1', reader_ids: ['not-a-uuid'] } }),
     ).rejects.toMatchObject({ status: 400 });

@@ -1,9 +1,8 @@
 import { type EventData } from '@market/contracts';
 import { isUuid, type Tx } from '@market/shared/db';
 import { type EventWriter } from '@market/shared/events';
-import { nextListingState } from '../domain/listing-state';
 import { applyOwnerStanding, takeFreezeHolds } from '../persistence/owner-standing-repository';
-import { moveListing } from './listing-moves';
+import { carryOutListingPlan, systemPlanFor } from './listing-moves';
 
 export const OWNER_UNFROZEN_REASON = 'owner unfrozen';
 
@@ -16,7 +15,7 @@ export async function bringOwnerListingsBack(tx: Tx, events: EventWriter, data: 
   if (!isUuid(data.user_id)) return;
   if (!(await applyOwnerStanding(tx, data.user_id, false, new Date(data.unfrozen_at)))) return;
   for (const row of await takeFreezeHolds(tx, data.user_id)) {
-    if (!nextListingState(row, 'owner_unfrozen')) continue;
-    await moveListing(tx, events, row, { trigger: 'owner_unfrozen', reason: OWNER_UNFROZEN_REASON, actorId: data.unfrozen_by });
+    const plan = systemPlanFor(row, { name: 'owner_unfrozen', reason: OWNER_UNFROZEN_REASON }, false);
+    if (plan) await carryOutListingPlan(tx, events, row, plan, { actor: 'system', actorId: data.unfrozen_by });
   }
 }

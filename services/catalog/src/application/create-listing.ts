@@ -1,7 +1,7 @@
 import { type CreateListingBody, type z } from '@market/contracts';
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
-import { problems } from '@market/shared/http';
+import { Forbidden } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OWNER } from '../domain/listing-state';
@@ -17,7 +17,7 @@ import { validateScreenshotUrls } from './validate-screenshots';
  */
 export async function createListing(deps: CatalogDeps, identity: Identity, body: z.infer<typeof CreateListingBody>) {
   const ownerId = callerUserId(identity);
-  if (!ownerId) throw problems.forbidden('this account cannot own listings');
+  if (!ownerId) throw new Forbidden('this account cannot own listings');
   await validateScreenshotUrls(deps.files, body.screenshot_urls);
   const { credentials, ...content } = body;
   return deps.db.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid, type Queryable } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { ListingNotFound, ListingRented } from '../domain/errors';
 import { visibleToOwner } from '../domain/listing-state';
 import { findListing, type ListingRow } from '../persistence/listing-repository';
 
@@ -10,21 +10,21 @@ import { findListing, type ListingRow } from '../persistence/listing-repository'
  */
 export async function ownListing(db: Queryable, id: string, identity: Identity, opts: { lock?: boolean } = {}): Promise<ListingRow> {
   const ownerId = callerUserId(identity);
-  if (!ownerId || !isUuid(id)) throw problems.notFound('listing not found');
+  if (!ownerId || !isUuid(id)) throw new ListingNotFound();
   const row = await findListing(db, id, opts);
-  if (!row || row.owner_id !== ownerId || !visibleToOwner(row)) throw problems.notFound('listing not found');
+  if (!row || row.owner_id !== ownerId || !visibleToOwner(row)) throw new ListingNotFound();
   return row;
 }
 
 /** Any listing, for the back office and other services. */
 export async function anyListing(db: Queryable, id: string, opts: { lock?: boolean } = {}): Promise<ListingRow> {
-  if (!isUuid(id)) throw problems.notFound('listing not found');
+  if (!isUuid(id)) throw new ListingNotFound();
   const row = await findListing(db, id, opts);
-  if (!row) throw problems.notFound('listing not found');
+  if (!row) throw new ListingNotFound();
   return row;
 }
 
 /** A listing rented out cannot change under its renter (CONTRACT §4). */
 export function assertNotRented(row: ListingRow) {
-  if (row.rented) throw problems.conflict('listing is rented; try again when the rental has ended', 'LISTING_UNAVAILABLE');
+  if (row.rented) throw new ListingRented();
 }

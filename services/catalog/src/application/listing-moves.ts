@@ -1,34 +1,19 @@
 import { type EventData } from '@market/contracts';
+import { type Identity } from '@market/shared/auth';
 import { type Tx } from '@market/shared/db';
-import { type EventWriter } from '@market/shared/events';
-import { problems } from '@market/shared/http';
-import { nextListingState, type ListingTrigger } from '../domain/listing-state';
+import { DomainError } from '@market/shared/errors';
+import { recordAudit, type EventWriter } from '@market/shared/events';
+import { ListingMoveRefused } from '../domain/errors';
+import {
+  planListingMove,
+  type ListingActor,
+  type ListingFacts,
+  type ListingMove,
+  type ListingMoveRefusal,
+  type ListingPlan,
+} from '../domain/plan-listing-move';
 import { updateListing, type ListingRow, type ListingUpdate } from '../persistence/listing-repository';
-
-type ListingEventType =
-  | 'listing.submitted'
-  | 'listing.approved'
-  | 'listing.rejected'
-  | 'listing.offlined'
-  | 'listing.marked_abnormal'
-  | 'listing.updated'
-  | 'listing.deleted'
-  | 'listing.restored';
-
-export const LISTING_EVENT_OF: Record<ListingTrigger, ListingEventType> = {
-  submit: 'listing.submitted',
-  approve: 'listing.approved',
-  reject: 'listing.rejected',
-  offline: 'listing.offlined',
-  mark_abnormal: 'listing.marked_abnormal',
-  edit: 'listing.updated',
-  delete: 'listing.deleted',
-  owner_frozen: 'listing.offlined',
-  owner_unfrozen: 'listing.restored',
-};
-
-/** The moves whose reason is kept on the row for the back office (why it is offline or abnormal). */
-const KEEPS_REASON: ReadonlySet<ListingTrigger> = new Set(['offline', 'mark_abnormal', 'owner_frozen']);
+import { isOwnerFrozen, recordFreezeHold } from '../persistence/owner-standing-repository';
 
 /** Every listing event carries the whole snapshot (contracts/events.ts), so readers need nothing else. */
 export function listingSnapshot(row: ListingRow, reason: string | null, actorId: string | null): EventData<'listing.updated'> {
@@ -49,37 +34,63 @@ export function listingSnapshot(row: ListingRow, reason: string | null, actorId:
   };
 }
 
-/** Refuses a move the state table does not have; `row` must have been read under lock. */
-export function assertMove(row: ListingRow, trigger: ListingTrigger) {
-  const next = nextListingState(row, trigger);
-  if (!next) {
-    throw problems.invalidState(`listing is ${row.status} / ${row.review_status}; cannot ${trigger.replace('_', ' ')}`);
-  }
-  return next;
+/** Who makes a move: the actor the plan judges, the id its event names, the identity its audit entry names. */
+export interface MoveBy {
+  actor: ListingActor;
+  actorId: string | null;
+  identity?: Identity | null;
 }
 
-export interface MoveInput {
-  trigger: ListingTrigger;
-  reason?: string | null;
-  actorId: string | null;
-  /** further column changes made by the same move (edited content, reject reason) */
-  changes?: Omit<ListingUpdate, 'updated_at'>;
+/** What the plan needs to know of a listing read under lock. */
+export function listingFacts(row: Pick<ListingRow, 'status' | 'review_status' | 'rented'>, ownerFrozen: boolean): ListingFacts {
+  return { status: row.status, review_status: row.review_status, rented: row.rented, ownerFrozen };
+}
+
+/** A plan, or its refusal thrown. */
+export function planOrThrow(outcome: ListingPlan | ListingMoveRefusal): ListingPlan {
+  if (outcome instanceof DomainError) throw outcome;
+  return outcome;
 }
 
 /**
- * Moves a locked listing along the state table and writes its event, in the caller's transaction:
- * a concurrent move waits for the lock, then finds the new state and is refused.
+ * The plan of `move` on a listing read under lock, or its refusal thrown. The owner's standing is
+ * read after the listing lock, which a freeze being applied also takes, so an approval and a
+ * freeze racing each other cannot leave the listing online.
  */
-export async function moveListing(tx: Tx, events: EventWriter, row: ListingRow, input: MoveInput): Promise<ListingRow> {
-  const next = assertMove(row, input.trigger);
-  const reason = input.reason ?? null;
-  const moved = await updateListing(tx, row.id, {
-    ...input.changes,
-    status: next.status,
-    review_status: next.review_status,
-    status_reason: KEEPS_REASON.has(input.trigger) ? reason : null,
-    updated_at: new Date(),
-  });
-  await events.publish(tx, LISTING_EVENT_OF[input.trigger], listingSnapshot(moved, reason, input.actorId));
+export async function planMoveOf(tx: Tx, row: ListingRow, move: ListingMove, actor: ListingActor): Promise<ListingPlan> {
+  return planOrThrow(planListingMove(listingFacts(row, await isOwnerFrozen(tx, row.owner_id)), move, actor, new Date()));
+}
+
+/**
+ * The plan of a move the system makes on each of an owner's listings it applies to (their
+ * standing changed), or null for a listing the state table has no such move from.
+ */
+export function systemPlanFor(row: ListingRow, move: ListingMove, ownerFrozen: boolean): ListingPlan | null {
+  const outcome = planListingMove(listingFacts(row, ownerFrozen), move, 'system', new Date());
+  return outcome instanceof ListingMoveRefused ? null : planOrThrow(outcome);
+}
+
+/**
+ * Carries a plan out on the locked listing in the caller's transaction: its columns (and `content`,
+ * edited fields made by the same move), its event, its audit entry, its freeze hold. A concurrent
+ * move waits for the lock, then finds the new state and is refused.
+ */
+export async function carryOutListingPlan(
+  tx: Tx,
+  events: EventWriter,
+  row: ListingRow,
+  plan: ListingPlan,
+  by: MoveBy,
+  content: Omit<ListingUpdate, keyof ListingPlan['changes']> = {},
+): Promise<ListingRow> {
+  const moved = await updateListing(tx, row.id, { ...content, ...plan.changes });
+  await events.publish(tx, plan.event.type, listingSnapshot(moved, plan.event.reason, by.actorId));
+  if (plan.audit) await recordAudit(events, tx, by.identity ?? null, { ...plan.audit, biz_type: 'listing', biz_id: row.id });
+  if (plan.heldByFreeze) await recordFreezeHold(tx, row.id, row.owner_id);
   return moved;
+}
+
+/** Plans `move` on a locked listing and carries it out, or throws its refusal. */
+export async function moveListing(tx: Tx, events: EventWriter, row: ListingRow, move: ListingMove, by: MoveBy): Promise<ListingRow> {
+  return carryOutListingPlan(tx, events, row, await planMoveOf(tx, row, move, by.actor), by);
 }

@@ -2,7 +2,6 @@ import { REFUSED_DELIVERY_BYTES_KEPT } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { recordAudit } from '@market/shared/events';
-import { Problem } from '@market/shared/http';
 import { v7 as uuidv7 } from 'uuid';
 import {
   maskedText,
@@ -15,6 +14,7 @@ import {
 } from '../domain/open-upload';
 import { insertOpenUpload, OPEN_UPLOAD_RAW_SEALED, type OpenUploadRecord } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
+import type { RefusalAnswer } from './ports';
 
 /** Characters of a body that is not JSON shown (masked) to operators. */
 const MASKED_TEXT_CHARS = 4096;
@@ -62,26 +62,25 @@ export function deliveryRecord(deps: Pick<CatalogDeps, 'secrets'>, facts: Delive
   };
 }
 
-/** Records a delivery refused with `err` (a problem, or our own failure as a 500). */
+/** Records a delivery refused with `answer`, what the uploader was told. */
 export async function recordRefusal(
   deps: CatalogDeps,
   facts: DeliveryFacts,
   reading: BodyReading,
-  err: unknown,
+  answer: RefusalAnswer,
   extra: { identity?: Identity; matchedAdminId?: string | null; tokenSent?: boolean } = {},
 ) {
-  const problem = err instanceof Problem ? err : new Problem(500, 'INTERNAL', 'something went wrong on our side');
   const record = deliveryRecord(deps, facts, reading, {
-    outcome: problem.code === 'UPLOADER_NOT_MATCHED' ? 'unmatched' : 'refused',
-    status: problem.status,
-    code: problem.code,
-    reason: problem.message,
-    errors: problem.errors ?? [],
+    outcome: answer.code === 'UPLOADER_NOT_MATCHED' ? 'unmatched' : 'refused',
+    status: answer.status,
+    code: answer.code,
+    reason: answer.reason,
+    errors: answer.errors,
     matched_admin_id: extra.matchedAdminId ?? null,
   });
   await deps.db.transaction(async (tx) => {
     await insertOpenUpload(tx, record);
-    if (problem.status === 401 && extra.identity) {
+    if (answer.status === 401 && extra.identity) {
       await recordAudit(deps.events, tx, extra.identity, {
         action: 'open_upload.token_refused',
         biz_type: 'open_upload',

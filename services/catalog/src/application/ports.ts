@@ -1,4 +1,5 @@
 import type { fileMeta, InternalResult, matchAdminUser } from '@market/contracts';
+import type { FieldError } from '@market/shared/errors';
 
 export type FileMeta = InternalResult<typeof fileMeta>;
 export type MatchedAdmin = InternalResult<typeof matchAdminUser>;
@@ -17,3 +18,14 @@ export interface AdminDirectory {
 export interface PublisherAccounts {
   publisherFor(admin: { id: string; username: string }): Promise<string>;
 }
+
+/** What a client was answered for a refusal, as the HTTP edge answered it. */
+export interface RefusalAnswer {
+  status: number;
+  code: string;
+  reason: string;
+  errors: FieldError[];
+}
+
+/** The HTTP edge's answer to an error, so the record of a refused delivery says what the uploader was told. */
+export type AnswerOf = (err: unknown) => RefusalAnswer;

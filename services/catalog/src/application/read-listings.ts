@@ -9,7 +9,7 @@ import {
 } from '@market/contracts';
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { ListingNotFound } from '../domain/errors';
 import { isPublic, visibleToOwner } from '../domain/listing-state';
 import { queryListings, type ListingQuery } from '../persistence/listing-queries';
 import { countListings, findListing } from '../persistence/listing-repository';
@@ -27,7 +27,7 @@ async function page(deps: CatalogDeps, query: ListingQuery) {
  * listing reads the same for everyone, so that answer is shared through the cache.
  */
 export async function publicListing(deps: CatalogDeps, identity: Identity, id: string) {
-  if (!isUuid(id)) throw problems.notFound('listing not found');
+  if (!isUuid(id)) throw new ListingNotFound();
   const shared = await deps.publicReads.getIfShared(`listing:${id}`, async () => {
     const row = await findListing(deps.db, id);
     return row && isPublic(row) ? toListingView(row) : null;
@@ -36,7 +36,7 @@ export async function publicListing(deps: CatalogDeps, identity: Identity, id: s
   const row = await findListing(deps.db, id);
   const ownerId = callerUserId(identity);
   const visible = row && (isPublic(row) || (ownerId === row.owner_id && visibleToOwner(row)));
-  if (!row || !visible) throw problems.notFound('listing not found');
+  if (!row || !visible) throw new ListingNotFound();
   return toListingView(row);
 }
 

@@ -6,7 +6,7 @@ import {
   type RouteQuery,
   type z,
 } from '@market/contracts';
-import { problems } from '@market/shared/http';
+import { OpenUploadNotFound } from '../domain/errors';
 import { findOpenUpload, queryOpenUploads, type OpenUploadSummaryRow } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
 
@@ -50,7 +50,7 @@ export async function openUploadRecords(deps: CatalogDeps, query: RouteQuery<typ
 /** One delivery with its redacted copy; the sealed bytes are not read. */
 export async function openUploadRecord(deps: CatalogDeps, id: string): Promise<z.infer<typeof OpenUploadRecord>> {
   const row = await findOpenUpload(deps.db, id);
-  if (!row) throw problems.notFound('open upload not found');
+  if (!row) throw new OpenUploadNotFound();
   const result = OpenUploadResult.safeParse(row.result);
   return {
     ...toSummary(row),

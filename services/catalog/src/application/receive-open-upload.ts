@@ -2,18 +2,21 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { OpenUploadBody, type OpenUploadResult, type z } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
-import { clientInputErrors, Problem, problems, zodIssuesToFieldErrors } from '@market/shared/http';
+import { DomainError, InvalidInput } from '@market/shared/errors';
+import { clientInputErrors, zodIssuesToFieldErrors } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { v7 as uuidv7 } from 'uuid';
+import { DeliveryNotJson, UnreadableDelivery, UploaderNotMatched, UploadTokenRefused } from '../domain/errors';
 import { newListingContent } from '../domain/listing-content';
-import { CREATED_BY_OPEN_UPLOAD } from '../domain/listing-state';
+import { CREATED_BY_OWNER } from '../domain/listing-state';
+import { planListingMove } from '../domain/plan-listing-move';
 import { DEFAULT_SCREENSHOT_URL } from '../domain/screenshot-url';
-import { checkUploadItems, readBody, uploadOutcome, type BodyFault, type BodyReading, type DeliveredBody, type OpenUploadItem } from '../domain/open-upload';
+import { checkUploadItems, readBody, uploadOutcome, type BodyReading, type DeliveredBody, type OpenUploadItem } from '../domain/open-upload';
 import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persistence/credentials-repository';
 import { insertListing } from '../persistence/listing-repository';
 import { insertOpenUpload } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
-import { listingSnapshot } from './listing-moves';
+import { carryOutListingPlan, listingFacts, planOrThrow } from './listing-moves';
 import { deliveryRecord, recordRefusal, type DeliveryFacts } from './open-upload-records';
 
 export interface OpenUploadDelivery extends DeliveredBody {
@@ -37,25 +40,15 @@ function credentialsOf(item: OpenUploadItem): string {
   return JSON.stringify({ account: item.account, password: item.password, extra: item.extra ?? {} });
 }
 
-const FAULTS: Record<BodyFault, () => Problem> = {
-  too_large: () => problems.payloadTooLarge(),
-  unsupported_encoding: () => problems.unsupportedMediaType('Content-Encoding must be gzip, deflate, br or identity'),
-  undecodable: () => new Problem(400, 'MALFORMED_BODY', 'the body could not be decompressed'),
-  aborted: () => new Problem(400, 'REQUEST_ABORTED', 'the request body was cut short'),
-};
-
-/** The body as the contract wants it, or the problem that refuses the delivery. */
-function parseDelivery(delivery: OpenUploadDelivery, reading: BodyReading, token: string | undefined): Body | Problem {
-  if (token && !tokenMatches(token, delivery.token)) return problems.unauthenticated('X-Upload-Token is missing or wrong');
-  if (delivery.fault) return FAULTS[delivery.fault]();
-  if (!reading.json.ok) {
-    const at = reading.json.position === null ? '' : ` (at position ${reading.json.position})`;
-    return new Problem(400, 'MALFORMED_JSON', `request body is not valid JSON${at}`);
-  }
+/** The body as the contract wants it, or the refusal of the delivery. */
+function parseDelivery(delivery: OpenUploadDelivery, reading: BodyReading, token: string | undefined): Body | DomainError {
+  if (token && !tokenMatches(token, delivery.token)) return new UploadTokenRefused();
+  if (delivery.fault) return new UnreadableDelivery(delivery.fault);
+  if (!reading.json.ok) return new DeliveryNotJson(reading.json.position);
   const unstorable = clientInputErrors(reading.json.value);
-  if (unstorable.length > 0) return problems.validation(unstorable);
+  if (unstorable.length > 0) return new InvalidInput(unstorable);
   const parsed = OpenUploadBody.safeParse(reading.json.value);
-  return parsed.success ? parsed.data : problems.validation(zodIssuesToFieldErrors(parsed.error.issues));
+  return parsed.success ? parsed.data : new InvalidInput(zodIssuesToFieldErrors(parsed.error.issues));
 }
 
 /**
@@ -75,18 +68,18 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
   const reading = readBody(delivery.bytes);
   let matchedAdminId: string | null = null;
   const refuse = async (err: unknown): Promise<never> => {
-    await recordRefusal(deps, facts, reading, err, { identity, matchedAdminId, tokenSent: delivery.token !== undefined }).catch((recordErr) =>
+    await recordRefusal(deps, facts, reading, deps.answerOf(err), { identity, matchedAdminId, tokenSent: delivery.token !== undefined }).catch((recordErr) =>
       delivery.log.error({ err: recordErr }, 'a refused open upload could not be recorded'),
     );
     throw err;
   };
 
   const body = parseDelivery(delivery, reading, deps.openUploadToken);
-  if (body instanceof Problem) return refuse(body);
+  if (body instanceof DomainError) return refuse(body);
   let publisherId: string;
   try {
     const admin = await deps.admins.matchUploader(body.uploaderName);
-    if (!admin) throw problems.unprocessable('UPLOADER_NOT_MATCHED', 'uploaderName matches no active admin');
+    if (!admin) throw new UploaderNotMatched();
     matchedAdminId = admin.id;
     publisherId = await deps.publishers.publisherFor(admin);
   } catch (err) {
@@ -102,6 +95,9 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
     matched_admin_id: matchedAdminId,
     publisher_user_id: publisherId,
   });
+  // Each listing is its publisher's, created and submitted for review at once.
+  const created = listingFacts({ ...CREATED_BY_OWNER, rented: false }, false);
+  const submit = planOrThrow(planListingMove(created, { name: 'submit', reason: 'open upload' }, 'owner', record.received_at));
   const result: Result = {
     upload_id: record.id,
     listings: accepted.map(({ listingId }) => ({ id: listingId, status: 'draft', review_status: 'pending' })),
@@ -111,19 +107,19 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
   await deps.db
     .transaction(async (tx) => {
       await insertOpenUpload(tx, { ...record, result });
-    for (const { item, listingId } of accepted) {
-      const row = await insertListing(tx, {
-        id: listingId,
-        owner_id: publisherId,
-        ...newListingContent({ ...item, screenshot_urls: [DEFAULT_SCREENSHOT_URL] }),
-        ...CREATED_BY_OPEN_UPLOAD,
-        open_upload_id: record.id,
-        created_at: record.received_at,
-      });
-      await insertListingCredentials(tx, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
-      await deps.events.publish(tx, 'listing.submitted', listingSnapshot(row, 'open upload', publisherId));
-    }
-  })
+      for (const { item, listingId } of accepted) {
+        const row = await insertListing(tx, {
+          id: listingId,
+          owner_id: publisherId,
+          ...newListingContent({ ...item, screenshot_urls: [DEFAULT_SCREENSHOT_URL] }),
+          ...CREATED_BY_OWNER,
+          open_upload_id: record.id,
+          created_at: record.received_at,
+        });
+        await insertListingCredentials(tx, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
+        await carryOutListingPlan(tx, deps.events, row, submit, { actor: 'owner', actorId: publisherId });
+      }
+    })
     .catch(refuse);
   return result;
 }

@@ -1,5 +1,4 @@
 import { type InternalInput, type recordRefusedOpenUpload } from '@market/contracts';
-import { Problem } from '@market/shared/http';
 import { readBody } from '../domain/open-upload';
 import type { CatalogDeps } from './deps';
 import { recordRefusal } from './open-upload-records';
@@ -15,6 +14,6 @@ export async function recordRefusedDelivery(deps: CatalogDeps, report: InternalI
     ip: report.ip,
     requestId: report.request_id,
   };
-  const record = await recordRefusal(deps, facts, readBody(bytes), new Problem(report.status, report.code, report.reason));
+  const record = await recordRefusal(deps, facts, readBody(bytes), { status: report.status, code: report.code, reason: report.reason, errors: [] });
   return { id: record.id };
 }

@@ -8,11 +8,7 @@ import type { CatalogDeps } from './deps';
 export async function submitListing(deps: CatalogDeps, identity: Identity, id: string) {
   return deps.db.transaction(async (tx) => {
     const row = await ownListing(tx, id, identity, { lock: true });
-    const moved = await moveListing(tx, deps.events, row, {
-      trigger: 'submit',
-      actorId: row.owner_id,
-      changes: { reject_reason: null },
-    });
+    const moved = await moveListing(tx, deps.events, row, { name: 'submit' }, { actor: 'owner', actorId: row.owner_id });
     return toListingView(moved);
   });
 }

@@ -1,9 +1,8 @@
 import { type EventData } from '@market/contracts';
 import { isUuid, type Tx } from '@market/shared/db';
 import { type EventWriter } from '@market/shared/events';
-import { isPublic } from '../domain/listing-state';
-import { applyOwnerStanding, lockListingsOfOwner, recordFreezeHold } from '../persistence/owner-standing-repository';
-import { moveListing } from './listing-moves';
+import { applyOwnerStanding, lockListingsOfOwner } from '../persistence/owner-standing-repository';
+import { carryOutListingPlan, systemPlanFor } from './listing-moves';
 
 export const OWNER_FROZEN_REASON = 'owner frozen';
 
@@ -16,8 +15,7 @@ export async function takeOwnerListingsOffline(tx: Tx, events: EventWriter, data
   if (!isUuid(data.user_id)) return;
   if (!(await applyOwnerStanding(tx, data.user_id, true, new Date(data.frozen_at)))) return;
   for (const row of await lockListingsOfOwner(tx, data.user_id)) {
-    if (!isPublic(row)) continue;
-    await moveListing(tx, events, row, { trigger: 'owner_frozen', reason: OWNER_FROZEN_REASON, actorId: data.frozen_by });
-    await recordFreezeHold(tx, row.id, row.owner_id);
+    const plan = systemPlanFor(row, { name: 'owner_frozen', reason: OWNER_FROZEN_REASON }, true);
+    if (plan) await carryOutListingPlan(tx, events, row, plan, { actor: 'system', actorId: data.frozen_by });
   }
 }

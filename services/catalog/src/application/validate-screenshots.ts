@@ -1,4 +1,4 @@
-import { problems, type FieldError } from '@market/shared/http';
+import { InvalidInput, type FieldError } from '@market/shared/errors';
 import type { FileRegistry } from './ports';
 import { classifyScreenshotUrl, PUBLIC_FILE_SCENES } from '../domain/screenshot-url';
 
@@ -25,6 +25,6 @@ export async function validateScreenshotUrls(files: FileRegistry, urls: string[]
   );
   if (errors.length > 0) {
     errors.sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
-    throw problems.validation(errors, 'screenshot_urls must be files of this system');
+    throw new InvalidInput(errors, 'screenshot_urls must be files of this system');
   }
 }

@@ -1,5 +1,5 @@
 import { type attachFiles as attachFilesRoute, type z } from '@market/contracts';
-import { problems } from '@market/shared/http';
+import { UnknownFiles } from '../domain/errors';
 import { isFileKey } from '../domain/file-key';
 import { existingKeys, insertAttachments } from '../persistence/file-repository';
 import type { FilesDeps } from './deps';
@@ -20,7 +20,7 @@ export async function attachFiles(deps: FilesDeps, input: AttachFilesInput): Pro
       .map((key, index) => ({ key, index }))
       .filter(({ key }) => !known.has(key))
       .map(({ index }) => ({ path: `keys.${index}`, message: 'no such file' }));
-    if (unknown.length > 0) throw problems.validation(unknown, 'some files do not exist');
+    if (unknown.length > 0) throw new UnknownFiles(unknown);
     await insertAttachments(tx, { keys, readerIds, bizType: input.biz_type, bizId: input.biz_id });
     return { attached: keys.length };
   });

@@ -1,6 +1,6 @@
 import { type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { FileNotFound } from '../domain/errors';
 import { isFileKey } from '../domain/file-key';
 import { userMayRead } from '../domain/read-access';
 import { findFileForReader, type FileRecord } from '../persistence/file-repository';
@@ -12,9 +12,9 @@ import type { FilesDeps } from './deps';
  * even learn that a private file exists.
  */
 export async function findReadableFile(deps: FilesDeps, key: string, caller: Identity): Promise<FileRecord> {
-  if (!isFileKey(key)) throw problems.notFound();
+  if (!isFileKey(key)) throw new FileNotFound();
   const userId = caller.kind === 'user' && isUuid(caller.sub) ? caller.sub : null;
   const found = await findFileForReader(deps.db, key, userId);
-  if (!found || !userMayRead(found.file, userId, found.attached)) throw problems.notFound();
+  if (!found || !userMayRead(found.file, userId, found.attached)) throw new FileNotFound();
   return found.file;
 }

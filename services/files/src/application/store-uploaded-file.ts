@@ -1,7 +1,8 @@
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { Forbidden } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import { isAcceptedContentType } from '../domain/content-type';
+import { FileTypeNotAccepted } from '../domain/errors';
 import { newFileKey } from '../domain/file-key';
 import { sanitiseOriginalName } from '../domain/file-name';
 import type { Scene } from '../domain/scene';
@@ -25,11 +26,9 @@ export async function storeUploadedFile(
   deps: FilesDeps,
   input: { ownerId: string; scene: Scene; received: ReceivedFile },
 ): Promise<FileRecord> {
-  if (!isUuid(input.ownerId)) throw problems.forbidden('this caller cannot own files');
+  if (!isUuid(input.ownerId)) throw new Forbidden('this caller cannot own files');
   const contentType = await sniffContentType(input.received.path);
-  if (!isAcceptedContentType(contentType)) {
-    throw problems.unsupportedMediaType('only JPG, PNG, WebP and PDF files are accepted');
-  }
+  if (!isAcceptedContentType(contentType)) throw new FileTypeNotAccepted();
   const sha256 = await sha256OfFile(input.received.path);
   const key = newFileKey(input.scene, contentType, uuidv7(), new Date());
   // Bytes first, row second: a crash in between leaves an unreferenced object, never a row without bytes.

@@ -14,10 +14,11 @@ export interface ReceivedUpload {
 
 /**
  * Multer's limit errors are mapped by the kit's error handler; our own disk failing stays a 500.
- * Anything else from the parser (no boundary, a broken or cut-off body) is the client's doing.
+ * Anything else from the parser (no boundary, a broken or cut-off body) is the client's doing:
+ * reading the body is the edge's business, so those are answered as problems here.
  */
 function asRequestError(err: unknown, req: Request): unknown {
-  if (err instanceof multer.MulterError || err instanceof Problem) return err;
+  if (err instanceof multer.MulterError) return err;
   if (typeof (err as NodeJS.ErrnoException).syscall === 'string') return err;
   if (req.destroyed) return new Problem(400, 'REQUEST_ABORTED', 'the request body was cut short');
   return problems.validation([{ path: '(multipart)', message: 'malformed multipart body' }], 'the multipart body could not be read');

@@ -2,9 +2,9 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { Request, Response } from 'express';
-import { problems } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { dispositionOf } from '../domain/content-type';
+import { FileNotFound } from '../domain/errors';
 import { asciiFallbackName } from '../domain/file-name';
 import { isPublicScene } from '../domain/scene';
 import type { FileRecord } from '../persistence/file-repository';
@@ -33,7 +33,7 @@ export async function sendStoredFile(req: Request, res: Response, file: FileReco
   } catch (err) {
     if (!(err instanceof ObjectNotFound)) throw err;
     log.error({ key: file.key }, 'file has metadata but no stored object');
-    throw problems.notFound();
+    throw new FileNotFound();
   }
   res.status(200).set({
     ...validators,

@@ -1,0 +1,93 @@
+import { Conflict, Forbidden, InvalidState, NotFound, PermanentError, RuleBroken, Unauthenticated } from '@market/shared/errors';
+import type { ListingState } from './listing-state';
+import type { BodyFault } from './open-upload';
+
+/**
+ * Catalog's own refusal codes, beyond the kit's (NOT_FOUND, INVALID_STATE, VALIDATION_FAILED, …):
+ * each has a status in `http/error-statuses.ts`, whose table must name every one of them.
+ */
+export type CatalogErrorCode =
+  | 'LISTING_UNAVAILABLE'
+  | 'OWNER_FROZEN'
+  | 'UPLOADER_NOT_MATCHED'
+  | 'MALFORMED_JSON'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'MALFORMED_BODY'
+  | 'REQUEST_ABORTED';
+
+/** A listing that is not there, or not the caller's to see: the same refusal, so ids reveal nothing. */
+export class ListingNotFound extends NotFound {
+  constructor() {
+    super('listing not found');
+  }
+}
+
+/** A move the listing's state table has no row for from where the listing is (ADR 0008). */
+export class ListingMoveRefused extends InvalidState {
+  constructor(state: ListingState, move: string) {
+    super(`listing is ${state.status} / ${state.review_status}; cannot ${move.replace('_', ' ')}`);
+  }
+}
+
+/** A move that is never this actor's to make (an owner approving, the back office submitting). */
+export class ListingMoveForbidden extends Forbidden {
+  constructor(actor: string, move: string) {
+    super(`${actor} may not ${move.replace('_', ' ')} a listing`);
+  }
+}
+
+/** A listing rented out cannot change under its renter; it can once the rental has ended. */
+export class ListingRented extends Conflict {
+  constructor() {
+    super('listing is rented; try again when the rental has ended', 'LISTING_UNAVAILABLE' satisfies CatalogErrorCode);
+  }
+}
+
+/** A move that would put a frozen owner's listing in renters' reach; it can once they are unfrozen. */
+export class OwnerFrozen extends Conflict {
+  constructor() {
+    super('the listing’s owner is frozen; it cannot go online until they are unfrozen', 'OWNER_FROZEN' satisfies CatalogErrorCode);
+  }
+}
+
+export class OpenUploadNotFound extends NotFound {
+  constructor() {
+    super('open upload not found');
+  }
+}
+
+/** An open upload whose `X-Upload-Token` is missing or is not the configured one. */
+export class UploadTokenRefused extends Unauthenticated {
+  constructor() {
+    super('X-Upload-Token is missing or wrong');
+  }
+}
+
+/** An open upload whose `uploaderName` names no active admin (spec rule 4). */
+export class UploaderNotMatched extends RuleBroken {
+  constructor() {
+    super('UPLOADER_NOT_MATCHED' satisfies CatalogErrorCode, 'uploaderName matches no active admin');
+  }
+}
+
+/** An open upload whose body is not JSON; only the parser's position is told, never the text around it. */
+export class DeliveryNotJson extends PermanentError {
+  constructor(position: number | null) {
+    super('MALFORMED_JSON' satisfies CatalogErrorCode, `request body is not valid JSON${position === null ? '' : ` (at position ${position})`}`);
+  }
+}
+
+const UNREADABLE: Record<BodyFault, { code: CatalogErrorCode; message: string }> = {
+  too_large: { code: 'PAYLOAD_TOO_LARGE', message: 'request body is too large' },
+  unsupported_encoding: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Encoding must be gzip, deflate, br or identity' },
+  undecodable: { code: 'MALFORMED_BODY', message: 'the body could not be decompressed' },
+  aborted: { code: 'REQUEST_ABORTED', message: 'the request body was cut short' },
+};
+
+/** An open upload whose bytes could not be taken as a body at all. */
+export class UnreadableDelivery extends PermanentError {
+  constructor(readonly fault: BodyFault) {
+    super(UNREADABLE[fault].code, UNREADABLE[fault].message);
+  }
+}

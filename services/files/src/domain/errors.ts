@@ -1,0 +1,27 @@
+import { InvalidInput, NotFound, PermanentError, type FieldError } from '@market/shared/errors';
+
+/**
+ * The files service's own refusal codes, beyond the kit's (NOT_FOUND, FORBIDDEN, VALIDATION_FAILED):
+ * each has a status in `http/error-statuses.ts`, whose table must name every one of them.
+ */
+export type FilesErrorCode = 'UNSUPPORTED_MEDIA_TYPE';
+
+/**
+ * A key that is malformed, unknown, or names a file the caller may not read: the same refusal,
+ * so a stranger cannot even learn that a private file exists.
+ */
+export class FileNotFound extends NotFound {}
+
+/** Bytes that are none of the accepted types (judged by their magic numbers, not the client's word). */
+export class FileTypeNotAccepted extends PermanentError {
+  constructor() {
+    super('UNSUPPORTED_MEDIA_TYPE' satisfies FilesErrorCode, 'only JPG, PNG, WebP and PDF files are accepted');
+  }
+}
+
+/** Keys to attach that name no stored file, each by its index. */
+export class UnknownFiles extends InvalidInput {
+  constructor(errors: FieldError[]) {
+    super(errors, 'some files do not exist');
+  }
+}
