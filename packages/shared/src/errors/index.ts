@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { isDatabaseUnavailable } from '../db/errors';
 import { Problem } from '../http/problem';
 
@@ -12,6 +13,17 @@ export type FailureKind = 'permanent' | 'transient';
 export interface FieldError {
   path: string;
   message: string;
+}
+
+/** A schema's issues as field errors, their paths under `prefix` (`body`, `query`, `value`). */
+export function zodIssuesToFieldErrors(issues: z.core.$ZodIssue[], prefix?: string): FieldError[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const full = [prefix, path].filter(Boolean).join('.');
+    let message = issue.message;
+    if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
+    return { path: full || '(root)', message };
+  });
 }
 
 /** What a refusal may carry beyond its code and message, still free of any transport. */

@@ -1,15 +1,6 @@
 import type { z } from 'zod';
+import { zodIssuesToFieldErrors } from '../errors';
 import { problems, type FieldError } from './problem';
-
-export function zodIssuesToFieldErrors(issues: z.core.$ZodIssue[], prefix?: string): FieldError[] {
-  return issues.map((issue) => {
-    const path = issue.path.map(String).join('.');
-    const full = [prefix, path].filter(Boolean).join('.');
-    let message = issue.message;
-    if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
-    return { path: full || '(root)', message };
-  });
-}
 
 /** Parses `input` or throws 400 VALIDATION_FAILED listing every problem; nothing has changed yet. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, where?: string): z.infer<S> {

@@ -1,8 +1,7 @@
 import { type SystemConfig, type z } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { recordAudit } from '@market/shared/events';
-import { InvalidInput, NotFound } from '@market/shared/errors';
-import { zodIssuesToFieldErrors } from '@market/shared/http';
+import { InvalidInput, NotFound, zodIssuesToFieldErrors } from '@market/shared/errors';
 import { systemConfigSchema } from '../domain/system-config';
 import { lockSystemConfig, writeSystemConfig } from '../persistence/system-configs';
 import type { AdminDeps } from './deps';

@@ -1,5 +1,5 @@
 import { OpenUploadAccount, type z } from '@market/contracts';
-import { zodIssuesToFieldErrors, type FieldError } from '@market/shared/http';
+import { zodIssuesToFieldErrors, type FieldError } from '@market/shared/errors';
 
 export type OpenUploadItem = z.infer<typeof OpenUploadAccount>;
 export type UploadOutcome = 'accepted' | 'partial' | 'rejected' | 'unmatched' | 'refused';

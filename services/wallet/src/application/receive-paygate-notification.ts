@@ -1,8 +1,7 @@
 import { PaygateNotifyBody } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { InvalidInput, NotFound } from '@market/shared/errors';
-import { zodIssuesToFieldErrors } from '@market/shared/http';
+import { InvalidInput, NotFound, zodIssuesToFieldErrors } from '@market/shared/errors';
 import { NotificationAmountMismatch, NotificationNotJson, NotificationSignatureInvalid } from '../domain/errors';
 import { paygateSignatureError } from '../domain/paygate-signature';
 import { findPayment } from '../persistence/payment-repository';
