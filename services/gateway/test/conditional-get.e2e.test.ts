@@ -1,13 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkedFetch, mintToken, startStack, type Stack } from '@market/testkit';
-
-// The smallest well-formed PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+import { checkedFetch, mintToken, startStack, TINY_PNG as PNG, type Stack } from '@market/testkit';
 
 /**
  * A client revalidating a stored file through the gateway, with `fetch()` as a browser or the SDK
