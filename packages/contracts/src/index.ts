@@ -2,6 +2,7 @@ export * from './api';
 export * from './common';
 export * from './events';
 export * from './internal';
+export * from './route-matcher';
 export * from './routing';
 export * from './services';
 export * from './system-config';

@@ -29,7 +29,7 @@ import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
 
 export { closeLeftovers, closeOnTeardown } from './leftovers';
 export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
-export { Market, startMarket, type Client, type MarketCaller, type OrderAction } from './market';
+export { Market, startMarket, TINY_PNG, type Client, type MarketCaller, type OrderAction } from './market';
 // Other services' internals a test may need, only through their package entries: seeding admins, the
 // money and ledger checks, the dashboard's figures to compare against.
 export { Argon2Passwords, createAdmin, DEV_BOOTSTRAP_PASSWORD, verifyMoney } from '@market/admin/testing';

@@ -7,7 +7,8 @@ import { DEV_BOOTSTRAP_PASSWORD } from '@market/admin/testing';
 import { createMarketClient, ok, type MarketClient, type paths, type Realm } from '@market/sdk';
 import { checkedFetch, api, eventually, outboxEvents, startStack, type Stack } from './index';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+/** The smallest well-formed PNG, for tests that upload a file. */
+export const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 /** A user logged in through identity's SMS flow, as the market's helpers hand one out. */
 export interface MarketCaller {
@@ -133,7 +134,7 @@ export class Market {
   /** Uploads a tiny PNG as `user`; private scenes are readable by the uploader only until attached. */
   async upload(user: MarketCaller, scene: 'handoff' | 'dispute'): Promise<{ key: string; url: string }> {
     const form = new FormData();
-    form.append('file', new Blob([PNG]), 'evidence.png');
+    form.append('file', new Blob([TINY_PNG]), 'evidence.png');
     form.append('scene', scene);
     // the form goes out as it is: openapi-fetch passes a FormData body through with its own boundary
     const uploaded = await ok(this.sdk(user.token).api.POST('/api/files/upload', { body: form as never }));

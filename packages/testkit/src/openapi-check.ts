@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { RouteMatcher } from '@market/contracts';
 
 /**
  * Holds every answer an end-to-end test receives from a stack's gateway against the OpenAPI
@@ -14,8 +15,8 @@ type Json = Record<string, any>;
 interface Operation {
   id: string;
   method: string;
-  template: string;
-  pattern: RegExp;
+  /** the document's path template, as the matcher reads it */
+  path: string;
   pointer: string;
   responses: Record<string, Json>;
 }
@@ -31,15 +32,6 @@ export interface Answer {
 
 const DOCUMENT_ID = 'https://market.test/openapi.json';
 const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/;
-
-/** `/api/orders/{id}` → a pattern over the raw (percent-encoded) path. */
-function pathPattern(template: string): RegExp {
-  const source = template
-    .split(/\{[^}]+\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
-  return new RegExp(`^${source}$`);
-}
 
 /** A JSON pointer into the document as a URI fragment. */
 function fragment(...segments: string[]): string {
@@ -63,23 +55,25 @@ export class OpenApiMismatch extends Error {}
 
 export class DocumentCheck {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  private readonly operations: Operation[];
+  /** the document's operations, matched to a path as the gateway matches its routes */
+  private readonly operations: RouteMatcher<Operation>;
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(document: Json) {
     addFormats(this.ajv);
     this.ajv.addSchema({ ...document, $id: DOCUMENT_ID });
-    this.operations = Object.entries(document.paths as Record<string, Json>).flatMap(([template, item]) =>
-      Object.entries(item)
-        .filter(([method]) => ['get', 'post', 'put', 'delete', 'patch'].includes(method))
-        .map(([method, op]) => ({
-          id: String(op.operationId),
-          method: method.toUpperCase(),
-          template,
-          pattern: pathPattern(template),
-          pointer: fragment('paths', template, method, 'responses'),
-          responses: op.responses as Record<string, Json>,
-        })),
+    this.operations = new RouteMatcher(
+      Object.entries(document.paths as Record<string, Json>).flatMap(([template, item]) =>
+        Object.entries(item)
+          .filter(([method]) => ['get', 'post', 'put', 'delete', 'patch'].includes(method))
+          .map(([method, op]) => ({
+            id: String(op.operationId),
+            method: method.toUpperCase(),
+            path: template,
+            pointer: fragment('paths', template, method, 'responses'),
+            responses: op.responses as Record<string, Json>,
+          })),
+      ),
     );
   }
 
@@ -113,22 +107,18 @@ export class DocumentCheck {
   /** Throws OpenApiMismatch when the answer is not what the document says `method path` answers. */
   check(answer: Answer) {
     const path = new URL(answer.url).pathname;
-    const method = answer.method === 'HEAD' ? 'GET' : answer.method;
-    const onPath = this.operations.filter((op) => op.pattern.test(path));
-    // a literal path wins over a template that also matches it (`/api/listings/default-upload-screenshot` over `/api/listings/{id}`)
-    const operation =
-      onPath.find((op) => op.method === method && !op.template.includes('{')) ?? onPath.find((op) => op.method === method);
+    const operation = this.operations.match(answer.method, path)?.route;
     if (!operation) {
       // nothing to document an answer in: the gateway refuses a path no contract has (404) and a
       // method a path does not take (405), both as problems
-      const expected = onPath.length > 0 ? 405 : 404;
-      if (answer.status !== expected) this.fail(answer, `no operation ${method} ${path} in the document, and not a ${expected}`);
+      const expected = this.operations.allowedMethods(path).length > 0 ? 405 : 404;
+      if (answer.status !== expected) this.fail(answer, `no operation ${answer.method} ${path} in the document, and not a ${expected}`);
       if (mediaType(answer.contentType) !== 'application/problem+json') this.fail(answer, `a ${expected} must be a problem`);
       this.validateBody(answer, `${expected} (no operation)`, fragment('components', 'schemas', 'Problem'));
       recordPair(`(no operation) ${expected}`);
       return;
     }
-    const label = `${operation.id} (${operation.method} ${operation.template})`;
+    const label = `${operation.id} (${operation.method} ${operation.path})`;
     const key = [String(answer.status), `${String(answer.status)[0]}XX`, 'default'].find((k) => k in operation.responses);
     if (!key) this.fail(answer, `${label} does not document status ${answer.status}`);
     recordPair(`${operation.id} ${answer.status}`);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type AnyRoute, type ServiceName } from '@market/contracts';
+import { allRoutes, RouteMatcher, type AnyRoute, type ServiceName } from '@market/contracts';
 import { ASSERTION_HEADER, createAssertionSigner, Revocations, type Identity } from '@market/shared/auth';
 import { roundRobin, serviceAddresses, serviceUrls } from '@market/shared/config';
 import { InternalClient, Problem, problems, sendProblem } from '@market/shared/http';
@@ -11,7 +11,6 @@ import type { GatewayConfig } from './config';
 import { createServiceProxy, createStreamProxy, type ProxyMiddleware } from './proxy';
 import { createRateLimits } from './rate-limit';
 import { refusedUploadReporter } from './refused-uploads';
-import { RouteTable } from './route-table';
 
 /** Headers that would let a client speak for the gateway; never forwarded as sent. */
 const CLIENT_FORBIDDEN_HEADER = /^(x-internal-|x-user-|x-admin-|x-identity|x-service-|x-client-|x-forwarded-|x-real-ip$|forwarded$)/;
@@ -61,7 +60,9 @@ function bodyLimit(route: AnyRoute, config: GatewayConfig): number {
  * `servedBy(res)` tells, for the access line, which service the request was sent to.
  */
 export function createProxyHandler(config: GatewayConfig, redis: RedisClient, log: Logger) {
-  const table = new RouteTable();
+  // the public surface is exactly the route contracts: anything else is a 404 (or 405) here and
+  // never reaches a service, which is also what keeps `/internal/*` unreachable from outside
+  const routes = new RouteMatcher(allRoutes);
   const authenticate = createAuthenticator(
     { user: config.USER_TOKEN_SECRET, admin: config.ADMIN_TOKEN_SECRET },
     new Revocations(redis, config.REDIS_KEY_PREFIX),
@@ -138,9 +139,9 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
 
   return (req: IncomingMessage, res: ServerResponse, path: string, requestId: string) => {
     const method = req.method ?? 'GET';
-    const route = table.match(method, path);
+    const route = routes.match(method, path)?.route;
     if (!route) {
-      const allowed = table.allowedMethods(path);
+      const allowed = routes.allowedMethods(path);
       if (allowed.length > 0) {
         res.setHeader('Allow', allowed.join(', '));
         fail(res, path, new Problem(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`));

@@ -41,7 +41,7 @@ function toProblem(err: unknown, statuses: ErrorStatuses): Problem | null {
   }
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new Problem(status, 'BAD_REQUEST', 'the request could not be processed');
+    return problems.badRequest(status);
   }
   return null;
 }

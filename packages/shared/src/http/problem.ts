@@ -70,6 +70,8 @@ export interface ProblemBody {
 export const problems = {
   validation: (errors: FieldError[], detail = 'request failed validation') =>
     new Problem(400, 'VALIDATION_FAILED', detail, { errors }),
+  /** a client error nothing more is said about (another library's 4xx; a path parameter that does not decode) */
+  badRequest: (status = 400) => new Problem(status, 'BAD_REQUEST', 'the request could not be processed'),
   malformedJson: () => new Problem(400, 'MALFORMED_JSON', 'request body is not valid JSON'),
   unauthenticated: (detail = 'authentication required') => new Problem(401, 'UNAUTHENTICATED', detail),
   tokenExpired: () => new Problem(401, 'TOKEN_EXPIRED', 'token has expired'),

@@ -1,5 +1,5 @@
 import getRawBody from 'raw-body';
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AdminIdentity, Identity, UserIdentity } from '../auth/assertion';
 import type {
@@ -12,7 +12,8 @@ import type {
 } from '@market/contracts';
 import { IDEMPOTENCY_HEADER, requestFingerprint, type IdempotencyStore, type StoredResponse } from './idempotency';
 import { problems } from './problem';
-import { matchesEtag, PreparedJson } from './read-cache';
+import { isNotModified } from './conditional-get';
+import { PreparedJson } from './read-cache';
 import { clientInputErrors, parseOrThrow } from './validate';
 
 type IdentityFor<A> = A extends 'user' ? UserIdentity : A extends 'admin' ? AdminIdentity : Identity;
@@ -50,7 +51,7 @@ function assertCaller(auth: AnyRoute['auth'], identity: Identity) {
   if (auth === 'admin' && identity.kind !== 'admin') throw problems.unauthenticated('an admin token is required');
 }
 
-export interface MountOptions {
+export interface RouteStepsOptions {
   /** check every success body against its schema: on in development and tests, where drift must surface */
   validateResponses: boolean;
   /** for routes whose contract declares the `Idempotency-Key` header */
@@ -74,12 +75,12 @@ export function declaresIdempotency(contract: AnyRoute): boolean {
 function sendPrepared(req: Request, res: Response, status: number, body: PreparedJson<unknown>) {
   res.setHeader('ETag', body.etag);
   res.setHeader('Cache-Control', 'no-cache');
-  if (matchesEtag(req.headers['if-none-match'], body.etag)) {
+  res.statusCode = status;
+  if (isNotModified(req, res)) {
     res.statusCode = 304;
     res.end();
     return;
   }
-  res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', body.bytes);
   res.end(body.body);
@@ -148,10 +149,14 @@ function rawQueryOf(req: Request): string | null {
   return mark === -1 ? '' : url.slice(mark + 1);
 }
 
-/** A contract route's request pipeline, whichever way the request was routed to it. */
-export type ContractRouteHandler = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
+/**
+ * A contract route's own steps of the pipeline (ADR 0044), once the request is its and its body
+ * read: the caller check, validation of path, query, body and headers, idempotency, the handler,
+ * and the answer.
+ */
+export type ContractRouteSteps = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
 
-function contractRouteHandler(binding: RouteBinding, opts: MountOptions, checked: WeakSet<PreparedJson<unknown>>): ContractRouteHandler {
+export function contractRouteSteps(binding: RouteBinding, opts: RouteStepsOptions, checked: WeakSet<PreparedJson<unknown>>): ContractRouteSteps {
   const { contract, handler } = binding;
   const idempotent = opts.idempotency !== undefined && declaresIdempotency(contract);
   const parsedQueries = new ParsedQueries();
@@ -209,97 +214,4 @@ function contractRouteHandler(binding: RouteBinding, opts: MountOptions, checked
     else if (response.body instanceof PreparedJson) sendPrepared(req, res, response.status, response.body);
     else res.status(response.status).json(response.body);
   };
-}
-
-interface TableEntry {
-  contract: AnyRoute;
-  /** a literal segment, or null for a parameter */
-  segments: Array<string | null>;
-  names: string[];
-  handle: ContractRouteHandler;
-}
-
-/**
- * The contract routes by method and path, matched without Express's router: literal segments
- * exactly as declared, a parameter as one non-empty segment, decoded. The first route in binding
- * order wins, as with the router. Anything this does not match for certain — another letter
- * case, a trailing slash, a parameter that does not decode, HEAD, a path the table cannot read —
- * is left to the router, where the same routes are mounted with the same handlers.
- */
-export class ContractRoutes {
-  /** Each binding's handler, for mounting on a router. */
-  readonly handlers: Map<RouteBinding, ContractRouteHandler>;
-  private readonly byMethod = new Map<string, TableEntry[] | null>();
-
-  constructor(bindings: RouteBinding[], opts: MountOptions) {
-    const checked = new WeakSet<PreparedJson<unknown>>();
-    this.handlers = new Map(bindings.map((b) => [b, contractRouteHandler(b, opts, checked)]));
-    for (const binding of bindings) {
-      const method = binding.contract.method.toUpperCase();
-      if (this.byMethod.get(method) === null) continue;
-      const entry = compileEntry(binding.contract.path);
-      // one route the table cannot read leaves its whole method to the router, so the order holds
-      if (!entry) this.byMethod.set(method, null);
-      else this.byMethod.set(method, [...(this.byMethod.get(method) ?? []), { ...entry, contract: binding.contract, handle: this.handlers.get(binding)! }]);
-    }
-  }
-
-  match(method: string, path: string): { contract: AnyRoute; handle: ContractRouteHandler; params: Record<string, string> } | undefined {
-    const entries = this.byMethod.get(method);
-    if (!entries || path.charCodeAt(0) !== 47 /* / */) return undefined;
-    const segments = path.slice(1).split('/');
-    for (const entry of entries) {
-      if (entry.segments.length !== segments.length) continue;
-      let matches = true;
-      for (let i = 0; i < segments.length; i += 1) {
-        const literal = entry.segments[i];
-        if (literal === null ? segments[i] === '' : literal !== segments[i]) {
-          matches = false;
-          break;
-        }
-      }
-      if (!matches) continue;
-      const params: Record<string, string> = {};
-      let p = 0;
-      for (let i = 0; i < segments.length; i += 1) {
-        if (entry.segments[i] !== null) continue;
-        try {
-          params[entry.names[p]!] = decodeURIComponent(segments[i]!);
-        } catch {
-          return undefined;
-        }
-        p += 1;
-      }
-      return { contract: entry.contract, handle: entry.handle, params };
-    }
-    return undefined;
-  }
-}
-
-function compileEntry(path: string): Omit<TableEntry, 'handle' | 'contract'> | null {
-  if (!path.startsWith('/') || path.startsWith('/internal/') || path === '/healthz' || path === '/readyz') return null;
-  const segments: Array<string | null> = [];
-  const names: string[] = [];
-  for (const segment of path.slice(1).split('/')) {
-    const param = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(segment);
-    if (param) {
-      segments.push(null);
-      names.push(param[1]!);
-    } else if (segment === '' || /[{}:*?()+\\%]/.test(segment)) {
-      return null;
-    } else {
-      segments.push(segment);
-    }
-  }
-  return { segments, names };
-}
-
-/** Mounts the contract routes on an Express router, each with its handler from `routes`. */
-export function mountRoutes(router: Router, routes: ContractRoutes) {
-  for (const [{ contract }, handle] of routes.handlers) {
-    router[contract.method](expressPath(contract.path), (req: Request, res: Response) => {
-      res.locals.routeId = contract.id;
-      return handle(req, res, req.params as Record<string, string>);
-    });
-  }
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { accessLogger } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
@@ -11,7 +11,9 @@ import { problems } from './problem';
 import { acceptRequestId, runWithRequestId } from '../context/request-context';
 import type { IdempotencyStore } from './idempotency';
 import { mountInternalRoutes, type InternalBinding } from './internal-routes';
-import { ContractRoutes, mountRoutes, type RouteBinding } from './routes';
+import { isNotModified } from './conditional-get';
+import { ContractPipeline } from './pipeline';
+import type { RouteBinding } from './routes';
 
 export interface ServiceAppOptions {
   log: Logger;
@@ -48,19 +50,13 @@ class RequestLocals {
   }
 }
 
-/** Whether a request declares a body (type-is `hasBody`, as body-parser reads it). */
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
-}
-
-type Found = NonNullable<ReturnType<ContractRoutes['match']>>;
+/** The route label of a request no contract route took. */
+const OWN_ROUTES: Record<string, string> = { '/healthz': 'healthz', '/readyz': 'readyz', '/metrics': 'metrics' };
 
 /**
  * What every request gets first: its request id (kept from the caller when it looks like one),
  * `res.locals` and the access line when the answer is finished.
  */
-/** The route label of a request no contract route took. */
-const OWN_ROUTES: Record<string, string> = { '/healthz': 'healthz', '/readyz': 'readyz', '/metrics': 'metrics' };
 
 function requestBookkeeping(log: Logger, metrics: Metrics | undefined) {
   const access = accessLogger(log);
@@ -82,27 +78,45 @@ function requestBookkeeping(log: Logger, metrics: Metrics | undefined) {
 }
 
 /**
+ * Characters that make Express read a URL with Node's URL parser instead of cutting it at `?`
+ * (parseurl's fast path): such a URL is routed by the path that parser gives, as Express routed it.
+ */
+const PARSED_URL = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/**
  * The Express app every service runs: request ids, identity assertion, validated routes, problem
  * errors.
  *
- * A request for a contract route found in the route table (ADR 0025) is taken before Express's
- * router: the app's `handle` gives it Express's request and response (prototypes and links, as
- * Express does) and runs the same steps the middleware stack below would — request id and access
- * line, assertion, JSON body, the route's handler, the error handler — without the router's walk
- * over its layers, which cost a tenth of catalog's CPU on a cached read. Everything else (health,
- * `/internal/*`, 404s, an app mounted in another, and what the table leaves to the router: another
- * letter case, a trailing slash, HEAD, an odd URL) goes through the stack, where the same handlers
- * are mounted.
+ * A request for a contract route goes through the one pipeline (`ContractPipeline`, ADR 0044),
+ * taken before Express's stack: the app's `handle` gives it Express's request and response
+ * (prototypes and links, as Express does) without the router's walk over its layers, which cost a
+ * tenth of catalog's CPU on a cached read (ADR 0025). The stack below serves what is not a contract
+ * route: health, `/metrics`, `/internal/*` and 404s.
  */
 export function createServiceApp(opts: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // `req.fresh` answers by the pipeline's rule, for handlers that write their own answer
+  Object.defineProperty(app.request, 'fresh', {
+    configurable: true,
+    enumerable: true,
+    get(this: Request) {
+      return isNotModified(this, this.res!);
+    },
+  });
   const jsonLimit = opts.jsonLimit ?? '100kb';
-  const routes = new ContractRoutes(opts.routes, { validateResponses: opts.validateResponses, idempotency: opts.idempotency, jsonLimit });
   const json = express.json({ limit: jsonLimit });
   const begin = requestBookkeeping(opts.log, opts.metrics);
   const handleError = errorHandler(opts.log, opts.errorStatuses);
+  const pipeline = new ContractPipeline(opts.routes, {
+    validateResponses: opts.validateResponses,
+    idempotency: opts.idempotency,
+    jsonLimit,
+    verifyAssertion: opts.verifyAssertion,
+    json,
+    handleError,
+  });
 
   app.use((req, res, next) => {
     const requestId = begin(req, res, req.path);
@@ -134,9 +148,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.locals.identity = identity;
     next();
   });
-
-  const jsonUnlessRaw = jsonBodyUnlessRaw(opts.routes, json);
-  app.use(jsonUnlessRaw);
+  app.use(json);
 
   if (opts.internal) {
     const internal = express.Router();
@@ -148,43 +160,21 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     app.use('/internal', internal);
   }
 
-  const router = express.Router();
-  mountRoutes(router, routes);
-  app.use(router);
   app.use(notFoundHandler);
   app.use(handleError);
-
-  /** The steps of the stack above for a contract route the table found. */
-  function runFound(req: Request, res: Response, path: string, found: Found) {
-    const fail = (err: unknown) => handleError(err, req, res, () => undefined);
-    const identity = opts.verifyAssertion(req.headers[ASSERTION_HEADER] as string | undefined);
-    if (!identity) {
-      sendProblem(res, problems.unauthenticated('requests must come through the gateway'), path);
-      return;
-    }
-    res.locals.identity = identity;
-    res.locals.routeId = found.contract.id;
-    req.params = found.params;
-    const handle = () => {
-      found.handle(req, res, found.params).catch(fail);
-    };
-    if (found.contract.bodyType === 'raw') handle();
-    else if (!hasBody(req)) {
-      if (!Reflect.has(req, 'body')) req.body = undefined;
-      handle();
-    } else {
-      json(req, res, (err?: unknown) => (err ? fail(err) : handle()));
-    }
-  }
 
   const dispatch = app as unknown as { handle: (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void };
   const expressHandle = dispatch.handle;
   dispatch.handle = function handle(this: unknown, req, res, next) {
     const url = req.url ?? '/';
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    // mounted in another app (`next` given), or a URL the table does not read: Express as usual
-    const found = next === undefined && !url.includes('#') ? routes.match(req.method ?? '', path) : undefined;
+    let path: string;
+    if (url.charCodeAt(0) === 47 /* / */ && !PARSED_URL.test(url)) {
+      const mark = url.indexOf('?');
+      path = mark === -1 ? url : url.slice(0, mark);
+    } else {
+      path = (Object.setPrototypeOf(req, app.request) as Request).path;
+    }
+    const found = pipeline.match(req.method ?? '', path);
     if (!found) {
       expressHandle.call(this, req, res, next);
       return;
@@ -196,21 +186,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     request.originalUrl = url;
     request.baseUrl = '';
     const requestId = begin(request, response, path);
-    runWithRequestId(requestId, () => {
-      try {
-        runFound(request, response, path, found);
-      } catch (err) {
-        handleError(err, request, response, () => undefined);
-      }
-    });
+    runWithRequestId(requestId, () => pipeline.run(request, response, path, found));
   };
   return app;
-}
-
-/** The JSON body parser of the stack, except for routes that declare a raw body and read it themselves. */
-function jsonBodyUnlessRaw(bindings: RouteBinding[], json: RequestHandler): RequestHandler {
-  const rawBody = new Set(
-    bindings.filter((r) => r.contract.bodyType === 'raw').map((r) => `${r.contract.method.toUpperCase()} ${r.contract.path}`),
-  );
-  return (req, res, next) => (rawBody.has(`${req.method} ${req.path.replace(/(.)\/$/, '$1')}`) ? next() : json(req, res, next));
 }
