@@ -28,7 +28,7 @@ export { eventually } from './eventually';
 // Component tests: one service, its neighbours faked at the contracts (ADR 0045).
 export { ContractViolations, startComponent, type Component, type ComponentOptions } from './component/start-component';
 export { answer, FakeNeighbours, Refusal, refuse, type Answer, type AnswerFn, type NeighbourCall } from './component/fake-neighbours';
-export { anonymous, asAdmin, asUser, ContractBreach, type DirectAnswer, type DirectCall } from './component/direct-calls';
+export { anonymous, asAdmin, asUser, ContractBreach, directCaller, type DirectAnswer, type DirectCall } from './component/direct-calls';
 export { EventTap } from './component/event-bus';
 export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 export { Market, startMarket, type Client, type MarketCaller, type OrderAction } from './market';
