@@ -116,9 +116,14 @@ export class FakeNeighbours {
     );
   }
 
-  /** Sets (or replaces) what a route answers from now on. */
-  answer<C extends AnyInternalRoute>(contract: C, fn: AnswerFn<C>): void {
+  /** Sets (or replaces) what a route answers from now on; the function returned puts the answer before back (an outage a test stages and ends). */
+  answer<C extends AnyInternalRoute>(contract: C, fn: AnswerFn<C>): () => void {
+    const before = this.answers.get(contract.id);
     this.answers.set(contract.id, fn);
+    return () => {
+      if (before) this.answers.set(contract.id, before);
+      else this.answers.delete(contract.id);
+    };
   }
 
   /** The calls a route received, oldest first, with their inputs as the contract parsed them. */

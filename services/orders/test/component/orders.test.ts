@@ -119,22 +119,14 @@ describe('orders alone, its neighbours faked at the contracts', () => {
   it('answers 503 when identity or catalog cannot answer, and creates nothing', async () => {
     const { owner, renter } = parties();
     const listing = world.listing(owner.sub);
-    try {
-      orders.neighbours.answer(userStanding, () => refuse(503, 'down'));
-      const down = await orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
-      expect([down.status, down.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
-    } finally {
-      orders.neighbours.answer(userStanding, world.answers().find((a) => a.contract === userStanding)!.answer);
-    }
-    try {
-      orders.neighbours.answer(listingById, () => refuse(503, 'down'));
-      const down = await orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
-      expect([down.status, down.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
-    } finally {
-      orders.neighbours.answer(listingById, world.answers().find((a) => a.contract === listingById)!.answer);
+    const attempt = () => orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
+    for (const contract of [userStanding, listingById]) {
+      const restore = orders.neighbours.answer(contract, () => refuse(503, 'down'));
+      const down = await attempt().finally(restore);
+      expect({ down: contract.id, status: down.status, code: down.body.code }).toEqual({ down: contract.id, status: 503, code: 'UPSTREAM_UNAVAILABLE' });
     }
     // nothing was held: the listing is free for the same renter
-    expect((await orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter })).status).toBe(201);
+    expect((await attempt()).status).toBe(201);
   });
 
   it('pays through the wallet’s charge, keyed by the order, and publishes order.paid', async () => {
@@ -160,30 +152,22 @@ describe('orders alone, its neighbours faked at the contracts', () => {
 
   it('passes the wallet’s refusal on and leaves the order unpaid', async () => {
     const { renter, order } = await newOrder();
-    try {
-      orders.neighbours.answer(chargeOrderEscrow, () => refuse(409, 'INSUFFICIENT_BALANCE', 'the balance does not cover it'));
-      const refused = await orders.call(payOrder, { params: { id: order.id }, as: renter });
-      expect([refused.status, refused.body.code]).toEqual([409, 'INSUFFICIENT_BALANCE']);
-    } finally {
-      orders.neighbours.answer(chargeOrderEscrow, world.answers().find((a) => a.contract === chargeOrderEscrow)!.answer);
-    }
+    const restore = orders.neighbours.answer(chargeOrderEscrow, () => refuse(409, 'INSUFFICIENT_BALANCE', 'the balance does not cover it'));
+    const refused = await orders.call(payOrder, { params: { id: order.id }, as: renter }).finally(restore);
+    expect([refused.status, refused.body.code]).toEqual([409, 'INSUFFICIENT_BALANCE']);
     expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_payment');
     expect(orders.published('order.paid', (e) => e.data.order_id === order.id)).toEqual([]);
   });
 
   it('records a charge the wallet made but never answered for, once the reconciler asks, without charging again', async () => {
     const { renter, order } = await newOrder();
-    try {
-      // the wallet charges, then the answer is lost
-      orders.neighbours.answer(chargeOrderEscrow, ({ params, body }) => {
-        world.charges.set(params.id, { order_id: params.id, payment_id: uuidv7(), renter_id: body.renter_id, amount: body.amount, charged_at: new Date().toISOString() });
-        return refuse(503, 'answer lost');
-      });
-      const lost = await orders.call(payOrder, { params: { id: order.id }, as: renter });
-      expect([lost.status, lost.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
-    } finally {
-      orders.neighbours.answer(chargeOrderEscrow, world.answers().find((a) => a.contract === chargeOrderEscrow)!.answer);
-    }
+    // the wallet charges, then the answer is lost
+    const restore = orders.neighbours.answer(chargeOrderEscrow, ({ params, body }) => {
+      world.charges.set(params.id, { order_id: params.id, payment_id: uuidv7(), renter_id: body.renter_id, amount: body.amount, charged_at: new Date().toISOString() });
+      return refuse(503, 'answer lost');
+    });
+    const lost = await orders.call(payOrder, { params: { id: order.id }, as: renter }).finally(restore);
+    expect([lost.status, lost.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
     const [paid] = await orders.awaitPublished('order.paid', (e) => e.data.order_id === order.id);
     expect(paid!.data).toMatchObject({ status: 'pending_handoff', paid_at: world.charges.get(order.id)!.charged_at, amount: AMOUNT });
     expect(orders.neighbours.calls(chargeOrderEscrow).filter((c) => c.input.params.id === order.id)).toHaveLength(1);
