@@ -5,6 +5,7 @@ import {
   confirmReceive,
   createOrder,
   getOrder,
+  listOrders,
   listHandoffRecords,
   listingById,
   payOrder,
@@ -202,6 +203,47 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     });
     const [cancelled] = await orders.awaitPublished('order.cancelled', (e) => e.data.order_id === order.id);
     expect(cancelled!.data).toMatchObject({ status: 'cancelled', reason: 'changed my mind', actor_id: renter.sub });
+  });
+
+  it('lets exactly one of twenty renters racing for one listing have it', async () => {
+    const { owner } = parties();
+    const listing = world.listing(owner.sub);
+    const results = await Promise.all(Array.from({ length: 20 }, () => orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: asUser() })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, ...Array(19).fill(409)]);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'LISTING_UNAVAILABLE')).toBe(true);
+    const winner = results.find((r) => r.status === 201)!.body.id;
+    // the winner's event, and after it a later order's: no second order.created for the listing was written between
+    await orders.awaitPublished('order.created', (e) => e.data.order_id === winner);
+    const later = await newOrder();
+    await orders.awaitPublished('order.created', (e) => e.data.order_id === later.order.id);
+    expect(orders.published('order.created', (e) => e.data.listing_id === listing.id).map((e) => e.data.order_id)).toEqual([winner]);
+  });
+
+  it('creates one order for a repeated Idempotency-Key and refuses the key with another body', async () => {
+    const { owner, renter } = parties();
+    const listing = world.listing(owner.sub);
+    const headers = { 'idempotency-key': `create-${listing.id}` };
+    const first = await orders.call(createOrder, { body: { listing_id: listing.id, hours: 2 }, as: renter, headers });
+    const again = await orders.call(createOrder, { body: { listing_id: listing.id, hours: 2 }, as: renter, headers });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.id).toBe(first.body.id);
+    const reused = await orders.call(createOrder, { body: { listing_id: listing.id, hours: 3 }, as: renter, headers });
+    expect([reused.status, reused.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+  });
+
+  it('lists the caller’s orders newest first in cursor pages, by role and status', async () => {
+    const { owner, renter } = parties();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await orders.ok(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter })).id);
+    await orders.ok(cancelOrder, { params: { id: ids[0]! }, as: renter });
+    const first = await orders.ok(listOrders, { query: { limit: 2 }, as: renter });
+    expect(first.items.map((o) => o.id)).toEqual([ids[2], ids[1]]);
+    const second = await orders.ok(listOrders, { query: { limit: 2, cursor: first.next_cursor! }, as: renter });
+    expect(second).toEqual({ items: [expect.objectContaining({ id: ids[0], status: 'cancelled' })], next_cursor: null });
+    expect((await orders.ok(listOrders, { query: { role: 'owner', status: 'pending_payment' }, as: owner })).items.map((o) => o.id)).toEqual([ids[2], ids[1]]);
+    expect((await orders.ok(listOrders, { query: { role: 'owner' }, as: renter })).items).toEqual([]);
+    expect((await orders.call(listOrders, { query: { cursor: 'eyJ2IjoiIiwiaWQiOiIifQ' }, as: renter })).status).toBe(400);
+    expect((await orders.call(listOrders, { query: { role: 'admin' }, as: renter })).status).toBe(400);
   });
 
   it('refuses every move the state table does not have: 409 for a wrong state, 403 for the other party', async () => {
