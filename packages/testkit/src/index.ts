@@ -19,6 +19,7 @@ import { DEFINITIONS } from './definitions';
 import { eventually } from './eventually';
 import { publishOnExchange } from './component/event-bus';
 import { closeOnTeardown } from './leftovers';
+import { readBody } from './read-body';
 import { freePort } from './processes';
 import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
 
@@ -227,14 +228,7 @@ export function api(baseUrl: string) {
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T };
+    return { status: response.status, headers: response.headers, body: (await readBody(response)) as T };
   }
   return {
     get: <T = any>(path: string, token?: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, token, headers),

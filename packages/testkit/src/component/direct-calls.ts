@@ -3,6 +3,7 @@ import type { AnyRoute, RouteResult } from '@market/contracts';
 import { ASSERTION_HEADER, type AdminIdentity, type Identity, type UserIdentity } from '@market/shared/auth';
 import { errorStatuses, ProblemSchema } from '@market/shared/openapi';
 import { assertionFor } from '@market/shared/testing';
+import { readBody } from '../read-body';
 
 /** An answer that breaks the route's contract: a status it does not declare, or a body off its schema. */
 export class ContractBreach extends Error {
@@ -63,13 +64,7 @@ export function directCaller(baseUrl: string) {
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: a file's bytes, or a breach the checks below name
-    }
+    const parsed = await readBody(response);
     check(route, response.status, parsed);
     return { status: response.status, headers: response.headers, body: parsed };
   }

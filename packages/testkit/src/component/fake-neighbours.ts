@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { allInternalRoutes, type AnyInternalRoute, type InternalInput, type InternalResult, type ServiceName } from '@market/contracts';
 import { ASSERTION_HEADER, createAssertionVerifier } from '@market/shared/auth';
 import { baseEnvShape } from '@market/shared/config';
+import { Problem } from '@market/shared/http';
 
 /** A neighbour's refusal, answered as the problem its real provider would send. */
 export class Refusal {
@@ -46,7 +47,7 @@ function pathPattern(template: string): RegExp {
 
 const literalSegments = (contract: AnyInternalRoute) => contract.path.split('/').filter((s) => s && !s.startsWith('{')).length;
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readRequestText(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     req.setEncoding('utf8');
@@ -61,14 +62,8 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-const problem = (status: number, code: string, detail: string, instance: string) => ({
-  type: `https://errors.market.example/${code.toLowerCase().replace(/_/g, '-')}`,
-  title: code,
-  status,
-  code,
-  detail,
-  instance,
-});
+/** The problem body a provider's kit would send. */
+const problem = (status: number, code: string, detail: string, instance: string) => new Problem(status, code, detail).toBody(instance);
 
 /**
  * Every other service, faked at its `/internal/*` contracts (`@market/contracts` internal.ts): one
@@ -179,7 +174,7 @@ export class FakeNeighbours {
     if (!contract.callers.includes(identity.sub)) {
       return this.violation(res, url.pathname, `${contract.id}: ${identity.sub} is not among its callers (${contract.callers.join(', ')})`);
     }
-    const text = await readBody(req);
+    const text = await readRequestText(req);
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
