@@ -1,33 +1,36 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import { eventProducers, type AdminRole, type EventData, type EventType, type ServiceName } from '@market/contracts';
+import { type AdminRole, type EventData, type EventType, type ServiceName } from '@market/contracts';
 import { signAccessToken, type Realm } from '@market/shared/auth';
 import { tokenSecretShape, serviceUrls } from '@market/shared/config';
-import { buildEvent, type DomainEvent } from '@market/shared/events';
+import type { DomainEvent } from '@market/shared/events';
 import { InternalClient } from '@market/shared/http';
 import { createLogger } from '@market/shared/logging';
 import { connectRedis, type RedisClient } from '@market/shared/redis';
-import { startService, type RunningService, type ServiceDefinition } from '@market/shared/service';
+import { startService, type RunningService } from '@market/shared/service';
 import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
 import { createGateway } from '@market/gateway/app';
 import { loadGatewayConfig } from '@market/gateway/config';
 import { createGatewayMetrics } from '@market/gateway/metrics';
 import { createMetricsServer } from '@market/shared/metrics';
-import { adminService } from '@market/admin/service';
 import { insertAdmin, insertAdminSession } from '@market/admin/testing';
-import { catalogService } from '@market/catalog/service';
-import { filesService } from '@market/files/service';
-import { identityService } from '@market/identity/service';
-import { notifyService } from '@market/notify/service';
-import { ordersService } from '@market/orders/service';
-import { walletService } from '@market/wallet/service';
+import { DEFINITIONS } from './definitions';
+import { eventually } from './eventually';
+import { publishOnExchange } from './component/event-bus';
 import { closeOnTeardown } from './leftovers';
+import { readBody } from './read-body';
 import { freePort } from './processes';
 import { checkedFetch, forgetGateway, registerGateway } from './openapi-check';
 
 export { closeLeftovers, closeOnTeardown } from './leftovers';
+export { DEFINITIONS } from './definitions';
+export { eventually } from './eventually';
+// Component tests: one service, its neighbours faked at the contracts (ADR 0045).
+export { ContractViolations, startComponent, type Component, type ComponentOptions } from './component/start-component';
+export { answer, FakeNeighbours, Refusal, refuse, type Answer, type AnswerFn, type NeighbourCall } from './component/fake-neighbours';
+export { anonymous, asAdmin, asUser, ContractBreach, directCaller, type DirectAnswer, type DirectCall } from './component/direct-calls';
+export { EventTap } from './component/event-bus';
 export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 export { Market, startMarket, TINY_PNG, type Client, type MarketCaller, type OrderAction } from './market';
 // Other services' internals a test may need, only through their package entries: seeding admins, the
@@ -35,17 +38,6 @@ export { Market, startMarket, TINY_PNG, type Client, type MarketCaller, type Ord
 export { Argon2Passwords, createAdmin, DEV_BOOTSTRAP_PASSWORD, verifyMoney } from '@market/admin/testing';
 export { ORDER_FIGURES_SQL, ORDERS_BY_DAY_SQL } from '@market/orders/testing';
 export { findLedgerDifferences, LEDGER_BY_DAY_SQL, LEDGER_FIGURES_SQL } from '@market/wallet/testing';
-
-/** Every service as the kit starts it, by name: its environment shape, routes and handlers. */
-export const DEFINITIONS: Record<ServiceName, ServiceDefinition<any>> = {
-  identity: identityService,
-  catalog: catalogService,
-  orders: ordersService,
-  wallet: walletService,
-  files: filesService,
-  notify: notifyService,
-  admin: adminService,
-};
 
 export interface Stack {
   /** base URL of the gateway, e.g. http://127.0.0.1:41234 */
@@ -236,14 +228,7 @@ export function api(baseUrl: string) {
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T };
+    return { status: response.status, headers: response.headers, body: (await readBody(response)) as T };
   }
   return {
     get: <T = any>(path: string, token?: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, token, headers),
@@ -300,25 +285,6 @@ export async function newAdmin(stack: Stack, roles: AdminRole[] = ['super_admin'
 }
 
 /**
- * Polls `probe` until `accept` holds (events travel through the broker, so their effects arrive a
- * moment later); fails with the last value seen when time runs out.
- */
-export async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean = (value) => value !== undefined,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value)?.slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The envelopes of `type` a service of the stack wrote to its outbox, oldest first. */
-/**
  * The back office's notifications (`ops.alert`) about one subject, as `admin` reads them at
  * `GET /api/admin/notifications` (the stack needs notify and admin), once `count` have arrived.
  */
@@ -335,6 +301,7 @@ export async function backOfficeAlerts(stack: Stack, admin: { token: string }, s
   );
 }
 
+/** The envelopes of `type` a service of the stack wrote to its outbox, oldest first. */
 export async function outboxEvents(stack: Stack, service: ServiceName, type: EventType): Promise<Array<DomainEvent<any>>> {
   const rows: Array<{ payload: DomainEvent<any> }> = await stack.services[service]!.ctx.db.query(
     `SELECT payload FROM outbox WHERE type = $1 ORDER BY seq`,
@@ -347,23 +314,8 @@ export async function outboxEvents(stack: Stack, service: ServiceName, type: Eve
  * Publishes an event as its producing service would, onto the stack's exchange; `id` replays an
  * envelope already sent (a redelivery).
  */
-export async function publishEvent<T extends EventType>(stack: Stack, type: T, data: EventData<T>, id?: string): Promise<DomainEvent<T>> {
-  const connection = await connect(String(stack.env.AMQP_URL));
-  try {
-    const channel = await connection.createConfirmChannel();
-    const event = { ...buildEvent(type, data, eventProducers[type][0]!, null), ...(id ? { id } : {}) };
-    channel.publish(String(stack.env.EVENTS_EXCHANGE), type, Buffer.from(JSON.stringify(event)), {
-      persistent: true,
-      messageId: event.id,
-      type,
-      contentType: 'application/json',
-    });
-    await channel.waitForConfirms();
-    await channel.close();
-    return event;
-  } finally {
-    await connection.close();
-  }
+export function publishEvent<T extends EventType>(stack: Stack, type: T, data: EventData<T>, id?: string): Promise<DomainEvent<T>> {
+  return publishOnExchange(String(stack.env.AMQP_URL), String(stack.env.EVENTS_EXCHANGE), type, data, id);
 }
 export * from './simulators/aliyun-sms';
 export * from './simulators/aliyun-id-verify';

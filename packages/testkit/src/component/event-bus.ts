@@ -1,0 +1,102 @@
+import { connect, type Channel, type ChannelModel } from 'amqplib';
+import { eventProducers, type EventData, type EventType } from '@market/contracts';
+import { buildEvent, declareTopology, parseEvent, type DomainEvent } from '@market/shared/events';
+
+/**
+ * Publishes an event as its producing service would: the contract's envelope, data validated
+ * against the event contract, onto `exchange` with the relay's message properties. `id` replays an
+ * envelope already sent (a redelivery).
+ */
+export async function publishOnExchange<T extends EventType>(
+  amqpUrl: string,
+  exchange: string,
+  type: T,
+  data: EventData<T>,
+  id?: string,
+): Promise<DomainEvent<T>> {
+  const connection = await connect(amqpUrl);
+  try {
+    const channel = await connection.createConfirmChannel();
+    const event = { ...buildEvent(type, data, eventProducers[type][0]!, null), ...(id ? { id } : {}) };
+    channel.publish(exchange, type, Buffer.from(JSON.stringify(event)), {
+      persistent: true,
+      messageId: event.id,
+      type,
+      contentType: 'application/json',
+    });
+    await channel.waitForConfirms();
+    await channel.close();
+    return event;
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * Everything published on one exchange, from the moment it is opened: a queue of its own bound to
+ * every routing key. Each message is held against the event contracts as it arrives — the envelope,
+ * the data schema of its type, a producer allowed to publish that type, the routing key equal to
+ * the type — and a message that breaks them is kept as a violation for `takeViolations()`.
+ */
+export class EventTap {
+  private readonly received: DomainEvent[] = [];
+  private readonly violations: string[] = [];
+
+  private constructor(
+    private readonly connection: ChannelModel,
+    private readonly channel: Channel,
+    readonly queue: string,
+  ) {}
+
+  /** Declares the exchange's topology as the services do (so their declarations agree) and starts listening. */
+  static async open(amqpUrl: string, exchange: string): Promise<EventTap> {
+    const connection = await connect(amqpUrl);
+    try {
+      const channel = await connection.createChannel();
+      await declareTopology(channel, exchange);
+      const { queue } = await channel.assertQueue(`${exchange}.tap`, { exclusive: true, autoDelete: true });
+      await channel.bindQueue(queue, exchange, '#');
+      const tap = new EventTap(connection, channel, queue);
+      await channel.consume(queue, (message) => message && tap.take(message.fields.routingKey, message.content), { noAck: true });
+      return tap;
+    } catch (err) {
+      await connection.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private take(routingKey: string, content: Buffer) {
+    let event: DomainEvent;
+    try {
+      event = parseEvent(JSON.parse(content.toString('utf8')));
+    } catch (err) {
+      this.violations.push(`an event off its contract (routing key ${routingKey}): ${(err as Error).message.slice(0, 500)}`);
+      return;
+    }
+    if (event.type !== routingKey) this.violations.push(`${event.type} ${event.id} was published with routing key ${routingKey}`);
+    if (!(eventProducers[event.type] as readonly string[]).includes(event.producer)) {
+      this.violations.push(`${event.type} ${event.id} names ${event.producer} as producer, which may not publish it`);
+    }
+    this.received.push(event);
+  }
+
+  /** Events of `type` published by `producer` so far, oldest first, each once (a relay may publish one twice). */
+  events<T extends EventType>(type: T, producer?: string): Array<DomainEvent<T>> {
+    const seen = new Set<string>();
+    return this.received.filter((e): e is DomainEvent<T> => {
+      if (e.type !== type || (producer !== undefined && e.producer !== producer) || seen.has(e.id)) return false;
+      seen.add(e.id);
+      return true;
+    });
+  }
+
+  /** The violations seen since the last call, forgotten as they are handed out. */
+  takeViolations(): string[] {
+    return this.violations.splice(0);
+  }
+
+  async close(): Promise<void> {
+    await this.channel.close().catch(() => undefined);
+    await this.connection.close().catch(() => undefined);
+  }
+}

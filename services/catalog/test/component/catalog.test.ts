@@ -1,0 +1,163 @@
+import { v7 as uuidv7 } from 'uuid';
+import {
+  adminApproveListing,
+  adminOfflineListing,
+  createListing,
+  fileMeta,
+  getListing,
+  listingById,
+  submitListingForReview,
+  type EventData,
+} from '@market/contracts';
+import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { RemoteRefusal } from '@market/shared/http';
+
+const listingBody = (overrides: Record<string, unknown> = {}) => ({
+  title: '王者荣耀 荣耀王者 全英雄',
+  game: '王者荣耀',
+  hourly_price: 800,
+  min_hours: 1,
+  max_hours: 24,
+  deposit: 5000,
+  ...overrides,
+});
+
+/** What the files service holds, by key: a scene per file. */
+const files = new Map<string, 'listing' | 'avatar' | 'handoff' | 'dispute'>();
+
+describe('catalog alone, its neighbours faked at the contracts', () => {
+  let catalog: Component;
+  const admin = asAdmin();
+
+  beforeAll(async () => {
+    catalog = await startComponent('catalog', {
+      answers: [
+        answer(fileMeta, ({ query }) => {
+          const scene = files.get(query.key);
+          if (!scene) return refuse(404, 'NOT_FOUND');
+          return { key: query.key, owner_id: uuidv7(), scene, content_type: 'image/png' as const, size: 68, sha256: 'a'.repeat(64), created_at: new Date().toISOString() };
+        }),
+      ],
+    });
+  });
+  afterEach(() => catalog.verify());
+  afterAll(() => catalog?.stop());
+
+  async function online(owner = asUser()) {
+    const listing = await catalog.ok(createListing, { body: listingBody(), as: owner });
+    await catalog.ok(submitListingForReview, { params: { id: listing.id }, as: owner });
+    await catalog.ok(adminApproveListing, { params: { id: listing.id }, as: admin });
+    return listing.id;
+  }
+
+  const rented = async (id: string) => (await catalog.ok(getListing, { params: { id } })).rented;
+
+  function orderData(listingId: string, status: 'pending_payment' | 'cancelled' | 'completed'): EventData<'order.created'> {
+    return {
+      order_id: uuidv7(),
+      listing_id: listingId,
+      listing_title: 'x',
+      renter_id: uuidv7(),
+      owner_id: uuidv7(),
+      status,
+      rent: 800,
+      deposit: 5000,
+      amount: 5800,
+      hours: 1,
+      reason: null,
+      actor_id: null,
+    };
+  }
+  const settlement = { consumption: 800, deposit_deduction: 0, refund: 5000, owner_income: 760, platform_fee: 40 };
+
+  it('takes a listing through review to online, publishing each move’s snapshot, and shows it to renters only once online', async () => {
+    const owner = asUser();
+    const draft = await catalog.ok(createListing, { body: listingBody(), as: owner });
+    expect(draft).toMatchObject({ owner_id: owner.sub, status: 'draft', review_status: 'none', rented: false });
+    expect((await catalog.call(getListing, { params: { id: draft.id } })).status).toBe(404);
+    expect((await catalog.call(submitListingForReview, { params: { id: draft.id }, as: asUser() })).status).toBe(404);
+
+    await catalog.ok(submitListingForReview, { params: { id: draft.id }, as: owner });
+    const [submitted] = await catalog.awaitPublished('listing.submitted', (e) => e.data.listing_id === draft.id);
+    expect(submitted!.data).toMatchObject({ owner_id: owner.sub, status: 'draft', review_status: 'pending', actor_id: owner.sub });
+
+    const approved = await catalog.ok(adminApproveListing, { params: { id: draft.id }, as: admin });
+    expect(approved).toMatchObject({ status: 'online', review_status: 'approved' });
+    const [event] = await catalog.awaitPublished('listing.approved', (e) => e.data.listing_id === draft.id);
+    expect(event!.data).toMatchObject({ status: 'online', review_status: 'approved', hourly_price: 800, deposit: 5000, actor_id: admin.sub });
+    expect((await catalog.ok(getListing, { params: { id: draft.id } })).status).toBe('online');
+
+    const again = await catalog.call(adminApproveListing, { params: { id: draft.id }, as: admin });
+    expect([again.status, again.body.code]).toEqual([409, 'INVALID_STATE']);
+    expect(catalog.published('listing.approved', (e) => e.data.listing_id === draft.id)).toHaveLength(1);
+  });
+
+  it('asks files about each screenshot: a public file is taken, a private or unknown one refused by index, and a files outage is 503', async () => {
+    const owner = asUser();
+    const [shot, secret] = [uuidv7(), uuidv7()];
+    files.set(shot, 'listing');
+    files.set(secret, 'handoff');
+    const url = (key: string) => `/api/files/object?key=${key}`;
+    const taken = await catalog.ok(createListing, { body: listingBody({ screenshot_urls: [url(shot)] }), as: owner });
+    expect(taken.screenshot_urls).toEqual([url(shot)]);
+    expect(catalog.neighbours.calls(fileMeta).map((c) => c.input.query.key)).toContain(shot);
+
+    const refused = await catalog.call(createListing, { body: listingBody({ screenshot_urls: [url(shot), url(secret), url(uuidv7())] }), as: owner });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([
+      { path: 'screenshot_urls.1', message: expect.stringContaining('not public') },
+      { path: 'screenshot_urls.2', message: 'no such file' },
+    ]);
+
+    const restore = catalog.neighbours.answer(fileMeta, () => refuse(503, 'down'));
+    const down = await catalog.call(createListing, { body: listingBody({ screenshot_urls: [url(shot)] }), as: owner }).finally(restore);
+    expect([down.status, down.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+  });
+
+  it('marks a listing rented from order.created, once however often it is delivered, and frees it when that order ends', async () => {
+    const id = await online();
+    const created = orderData(id, 'pending_payment');
+    const first = await catalog.publish('order.created', created);
+    await catalog.publish('order.created', created, first.id);
+    await eventually(() => rented(id), (r) => r === true);
+    // events are handled one at a time, in order: the end is taken after both deliveries of the start
+    await catalog.publish('order.cancelled', { ...created, status: 'cancelled' });
+    await eventually(() => rented(id), (r) => r === false);
+
+    const next = orderData(id, 'pending_payment');
+    await catalog.publish('order.created', next);
+    await eventually(() => rented(id), (r) => r === true);
+    await catalog.publish('order.completed', { ...next, status: 'completed', ...settlement });
+    await eventually(() => rented(id), (r) => r === false);
+  });
+
+  it('takes a frozen owner’s online listings offline once for a freeze delivered twice, and restores exactly those on unfreeze', async () => {
+    const owner = asUser();
+    const [kept, offlinedBefore] = [await online(owner), await online(owner)];
+    await catalog.ok(adminOfflineListing, { params: { id: offlinedBefore }, body: { reason: 'old photos' }, as: admin });
+    const bystander = await online();
+
+    const freeze = await catalog.publish('user.frozen', { user_id: owner.sub, reason: 'fraud', frozen_by: admin.sub, frozen_at: new Date().toISOString() });
+    await catalog.publish('user.frozen', freeze.data, freeze.id);
+    await catalog.publish('user.unfrozen', { user_id: owner.sub, unfrozen_by: admin.sub, unfrozen_at: new Date(Date.now() + 1000).toISOString() });
+    const [restored] = await catalog.awaitPublished('listing.restored', (e) => e.data.listing_id === kept);
+    expect(restored!.data).toMatchObject({ status: 'online', reason: 'owner unfrozen' });
+
+    expect(catalog.published('listing.offlined', (e) => e.data.listing_id === kept).map((e) => e.data.reason)).toEqual(['owner frozen']);
+    expect(catalog.published('listing.offlined', (e) => e.data.listing_id === offlinedBefore).map((e) => e.data.reason)).toEqual(['old photos']);
+    expect(catalog.published('listing.restored', (e) => e.data.listing_id === offlinedBefore)).toEqual([]);
+    expect(catalog.published('listing.offlined', (e) => e.data.listing_id === bystander)).toEqual([]);
+    expect((await catalog.ok(getListing, { params: { id: kept } })).status).toBe('online');
+    expect((await catalog.call(getListing, { params: { id: offlinedBefore } })).status).toBe(404);
+  });
+
+  it('answers listingById to orders, with any listing in any state, and to no other service', async () => {
+    const owner = asUser();
+    const draft = await catalog.ok(createListing, { body: listingBody(), as: owner });
+    expect(await catalog.internalAs('orders').call(listingById, { params: { id: draft.id } })).toMatchObject({ id: draft.id, status: 'draft' });
+    expect(await catalog.internalAs('orders').find(listingById, { params: { id: uuidv7() } })).toBeNull();
+    const refused = await catalog.internalAs('notify').call(listingById, { params: { id: draft.id } }).catch((err) => err);
+    expect(refused).toBeInstanceOf(RemoteRefusal);
+    expect(refused).toMatchObject({ status: 403 });
+  });
+});

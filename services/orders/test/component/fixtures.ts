@@ -1,0 +1,82 @@
+import { v7 as uuidv7 } from 'uuid';
+import {
+  chargeOrderEscrow,
+  listingById,
+  listingCredentials,
+  orderChargeStatus,
+  systemConfigValues,
+  userStanding,
+  type InternalResult,
+} from '@market/contracts';
+import { answer, refuse, type Answer } from '@market/testkit';
+
+export type Listing = InternalResult<typeof listingById>;
+type Standing = InternalResult<typeof userStanding>;
+
+/** A listing as catalog holds it: 800 fen an hour, 5000 deposit, 1–24 hours, online. */
+export function listingOf(ownerId: string, overrides: Partial<Listing> = {}): Listing {
+  const now = new Date().toISOString();
+  return {
+    id: uuidv7(),
+    owner_id: ownerId,
+    title: '王者荣耀 全英雄',
+    game: '王者荣耀',
+    server: null,
+    description: null,
+    hourly_price: 800,
+    min_hours: 1,
+    max_hours: 24,
+    deposit: 5000,
+    screenshot_urls: [],
+    status: 'online',
+    review_status: 'approved',
+    reject_reason: null,
+    rented: false,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/**
+ * Orders' neighbours as the test world holds them: catalog's listings (and credentials), identity's
+ * users' standing, the wallet's charges, admin's configuration. Tests change the world, or replace
+ * one answer (`component.neighbours.answer`) to stage a refusal or an outage.
+ */
+export class Neighbourhood {
+  readonly listings = new Map<string, Listing>();
+  readonly credentials = new Map<string, string>();
+  readonly standing = new Map<string, Partial<Standing>>();
+  /** the wallet's charges by order id: the charge is keyed by order, as the real wallet keys it */
+  readonly charges = new Map<string, InternalResult<typeof chargeOrderEscrow>>();
+
+  listing(ownerId: string, overrides: Partial<Listing> = {}): Listing {
+    const listing = listingOf(ownerId, overrides);
+    this.listings.set(listing.id, listing);
+    return listing;
+  }
+
+  answers(): Answer[] {
+    return [
+      answer(systemConfigValues, () => ({ items: [] })),
+      answer(listingById, ({ params }) => this.listings.get(params.id) ?? refuse(404, 'NOT_FOUND')),
+      answer(listingCredentials, ({ params }) => ({ listing_id: params.id, credentials: this.credentials.get(params.id) ?? null })),
+      answer(userStanding, ({ params }) => ({ user_id: params.id, frozen: false, realname_status: 'unverified' as const, ...this.standing.get(params.id) })),
+      answer(chargeOrderEscrow, ({ params, body }) => {
+        const charge = this.charges.get(params.id) ?? {
+          order_id: params.id,
+          payment_id: uuidv7(),
+          renter_id: body.renter_id,
+          amount: body.amount,
+          charged_at: new Date().toISOString(),
+        };
+        this.charges.set(params.id, charge);
+        return charge;
+      }),
+      answer(orderChargeStatus, ({ params }) => {
+        const charge = this.charges.get(params.id) ?? null;
+        return { order_id: params.id, status: charge ? ('charged' as const) : ('not_charged' as const), charge, as_of: new Date().toISOString() };
+      }),
+    ];
+  }
+}

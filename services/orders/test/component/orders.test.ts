@@ -1,0 +1,349 @@
+import { v7 as uuidv7 } from 'uuid';
+import {
+  cancelOrder,
+  chargeOrderEscrow,
+  confirmReceive,
+  createOrder,
+  getOrder,
+  listOrders,
+  listHandoffRecords,
+  listingById,
+  payOrder,
+  startCheckout,
+  submitHandoff,
+  userStanding,
+  counterCheckout,
+  rejectCheckout,
+  confirmCheckout,
+  acceptCheckout,
+  type AnyRoute,
+} from '@market/contracts';
+import { asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { Neighbourhood } from './fixtures';
+
+/** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400. */
+const HOURS = 3;
+const AMOUNT = 7400;
+
+describe('orders alone, its neighbours faked at the contracts', () => {
+  let orders: Component;
+  const world = new Neighbourhood();
+
+  beforeAll(async () => {
+    // the charge window short, so the reconciler settles an unanswered charge within the test
+    orders = await startComponent('orders', {
+      answers: world.answers(),
+      env: { ORDER_CHARGE_WINDOW_MS: '500', ORDER_RECONCILE_INTERVAL_MS: '200' },
+    });
+  });
+  afterEach(() => orders.verify());
+  afterAll(() => orders?.stop());
+
+  const parties = () => ({ owner: asUser(), renter: asUser() });
+
+  async function newOrder(hours = HOURS) {
+    const { owner, renter } = parties();
+    const listing = world.listing(owner.sub);
+    const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours }, as: renter });
+    return { owner, renter, listing, order };
+  }
+
+  it('prices an order from the listing catalog answers, checks the renter with identity, and publishes order.created', async () => {
+    const { owner, renter } = parties();
+    const listing = world.listing(owner.sub, { hourly_price: 900, deposit: 3000 });
+    const created = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: 2 }, as: renter });
+    expect(created).toMatchObject({
+      listing_id: listing.id,
+      listing_title: listing.title,
+      renter_id: renter.sub,
+      owner_id: owner.sub,
+      hours: 2,
+      hourly_price: 900,
+      rent: 1800,
+      deposit: 3000,
+      amount: 4800,
+      status: 'pending_payment',
+      paid_at: null,
+      checkout: null,
+    });
+    expect(Date.parse(created.deadline_at!) - Date.parse(created.created_at)).toBe(15 * 60_000);
+    expect(orders.neighbours.calls(listingById).map((c) => c.input.params.id)).toContain(listing.id);
+    expect(orders.neighbours.calls(userStanding).map((c) => c.input.params.id)).toContain(renter.sub);
+
+    const [event] = await orders.awaitPublished('order.created', (e) => e.data.order_id === created.id);
+    expect(event!.data).toEqual({
+      order_id: created.id,
+      listing_id: listing.id,
+      listing_title: listing.title,
+      renter_id: renter.sub,
+      owner_id: owner.sub,
+      status: 'pending_payment',
+      rent: 1800,
+      deposit: 3000,
+      amount: 4800,
+      hours: 2,
+      reason: null,
+      actor_id: renter.sub,
+    });
+  });
+
+  it('refuses orders it cannot take, by what catalog and identity answer', async () => {
+    const { owner, renter } = parties();
+    const create = (body: Record<string, unknown>, as = renter) => orders.call(createOrder, { body, as });
+    const listing = world.listing(owner.sub, { min_hours: 2, max_hours: 4 });
+
+    expect((await create({ listing_id: listing.id, hours: 2 }, owner)).status).toBe(403);
+    expect((await create({ listing_id: 'not-a-uuid', hours: 2 })).status).toBe(404);
+    expect((await create({ listing_id: uuidv7(), hours: 2 })).status).toBe(404);
+    const short = await create({ listing_id: listing.id, hours: 1 });
+    expect(short.status).toBe(400);
+    expect(short.body.errors).toEqual([{ path: 'hours', message: expect.stringContaining('between 2 and 4') }]);
+    expect((await create({ listing_id: listing.id, hours: 5 })).status).toBe(400);
+
+    for (const status of ['offline', 'abnormal', 'draft'] as const) {
+      const unavailable = await create({ listing_id: world.listing(owner.sub, { status }).id, hours: 1 });
+      expect({ status, code: unavailable.body.code }).toEqual({ status, code: 'LISTING_UNAVAILABLE' });
+    }
+    expect((await create({ listing_id: world.listing(owner.sub, { status: 'deleted' }).id, hours: 1 })).status).toBe(404);
+
+    // one active order per listing, whatever catalog's `rented` says
+    expect((await create({ listing_id: listing.id, hours: 2 })).status).toBe(201);
+    const second = await create({ listing_id: listing.id, hours: 2 }, asUser());
+    expect([second.status, second.body.code]).toEqual([409, 'LISTING_UNAVAILABLE']);
+
+    const frozen = asUser();
+    world.standing.set(frozen.sub, { frozen: true });
+    const refused = await create({ listing_id: world.listing(owner.sub).id, hours: 1 }, frozen);
+    expect([refused.status, refused.body.code]).toEqual([403, 'USER_FROZEN']);
+  });
+
+  it('answers 503 when identity or catalog cannot answer, and creates nothing', async () => {
+    const { owner, renter } = parties();
+    const listing = world.listing(owner.sub);
+    const attempt = () => orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
+    for (const contract of [userStanding, listingById]) {
+      const restore = orders.neighbours.answer(contract, () => refuse(503, 'down'));
+      const down = await attempt().finally(restore);
+      expect({ down: contract.id, status: down.status, code: down.body.code }).toEqual({ down: contract.id, status: 503, code: 'UPSTREAM_UNAVAILABLE' });
+    }
+    // nothing was held: the listing is free for the same renter
+    expect((await attempt()).status).toBe(201);
+  });
+
+  it('pays through the wallet’s charge, keyed by the order, and publishes order.paid', async () => {
+    const { owner, renter, order } = await newOrder();
+    const paid = await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+    const charge = world.charges.get(order.id)!;
+    expect(paid).toMatchObject({ status: 'pending_handoff', paid_at: charge.charged_at });
+    const [call] = orders.neighbours.calls(chargeOrderEscrow).filter((c) => c.input.params.id === order.id);
+    expect(call!.input.body).toEqual({ renter_id: renter.sub, owner_id: owner.sub, amount: AMOUNT, not_after: expect.any(String) });
+    const [event] = await orders.awaitPublished('order.paid', (e) => e.data.order_id === order.id);
+    expect(event!.data).toMatchObject({ status: 'pending_handoff', amount: AMOUNT, paid_at: charge.charged_at, actor_id: renter.sub });
+  });
+
+  it('hands over the credentials catalog keeps for the listing by itself on payment, in the owner’s name', async () => {
+    const { owner, renter, listing, order } = await newOrder();
+    world.credentials.set(listing.id, 'QQ 424242 / pw tiger');
+    expect(await orders.ok(payOrder, { params: { id: order.id }, as: renter })).toMatchObject({ status: 'pending_receive' });
+    const records = await orders.ok(listHandoffRecords, { params: { id: order.id }, as: renter });
+    expect(records.items).toEqual([expect.objectContaining({ author_id: owner.sub, author_role: 'owner', content: 'QQ 424242 / pw tiger' })]);
+    const [handedOff] = await orders.awaitPublished('order.handed_off', (e) => e.data.order_id === order.id);
+    expect(handedOff!.data.actor_id).toBeNull();
+  });
+
+  it('passes the wallet’s refusal on and leaves the order unpaid', async () => {
+    const { renter, order } = await newOrder();
+    const restore = orders.neighbours.answer(chargeOrderEscrow, () => refuse(409, 'INSUFFICIENT_BALANCE', 'the balance does not cover it'));
+    const refused = await orders.call(payOrder, { params: { id: order.id }, as: renter }).finally(restore);
+    expect([refused.status, refused.body.code]).toEqual([409, 'INSUFFICIENT_BALANCE']);
+    expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_payment');
+    expect(orders.published('order.paid', (e) => e.data.order_id === order.id)).toEqual([]);
+  });
+
+  it('records a charge the wallet made but never answered for, once the reconciler asks, without charging again', async () => {
+    const { renter, order } = await newOrder();
+    // the wallet charges, then the answer is lost
+    const restore = orders.neighbours.answer(chargeOrderEscrow, ({ params, body }) => {
+      world.charges.set(params.id, { order_id: params.id, payment_id: uuidv7(), renter_id: body.renter_id, amount: body.amount, charged_at: new Date().toISOString() });
+      return refuse(503, 'answer lost');
+    });
+    const lost = await orders.call(payOrder, { params: { id: order.id }, as: renter }).finally(restore);
+    expect([lost.status, lost.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+    const [paid] = await orders.awaitPublished('order.paid', (e) => e.data.order_id === order.id);
+    expect(paid!.data).toMatchObject({ status: 'pending_handoff', paid_at: world.charges.get(order.id)!.charged_at, amount: AMOUNT });
+    expect(orders.neighbours.calls(chargeOrderEscrow).filter((c) => c.input.params.id === order.id)).toHaveLength(1);
+    expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_handoff');
+  });
+
+  it('moves one of twenty concurrent pays and replays a repeated Idempotency-Key without a second move', async () => {
+    const { renter, order } = await newOrder();
+    const results = await Promise.all(Array.from({ length: 20 }, () => orders.call(payOrder, { params: { id: order.id }, as: renter })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'INVALID_STATE')).toBe(true);
+    await orders.awaitPublished('order.paid', (e) => e.data.order_id === order.id);
+
+    const other = await newOrder();
+    const key = { 'idempotency-key': `pay-${other.order.id}` };
+    const first = await orders.call(payOrder, { params: { id: other.order.id }, as: other.renter, headers: key });
+    const again = await orders.call(payOrder, { params: { id: other.order.id }, as: other.renter, headers: key });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(orders.neighbours.calls(chargeOrderEscrow).filter((c) => c.input.params.id === other.order.id)).toHaveLength(1);
+    // both orders' events are in before counting them
+    await orders.awaitPublished('order.paid', (e) => e.data.order_id === other.order.id);
+    expect(orders.published('order.paid', (e) => [order.id, other.order.id].includes(e.data.order_id))).toHaveLength(2);
+  });
+
+  it('cancels an unpaid order with order.cancelled naming the renter and the reason', async () => {
+    const { renter, order } = await newOrder();
+    expect(await orders.ok(cancelOrder, { params: { id: order.id }, body: { reason: 'changed my mind' }, as: renter })).toMatchObject({
+      status: 'cancelled',
+      deadline_at: null,
+    });
+    const [cancelled] = await orders.awaitPublished('order.cancelled', (e) => e.data.order_id === order.id);
+    expect(cancelled!.data).toMatchObject({ status: 'cancelled', reason: 'changed my mind', actor_id: renter.sub });
+  });
+
+  it('lets exactly one of twenty renters racing for one listing have it', async () => {
+    const { owner } = parties();
+    const listing = world.listing(owner.sub);
+    const results = await Promise.all(Array.from({ length: 20 }, () => orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: asUser() })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, ...Array(19).fill(409)]);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'LISTING_UNAVAILABLE')).toBe(true);
+    const winner = results.find((r) => r.status === 201)!.body.id;
+    // the winner's event, and after it a later order's: no second order.created for the listing was written between
+    await orders.awaitPublished('order.created', (e) => e.data.order_id === winner);
+    const later = await newOrder();
+    await orders.awaitPublished('order.created', (e) => e.data.order_id === later.order.id);
+    expect(orders.published('order.created', (e) => e.data.listing_id === listing.id).map((e) => e.data.order_id)).toEqual([winner]);
+  });
+
+  it('creates one order for a repeated Idempotency-Key and refuses the key with another body', async () => {
+    const { owner, renter } = parties();
+    const listing = world.listing(owner.sub);
+    const headers = { 'idempotency-key': `create-${listing.id}` };
+    const first = await orders.call(createOrder, { body: { listing_id: listing.id, hours: 2 }, as: renter, headers });
+    const again = await orders.call(createOrder, { body: { listing_id: listing.id, hours: 2 }, as: renter, headers });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.id).toBe(first.body.id);
+    const reused = await orders.call(createOrder, { body: { listing_id: listing.id, hours: 3 }, as: renter, headers });
+    expect([reused.status, reused.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+  });
+
+  it('lists the caller’s orders newest first in cursor pages, by role and status', async () => {
+    const { owner, renter } = parties();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await orders.ok(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter })).id);
+    await orders.ok(cancelOrder, { params: { id: ids[0]! }, as: renter });
+    const first = await orders.ok(listOrders, { query: { limit: 2 }, as: renter });
+    expect(first.items.map((o) => o.id)).toEqual([ids[2], ids[1]]);
+    const second = await orders.ok(listOrders, { query: { limit: 2, cursor: first.next_cursor! }, as: renter });
+    expect(second).toEqual({ items: [expect.objectContaining({ id: ids[0], status: 'cancelled' })], next_cursor: null });
+    expect((await orders.ok(listOrders, { query: { role: 'owner', status: 'pending_payment' }, as: owner })).items.map((o) => o.id)).toEqual([ids[2], ids[1]]);
+    expect((await orders.ok(listOrders, { query: { role: 'owner' }, as: renter })).items).toEqual([]);
+    expect((await orders.call(listOrders, { query: { cursor: 'eyJ2IjoiIiwiaWQiOiIifQ' }, as: renter })).status).toBe(400);
+    expect((await orders.call(listOrders, { query: { role: 'admin' }, as: renter })).status).toBe(400);
+  });
+
+  it('refuses every move the state table does not have: 409 for a wrong state, 403 for the other party', async () => {
+    type Party = 'renter' | 'owner';
+    const actions: Array<{ route: AnyRoute; body: Record<string, unknown>; by: Party; allowedIn: string[] }> = [
+      { route: payOrder, body: {}, by: 'renter', allowedIn: ['pending_payment'] },
+      { route: cancelOrder, body: {}, by: 'renter', allowedIn: ['pending_payment', 'pending_handoff'] },
+      { route: confirmReceive, body: {}, by: 'renter', allowedIn: ['pending_receive'] },
+      { route: startCheckout, body: {}, by: 'renter', allowedIn: ['in_use'] },
+      { route: acceptCheckout, body: {}, by: 'renter', allowedIn: ['pending_correction_confirm'] },
+      { route: rejectCheckout, body: { reason: 'no' }, by: 'renter', allowedIn: ['pending_correction_confirm'] },
+      { route: confirmCheckout, body: {}, by: 'owner', allowedIn: ['pending_checkout_confirm'] },
+      { route: counterCheckout, body: { deposit_deduction: 0, reason: 'no' }, by: 'owner', allowedIn: ['pending_checkout_confirm'] },
+    ];
+    const steps: Array<{ route: AnyRoute; by: Party; body?: Record<string, unknown> }> = [
+      { route: payOrder, by: 'renter' },
+      { route: submitHandoff, by: 'owner', body: { content: 'credentials' } },
+      { route: confirmReceive, by: 'renter' },
+      { route: startCheckout, by: 'renter' },
+      { route: counterCheckout, by: 'owner', body: { deposit_deduction: 10, reason: 'scratch' } },
+      { route: rejectCheckout, by: 'renter', body: { reason: 'no' } },
+    ];
+    const { owner, renter } = parties();
+    const who = { renter, owner };
+    const status = async (id: string) => (await orders.ok(getOrder, { params: { id }, as: renter })).status;
+    const newOne = async () => (await orders.ok(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter })).id;
+    let checked = 0;
+    const probe = async (id: string, state: string) => {
+      for (const action of actions) {
+        const allowed = action.allowedIn.includes(state);
+        const res = await orders.call(action.route, { params: { id }, body: action.body, as: who[allowed ? (action.by === 'renter' ? 'owner' : 'renter') : action.by] });
+        const expected = allowed ? { status: 403, code: 'FORBIDDEN' } : { status: 409, code: 'INVALID_STATE' };
+        expect({ state, action: action.route.id, status: res.status, code: res.body.code }).toEqual({ state, action: action.route.id, ...expected });
+        if (!allowed) checked += 1;
+      }
+      if (state === 'pending_handoff') {
+        expect((await orders.call(submitHandoff, { params: { id }, body: { content: 'x' }, as: renter })).status).toBe(403);
+      } else {
+        const notesAllowed = ['pending_receive', 'in_use', 'pending_checkout_confirm', 'pending_correction_confirm', 'disputed'].includes(state);
+        const note = await orders.call(submitHandoff, { params: { id }, body: { content: 'x' }, as: owner });
+        expect({ state, handoff: note.status }).toEqual({ state, handoff: notesAllowed ? 201 : 409 });
+      }
+    };
+    const walked = await newOne();
+    await probe(walked, 'pending_payment');
+    for (const step of steps) {
+      await orders.ok(step.route, { params: { id: walked }, body: step.body ?? {}, as: who[step.by] });
+      await probe(walked, await status(walked));
+    }
+    expect(await status(walked)).toBe('disputed');
+
+    const done = await newOne();
+    for (const step of steps.slice(0, 4)) await orders.ok(step.route, { params: { id: done }, body: step.body ?? {}, as: who[step.by] });
+    await orders.ok(confirmCheckout, { params: { id: done }, as: owner });
+    await probe(done, 'completed');
+    const gone = await newOne();
+    await orders.ok(cancelOrder, { params: { id: gone }, as: renter });
+    await probe(gone, 'cancelled');
+    expect(checked).toBeGreaterThan(50);
+  });
+});
+
+describe('orders alone: the configuration it takes from system_config.changed', () => {
+  let orders: Component;
+  const world = new Neighbourhood();
+
+  beforeAll(async () => {
+    // one configured minute is a second here, and the scan looks often, so a timeout passes within the test
+    orders = await startComponent('orders', { answers: world.answers(), env: { ORDER_MINUTE_MS: '1000', ORDER_SCAN_INTERVAL_MS: '200' } });
+  });
+  afterEach(() => orders.verify());
+  afterAll(() => orders?.stop());
+
+  const changed = (key: string, value: unknown, id?: string) =>
+    orders.publish('system_config.changed', { key, value, updated_by: uuidv7(), updated_at: new Date().toISOString() }, id);
+
+  it('requires a verified real name once order.require_realname is switched on, as identity tells', async () => {
+    const owner = asUser();
+    const renter = asUser();
+    await changed('order.require_realname', true);
+    const attempt = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    const refused = await eventually(attempt, (res) => res.status !== 201);
+    expect([refused.status, refused.body.code]).toEqual([403, 'REALNAME_REQUIRED']);
+    world.standing.set(renter.sub, { realname_status: 'verified' });
+    expect((await attempt()).status).toBe(201);
+  });
+
+  it('cancels an unpaid order once a change shortens its payment timeout; a redelivered older change is not applied again', async () => {
+    const owner = asUser();
+    const renter = asUser();
+    // the test before switched order.require_realname on
+    world.standing.set(renter.sub, { realname_status: 'verified' });
+    const order = await orders.ok(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    expect(Date.parse(order.deadline_at!) - Date.parse(order.created_at)).toBe(15 * 1000);
+    // handled in this order (one at a time): were the redelivered 600 applied again, the order would wait ten minutes
+    const older = await changed('order.payment_timeout_minutes', 600);
+    await changed('order.payment_timeout_minutes', 2);
+    await changed('order.payment_timeout_minutes', 600, older.id);
+    const [cancelled] = await orders.awaitPublished('order.cancelled', (e) => e.data.order_id === order.id);
+    expect(cancelled!.data).toMatchObject({ status: 'cancelled', actor_id: null });
+    expect(await orders.ok(getOrder, { params: { id: order.id }, as: renter })).toMatchObject({ status: 'cancelled', deadline_at: null });
+  });
+});
