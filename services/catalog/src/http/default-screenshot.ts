@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { matchesEtag } from '@market/shared/http';
+import { isNotModified } from '@market/shared/http';
 
 // The same relative path from src/http (jest, tsx) and from dist/http (the build).
 const ASSET = path.resolve(__dirname, '..', '..', 'assets', 'default-upload-screenshot.png');
@@ -23,12 +23,12 @@ export function sendStaticImage(image: StaticImage, req: Request, res: Response)
   res.setHeader('Cache-Control', 'public, max-age=86400');
   res.setHeader('ETag', image.etag);
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (matchesEtag(req.headers['if-none-match'], image.etag)) {
+  res.statusCode = 200;
+  if (isNotModified(req, res)) {
     res.statusCode = 304;
     res.end();
     return;
   }
-  res.statusCode = 200;
   res.setHeader('Content-Length', image.bytes.length);
   res.end(image.bytes);
 }
