@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { randomUUID as uuidv7 } from 'node:crypto';
 import { eventually, mintToken, newAdmin, publishEvent, startStack, type Stack } from '@market/testkit';
 import { createMarketClient, openEventStream, parseEventBlock, type ApiProblem, type StreamEvent, type StreamState } from '../src';
 
