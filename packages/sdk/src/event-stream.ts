@@ -57,7 +57,8 @@ export function parseEventBlock(block: string): { event?: StreamEvent; retryMs?:
  * the token current at that moment, a user's 401 is recovered by the client's refresh, and a
  * session that is over (401, or a 403 of a disabled admin) signs the client out and closes the
  * stream. A stream the server ends (its token's expiry, its maximum age) is opened again at once
- * with `Last-Event-ID`, so nothing is missed; one that fails is tried again after a growing pause.
+ * with `Last-Event-ID`, so nothing is missed; one that fails, or that the server ended within
+ * `retryMs` of opening it, is tried again after a growing pause.
  */
 export function openEventStream(client: MarketClient, path: string, options: EventStreamOptions): EventStream {
   const abort = new AbortController();
@@ -101,8 +102,13 @@ export function openEventStream(client: MarketClient, path: string, options: Eve
     if (response.status === 401 || response.status === 403) return 'stop';
     if (!response.ok || !response.body) return 'pause';
     setState('open');
-    retryMs = firstRetry;
+    const openedAt = Date.now();
     await read(response.body);
+    // A stream the server ended at once (another tab took its place beyond the per-admin bound, a
+    // token at its last second) is opened again only after a pause, or two tabs would take turns
+    // without end; one that lived its life is opened again at once.
+    if (Date.now() - openedAt < firstRetry) return 'pause';
+    retryMs = firstRetry;
     return 'again';
   }
 

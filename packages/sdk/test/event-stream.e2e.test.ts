@@ -17,7 +17,10 @@ describe('openEventStream', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['notify', 'admin'], serviceEnv: { notify: { NOTIFY_STREAM_MAX_AGE_MS: String(MAX_AGE_MS) } } });
+    stack = await startStack({
+      services: ['notify', 'admin'],
+      serviceEnv: { notify: { NOTIFY_STREAM_MAX_AGE_MS: String(MAX_AGE_MS), NOTIFY_MAX_STREAMS_PER_USER: '1' } },
+    });
   }, 60_000);
   afterAll(() => stack.stop());
 
@@ -36,7 +39,7 @@ describe('openEventStream', () => {
     const market = createMarketClient({ baseUrl: stack.url, realm: 'admin', tokens: { accessToken: admin.token } });
     const events: StreamEvent[] = [];
     const states: StreamState[] = [];
-    const stream = openEventStream(market, '/api/admin/notifications/stream', { onEvent: (e) => events.push(e), onState: (s) => states.push(s) });
+    const stream = openEventStream(market, '/api/admin/notifications/stream', { retryMs: 200, onEvent: (e) => events.push(e), onState: (s) => states.push(s) });
     try {
       await eventually(async () => states, (s) => s.includes('open'), 5000);
       const first = dispute();
@@ -60,6 +63,24 @@ describe('openEventStream', () => {
     await eventually(async () => states, (s) => s[s.length - 1] === 'closed', 2000);
   });
 
+  it('pauses before reopening a stream the server ended at once, so two readers beyond the bound do not take turns without end', async () => {
+    const admin = await newAdmin(stack, ['reviewer']);
+    const opened: number[] = [];
+    const readers = [0, 1].map(() =>
+      openEventStream(createMarketClient({ baseUrl: stack.url, realm: 'admin', tokens: { accessToken: admin.token } }), '/api/admin/notifications/stream', {
+        retryMs: 500,
+        maxRetryMs: 500,
+        onEvent: () => undefined,
+        onState: (s) => s === 'open' && opened.push(Date.now()),
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    for (const reader of readers) reader.close();
+    // one stream per admin here: each opening ends the other's, which waits half a second to come back
+    expect(opened.length).toBeGreaterThanOrEqual(3);
+    expect(opened.length).toBeLessThanOrEqual(16);
+  });
+
   it('stops, signing the client out, once the session is over', async () => {
     const admin = await newAdmin(stack, ['reviewer']);
     const signedOut: ApiProblem[] = [];
@@ -70,7 +91,7 @@ describe('openEventStream', () => {
       onSignedOut: (p) => signedOut.push(p),
     });
     const states: StreamState[] = [];
-    openEventStream(market, '/api/admin/notifications/stream', { onEvent: () => undefined, onState: (s) => states.push(s) });
+    openEventStream(market, '/api/admin/notifications/stream', { retryMs: 200, onEvent: () => undefined, onState: (s) => states.push(s) });
     await eventually(async () => states, (s) => s[s.length - 1] === 'closed', 6000);
     expect(states).toContain('open');
     expect(signedOut.map((p) => p.status)).toEqual([401]);
