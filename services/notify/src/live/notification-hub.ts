@@ -144,9 +144,9 @@ class LiveStream {
 
 /**
  * The streams open on this replica, by recipient (a user, or the back office every admin's stream
- * reads), and the one Postgres connection that LISTENs for
- * new notifications. Whichever replica's consumer wrote a notification, its commit NOTIFYs every
- * replica, and each wakes the streams of that user (ADR 0019).
+ * reads), and the one Postgres connection that LISTENs for new notifications. Whichever replica's
+ * consumer wrote a notification, its commit NOTIFYs every replica, and each wakes the streams of
+ * that recipient (ADR 0019, ADR 0043).
  */
 export class NotificationHub {
   private readonly streams = new Map<string, Set<LiveStream>>();
