@@ -107,7 +107,7 @@ describe('the console in a browser', () => {
         el.title ||
         (el.tagName === 'INPUT'
           ? el.getAttribute('placeholder')
-          : el.innerText.trim() || [...el.querySelectorAll('img[alt], [role=img][aria-label]')].map((img) => img.getAttribute('alt') ?? img.getAttribute('aria-label')).join(''));
+          : el.innerText.trim() || [...el.querySelectorAll('img[alt], [role=img][aria-label]:not(.anticon)')].map((img) => img.getAttribute('alt') ?? img.getAttribute('aria-label')).join(''));
       return [...document.querySelectorAll<HTMLElement>('button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=combobox], [role=checkbox], [role=switch], [role=tab], [role=menuitem]')]
         .filter((el) => el.getClientRects().length > 0 && !name(el))
         .map((el) => el.outerHTML.slice(0, 200));
@@ -214,18 +214,35 @@ describe('the console in a browser', () => {
     await shot('order-detail');
   });
 
-  it('counts a dispute opened while the console is open in the header badge, without a reload', async () => {
+  it('counts a dispute opened and a listing submitted while the console is open in the header badges, live and without a reload', async () => {
     const { renter, order } = await handedOffOrder('徽标测试 王者荣耀');
     await open('/', '概览');
-    const badge = page.getByRole('link', { name: /^纠纷队列: \d+$/ });
-    await badge.waitFor();
-    const before = Number((await badge.getAttribute('aria-label'))!.split(': ')[1]);
+    // the badges follow the back office's stream once it is open
+    await page.locator('[role=group][data-live=open]').waitFor();
+    const count = async (name: string) => {
+      const badge = page.getByRole('link', { name: new RegExp(`^${name}: \\d+$`) });
+      await badge.waitFor();
+      return Number((await badge.getAttribute('aria-label'))!.split(': ')[1]);
+    };
+    const [disputes, reviews] = [await count('纠纷队列'), await count('审核队列')];
     const loads: string[] = [];
     page.on('framenavigated', (frame) => frame === page.mainFrame() && loads.push(frame.url()));
+    const reads: string[] = [];
+    page.on('request', (r) => r.url().endsWith('/api/admin/dashboard') && reads.push(r.url()));
+
     await ok(renter.market.api.POST('/api/orders/{id}/dispute', { params: { path: { id: order.id } }, body: { reason: '账号被改密' } }));
-    // the header polls every 15 s: within one period (and a margin) the count moves
-    await page.getByRole('link', { name: `纠纷队列: ${before + 1}` }).waitFor({ timeout: 25_000 });
+    // well within the 15 s the fallback poll would take: the stream moved it
+    await page.getByRole('link', { name: `纠纷队列: ${disputes + 1}` }).waitFor({ timeout: 5000 });
+    // the renter lists an account of their own (no new login: the audit test below reads one page of entries)
+    const owner = renter;
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '徽标测试 原神', game: '原神', hourly_price: 500, deposit: 1000, min_hours: 1 } }));
+    await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
+    await page.getByRole('link', { name: `审核队列: ${reviews + 1}` }).waitFor({ timeout: 5000 });
+    // and down again when the listing leaves the queue (its owner deletes it)
+    await ok(owner.market.api.DELETE('/api/listings/{id}', { params: { path: { id: listing.id } } }));
+    await page.getByRole('link', { name: `审核队列: ${reviews}` }).waitFor({ timeout: 5000 });
     expect(loads).toEqual([]);
+    expect(reads.length).toBeGreaterThanOrEqual(3);
     await shot('live-badge');
   }, 60_000);
 
@@ -340,6 +357,39 @@ describe('the console in a browser', () => {
     expect(await page.getByRole('button', { name: `修改角色 ${ADMIN.username}` }).count()).toBe(0);
   });
 
+  it('resets an admin’s password on the Admins page, ending that admin’s sessions', async () => {
+    const username = `forgot_${randomInt(0, 1_000_000)}`;
+    const created = await ok(back.api.POST('/api/admin/admins', { body: { username, nickname: '忘记密码', password: 'the-old-password-1234', roles: ['reviewer'] } }));
+    const theirs = createMarketClient({ baseUrl: stack.url, realm: 'admin' });
+    const captcha = await ok(theirs.api.GET('/api/admin/auth/captcha'));
+    const login = await ok(
+      theirs.api.POST('/api/admin/auth/login', { body: { username, password: 'the-old-password-1234', captcha_id: captcha.captcha_id, captcha_code: captcha.dev_text! } }),
+    );
+    theirs.signIn({ accessToken: login.access_token });
+
+    await open('/admins', '管理员');
+    await page.getByRole('button', { name: `重置密码 ${username}` }).click();
+    const dialog = page.getByRole('dialog', { name: `重置密码 ${username}` });
+    await dialog.getByLabel('新密码', { exact: true }).fill('the-new-password-1234');
+    await dialog.getByLabel('再次输入新密码').fill('the-new-password-12345');
+    await dialog.getByText('两次输入的密码不一致').waitFor();
+    await dialog.getByLabel('再次输入新密码').fill('the-new-password-1234');
+    await shot('admin-reset-password');
+    await dialog.getByRole('button', { name: '保 存' }).or(dialog.getByRole('button', { name: '保存' })).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText('密码已重置').waitFor();
+
+    // their session is over, the new password logs in, and nobody resets their own password here
+    expect((await theirs.api.GET('/api/admin/me')).response.status).toBe(401);
+    const again = await ok(theirs.api.GET('/api/admin/auth/captcha'));
+    const relogin = await theirs.api.POST('/api/admin/auth/login', {
+      body: { username, password: 'the-new-password-1234', captcha_id: again.captcha_id, captcha_code: again.dev_text! },
+    });
+    expect(relogin.response.status).toBe(200);
+    expect(relogin.data?.admin.id).toBe(created.id);
+    expect(await page.getByRole('button', { name: `重置密码 ${ADMIN.username}` }).count()).toBe(0);
+  });
+
   it('rejects a withdrawal with a reason and approves another on the Money page', async () => {
     const { market, user: requester } = await user();
     await ok(market.api.POST('/api/realname/start', { body: { real_name: '张三', id_number: '11010519491231002X' } }));
@@ -436,6 +486,24 @@ describe('the console in a browser', () => {
         await on.getByRole('table').first().waitFor();
         expect({ route, unnamed: await unnamedControls(on) }).toEqual({ route, unnamed: [] });
       }
+
+      // the sider's collapse button is named for what it does, and works from the keyboard
+      await tabTo(on, on.getByRole('button', { name: '收起菜单' }));
+      await on.keyboard.press('Enter');
+      await on.getByRole('button', { name: '展开菜单', expanded: false }).waitFor();
+      expect(await unnamedControls(on)).toEqual([]);
+      await on.keyboard.press('Enter');
+      await on.getByRole('button', { name: '收起菜单', expanded: true }).waitFor();
+
+      // in English too
+      await on.getByRole('button', { name: '切换语言' }).click();
+      await on.getByRole('button', { name: 'Collapse menu' }).waitFor();
+      expect(await unnamedControls(on)).toEqual([]);
+      // and on a small screen, where the menu is a drawer opened by a button
+      await on.setViewportSize({ width: 800, height: 900 });
+      await on.getByRole('button', { name: 'Open menu' }).click();
+      await on.getByRole('menu').getByRole('link', { name: 'Admins' }).waitFor();
+      expect(await unnamedControls(on)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -274,9 +274,12 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
   notify: [
     'user.frozen',
     'user.unfrozen',
+    'listing.submitted',
     'listing.approved',
     'listing.rejected',
     'listing.offlined',
+    'listing.deleted',
+    'listing.marked_abnormal',
     'order.paid',
     'order.cancelled',
     'order.handed_off',

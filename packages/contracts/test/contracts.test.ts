@@ -69,6 +69,7 @@ describe('route contracts', () => {
         'GET /api/admin/admins',
         'GET /api/admin/money-check',
         'GET /api/admin/notifications',
+        'GET /api/admin/notifications/stream',
         'GET /api/admin/open-uploads',
         'GET /api/admin/open-uploads/{id}',
         'GET /api/notifications/stream',
@@ -76,6 +77,7 @@ describe('route contracts', () => {
         'POST /api/admin/admins',
         'POST /api/admin/admins/{id}/disable',
         'POST /api/admin/admins/{id}/enable',
+        'POST /api/admin/admins/{id}/password',
         'POST /api/admin/me/password',
         'POST /api/admin/orders/{id}/handoff-records/reveal',
         'PUT /api/admin/admins/{id}/roles',
@@ -129,10 +131,11 @@ describe('route contracts', () => {
     }
   });
 
-  it('declare streams only as Server-Sent Events of a user', () => {
+  it('declare streams only as Server-Sent Events of a signed-in caller: a user’s own, the back office’s', () => {
     const streams = allRoutes.filter((r) => r.stream);
-    expect(streams.map(routeName)).toEqual(['GET /api/notifications/stream']);
-    for (const r of streams) expect({ auth: r.auth, contentType: r.success.contentType }).toEqual({ auth: 'user', contentType: 'text/event-stream' });
+    expect(streams.map(routeName)).toEqual(['GET /api/notifications/stream', 'GET /api/admin/notifications/stream']);
+    for (const r of streams) expect(r.success.contentType).toBe('text/event-stream');
+    expect(streams.map((r) => r.auth)).toEqual(['user', 'admin']);
   });
 
   it.each(jsonBodyRoutes.map((r) => [routeName(r), r] as const))('%s rejects an unknown body field', (_, r) => {

@@ -33,6 +33,14 @@ export interface MarketClient {
   /** the typed openapi-fetch client: `api.GET('/api/listings', { params: { query: { limit: 10 } } })` */
   api: Client<paths>;
   realm: Realm;
+  /** the absolute URL of one of the API's paths */
+  url(path: string): URL;
+  /**
+   * A request through the client's session handling: the current bearer token, a user's 401
+   * recovered by one refresh, the session ended on a final 401 (for what openapi-fetch does not
+   * carry, such as a Server-Sent Events stream).
+   */
+  fetch(request: Request): Promise<Response>;
   tokens(): Tokens | null;
   signIn(tokens: Tokens): void;
   signOut(): void;
@@ -141,6 +149,8 @@ export function createMarketClient(options: MarketClientOptions): MarketClient {
   return {
     api,
     realm,
+    url: (path) => new URL(path, options.baseUrl || pageOrigin()),
+    fetch: (request) => fetchWithRefresh(withToken(request)),
     tokens: () => tokens,
     signIn: (next) => setTokens(next),
     signOut: () => setTokens(null),

@@ -1,6 +1,7 @@
 export { createMarketClient, ok, type MarketClient, type MarketClientOptions, type Realm, type Tokens } from './client';
 export { ApiProblem, problemFrom, type ProblemBody } from './problem';
 export { items, pages, type CursorPage } from './pages';
+export { openEventStream, parseEventBlock, type EventStream, type EventStreamOptions, type StreamEvent, type StreamState } from './event-stream';
 export type { components, operations, paths } from './generated/schema';
 export { IDEMPOTENT_OPERATIONS } from './generated/idempotent';
 

@@ -228,6 +228,24 @@ const CASES: Case[] = [
     without: '¥',
   },
   {
+    name: 'listing.submitted tells no party (the back office hears of it on its own stream)',
+    type: 'listing.submitted',
+    data: (p) => listing(p, { status: 'draft', review_status: 'pending', actor_id: p.owner.id }),
+    expect: {},
+  },
+  {
+    name: 'listing.deleted tells no party',
+    type: 'listing.deleted',
+    data: (p) => listing(p, { status: 'deleted', review_status: 'pending', actor_id: p.owner.id }),
+    expect: {},
+  },
+  {
+    name: 'listing.marked_abnormal tells no party',
+    type: 'listing.marked_abnormal',
+    data: (p) => listing(p, { status: 'abnormal', review_status: 'pending' }),
+    expect: {},
+  },
+  {
     name: 'listing.approved tells the owner',
     type: 'listing.approved',
     data: (p) => listing(p),

@@ -18,7 +18,13 @@ function control(field: FilterField) {
         options={field.options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o))}
       />
     );
-  return <Input allowClear style={field.width ? { width: field.width } : undefined} />;
+  // antd's clear button is named only by its icon ("close-circle"): name it for what it clears
+  const clearIcon = (
+    <span role="img" aria-label={`${t('common.clear')} ${field.label}`}>
+      ✕
+    </span>
+  );
+  return <Input allowClear={{ clearIcon }} style={field.width ? { width: field.width } : undefined} />;
 }
 
 /** The list's filters as a form; submitting puts them in the URL (days as the instants they start or end). */

@@ -51,6 +51,40 @@ function EditRoles({ admin, onSaved }: { admin: Admin; onSaved: () => void }) {
   );
 }
 
+/**
+ * Sets another admin's password, typed twice (the server checks the creation rule too and ends that
+ * admin's sessions). Not offered on one's own row: the server refuses it, one's own password is
+ * changed with the current one.
+ */
+function ResetPassword({ admin, onDone }: { admin: Admin; onDone: () => void }) {
+  return (
+    <FormDialog<{ password: string; repeat: string }>
+      label={t('admin.resetPassword')}
+      title={`${t('admin.resetPassword')} ${admin.username}`}
+      ariaLabel={`${t('admin.resetPassword')} ${admin.username}`}
+      okText={t('common.save')}
+      onSubmit={({ password }) => ok(market.api.POST('/api/admin/admins/{id}/password', { params: { path: { id: admin.id } }, body: { password } })).then(onDone)}
+    >
+      <Form.Item label={t('admin.newPassword')} name="password" rules={[{ required: true, min: 12, max: 200 }]}>
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        label={t('admin.repeatPassword')}
+        name="repeat"
+        dependencies={['password']}
+        rules={[
+          { required: true },
+          ({ getFieldValue }) => ({
+            validator: (_, value) => (!value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('admin.passwordsDiffer')))),
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+    </FormDialog>
+  );
+}
+
 export default function Admins() {
   const { message } = App.useApp();
   const list = useCursorList<Admin>([{ name: 'status', label: t('common.status'), options: ['active', 'disabled'], width: 120 }], (q) =>
@@ -77,11 +111,12 @@ export default function Admins() {
         {
           title: t('common.detail'),
           key: 'actions',
-          // nobody changes their own roles or disables themselves (the server refuses both)
+          // nobody changes their own roles, disables themselves or resets their own password here (the server refuses each)
           render: (_, a) =>
             can('admins.manage') && a.id !== self ? (
               <Space>
                 <EditRoles admin={a} onSaved={list.reload} />
+                <ResetPassword admin={a} onDone={() => void message.success(t('admin.resetDone'))} />
                 <Button danger={a.status === 'active'} onClick={() => toggle(a)} aria-label={`${a.status === 'active' ? t('admin.disable') : t('admin.enable')} ${a.username}`}>
                   {a.status === 'active' ? t('admin.disable') : t('admin.enable')}
                 </Button>

@@ -384,6 +384,27 @@ export const setAdminRoles = defineRoute({
   errors: [400, 401, 403, 404, 409],
 });
 
+export const resetAdminPassword = defineRoute({
+  id: 'resetAdminPassword',
+  service: 'admin',
+  method: 'post',
+  path: '/api/admin/admins/{id}/password',
+  auth: 'admin',
+  permission: 'admins.manage',
+  summary: 'Set another admin’s password (a forgotten or leaked one); every session of that admin ends',
+  description:
+    'The new password follows the admin password rule of creation (12 to 200 characters, 400 otherwise). Every session the ' +
+    'admin holds ends at once (its tokens are refused on the next request and its live streams end): whoever knew the old ' +
+    'password must not keep what they obtained with it. A disabled admin’s password can be reset too (it stays disabled). ' +
+    'Nobody resets their own password this way (`403 FORBIDDEN`): `POST /api/admin/me/password` asks for the current one, ' +
+    'so a stolen token cannot take the account over. Audited as `admin_user.reset_password` (never with the password).',
+  tags: ['admin-accounts'],
+  params: IdParams,
+  body: z.object({ password: AdminPassword }).strict(),
+  success: { status: 204, description: 'the password is changed and the admin’s sessions ended' },
+  errors: [400, 401, 403, 404],
+});
+
 export const MoneyMismatch = z
   .object({
     check: z.string().openapi({ description: 'the rule that does not hold', example: 'a paid order has exactly one charge of its amount' }),
@@ -429,6 +450,7 @@ export const adminRoutes = [
   disableAdmin,
   enableAdmin,
   setAdminRoles,
+  resetAdminPassword,
   getDashboard,
   listSystemConfigs,
   updateSystemConfig,

@@ -79,6 +79,15 @@ export const markAllNotificationsRead = defineRoute({
   errors: [400, 401, 403],
 });
 
+/** Where a client resumes a stream: what every stream route documents. */
+const LastEventIdHeader = z.object({
+  'last-event-id': z
+    .string()
+    .regex(/^\d{0,15}$/, 'must be the id of an event of this stream')
+    .optional()
+    .openapi({ description: 'the `id:` of the last event received' }),
+});
+
 export const streamNotifications = defineRoute({
   id: 'streamNotifications',
   service: 'notify',
@@ -98,13 +107,7 @@ export const streamNotifications = defineRoute({
   tags: ['notifications'],
   stream: true,
   query: z.object({}).strict(),
-  headers: z.object({
-    'last-event-id': z
-      .string()
-      .regex(/^\d{0,15}$/, 'must be the id of an event of this stream')
-      .optional()
-      .openapi({ description: 'the `id:` of the last event received' }),
-  }),
+  headers: LastEventIdHeader,
   success: { status: 200, description: 'an open `text/event-stream`', contentType: 'text/event-stream' },
   errors: [400, 401, 403],
 });
@@ -131,4 +134,41 @@ export const listBackOfficeNotifications = defineRoute({
   errors: [400, 401, 403],
 });
 
-export const notifyRoutes = [listNotifications, markAllNotificationsRead, markNotificationRead, streamNotifications, listBackOfficeNotifications];
+export const streamBackOfficeNotifications = defineRoute({
+  id: 'streamBackOfficeNotifications',
+  service: 'notify',
+  method: 'get',
+  path: '/api/admin/notifications/stream',
+  auth: 'admin',
+  // what the console's header badges follow: every back-office role sees the queue sizes on the dashboard (ADR 0033)
+  permission: 'dashboard.read',
+  summary: 'Live stream of the back office’s events (Server-Sent Events): queue changes and operator alerts',
+  description: [
+    'Each back-office event arrives as `event: notification` with `data:` one `Notification` (`user_id` `back-office`) and',
+    '`id:` its position in the back office’s stream, the same for every admin. `kind` says what happened: a listing entered',
+    'the review queue (`listing.submitted`) or left it (`listing.approved`, `listing.rejected`, `listing.deleted` of a listing',
+    'under review), a dispute was opened (`dispute.opened`) or resolved (`dispute.resolved`), an operator alert was raised',
+    '(`ops.alert`, also listed by `GET /api/admin/notifications`). An event tells that a queue changed, not its size: a client',
+    'reads the sizes from `GET /api/admin/dashboard`. Reconnecting with `Last-Event-ID` replays what came after that',
+    'position; without it the stream starts with what arrives from now on. A comment line (`: heartbeat`) comes every',
+    '`NOTIFY_HEARTBEAT_MS`. The stream ends at once when the session is logged out, the admin disabled or its password',
+    'reset, when its access token expires, and when the admin no longer holds `dashboard.read` (checked at each heartbeat);',
+    'also after `NOTIFY_STREAM_MAX_AGE_MS`, and when the same admin opens more than `NOTIFY_MAX_STREAMS_PER_USER` streams',
+    'on one server (the oldest ends). Browsers’ EventSource cannot send the bearer token: read it with fetch.',
+  ].join(' '),
+  tags: ['notifications'],
+  stream: true,
+  query: z.object({}).strict(),
+  headers: LastEventIdHeader,
+  success: { status: 200, description: 'an open `text/event-stream`', contentType: 'text/event-stream' },
+  errors: [400, 401, 403],
+});
+
+export const notifyRoutes = [
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  streamNotifications,
+  listBackOfficeNotifications,
+  streamBackOfficeNotifications,
+];

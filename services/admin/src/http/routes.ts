@@ -14,6 +14,7 @@ import {
   listSystemConfigs as listSystemConfigsRoute,
   updateSystemConfig as updateSystemConfigRoute,
   setAdminRoles as setAdminRolesRoute,
+  resetAdminPassword as resetAdminPasswordRoute,
 } from '@market/contracts';
 import { route, type RouteBinding } from '@market/shared/http';
 import type { AdminDeps } from '../application/deps';
@@ -30,6 +31,7 @@ import { listAuditLogs } from '../application/list-audit-logs';
 import { listSystemConfigs } from '../application/list-system-configs';
 import { logInAdmin } from '../application/log-in-admin';
 import { logOutAdmin } from '../application/log-out-admin';
+import { resetAdminPassword } from '../application/reset-admin-password';
 import { setAdminRoles } from '../application/set-admin-roles';
 import { updateSystemConfig } from '../application/update-system-config';
 
@@ -45,6 +47,7 @@ export function adminRoutes(deps: AdminDeps): RouteBinding[] {
     route(disableAdminRoute, ({ identity, params }) => disableAdmin(deps, identity, params.id)),
     route(enableAdminRoute, ({ identity, params }) => enableAdmin(deps, identity, params.id)),
     route(setAdminRolesRoute, ({ identity, params, body }) => setAdminRoles(deps, identity, params.id, body.roles)),
+    route(resetAdminPasswordRoute, ({ identity, params, body }) => resetAdminPassword(deps, identity, params.id, body.password)),
     route(getDashboardRoute, () => getDashboard(deps)),
     route(getMoneyCheck, () => checkMoney(deps)),
     route(listSystemConfigsRoute, () => listSystemConfigs(deps)),

@@ -111,6 +111,15 @@ export async function replacePasswordHash(db: Queryable, id: string, verifiedHas
   return rows[0] ?? null;
 }
 
+/** The admin with a password set by another admin (whatever the old one was), or null when there is no such admin. */
+export async function overwritePasswordHash(db: Queryable, id: string, newHash: string): Promise<AdminUserRow | null> {
+  const rows = await updateReturning<AdminUserRow>(db, `UPDATE admin_users SET password_hash = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`, [
+    id,
+    newHash,
+  ]);
+  return rows[0] ?? null;
+}
+
 /** The admin with its roles replaced, or null when there is no such admin. */
 export async function replaceAdminRoles(db: Queryable, id: string, roles: readonly AdminRole[]): Promise<AdminUserRow | null> {
   const rows = await updateReturning<AdminUserRow>(

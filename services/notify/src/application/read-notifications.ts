@@ -1,6 +1,7 @@
 import { type UserIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { NotFound } from '@market/shared/errors';
+import { ALERT_KINDS } from '../domain/back-office-events';
 import { BACK_OFFICE } from '../domain/notification-messages';
 import { markAllRead, markRead, pageNotifications, unreadCount } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
@@ -23,8 +24,8 @@ export async function markAllNotificationsRead(deps: NotifyDeps, caller: UserIde
   return { marked, unread_count: await unreadCount(deps.db, caller.sub) };
 }
 
-/** The operator alerts, which every admin reads alike (their read state is not tracked per admin). */
+/** The operator alerts (not the queue changes the back office's stream also carries), which every admin reads alike (their read state is not tracked per admin). */
 export async function listBackOfficeNotifications(deps: NotifyDeps, query: { limit: number; cursor?: string }) {
-  const page = await pageNotifications(deps.db, BACK_OFFICE, query);
+  const page = await pageNotifications(deps.db, BACK_OFFICE, { ...query, kinds: ALERT_KINDS });
   return { items: page.items.map(toNotificationView), next_cursor: page.next_cursor };
 }

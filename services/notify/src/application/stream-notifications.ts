@@ -1,25 +1,30 @@
 import type { ServerResponse } from 'node:http';
+import { rolesAllow, type AdminRole } from '@market/contracts';
 import { type Revocations, type UserIdentity } from '@market/shared/auth';
 import { withTimeout } from '@market/shared/events';
-import type { NotificationHub, StreamSource } from '../live/notification-hub';
+import type { NotificationHub, StreamCaller, StreamSource } from '../live/notification-hub';
 import { lastPosition, notificationsAfter } from '../persistence/notification-repository';
 import type { NotifyDeps } from './deps';
 import { toNotificationView } from './notification-view';
+import { BACK_OFFICE_STREAM_PERMISSION } from './stream-back-office';
 
 export function streamSource(deps: NotifyDeps, revocations: Revocations): StreamSource {
   return {
-    async after(userId, seq, limit) {
-      const rows = await notificationsAfter(deps.db, userId, seq, limit);
+    async after(recipient, seq, limit) {
+      const rows = await notificationsAfter(deps.db, recipient, seq, limit);
       return rows.map((row) => ({ seq: Number(row.seq), kind: row.kind, view: toNotificationView(row) }));
     },
-    // Logout, refresh-token reuse and freezes revoke the session where the gateway looks; without
-    // an answer from Redis the stream ends, as the gateway would refuse the request.
-    stillAllowed: (caller) =>
-      withTimeout(revocations.sessionState('user', caller.sub, caller.sid), 2000, 'checking the session').then(
-        (state) => state === 'active',
-        () => false,
-      ),
+    // Logout, refresh-token reuse, freezes and disables revoke the session where the gateway looks;
+    // without an answer from Redis the stream ends, as the gateway would refuse the request.
+    stillAllowed: (caller) => withTimeout(sessionAllows(revocations, caller), 2000, 'checking the session').catch(() => false),
   };
+}
+
+/** What the gateway would decide on the stream's request now: an admin must also still hold the stream's permission. */
+async function sessionAllows(revocations: Revocations, caller: StreamCaller): Promise<boolean> {
+  if (caller.kind === 'user') return (await revocations.sessionState('user', caller.sub, caller.sid)) === 'active';
+  const session = await revocations.adminSessionState(caller.sub, caller.sid);
+  return session.state === 'active' && rolesAllow(session.roles as AdminRole[], BACK_OFFICE_STREAM_PERMISSION);
 }
 
 /**
@@ -28,5 +33,5 @@ export function streamSource(deps: NotifyDeps, revocations: Revocations): Stream
  */
 export async function openNotificationStream(deps: NotifyDeps, hub: NotificationHub, caller: UserIdentity, lastEventId: string | undefined, res: ServerResponse) {
   const position = lastEventId ? Number(lastEventId) : await lastPosition(deps.db, caller.sub);
-  hub.open(caller, position, res);
+  hub.open(caller, caller.sub, position, res);
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Client } from 'pg';
-import { type RevocationNotice, type UserIdentity } from '@market/shared/auth';
+import { type AdminIdentity, type RevocationNotice, type UserIdentity } from '@market/shared/auth';
 import { type Logger } from '@market/shared/logging';
 import { StreamsStopped } from '../domain/errors';
 import { ENDS_STREAMS } from '../domain/notification-messages';
@@ -12,10 +12,13 @@ export interface StreamItem {
   view: NotificationView;
 }
 
+/** Who holds a stream open: a user reading their own notifications, or an admin reading the back office's. */
+export type StreamCaller = UserIdentity | AdminIdentity;
+
 /** Where streams read from: the notifications themselves, and whether a session may still listen. */
 export interface StreamSource {
-  after(userId: string, seq: number, limit: number): Promise<StreamItem[]>;
-  stillAllowed(caller: UserIdentity): Promise<boolean>;
+  after(recipient: string, seq: number, limit: number): Promise<StreamItem[]>;
+  stillAllowed(caller: StreamCaller): Promise<boolean>;
 }
 
 export interface HubOptions {
@@ -45,7 +48,9 @@ class LiveStream {
   private maxAge: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly caller: UserIdentity,
+    readonly caller: StreamCaller,
+    /** whose notifications it carries: the user's own, or the back office's */
+    readonly recipient: string,
     private position: number,
     private readonly res: ServerResponse,
     private readonly opts: HubOptions,
@@ -90,7 +95,7 @@ class LiveStream {
         this.again = false;
         let batch: StreamItem[];
         do {
-          batch = await this.opts.source.after(this.caller.sub, this.position, BATCH);
+          batch = await this.opts.source.after(this.recipient, this.position, BATCH);
           for (const item of batch) {
             if (this.ended) return;
             this.position = item.seq;
@@ -138,9 +143,10 @@ class LiveStream {
 }
 
 /**
- * The streams open on this replica, by user, and the one Postgres connection that LISTENs for
- * new notifications. Whichever replica's consumer wrote a notification, its commit NOTIFYs every
- * replica, and each wakes the streams of that user (ADR 0019).
+ * The streams open on this replica, by recipient (a user, or the back office every admin's stream
+ * reads), and the one Postgres connection that LISTENs for new notifications. Whichever replica's
+ * consumer wrote a notification, its commit NOTIFYs every replica, and each wakes the streams of
+ * that recipient (ADR 0019, ADR 0043).
  */
 export class NotificationHub {
   private readonly streams = new Map<string, Set<LiveStream>>();
@@ -162,16 +168,18 @@ export class NotificationHub {
   }
 
   /**
-   * Opens a stream after `position`. Beyond the per-user bound the oldest stream of the user here
-   * ends: the usual reason for too many is a client whose old connections died unnoticed.
+   * Opens a stream of `recipient`'s notifications after `position`. Beyond the bound per caller
+   * (a user, an admin) the caller's oldest stream here ends: the usual reason for too many is a
+   * client whose old connections died unnoticed.
    */
-  open(caller: UserIdentity, position: number, res: ServerResponse) {
+  open(caller: StreamCaller, recipient: string, position: number, res: ServerResponse) {
     if (this.stopped) throw new StreamsStopped();
-    const stream = new LiveStream(caller, position, res, this.opts, (s) => this.forget(s));
-    const own = this.streams.get(caller.sub) ?? new Set<LiveStream>();
-    this.streams.set(caller.sub, own);
+    const stream = new LiveStream(caller, recipient, position, res, this.opts, (s) => this.forget(s));
+    const own = this.streams.get(recipient) ?? new Set<LiveStream>();
+    this.streams.set(recipient, own);
     own.add(stream);
-    if (own.size > this.opts.maxStreamsPerUser) own.values().next().value?.end();
+    const callers = [...own].filter((s) => s.caller.kind === caller.kind && s.caller.sub === caller.sub);
+    if (callers.length > this.opts.maxStreamsPerUser) callers[0]!.end();
     stream.start();
   }
 
@@ -186,25 +194,25 @@ export class NotificationHub {
 
   /**
    * Ends at once the streams a revocation takes away: the session's, or every stream of a blocked
-   * user (ADR 0034). The heartbeat's check stays as the net under a lost subscription.
+   * user or disabled admin (ADR 0034). The heartbeat's check stays as the net under a lost subscription.
    */
   revoked(notice: RevocationNotice) {
-    if (notice.realm !== 'user') return;
-    const ending =
-      notice.sub !== undefined
-        ? [...(this.streams.get(notice.sub) ?? [])]
-        : [...this.streams.values()].flatMap((own) => [...own].filter((stream) => stream.caller.sid === notice.sid));
+    const ending = [...this.streams.values()].flatMap((own) =>
+      [...own].filter(
+        ({ caller }) => caller.kind === notice.realm && (notice.sub !== undefined ? caller.sub === notice.sub : caller.sid === notice.sid),
+      ),
+    );
     for (const stream of ending) stream.end();
   }
 
   private forget(stream: LiveStream) {
-    const own = this.streams.get(stream.caller.sub);
+    const own = this.streams.get(stream.recipient);
     own?.delete(stream);
-    if (own?.size === 0) this.streams.delete(stream.caller.sub);
+    if (own?.size === 0) this.streams.delete(stream.recipient);
   }
 
-  private wake(userId: string) {
-    for (const stream of this.streams.get(userId) ?? []) stream.wake();
+  private wake(recipient: string) {
+    for (const stream of this.streams.get(recipient) ?? []) stream.wake();
   }
 
   private async listen() {

@@ -59,12 +59,13 @@ export async function insertNotifications(tx: Tx, channel: string, eventId: stri
 export function pageNotifications(
   db: Queryable,
   userId: string,
-  filter: { unread?: boolean; limit: number; cursor?: string },
+  filter: { unread?: boolean; kinds?: readonly string[]; limit: number; cursor?: string },
 ): Promise<KeysetPageResult<NotificationRow>> {
   const readFilter = filter.unread === undefined ? '' : filter.unread ? 'AND read_at IS NULL' : 'AND read_at IS NOT NULL';
+  const kindFilter = filter.kinds ? 'AND kind = ANY($2::text[])' : '';
   return keysetPage<NotificationRow>(db, {
-    query: `SELECT ${COLUMNS} FROM notifications WHERE user_id = $1 ${readFilter}`,
-    params: [userId],
+    query: `SELECT ${COLUMNS} FROM notifications WHERE user_id = $1 ${readFilter} ${kindFilter}`,
+    params: filter.kinds ? [userId, filter.kinds] : [userId],
     orderBy: NEWEST_FIRST,
     limit: filter.limit,
     cursor: filter.cursor,

@@ -12,5 +12,13 @@ export function MoneyTabs() {
     { key: '/money/withdrawals', label: t('money.withdrawals'), allowed: can('withdrawals') },
     { key: '/money/check', label: t('money.check'), allowed: can('money') },
   ].filter((i) => i.allowed);
-  return <Tabs activeKey={pathname.replace(/\/$/, '')} items={items} onChange={(key) => navigate(key)} />;
+  // the menu of tabs that do not fit is opened by a button antd names only by its icon ("ellipsis")
+  const more = {
+    icon: (
+      <span role="img" aria-label={t('common.moreTabs')}>
+        …
+      </span>
+    ),
+  };
+  return <Tabs activeKey={pathname.replace(/\/$/, '')} items={items} more={more} onChange={(key) => navigate(key)} />;
 }
