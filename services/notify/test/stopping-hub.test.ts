@@ -17,7 +17,7 @@ describe('a replica that is stopping', () => {
       maxStreamsPerUser: 1,
     });
     await hub.stop();
-    const opening = () => hub.open({ kind: 'user', sub: 'u', sid: 's', ip: null }, 0, {} as ServerResponse);
+    const opening = () => hub.open({ kind: 'user', sub: 'u', sid: 's', ip: null }, 'u', 0, {} as ServerResponse);
     expect(opening).toThrow(StreamsStopped);
     expect(hub.openStreams).toBe(0);
 
