@@ -1,7 +1,8 @@
 import { type adminCloseOrder, type RouteBody } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { InvalidInput, InvalidState, NotFound } from '@market/shared/errors';
+import { OrderChanged } from '../domain/errors';
 import { arbitratedSettlement } from '../domain/arbitration';
 import { lockOpenDisputeOf } from '../persistence/dispute-repository';
 import { findOrder, type OrderRow } from '../persistence/order-repository';
@@ -20,10 +21,10 @@ type Decision = { reason: string; expected_status?: OrderRow['status']; breakdow
  */
 export function assertDecidedOnCurrentState(order: OrderRow, arrivedAt: Date, expected: OrderRow['status'] | undefined) {
   if (order.status_changed_at > arrivedAt) {
-    throw problems.conflict(`the order became ${order.status} while this decision waited; look at it again`, 'ORDER_CHANGED');
+    throw new OrderChanged(`the order became ${order.status} while this decision waited; look at it again`);
   }
   if (expected !== undefined && expected !== order.status) {
-    throw problems.conflict(`the order is ${order.status}, not ${expected}; look at it again`, 'ORDER_CHANGED');
+    throw new OrderChanged(`the order is ${order.status}, not ${expected}; look at it again`);
   }
 }
 
@@ -40,17 +41,17 @@ export async function adminEndOrder(
   decision: Decision,
 ) {
   const arrivedAt = new Date();
-  if (!isUuid(id)) throw problems.notFound('order not found');
+  if (!isUuid(id)) throw new NotFound('order not found');
   return deps.db.transaction(async (tx) => {
     const order = await findOrder(tx, id, { lock: true });
-    if (!order) throw problems.notFound('order not found');
+    if (!order) throw new NotFound('order not found');
     assertMove(order, trigger, 'admin');
     assertDecidedOnCurrentState(order, arrivedAt, decision.expected_status);
     const settings = await currentSettings(tx);
-    if (decision.breakdown && order.paid_at === null) throw problems.invalidState('the order was never paid; there is nothing to split');
+    if (decision.breakdown && order.paid_at === null) throw new InvalidState('the order was never paid; there is nothing to split');
     const outcome = trigger === 'admin_close' ? arbitratedSettlement('close', escrowOf(order), decision.breakdown, null, feeRateOf(order, settings)) : null;
     if (outcome && !outcome.ok) {
-      throw problems.validation(outcome.errors.map((e) => ({ path: e.path === 'settlement' ? 'breakdown' : `breakdown.${e.path}`, message: e.message })));
+      throw new InvalidInput(outcome.errors.map((e) => ({ path: e.path === 'settlement' ? 'breakdown' : `breakdown.${e.path}`, message: e.message })));
     }
     const settlement = outcome?.settlement ?? null;
     const moved = await moveOrder(deps, tx, order, {

@@ -1,6 +1,6 @@
 import { type counterCheckout, type RouteBody, type startCheckout as startCheckoutRoute } from '@market/contracts';
 import { callerUserId, type Identity } from '@market/shared/auth';
-import { problems } from '@market/shared/http';
+import { InvalidInput } from '@market/shared/errors';
 import { defaultConsumption, settle, type Escrow, type Proposal } from '../domain/settlement';
 import type { StoredCheckout } from '../persistence/order-repository';
 import { assertOwnFiles, shareWithParties } from './caller-files';
@@ -13,7 +13,7 @@ import { currentSettings } from './settings';
 /** A proposal split per CONTRACT §4, or 400 naming the field that breaks an invariant. */
 export function settledCheckout(escrow: Escrow, proposal: Proposal, commissionBps: number, reason: string | null, evidenceKeys: string[]): StoredCheckout {
   const result = settle(escrow, proposal, commissionBps);
-  if (!result.ok) throw problems.validation(result.errors.map((e) => ({ path: e.path, message: e.message })));
+  if (!result.ok) throw new InvalidInput(result.errors.map((e) => ({ path: e.path, message: e.message })));
   return { ...result.settlement, reason, evidence_keys: evidenceKeys };
 }
 

@@ -2,7 +2,7 @@ import { type EventData } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { Forbidden, InvalidState } from '@market/shared/errors';
 import { decideMove, type Actor, type OrderTransition, type OrderTrigger } from '../domain/order-state';
 import type { OrderSettings } from '../domain/settings';
 import type { Settlement } from '../domain/settlement';
@@ -35,8 +35,8 @@ const READABLE: Record<OrderTrigger, string> = {
 export function assertMove(order: OrderRow, trigger: OrderTrigger, actor: Actor): OrderTransition {
   const decision = decideMove(order.status, trigger, actor);
   if (decision.ok) return decision.transition;
-  if (decision.refusal === 'forbidden') throw problems.forbidden(`the ${actor} cannot ${READABLE[trigger]}`);
-  throw problems.invalidState(`order is ${order.status}; cannot ${READABLE[trigger]}`);
+  if (decision.refusal === 'forbidden') throw new Forbidden(`the ${actor} cannot ${READABLE[trigger]}`);
+  throw new InvalidState(`order is ${order.status}; cannot ${READABLE[trigger]}`);
 }
 
 export interface MoveInput {

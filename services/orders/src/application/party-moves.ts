@@ -1,5 +1,5 @@
 import { type Identity } from '@market/shared/auth';
-import { problems } from '@market/shared/http';
+import { InvalidState } from '@market/shared/errors';
 import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
 import { assertMove, moveOrder, settlementFigures } from './order-moves';
@@ -42,7 +42,7 @@ export async function completeCheckout(deps: OrdersDeps, identity: Identity, id:
   return deps.db.transaction(async (tx) => {
     const { order, role } = await partyOrder(tx, id, identity, { lock: true });
     assertMove(order, trigger, role);
-    if (!order.checkout) throw problems.invalidState('order has no checkout to settle');
+    if (!order.checkout) throw new InvalidState('order has no checkout to settle');
     const moved = await moveOrder(deps, tx, order, {
       trigger,
       actor: role,
