@@ -5,11 +5,12 @@ import { recordAudit } from '@market/shared/events';
 import { Forbidden, InvalidInput, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import { ListingUnavailable, RealnameRequired, RenterFrozen } from '../domain/errors';
+import { orderSnapshot } from '../domain/order';
 import { priceOrder } from '../domain/settlement';
 import { deadlineOf } from '../domain/timeouts';
 import { insertOrder, ONE_ACTIVE_PER_LISTING } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { orderSnapshot, toOrderView } from './order-view';
+import { toOrderView } from './order-view';
 import { currentSettings } from './settings';
 
 function isActiveOrderConflict(err: unknown): boolean {
