@@ -1,7 +1,6 @@
 import { OrderStatus } from '@market/contracts';
 import { isActive, type OrderState } from '../src/domain/order-state';
 import { SYSTEM_CONFIG_DEFAULTS as DEFAULT_SETTINGS } from '@market/contracts';
-import { planMove } from '../src/domain/plan-move';
 import { deadlineOf, statesTimedBy } from '../src/domain/timeouts';
 
 const STATES = OrderStatus.options as OrderState[];
@@ -12,21 +11,6 @@ describe('order states', () => {
       ['pending_payment', 'pending_handoff', 'pending_receive', 'in_use', 'pending_checkout_confirm', 'pending_correction_confirm', 'disputed', 'abnormal'].sort(),
     );
     expect(STATES.filter((s) => !isActive(s)).sort()).toEqual(['cancelled', 'closed', 'completed']);
-  });
-
-  it('have a deadline exactly where the system has a timed move, so the scan never claims an order it cannot move', () => {
-    const entered = new Date('2026-11-22T10:00:00.000Z');
-    for (const status of STATES) {
-      const order = { status, status_changed_at: entered, ends_at: entered, started_at: entered, overdue_alerted_at: entered };
-      const timed = planMove(
-        { ...order, id: 'o', listing_id: 'l', listing_title: 't', renter_id: 'r', owner_id: 'w', hours: 1, hourly_price: 1, rent: 1, deposit: 0, amount: 1 } as never,
-        { type: 'timeout', openDispute: null },
-        { role: 'system', id: null },
-        entered,
-        { settings: DEFAULT_SETTINGS, minuteMs: 60_000 },
-      );
-      expect({ status, timed: timed.ok }).toEqual({ status, timed: deadlineOf(order, DEFAULT_SETTINGS, 60_000) !== null });
-    }
   });
 });
 

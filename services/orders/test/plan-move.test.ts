@@ -3,6 +3,7 @@ import type { Order } from '../src/domain/order';
 import type { Actor, OrderState } from '../src/domain/order-state';
 import { MOVE_TYPES, type DisputeRef, type Move, type MoveActor, type MovePlan, type MoveType } from '../src/domain/moves';
 import { planMove } from '../src/domain/plan-move';
+import { deadlineOf } from '../src/domain/timeouts';
 
 const STATES = OrderStatus.options as OrderState[];
 const ROLES: Actor[] = ['renter', 'owner', 'system', 'admin'];
@@ -233,6 +234,16 @@ describe('planMove', () => {
           since: entered ? NOW : ENTERED,
           at: NOW,
         });
+      }
+    }
+  });
+
+  it('has a timed move exactly where an order has a deadline, so the scan never claims an order it cannot move', () => {
+    for (const state of STATES) {
+      for (const alerted of [null, ENTERED]) {
+        const order = orderIn(state, { overdue_alerted_at: alerted });
+        const timed = planMove(order, { type: 'timeout', openDispute: null }, by('system'), NOW, CONFIG).ok;
+        expect({ state, alerted, timed }).toEqual({ state, alerted, timed: deadlineOf(order, CONFIG.settings, CONFIG.minuteMs) !== null });
       }
     }
   });

@@ -1,4 +1,5 @@
 import type { Identity } from '@market/shared/auth';
+import { moveRefusal } from '../domain/plan-move';
 import { findOrder, updateOrder, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { carryOut, moveOrder, planOrderMove } from './order-moves';
@@ -28,17 +29,22 @@ export async function recordPayment(
   });
 }
 
+/** The system has not yet looked for stored credentials, and may hand over now (the order waits for its handoff). */
+function awaitsStoredCredentials(order: OrderRow): boolean {
+  return order.credentials_checked_at === null && moveRefusal(order, 'hand_over', 'system') === null;
+}
+
 /**
  * After payment, hands the listing's stored credentials over (the `handoff` move made by `system`).
  * They are opened only now, after the charge has committed (issue 19 item 5), outside any
  * transaction; the order is locked only to write the handoff, and is looked at once.
  */
 export async function handOverStoredCredentials(deps: OrdersDeps, paid: OrderRow): Promise<OrderRow> {
-  if (paid.status !== 'pending_handoff' || paid.credentials_checked_at !== null) return paid;
+  if (!awaitsStoredCredentials(paid)) return paid;
   const credentials = await deps.listings.credentials(paid.listing_id);
   return deps.db.transaction(async (tx) => {
     const order = await findOrder(tx, paid.id, { lock: true });
-    if (!order || order.status !== 'pending_handoff' || order.credentials_checked_at !== null) return order ?? paid;
+    if (!order || !awaitsStoredCredentials(order)) return order ?? paid;
     const checked = await updateOrder(tx, order.id, { credentials_checked_at: new Date(), updated_at: new Date() });
     if (credentials === null) return checked;
     const move = { type: 'hand_over' as const, content: credentials, attachmentKeys: [] };
