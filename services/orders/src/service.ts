@@ -11,6 +11,7 @@ import { walletAccounts } from './adapters/wallet-accounts';
 import type { OrdersDeps } from './application/deps';
 import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
+import { ordersErrorStatuses } from './http/error-statuses';
 import { ordersInternalRoutes } from './http/internal-routes';
 import { ordersRouteBindings } from './http/routes';
 import { chargeReconciler } from './jobs/charge-reconciler';
@@ -26,6 +27,7 @@ export const ordersService = defineService({
   name: 'orders',
   env: ordersEnvShape,
   entities: [],
+  errorStatuses: ordersErrorStatuses,
   migrations: [
     CreateOutboxAndInbox1763800000000,
     ...idempotencyMigrations,

@@ -2,7 +2,7 @@ import { type adminListOrders, type RouteQuery } from '@market/contracts';
 import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { auditRefusal, recordAudit } from '@market/shared/events';
-import { problems } from '@market/shared/http';
+import { InvalidState, NotFound } from '@market/shared/errors';
 import { latestDisputeOf } from '../persistence/dispute-repository';
 import { revealAllowed } from '../domain/handoff-visibility';
 import { handoffRecordsOf } from '../persistence/handoff-repository';
@@ -33,7 +33,7 @@ export async function allOrders(deps: OrdersDeps, query: RouteQuery<typeof admin
 
 async function existingOrder(deps: OrdersDeps, id: string) {
   const order = isUuid(id) ? await findOrder(deps.db, id) : null;
-  if (!order) throw problems.notFound('order not found');
+  if (!order) throw new NotFound('order not found');
   return order;
 }
 
@@ -70,7 +70,7 @@ export async function revealHandoffRecords(deps: OrdersDeps, identity: AdminIden
   const audit = { action: 'order.handoff_records.reveal', biz_type: 'order', biz_id: order.id };
   if (!revealAllowed(order.status)) {
     await auditRefusal(deps.db, deps.events, identity, { ...audit, detail: { reason, status: order.status } });
-    throw problems.invalidState(`handoff content is revealed only for an order in dispute or abnormal; this one is ${order.status}`);
+    throw new InvalidState(`handoff content is revealed only for an order in dispute or abnormal; this one is ${order.status}`);
   }
   const rows = await handoffRecordsOf(deps.db, order.id);
   await deps.db.transaction((tx) =>

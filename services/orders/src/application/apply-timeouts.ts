@@ -1,77 +1,22 @@
 import type { Tx } from '@market/shared/db';
 import type { Logger } from '@market/shared/logging';
-import type { OrderSettings } from '../domain/settings';
-import { timedOutConsumption } from '../domain/settlement';
+import { lockOpenDisputeOf } from '../persistence/dispute-repository';
 import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
-import { settledCheckout } from './checkout';
 import type { OrdersDeps } from './deps';
-import { moveOrder, settlementFigures } from './order-moves';
-import { escrowOf, feeRateOf } from './order-view';
-import { handleOverdue } from './overdue-orders';
-import { currentSettings } from './settings';
+import { accepted, carryOut, planOrderMove } from './order-moves';
 
-/** The timed move of CONTRACT §4 for the state the order is in, made by the system. */
-async function timeOut(deps: OrdersDeps, tx: Tx, log: Logger, order: OrderRow, settings: OrderSettings): Promise<OrderRow> {
-  const base = { trigger: 'timeout' as const, actor: 'system' as const, identity: null, settings };
-  switch (order.status) {
-    case 'disputed':
-    case 'abnormal':
-      return handleOverdue(deps, tx, log, order, settings);
-    case 'pending_payment':
-      return moveOrder(deps, tx, order, { ...base, reason: 'payment timeout' });
-    case 'pending_handoff':
-      return moveOrder(deps, tx, order, { ...base, reason: 'handoff timeout' });
-    case 'pending_receive': {
-      const startedAt = new Date();
-      const endsAt = new Date(startedAt.getTime() + order.hours * 3_600_000);
-      return moveOrder(deps, tx, order, {
-        ...base,
-        reason: 'receipt confirmed automatically',
-        changes: { started_at: startedAt, ends_at: endsAt },
-        eventData: { started_at: startedAt.toISOString(), ends_at: endsAt.toISOString() },
-      });
-    }
-    case 'in_use': {
-      // The rental ran out without a checkout: the full rent, no deduction.
-      const escrow = escrowOf(order);
-      const checkout = settledCheckout(escrow, { consumption: escrow.rent, deposit_deduction: 0 }, feeRateOf(order, settings), null, []);
-      return moveOrder(deps, tx, order, {
-        ...base,
-        reason: 'rental ended',
-        changes: { checkout },
-        eventData: settlementFigures(checkout),
-      });
-    }
-    case 'pending_checkout_confirm': {
-      // The owner did not answer: the renter's figures, but at least the time actually used (ADR 0029).
-      const proposed = order.checkout ?? { consumption: Number(order.rent), deposit_deduction: 0, reason: null, evidence_keys: [] };
-      const consumption = timedOutConsumption(proposed.consumption, Number(order.hourly_price), Number(order.rent), order.started_at, order.status_changed_at);
-      const checkout = settledCheckout(
-        escrowOf(order),
-        { consumption, deposit_deduction: proposed.deposit_deduction },
-        feeRateOf(order, settings),
-        proposed.reason,
-        proposed.evidence_keys,
-      );
-      return moveOrder(deps, tx, order, {
-        ...base,
-        reason: consumption === proposed.consumption ? 'checkout confirmed automatically' : 'checkout completed automatically at the time used',
-        changes: { checkout },
-        eventData: settlementFigures(checkout),
-      });
-    }
-    default: {
-      const checkout =
-        order.checkout ??
-        settledCheckout(escrowOf(order), { consumption: Number(order.rent), deposit_deduction: 0 }, feeRateOf(order, settings), null, []);
-      return moveOrder(deps, tx, order, {
-        ...base,
-        reason: 'correction accepted automatically',
-        changes: { checkout },
-        eventData: settlementFigures(checkout),
-      });
-    }
+/**
+ * The timed move for the state the order is in, made by the system (planMove says which, ADR 0042).
+ * The first deadline of a disputed or abnormal order alerts the back office, in the log too.
+ */
+async function timeOut(deps: OrdersDeps, tx: Tx, log: Logger, order: OrderRow): Promise<void> {
+  const openDispute = await lockOpenDisputeOf(tx, order.id);
+  const plan = accepted(await planOrderMove(deps, tx, order, { type: 'timeout', openDispute }, { role: 'system', identity: null }));
+  if (plan.trigger === 'overdue') {
+    const alert = { order_id: order.id, status: order.status, since: order.status_changed_at, resolves_at: plan.changes.deadline_at };
+    log.error(alert, 'order overdue; the back office must decide');
   }
+  await carryOut(deps, tx, order, plan, null);
 }
 
 /**
@@ -91,7 +36,7 @@ export async function applyDueTimeouts(deps: OrdersDeps, log: Logger, maxMoves =
         const order = await claimDueOrder(tx, new Date(), failed);
         if (!order) return false;
         claimed = order.id;
-        await timeOut(deps, tx, log, order, await currentSettings(tx));
+        await timeOut(deps, tx, log, order);
         return true;
       });
       if (!did) break;

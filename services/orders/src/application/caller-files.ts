@@ -1,4 +1,4 @@
-import { problems, type FieldError } from '@market/shared/http';
+import { InvalidInput, type FieldError } from '@market/shared/errors';
 import type { OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 
@@ -11,7 +11,7 @@ export async function assertOwnFiles(deps: Pick<OrdersDeps, 'files'>, userId: st
   const errors: FieldError[] = metas.flatMap((meta, i) =>
     meta && meta.owner_id === userId ? [] : [{ path: `${field}.${i}`, message: 'no file you uploaded has this key' }],
   );
-  if (errors.length > 0) throw problems.validation(errors);
+  if (errors.length > 0) throw new InvalidInput(errors);
 }
 
 /** Lets both parties read the files (the files service grants it; repeating changes nothing). */

@@ -2,18 +2,16 @@ import { MAX_MONEY_FEN, type createOrder as createOrderRoute, type RouteBody } f
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { Problem, problems } from '@market/shared/http';
+import { Forbidden, InvalidInput, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
+import { ListingUnavailable, RealnameRequired, RenterFrozen } from '../domain/errors';
+import { orderSnapshot } from '../domain/order';
 import { priceOrder } from '../domain/settlement';
 import { deadlineOf } from '../domain/timeouts';
 import { insertOrder, ONE_ACTIVE_PER_LISTING } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { orderSnapshot, toOrderView } from './order-view';
+import { toOrderView } from './order-view';
 import { currentSettings } from './settings';
-
-function listingUnavailable() {
-  return problems.conflict('listing is not available for rent', 'LISTING_UNAVAILABLE');
-}
 
 function isActiveOrderConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
@@ -30,27 +28,25 @@ function isActiveOrderConflict(err: unknown): boolean {
  */
 export async function createOrder(deps: OrdersDeps, identity: Identity, body: RouteBody<typeof createOrderRoute>) {
   const renterId = callerUserId(identity);
-  if (!renterId) throw problems.forbidden('this account cannot rent');
-  if (!isUuid(body.listing_id)) throw problems.notFound('listing not found');
+  if (!renterId) throw new Forbidden('this account cannot rent');
+  if (!isUuid(body.listing_id)) throw new NotFound('listing not found');
   const [standing, listing, settings] = await Promise.all([
     deps.users.standing(renterId),
     deps.listings.byId(body.listing_id),
     currentSettings(deps.db),
   ]);
-  if (!standing) throw problems.forbidden('this account cannot rent');
-  if (standing.frozen) throw problems.userFrozen();
-  if (settings['order.require_realname'] && standing.realname_status !== 'verified') {
-    throw new Problem(403, 'REALNAME_REQUIRED', 'verify your real name before renting');
-  }
-  if (!listing || listing.status === 'deleted') throw problems.notFound('listing not found');
-  if (listing.owner_id === renterId) throw problems.forbidden('you cannot rent your own listing');
-  if (listing.status !== 'online') throw listingUnavailable();
+  if (!standing) throw new Forbidden('this account cannot rent');
+  if (standing.frozen) throw new RenterFrozen();
+  if (settings['order.require_realname'] && standing.realname_status !== 'verified') throw new RealnameRequired();
+  if (!listing || listing.status === 'deleted') throw new NotFound('listing not found');
+  if (listing.owner_id === renterId) throw new Forbidden('you cannot rent your own listing');
+  if (listing.status !== 'online') throw new ListingUnavailable();
   if (body.hours < listing.min_hours || (listing.max_hours !== null && body.hours > listing.max_hours)) {
     const bounds = listing.max_hours === null ? `at least ${listing.min_hours}` : `between ${listing.min_hours} and ${listing.max_hours}`;
-    throw problems.validation([{ path: 'hours', message: `must be ${bounds} for this listing` }]);
+    throw new InvalidInput([{ path: 'hours', message: `must be ${bounds} for this listing` }]);
   }
   const escrow = priceOrder(body.hours, listing.hourly_price, listing.deposit, MAX_MONEY_FEN);
-  if (!escrow) throw problems.validation([{ path: 'hours', message: 'rent and deposit together exceed the largest amount an order may hold' }]);
+  if (!escrow) throw new InvalidInput([{ path: 'hours', message: 'rent and deposit together exceed the largest amount an order may hold' }]);
 
   const now = new Date();
   try {
@@ -79,7 +75,7 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
       return toOrderView(row);
     });
   } catch (err) {
-    if (isActiveOrderConflict(err)) throw listingUnavailable();
+    if (isActiveOrderConflict(err)) throw new ListingUnavailable();
     throw err;
   }
 }

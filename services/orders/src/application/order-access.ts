@@ -1,6 +1,6 @@
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid, type Queryable } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { NotFound } from '@market/shared/errors';
 import { findOrder, type OrderRow } from '../persistence/order-repository';
 
 export function partyRole(order: OrderRow, userId: string | null): 'renter' | 'owner' | null {
@@ -21,9 +21,9 @@ export async function partyOrder(
   opts: { lock?: boolean } = {},
 ): Promise<{ order: OrderRow; role: 'renter' | 'owner'; userId: string }> {
   const userId = callerUserId(identity);
-  if (!userId || !isUuid(id)) throw problems.notFound('order not found');
+  if (!userId || !isUuid(id)) throw new NotFound('order not found');
   const order = await findOrder(db, id, opts);
   const role = order ? partyRole(order, userId) : null;
-  if (!order || !role) throw problems.notFound('order not found');
+  if (!order || !role) throw new NotFound('order not found');
   return { order, role, userId };
 }

@@ -1,6 +1,4 @@
-import { fileUrl, type EventData, type Order, type z } from '@market/contracts';
-import type { OrderSettings } from '../domain/settings';
-import type { Escrow } from '../domain/settlement';
+import { fileUrl, type Order, type z } from '@market/contracts';
 import type { OrderRow } from '../persistence/order-repository';
 
 export function toOrderView(row: OrderRow): z.infer<typeof Order> {
@@ -34,35 +32,5 @@ export function toOrderView(row: OrderRow): z.infer<typeof Order> {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     deadline_at: row.deadline_at?.toISOString() ?? null,
-  };
-}
-
-/**
- * The platform rate of an order's settlements: the one frozen when it was paid (issue 19 item 3);
- * an order paid before rates were frozen uses the rate in force.
- */
-export function feeRateOf(row: OrderRow, settings: OrderSettings): number {
-  return row.fee_rate_bps ?? settings['platform.commission_rate_bps'];
-}
-
-export function escrowOf(row: OrderRow): Escrow {
-  return { rent: Number(row.rent), deposit: Number(row.deposit), amount: Number(row.amount) };
-}
-
-/** The fields every order event carries (contracts/events.ts OrderSnapshot). */
-export function orderSnapshot(row: OrderRow, reason: string | null, actorId: string | null): EventData<'order.created'> {
-  return {
-    order_id: row.id,
-    listing_id: row.listing_id,
-    listing_title: row.listing_title,
-    renter_id: row.renter_id,
-    owner_id: row.owner_id,
-    status: row.status,
-    rent: Number(row.rent),
-    deposit: Number(row.deposit),
-    amount: Number(row.amount),
-    hours: row.hours,
-    reason,
-    actor_id: actorId,
   };
 }

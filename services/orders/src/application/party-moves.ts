@@ -1,55 +1,38 @@
 import { type Identity } from '@market/shared/auth';
-import { problems } from '@market/shared/http';
+import type { Move } from '../domain/moves';
+import { shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
-import { assertMove, moveOrder, settlementFigures } from './order-moves';
+import { accepted, carryOut, planOrderMove, type MoveDone } from './order-moves';
 import { toOrderView } from './order-view';
-import { currentSettings } from './settings';
+
+/**
+ * A party's move of its order, in one transaction on the locked order: planned (and refused there),
+ * the files it names shared with both parties once the move is allowed, then carried out.
+ */
+export async function partyMove(deps: OrdersDeps, identity: Identity, id: string, move: Move, filesToShare: string[] = []): Promise<MoveDone> {
+  return deps.db.transaction(async (tx) => {
+    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
+    const plan = accepted(await planOrderMove(deps, tx, order, move, { role, identity }));
+    await shareWithParties(deps, order, filesToShare);
+    return carryOut(deps, tx, order, plan, identity);
+  });
+}
 
 /**
  * The renter cancels before the handoff. A paid order's escrow goes back to the renter: the wallet
  * refunds whatever the escrow holds when it sees `order.cancelled`.
  */
 export async function cancelOrder(deps: OrdersDeps, identity: Identity, id: string, reason: string | null) {
-  return deps.db.transaction(async (tx) => {
-    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
-    const moved = await moveOrder(deps, tx, order, { trigger: 'cancel', actor: role, identity, settings: await currentSettings(tx), reason });
-    return toOrderView(moved);
-  });
+  return toOrderView((await partyMove(deps, identity, id, { type: 'cancel', reason })).order);
 }
 
 /** The renter confirms the account works: the rental clock runs from now for the hours paid. */
 export async function confirmReceive(deps: OrdersDeps, identity: Identity, id: string) {
-  return deps.db.transaction(async (tx) => {
-    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
-    assertMove(order, 'confirm_receive', role);
-    const startedAt = new Date();
-    const endsAt = new Date(startedAt.getTime() + order.hours * 3_600_000);
-    const moved = await moveOrder(deps, tx, order, {
-      trigger: 'confirm_receive',
-      actor: role,
-      identity,
-      settings: await currentSettings(tx),
-      changes: { started_at: startedAt, ends_at: endsAt },
-      eventData: { started_at: startedAt.toISOString(), ends_at: endsAt.toISOString() },
-    });
-    return toOrderView(moved);
-  });
+  return toOrderView((await partyMove(deps, identity, id, { type: 'confirm_receive' })).order);
 }
 
 /** The owner confirms the renter's checkout, or the renter accepts the owner's correction: the order settles as proposed. */
-export async function completeCheckout(deps: OrdersDeps, identity: Identity, id: string, trigger: 'confirm_checkout' | 'accept_checkout') {
-  return deps.db.transaction(async (tx) => {
-    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
-    assertMove(order, trigger, role);
-    if (!order.checkout) throw problems.invalidState('order has no checkout to settle');
-    const moved = await moveOrder(deps, tx, order, {
-      trigger,
-      actor: role,
-      identity,
-      settings: await currentSettings(tx),
-      eventData: settlementFigures(order.checkout),
-    });
-    return toOrderView(moved);
-  });
+export async function completeCheckout(deps: OrdersDeps, identity: Identity, id: string, type: 'confirm_checkout' | 'accept_checkout') {
+  return toOrderView((await partyMove(deps, identity, id, { type })).order);
 }

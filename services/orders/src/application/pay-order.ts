@@ -1,8 +1,8 @@
 import type { Identity } from '@market/shared/auth';
+import { moveRefusal } from '../domain/plan-move';
 import { recordChargeRequest } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
-import { assertMove } from './order-moves';
 import { toOrderView } from './order-view';
 import { handOverStoredCredentials, recordPayment } from './record-payment';
 
@@ -22,7 +22,8 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
   const notAfter = new Date(requestedAt.getTime() + deps.chargeWindowMs);
   const order = await deps.db.transaction(async (tx) => {
     const { order: found, role } = await partyOrder(tx, id, identity, { lock: true });
-    assertMove(found, 'pay', role);
+    const refusal = moveRefusal(found, 'pay', role);
+    if (refusal) throw refusal;
     await recordChargeRequest(tx, found.id, requestedAt, notAfter);
     return found;
   });

@@ -1,7 +1,7 @@
 import { type adminListDisputes, type listDisputes, type RouteQuery } from '@market/contracts';
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid, type Queryable } from '@market/shared/db';
-import { problems } from '@market/shared/http';
+import { NotFound } from '@market/shared/errors';
 import { findDispute, queryDisputes, type DisputeQuery } from '../persistence/dispute-repository';
 import { findOrder } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
@@ -25,7 +25,7 @@ export async function partyDispute(deps: OrdersDeps, identity: Identity, id: str
   const userId = callerUserId(identity);
   const dispute = userId && isUuid(id) ? await findDispute(deps.db, id) : null;
   const order = dispute ? await findOrder(deps.db, dispute.order_id) : null;
-  if (!dispute || !order || !partyRole(order, userId)) throw problems.notFound('dispute not found');
+  if (!dispute || !order || !partyRole(order, userId)) throw new NotFound('dispute not found');
   return toDisputeView(dispute);
 }
 

@@ -1,10 +1,9 @@
 import type { Identity } from '@market/shared/auth';
+import { moveRefusal } from '../domain/plan-move';
 import { findOrder, updateOrder, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { handOver } from './hand-over';
-import { moveOrder } from './order-moves';
+import { carryOut, moveOrder, planOrderMove } from './order-moves';
 import type { OrderCharge } from './ports';
-import { currentSettings } from './settings';
 
 /**
  * Records the wallet's charge on the order: pending_payment → pending_handoff, the charge request
@@ -20,19 +19,19 @@ export async function recordPayment(
   return deps.db.transaction(async (tx) => {
     const order = await findOrder(tx, id, { lock: true });
     if (!order) return null;
-    if (by.actor === 'system' && order.status !== 'pending_payment') return null;
-    const settings = await currentSettings(tx);
-    const paidAt = new Date(charge.charged_at);
-    return moveOrder(deps, tx, order, {
-      trigger: 'pay',
-      actor: by.actor,
-      identity: by.identity,
-      settings,
-      reason: by.actor === 'system' ? 'charge confirmed by the wallet' : null,
-      changes: { paid_at: paidAt, charge_requested_at: null, charge_deadline_at: null, fee_rate_bps: settings['platform.commission_rate_bps'] },
-      eventData: { paid_at: paidAt.toISOString() },
-    });
+    const outcome = await planOrderMove(deps, tx, order, { type: 'pay', paidAt: new Date(charge.charged_at) }, { role: by.actor, identity: by.identity });
+    if (!outcome.ok) {
+      // the reconciler learns of a charge the order has moved past (a renter's pay recorded it first)
+      if (by.actor === 'system') return null;
+      throw outcome.refusal;
+    }
+    return (await carryOut(deps, tx, order, outcome.plan, by.identity)).order;
   });
+}
+
+/** The system has not yet looked for stored credentials, and may hand over now (the order waits for its handoff). */
+function awaitsStoredCredentials(order: OrderRow): boolean {
+  return order.credentials_checked_at === null && moveRefusal(order, 'hand_over', 'system') === null;
 }
 
 /**
@@ -41,22 +40,14 @@ export async function recordPayment(
  * transaction; the order is locked only to write the handoff, and is looked at once.
  */
 export async function handOverStoredCredentials(deps: OrdersDeps, paid: OrderRow): Promise<OrderRow> {
-  if (paid.status !== 'pending_handoff' || paid.credentials_checked_at !== null) return paid;
+  if (!awaitsStoredCredentials(paid)) return paid;
   const credentials = await deps.listings.credentials(paid.listing_id);
   return deps.db.transaction(async (tx) => {
     const order = await findOrder(tx, paid.id, { lock: true });
-    if (!order || order.status !== 'pending_handoff' || order.credentials_checked_at !== null) return order ?? paid;
+    if (!order || !awaitsStoredCredentials(order)) return order ?? paid;
     const checked = await updateOrder(tx, order.id, { credentials_checked_at: new Date(), updated_at: new Date() });
     if (credentials === null) return checked;
-    const { order: handedOver } = await handOver(deps, tx, checked, {
-      actor: 'system',
-      identity: null,
-      settings: await currentSettings(tx),
-      authorId: order.owner_id,
-      authorRole: 'owner',
-      content: credentials,
-      attachmentKeys: [],
-    });
-    return handedOver;
+    const move = { type: 'hand_over' as const, content: credentials, attachmentKeys: [] };
+    return (await moveOrder(deps, tx, checked, move, { role: 'system', identity: null })).order;
   });
 }

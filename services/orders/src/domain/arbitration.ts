@@ -4,11 +4,11 @@ import { refundAll, settle, type Escrow, type Proposal, type SettleResult } from
 export type ArbitrationResult = 'complete' | 'close' | 'mark_abnormal';
 
 /** The state-table row each arbitration result takes. */
-export const ARBITRATION_TRIGGER: Record<ArbitrationResult, OrderTrigger> = {
+export const ARBITRATION_TRIGGER = {
   complete: 'arbitrate_complete',
   close: 'arbitrate_close',
   mark_abnormal: 'arbitrate_mark_abnormal',
-};
+} as const satisfies Record<ArbitrationResult, OrderTrigger>;
 
 /**
  * What the escrow pays out on an arbitration, or null when it stays held (mark_abnormal).

@@ -1,4 +1,5 @@
 import type { OrderStatus, z } from '@market/contracts';
+import { Forbidden, InvalidState } from '@market/shared/errors';
 
 export type OrderState = z.infer<typeof OrderStatus>;
 
@@ -18,6 +19,7 @@ export const ORDER_TRIGGERS = [
   'reject_checkout',
   'dispute',
   'timeout',
+  'overdue',
   'arbitrate_complete',
   'arbitrate_close',
   'arbitrate_mark_abnormal',
@@ -26,7 +28,7 @@ export const ORDER_TRIGGERS = [
 ] as const;
 export type OrderTrigger = (typeof ORDER_TRIGGERS)[number];
 
-/** What a move publishes; `note` publishes nothing (it appends a handoff record, the state stays). */
+/** What a move publishes; `note` and `overdue` publish no move of the order (the state stays). */
 export type OrderMoveEvent =
   | 'order.paid'
   | 'order.cancelled'
@@ -69,12 +71,14 @@ const NOTE_STATES: readonly OrderState[] = ['pending_receive', 'in_use', 'pendin
 const DISPUTABLE: readonly OrderState[] = ['pending_receive', 'in_use', 'pending_checkout_confirm', 'pending_correction_confirm'];
 
 /**
- * CONTRACT §4, as the one table the code and the tests read. Decided where the contract is silent:
+ * CONTRACT §4, as the one table planMove reads. Decided where the contract is silent:
  * - the automatic handoff of stored credentials is the `handoff` move made by `system`;
  * - later handoff notes are a `note` move that keeps the state, allowed from pending_receive to disputed;
- * - mark-abnormal of an abnormal order is refused, so two racing admins cannot both "win".
- * Every (state, trigger, actor) not listed is refused: 403 when the trigger is never this actor's
- * from this state, 409 INVALID_STATE otherwise.
+ * - mark-abnormal of an abnormal order is refused, so two racing admins cannot both "win";
+ * - the first deadline of a disputed or abnormal order is `overdue` (the back office is alerted, the
+ *   state stays), the second the `timeout` that closes it (ADR 0029).
+ * Every (state, trigger, actor) not listed is refused (transitionOrRefusal). What each move does
+ * besides, planMove (domain/plan-move.ts) says.
  */
 export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
   // the system records a payment the charge reconciler learnt of from the wallet (ADR 0028)
@@ -103,6 +107,8 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
   ...DISPUTABLE.map((from) => ({ from, trigger: 'dispute' as const, actors: PARTIES, to: 'disputed' as const, event: 'dispute.opened' as const })),
   ...NOTE_STATES.map((from) => ({ from, trigger: 'note' as const, actors: PARTIES, to: from, event: null })),
   { from: 'disputed', trigger: 'arbitrate_complete', actors: ['admin'], to: 'completed', event: 'order.completed' },
+  { from: 'disputed', trigger: 'overdue', actors: ['system'], to: 'disputed', event: null },
+  { from: 'abnormal', trigger: 'overdue', actors: ['system'], to: 'abnormal', event: null },
   // the default resolution of an order left undecided past twice its threshold (ADR 0029)
   { from: 'disputed', trigger: 'timeout', actors: ['system'], to: 'closed', event: 'order.closed' },
   { from: 'abnormal', trigger: 'timeout', actors: ['system'], to: 'closed', event: 'order.closed' },
@@ -124,22 +130,41 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
   })),
 ];
 
-export type MoveDecision =
-  | { ok: true; transition: OrderTransition }
-  | { ok: false; refusal: 'forbidden' | 'invalid_state' };
+/** How a refusal names the move. */
+const READABLE: Record<OrderTrigger, string> = {
+  pay: 'pay',
+  cancel: 'cancel',
+  handoff: 'hand over',
+  note: 'add a handoff note',
+  confirm_receive: 'confirm receipt',
+  checkout: 'check out',
+  confirm_checkout: 'confirm the checkout',
+  counter_checkout: 'counter the checkout',
+  accept_checkout: 'accept the correction',
+  reject_checkout: 'reject the correction',
+  dispute: 'raise a dispute',
+  timeout: 'time out',
+  overdue: 'time out',
+  arbitrate_complete: 'complete by arbitration',
+  arbitrate_close: 'close by arbitration',
+  arbitrate_mark_abnormal: 'mark abnormal by arbitration',
+  admin_close: 'close',
+  admin_mark_abnormal: 'mark abnormal',
+};
 
 /**
- * Where `actor`'s `trigger` takes an order in `from`. A trigger that belongs to someone else here
- * (the owner paying, the renter confirming a checkout) is `forbidden`; one this actor could make,
- * but not from this state, is `invalid_state`.
+ * The row `actor`'s `trigger` takes from `from`, or the refusal: a trigger that belongs to someone
+ * else here (the owner paying, the renter confirming a checkout), or never to this actor, is
+ * `Forbidden` (403); one this actor could make, but not from this state, is `InvalidState` (409).
  */
-export function decideMove(from: OrderState, trigger: OrderTrigger, actor: Actor): MoveDecision {
+export function transitionOrRefusal(from: OrderState, trigger: OrderTrigger, actor: Actor): OrderTransition | Forbidden | InvalidState {
   const rows = ORDER_TRANSITIONS.filter((t) => t.trigger === trigger);
   const own = rows.find((t) => t.from === from && t.actors.includes(actor));
-  if (own) return { ok: true, transition: own };
+  if (own) return own;
   const othersHere = rows.some((t) => t.from === from);
   const everOwn = rows.some((t) => t.actors.includes(actor));
-  return { ok: false, refusal: othersHere || !everOwn ? 'forbidden' : 'invalid_state' };
+  if (othersHere || !everOwn) return new Forbidden(`the ${actor} cannot ${READABLE[trigger]}`);
+  return new InvalidState(`order is ${from}; cannot ${READABLE[trigger]}`);
 }
 
 export function isActive(state: OrderState): boolean {

@@ -1,3 +1,5 @@
+import { InvalidInput } from '@market/shared/errors';
+
 /** Money of one order, in integer fen. */
 export interface Escrow {
   rent: number;
@@ -13,6 +15,12 @@ export interface Settlement {
   refund: number;
   owner_income: number;
   platform_fee: number;
+}
+
+/** The checkout breakdown as stored: evidence as file keys, shown as URLs. */
+export interface StoredCheckout extends Settlement {
+  reason: string | null;
+  evidence_keys: string[];
 }
 
 export interface Proposal {
@@ -119,4 +127,28 @@ export function settle(escrow: Escrow, proposal: Proposal, commissionBps: number
 /** What a closed order pays out: everything back to the renter. */
 export function refundAll(escrow: Escrow): Settlement {
   return { consumption: 0, deposit_deduction: 0, refund: escrow.amount, owner_income: 0, platform_fee: 0 };
+}
+
+/** The settlement figures alone, as events carry them. */
+export function settlementFigures(s: Settlement): Settlement {
+  return {
+    consumption: s.consumption,
+    deposit_deduction: s.deposit_deduction,
+    refund: s.refund,
+    owner_income: s.owner_income,
+    platform_fee: s.platform_fee,
+  };
+}
+
+/** A proposal split per CONTRACT §4 as the order stores it, or the refusal naming the field that breaks an invariant. */
+export function settledCheckout(
+  escrow: Escrow,
+  proposal: Proposal,
+  commissionBps: number,
+  reason: string | null,
+  evidenceKeys: string[],
+): StoredCheckout | InvalidInput {
+  const result = settle(escrow, proposal, commissionBps);
+  if (!result.ok) return new InvalidInput(result.errors.map((e) => ({ path: e.path, message: e.message })));
+  return { ...result.settlement, reason, evidence_keys: evidenceKeys };
 }

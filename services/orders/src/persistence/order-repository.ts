@@ -6,47 +6,11 @@ import {
   type Queryable,
   type Tx, sqlParams,
 } from '@market/shared/db';
+import type { Order, OrderChanges } from '../domain/order';
 import type { OrderState } from '../domain/order-state';
-import type { Settlement } from '../domain/settlement';
 
-/** The checkout breakdown as stored: evidence as file keys, shown as URLs. */
-export interface StoredCheckout extends Settlement {
-  reason: string | null;
-  evidence_keys: string[];
-}
-
-export interface OrderRow {
-  id: string;
-  listing_id: string;
-  listing_title: string;
-  renter_id: string;
-  owner_id: string;
-  hours: number;
-  hourly_price: number;
-  rent: number;
-  deposit: number;
-  amount: number;
-  status: OrderState;
-  paid_at: Date | null;
-  started_at: Date | null;
-  ends_at: Date | null;
-  checkout: StoredCheckout | null;
-  dispute_id: string | null;
-  status_changed_at: Date;
-  deadline_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  /** the latest charge asked of the wallet whose outcome orders has not learnt (ADR 0028) */
-  charge_requested_at: Date | null;
-  /** after this the wallet refuses that charge; the reconciler asks once it has passed */
-  charge_deadline_at: Date | null;
-  /** when the system looked for stored credentials to hand over after payment */
-  credentials_checked_at: Date | null;
-  /** the platform rate frozen at payment; every settlement of the order uses it */
-  fee_rate_bps: number | null;
-  /** when the back office was alerted that a disputed or abnormal order is overdue (ADR 0029) */
-  overdue_alerted_at: Date | null;
-}
+/** A stored order is the domain's order, column for column. */
+export type OrderRow = Order;
 
 const COLUMNS = `id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price::float8 AS hourly_price,
   rent::float8 AS rent, deposit::float8 AS deposit, amount::float8 AS amount, status, paid_at, started_at, ends_at,
@@ -103,26 +67,7 @@ export async function findOrder(db: Queryable, id: string, opts: { lock?: boolea
   return rows[0] ?? null;
 }
 
-export type OrderUpdate = Partial<
-  Pick<
-    OrderRow,
-    | 'status'
-    | 'paid_at'
-    | 'started_at'
-    | 'ends_at'
-    | 'checkout'
-    | 'dispute_id'
-    | 'status_changed_at'
-    | 'deadline_at'
-    | 'charge_requested_at'
-    | 'charge_deadline_at'
-    | 'credentials_checked_at'
-    | 'fee_rate_bps'
-    | 'overdue_alerted_at'
-  >
-> & { updated_at: Date };
-
-export async function updateOrder(tx: Tx, id: string, update: OrderUpdate): Promise<OrderRow> {
+export async function updateOrder(tx: Tx, id: string, update: OrderChanges): Promise<OrderRow> {
   const entries = Object.entries(update).filter(([, value]) => value !== undefined);
   const assignments = entries.map(([key], i) => `${key} = $${i + 2}${key === 'checkout' ? '::jsonb' : ''}`).join(', ');
   const values = entries.map(([key, value]) => (key === 'checkout' && value !== null ? JSON.stringify(value) : value));

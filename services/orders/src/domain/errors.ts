@@ -1,0 +1,39 @@
+import { Conflict, Forbidden } from '@market/shared/errors';
+
+/**
+ * The codes of orders' own refusals; `http/error-statuses.ts` gives each its status, and a code
+ * added here without one there is a type error. The kit's refusals (NotFound, Forbidden,
+ * InvalidState, InvalidInput …) keep the kit's codes.
+ */
+export type OrdersErrorCode = 'LISTING_UNAVAILABLE' | 'ORDER_CHANGED' | 'REALNAME_REQUIRED' | 'USER_FROZEN';
+
+/** The listing is not online, or another order holds it; it may be free again later. */
+export class ListingUnavailable extends Conflict {
+  constructor() {
+    super('listing is not available for rent', 'LISTING_UNAVAILABLE' satisfies OrdersErrorCode);
+  }
+}
+
+/** The renter's account is frozen: it cannot rent until the back office lifts the freeze. */
+export class RenterFrozen extends Forbidden {
+  constructor() {
+    super('this account is frozen', 'USER_FROZEN' satisfies OrdersErrorCode);
+  }
+}
+
+/** Renting needs a verified real name while `order.require_realname` is on. */
+export class RealnameRequired extends Forbidden {
+  constructor() {
+    super('verify your real name before renting', 'REALNAME_REQUIRED' satisfies OrdersErrorCode);
+  }
+}
+
+/**
+ * An admin's decision met an order that moved after the request arrived, or that is not in the
+ * state the admin saw: another move won the race, and the admin must look again.
+ */
+export class OrderChanged extends Conflict {
+  constructor(message: string) {
+    super(message, 'ORDER_CHANGED' satisfies OrdersErrorCode);
+  }
+}

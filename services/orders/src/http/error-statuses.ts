@@ -1,0 +1,10 @@
+import type { ErrorStatus, ErrorStatuses } from '@market/shared/http';
+import type { OrdersErrorCode } from '../domain/errors';
+
+/** What the HTTP edge answers for each of orders' own refusal codes (ADR 0041); the kit's codes are known already. */
+export const ordersErrorStatuses: ErrorStatuses = {
+  LISTING_UNAVAILABLE: 409,
+  ORDER_CHANGED: 409,
+  REALNAME_REQUIRED: 403,
+  USER_FROZEN: 403,
+} satisfies Record<OrdersErrorCode, ErrorStatus>;
