@@ -71,6 +71,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/admins/{id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set another admin’s password (a forgotten or leaked one); every session of that admin ends
+         * @description The new password follows the admin password rule of creation (12 to 200 characters, 400 otherwise). Every session the admin holds ends at once (its tokens are refused on the next request and its live streams end): whoever knew the old password must not keep what they obtained with it. A disabled admin’s password can be reset too (it stays disabled). Nobody resets their own password this way (`403 FORBIDDEN`): `POST /api/admin/me/password` asks for the current one, so a stolen token cannot take the account over. Audited as `admin_user.reset_password` (never with the password).
+         *
+         *     Permission: `admins.manage` (roles: super_admin).
+         */
+        post: operations["resetAdminPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/admins/{id}/roles": {
         parameters: {
             query?: never;
@@ -474,6 +496,28 @@ export interface paths {
          *     Permission: `dashboard.read` (roles: super_admin, reviewer, customer_service, finance, auditor).
          */
         get: operations["listBackOfficeNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live stream of the back office’s events (Server-Sent Events): queue changes and operator alerts
+         * @description Each back-office event arrives as `event: notification` with `data:` one `Notification` (`user_id` `back-office`) and `id:` its position in the back office’s stream, the same for every admin. `kind` says what happened: a listing entered the review queue (`listing.submitted`) or left it (`listing.approved`, `listing.rejected`, `listing.deleted` of a listing under review), a dispute was opened (`dispute.opened`) or resolved (`dispute.resolved`), an operator alert was raised (`ops.alert`, also listed by `GET /api/admin/notifications`). An event tells that a queue changed, not its size: a client reads the sizes from `GET /api/admin/dashboard`. Reconnecting with `Last-Event-ID` replays what came after that position; without it the stream starts with what arrives from now on. A comment line (`: heartbeat`) comes every `NOTIFY_HEARTBEAT_MS`. The stream ends at once when the session is logged out, the admin disabled or its password reset, when its access token expires, and when the admin no longer holds `dashboard.read` (checked at each heartbeat); also after `NOTIFY_STREAM_MAX_AGE_MS`, and when the same admin opens more than `NOTIFY_MAX_STREAMS_PER_USER` streams on one server (the oldest ends). Browsers’ EventSource cannot send the bearer token: read it with fetch.
+         *
+         *     Permission: `dashboard.read` (roles: super_admin, reviewer, customer_service, finance, auditor).
+         */
+        get: operations["streamBackOfficeNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3240,6 +3284,114 @@ export interface operations {
             };
         };
     };
+    resetAdminPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 12 to 200 characters */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the password is changed and the admin’s sessions ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     setAdminRoles: {
         parameters: {
             query?: never;
@@ -5251,6 +5403,101 @@ export interface operations {
                         items: components["schemas"]["Notification"][];
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamBackOfficeNotifications: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the `id:` of the last event received */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an open `text/event-stream` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
