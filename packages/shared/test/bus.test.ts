@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer } from '../src/events/inbox';
-import { problems } from '../src/http/problem';
+import { DependencyFailed, RuleBroken } from '../src/errors';
 import { queueNames } from '../src/events/topology';
 import { EventWriter, OutboxRelay } from '../src/events/outbox';
 import { createLogger } from '../src/logging/logger';
@@ -77,10 +77,10 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
             throw new Error('transient failure');
           }
           if (event.data.nickname === 'poison') throw new Error('always fails');
-          if (event.data.nickname === 'refused') throw problems.unprocessable('NOT_APPLICABLE', 'the event contradicts this service');
+          if (event.data.nickname === 'refused') throw new RuleBroken('NOT_APPLICABLE', 'the event contradicts this service');
           if (event.data.nickname === 'unavailable' && unavailableLeft > 0) {
             unavailableLeft -= 1;
-            throw problems.upstreamUnavailable(503);
+            throw new DependencyFailed('unreachable');
           }
         },
       },
@@ -208,7 +208,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     return parked as unknown as { content: Buffer; properties: { headers: Record<string, unknown> } };
   }
 
-  it('a 4xx Problem from a handler parks the event at once, without retries', async () => {
+  it('a permanent domain error from a handler parks the event at once, without retries', async () => {
     const userId = uniqueName('refused');
     await producerDb.transaction((tx) => writer().publish(tx, 'user.registered', { ...registered(userId), nickname: 'refused' }));
     await relay().drain();
@@ -219,7 +219,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     expect(await effectCount(userId)).toBe(0);
   });
 
-  it('a 5xx Problem from a handler is transient: retried until it succeeds', async () => {
+  it('a transient domain error from a handler is retried until it succeeds', async () => {
     const userId = uniqueName('unavailable');
     unavailableLeft = 2;
     await producerDb.transaction((tx) => writer().publish(tx, 'user.registered', { ...registered(userId), nickname: 'unavailable' }));

@@ -1,7 +1,8 @@
-import { DomainError, failureKind, PermanentError, TransientError } from '../src/errors';
+import { Conflict, DependencyFailed, DomainError, failureKind, InvalidState, NotFound, PermanentError, RateLimited, RuleBroken, TransientError } from '../src/errors';
 import { decideRetry } from '../src/events/retry-policy';
 import { isPermanentFailure, PermanentEventFailure } from '../src/events/inbox';
 import { problems } from '../src/http/problem';
+import { RemoteRefusal } from '../src/http/error-statuses';
 
 describe('what an event handler error means for the inbox', () => {
   it('a coded domain error says its own kind, whatever its code', () => {
@@ -11,20 +12,27 @@ describe('what an event handler error means for the inbox', () => {
     expect(new PermanentError('ORDER_UNKNOWN', 'no such order')).toMatchObject({ code: 'ORDER_UNKNOWN', kind: 'permanent', name: 'PermanentError' });
   });
 
-  it('a PermanentEventFailure and a coded 4xx refusal are permanent', () => {
+  it('a PermanentEventFailure, a broken rule, a missing thing and a neighbour\'s 4xx refusal are permanent', () => {
     expect(isPermanentFailure(new PermanentEventFailure('contradicts what we know'))).toBe(true);
-    expect(isPermanentFailure(problems.unprocessable('NOT_APPLICABLE', 'no'))).toBe(true);
-    expect(isPermanentFailure(problems.notFound())).toBe(true);
+    expect(isPermanentFailure(new RuleBroken('NOT_APPLICABLE', 'no'))).toBe(true);
+    expect(isPermanentFailure(new NotFound())).toBe(true);
+    expect(isPermanentFailure(new RemoteRefusal(422, 'LISTING_UNAVAILABLE', 'off the shelf'))).toBe(true);
   });
 
-  it('"not now" client statuses, 5xx Problems, lost connections and timeouts are transient', () => {
-    expect(isPermanentFailure(problems.conflict('changed meanwhile'))).toBe(false);
-    expect(isPermanentFailure(problems.rateLimited(1))).toBe(false);
-    expect(isPermanentFailure(problems.upstreamUnavailable(503))).toBe(false);
+  it('races, states that can still change, limits, outages, lost connections and timeouts are transient', () => {
+    expect(isPermanentFailure(new Conflict('changed meanwhile'))).toBe(false);
+    expect(isPermanentFailure(new InvalidState('not paid yet'))).toBe(false);
+    expect(isPermanentFailure(new RateLimited(1))).toBe(false);
+    expect(isPermanentFailure(new DependencyFailed('unreachable'))).toBe(false);
+    expect(isPermanentFailure(new RemoteRefusal(409, 'ORDER_CHANGED', 'raced'))).toBe(false);
     expect(isPermanentFailure(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(false);
     expect(isPermanentFailure(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toBe(false);
     expect(isPermanentFailure(new Error('Connection terminated unexpectedly'))).toBe(false);
     expect(isPermanentFailure(new Error('anything else'))).toBe(false);
+  });
+
+  it('never reads an HTTP status: a Problem thrown where a domain error belongs is retried, not parked', () => {
+    expect(isPermanentFailure(problems.notFound())).toBe(false);
   });
 });
 

@@ -1,6 +1,4 @@
 import type { z } from 'zod';
-import { isDatabaseUnavailable } from '../db/errors';
-import { Problem } from '../http/problem';
 
 /**
  * What a failure means for whoever would try again: `permanent` fails the same way on every try
@@ -139,19 +137,13 @@ export class DependencyFailed extends TransientError {
   }
 }
 
-/** Client statuses of a Problem that mean "not now" (a lock, a race, a limit) rather than "never". */
-const NOT_NOW_STATUSES = new Set([408, 409, 423, 425, 429]);
-
 /**
  * The kind of any thrown value, the one place that decides it: a `DomainError` says its own; an
- * unreachable or timed-out database is transient; a 4xx Problem other than the "not now" ones is a
- * refusal from code not yet converted to `DomainError`, so permanent; anything else (a bug, an
- * unknown error) is transient, because giving up on it would lose work a fix or a recovered
- * dependency can still do.
+ * unreachable or timed-out database is transient; anything else (a bug, an unknown error) is
+ * transient too, because giving up on it would lose work a fix or a recovered dependency can
+ * still do. Nothing here reads an HTTP status: use cases throw domain errors (ADR 0041).
  */
 export function failureKind(err: unknown): FailureKind {
   if (err instanceof DomainError) return err.kind;
-  if (isDatabaseUnavailable(err)) return 'transient';
-  if (err instanceof Problem && err.status >= 400 && err.status < 500 && !NOT_NOW_STATUSES.has(err.status)) return 'permanent';
   return 'transient';
 }
