@@ -1,6 +1,6 @@
 import { IdParams, Page, PageQuery, EmptyBody, QueryBoolean, Timestamp, Id } from '../common';
 import { z } from '../zod';
-import { defineRoute } from './route';
+import { defineRoute, type ErrorStatus } from './route';
 
 export const NotificationData = z
   .record(z.string(), z.union([z.string(), z.number().int(), z.null()]))
@@ -88,6 +88,16 @@ const LastEventIdHeader = z.object({
     .openapi({ description: 'the `id:` of the last event received' }),
 });
 
+/** What a Server-Sent Events route of notify takes and answers, the caller's stream or the back office's. */
+const EVENT_STREAM = {
+  tags: ['notifications'],
+  stream: true,
+  query: z.object({}).strict(),
+  headers: LastEventIdHeader,
+  success: { status: 200 as const, description: 'an open `text/event-stream`', contentType: 'text/event-stream' as const },
+  errors: [400, 401, 403] satisfies ErrorStatus[],
+};
+
 export const streamNotifications = defineRoute({
   id: 'streamNotifications',
   service: 'notify',
@@ -104,12 +114,7 @@ export const streamNotifications = defineRoute({
     '`NOTIFY_STREAM_MAX_AGE_MS`, and when the same user opens more than `NOTIFY_MAX_STREAMS_PER_USER` streams on one',
     'server (the oldest ends); a client reconnects with its last id and misses nothing.',
   ].join(' '),
-  tags: ['notifications'],
-  stream: true,
-  query: z.object({}).strict(),
-  headers: LastEventIdHeader,
-  success: { status: 200, description: 'an open `text/event-stream`', contentType: 'text/event-stream' },
-  errors: [400, 401, 403],
+  ...EVENT_STREAM,
 });
 
 export const listBackOfficeNotifications = defineRoute({
@@ -156,12 +161,7 @@ export const streamBackOfficeNotifications = defineRoute({
     'also after `NOTIFY_STREAM_MAX_AGE_MS`, and when the same admin opens more than `NOTIFY_MAX_STREAMS_PER_USER` streams',
     'on one server (the oldest ends). Browsers’ EventSource cannot send the bearer token: read it with fetch.',
   ].join(' '),
-  tags: ['notifications'],
-  stream: true,
-  query: z.object({}).strict(),
-  headers: LastEventIdHeader,
-  success: { status: 200, description: 'an open `text/event-stream`', contentType: 'text/event-stream' },
-  errors: [400, 401, 403],
+  ...EVENT_STREAM,
 });
 
 export const notifyRoutes = [
