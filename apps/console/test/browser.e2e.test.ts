@@ -346,8 +346,12 @@ describe('the console in a browser', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('审核员', { exact: true }).click();
     await dialog.getByText('客服', { exact: true }).click();
-    expect(await dialog.getByLabel('审核员').isChecked()).toBe(false);
-    expect(await dialog.getByLabel('客服').isChecked()).toBe(true);
+    // the boxes show a click once React has rendered it, which on a busy machine is not at once
+    await eventually(
+      async () => [await dialog.getByLabel('审核员').isChecked(), await dialog.getByLabel('客服').isChecked()],
+      ([reviewer, support]) => !reviewer && support,
+      5000,
+    );
     await shot('admin-roles');
     await dialog.getByRole('button', { name: '保 存' }).or(dialog.getByRole('button', { name: '保存' })).click();
     await dialog.waitFor({ state: 'hidden' });
