@@ -73,6 +73,19 @@ export interface StackOptions {
 }
 
 /**
+ * `step`, named on stderr when it has not ended after 15 s: a stop that hangs until jest's hook
+ * timeout otherwise says nothing of which part of the stack held it.
+ */
+async function namedWhenSlow<T>(label: string, step: Promise<T>): Promise<T> {
+  const timer = setTimeout(() => process.stderr.write(`[testkit] ${label} has not ended after 15 s\n`), 15_000);
+  try {
+    return await step;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Starts the named services in-process, each in its own fresh schema, all on one fresh exchange
  * and Redis key prefix, behind a real gateway: tests talk HTTP to `stack.url` as a client would.
  * Services not started answer as down (the gateway returns 503).
@@ -120,7 +133,6 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const schemas: string[] = [];
   const services: Stack['services'] = {};
   const replicas: Stack['replicas'] = {};
-  const all = () => Object.values(replicas).flat();
   let redis: RedisClient | undefined;
   let server: Server | undefined;
   let metricsServer: Server | undefined;
@@ -135,10 +147,12 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
         listening.closeAllConnections();
       });
     }
-    await Promise.allSettled(all().map((s) => s!.stop()));
+    await Promise.allSettled(
+      Object.entries(replicas).flatMap(([name, running]) => running.map((s) => namedWhenSlow(`stopping ${name}`, s.stop()))),
+    );
     const queues = Object.values(services).flatMap((s) => Object.values(s!.consumer.queues));
-    await dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues);
-    await dropSchemas(String(env.DATABASE_URL), schemas);
+    await namedWhenSlow('dropping the bus objects', dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues));
+    await namedWhenSlow('dropping the schemas', dropSchemas(String(env.DATABASE_URL), schemas));
     await redis?.quit();
   });
   try {
