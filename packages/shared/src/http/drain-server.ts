@@ -15,15 +15,22 @@ export function drainServer(server: Server, graceMs: number): Promise<void> {
   });
   // net's close, not http's: since Node 19 http's also closes idle connections at once, and a
   // connection whose request has arrived but not been read yet (a busy process) counts as idle.
-  const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+  let stopped = false;
+  const closed = new Promise<void>((resolve) =>
+    NetServer.prototype.close.call(server, () => {
+      stopped = true;
+      resolve();
+    }),
+  );
   const deadline = Date.now() + graceMs;
+  // Past the grace, idle connections are closed at every sweep until none is left: a request in
+  // flight when the drain began was answered keep-alive, and its connection, idle only from then on,
+  // would otherwise hold the server open until the keep-alive timeout.
   const sweep = () => {
+    if (stopped) return;
     server.getConnections((_err, open) => {
-      if (open === 0 || Date.now() >= deadline) {
-        server.closeIdleConnections();
-        return;
-      }
-      setTimeout(sweep, 50).unref();
+      if (open === 0 || Date.now() >= deadline) server.closeIdleConnections();
+      if (open > 0) setTimeout(sweep, 50).unref();
     });
   };
   sweep();
