@@ -63,11 +63,12 @@ function balancedProxy(replicas: Replicas<string>, proxies: ProxyMiddleware[]): 
   if (proxies.length === 1) return proxies[0]!;
   return (req, res, done) => {
     let current = replicas.pick()!;
-    const tried = new Set([current]);
-    const retryable = bodiless(req);
+    // made at the first refusal only: a request that gets through on its first try pays nothing for it
+    let tried: Set<number> | undefined;
     onRefused(req, () => {
       replicas.refused(current);
-      if (!retryable || res.destroyed) return false;
+      if (!bodiless(req) || res.destroyed) return false;
+      tried ??= new Set([current]);
       const next = replicas.pick(tried);
       if (next === undefined) return false;
       tried.add(next);
@@ -108,7 +109,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, 'gateway');
   const clientAddress = clientAddressResolver(config.TRUST_PROXY);
   const reportRefusedUpload = refusedUploadReporter(
-    new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'gateway', ip: null })),
+    new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'gateway', ip: null }), undefined, config.GATEWAY_REPLICA_EJECT_MS),
     log,
   );
   // one proxy per address of a service; requests take a service's replicas in turn (ADR 0038),
