@@ -73,6 +73,7 @@ function isGatewayOwnPath(path: string): boolean {
 export function createGateway(config: GatewayConfig, redis: RedisClient, log: Logger, metrics?: GatewayMetrics): RequestListener {
   const ownRoutes = createOwnRoutes(config, redis, log);
   const proxy = createProxyHandler(config, redis, log);
+  metrics?.watchReplicas(proxy.setAside);
   const access = accessLogger(log);
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();

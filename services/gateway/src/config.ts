@@ -1,6 +1,6 @@
 import { DEFAULT_PORTS, z } from '@market/contracts';
 import { DEFAULT_CONSOLE_DIR } from './console';
-import { baseEnvShape, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
+import { baseEnvShape, DEFAULT_REPLICA_EJECT_MS, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
 
 export const gatewayEnvShape = {
   NODE_ENV: baseEnvShape.NODE_ENV,
@@ -24,6 +24,8 @@ export const gatewayEnvShape = {
   /** the back-office console's build (index.html and assets/), served at /admin/ */
   CONSOLE_DIR: z.string().default(DEFAULT_CONSOLE_DIR),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** how long a replica that refused a connection is passed over before a request probes it again (ADR 0046) */
+  GATEWAY_REPLICA_EJECT_MS: z.coerce.number().int().min(0).default(DEFAULT_REPLICA_EJECT_MS),
   /** requests per client address per minute over all routes, counted per gateway process */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   /** stricter per-address limits for routes that cost money or invite guessing, counted in Redis across replicas */

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { ServiceName } from '@market/contracts';
 import { Metrics } from '@market/shared/metrics';
 import { routeIdOf } from './proxy-handler';
 
@@ -11,13 +12,19 @@ function ownRoute(path: string): string {
   return 'unmatched';
 }
 
-/** The gateway's metrics: every request by route id, method and status, and the process's own figures. */
+/** The gateway's metrics: every request by route id, method and status, replicas set aside, and the process's own figures. */
 export function createGatewayMetrics() {
   const metrics = new Metrics('gateway');
   return {
     metrics,
     observe(res: ServerResponse, method: string, path: string, seconds: number) {
       metrics.observeHttp(routeIdOf(res) ?? ownRoute(path), method, res.statusCode, seconds);
+    },
+    /** `market_gateway_replicas_set_aside{service}`: replicas passed over after a refused connection (ADR 0046). */
+    watchReplicas(setAside: () => Array<{ service: ServiceName; count: number }>) {
+      metrics.scrapeGauge('market_gateway_replicas_set_aside', 'replicas the gateway passes over after they refused a connection', ['service'], () =>
+        setAside().map(({ service, count }) => ({ labels: { service }, value: count })),
+      );
     },
   };
 }

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allRoutes, RouteMatcher, type AnyRoute, type ServiceName } from '@market/contracts';
 import { ASSERTION_HEADER, createAssertionSigner, Revocations, type Identity } from '@market/shared/auth';
-import { roundRobin, serviceAddresses, serviceUrls } from '@market/shared/config';
+import { Replicas, serviceAddresses, serviceUrls } from '@market/shared/config';
 import { InternalClient, Problem, problems, sendProblem } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
 import { createAuthenticator } from './authenticate';
 import { clientAddressResolver } from './client-address';
 import type { GatewayConfig } from './config';
-import { createServiceProxy, createStreamProxy, type ProxyMiddleware } from './proxy';
+import { createServiceProxy, createStreamProxy, onRefused, type ProxyMiddleware } from './proxy';
 import { createRateLimits } from './rate-limit';
 import { refusedUploadReporter } from './refused-uploads';
 
@@ -43,6 +43,43 @@ export function servedBy(res: ServerResponse): ServiceName | undefined {
   return (res as Tagged)[SERVED_BY];
 }
 
+/**
+ * Whether a request carries no body: only such a request can be sent to another replica after a
+ * refused connection, since the body of any other was already piped into the refused attempt and
+ * the gateway keeps no copy of it (ADR 0046).
+ */
+function bodiless(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined;
+}
+
+/**
+ * One service's proxies, one per replica (`proxies[i]` sends to `replicas.items[i]`), taken in turn
+ * (ADR 0038). A replica that refuses the connection is set aside for a while, and a request without
+ * a body goes on to the next replica (ADR 0046); a timeout or a 5xx answer is passed on as it is,
+ * since the request may have been applied.
+ */
+function balancedProxy(replicas: Replicas<string>, proxies: ProxyMiddleware[]): ProxyMiddleware {
+  if (proxies.length === 1) return proxies[0]!;
+  return (req, res, done) => {
+    let current = replicas.pick()!;
+    // made at the first refusal only: a request that gets through on its first try pays nothing for it
+    let tried: Set<number> | undefined;
+    onRefused(req, () => {
+      replicas.refused(current);
+      if (!bodiless(req) || res.destroyed) return false;
+      tried ??= new Set([current]);
+      const next = replicas.pick(tried);
+      if (next === undefined) return false;
+      tried.add(next);
+      current = next;
+      proxies[next]!(req, res, done);
+      return true;
+    });
+    proxies[current]!(req, res, done);
+  };
+}
+
 function bodyLimit(route: AnyRoute, config: GatewayConfig): number {
   if (route.bodyType === 'multipart') return config.UPLOAD_BODY_LIMIT_BYTES;
   if (route.edge?.bodyLimit === 'open_upload') return config.OPEN_UPLOAD_BODY_LIMIT_BYTES;
@@ -57,7 +94,8 @@ function bodyLimit(route: AnyRoute, config: GatewayConfig): number {
  * an anonymous request on a route without a shared rate limit goes through in one synchronous
  * call (ADR 0025); tokens (revocation in Redis) and shared limits wait for their answers.
  *
- * `servedBy(res)` tells, for the access line, which service the request was sent to.
+ * `servedBy(res)` tells, for the access line, which service the request was sent to;
+ * `setAside()`, for the metrics, how many replicas of each service are passed over (ADR 0046).
  */
 export function createProxyHandler(config: GatewayConfig, redis: RedisClient, log: Logger) {
   // the public surface is exactly the route contracts: anything else is a 404 (or 405) here and
@@ -71,17 +109,17 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
   const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, 'gateway');
   const clientAddress = clientAddressResolver(config.TRUST_PROXY);
   const reportRefusedUpload = refusedUploadReporter(
-    new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'gateway', ip: null })),
+    new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'gateway', ip: null }), undefined, config.GATEWAY_REPLICA_EJECT_MS),
     log,
   );
-  // one proxy per address of a service; requests take a service's replicas in turn (ADR 0038)
+  // one proxy per address of a service; requests take a service's replicas in turn (ADR 0038),
+  // passing over the ones that refused a connection a moment ago (ADR 0046)
+  const replicas = Object.fromEntries(
+    Object.entries(serviceAddresses(config)).map(([service, urls]) => [service, new Replicas(urls, config.GATEWAY_REPLICA_EJECT_MS)]),
+  ) as Record<ServiceName, Replicas<string>>;
   const balanced = (make: (url: string) => ProxyMiddleware) =>
     Object.fromEntries(
-      Object.entries(serviceAddresses(config)).map(([service, urls]) => {
-        const next = roundRobin(urls.map(make));
-        const proxy: ProxyMiddleware = (req, res, done) => next()(req, res, done);
-        return [service, proxy];
-      }),
+      Object.entries(replicas).map(([service, set]) => [service, balancedProxy(set, set.items.map(make))]),
     ) as Record<ServiceName, ProxyMiddleware>;
   const proxies = balanced((url) => createServiceProxy(url, config.UPSTREAM_TIMEOUT_MS, log));
   const streamProxies = balanced((url) => createStreamProxy(url, log));
@@ -137,7 +175,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     sendProblem(res, new Problem(500, 'INTERNAL', 'something went wrong on our side'), path);
   }
 
-  return (req: IncomingMessage, res: ServerResponse, path: string, requestId: string) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, path: string, requestId: string) => {
     const method = req.method ?? 'GET';
     const route = routes.match(method, path)?.route;
     if (!route) {
@@ -158,4 +196,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
       fail(res, path, err);
     }
   };
+  /** For the metrics: how many replicas of each service are set aside right now. */
+  const setAside = () => Object.entries(replicas).map(([service, set]) => ({ service: service as ServiceName, count: set.setAside() }));
+  return Object.assign(handle, { setAside });
 }

@@ -8,6 +8,17 @@ import { type Logger } from '@market/shared/logging';
 
 export type ProxyMiddleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
+const ON_REFUSED = Symbol('on refused');
+type Retryable = IncomingMessage & { [ON_REFUSED]?: () => boolean };
+
+/**
+ * What to do when the replica a request was sent to refuses the connection: `retry` answers true
+ * when it sent the request elsewhere (then no 503 is answered here), false to let the 503 go out.
+ */
+export function onRefused(req: IncomingMessage, retry: () => boolean): void {
+  (req as Retryable)[ON_REFUSED] = retry;
+}
+
 /**
  * What every proxy of the gateway shares (ADR 0025):
  * - `ejectPlugins` with the one plugin below instead of http-proxy-middleware's defaults: its
@@ -51,8 +62,9 @@ function settleUrlParseDeprecation() {
 }
 
 /**
- * One keep-alive proxy per service. A refused connection means the service is down (503); any
- * other failure of the upstream exchange is a bad gateway (502). Both are problem+json.
+ * One keep-alive proxy per service. A refused connection means the service is down (503), unless
+ * the request could go to another replica (`onRefused`); any other failure of the upstream
+ * exchange is a bad gateway (502). Both are problem+json.
  */
 export function createServiceProxy(target: string, timeoutMs: number, log: Logger): ProxyMiddleware {
   settleUrlParseDeprecation();
@@ -101,6 +113,7 @@ function upstreamError(target: string, log: Logger) {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     log.warn({ target, code, path }, 'upstream unavailable');
+    if (code === 'ECONNREFUSED' && (req as Retryable)[ON_REFUSED]?.()) return;
     if (!('setHeader' in res) || res.headersSent) {
       res.destroy();
       return;

@@ -3,23 +3,26 @@ import type { ServiceName, AnyInternalRoute, InternalInput, InternalResult } fro
 import { currentRequestId } from '../context/request-context';
 import { DependencyFailed } from '../errors';
 import { RemoteRefusal } from './error-statuses';
-import { addressesOf, roundRobin } from '../config/addresses';
+import { addressesOf, DEFAULT_REPLICA_EJECT_MS, Replicas } from '../config/addresses';
 
 /**
  * Calls other services' `/internal/*` routes by their shared contracts: signed as the calling
  * service, carrying the request id, with a timeout. A downstream refusal is passed on as a
  * `RemoteRefusal`; an unreachable service or an answer off the contract is a `DependencyFailed`.
+ * A replica that refuses the connection (down or restarting) is skipped: the call goes to the
+ * next one, since the request never reached it, and later calls pass over it a while (ADR 0046).
  */
 export class InternalClient {
-  private readonly next: Record<string, () => string>;
+  private readonly replicas: Record<string, Replicas<string>>;
 
   /** `baseUrls`: each service's URL, or its replicas' URLs comma-separated, taken in turn */
   constructor(
     baseUrls: Record<ServiceName, string>,
     private readonly assertion: () => string,
     private readonly timeoutMs = 5000,
+    ejectMs = DEFAULT_REPLICA_EJECT_MS,
   ) {
-    this.next = Object.fromEntries(Object.entries(baseUrls).map(([service, urls]) => [service, roundRobin(addressesOf(urls))]));
+    this.replicas = Object.fromEntries(Object.entries(baseUrls).map(([service, urls]) => [service, new Replicas(addressesOf(urls), ejectMs)]));
   }
 
   async call<C extends AnyInternalRoute>(contract: C, input: Partial<InternalInput<C>> = {}): Promise<InternalResult<C>> {
@@ -42,22 +45,37 @@ export class InternalClient {
     }
   }
 
-  private async send(contract: AnyInternalRoute, path: string, body: unknown): Promise<unknown> {
-    let response: globalThis.Response;
-    try {
-      response = await fetch(this.next[contract.service]!() + path, {
-        method: contract.method.toUpperCase(),
-        headers: {
-          [ASSERTION_HEADER]: this.assertion(),
-          'content-type': 'application/json',
-          ...(currentRequestId() ? { 'x-request-id': currentRequestId()! } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch {
-      throw new DependencyFailed('unreachable');
+  /**
+   * The answer of one replica: the next in turn, or the one after it when a replica refuses the
+   * connection. A timeout or any other failure is not tried elsewhere: the request may have been
+   * applied.
+   */
+  private async answerOf(service: ServiceName, path: string, init: RequestInit): Promise<globalThis.Response> {
+    const replicas = this.replicas[service]!;
+    const tried = new Set<number>();
+    for (let index = replicas.pick(); index !== undefined; index = replicas.pick(tried)) {
+      try {
+        return await fetch(replicas.items[index] + path, init);
+      } catch (err) {
+        if (!isConnectionRefused(err)) break;
+        replicas.refused(index);
+        tried.add(index);
+      }
     }
+    throw new DependencyFailed('unreachable');
+  }
+
+  private async send(contract: AnyInternalRoute, path: string, body: unknown): Promise<unknown> {
+    const response = await this.answerOf(contract.service, path, {
+      method: contract.method.toUpperCase(),
+      headers: {
+        [ASSERTION_HEADER]: this.assertion(),
+        'content-type': 'application/json',
+        ...(currentRequestId() ? { 'x-request-id': currentRequestId()! } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
     const text = await response.text();
     let payload: { code?: string; detail?: string; errors?: [] } | undefined;
     try {
@@ -73,4 +91,10 @@ export class InternalClient {
     }
     return payload;
   }
+}
+
+/** fetch's failure when the connection was refused: the request never reached the replica. */
+function isConnectionRefused(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string } } | undefined)?.cause;
+  return cause?.code === 'ECONNREFUSED';
 }
