@@ -21,6 +21,7 @@ import { walletErrorStatuses } from '../src/http/error-statuses';
 const ANSWERED: Array<[DomainError, { status: number; code: string; title: string; detail: string }]> = [
   [new ChannelUnavailable('withdrawals to alipay are not enabled'), { status: 400, code: 'CHANNEL_UNAVAILABLE', title: 'Bad request', detail: 'withdrawals to alipay are not enabled' }],
   [new PayeeFrozen(), { status: 403, code: 'USER_FROZEN', title: 'Forbidden', detail: 'this account is frozen' }],
+  [new PayeeFrozenSinceRequest(), { status: 409, code: 'USER_FROZEN', title: 'Conflict', detail: 'the user is frozen; the withdrawal cannot be paid out now' }],
   [new RealNameRequired(), { status: 403, code: 'REALNAME_REQUIRED', title: 'Forbidden', detail: 'withdrawals need a verified real name' }],
   [new PayeeNameMismatch(), { status: 422, code: 'PAYEE_NAME_MISMATCH', title: 'Unprocessable request', detail: 'the payee name must be your verified real name' }],
   [new WithdrawalBelowMinimum(1000), { status: 422, code: 'WITHDRAWAL_BELOW_MINIMUM', title: 'Unprocessable request', detail: 'a withdrawal is at least 1000 fen' }],
@@ -61,10 +62,6 @@ describe("the wallet's error statuses", () => {
       detail: 'request failed validation',
       errors: [{ path: 'amount', message: 'must be at least 100 fen' }],
     });
-  });
-
-  it('keeps the frozen payee of an approval under the code a frozen requester gets (the route answers it 409)', () => {
-    expect(new PayeeFrozenSinceRequest()).toMatchObject({ code: 'USER_FROZEN', message: 'the user is frozen; the withdrawal cannot be paid out now' });
   });
 
   it('tells what may pass later from what never will', () => {

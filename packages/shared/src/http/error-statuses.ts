@@ -1,8 +1,14 @@
 import { DependencyFailed, DomainError } from '../errors';
 import { Problem } from './problem';
 
-/** How the HTTP edge answers a domain error's code: a status, and a title when the status's own does not say it. */
-export type ErrorStatus = number | { status: number; title: string };
+/** A status, and a title when the status's own does not say it. */
+type StatusAnswer = number | { status: number; title: string };
+
+/**
+ * How the HTTP edge answers a domain error's code: one answer, or an answer by the error where one
+ * code stands for refusals answered differently (an unreachable neighbour 503, one off its contract 502).
+ */
+export type ErrorStatus = StatusAnswer | ((err: DomainError) => StatusAnswer);
 
 /** A service's table from its domain error codes to what the HTTP edge answers (ADR 0041). */
 export type ErrorStatuses = Readonly<Record<string, ErrorStatus>>;
@@ -16,7 +22,7 @@ export const KIT_ERROR_STATUSES = {
   CONFLICT: 409,
   VALIDATION_FAILED: 400,
   RATE_LIMITED: 429,
-  UPSTREAM_UNAVAILABLE: 503,
+  UPSTREAM_UNAVAILABLE: (err) => (err instanceof DependencyFailed && err.reason === 'bad_answer' ? 502 : 503),
 } as const satisfies ErrorStatuses;
 
 /**
@@ -37,10 +43,10 @@ export class RemoteRefusal extends DomainError {
 
 /** The problem a domain error is answered with, or null when no table gives its code a status (a bug: 500). */
 export function problemOfDomainError(err: DomainError, statuses: ErrorStatuses): Problem | null {
-  let entry: ErrorStatus | undefined = err instanceof RemoteRefusal ? err.status : (statuses[err.code] ?? (KIT_ERROR_STATUSES as ErrorStatuses)[err.code]);
+  const entry: ErrorStatus | undefined = err instanceof RemoteRefusal ? err.status : (statuses[err.code] ?? (KIT_ERROR_STATUSES as ErrorStatuses)[err.code]);
   if (entry === undefined) return null;
-  if (err instanceof DependencyFailed && err.reason === 'bad_answer') entry = 502;
-  const { status, title } = typeof entry === 'number' ? { status: entry, title: undefined } : entry;
+  const answer = typeof entry === 'function' ? entry(err) : entry;
+  const { status, title } = typeof answer === 'number' ? { status: answer, title: undefined } : answer;
   const retryAfter = err.details.retryAfterSeconds;
   return new Problem(status, err.code, err.message, {
     title,

@@ -45,7 +45,7 @@ export class PayeeFrozen extends WalletRefusal {
 /**
  * The user was frozen after asking for a withdrawal that is now being approved: it cannot be paid
  * out now, but may be once the user is unfrozen (so transient), or the back office rejects it. The
- * wire code is the same as `PayeeFrozen`'s, answered with another status by the approval route.
+ * wire code is the same as `PayeeFrozen`'s, answered 409 rather than 403 (http/error-statuses.ts).
  */
 export class PayeeFrozenSinceRequest extends TransientError {
   declare readonly code: WalletErrorCode;

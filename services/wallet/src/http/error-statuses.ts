@@ -1,14 +1,14 @@
 import type { ErrorStatus, ErrorStatuses } from '@market/shared/http';
-import type { WalletErrorCode } from '../domain/errors';
+import { PayeeFrozenSinceRequest, type WalletErrorCode } from '../domain/errors';
 
 /**
  * Every status the wallet answers for its own refusals (ADR 0041); the kit's codes (NOT_FOUND,
  * INVALID_STATE, UPSTREAM_UNAVAILABLE, ...) are answered by the kit's table. USER_FROZEN is 403 when
- * a frozen user asks; the approval of a withdrawal whose user was frozen since answers it 409 (routes.ts).
+ * a frozen user asks, and 409 for the approval of a withdrawal whose user was frozen since.
  */
 export const walletErrorStatuses = {
   CHANNEL_UNAVAILABLE: 400,
-  USER_FROZEN: 403,
+  USER_FROZEN: (err) => (err instanceof PayeeFrozenSinceRequest ? 409 : 403),
   REALNAME_REQUIRED: 403,
   PAYEE_NAME_MISMATCH: 422,
   WITHDRAWAL_BELOW_MINIMUM: 422,

@@ -20,7 +20,7 @@ import {
   sandboxPaymentPage,
   startRecharge as startRechargeRoute,
 } from '@market/contracts';
-import { Problem, route, type RouteBinding } from '@market/shared/http';
+import { route, type RouteBinding } from '@market/shared/http';
 import type { WalletDeps } from '../application/deps';
 import { anyLedger, ownLedger, readBalance } from '../application/read-wallet';
 import { receiveAlipayNotification, type AlipayAck } from '../application/receive-alipay-notification';
@@ -28,7 +28,6 @@ import { receivePaygateNotification } from '../application/receive-paygate-notif
 import { receiveWechatPayNotification, type WechatAck } from '../application/receive-wechatpay-notification';
 import { queryRecharge, startRecharge } from '../application/recharge';
 import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal } from '../application/decide-withdrawal';
-import { PayeeFrozenSinceRequest } from '../domain/errors';
 import { anyWithdrawals, ownWithdrawals } from '../application/read-withdrawals';
 import { requestWithdrawal } from '../application/request-withdrawal';
 
@@ -71,15 +70,6 @@ async function answerWechatPay(res: Response, log: Logger, handle: () => Promise
   }
   if (ack === 'ok') res.status(204).end();
   else res.status(ack === 'refused' ? 400 : 503).json({ code: 'FAIL', message: ack === 'refused' ? '失败' : '稍后重试' });
-}
-
-/**
- * USER_FROZEN is 403 when a frozen user asks (the table's status); a withdrawal whose user was frozen
- * since the request is a conflict of its approval, answered 409 under the same code.
- */
-function frozenSinceRequestAsConflict(err: unknown): never {
-  if (err instanceof PayeeFrozenSinceRequest) throw new Problem(409, err.code, err.message);
-  throw err;
 }
 
 export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
@@ -129,7 +119,7 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     route(listWithdrawals, ({ identity, query }) => ownWithdrawals(deps, identity, query)),
     route(cancelWithdrawalRoute, ({ identity, params }) => cancelWithdrawal(deps, identity, params.id)),
     route(adminListWithdrawals, ({ query }) => anyWithdrawals(deps, query)),
-    route(approveWithdrawalRoute, ({ identity, params }) => approveWithdrawal(deps, identity, params.id).catch(frozenSinceRequestAsConflict)),
+    route(approveWithdrawalRoute, ({ identity, params }) => approveWithdrawal(deps, identity, params.id)),
     route(rejectWithdrawalRoute, ({ identity, params, body }) => rejectWithdrawal(deps, identity, params.id, body.reason)),
   ];
 }
