@@ -344,6 +344,9 @@ describe('the console in a browser', () => {
     await open('/admins', '管理员');
     await page.getByRole('button', { name: `修改角色 ${username}` }).click();
     const dialog = page.getByRole('dialog');
+    // A click while the dialog still zooms in can land beside its target on a loaded machine (CI lost
+    // one each way): wait until antd's opening motion classes are gone before clicking.
+    await page.waitForFunction(() => !document.querySelector('.ant-modal-root [class*="-appear"], .ant-modal-root [class*="-enter"]'));
     await dialog.getByText('审核员', { exact: true }).click();
     await dialog.getByText('客服', { exact: true }).click();
     // the boxes show a click once React has rendered it, which on a busy machine is not at once
