@@ -38,11 +38,19 @@ export interface SandboxPayPage {
   complete(paymentId: string, status: 'succeeded' | 'failed'): Promise<{ payment_id: string; status: 'succeeded' | 'failed' }>;
 }
 
-/** What a payout provider says about one transfer. `unknown`: sent, outcome not known yet (ask again). */
+/**
+ * What a payout provider says about one transfer. `unknown`: sent, outcome not known yet (ask again);
+ * every answer not on the adapter's list of known-final failures is `unknown`, never `failed`.
+ * `awaiting_payee`: accepted, and the payee must confirm the receipt in the provider's app (WeChat's
+ * `WAIT_USER_CONFIRM`) with `confirmation` (WeChat's `package_info`); still unknown for the money.
+ * `reversed`: paid, then returned to the merchant (Alipay's `REFUND`).
+ */
 export type PayoutOutcome =
   | { outcome: 'paid'; providerOrderId: string | null; paidAt: Date }
   | { outcome: 'failed'; reason: string }
-  | { outcome: 'unknown' }
+  | { outcome: 'unknown'; detail?: string }
+  | { outcome: 'awaiting_payee'; confirmation: string; providerOrderId: string | null }
+  | { outcome: 'reversed'; providerOrderId: string | null; reason: string }
   | { outcome: 'not_found' };
 
 /** A channel that sends withdrawals out, keyed by the withdrawal id so that a repeat is never paid twice. */
@@ -50,6 +58,54 @@ export interface PayoutChannel {
   readonly channel: 'alipay' | 'wechatpay';
   send(transfer: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }): Promise<Exclude<PayoutOutcome, { outcome: 'not_found' }>>;
   query(withdrawalId: string): Promise<PayoutOutcome>;
+  /** Asks the provider to cancel a transfer the payee has not confirmed yet; the outcome comes by query. */
+  cancel?(withdrawalId: string): Promise<void>;
+}
+
+/** What a provider says about one refund, keyed by our refund id (Alipay's `out_request_no`, WeChat's `out_refund_no`). */
+export type RefundOutcome =
+  | { outcome: 'refunded'; providerRefundId: string | null; refundedAt: Date }
+  | { outcome: 'failed'; reason: string }
+  | { outcome: 'unknown'; detail?: string }
+  | { outcome: 'not_found' };
+
+/**
+ * Returns money of one recharge to the payment method it came from. Keyed by the refund id, so a
+ * repeat with the same id and amount is refunded once at most; only known-final answers are `failed`.
+ */
+export interface RefundChannel {
+  readonly provider: PaymentProvider;
+  refund(input: {
+    refundId: string;
+    paymentId: string;
+    gatewayTxnId: string | null;
+    refundAmount: number;
+    paymentAmount: number;
+    reason: string;
+  }): Promise<Exclude<RefundOutcome, { outcome: 'not_found' }>>;
+  query(input: { refundId: string; paymentId: string }): Promise<RefundOutcome>;
+}
+
+/** One line of a provider's daily bill, in fen, as reconciliation matches it with the ledger. */
+export interface BillLine {
+  kind: 'payment' | 'refund' | 'transfer' | 'fee';
+  /** our id: the payment id (recharge), refund id or withdrawal id the provider echoes back */
+  reference: string;
+  providerId: string | null;
+  /** positive, in fen */
+  amount: number;
+  /** the provider's fee on the line, in fen */
+  fee: number;
+  occurredAt: Date;
+}
+
+/**
+ * A provider's bills for one day in Asia/Shanghai (`YYYY-MM-DD`): trade bill and fund-flow bill read
+ * as one list of lines. `null` when the provider has no bill for that day yet (ask again later).
+ */
+export interface BillSource {
+  readonly provider: PaymentProvider;
+  dailyBill(day: string): Promise<BillLine[] | null>;
 }
 
 /** Identity as the wallet asks it before a payout: standing, real name, and whether a name is it. */

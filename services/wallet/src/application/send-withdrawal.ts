@@ -17,6 +17,8 @@ function moveOf(answer: PayoutOutcome): WithdrawalMove {
     case 'failed':
       return { name: 'transfer_failed', reason: answer.reason };
     case 'unknown':
+    case 'awaiting_payee':
+    case 'reversed':
       return { name: 'transfer_unknown' };
     case 'not_found':
       return { name: 'transfer_not_found' };
