@@ -279,7 +279,7 @@ describe('the console in a browser', () => {
       await page.getByRole('table').waitFor();
       await shot(name);
     }
-    // the README's picture: the dashboard after the actions above
+    // the picture in docs/console.md: the dashboard after the actions above
     await open('/', '概览');
     await page.getByText('pending_handoff').waitFor();
     // the 30-day charts name today's figures as the API gives them, with one bar per day
@@ -293,7 +293,7 @@ describe('the console in a browser', () => {
     await page.getByRole('img', { name: `近 30 日新增用户，今日 ${today.new_users}`, exact: true }).waitFor();
     expect(await ordersChart.locator('rect').count()).toBe(30);
     expect(await ordersChart.locator('rect title').last().textContent()).toBe(`${today.date}: ${today.orders}`);
-    // kept out of git like the other shots; `UPDATE_README_SCREENSHOT=1` refreshes the README's copy
+    // kept out of git like the other shots; `UPDATE_README_SCREENSHOT=1` refreshes the copy in docs/
     const dashboardShot = path.join(SHOTS, 'readme-dashboard.png');
     await page.screenshot({ path: dashboardShot });
     if (process.env.UPDATE_README_SCREENSHOT) copyFileSync(dashboardShot, path.join(__dirname, '../../../docs/console.png'));

@@ -7,7 +7,7 @@ import { Withdrawal } from './api/withdrawals';
 import type { ServiceName } from './api/route';
 import { SERVICE_NAMES } from './routing';
 
-// The `data` of every domain event (CONTRACT §8). A change here is additive, or the event gets a
+// The `data` of every domain event (docs/rules.md §8). A change here is additive, or the event gets a
 // new `version`; consumers must ignore fields they do not know, so these objects are not strict.
 
 /**

@@ -1,7 +1,7 @@
 import { GATEWAY_DEFAULT_PORT, SERVICE_REGISTRY, type ServiceName } from './services';
 
 /**
- * Which service owns which public path (ARCHITECTURE.md "Who owns which public route").
+ * Which service owns which public path (docs/architecture.md, "Who owns which public route").
  * Order matters: the first matching prefix wins, so the `/api/admin/...` entries owned by
  * domain services come before the admin service's catch-all entries.
  */

@@ -2,7 +2,7 @@
  * The one list of services. Everything that enumerates services reads it: the kit (ServiceName,
  * DEFAULT_PORTS, service URLs, the event topology), the launcher and provisioning scripts
  * (scripts/*.mjs read the built kit), the bench and the compose check. Adding a service starts
- * here; README "Adding a route, an event, a service" lists the rest.
+ * here; docs/architecture.md "Adding a route, an event, a service" lists the rest.
  */
 export const SERVICE_REGISTRY = [
   { name: 'identity', portOffset: 1, schema: 'identity', role: 'market_identity' },

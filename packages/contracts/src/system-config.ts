@@ -4,7 +4,7 @@ const TimeoutMinutes = z.number().int().min(1).max(43_200);
 const TimeoutHours = z.number().int().min(1).max(8760);
 
 /**
- * Every system configuration key (CONTRACT §9, plus `order.require_realname`) with the schema its
+ * Every system configuration key (docs/rules.md §9, plus `order.require_realname`) with the schema its
  * value must satisfy. Admin owns the values and refuses any other key or value; a service that works
  * by them reads them through admin's internal route.
  */

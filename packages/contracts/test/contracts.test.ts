@@ -161,7 +161,7 @@ describe('file addresses', () => {
 describe('the paygate callback body', () => {
   const valid = { payment_id: 'p', gateway_txn_id: 't', amount: 100, status: 'succeeded', paid_at: '2026-11-22T09:00:00Z' };
 
-  it('ignores unknown fields (CONTRACT §5), so a gateway adding one does not stop crediting', () => {
+  it('ignores unknown fields (docs/rules.md §5), so a gateway adding one does not stop crediting', () => {
     expect(PaygateNotifyBody.parse({ ...valid, fee: 1, extra: { a: 1 } })).toEqual(valid);
   });
 
@@ -227,7 +227,7 @@ describe('arbitration body', () => {
 });
 
 describe('event contracts', () => {
-  it('give every event type named in CONTRACT §8 a data schema', () => {
+  it('give every event type named in docs/rules.md §8 a data schema', () => {
     expect(specifiedEvents.length).toBeGreaterThanOrEqual(22);
     expect(specifiedEvents.filter((t) => !(t in eventDataSchemas))).toEqual([]);
   });

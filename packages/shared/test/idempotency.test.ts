@@ -39,7 +39,7 @@ function holdNextRun(outcome: 'answer' | 'fail' = 'answer') {
   return letGo;
 }
 
-describe('Idempotency-Key on money-moving POSTs (CONTRACT §1)', () => {
+describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
   let db: DataSource;
   let server: Server;
   let base: string;

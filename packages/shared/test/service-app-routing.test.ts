@@ -265,7 +265,7 @@ describe('the access line', () => {
       );
       const lines = [
         { level: 'info' as const, line: { request_id: 'r-1', method: 'GET', path: '/api/x', status: 200, ms: 1.5 } },
-        { level: 'warn' as const, line: { request_id: 'r-2', method: 'POST', path: '/api/"quoted"\\\u0001/ü', status: 502, ms: 30, service: 'catalog' } },
+        { level: 'warn' as const, line: { request_id: 'r-2', method: 'POST', path: '/api/"quoted"\\\u0001/ü', status: 502, ms: 30, upstream: 'catalog' } },
         { level: 'debug' as const, line: { request_id: 'r-3', method: 'GET', path: '/healthz', status: 200, ms: Number.NaN } },
         { level: 'error' as const, line: { request_id: 'r-4', method: 'GET', path: '/x', status: 500, ms: 0 } },
       ];

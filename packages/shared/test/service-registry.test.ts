@@ -7,12 +7,12 @@ import { SECRET_VARIABLES } from '../src/testing';
 const ROOT = path.resolve(__dirname, '../../..');
 const compose = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
 const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const configurationPage = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
 
-/** Which processes read each secret, from the "used by" column of the README's configuration table. */
+/** Which processes read each secret, from the "used by" column of the configuration table in docs/configuration.md. */
 function readersInReadme(variable: string): string[] {
-  const row = readme.split('\n').find((line) => line.startsWith(`| \`${variable}\` |`));
-  if (!row) throw new Error(`README has no configuration row for ${variable}`);
+  const row = configurationPage.split('\n').find((line) => line.startsWith(`| \`${variable}\` |`));
+  if (!row) throw new Error(`docs/configuration.md has no configuration row for ${variable}`);
   const usedBy = row.split('|')[3]!.split(',').map((s) => s.trim());
   return usedBy.flatMap((reader) => (reader === 'services' ? [...SERVICE_NAMES] : [reader])).filter((r) => r === 'gateway' || (SERVICE_NAMES as string[]).includes(r));
 }
@@ -84,7 +84,7 @@ describe('docker-compose.yml and Dockerfile (compose check)', () => {
     expect(passwords.split(',').map((pair) => pair.split(':')[0])).toEqual(SERVICE_NAMES);
   });
 
-  it.each([...SERVICE_NAMES, 'gateway'])('give %s exactly the secrets the README says it reads', (name) => {
+  it.each([...SERVICE_NAMES, 'gateway'])('give %s exactly the secrets docs/configuration.md says it reads', (name) => {
     const held = SECRET_VARIABLES.filter((secret) => containerVariables(name).has(secret));
     const reads = SECRET_VARIABLES.filter((secret) => readersInReadme(secret).includes(name));
     expect(held).toEqual(reads);

@@ -32,7 +32,7 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
     api(stack.services.admin!.url).get(path, undefined, { 'x-internal-assertion': assertionFor({ kind: 'service', sub: caller, ip: null }) });
 
   describe('system configs', () => {
-    it('lists every CONTRACT §9 key with its default, a description, and no author yet', async () => {
+    it('lists every docs/rules.md §9 key with its default, a description, and no author yet', async () => {
       const res = await client.get('/api/admin/system-configs', token);
       expect(res.status).toBe(200);
       const byKey = Object.fromEntries(res.body.items.map((i: { key: string }) => [i.key, i]));

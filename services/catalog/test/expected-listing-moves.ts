@@ -1,5 +1,5 @@
 /**
- * What every listing move should do, written out by hand from CONTRACT §4 and ADR 0008, cell by
+ * What every listing move should do, written out by hand from docs/rules.md §4 and ADR 0008, cell by
  * cell, apart from the planner's table: the unit test of the plan and the state-table test through
  * the gateway both hold the service to this list.
  */

@@ -93,7 +93,7 @@ export function createGateway(config: GatewayConfig, redis: RedisClient, log: Lo
         path,
         status,
         ms: Math.round(ms * 10) / 10,
-        service: servedBy(res),
+        upstream: servedBy(res),
         trace_id: traceId,
       });
     });

@@ -16,6 +16,11 @@ export interface LaunchedSystem {
   stop(): Promise<void>;
 }
 
+/** Silence from the launcher after which its start is given up on. */
+const STALL_MS = 60_000;
+/** The longest a start may take however busy the machine; a test's beforeAll allows this plus its own work. */
+export const LAUNCH_BOUND_MS = 240_000;
+
 /**
  * The launcher behind `npm start`, run as a user would (built services as child processes, one
  * role and schema per service), on its own database, ports, exchange and Redis prefix; resolves once
@@ -64,16 +69,26 @@ export async function launchSystem(opts: { port: number; database: string; name:
       await client.end();
     },
   };
-  const deadline = Date.now() + 60_000;
+  // A loaded machine (three suites beside this one) can take a minute or more to build the schemas
+  // and start eight processes: the launcher is waited for as long as it makes progress (writes
+  // output), and given up on only after STALL_MS of silence or at the outer bound.
+  const started = Date.now();
+  let lastOutput = output.length;
+  let lastProgress = started;
   for (;;) {
     const ready = await fetch(`http://127.0.0.1:${opts.port}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
       (r) => r.status === 200,
       () => false,
     );
     if (ready) return system;
-    if (Date.now() > deadline || launcher.exitCode !== null) {
+    if (output.length !== lastOutput) {
+      lastOutput = output.length;
+      lastProgress = Date.now();
+    }
+    const stalled = Date.now() - lastProgress > STALL_MS;
+    if (stalled || Date.now() - started > LAUNCH_BOUND_MS || launcher.exitCode !== null) {
       await system.stop();
-      throw new Error(`system did not start:\n${output.slice(-3000)}`);
+      throw new Error(`system did not start (${stalled ? `no output for ${STALL_MS / 1000} s` : 'launcher ended or outer bound passed'}):\n${output.slice(-3000)}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -128,17 +128,18 @@ describe('the proxy path, seen from the service behind it', () => {
     const text = lines.find((l) => l.includes('client-request-0002'))!;
     expect(text).not.toContain('very-secret-value');
     expect(text).not.toContain('secret');
-    // the gateway's own service key comes first and the upstream's last, as pino writes child keys
+    // the gateway's own service key comes first, as pino writes child keys; the service that answered is `upstream`
     expect(text).toMatch(/^\{"level":"info","time":"[^"]+","service":"gateway","request_id":"client-request-0002",/);
     expect(JSON.parse(text)).toEqual({
       level: 'info',
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      service: 'catalog',
+      service: 'gateway',
       request_id: 'client-request-0002',
       method: 'GET',
       path: '/api/listings',
       status: 200,
       ms: expect.any(Number),
+      upstream: 'catalog',
       msg: 'request',
     });
     const notFound = JSON.parse(lines.find((l) => l.includes('client-request-0003'))!);

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
 import { uniqueName } from '@market/shared/testing';
 import { eventually } from '@market/testkit';
-import { launchSystem, type LaunchedSystem } from './launcher';
+import { LAUNCH_BOUND_MS, launchSystem, type LaunchedSystem } from './launcher';
 
 /** The launcher behind `npm start`, run as a user would (./launcher). */
 describe('the whole system started by the launcher', () => {
@@ -19,7 +19,7 @@ describe('the whole system started by the launcher', () => {
     system = await launchSystem({ port, database, name: 'system' });
     launcher = system.process;
     adminUrl = system.adminUrl;
-  }, 90_000);
+  }, LAUNCH_BOUND_MS + 30_000);
 
   afterAll(() => system?.stop(), 30_000);
 

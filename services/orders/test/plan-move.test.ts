@@ -94,7 +94,7 @@ function moveOf(type: MoveType, state: OrderState): Move {
 }
 
 /**
- * CONTRACT §4 written out by hand, one line per (state, move): who may make it, where it leads, what
+ * docs/rules.md §4 written out by hand, one line per (state, move): who may make it, where it leads, what
  * it publishes and which audit entries it writes ("-" for none). Independent of the state table on
  * purpose: every cell of planMove is checked against this. A disputed or abnormal order's deadline
  * here is the first one (the back office is alerted; the second is tested below).
@@ -148,7 +148,7 @@ abnormal                    admin_close              admin          closed      
 `;
 
 /**
- * Who ever makes each move, from any state (CONTRACT §4's actor column). A handoff record is the
+ * Who ever makes each move, from any state (docs/rules.md §4's actor column). A handoff record is the
  * handoff (the owner, or the system with stored credentials) while the order waits for one, and a
  * note of either party after.
  */
@@ -215,7 +215,7 @@ function refusal(order: Order, move: Move, role: Actor) {
 }
 
 describe('planMove', () => {
-  it('decides every (state, move, actor) cell as CONTRACT §4 says', () => {
+  it('decides every (state, move, actor) cell as docs/rules.md §4 says', () => {
     const cells = STATES.flatMap((state) => MOVE_TYPES.flatMap((move) => ROLES.map((role) => ({ state, move, role }))));
     expect(cells).toHaveLength(11 * 16 * 4);
     expect(expected.size).toBe(45);

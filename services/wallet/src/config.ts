@@ -24,7 +24,7 @@ export const walletEnv = {
     .default('sandbox')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.enum(PAYMENT_PROVIDERS)).min(1).refine((list) => new Set(list).size === list.length, 'a channel is listed twice')),
-  /** HMAC key of the Paygate-Signature on the sandbox's payment callbacks (CONTRACT §5) */
+  /** HMAC key of the Paygate-Signature on the sandbox's payment callbacks (docs/rules.md §5) */
   PAYGATE_SECRET: secret('dev-only-paygate-secret-00000000000000000000000'),
   RECHARGE_MIN_FEN: fen.default(100),
   RECHARGE_MAX_FEN: fen.default(5_000_000),

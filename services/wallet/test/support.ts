@@ -8,7 +8,7 @@ export const PAYGATE_SECRET = walletEnv.PAYGATE_SECRET.parse(undefined) as strin
 
 export { newAdmin, newUser, type Caller } from '@market/testkit';
 
-/** Posts a payment-gateway callback through the gateway, signed as CONTRACT §5 says unless told otherwise. */
+/** Posts a payment-gateway callback through the gateway, signed as docs/rules.md §5 says unless told otherwise. */
 export function notify(
   stack: Stack,
   body: unknown,
@@ -69,7 +69,7 @@ export function orderData(order: { id: string; renter: Caller; owner: Caller; re
   };
 }
 
-/** The checkout breakdown of CONTRACT §4, with the default 5 % commission rounded down. */
+/** The checkout breakdown of docs/rules.md §4, with the default 5 % commission rounded down. */
 export function breakdown(amount: number, consumption: number, depositDeduction: number) {
   const earned = consumption + depositDeduction;
   const platform_fee = Math.floor((earned * 500) / 10_000);

@@ -58,7 +58,7 @@ export const readFile = defineRoute({
   errors: [400, 401, 404],
 });
 
-/** CONTRACT §6: where a stored file is read, by key; what FileObject.url and the order and dispute views hand out. */
+/** docs/rules.md §6: where a stored file is read, by key; what FileObject.url and the order and dispute views hand out. */
 export function fileUrl(key: string): string {
   return `${readFile.path}?key=${encodeURIComponent(key)}`;
 }

@@ -128,7 +128,7 @@ const OptionalReason = z.string().trim().min(1).max(500);
 
 const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().max(200).optional() });
 
-/** What every order action's description ends with: the state-machine rules of CONTRACT §4. */
+/** What every order action's description ends with: the state-machine rules of docs/rules.md §4. */
 function moveDescription(text: string): string {
   return `${text} Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.`;
 }
@@ -138,7 +138,7 @@ function orderErrors(...more: ErrorStatus[]): ErrorStatus[] {
   return all.sort((a, b) => a - b);
 }
 
-/** What close and arbitration pay out (CONTRACT §4 as decided here; the wallet settles from these figures). */
+/** What close and arbitration pay out (docs/rules.md §4 as decided here; the wallet settles from these figures). */
 const ARBITRATION_MONEY =
   'complete: the order completes with the breakdown given, else with the order’s checkout, else the full rent and no deduction. ' +
   'close without a breakdown: the whole escrow goes back to the renter. close with a breakdown: the arbitrated split — consumption + ' +
@@ -343,7 +343,7 @@ export const rejectCheckout = defineRoute({
   path: '/api/orders/{id}/checkout/reject',
   auth: 'user',
   summary: 'Renter rejects the owner’s correction; a checkout dispute opens',
-  description: moveDescription('Renter only, in pending_correction_confirm. Opens a dispute of type checkout (its id in dispute_id) for the back office to arbitrate. Added to the specification’s paths (CONTRACT §4).'),
+  description: moveDescription('Renter only, in pending_correction_confirm. Opens a dispute of type checkout (its id in dispute_id) for the back office to arbitrate. Added to the specification’s paths.'),
   tags: ['checkout'],
   params: IdParams,
   body: ReasonBody,

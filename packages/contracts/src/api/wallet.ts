@@ -61,7 +61,7 @@ export const RechargePayment = z
   .openapi('RechargePayment');
 
 /**
- * What the payment gateway posts. Not strict: CONTRACT §5 says unknown fields are ignored, so a
+ * What the payment gateway posts. Not strict: docs/rules.md §5 says unknown fields are ignored, so a
  * gateway adding one does not break crediting (the kit leaves this body to the handler, which checks
  * the signature over the raw bytes first).
  */

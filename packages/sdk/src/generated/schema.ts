@@ -1431,7 +1431,7 @@ export interface paths {
         put?: never;
         /**
          * Renter rejects the owner’s correction; a checkout dispute opens
-         * @description Renter only, in pending_correction_confirm. Opens a dispute of type checkout (its id in dispute_id) for the back office to arbitrate. Added to the specification’s paths (CONTRACT §4). Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
+         * @description Renter only, in pending_correction_confirm. Opens a dispute of type checkout (its id in dispute_id) for the back office to arbitrate. Added to the specification’s paths. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
          */
         post: operations["rejectCheckout"];
         delete?: never;

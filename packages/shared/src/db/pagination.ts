@@ -1,7 +1,7 @@
 import { sqlParams, type Queryable } from './sql';
 
 /**
- * Keyset pagination, the one way every list pages (CONTRACT: `{ items, next_cursor }`): a page
+ * Keyset pagination, the one way every list pages (docs/rules.md §1: `{ items, next_cursor }`): a page
  * is the rows after a position in a fixed order, and the cursor is that position. Cursors are
  * opaque to clients but not secret, so anything in one is checked here before it nears SQL.
  */

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { eventDataSchemas, type EventData, type EventType } from '@market/contracts';
 import { currentTraceparent } from '../tracing';
 
-/** CONTRACT §8: every message on `marketplace.events` is this envelope, routing key = `type`. */
+/** docs/rules.md §8: every message on `marketplace.events` is this envelope, routing key = `type`. */
 export const EventEnvelope = z.object({
   id: z.string().uuid(),
   type: z.string(),

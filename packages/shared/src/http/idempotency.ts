@@ -4,7 +4,7 @@ import { sqlMigration } from '../db/migration';
 import { updateReturning } from '../db/sql';
 import { problems } from './problem';
 
-/** The request header, lower-cased as Node presents it (CONTRACT §1: a repeat returns the first response). */
+/** The request header, lower-cased as Node presents it (docs/rules.md §1: a repeat returns the first response). */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 export const CreateIdempotencyKeys1763800000001 = sqlMigration(

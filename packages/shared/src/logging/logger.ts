@@ -97,8 +97,8 @@ export interface AccessLine {
   path: string;
   status: number;
   ms: number;
-  /** the gateway: which service answered */
-  service?: string;
+  /** the gateway: which service the request went to (not `service`, which names the process writing the line) */
+  upstream?: string;
   /** the request's trace, when tracing is on (read when the request began: its span is active there) */
   trace_id?: string;
 }
@@ -107,7 +107,7 @@ export type AccessLog = (level: AccessLevel, line: AccessLine) => void;
 
 /**
  * The writer of the access line. The line is the one pino would write for
- * `log[level]({ request_id, method, path, status, ms, service }, 'request')` (same keys, order and
+ * `log[level]({ request_id, method, path, status, ms, upstream }, 'request')` (same keys, order and
  * time format; the request id comes first as the mixin would put it), composed here: pino's
  * generic path (mixin, merge, per-key serializer lookup, redaction of the parent's paths) cost
  * a busy gateway more than the rest of the request's bookkeeping. None of these fields can hold a
@@ -141,7 +141,7 @@ export function accessLogger(log: Logger): AccessLog {
     destination.write(
       `${prefixes[level]}${clockText}"${bindings},"request_id":${JSON.stringify(line.request_id)},"method":${JSON.stringify(line.method)},` +
         `"path":${JSON.stringify(line.path)},"status":${line.status},"ms":${Number.isFinite(line.ms) ? line.ms : null}` +
-        `${line.service === undefined ? '' : `,"service":${JSON.stringify(line.service)}`}` +
+        `${line.upstream === undefined ? '' : `,"upstream":${JSON.stringify(line.upstream)}`}` +
         `${line.trace_id === undefined ? '' : `,"trace_id":${JSON.stringify(line.trace_id)}`},"msg":"request"}\n`,
     );
   };

@@ -61,7 +61,7 @@ function definedOnly(values: Record<string, string | undefined>): Partial<Infra>
 
 /**
  * The variables that are keys or credentials: whoever holds one can sign, decrypt or log in with
- * it. Each process gets only those it reads (the README's configuration table, docker-compose.yml).
+ * it. Each process gets only those it reads (the configuration table in docs/configuration.md, docker-compose.yml).
  */
 export const SECRET_VARIABLES = [
   'INTERNAL_ASSERTION_SECRET',
@@ -93,7 +93,7 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<N
     EVENTS_EXCHANGE: uniqueName('test.events'),
     OUTBOX_POLL_MS: '200',
     INBOX_RETRY_BASE_MS: '50',
-    // Three suites share two cores (README, Test it): an event loop can stall past the production
+    // Three suites share two cores (docs/testing.md): an event loop can stall past the production
     // default of 1 s, which a test would read as Redis down. The fault pass keeps the default it tests.
     ...(process.env.MARKET_FAULT_PASS ? {} : { REDIS_COMMAND_TIMEOUT_MS: '5000' }),
     ...overrides,

@@ -24,7 +24,7 @@ export async function anyListing(db: Queryable, id: string, opts: { lock?: boole
   return row;
 }
 
-/** A listing rented out cannot change under its renter (CONTRACT §4). */
+/** A listing rented out cannot change under its renter (docs/rules.md §4). */
 export function assertNotRented(row: ListingRow) {
   if (row.rented) throw new ListingRented();
 }

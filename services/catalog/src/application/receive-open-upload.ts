@@ -52,7 +52,7 @@ function parseDelivery(delivery: OpenUploadDelivery, reading: BodyReading, token
 }
 
 /**
- * CONTRACT §7 and the spec's open-upload rules: match the uploader to an active admin, get the
+ * docs/rules.md §7 and the spec's open-upload rules: match the uploader to an active admin, get the
  * user that publishes for that admin, and turn each valid account into a draft / pending listing
  * with the default screenshot and its credentials sealed. Every delivery is recorded (ADR 0013):
  * a converted one in the same transaction as the listings it yields, a refused one on its own,

@@ -42,7 +42,7 @@ interface MoveEffects {
   keepsReason: boolean;
   /** what becomes of the reject reason the owner sees */
   rejectReason: 'set' | 'clear' | 'keep';
-  /** refused while an order holds the listing, whose renter must not see it change (CONTRACT §4) */
+  /** refused while an order holds the listing, whose renter must not see it change (docs/rules.md §4) */
   refusedWhileRented: boolean;
   /** on the audit record */
   audited: boolean;
@@ -72,7 +72,7 @@ export interface ListingCell {
 }
 
 /**
- * Every allowed (state, move, actor) cell: CONTRACT §4, with the gaps it leaves decided (ADR 0008):
+ * Every allowed (state, move, actor) cell: docs/rules.md §4, with the gaps it leaves decided (ADR 0008):
  * - editing a listing under review or taken offline also sends it back to draft / none, so an
  *   admin never approves content they did not see and an owner has a way back after an offline;
  * - an abnormal listing is frozen for the back office: the owner may delete it but not edit it;

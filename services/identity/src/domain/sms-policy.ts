@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 
-/** CONTRACT §3: 6-digit codes, 5 min life, one use, at most 5 wrong tries, resend no sooner than 60 s. */
+/** docs/rules.md §3: 6-digit codes, 5 min life, one use, at most 5 wrong tries, resend no sooner than 60 s. */
 export const SMS_CODE_TTL_SECONDS = 300;
 export const SMS_RESEND_AFTER_SECONDS = 60;
 export const SMS_MAX_WRONG_TRIES = 5;

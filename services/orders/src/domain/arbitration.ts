@@ -17,7 +17,7 @@ export const ARBITRATION_TRIGGER = {
  * - close: everything back to the renter, unless a breakdown is given; then the same split as a
  *   completion (consumption + deduction to the owner less the fee, the rest to the renter), only the
  *   order ends closed: the arbitrator decided, the checkout did not.
- * Every split is checked against the invariants of CONTRACT §4 by `settle`.
+ * Every split is checked against the invariants of docs/rules.md §4 by `settle`.
  */
 export function arbitratedSettlement(
   result: ArbitrationResult,

@@ -222,7 +222,7 @@ function resolveByDefault(ask: Ask<MoveOf<'timeout'>>): Effects | DomainError {
   };
 }
 
-/** The timed move of CONTRACT §4 (and ADR 0029) for each state with a deadline, made by the system. */
+/** The timed move of docs/rules.md §4 (and ADR 0029) for each state with a deadline, made by the system. */
 const ON_TIMEOUT: Partial<Record<OrderState, Planner<'timeout'>>> = {
   pending_payment: () => ({ reason: 'payment timeout' }),
   pending_handoff: () => ({ reason: 'handoff timeout' }),

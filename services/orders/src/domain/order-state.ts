@@ -71,7 +71,7 @@ const NOTE_STATES: readonly OrderState[] = ['pending_receive', 'in_use', 'pendin
 const DISPUTABLE: readonly OrderState[] = ['pending_receive', 'in_use', 'pending_checkout_confirm', 'pending_correction_confirm'];
 
 /**
- * CONTRACT §4, as the one table planMove reads. Decided where the contract is silent:
+ * docs/rules.md §4, as the one table planMove reads. Decided where the contract is silent:
  * - the automatic handoff of stored credentials is the `handoff` move made by `system`;
  * - later handoff notes are a `note` move that keeps the state, allowed from pending_receive to disputed;
  * - mark-abnormal of an abnormal order is refused, so two racing admins cannot both "win";
@@ -171,7 +171,7 @@ export function isActive(state: OrderState): boolean {
   return ACTIVE_STATES.includes(state);
 }
 
-/** The type of a dispute follows from the state it is raised in (CONTRACT §4). */
+/** The type of a dispute follows from the state it is raised in (docs/rules.md §4). */
 export const DISPUTE_TYPE_OF: Partial<Record<OrderState, 'handoff' | 'usage' | 'checkout'>> = {
   pending_receive: 'handoff',
   in_use: 'usage',

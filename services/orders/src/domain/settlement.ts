@@ -8,7 +8,7 @@ export interface Escrow {
   amount: number;
 }
 
-/** How the escrow is split when the order ends (CONTRACT §4 checkout breakdown). */
+/** How the escrow is split when the order ends (docs/rules.md §4 checkout breakdown). */
 export interface Settlement {
   consumption: number;
   deposit_deduction: number;
@@ -85,7 +85,7 @@ export function proposalErrors(escrow: Escrow, proposal: Proposal): SettlementEr
   return errors;
 }
 
-/** Every invariant of CONTRACT §4 a stored breakdown must hold; empty when it holds them all. */
+/** Every invariant of docs/rules.md §4 a stored breakdown must hold; empty when it holds them all. */
 export function settlementErrors(escrow: Escrow, s: Settlement, commissionBps: number): SettlementError[] {
   const errors = proposalErrors(escrow, s);
   const figures = [s.refund, s.owner_income, s.platform_fee];
@@ -140,7 +140,7 @@ export function settlementFigures(s: Settlement): Settlement {
   };
 }
 
-/** A proposal split per CONTRACT §4 as the order stores it, or the refusal naming the field that breaks an invariant. */
+/** A proposal split per docs/rules.md §4 as the order stores it, or the refusal naming the field that breaks an invariant. */
 export function settledCheckout(
   escrow: Escrow,
   proposal: Proposal,

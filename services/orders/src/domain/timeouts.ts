@@ -15,7 +15,7 @@ export interface TimedState {
   stages?: 'alert-then-resolve';
 }
 
-/** CONTRACT §9 (and ADR 0029 for disputed and abnormal): the states the timeout scan acts on, and after how long. */
+/** docs/rules.md §9 (and ADR 0029 for disputed and abnormal): the states the timeout scan acts on, and after how long. */
 export const TIMED_STATES: Partial<Record<OrderState, TimedState>> = {
   pending_payment: { key: 'order.payment_timeout_minutes', unitMinutes: 1, since: 'entered' },
   pending_handoff: { key: 'order.handoff_timeout_minutes', unitMinutes: 1, since: 'entered' },

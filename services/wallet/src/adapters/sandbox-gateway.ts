@@ -26,7 +26,7 @@ function toGatewayPayment(row: SandboxRow): GatewayPayment {
 
 /**
  * The development payment gateway: its pay page is part of this system, where a tester marks a
- * payment paid or failed; it then sends a callback signed exactly as CONTRACT §5 says, and answers
+ * payment paid or failed; it then sends a callback signed exactly as docs/rules.md §5 says, and answers
  * queries from its own record of the tester's choice. Production refuses it (adapters/providers.ts).
  */
 export class SandboxPaymentGateway implements PaymentGateway, SandboxPayPage {

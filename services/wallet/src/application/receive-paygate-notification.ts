@@ -10,7 +10,7 @@ import { auditAmountMismatch } from './recharge';
 import { settlePayment } from './settle-payment';
 
 /**
- * The gateway's signed payment callback (CONTRACT §5). The signature is checked over the exact bytes
+ * The gateway's signed payment callback (docs/rules.md §5). The signature is checked over the exact bytes
  * received before anything is parsed, so nothing unsigned is ever read; then the body is validated
  * (unknown fields ignored), the amount compared with the payment, and the result applied under the
  * payment's lock: repeats and callbacks racing with queries credit once.

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** CONTRACT §5: `Paygate-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`. */
+/** docs/rules.md §5: `Paygate-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export function signPaygateBody(secret: string, raw: Buffer | string, unixSeconds: number): string {

@@ -6,7 +6,7 @@ export type PaymentStatus = z.infer<typeof RechargeStatus>;
 export type PaymentOutcome = 'succeeded' | 'failed' | 'expired';
 
 /**
- * The recharge payment state table (CONTRACT §4 "Recharge payment"): a pending payment moves once.
+ * The recharge payment state table (docs/rules.md §4 "Recharge payment"): a pending payment moves once.
  * A success reported for a payment already failed or expired is the one move out of a final state:
  * the money did arrive at the gateway, so it is credited (`late`, audited) rather than lost (ADR 0031).
  * Anything else arriving for a final payment changes nothing.

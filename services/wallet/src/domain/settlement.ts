@@ -1,6 +1,6 @@
 import type { BizType } from './ledger';
 
-/** The figures an ending order carries (CONTRACT §4 checkout breakdown), all integer fen. */
+/** The figures an ending order carries (docs/rules.md §4 checkout breakdown), all integer fen. */
 export interface SettlementFigures {
   amount: number;
   consumption: number;
