@@ -60,6 +60,33 @@ module.exports = {
       to: { path: '^node_modules/@market/', pathNot: '^node_modules/@market/testkit/', dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
     },
     {
+      name: 'domain-is-pure',
+      comment:
+        "A service's domain (rules, state tables, planners) imports only its own domain, the contracts and the kit's transport-free areas: never its http edge, persistence, adapters, application or jobs.",
+      severity: 'error',
+      from: { path: `^services/${SERVICES}/src/domain/` },
+      to: { path: `^services/${SERVICES}/src/(http|persistence|adapters|application|jobs|events)/` },
+    },
+    {
+      name: 'application-knows-no-http',
+      comment: 'Use cases speak in domain terms: HTTP (statuses, problems, request shapes) belongs to the edge in src/http.',
+      severity: 'error',
+      from: { path: `^services/${SERVICES}/src/(application|domain|jobs|events|persistence|adapters)/` },
+      to: { path: `^services/${SERVICES}/src/http/` },
+    },
+    {
+      name: 'domain-does-no-io',
+      comment: "A service's domain does no I/O: not the kit's database, events, HTTP, Redis or service runner, nor a driver.",
+      severity: 'error',
+      from: { path: `^services/${SERVICES}/src/domain/` },
+      to: {
+        path: [
+          '^node_modules/@market/shared/(dist|src)/(db|events|http|redis|service|telemetry|metrics)/',
+          '^node_modules/(express|pg|typeorm|amqplib|redis|undici)/',
+        ],
+      },
+    },
+    {
       name: 'no-unresolvable',
       comment: 'An import that resolves to nothing is a typo, a missing dependency or a path past a package entry.',
       severity: 'error',
@@ -69,7 +96,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|coverage)/' },
+    // The workspaces' own build output is not cruised; an import of @market/shared/<area> or
+    // @market/contracts still shows, resolved to node_modules/@market/<name>/dist/…, so the rules see it.
+    exclude: { path: '^(packages|services|apps)/[^/]+/(dist|coverage)/' },
     preserveSymlinks: true,
     // TypeScript 7 offers no compiler API dependency-cruiser can load; swc parses the sources instead.
     parser: 'swc',

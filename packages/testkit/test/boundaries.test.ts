@@ -46,12 +46,24 @@ describe('workspace boundaries (dependency-cruiser)', () => {
     mkdirSync(path.join(fixture, 'node_modules'));
     symlinkSync(path.join(ROOT, 'node_modules/zod'), path.join(fixture, 'node_modules/zod'), 'dir');
     workspace(fixture, 'packages/contracts', { name: '@market/contracts', exports: { '.': source('index') }, dependencies: { zod: '*' } });
-    workspace(fixture, 'services/orders', { name: '@market/orders', exports: { './service': source('service') }, dependencies: { '@market/contracts': '*' } });
+    workspace(fixture, 'packages/shared', { name: '@market/shared', exports: { './*': { '@market/source': './src/*/index.ts' } } });
+    workspace(fixture, 'services/orders', {
+      name: '@market/orders',
+      exports: { './service': source('service') },
+      dependencies: { '@market/contracts': '*', '@market/shared': '*' },
+    });
     workspace(fixture, 'services/catalog', { name: '@market/catalog', dependencies: { '@market/contracts': '*', '@market/orders': '*' } });
     workspace(fixture, 'packages/testkit', { name: '@market/testkit', exports: { '.': source('index') }, dependencies: { '@market/orders': '*' } });
     write(fixture, 'packages/contracts/src/index.ts', "import { z } from 'zod';\nimport { readFileSync } from 'node:fs';\nexport const id = z.string();\nexport const read = readFileSync;\n");
     write(fixture, 'services/orders/src/service.ts', "import { id } from '@market/contracts';\nexport const ordersService = id;\n");
     write(fixture, 'services/orders/src/persistence/rows.ts', 'export const rows = 1;\n');
+    write(fixture, 'packages/shared/src/db/index.ts', 'export const db = 1;\n');
+    write(fixture, 'packages/shared/src/errors/index.ts', 'export const NotFound = 1;\n');
+    write(fixture, 'services/orders/src/http/statuses.ts', 'export const statuses = 1;\n');
+    // layers inside a service: the domain is pure, the application knows no HTTP
+    write(fixture, 'services/orders/src/domain/rule.ts', "import { NotFound } from '@market/shared/errors';\nexport { rows } from '../persistence/rows';\nexport const rule = NotFound;\n");
+    write(fixture, 'services/orders/src/domain/io.ts', "export { db } from '@market/shared/db';\n");
+    write(fixture, 'services/orders/src/application/use-case.ts', "export { rule } from '../domain/rule';\nexport { statuses } from '../http/statuses';\n");
     write(fixture, 'services/catalog/src/allowed.ts', "import { id } from '@market/contracts';\nexport const allowed = id;\n");
     write(fixture, 'services/catalog/src/by-path.ts', "export { ordersService } from '../../orders/src/service';\n");
     write(fixture, 'services/catalog/src/by-name.ts', "export { ordersService } from '@market/orders/service';\n");
@@ -70,6 +82,9 @@ describe('workspace boundaries (dependency-cruiser)', () => {
     expect(found).toEqual(
       [
         'contracts-are-zod-only: packages/contracts/src/index.ts → fs',
+        'domain-is-pure: services/orders/src/domain/rule.ts → services/orders/src/persistence/rows.ts',
+        'domain-does-no-io: services/orders/src/domain/io.ts → node_modules/@market/shared/src/db/index.ts',
+        'application-knows-no-http: services/orders/src/application/use-case.ts → services/orders/src/http/statuses.ts',
         'no-relative-import-across-workspaces: services/catalog/src/by-path.ts → services/orders/src/service.ts',
         'no-unresolvable: packages/testkit/src/past-entry.ts → @market/orders/src/persistence/rows',
         'service-imports-only-contracts-and-kit: services/catalog/src/by-name.ts → node_modules/@market/orders/src/service.ts',

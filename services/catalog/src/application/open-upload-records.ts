@@ -80,7 +80,8 @@ export async function recordRefusal(
   });
   await deps.db.transaction(async (tx) => {
     await insertOpenUpload(tx, record);
-    if (answer.status === 401 && extra.identity) {
+    // a refused upload token is audited: someone is trying the door
+    if (answer.code === 'UNAUTHENTICATED' && extra.identity) {
       await recordAudit(deps.events, tx, extra.identity, {
         action: 'open_upload.token_refused',
         biz_type: 'open_upload',

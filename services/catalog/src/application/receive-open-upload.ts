@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { OpenUploadBody, type OpenUploadResult, type z } from '@market/contracts';
+import { OpenUploadBody, openUploadListings, type OpenUploadResult, type z } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { DomainError, InvalidInput, zodIssuesToFieldErrors } from '@market/shared/errors';
 import { clientInputErrors } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { v7 as uuidv7 } from 'uuid';
-import { DeliveryNotJson, UnreadableDelivery, UploaderNotMatched, UploadTokenRefused } from '../domain/errors';
+import { UploaderNotMatched, UploadTokenRefused } from '../domain/errors';
 import { newListingContent } from '../domain/listing-content';
 import { CREATED_BY_OWNER } from '../domain/listing-state';
 import { planListingMove } from '../domain/plan-listing-move';
@@ -17,6 +17,7 @@ import { insertListing } from '../persistence/listing-repository';
 import { insertOpenUpload } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
 import { carryOutListingPlan, listingFacts, planOrThrow } from './listing-moves';
+import { DeliveryNotJson, UnreadableDelivery } from './delivery-refusals';
 import { deliveryRecord, recordRefusal, type DeliveryFacts } from './open-upload-records';
 
 export interface OpenUploadDelivery extends DeliveredBody {
@@ -91,7 +92,8 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
   const accepted = checks.flatMap((c) => (c.ok ? [{ ...c, listingId: uuidv7() }] : []));
   const record = deliveryRecord(deps, facts, reading, {
     outcome: uploadOutcome(accepted.length, failed.length),
-    status: 201,
+    // what the uploader is answered for an accepted delivery, as its route contract says
+    status: openUploadListings.success.status,
     matched_admin_id: matchedAdminId,
     publisher_user_id: publisherId,
   });

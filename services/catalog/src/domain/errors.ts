@@ -1,6 +1,5 @@
-import { Conflict, Forbidden, InvalidState, NotFound, PermanentError, RuleBroken, Unauthenticated } from '@market/shared/errors';
+import { Conflict, Forbidden, InvalidState, NotFound, RuleBroken, Unauthenticated } from '@market/shared/errors';
 import type { ListingState } from './listing-state';
-import type { BodyFault } from './open-upload';
 
 /**
  * Catalog's own refusal codes, beyond the kit's (NOT_FOUND, INVALID_STATE, VALIDATION_FAILED, …):
@@ -9,12 +8,7 @@ import type { BodyFault } from './open-upload';
 export type CatalogErrorCode =
   | 'LISTING_UNAVAILABLE'
   | 'OWNER_FROZEN'
-  | 'UPLOADER_NOT_MATCHED'
-  | 'MALFORMED_JSON'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'MALFORMED_BODY'
-  | 'REQUEST_ABORTED';
+  | 'UPLOADER_NOT_MATCHED';
 
 /** A listing that is not there, or not the caller's to see: the same refusal, so ids reveal nothing. */
 export class ListingNotFound extends NotFound {
@@ -68,26 +62,5 @@ export class UploadTokenRefused extends Unauthenticated {
 export class UploaderNotMatched extends RuleBroken {
   constructor() {
     super('UPLOADER_NOT_MATCHED' satisfies CatalogErrorCode, 'uploaderName matches no active admin');
-  }
-}
-
-/** An open upload whose body is not JSON; only the parser's position is told, never the text around it. */
-export class DeliveryNotJson extends PermanentError {
-  constructor(position: number | null) {
-    super('MALFORMED_JSON' satisfies CatalogErrorCode, `request body is not valid JSON${position === null ? '' : ` (at position ${position})`}`);
-  }
-}
-
-const UNREADABLE: Record<BodyFault, { code: CatalogErrorCode; message: string }> = {
-  too_large: { code: 'PAYLOAD_TOO_LARGE', message: 'request body is too large' },
-  unsupported_encoding: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Encoding must be gzip, deflate, br or identity' },
-  undecodable: { code: 'MALFORMED_BODY', message: 'the body could not be decompressed' },
-  aborted: { code: 'REQUEST_ABORTED', message: 'the request body was cut short' },
-};
-
-/** An open upload whose bytes could not be taken as a body at all. */
-export class UnreadableDelivery extends PermanentError {
-  constructor(readonly fault: BodyFault) {
-    super(UNREADABLE[fault].code, UNREADABLE[fault].message);
   }
 }

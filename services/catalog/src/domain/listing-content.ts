@@ -1,5 +1,5 @@
 import type { Listing, UpdateListingBody, z } from '@market/contracts';
-import type { FieldError } from '@market/shared/http';
+import type { FieldError } from '@market/shared/errors';
 
 export type ListingChanges = z.infer<typeof UpdateListingBody>;
 

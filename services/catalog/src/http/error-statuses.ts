@@ -1,5 +1,6 @@
 import { DomainError } from '@market/shared/errors';
 import { problemOfDomainError, type ErrorStatus, type ErrorStatuses } from '@market/shared/http';
+import type { DeliveryErrorCode } from '../application/delivery-refusals';
 import type { RefusalAnswer } from '../application/ports';
 import type { CatalogErrorCode } from '../domain/errors';
 
@@ -13,7 +14,7 @@ export const catalogErrorStatuses: ErrorStatuses = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   MALFORMED_BODY: 400,
   REQUEST_ABORTED: 400,
-} satisfies Record<CatalogErrorCode, ErrorStatus>;
+} satisfies Record<CatalogErrorCode | DeliveryErrorCode, ErrorStatus>;
 
 /**
  * How the edge answers `err`, for the record of a refused open upload: a domain error through the

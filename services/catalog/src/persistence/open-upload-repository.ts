@@ -7,7 +7,7 @@ import {
   type KeysetOrder,
   type KeysetPageResult,
 } from '@market/shared/db';
-import { type FieldError } from '@market/shared/http';
+import { type FieldError } from '@market/shared/errors';
 import type { UploadOutcome } from '../domain/open-upload';
 
 export const OPEN_UPLOAD_RAW_SEALED: SealedColumn = { table: 'open_uploads', column: 'raw_sealed', idColumn: 'id' };
