@@ -47,6 +47,8 @@ export async function launchSystem(opts: { port: number; database: string; name:
       LOG_FORMAT: 'json',
       LOG_LEVEL: 'info',
       NODE_ENV: 'development',
+      // the launcher's own deadline follows the test's: a loaded machine may need all of it
+      START_TIMEOUT_MS: String(LAUNCH_BOUND_MS),
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
