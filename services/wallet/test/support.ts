@@ -126,12 +126,14 @@ export async function tcpProxy(targetHost: string, targetPort: number) {
 export const ALIPAY_NOTIFY_URL = 'https://market.example.com/api/payments/alipay/notify';
 export const WECHATPAY_NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
 
-/** The wallet's settings for paying through the local Alipay simulator. */
-export const alipayEnv = (sim: AlipaySimulator) => ({
+/** The wallet's settings for paying through the local Alipay simulator: certificate mode when the simulator runs in it. */
+export const alipayEnv = (sim: AlipaySimulator): Record<string, string> => ({
   PAYGATE_PROVIDER: 'alipay',
   ALIPAY_APP_ID: sim.appId,
   ALIPAY_PRIVATE_KEY: sim.appPrivateKey,
-  ALIPAY_PUBLIC_KEY: sim.alipayPublicKey,
+  ...(sim.certificates
+    ? { ALIPAY_APP_CERT: sim.certificates.appCert, ALIPAY_PUBLIC_CERT: sim.certificates.alipayPublicCert, ALIPAY_ROOT_CERT: sim.certificates.rootCert }
+    : { ALIPAY_PUBLIC_KEY: sim.alipayPublicKey }),
   ALIPAY_GATEWAY: sim.gatewayUrl,
   ALIPAY_NOTIFY_URL,
 });
