@@ -188,13 +188,14 @@ export const resolveWithdrawal = defineRoute({
   description:
     'Only for a `processing` withdrawal (else 409 INVALID_STATE). `paid`: the hold leaves the platform as for a paid ' +
     'transfer; `failed`: the provider is asked once more first, and if it says paid the resolution is refused (409 ' +
-    'PROVIDER_SAYS_PAID) and the withdrawal marked paid; otherwise the hold goes back to the available balance. Audited ' +
+    'PROVIDER_SAYS_PAID) and the withdrawal marked paid; if it cannot answer → 502 UPSTREAM_UNAVAILABLE, if the payee can ' +
+    'still confirm it → 409 PAYEE_CAN_STILL_CONFIRM; otherwise the hold goes back to the available balance. Audited ' +
     'with the evidence; announced as `withdrawal.paid` or `withdrawal.failed`. Unknown → 404.',
   tags: ['admin-wallet'],
   params: IdParams,
   body: WithdrawalResolutionBody,
   success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409, 503],
+  errors: [400, 401, 403, 404, 409, 502, 503],
 });
 
 export const withdrawalRoutes = [requestWithdrawal, listWithdrawals, cancelWithdrawal, adminListWithdrawals, approveWithdrawal, rejectWithdrawal, resolveWithdrawal];

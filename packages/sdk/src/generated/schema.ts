@@ -905,7 +905,7 @@ export interface paths {
         put?: never;
         /**
          * Settle by hand a withdrawal whose transfer outcome stayed unknown, on the provider’s evidence
-         * @description Only for a `processing` withdrawal (else 409 INVALID_STATE). `paid`: the hold leaves the platform as for a paid transfer; `failed`: the provider is asked once more first, and if it says paid the resolution is refused (409 PROVIDER_SAYS_PAID) and the withdrawal marked paid; otherwise the hold goes back to the available balance. Audited with the evidence; announced as `withdrawal.paid` or `withdrawal.failed`. Unknown → 404.
+         * @description Only for a `processing` withdrawal (else 409 INVALID_STATE). `paid`: the hold leaves the platform as for a paid transfer; `failed`: the provider is asked once more first, and if it says paid the resolution is refused (409 PROVIDER_SAYS_PAID) and the withdrawal marked paid; if it cannot answer → 502 UPSTREAM_UNAVAILABLE, if the payee can still confirm it → 409 PAYEE_CAN_STILL_CONFIRM; otherwise the hold goes back to the available balance. Audited with the evidence; announced as `withdrawal.paid` or `withdrawal.failed`. Unknown → 404.
          *
          *     Permission: `withdrawals.manage` (roles: super_admin, finance).
          */

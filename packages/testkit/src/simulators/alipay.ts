@@ -35,9 +35,10 @@ export interface SimulatedTrade {
  * How the next transfers end: `success`; `fail` (made and failed, a FAIL with `failReason`);
  * `unknown` (paid while the answer is lost: a 504); `system_error` (paid, answered 40004
  * SYSTEM_ERROR); `inconsistent` (paid, answered 40004 PAYMENT_INFO_INCONSISTENCY, as for a number
- * Alipay holds with other details); `refuse` (nothing made, answered 40004 `failReason`).
+ * Alipay holds with other details); `refuse` (nothing made, answered 40004 `failReason`);
+ * `returned` (paid and returned at once, REFUND, while the answer is lost).
  */
-export type TransferMode = 'success' | 'fail' | 'unknown' | 'system_error' | 'inconsistent' | 'refuse';
+export type TransferMode = 'success' | 'fail' | 'unknown' | 'system_error' | 'inconsistent' | 'refuse' | 'returned';
 
 export interface SimulatedTransfer {
   out_biz_no: string;
@@ -79,6 +80,10 @@ export interface AlipaySimulator {
   setTransferMode(mode: TransferMode, failReason?: string): void;
   /** Alipay returns a paid transfer to the payer (退票): its status becomes REFUND */
   refundTransfer(outBizNo: string): void;
+  /** while true, every transfer query answers 40004 SYSTEM_ERROR (Alipay cannot say) */
+  setQueriesFailing(failing: boolean): void;
+  /** every transfer call and query that passed the signature checks, in order, with when it arrived (ms) */
+  transferCalls: Array<{ method: 'alipay.fund.trans.uni.transfer' | 'alipay.fund.trans.common.query'; outBizNo: string; at: number }>;
   stop(): Promise<void>;
 }
 
@@ -128,6 +133,8 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
   let notificationBase: string | null = null;
   let transferMode: TransferMode = 'success';
   let transferFailReason = 'PAYEE_NOT_EXIST';
+  let queriesFailing = false;
+  const transferCalls: AlipaySimulator['transferCalls'] = [];
 
   const rsaSign = (content: string) => createSign('RSA-SHA256').update(content, 'utf8').sign(alipayPrivateKey, 'base64');
 
@@ -218,13 +225,18 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
       trans_date: alipayTime(),
     };
     transfers.set(t.out_biz_no, t);
-    if (transferMode === 'unknown') return null;
+    if (transferMode === 'returned') {
+      t.status = 'REFUND';
+      t.fail_reason = 'PAYEE_ACCOUNT_STATUS_ERROR';
+    }
+    if (transferMode === 'unknown' || transferMode === 'returned') return null;
     if (transferMode === 'system_error') return notFound('SYSTEM_ERROR', '系统繁忙');
     if (transferMode === 'inconsistent') return notFound('PAYMENT_INFO_INCONSISTENCY', '两次请求商户单号一样，但是参数不一致');
     return t.status === 'SUCCESS' ? transferView(t) : failFor(t);
   }
 
   function transferQuery(biz: Record<string, any>) {
+    if (queriesFailing) return notFound('SYSTEM_ERROR', '系统繁忙');
     const t = transfers.get(biz.out_biz_no);
     if (!t) return notFound('ORDER_NOT_EXIST', '转账订单不存在');
     return { ...transferView(t), ...(t.fail_reason ? { fail_reason: t.fail_reason, error_code: t.fail_reason } : {}) };
@@ -262,6 +274,7 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
       case 'alipay.trade.close':
         return respond(res, method, close(biz));
       case 'alipay.fund.trans.uni.transfer': {
+        transferCalls.push({ method, outBizNo: String(biz.out_biz_no), at: Date.now() });
         const answer = transfer(biz);
         if (!answer) {
           res.writeHead(504).end('gateway timeout');
@@ -270,6 +283,7 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
         return respond(res, method, answer);
       }
       case 'alipay.fund.trans.common.query':
+        transferCalls.push({ method, outBizNo: String(biz.out_biz_no), at: Date.now() });
         return respond(res, method, transferQuery(biz));
       default:
         return respond(res, method, fail('40004', 'Business Failed', 'isv.invalid-method', '不存在的方法名'));
@@ -347,6 +361,10 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
     setTransferMode(mode, failReason) {
       transferMode = mode;
       if (failReason) transferFailReason = failReason;
+    },
+    transferCalls,
+    setQueriesFailing(failing) {
+      queriesFailing = failing;
     },
     refundTransfer(outBizNo) {
       const t = transfers.get(outBizNo);

@@ -1,7 +1,7 @@
 import { type RouteBody, type resolveWithdrawal as resolveRoute } from '@market/contracts';
 import { type AdminIdentity, type UserIdentity } from '@market/shared/auth';
 import { isUuid, type Tx } from '@market/shared/db';
-import { DomainError, NotFound } from '@market/shared/errors';
+import { DependencyFailed, DomainError, NotFound } from '@market/shared/errors';
 import { ChannelUnavailable, PayeeCanStillConfirm, PayeeFrozenSinceRequest, ProviderSaysPaid } from '../domain/errors';
 import { planWithdrawalMove, type WithdrawalMove } from '../domain/plan-withdrawal-move';
 import { openPayeeName } from '../persistence/sealed-payee';
@@ -48,7 +48,8 @@ export async function cancelWithdrawal(deps: WalletDeps, identity: UserIdentity,
 /**
  * Finance settles a transfer whose outcome stayed unknown, on the provider's evidence, recorded in
  * the audit entry. Before a failure is recorded the provider is asked once more: if it says paid,
- * that answer is applied and the resolution refused, so a paid transfer's hold is never given back.
+ * that answer is applied and the resolution refused, so a paid transfer's hold is never given back;
+ * if it cannot answer, or the payee can still confirm, the resolution waits.
  */
 export async function resolveWithdrawal(deps: WalletDeps, admin: AdminIdentity, id: string, body: RouteBody<typeof resolveRoute>) {
   const found = isUuid(id) ? await findWithdrawal(deps.db, id) : null;
@@ -68,6 +69,8 @@ export async function resolveWithdrawal(deps: WalletDeps, admin: AdminIdentity, 
       throw new ProviderSaysPaid();
     }
     if (answer.outcome === 'awaiting_payee') throw new PayeeCanStillConfirm();
+    // unheard, the provider may yet say paid: a failure is recorded only on its word that nothing was paid
+    if (answer.outcome === 'unknown') throw new DependencyFailed('bad_answer', `${found.channel} could not say how the transfer stands; try again shortly`);
   }
   const { row } = await locked(deps, id, (current, tx) => moveWithdrawal(deps, tx, current, move, actor, admin));
   return toWithdrawalView(row);
