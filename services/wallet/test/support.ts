@@ -31,7 +31,7 @@ export function callbackFor(payment: { id: string; amount: number }, overrides: 
 }
 
 /** Puts money on a user's wallet the way a client does: a recharge, paid at the gateway. */
-export async function recharge(stack: Stack, user: Caller, amount: number) {
+export async function recharge(stack: Stack, user: Pick<Caller, 'token'>, amount: number) {
   const client = api(stack.url);
   const started = await client.post('/api/wallet/recharge/pay', { amount, channel: 'alipay' }, user.token);
   if (started.status !== 201) throw new Error(`recharge refused: ${JSON.stringify(started.body)}`);
@@ -40,7 +40,7 @@ export async function recharge(stack: Stack, user: Caller, amount: number) {
   return started.body as { id: string; amount: number };
 }
 
-export async function balanceOf(stack: Stack, user: Caller) {
+export async function balanceOf(stack: Stack, user: Pick<Caller, 'token'>) {
   const res = await api(stack.url).get('/api/wallet/balance', user.token);
   return res.body as { available: number; frozen: number; currency: string };
 }
