@@ -22,7 +22,7 @@ function moveOf(deps: WalletDeps, row: WithdrawalRow, answer: PayoutOutcome, now
   if (row.status === 'paid') {
     if (answer.outcome === 'reversed') return { name: 'transfer_reversed', reason: answer.reason };
     if (answer.outcome === 'unknown') return { name: 'transfer_unknown', recheckAt, alert: false };
-    if (answer.outcome !== 'paid') deps.log.error({ withdrawal_id: row.id, outcome: answer.outcome }, 'the provider contradicts a paid withdrawal; left paid, for reconciliation');
+    if (answer.outcome !== 'paid') deps.log.warn({ withdrawal_id: row.id, outcome: answer.outcome }, 'the provider does not confirm a paid withdrawal; left paid, for reconciliation');
     return { name: 'reversal_check_done' };
   }
   switch (answer.outcome) {
