@@ -59,12 +59,13 @@ export const walletEnv = {
   /**
    * The channels withdrawals are paid out through, comma-separated (`alipay`, `wechatpay`, `sandbox`);
    * unset: every enabled real payment channel, and in development the sandbox's payouts for the
-   * channels with no real one. Empty: no withdrawals (a pay-in-only deployment).
+   * channels with no real one. `none`: no withdrawals (a pay-in-only deployment; an empty variable
+   * counts as unset).
    */
   PAYOUT_PROVIDER: z
     .string()
     .optional()
-    .transform((v) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean)))
+    .transform((v) => (v === undefined ? undefined : v.trim() === 'none' ? [] : v.split(',').map((s) => s.trim()).filter(Boolean)))
     .pipe(z.array(z.enum(PAYMENT_PROVIDERS)).refine((list) => new Set(list).size === list.length, 'a channel is listed twice').optional()),
   /** the first look at an unknown transfer outcome, and the least time between two looks; also how often due looks are sought */
   WITHDRAWAL_CHECK_MS: z.coerce.number().int().min(10).default(60_000),

@@ -2,6 +2,7 @@ import { ConfigError } from '@market/shared/config';
 import type { Db } from '@market/shared/db';
 import { createLogger } from '@market/shared/logging';
 import { createPaymentChannels, paymentConfigFaults } from '../src/adapters/providers';
+import { walletEnv } from '../src/config';
 
 type Config = Parameters<typeof paymentConfigFaults>[0];
 
@@ -36,7 +37,12 @@ describe('the payment and payout configuration', () => {
   });
 
   it('keeps public-key mode for a pay-in-only app, and takes certificate mode for payouts', () => {
-    expect(paymentConfigFaults(config({ PAYOUT_PROVIDER: [] }))).toEqual([]);
+    // an empty variable counts as unset, so no withdrawals at all is said with `none`
+    expect(walletEnv.PAYOUT_PROVIDER.parse('none')).toEqual([]);
+    expect(paymentConfigFaults(config({ PAYOUT_PROVIDER: walletEnv.PAYOUT_PROVIDER.parse('none') }))).toEqual([]);
+    expect(paymentConfigFaults(config({ PAYOUT_PROVIDER: walletEnv.PAYOUT_PROVIDER.parse('wechatpay') }))).toEqual([
+      'PAYOUT_PROVIDER=wechatpay needs wechatpay in PAYGATE_PROVIDER (its keys)',
+    ]);
     expect(paymentConfigFaults(config({ ALIPAY_PUBLIC_KEY: undefined, ...CERTS }))).toEqual([]);
   });
 
