@@ -300,6 +300,7 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'withdrawal.rejected',
     'withdrawal.paid',
     'withdrawal.failed',
+    'withdrawal.reversed',
   ],
   admin: ['audit.recorded'],
 };
