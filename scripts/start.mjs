@@ -9,6 +9,7 @@ import { provisionDatabase, serviceDatabaseUrl, serviceEntry, SERVICES } from '.
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { formatLogLine } from './lib/log-format.mjs';
+import { describePaymentProviders } from './lib/payment-providers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -43,6 +44,7 @@ await provisionDatabase(settings).catch((err) => {
   process.exit(1);
 });
 launcherLog(`database "${settings.database}" ready: one role and schema per service`);
+for (const line of describePaymentProviders(env)) launcherLog(line);
 
 const children = new Map();
 let stopping = false;

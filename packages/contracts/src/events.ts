@@ -3,7 +3,7 @@ import { z } from './zod';
 import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
 import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
 import { AuditActorType, AuditResult } from './api/admin';
-import { Withdrawal } from './api/withdrawals';
+import { WithdrawalFacts } from './api/withdrawals';
 import type { ServiceName } from './api/route';
 import { SERVICE_NAMES } from './routing';
 
@@ -178,11 +178,13 @@ export const eventDataSchemas = {
     raised_at: Timestamp,
   }),
   // a withdrawal as it stands after the move the event announces
-  'withdrawal.requested': Withdrawal,
-  'withdrawal.approved': Withdrawal.extend({ approved_by: Id.nullable().openapi({ description: 'null when approved automatically' }) }),
-  'withdrawal.rejected': Withdrawal.extend({ rejected_by: Id }),
-  'withdrawal.paid': Withdrawal,
-  'withdrawal.failed': Withdrawal,
+  'withdrawal.requested': WithdrawalFacts,
+  'withdrawal.approved': WithdrawalFacts.extend({ approved_by: Id.nullable().openapi({ description: 'null when approved automatically' }) }),
+  'withdrawal.rejected': WithdrawalFacts.extend({ rejected_by: Id }),
+  'withdrawal.paid': WithdrawalFacts,
+  'withdrawal.failed': WithdrawalFacts,
+  // paid, then returned by the provider (Alipay's REFUND): the amount is back on the user's balance
+  'withdrawal.reversed': WithdrawalFacts,
 
   'system_config.changed': z.object({
     key: z.string(),
@@ -256,6 +258,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'withdrawal.rejected': ['wallet'],
   'withdrawal.paid': ['wallet'],
   'withdrawal.failed': ['wallet'],
+  'withdrawal.reversed': ['wallet'],
   'system_config.changed': ['admin'],
   'audit.recorded': SERVICE_NAMES,
 };
@@ -297,6 +300,7 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'withdrawal.rejected',
     'withdrawal.paid',
     'withdrawal.failed',
+    'withdrawal.reversed',
   ],
   admin: ['audit.recorded'],
 };

@@ -92,6 +92,7 @@ describe('route contracts', () => {
         'GET /api/admin/withdrawals',
         'POST /api/admin/withdrawals/{id}/approve',
         'POST /api/admin/withdrawals/{id}/reject',
+        'POST /api/admin/withdrawals/{id}/resolve',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

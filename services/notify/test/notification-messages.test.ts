@@ -58,6 +58,15 @@ describe('withdrawal notifications', () => {
       '提现 ¥123.45 未通过审核，款项已退回余额。原因：收款账户异常',
     );
     expect(notificationsFor('withdrawal.failed', { ...w, status: 'failed', reason: 'PAYEE_NOT_EXIST' })[0]!.body).toContain('已退回余额');
+    expect(notificationsFor('withdrawal.reversed', { ...w, status: 'reversed', reason: 'PAYEE_ACCOUNT_STATUS_ERROR' })).toEqual([
+      expect.objectContaining({
+        user_id: w.user_id,
+        kind: 'withdrawal.reversed',
+        title: '提现被退回',
+        body: '提现 ¥123.45 到账后被退回，款项已回到余额。原因：PAYEE_ACCOUNT_STATUS_ERROR',
+        biz_id: w.id,
+      }),
+    ]);
   });
 });
 

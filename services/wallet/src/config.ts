@@ -24,7 +24,7 @@ export const walletEnv = {
     .default('sandbox')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.enum(PAYMENT_PROVIDERS)).min(1).refine((list) => new Set(list).size === list.length, 'a channel is listed twice')),
-  /** HMAC key of the Paygate-Signature on the sandbox's payment callbacks (docs/rules.md §5) */
+  /** HMAC key of the Paygate-Signature on the sandbox's payment callbacks (`POST /api/payments/paygate/notify`, docs/rules.md §5) */
   PAYGATE_SECRET: secret('dev-only-paygate-secret-00000000000000000000000'),
   RECHARGE_MIN_FEN: fen.default(100),
   RECHARGE_MAX_FEN: fen.default(5_000_000),
@@ -41,14 +41,40 @@ export const walletEnv = {
   ALIPAY_APP_ID: z.string().min(1).optional(),
   /** the app's RSA2 private key (PKCS#1 PEM, or its base64 body) */
   ALIPAY_PRIVATE_KEY: pemKey,
-  /** Alipay's public key (from the open platform console): verifies answers and notifications */
+  /** public-key mode (pay-in only): Alipay's public key (from the open platform console), verifies answers and notifications */
   ALIPAY_PUBLIC_KEY: pemKey,
+  /**
+   * Certificate mode (公钥证书), which Alipay's fund APIs and so payouts require: the app's public key
+   * certificate (appCertPublicKey_<appid>.crt), Alipay's public key certificate
+   * (alipayCertPublicKey_RSA2.crt), which then verifies answers and notifications, and Alipay's root
+   * certificate (alipayRootCert.crt). Set all three, or none (public-key mode).
+   */
+  ALIPAY_APP_CERT: pemKey,
+  ALIPAY_PUBLIC_CERT: pemKey,
+  ALIPAY_ROOT_CERT: pemKey,
   /** the OpenAPI 2.0 gateway */
   ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
   /** public URL of `POST /api/payments/alipay/notify`, where Alipay posts payment notifications */
   ALIPAY_NOTIFY_URL: z.string().url().optional(),
-  /** how often withdrawals whose transfer outcome is not known yet are asked about */
+  /**
+   * The channels withdrawals are paid out through, comma-separated (`alipay`, `wechatpay`, `sandbox`);
+   * unset: every enabled real payment channel, and in development the sandbox's payouts for the
+   * channels with no real one. `none`: no withdrawals (a pay-in-only deployment; an empty variable
+   * counts as unset).
+   */
+  PAYOUT_PROVIDER: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v.trim() === 'none' ? [] : v.split(',').map((s) => s.trim()).filter(Boolean)))
+    .pipe(z.array(z.enum(PAYMENT_PROVIDERS)).refine((list) => new Set(list).size === list.length, 'a channel is listed twice').optional()),
+  /** the first look at an unknown transfer outcome, and the least time between two looks; also how often due looks are sought */
   WITHDRAWAL_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
+  /** the most time between two looks at an unknown transfer outcome (the backoff doubles up to it) */
+  WITHDRAWAL_CHECK_MAX_MS: z.coerce.number().int().min(10).default(3_600_000),
+  /** a transfer whose outcome is still unknown this long after it was sent raises one `ops.alert` (WITHDRAWAL_UNKNOWN) */
+  WITHDRAWAL_UNKNOWN_ALERT_MS: z.coerce.number().int().min(0).default(30 * 60_000),
+  /** how long after a transfer was paid it is asked about once more, for a return (Alipay's REFUND); 0: never */
+  WITHDRAWAL_REVERSAL_CHECK_MS: z.coerce.number().int().min(0).default(24 * 3_600_000),
   /** WeChat Pay merchant: the app id the merchant pays under, and the merchant id */
   WECHATPAY_APP_ID: z.string().min(1).optional(),
   WECHATPAY_MCH_ID: z.string().min(1).optional(),

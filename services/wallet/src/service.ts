@@ -19,6 +19,7 @@ import { IndexTransfersByTypeTime1764500000000 } from './persistence/migrations/
 import { PaymentChannels1765400000001 } from './persistence/migrations/1765400000001-payment-channels';
 import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400000003-create-withdrawals';
 import { sealWithdrawalPayees } from './persistence/migrations/1766000000001-seal-withdrawal-payees';
+import { WithdrawalLifecycle1766600000001 } from './persistence/migrations/1766600000001-withdrawal-lifecycle';
 import { registerWalletMetrics } from './business-metrics';
 
 export const walletService = defineService({
@@ -36,6 +37,7 @@ export const walletService = defineService({
     CreateWithdrawals1765400000003,
     CreateWaitingEvents1765100000000,
     sealWithdrawalPayees(new SecretBox(config.DATA_ENCRYPTION_KEYS)),
+    WithdrawalLifecycle1766600000001,
   ],
   build: (ctx) => {
     registerWalletMetrics(ctx);
@@ -60,7 +62,12 @@ export const walletService = defineService({
       payouts: channels.payouts,
       payees: payeeDirectory(ctx.internal),
       withdrawalSettings: withdrawalSettings(ctx.internal),
-      withdrawal: { recheckMs: ctx.config.WITHDRAWAL_CHECK_MS },
+      withdrawal: {
+        recheckMs: ctx.config.WITHDRAWAL_CHECK_MS,
+        recheckMaxMs: Math.max(ctx.config.WITHDRAWAL_CHECK_MS, ctx.config.WITHDRAWAL_CHECK_MAX_MS),
+        alertAfterMs: ctx.config.WITHDRAWAL_UNKNOWN_ALERT_MS,
+        reversalCheckAfterMs: ctx.config.WITHDRAWAL_REVERSAL_CHECK_MS === 0 ? null : ctx.config.WITHDRAWAL_REVERSAL_CHECK_MS,
+      },
       secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
     };
     channels.sandbox?.deliverCallbacksTo((raw, signature) => receivePaygateNotification(deps, raw, signature, null));

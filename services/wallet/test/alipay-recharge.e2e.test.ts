@@ -136,7 +136,7 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     const wrongKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     const log = createLogger('wallet-test', 'silent');
     const gateway = new AlipayGateway(
-      new AlipayClient({ appId: sim.appId, privateKey: wrongKey, alipayPublicKey: sim.alipayPublicKey, gateway: sim.gatewayUrl, notifyUrl: ALIPAY_NOTIFY_URL, timeoutMs: 5_000 }, log),
+      new AlipayClient({ appId: sim.appId, privateKey: wrongKey, verification: { mode: 'public_key', alipayPublicKey: sim.alipayPublicKey }, gateway: sim.gatewayUrl, notifyUrl: ALIPAY_NOTIFY_URL, timeoutMs: 5_000 }, log),
     );
     const before = sim.refusedRequests.length;
     const refused = gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) });
@@ -146,7 +146,7 @@ describe('recharge through Alipay (alipay-sdk against the local Alipay simulator
     // and an answer not signed by Alipay's key is not believed either
     const otherAlipay = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const distrustful = new AlipayGateway(
-      new AlipayClient({ appId: sim.appId, privateKey: sim.appPrivateKey, alipayPublicKey: otherAlipay, gateway: sim.gatewayUrl, notifyUrl: ALIPAY_NOTIFY_URL, timeoutMs: 5_000 }, log),
+      new AlipayClient({ appId: sim.appId, privateKey: sim.appPrivateKey, verification: { mode: 'public_key', alipayPublicKey: otherAlipay }, gateway: sim.gatewayUrl, notifyUrl: ALIPAY_NOTIFY_URL, timeoutMs: 5_000 }, log),
     );
     await expect(distrustful.queryPayment('0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b')).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'bad_answer' });
   });

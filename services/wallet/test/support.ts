@@ -31,7 +31,7 @@ export function callbackFor(payment: { id: string; amount: number }, overrides: 
 }
 
 /** Puts money on a user's wallet the way a client does: a recharge, paid at the gateway. */
-export async function recharge(stack: Stack, user: Caller, amount: number) {
+export async function recharge(stack: Stack, user: Pick<Caller, 'token'>, amount: number) {
   const client = api(stack.url);
   const started = await client.post('/api/wallet/recharge/pay', { amount, channel: 'alipay' }, user.token);
   if (started.status !== 201) throw new Error(`recharge refused: ${JSON.stringify(started.body)}`);
@@ -40,7 +40,7 @@ export async function recharge(stack: Stack, user: Caller, amount: number) {
   return started.body as { id: string; amount: number };
 }
 
-export async function balanceOf(stack: Stack, user: Caller) {
+export async function balanceOf(stack: Stack, user: Pick<Caller, 'token'>) {
   const res = await api(stack.url).get('/api/wallet/balance', user.token);
   return res.body as { available: number; frozen: number; currency: string };
 }
@@ -126,12 +126,14 @@ export async function tcpProxy(targetHost: string, targetPort: number) {
 export const ALIPAY_NOTIFY_URL = 'https://market.example.com/api/payments/alipay/notify';
 export const WECHATPAY_NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
 
-/** The wallet's settings for paying through the local Alipay simulator. */
-export const alipayEnv = (sim: AlipaySimulator) => ({
+/** The wallet's settings for paying through the local Alipay simulator: certificate mode when the simulator runs in it. */
+export const alipayEnv = (sim: AlipaySimulator): Record<string, string> => ({
   PAYGATE_PROVIDER: 'alipay',
   ALIPAY_APP_ID: sim.appId,
   ALIPAY_PRIVATE_KEY: sim.appPrivateKey,
-  ALIPAY_PUBLIC_KEY: sim.alipayPublicKey,
+  ...(sim.certificates
+    ? { ALIPAY_APP_CERT: sim.certificates.appCert, ALIPAY_PUBLIC_CERT: sim.certificates.alipayPublicCert, ALIPAY_ROOT_CERT: sim.certificates.rootCert }
+    : { ALIPAY_PUBLIC_KEY: sim.alipayPublicKey }),
   ALIPAY_GATEWAY: sim.gatewayUrl,
   ALIPAY_NOTIFY_URL,
 });

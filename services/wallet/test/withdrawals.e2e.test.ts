@@ -19,7 +19,8 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
   let admin: Caller;
 
   beforeAll(async () => {
-    sim = await startAlipaySimulator();
+    // payouts need Alipay's certificate mode (ADR 0048)
+    sim = await startAlipaySimulator({ certificateMode: true });
     stack = await startStackWith(sim, ['identity', 'admin', 'wallet'], { ...alipayEnv(sim), WITHDRAWAL_CHECK_MS: '200' });
     // withdrawals are finance's (ADR 0033)
     admin = await newAdmin(stack, ['finance']);

@@ -14,6 +14,7 @@ export const LedgerBizType = z.enum([
   'withdrawal',
   'withdrawal_refund',
   'withdrawal_payout',
+  'withdrawal_reversal',
 ]);
 
 export const RechargeStatus = z.enum(['pending', 'succeeded', 'failed', 'expired']);
@@ -172,8 +173,10 @@ export const paygateNotify = defineRoute({
   path: '/api/payments/paygate/notify',
   auth: 'public',
   token: 'ignored',
-  summary: 'Payment-result callback from the payment gateway',
+  summary: 'Payment-result callback of the development sandbox gateway',
   description:
+    'There only when the sandbox provider is enabled (development); otherwise 404. It settles the sandbox’s own payments ' +
+    'only: an Alipay or WeChat Pay payment id → 404, nothing changes. ' +
     'Paygate-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PAYGATE_SECRET, t + "." + raw body)>. ' +
     'The signature is checked over the raw bytes before the body is read. Bad or missing signature or timestamp ' +
     '(±300 s) → 400 SIGNATURE_INVALID, nothing changes; then the body must match its schema (400 VALIDATION_FAILED), unknown ' +

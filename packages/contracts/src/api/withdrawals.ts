@@ -2,25 +2,39 @@ import { EmptyBody, Id, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Ti
 import { z } from '../zod';
 import { defineRoute } from './route';
 
-export const WithdrawalStatus = z.enum(['pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled']);
+export const WithdrawalStatus = z.enum(['pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled', 'reversed']);
 export const WithdrawalChannel = z.enum(['alipay', 'wechatpay']);
 
-export const Withdrawal = z
-  .object({
-    id: Id,
-    user_id: Id,
-    amount: PositiveMoney,
-    channel: WithdrawalChannel,
-    payee_account_masked: z.string().openapi({ description: 'the payee account, masked' }),
-    payee_name_masked: z.string().openapi({ description: 'the payee name, masked' }),
-    status: WithdrawalStatus,
-    reason: z.string().nullable().openapi({ description: 'why it was rejected or why the transfer failed' }),
-    created_at: Timestamp,
-    decided_at: Timestamp.nullable(),
-    paid_at: Timestamp.nullable(),
-    finished_at: Timestamp.nullable(),
-  })
-  .openapi('Withdrawal');
+/** A withdrawal as events announce it. */
+export const WithdrawalFacts = z.object({
+  id: Id,
+  user_id: Id,
+  amount: PositiveMoney,
+  channel: WithdrawalChannel,
+  payee_account_masked: z.string().openapi({ description: 'the payee account, masked' }),
+  payee_name_masked: z.string().openapi({ description: 'the payee name, masked' }),
+  status: WithdrawalStatus,
+  reason: z.string().nullable().openapi({ description: 'why it was rejected, or why the transfer failed or was returned' }),
+  created_at: Timestamp,
+  decided_at: Timestamp.nullable(),
+  paid_at: Timestamp.nullable(),
+  finished_at: Timestamp.nullable(),
+});
+
+/** A withdrawal as the API shows it. */
+export const Withdrawal = WithdrawalFacts.extend({
+  payee_confirmation: z
+    .object({
+      channel: WithdrawalChannel,
+      package_info: z.string().openapi({ description: 'WeChat’s `package_info`, to open WeChat’s confirm-receipt page with' }),
+    })
+    .nullable()
+    .openapi({
+      description:
+        'Set while a `processing` transfer waits for the payee to confirm the receipt in the provider’s app (WeChat’s ' +
+        '`WAIT_USER_CONFIRM`), on the owner’s own views only; null otherwise (and in the back office’s list).',
+    }),
+}).openapi('Withdrawal');
 
 export const WithdrawalRequestBody = z
   .object({
@@ -38,8 +52,10 @@ export const WithdrawalRequestBody = z
 
 const STATES =
   '`pending_review` → `processing` (approved, or at once below `withdrawal.auto_approve_below`) → `paid` or `failed`; ' +
-  '`pending_review` → `rejected` (back office) or `cancelled` (the requester). The amount is held from the moment of the ' +
-  'request; `paid` takes it out of the platform, `failed`, `rejected` and `cancelled` give it back to the available balance.';
+  '`pending_review` → `rejected` (back office) or `cancelled` (the requester); `paid` → `reversed` when the provider ' +
+  'returns a paid transfer (Alipay’s `REFUND`). The amount is held from the moment of the request; `paid` takes it out of ' +
+  'the platform, `failed`, `rejected`, `cancelled` and `reversed` give it back to the available balance. A transfer whose ' +
+  'outcome is unknown stays `processing` and is asked about until final (or resolved by finance).';
 
 export const requestWithdrawal = defineRoute({
   id: 'requestWithdrawal',
@@ -143,4 +159,43 @@ export const rejectWithdrawal = defineRoute({
   errors: [400, 401, 403, 404, 409],
 });
 
-export const withdrawalRoutes = [requestWithdrawal, listWithdrawals, cancelWithdrawal, adminListWithdrawals, approveWithdrawal, rejectWithdrawal];
+export const WithdrawalResolutionBody = z
+  .object({
+    outcome: z.enum(['paid', 'failed']),
+    evidence: z
+      .object({
+        provider_transfer_id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(100)
+          .openapi({ description: 'the provider’s id of the transfer (Alipay `order_id`, WeChat `transfer_bill_no`), or the ticket that says none exists' }),
+        bill_line: z.string().trim().min(1).max(1000).openapi({ description: 'the line of the provider’s bill (or its support’s answer) the decision rests on' }),
+      })
+      .strict(),
+    reason: z.string().trim().min(1).max(500).optional(),
+  })
+  .strict();
+
+export const resolveWithdrawal = defineRoute({
+  id: 'resolveWithdrawal',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/admin/withdrawals/{id}/resolve',
+  auth: 'admin',
+  permission: 'withdrawals.manage',
+  summary: 'Settle by hand a withdrawal whose transfer outcome stayed unknown, on the provider’s evidence',
+  description:
+    'Only for a `processing` withdrawal (else 409 INVALID_STATE). `paid`: the hold leaves the platform as for a paid ' +
+    'transfer; `failed`: the provider is asked once more first, and if it says paid the resolution is refused (409 ' +
+    'PROVIDER_SAYS_PAID) and the withdrawal marked paid; if it cannot answer → 502 UPSTREAM_UNAVAILABLE, if the payee can ' +
+    'still confirm it → 409 PAYEE_CAN_STILL_CONFIRM; otherwise the hold goes back to the available balance. Audited ' +
+    'with the evidence; announced as `withdrawal.paid` or `withdrawal.failed`. Unknown → 404.',
+  tags: ['admin-wallet'],
+  params: IdParams,
+  body: WithdrawalResolutionBody,
+  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
+  errors: [400, 401, 403, 404, 409, 502, 503],
+});
+
+export const withdrawalRoutes = [requestWithdrawal, listWithdrawals, cancelWithdrawal, adminListWithdrawals, approveWithdrawal, rejectWithdrawal, resolveWithdrawal];

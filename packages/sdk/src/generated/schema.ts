@@ -894,6 +894,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/withdrawals/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle by hand a withdrawal whose transfer outcome stayed unknown, on the provider’s evidence
+         * @description Only for a `processing` withdrawal (else 409 INVALID_STATE). `paid`: the hold leaves the platform as for a paid transfer; `failed`: the provider is asked once more first, and if it says paid the resolution is refused (409 PROVIDER_SAYS_PAID) and the withdrawal marked paid; if it cannot answer → 502 UPSTREAM_UNAVAILABLE, if the payee can still confirm it → 409 PAYEE_CAN_STILL_CONFIRM; otherwise the hold goes back to the available balance. Audited with the evidence; announced as `withdrawal.paid` or `withdrawal.failed`. Unknown → 404.
+         *
+         *     Permission: `withdrawals.manage` (roles: super_admin, finance).
+         */
+        post: operations["resolveWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/logout": {
         parameters: {
             query?: never;
@@ -1570,8 +1592,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Payment-result callback from the payment gateway
-         * @description Paygate-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PAYGATE_SECRET, t + "." + raw body)>. The signature is checked over the raw bytes before the body is read. Bad or missing signature or timestamp (±300 s) → 400 SIGNATURE_INVALID, nothing changes; then the body must match its schema (400 VALIDATION_FAILED), unknown fields are ignored; unknown payment → 404; amount differing from the payment → 422 PAYGATE_REJECTED, nothing credited, an audit entry written. A valid repeat, or a result for a payment already final → 200, no change.
+         * Payment-result callback of the development sandbox gateway
+         * @description There only when the sandbox provider is enabled (development); otherwise 404. It settles the sandbox’s own payments only: an Alipay or WeChat Pay payment id → 404, nothing changes. Paygate-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PAYGATE_SECRET, t + "." + raw body)>. The signature is checked over the raw bytes before the body is read. Bad or missing signature or timestamp (±300 s) → 400 SIGNATURE_INVALID, nothing changes; then the body must match its schema (400 VALIDATION_FAILED), unknown fields are ignored; unknown payment → 404; amount differing from the payment → 422 PAYGATE_REJECTED, nothing credited, an audit entry written. A valid repeat, or a result for a payment already final → 200, no change.
          */
         post: operations["paygateNotify"];
         delete?: never;
@@ -1803,7 +1825,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw money from the wallet to an Alipay account or a WeChat balance
-         * @description Only a user with a verified real name, paying an account in that name (`payee_name` must be it: else 422 PAYEE_NAME_MISMATCH; unverified: 403 REALNAME_REQUIRED; frozen: 403 USER_FROZEN). Limits from system configs: at least `withdrawal.min_amount` (422 WITHDRAWAL_BELOW_MINIMUM), at most `withdrawal.daily_limit` per UTC day counting every request not rejected, cancelled or failed (422 WITHDRAWAL_DAILY_LIMIT). More than the available balance → 409 INSUFFICIENT_BALANCE. The amount moves to a withdrawal hold in the same transaction. `pending_review` → `processing` (approved, or at once below `withdrawal.auto_approve_below`) → `paid` or `failed`; `pending_review` → `rejected` (back office) or `cancelled` (the requester). The amount is held from the moment of the request; `paid` takes it out of the platform, `failed`, `rejected` and `cancelled` give it back to the available balance. Honours Idempotency-Key.
+         * @description Only a user with a verified real name, paying an account in that name (`payee_name` must be it: else 422 PAYEE_NAME_MISMATCH; unverified: 403 REALNAME_REQUIRED; frozen: 403 USER_FROZEN). Limits from system configs: at least `withdrawal.min_amount` (422 WITHDRAWAL_BELOW_MINIMUM), at most `withdrawal.daily_limit` per UTC day counting every request not rejected, cancelled or failed (422 WITHDRAWAL_DAILY_LIMIT). More than the available balance → 409 INSUFFICIENT_BALANCE. The amount moves to a withdrawal hold in the same transaction. `pending_review` → `processing` (approved, or at once below `withdrawal.auto_approve_below`) → `paid` or `failed`; `pending_review` → `rejected` (back office) or `cancelled` (the requester); `paid` → `reversed` when the provider returns a paid transfer (Alipay’s `REFUND`). The amount is held from the moment of the request; `paid` takes it out of the platform, `failed`, `rejected`, `cancelled` and `reversed` give it back to the available balance. A transfer whose outcome is unknown stays `processing` and is asked about until final (or resolved by finance). Honours Idempotency-Key.
          */
         post: operations["requestWithdrawal"];
         delete?: never;
@@ -2200,7 +2222,7 @@ export interface components {
             /** @description the user’s available balance after this entry, in fen */
             balance_after: number;
             /** @enum {string} */
-            biz_type: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout";
+            biz_type: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal";
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -2816,12 +2838,19 @@ export interface components {
             paid_at: string | null;
             /** @description the payee account, masked */
             payee_account_masked: string;
+            /** @description Set while a `processing` transfer waits for the payee to confirm the receipt in the provider’s app (WeChat’s `WAIT_USER_CONFIRM`), on the owner’s own views only; null otherwise (and in the back office’s list). */
+            payee_confirmation: {
+                /** @enum {string} */
+                channel: "alipay" | "wechatpay";
+                /** @description WeChat’s `package_info`, to open WeChat’s confirm-receipt page with */
+                package_info: string;
+            } | null;
             /** @description the payee name, masked */
             payee_name_masked: string;
-            /** @description why it was rejected or why the transfer failed */
+            /** @description why it was rejected, or why the transfer failed or was returned */
             reason: string | null;
             /** @enum {string} */
-            status: "pending_review" | "processing" | "paid" | "failed" | "rejected" | "cancelled";
+            status: "pending_review" | "processing" | "paid" | "failed" | "rejected" | "cancelled" | "reversed";
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             user_id: string;
         };
@@ -6996,7 +7025,7 @@ export interface operations {
     adminListLedger: {
         parameters: {
             query?: {
-                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout";
+                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal";
                 cursor?: string;
                 limit?: number;
                 order_id?: string;
@@ -7100,7 +7129,7 @@ export interface operations {
                 channel?: "alipay" | "wechatpay";
                 cursor?: string;
                 limit?: number;
-                status?: "pending_review" | "processing" | "paid" | "failed" | "rejected" | "cancelled";
+                status?: "pending_review" | "processing" | "paid" | "failed" | "rejected" | "cancelled" | "reversed";
                 user_id?: string;
             };
             header?: never;
@@ -7324,6 +7353,132 @@ export interface operations {
             content: {
                 "application/json": {
                     reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the withdrawal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resolveWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    evidence: {
+                        /** @description the line of the provider’s bill (or its support’s answer) the decision rests on */
+                        bill_line: string;
+                        /** @description the provider’s id of the transfer (Alipay `order_id`, WeChat `transfer_bill_no`), or the ticket that says none exists */
+                        provider_transfer_id: string;
+                    };
+                    /** @enum {string} */
+                    outcome: "paid" | "failed";
+                    reason?: string;
                 };
             };
         };
@@ -12152,7 +12307,7 @@ export interface operations {
     listWalletLedger: {
         parameters: {
             query?: {
-                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout";
+                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal";
                 cursor?: string;
                 limit?: number;
                 order_id?: string;

@@ -1,6 +1,7 @@
-import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { alipayCertSn, certificateAuthority } from './certificates';
 import { readBody } from './simulator-server';
 
 /**
@@ -10,6 +11,11 @@ import { readBody } from './simulator-server';
  * key, which the simulator CHECKS with the app's public key; answers are `{"<method>_response":{…},"sign":…}`
  * signed with the simulator's own "Alipay" private key; asynchronous notifications are form posts to the
  * `notify_url`, signed RSA2 over the sorted pairs without `sign` and `sign_type`. Keys are made per run.
+ *
+ * In certificate mode (公钥证书, which Alipay's fund APIs require) the run also has a root
+ * certificate and two it issued, the app's and "Alipay's" public key certificates: a request
+ * without the app certificate's and the root's serial numbers (`app_cert_sn`, `alipay_root_cert_sn`)
+ * is refused, and answers carry `alipay_cert_sn`, signed with the key Alipay's certificate certifies.
  */
 
 type TradeStatus = 'WAIT_BUYER_PAY' | 'TRADE_SUCCESS' | 'TRADE_CLOSED' | 'TRADE_FINISHED';
@@ -25,7 +31,14 @@ export interface SimulatedTrade {
   gmt_payment: string | null;
 }
 
-export type TransferMode = 'success' | 'fail' | 'unknown';
+/**
+ * How the next transfers end: `success`; `fail` (made and failed, a FAIL with `failReason`);
+ * `unknown` (paid while the answer is lost: a 504); `system_error` (paid, answered 40004
+ * SYSTEM_ERROR); `inconsistent` (paid, answered 40004 PAYMENT_INFO_INCONSISTENCY, as for a number
+ * Alipay holds with other details); `refuse` (nothing made, answered 40004 `failReason`);
+ * `returned` (paid and returned at once, REFUND, while the answer is lost).
+ */
+export type TransferMode = 'success' | 'fail' | 'unknown' | 'system_error' | 'inconsistent' | 'refuse' | 'returned';
 
 export interface SimulatedTransfer {
   out_biz_no: string;
@@ -34,7 +47,7 @@ export interface SimulatedTransfer {
   trans_amount: string;
   payee_identity: string;
   payee_name: string | null;
-  status: 'SUCCESS' | 'FAIL';
+  status: 'SUCCESS' | 'FAIL' | 'REFUND';
   fail_reason: string | null;
   trans_date: string;
 }
@@ -48,6 +61,8 @@ export interface AlipaySimulator {
   appPublicKey: string;
   /** the public key of the simulator's "Alipay" key, which the wallet verifies answers and notifications with */
   alipayPublicKey: string;
+  /** certificate mode only: the app's public key certificate, Alipay's public key certificate, the root certificate (PEM) */
+  certificates: { appCert: string; alipayPublicCert: string; rootCert: string } | null;
   trades: Map<string, SimulatedTrade>;
   transfers: Map<string, SimulatedTransfer>;
   /** every request the simulator refused for its signature or app id */
@@ -61,8 +76,14 @@ export interface AlipaySimulator {
   /** The signed form fields of a trade's notification, as Alipay would post them (tests may alter them after signing). */
   notificationFor(outTradeNo: string, overrides?: Record<string, string>): Record<string, string>;
   sendNotification(notifyUrl: string, fields: Record<string, string>): Promise<{ status: number; text: string }>;
-  /** how the next transfers end: paid, refused by Alipay, or paid while the answer is lost (a 504) */
+  /** how the next transfers end (TransferMode) */
   setTransferMode(mode: TransferMode, failReason?: string): void;
+  /** Alipay returns a paid transfer to the payer (退票): its status becomes REFUND */
+  refundTransfer(outBizNo: string): void;
+  /** while true, every transfer query answers 40004 SYSTEM_ERROR (Alipay cannot say) */
+  setQueriesFailing(failing: boolean): void;
+  /** every transfer call and query that passed the signature checks, in order, with when it arrived (ms) */
+  transferCalls: Array<{ method: 'alipay.fund.trans.uni.transfer' | 'alipay.fund.trans.common.query'; outBizNo: string; at: number }>;
   stop(): Promise<void>;
 }
 
@@ -80,10 +101,29 @@ function signContent(fields: Record<string, string>, omit: string[]): string {
     .join('&');
 }
 
-export async function startAlipaySimulator(opts: { appId?: string } = {}): Promise<AlipaySimulator> {
+/** The certificates of a certificate-mode run, and the serial numbers requests must carry. */
+/** `appKey`, `alipayKey`: the private keys whose public halves the certificates certify (a request for a certificate is signed by its key). */
+function issueCertificates(appId: string, appKey: KeyObject, alipayKey: KeyObject) {
+  const ca = certificateAuthority(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, '/C=CN/O=Ant Financial simulator/OU=Certification Authority/CN=Ant Financial Certification Authority R1 simulator');
+  try {
+    const appCert = ca.issue(appKey, `/C=CN/O=Market simulator app/OU=Alipay/CN=${appId}`);
+    const alipayPublicCert = ca.issue(alipayKey, '/C=CN/O=Ant Financial simulator/OU=Alipay/CN=Ant Financial Alipay Public Key simulator');
+    return {
+      certificates: { appCert, alipayPublicCert, rootCert: ca.root },
+      appCertSn: alipayCertSn(appCert),
+      rootCertSn: alipayCertSn(ca.root),
+      alipayCertSn: alipayCertSn(alipayPublicCert),
+    };
+  } finally {
+    ca.dispose();
+  }
+}
+
+export async function startAlipaySimulator(opts: { appId?: string; certificateMode?: boolean } = {}): Promise<AlipaySimulator> {
   const appKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const alipayKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const appId = opts.appId ?? `2021${String(Date.now()).slice(-12)}`;
+  const certs = opts.certificateMode ? issueCertificates(appId, appKeys.privateKey, alipayKeys.privateKey) : null;
   const appPublicKey = appKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const alipayPrivateKey = alipayKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const trades = new Map<string, SimulatedTrade>();
@@ -93,6 +133,8 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
   let notificationBase: string | null = null;
   let transferMode: TransferMode = 'success';
   let transferFailReason = 'PAYEE_NOT_EXIST';
+  let queriesFailing = false;
+  const transferCalls: AlipaySimulator['transferCalls'] = [];
 
   const rsaSign = (content: string) => createSign('RSA-SHA256').update(content, 'utf8').sign(alipayPrivateKey, 'base64');
 
@@ -100,7 +142,8 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
     const key = `${method.replaceAll('.', '_')}_response`;
     const json = JSON.stringify(body);
     res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' });
-    res.end(`{"${key}":${json},"sign":"${rsaSign(json)}"}`);
+    const certSn = certs ? `"alipay_cert_sn":"${certs.alipayCertSn}",` : '';
+    res.end(`{"${key}":${json},${certSn}"sign":"${rsaSign(json)}"}`);
   }
 
   const fail = (code: string, msg: string, subCode: string, subMsg: string) => ({ code, msg, sub_code: subCode, sub_msg: subMsg });
@@ -150,6 +193,8 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
     return { code: '10000', msg: 'Success', trade_no: trade.trade_no, out_trade_no: trade.out_trade_no };
   }
 
+  const failFor = (t: SimulatedTransfer) => notFound(t.fail_reason!, '收款方信息有误');
+
   function transferView(t: SimulatedTransfer) {
     return { code: '10000', msg: 'Success', out_biz_no: t.out_biz_no, order_id: t.order_id, pay_fund_order_id: t.pay_fund_order_id, status: t.status, trans_date: t.trans_date };
   }
@@ -157,10 +202,17 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
   /** Returns null when the answer is to be lost (the transfer was made, the caller cannot know). */
   function transfer(biz: Record<string, any>) {
     transferRequests.set(biz.out_biz_no, (transferRequests.get(biz.out_biz_no) ?? 0) + 1);
-    const known = transfers.get(biz.out_biz_no);
-    if (known) return known.status === 'SUCCESS' ? transferView(known) : notFound(known.fail_reason!, '收款方信息有误');
-    if (!/^\d+(\.\d{1,2})?$/.test(String(biz.trans_amount ?? ''))) return fail('40002', 'Invalid Arguments', 'isv.invalid-parameter', 'trans_amount');
     const payee = biz.payee_info ?? {};
+    const known = transfers.get(biz.out_biz_no);
+    if (known) {
+      // Alipay pays one out_biz_no once; the same number with other details is refused
+      if (known.trans_amount !== biz.trans_amount || known.payee_identity !== payee.identity || known.payee_name !== (payee.name ?? null)) {
+        return notFound('PAYMENT_INFO_INCONSISTENCY', '两次请求商户单号一样，但是参数不一致');
+      }
+      return known.status === 'FAIL' ? failFor(known) : transferView(known);
+    }
+    if (!/^\d+(\.\d{1,2})?$/.test(String(biz.trans_amount ?? ''))) return fail('40002', 'Invalid Arguments', 'isv.invalid-parameter', 'trans_amount');
+    if (transferMode === 'refuse') return notFound(transferFailReason, '转账被拒绝');
     const t: SimulatedTransfer = {
       out_biz_no: biz.out_biz_no,
       order_id: `2026${randomBytes(10).toString('hex')}`,
@@ -173,11 +225,18 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
       trans_date: alipayTime(),
     };
     transfers.set(t.out_biz_no, t);
-    if (transferMode === 'unknown') return null;
-    return t.status === 'SUCCESS' ? transferView(t) : notFound(transferFailReason, '收款方信息有误');
+    if (transferMode === 'returned') {
+      t.status = 'REFUND';
+      t.fail_reason = 'PAYEE_ACCOUNT_STATUS_ERROR';
+    }
+    if (transferMode === 'unknown' || transferMode === 'returned') return null;
+    if (transferMode === 'system_error') return notFound('SYSTEM_ERROR', '系统繁忙');
+    if (transferMode === 'inconsistent') return notFound('PAYMENT_INFO_INCONSISTENCY', '两次请求商户单号一样，但是参数不一致');
+    return t.status === 'SUCCESS' ? transferView(t) : failFor(t);
   }
 
   function transferQuery(biz: Record<string, any>) {
+    if (queriesFailing) return notFound('SYSTEM_ERROR', '系统繁忙');
     const t = transfers.get(biz.out_biz_no);
     if (!t) return notFound('ORDER_NOT_EXIST', '转账订单不存在');
     return { ...transferView(t), ...(t.fail_reason ? { fail_reason: t.fail_reason, error_code: t.fail_reason } : {}) };
@@ -197,6 +256,10 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
       refusedRequests.push(method);
       return respond(res, method, fail('40002', 'Invalid Arguments', 'isv.invalid-signature', '验签出错'));
     }
+    if (certs && (fields.app_cert_sn !== certs.appCertSn || fields.alipay_root_cert_sn !== certs.rootCertSn)) {
+      refusedRequests.push(method);
+      return respond(res, method, fail('40002', 'Invalid Arguments', 'isv.app-cert-sn-invalid', '应用公钥证书序列号或支付宝根证书序列号不匹配'));
+    }
     let biz: Record<string, any>;
     try {
       biz = JSON.parse(fields.biz_content ?? '{}');
@@ -211,6 +274,7 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
       case 'alipay.trade.close':
         return respond(res, method, close(biz));
       case 'alipay.fund.trans.uni.transfer': {
+        transferCalls.push({ method, outBizNo: String(biz.out_biz_no), at: Date.now() });
         const answer = transfer(biz);
         if (!answer) {
           res.writeHead(504).end('gateway timeout');
@@ -219,6 +283,7 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
         return respond(res, method, answer);
       }
       case 'alipay.fund.trans.common.query':
+        transferCalls.push({ method, outBizNo: String(biz.out_biz_no), at: Date.now() });
         return respond(res, method, transferQuery(biz));
       default:
         return respond(res, method, fail('40004', 'Business Failed', 'isv.invalid-method', '不存在的方法名'));
@@ -274,6 +339,7 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
     appPrivateKey: appKeys.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
     appPublicKey,
     alipayPublicKey: alipayKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    certificates: certs?.certificates ?? null,
     trades,
     transfers,
     refusedRequests,
@@ -295,6 +361,16 @@ export async function startAlipaySimulator(opts: { appId?: string } = {}): Promi
     setTransferMode(mode, failReason) {
       transferMode = mode;
       if (failReason) transferFailReason = failReason;
+    },
+    transferCalls,
+    setQueriesFailing(failing) {
+      queriesFailing = failing;
+    },
+    refundTransfer(outBizNo) {
+      const t = transfers.get(outBizNo);
+      if (!t || t.status !== 'SUCCESS') throw new Error(`no paid transfer ${outBizNo}`);
+      t.status = 'REFUND';
+      t.fail_reason = 'PAYEE_ACCOUNT_STATUS_ERROR';
     },
     async stop() {
       await new Promise<void>((resolve) => {

@@ -260,6 +260,9 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
   'withdrawal.failed': (w) => [
     withdrawalDraft('withdrawal.failed', w, '提现失败', withReason(`提现 ${yuan(w.amount)} 转账失败，款项已退回余额。`, w.reason)),
   ],
+  'withdrawal.reversed': (w) => [
+    withdrawalDraft('withdrawal.reversed', w, '提现被退回', withReason(`提现 ${yuan(w.amount)} 到账后被退回，款项已回到余额。`, w.reason)),
+  ],
   'user.frozen': (u) => [
     {
       user_id: u.user_id,

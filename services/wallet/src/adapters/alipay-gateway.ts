@@ -5,10 +5,20 @@ import { ProviderFailed } from '../domain/errors';
 import { fenToYuan, yuanToFen } from '../domain/yuan';
 import { fromAlipayTime, toAlipayTime } from '../domain/alipay-time';
 
+/** Certificate mode (公钥证书): the app's certificate, Alipay's public key certificate and Alipay's root certificate, PEM. */
+export interface AlipayCertificates {
+  appCert: string;
+  alipayPublicCert: string;
+  rootCert: string;
+}
+
+/** Alipay's key material: its public key (public-key mode, pay-in only) or the three certificates. */
+export type AlipayVerification = { mode: 'public_key'; alipayPublicKey: string } | { mode: 'certificate'; certificates: AlipayCertificates };
+
 export interface AlipayConfig {
   appId: string;
   privateKey: string;
-  alipayPublicKey: string;
+  verification: AlipayVerification;
   gateway: string;
   notifyUrl: string;
   timeoutMs: number;
@@ -20,7 +30,9 @@ export type AlipayAnswer = AlipaySdkCommonResult;
 /**
  * The SDK as the wallet calls it: every answer's RSA2 signature is verified with Alipay's public key
  * (`validateSign`), and a transport failure, a bad signature or a system error (code 20000) becomes
- * no answer (`null`), logged without the payload.
+ * no answer (`null`), logged without the payload. In certificate mode the SDK sends `app_cert_sn`
+ * and `alipay_root_cert_sn` with every request and takes Alipay's key from its certificate, which
+ * then verifies answers and notifications alike.
  */
 export class AlipayClient {
   readonly sdk: AlipaySdk;
@@ -29,10 +41,18 @@ export class AlipayClient {
     readonly config: AlipayConfig,
     private readonly log: Logger,
   ) {
+    const keys =
+      config.verification.mode === 'certificate'
+        ? {
+            appCertContent: config.verification.certificates.appCert,
+            alipayPublicCertContent: config.verification.certificates.alipayPublicCert,
+            alipayRootCertContent: config.verification.certificates.rootCert,
+          }
+        : { alipayPublicKey: config.verification.alipayPublicKey };
     this.sdk = new AlipaySdk({
       appId: config.appId,
       privateKey: config.privateKey,
-      alipayPublicKey: config.alipayPublicKey,
+      ...keys,
       gateway: config.gateway,
       signType: 'RSA2',
       timeout: config.timeoutMs,

@@ -3,8 +3,9 @@ import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
 import type { AlipayNotifications, PaymentGateway, PayoutChannel, WechatPayNotifications } from '../application/ports';
 import type { PaymentProvider } from '../domain/payment-channel';
-import { AlipayClient, AlipayGateway } from './alipay-gateway';
+import { AlipayClient, AlipayGateway, type AlipayVerification } from './alipay-gateway';
 import { AlipayPayouts } from './alipay-payouts';
+import { SandboxPayouts } from './sandbox-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
 import { WechatPayClient, WechatPayGateway } from './wechatpay-gateway';
 import { WechatPayPayouts } from './wechatpay-payouts';
@@ -16,6 +17,9 @@ interface GatewayConfig {
   ALIPAY_APP_ID?: string;
   ALIPAY_PRIVATE_KEY?: string;
   ALIPAY_PUBLIC_KEY?: string;
+  ALIPAY_APP_CERT?: string;
+  ALIPAY_PUBLIC_CERT?: string;
+  ALIPAY_ROOT_CERT?: string;
   ALIPAY_GATEWAY: string;
   ALIPAY_NOTIFY_URL?: string;
   ALIPAY_TIMEOUT_MS: number;
@@ -27,6 +31,7 @@ interface GatewayConfig {
   WECHATPAY_NOTIFY_URL?: string;
   WECHATPAY_BASE_URL: string;
   WECHATPAY_TIMEOUT_MS: number;
+  PAYOUT_PROVIDER?: PaymentProvider[];
 }
 
 export interface PaymentChannels {
@@ -35,7 +40,7 @@ export interface PaymentChannels {
   sandbox: SandboxPaymentGateway | null;
   alipay: AlipayNotifications | null;
   wechatpay: WechatPayNotifications | null;
-  /** withdrawals go out through the enabled real channels */
+  /** withdrawals go out through these, by withdrawal channel (PAYOUT_PROVIDER) */
   payouts: Map<string, PayoutChannel>;
 }
 
@@ -44,19 +49,63 @@ function missing(config: GatewayConfig, names: Array<keyof GatewayConfig>): stri
   return names.filter((n) => !config[n]);
 }
 
+const ALIPAY_CERTS = ['ALIPAY_APP_CERT', 'ALIPAY_PUBLIC_CERT', 'ALIPAY_ROOT_CERT'] as const;
+
+/** Alipay's key material as configured: the certificates when any is set (all three are then required), else the public key. */
+function alipayVerification(config: GatewayConfig): AlipayVerification | null {
+  if (ALIPAY_CERTS.some((n) => config[n])) {
+    if (missing(config, [...ALIPAY_CERTS]).length > 0) return null;
+    return { mode: 'certificate', certificates: { appCert: config.ALIPAY_APP_CERT!, alipayPublicCert: config.ALIPAY_PUBLIC_CERT!, rootCert: config.ALIPAY_ROOT_CERT! } };
+  }
+  return config.ALIPAY_PUBLIC_KEY ? { mode: 'public_key', alipayPublicKey: config.ALIPAY_PUBLIC_KEY } : null;
+}
+
 /**
- * The enabled payment channels. A channel with an incomplete configuration stops the start, naming
- * what is missing, in every environment (it could take no payment). The sandbox lets anyone mark a
- * payment paid and credit a wallet with money that never arrived, so production refuses it.
+ * The channels withdrawals go out through: `PAYOUT_PROVIDER` as listed, or by default every
+ * enabled real payment channel plus, in development, the sandbox's payouts.
  */
-export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger): PaymentChannels {
+function payoutProviders(config: GatewayConfig): PaymentProvider[] {
+  if (config.PAYOUT_PROVIDER) return config.PAYOUT_PROVIDER;
+  const real = config.PAYGATE_PROVIDER.filter((p) => p !== 'sandbox');
+  return config.NODE_ENV === 'development' && config.PAYGATE_PROVIDER.includes('sandbox') ? [...real, 'sandbox'] : real;
+}
+
+/** An address the wallet sends keys or money instructions to, or gives Alipay/WeChat Pay to post to. */
+const ENDPOINTS: Record<'alipay' | 'wechatpay', Array<keyof GatewayConfig>> = {
+  alipay: ['ALIPAY_GATEWAY', 'ALIPAY_NOTIFY_URL'],
+  wechatpay: ['WECHATPAY_BASE_URL', 'WECHATPAY_NOTIFY_URL'],
+};
+
+/** Alipay's sandbox (openapi-sandbox.dl.alipaydev.com, openapi.alipaydev.com) moves no real money. */
+const isProviderSandbox = (url: string) => /(^|\.)alipaydev\.com$/i.test(new URL(url).hostname);
+
+/**
+ * Everything wrong with the payment and payout configuration, one line each. A channel with an
+ * incomplete configuration is refused in every environment (it could take no payment). Production
+ * refuses what would let money be minted or leak: the sandbox (anyone may mark a payment paid),
+ * plain-http endpoints and the providers' own sandboxes, and Alipay payouts in public-key mode,
+ * which Alipay's fund APIs refuse (ADR 0048).
+ */
+export function paymentConfigFaults(config: GatewayConfig): string[] {
   const faults: string[] = [];
-  if (config.NODE_ENV === 'production' && config.PAYGATE_PROVIDER.includes('sandbox')) {
+  const production = config.NODE_ENV === 'production';
+  const payouts = payoutProviders(config);
+  if (production && config.PAYGATE_PROVIDER.includes('sandbox')) {
     faults.push('PAYGATE_PROVIDER=sandbox is for development; enable alipay or wechatpay in production');
   }
+  if (production && payouts.includes('sandbox')) faults.push('PAYOUT_PROVIDER=sandbox is for development; pay out through alipay or wechatpay in production');
   if (config.PAYGATE_PROVIDER.includes('alipay')) {
-    const absent = missing(config, ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_NOTIFY_URL']);
+    const absent = missing(config, ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_NOTIFY_URL']);
+    const certsAbsent = missing(config, [...ALIPAY_CERTS]);
+    if (certsAbsent.length === ALIPAY_CERTS.length) {
+      if (!config.ALIPAY_PUBLIC_KEY) absent.push(`ALIPAY_PUBLIC_KEY (public-key mode) or ${ALIPAY_CERTS.join(', ')} (certificate mode)`);
+    } else absent.push(...certsAbsent);
     if (absent.length > 0) faults.push(`the alipay channel needs ${absent.join(', ')}`);
+    if (production && payouts.includes('alipay') && certsAbsent.length > 0) {
+      faults.push(
+        `Alipay payouts need certificate mode (公钥证书): set ${certsAbsent.join(', ')}, or leave alipay out of PAYOUT_PROVIDER for a pay-in-only app`,
+      );
+    }
   }
   if (config.PAYGATE_PROVIDER.includes('wechatpay')) {
     const absent = missing(config, [
@@ -69,7 +118,32 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
     ]);
     if (absent.length > 0) faults.push(`the wechatpay channel needs ${absent.join(', ')}`);
   }
+  for (const payout of payouts) {
+    if (payout !== 'sandbox' && !config.PAYGATE_PROVIDER.includes(payout)) faults.push(`PAYOUT_PROVIDER=${payout} needs ${payout} in PAYGATE_PROVIDER (its keys)`);
+  }
+  if (production) {
+    for (const provider of ['alipay', 'wechatpay'] as const) {
+      if (!config.PAYGATE_PROVIDER.includes(provider)) continue;
+      for (const name of ENDPOINTS[provider]) {
+        const value = config[name];
+        if (typeof value !== 'string') continue;
+        if (!value.startsWith('https:')) faults.push(`${name} must be https in production`);
+        else if (isProviderSandbox(value)) faults.push(`${name} is the provider's sandbox, which moves no real money; use the production gateway`);
+      }
+    }
+  }
+  return faults;
+}
+
+/**
+ * The enabled payment and payout channels, or a refusal to start naming every fault
+ * (paymentConfigFaults). In development, withdrawals to a channel with no real payouts go to the
+ * sandbox's, which pays at once.
+ */
+export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger): PaymentChannels {
+  const faults = paymentConfigFaults(config);
   if (faults.length > 0) throw new ConfigError(faults.join('; '));
+  const payoutList = payoutProviders(config);
 
   const gateways = new Map<PaymentProvider, PaymentGateway>();
   let sandbox: SandboxPaymentGateway | null = null;
@@ -81,11 +155,13 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       sandbox = new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
       gateways.set(provider, sandbox);
     } else if (provider === 'alipay') {
+      // paymentConfigFaults has checked that the settings read with `!` are present
+      const verification = alipayVerification(config)!;
       const alipayClient = new AlipayClient(
         {
           appId: config.ALIPAY_APP_ID!,
           privateKey: config.ALIPAY_PRIVATE_KEY!,
-          alipayPublicKey: config.ALIPAY_PUBLIC_KEY!,
+          verification,
           gateway: config.ALIPAY_GATEWAY,
           notifyUrl: config.ALIPAY_NOTIFY_URL!,
           timeoutMs: config.ALIPAY_TIMEOUT_MS,
@@ -94,9 +170,11 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       );
       alipay = new AlipayGateway(alipayClient);
       gateways.set(provider, alipay);
-      payouts.set('alipay', new AlipayPayouts(alipayClient));
-    } else if (provider === 'wechatpay') {
-      const wechatClient = new WechatPayClient(
+      if (payoutList.includes('alipay')) {
+        if (verification.mode === 'public_key') log.warn('Alipay payouts in public-key mode: Alipay refuses its fund APIs without certificate mode (refused in production)');
+        payouts.set('alipay', new AlipayPayouts(alipayClient));
+      }
+    } else if (provider === 'wechatpay') {      const wechatClient = new WechatPayClient(
         {
           appId: config.WECHATPAY_APP_ID!,
           mchId: config.WECHATPAY_MCH_ID!,
@@ -111,8 +189,11 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       );
       wechatpay = new WechatPayGateway(wechatClient);
       gateways.set(provider, wechatpay);
-      payouts.set('wechatpay', new WechatPayPayouts(wechatClient));
+      if (payoutList.includes('wechatpay')) payouts.set('wechatpay', new WechatPayPayouts(wechatClient));
     }
+  }
+  if (payoutList.includes('sandbox')) {
+    for (const channel of ['alipay', 'wechatpay'] as const) if (!payouts.has(channel)) payouts.set(channel, new SandboxPayouts(channel));
   }
   return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts };
 }

@@ -27,8 +27,12 @@ export interface WalletDeps {
   payouts: Map<string, PayoutChannel>;
   payees: PayeeDirectory;
   withdrawalSettings: WithdrawalSettings;
-  /** how long a withdrawal being sent waits between looks at its outcome */
-  withdrawal: { recheckMs: number };
+  /**
+   * Looks at transfers (ADR 0049): the least and most time between two looks at an unknown
+   * outcome, after how long the back office is alerted, and when a paid transfer is looked at once
+   * more for a return (null: never).
+   */
+  withdrawal: { recheckMs: number; recheckMaxMs: number; alertAfterMs: number; reversalCheckAfterMs: number | null };
   /** the keyring that seals payees at rest */
   secrets: SecretBox;
 }

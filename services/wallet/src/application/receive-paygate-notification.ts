@@ -10,7 +10,8 @@ import { auditAmountMismatch } from './recharge';
 import { settlePayment } from './settle-payment';
 
 /**
- * The gateway's signed payment callback (docs/rules.md §5). The signature is checked over the exact bytes
+ * The development gateway's signed payment callback (ADR 0049: there only when the sandbox is
+ * enabled, for the sandbox's own payments). The signature is checked over the exact bytes
  * received before anything is parsed, so nothing unsigned is ever read; then the body is validated
  * (unknown fields ignored), the amount compared with the payment, and the result applied under the
  * payment's lock: repeats and callbacks racing with queries credit once.
@@ -28,7 +29,8 @@ export async function receivePaygateNotification(deps: WalletDeps, raw: Buffer, 
   if (!parsed.success) throw new InvalidInput(zodIssuesToFieldErrors(parsed.error.issues));
   const body = parsed.data;
   const payment = isUuid(body.payment_id) ? await findPayment(deps.db, body.payment_id) : null;
-  if (!payment) throw new NotFound('payment not found');
+  // the sandbox settles its own payments only: an Alipay or WeChat Pay payment is settled by its provider's word
+  if (!payment || payment.provider !== 'sandbox') throw new NotFound('no sandbox payment has this id');
   if (body.amount !== Number(payment.amount)) {
     await auditAmountMismatch(deps, identity, payment.id, {
       source: 'callback',

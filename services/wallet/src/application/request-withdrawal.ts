@@ -52,5 +52,5 @@ export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity
     if (!autoApproved(body.amount, limits)) return { row: inserted, send: false };
     return moveWithdrawal(deps, tx, inserted, { name: 'auto_approve', below: limits.autoApproveBelow }, { kind: 'system' }, identity);
   });
-  return toWithdrawalView(send ? await sendWithdrawal(deps, row.id) : row);
+  return toWithdrawalView(send ? await sendWithdrawal(deps, row.id) : row, 'owner');
 }

@@ -1,5 +1,6 @@
 import { DomainError } from '@market/shared/errors';
 import { planWithdrawalMove, type WithdrawalActor, type WithdrawalMove } from '../domain/plan-withdrawal-move';
+import { nextTransferCheck } from '../domain/withdrawal';
 import { findWithdrawal, claimDueWithdrawals, claimWithdrawal, markSent, type WithdrawalRow } from '../persistence/withdrawal-repository';
 import { openPayee } from '../persistence/sealed-payee';
 import type { WalletDeps } from './deps';
@@ -9,17 +10,34 @@ import type { PayoutOutcome } from './ports';
 /** The payout provider answering about a transfer. */
 const PROVIDER: WithdrawalActor = { kind: 'provider' };
 
-/** The provider's answer about a transfer, as a move of its withdrawal. */
-function moveOf(answer: PayoutOutcome): WithdrawalMove {
+/**
+ * The provider's answer about the transfer of `row` (being sent, or paid and looked at for a
+ * return) as a move of its withdrawal. An outcome still open is asked about again with backoff,
+ * and the back office is alerted once when it stays open past the configured time.
+ */
+function moveOf(deps: WalletDeps, row: WithdrawalRow, answer: PayoutOutcome, now: Date): WithdrawalMove {
+  const since = row.status === 'paid' ? (row.paid_at ?? now) : (row.sent_at ?? row.decided_at ?? now);
+  const recheckAt = nextTransferCheck(since, now, deps.withdrawal.recheckMs, deps.withdrawal.recheckMaxMs);
+  const alert = row.status === 'processing' && row.unknown_alerted_at === null && now.getTime() - since.getTime() >= deps.withdrawal.alertAfterMs;
+  if (row.status === 'paid') {
+    if (answer.outcome === 'reversed') return { name: 'transfer_reversed', reason: answer.reason };
+    if (answer.outcome === 'unknown') return { name: 'transfer_unknown', recheckAt, alert: false };
+    if (answer.outcome !== 'paid') deps.log.warn({ withdrawal_id: row.id, outcome: answer.outcome }, 'the provider does not confirm a paid withdrawal; left paid, for reconciliation');
+    return { name: 'reversal_check_done' };
+  }
   switch (answer.outcome) {
-    case 'paid':
-      return { name: 'transfer_succeeded', paidAt: answer.paidAt, providerOrderId: answer.providerOrderId };
+    case 'paid': {
+      const after = deps.withdrawal.reversalCheckAfterMs;
+      return { name: 'transfer_succeeded', paidAt: answer.paidAt, providerOrderId: answer.providerOrderId, reversalCheckAt: after === null ? null : new Date(now.getTime() + after) };
+    }
     case 'failed':
       return { name: 'transfer_failed', reason: answer.reason };
     case 'unknown':
+      return { name: 'transfer_unknown', recheckAt, alert };
     case 'awaiting_payee':
+      return { name: 'transfer_awaiting_payee', confirmation: answer.confirmation, recheckAt, alert };
     case 'reversed':
-      return { name: 'transfer_unknown' };
+      return { name: 'transfer_reversed', reason: answer.reason };
     case 'not_found':
       return { name: 'transfer_not_found' };
   }
@@ -30,14 +48,16 @@ function moveOf(answer: PayoutOutcome): WithdrawalMove {
  * being sent changes nothing. True when the plan has the transfer sent (again), which the caller
  * does once the lock is released.
  */
-async function applyAnswer(deps: WalletDeps, id: string, answer: PayoutOutcome): Promise<boolean> {
+export async function applyAnswer(deps: WalletDeps, id: string, answer: PayoutOutcome): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     const row = await findWithdrawal(tx, id, true);
     if (!row) return false;
-    const move = moveOf(answer);
+    const move = moveOf(deps, row, answer, new Date());
     // a refusal here is a late answer for a withdrawal already final
     if (planWithdrawalMove(row, move, PROVIDER, new Date()) instanceof DomainError) return false;
-    if (answer.outcome === 'failed') deps.log.warn({ withdrawal_id: id, reason: answer.reason }, 'withdrawal transfer refused by the provider; hold released');
+    if (answer.outcome === 'failed' || answer.outcome === 'reversed') {
+      deps.log.warn({ withdrawal_id: id, outcome: answer.outcome, reason: answer.reason, was: row.status }, 'withdrawal transfer refused or returned by the provider');
+    }
     return (await moveWithdrawal(deps, tx, row, move, PROVIDER, null)).send;
   });
 }
@@ -53,6 +73,11 @@ async function look(deps: WalletDeps, row: WithdrawalRow): Promise<void> {
   const payouts = deps.payouts.get(row.channel);
   if (!payouts) {
     deps.log.error({ withdrawal_id: row.id, channel: row.channel }, 'withdrawal of a channel no longer enabled; waits');
+    return;
+  }
+  // a paid transfer is only asked about, for a return
+  if (row.status === 'paid') {
+    await applyAnswer(deps, row.id, await payouts.query(row.id));
     return;
   }
   const payee = openPayee(deps.secrets, row);
@@ -74,12 +99,15 @@ export async function sendWithdrawal(deps: WalletDeps, id: string): Promise<With
   return (await findWithdrawal(deps.db, id))!;
 }
 
-/** The periodic job: every withdrawal being sent whose next look is due gets one, until each is paid or failed. */
+/**
+ * The periodic job: every withdrawal being sent whose next look is due gets one, until each is paid
+ * or failed; a paid one waiting for its look for a return gets that look.
+ */
 export async function resolveDueWithdrawals(deps: WalletDeps, now = new Date()): Promise<number> {
   const ids = await claimDueWithdrawals(deps.db, now, deps.withdrawal.recheckMs, 50);
   for (const id of ids) {
     const row = await findWithdrawal(deps.db, id);
-    if (!row || row.status !== 'processing') continue;
+    if (!row || (row.status !== 'processing' && row.status !== 'paid')) continue;
     try {
       await look(deps, row);
     } catch (err) {

@@ -1,7 +1,7 @@
 import type { WithdrawalRow } from '../persistence/withdrawal-repository';
 
-/** A withdrawal as the contract shows it: the payee masked (as stored beside its sealed form), money in fen, times as ISO strings. */
-export function toWithdrawalView(row: WithdrawalRow) {
+/** A withdrawal as events announce it: the payee masked (as stored beside its sealed form), money in fen, times as ISO strings. */
+export function withdrawalFacts(row: WithdrawalRow) {
   return {
     id: row.id,
     user_id: row.user_id,
@@ -16,4 +16,13 @@ export function toWithdrawalView(row: WithdrawalRow) {
     paid_at: row.paid_at?.toISOString() ?? null,
     finished_at: row.finished_at?.toISOString() ?? null,
   };
+}
+
+/**
+ * A withdrawal as the API shows it. The payee's confirmation (WeChat's `package_info`) is the
+ * owner's, to open WeChat's confirm page with, and shown only on the owner's own views while it is wanted.
+ */
+export function toWithdrawalView(row: WithdrawalRow, audience: 'owner' | 'others' = 'others') {
+  const confirming = audience === 'owner' && row.status === 'processing' && row.payee_confirmation !== null;
+  return { ...withdrawalFacts(row), payee_confirmation: confirming ? { channel: row.channel, package_info: row.payee_confirmation! } : null };
 }

@@ -17,7 +17,9 @@ export type WalletErrorCode =
   | 'CHARGE_EXPIRED'
   | 'SIGNATURE_INVALID'
   | 'MALFORMED_JSON'
-  | 'PAYGATE_REJECTED';
+  | 'PAYGATE_REJECTED'
+  | 'PROVIDER_SAYS_PAID'
+  | 'PAYEE_CAN_STILL_CONFIRM';
 
 /** A permanent refusal under one of the wallet's codes. */
 class WalletRefusal extends PermanentError {
@@ -128,5 +130,22 @@ export class NotificationAmountMismatch extends WalletRefusal {
 export class ProviderFailed extends DependencyFailed {
   constructor(provider: 'Alipay' | 'WeChat Pay', what: string) {
     super('bad_answer', `${provider} could not ${what}; try again shortly`);
+  }
+}
+
+/**
+ * Finance would resolve as failed a transfer the provider, asked once more, says it paid: the
+ * withdrawal is marked paid instead (the provider's answer is the truth about the money).
+ */
+export class ProviderSaysPaid extends WalletRefusal {
+  constructor() {
+    super('PROVIDER_SAYS_PAID', 'the provider says this transfer was paid; the withdrawal is marked paid, not failed');
+  }
+}
+
+/** Finance would resolve as failed a transfer the payee can still confirm (and so be paid): it must be cancelled at the provider first. */
+export class PayeeCanStillConfirm extends WalletRefusal {
+  constructor() {
+    super('PAYEE_CAN_STILL_CONFIRM', 'the payee can still confirm this transfer; cancel it at the provider before resolving it as failed');
   }
 }

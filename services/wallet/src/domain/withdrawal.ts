@@ -29,3 +29,13 @@ export function maskPayeeAccount(account: string): string {
   if (account.length <= 5) return `${account.slice(0, 1)}***`;
   return `${account.slice(0, 3)}****${account.slice(-2)}`;
 }
+
+/**
+ * When to ask again about a transfer whose outcome has been unknown since `since`: after as long
+ * again as it has been unknown, at least `minMs` and at most `maxMs`, so the looks come 1, 2, 4, 8 …
+ * minutes after the send and then hourly (ADR 0049): quick while an answer is likely, cheap later.
+ */
+export function nextTransferCheck(since: Date, now: Date, minMs: number, maxMs: number): Date {
+  const unknownFor = Math.max(0, now.getTime() - since.getTime());
+  return new Date(now.getTime() + Math.min(maxMs, Math.max(minMs, unknownFor)));
+}

@@ -18,4 +18,6 @@ export const walletErrorStatuses = {
   SIGNATURE_INVALID: 400,
   MALFORMED_JSON: 400,
   PAYGATE_REJECTED: 422,
+  PROVIDER_SAYS_PAID: 409,
+  PAYEE_CAN_STILL_CONFIRM: 409,
 } as const satisfies Record<WalletErrorCode, ErrorStatus> & ErrorStatuses;

@@ -11,6 +11,7 @@ import {
   cancelWithdrawal as cancelWithdrawalRoute,
   listWithdrawals,
   rejectWithdrawal as rejectWithdrawalRoute,
+  resolveWithdrawal as resolveWithdrawalRoute,
   requestWithdrawal as requestWithdrawalRoute,
   completeSandboxPayment,
   getWalletBalance,
@@ -27,7 +28,7 @@ import { receiveAlipayNotification, type AlipayAck } from '../application/receiv
 import { receivePaygateNotification } from '../application/receive-paygate-notification';
 import { receiveWechatPayNotification, type WechatAck } from '../application/receive-wechatpay-notification';
 import { queryRecharge, startRecharge } from '../application/recharge';
-import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal } from '../application/decide-withdrawal';
+import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal, resolveWithdrawal } from '../application/decide-withdrawal';
 import { anyWithdrawals, ownWithdrawals } from '../application/read-withdrawals';
 import { requestWithdrawal } from '../application/request-withdrawal';
 
@@ -78,9 +79,10 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     route(listWalletLedger, ({ identity, query }) => ownLedger(deps, identity, query)),
     route(startRechargeRoute, ({ identity, body }) => startRecharge(deps, identity, body)),
     route(queryRechargeRoute, ({ identity, params }) => queryRecharge(deps, identity, params.id)),
-    route(paygateNotify, async ({ rawBody, req, identity }) =>
-      receivePaygateNotification(deps, await rawBody(), req.header('paygate-signature'), identity),
-    ),
+    route(paygateNotify, async ({ rawBody, req, identity }) => {
+      sandboxOf(deps);
+      return receivePaygateNotification(deps, await rawBody(), req.header('paygate-signature'), identity);
+    }),
     route(alipayNotify, ({ rawBody, res, log }) => {
       if (!deps.alipay) throw new NotFound('the alipay channel is not enabled');
       return answerAlipay(res, log, async () => receiveAlipayNotification(deps, await rawBody()));
@@ -121,5 +123,6 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     route(adminListWithdrawals, ({ query }) => anyWithdrawals(deps, query)),
     route(approveWithdrawalRoute, ({ identity, params }) => approveWithdrawal(deps, identity, params.id)),
     route(rejectWithdrawalRoute, ({ identity, params, body }) => rejectWithdrawal(deps, identity, params.id, body.reason)),
+    route(resolveWithdrawalRoute, ({ identity, params, body }) => resolveWithdrawal(deps, identity, params.id, body)),
   ];
 }

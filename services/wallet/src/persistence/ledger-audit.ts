@@ -96,18 +96,22 @@ const CHECKS: Array<{ check: string; sql: string }> = [
           LIMIT 50`,
   },
   {
-    check: 'each withdrawal was held once; a paid one paid out its amount once and gave nothing back; an unpaid one paid out nothing',
+    check:
+      'each withdrawal was held once; a paid one paid out its amount once and gave nothing back; a reversed one paid out once and got it back once; an unpaid one paid out nothing',
     sql: `SELECT w.id, w.status, w.amount::text,
                  COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal')::int AS held,
                  COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_payout')::int AS paid_out,
-                 COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_refund')::int AS given_back
+                 COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_refund')::int AS given_back,
+                 COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_reversal')::int AS returned
           FROM withdrawals w LEFT JOIN transfers t ON t.withdrawal_id = w.id
           GROUP BY w.id, w.status, w.amount
           HAVING COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal') <> 1
               OR COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'withdrawal'), 0) <> w.amount
-              OR COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_payout') <> CASE WHEN w.status = 'paid' THEN 1 ELSE 0 END
-              OR COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'withdrawal_payout'), 0) <> CASE WHEN w.status = 'paid' THEN w.amount ELSE 0 END
+              OR COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_payout') <> CASE WHEN w.status IN ('paid', 'reversed') THEN 1 ELSE 0 END
+              OR COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'withdrawal_payout'), 0) <> CASE WHEN w.status IN ('paid', 'reversed') THEN w.amount ELSE 0 END
               OR COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_refund') <> CASE WHEN w.status IN ('failed', 'rejected', 'cancelled') THEN 1 ELSE 0 END
+              OR COUNT(t.id) FILTER (WHERE t.biz_type = 'withdrawal_reversal') <> CASE WHEN w.status = 'reversed' THEN 1 ELSE 0 END
+              OR COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'withdrawal_reversal'), 0) <> CASE WHEN w.status = 'reversed' THEN w.amount ELSE 0 END
           LIMIT 50`,
   },
   {

@@ -26,10 +26,14 @@ export interface WithdrawalRow {
   paid_at: Date | null;
   finished_at: Date | null;
   created_at: Date;
+  /** WeChat's `package_info` while the payee must confirm the receipt */
+  payee_confirmation: string | null;
+  /** when the back office was told the transfer's outcome stayed unknown too long */
+  unknown_alerted_at: Date | null;
 }
 
 const COLUMNS =
-  'id, user_id, amount, channel, payee_account_sealed, payee_name_sealed, payee_account_masked, payee_name_masked, status, reason, decided_by, decided_at, sent_at, next_check_at, provider_order_id, paid_at, finished_at, created_at';
+  'id, user_id, amount, channel, payee_account_sealed, payee_name_sealed, payee_account_masked, payee_name_masked, status, reason, decided_by, decided_at, sent_at, next_check_at, provider_order_id, paid_at, finished_at, created_at, payee_confirmation, unknown_alerted_at';
 
 export async function insertWithdrawal(
   tx: Tx,
@@ -72,7 +76,10 @@ export async function requestedSince(tx: Tx, userId: string, since: Date): Promi
 }
 
 export type WithdrawalChange = Partial<
-  Pick<WithdrawalRow, 'status' | 'reason' | 'decided_by' | 'decided_at' | 'sent_at' | 'next_check_at' | 'provider_order_id' | 'paid_at' | 'finished_at'>
+  Pick<
+    WithdrawalRow,
+    'status' | 'reason' | 'decided_by' | 'decided_at' | 'sent_at' | 'next_check_at' | 'provider_order_id' | 'paid_at' | 'finished_at' | 'payee_confirmation' | 'unknown_alerted_at'
+  >
 >;
 
 /** Writes `change` to a withdrawal the caller holds locked in `from`. */
@@ -86,14 +93,15 @@ export async function updateWithdrawal(tx: Tx, id: string, from: WithdrawalState
 }
 
 /**
- * Claims up to `limit` withdrawals being sent whose next look is due, pushing that look `leaseMs`
- * ahead: replicas skip each other's rows (SKIP LOCKED), and no lock is held while the provider is asked.
+ * Claims up to `limit` withdrawals whose next look is due (being sent, or paid and waiting for the
+ * look for a return), pushing that look `leaseMs` ahead: replicas skip each other's rows (SKIP
+ * LOCKED), and no lock is held while the provider is asked.
  */
 export async function claimDueWithdrawals(db: Queryable, now: Date, leaseMs: number, limit: number): Promise<string[]> {
   const rows = await updateReturning<{ id: string }>(
     db,
     `UPDATE withdrawals SET next_check_at = $2 WHERE id IN (
-       SELECT id FROM withdrawals WHERE status = 'processing' AND next_check_at <= $1
+       SELECT id FROM withdrawals WHERE status IN ('processing', 'paid') AND next_check_at <= $1
        ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
      RETURNING id`,
     [now, new Date(now.getTime() + leaseMs), limit],

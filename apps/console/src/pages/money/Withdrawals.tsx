@@ -10,8 +10,8 @@ import { when, yuan } from '../../components/format';
 import { MoneyTabs } from './MoneyTabs';
 
 type Withdrawal = Schema<'Withdrawal'>;
-const STATUSES: Withdrawal['status'][] = ['pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled'];
-const COLORS: Partial<Record<Withdrawal['status'], string>> = { pending_review: 'orange', paid: 'green', failed: 'red', rejected: 'red' };
+const STATUSES: Withdrawal['status'][] = ['pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled', 'reversed'];
+const COLORS: Partial<Record<Withdrawal['status'], string>> = { pending_review: 'orange', paid: 'green', failed: 'red', rejected: 'red', reversed: 'purple' };
 
 /** Withdrawals to review: approving sends the transfer, rejecting (with a reason) gives the hold back. */
 export default function Withdrawals() {
