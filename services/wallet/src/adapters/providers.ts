@@ -1,13 +1,16 @@
 import { ConfigError } from '@market/shared/config';
 import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
-import type { AlipayNotifications, PaymentGateway, PayoutChannel, WechatPayNotifications } from '../application/ports';
+import type { AlipayNotifications, BillSource, PaymentGateway, PayoutChannel, RefundChannel, WechatPayNotifications } from '../application/ports';
 import type { PaymentProvider } from '../domain/payment-channel';
 import { AlipayClient, AlipayGateway } from './alipay-gateway';
 import { AlipayPayouts } from './alipay-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
-import { WechatPayClient, WechatPayGateway } from './wechatpay-gateway';
+import { WechatPayBills } from './wechatpay-bills';
+import { certificateSerial, WechatPayClient, wechatPayPlatformKeys } from './wechatpay-client';
+import { WechatPayGateway } from './wechatpay-gateway';
 import { WechatPayPayouts } from './wechatpay-payouts';
+import { WechatPayRefunds } from './wechatpay-refunds';
 
 interface GatewayConfig {
   NODE_ENV: string;
@@ -22,9 +25,18 @@ interface GatewayConfig {
   WECHATPAY_APP_ID?: string;
   WECHATPAY_MCH_ID?: string;
   WECHATPAY_PRIVATE_KEY?: string;
+  WECHATPAY_MERCHANT_SERIAL?: string;
   WECHATPAY_CERTIFICATE?: string;
+  WECHATPAY_PUBLIC_KEY?: string;
+  WECHATPAY_PUBLIC_KEY_ID?: string;
+  WECHATPAY_PLATFORM_CERTIFICATES?: string;
   WECHATPAY_API_V3_KEY?: string;
   WECHATPAY_NOTIFY_URL?: string;
+  WECHATPAY_TRANSFER_NOTIFY_URL?: string;
+  WECHATPAY_REFUND_NOTIFY_URL?: string;
+  WECHATPAY_TRANSFER_SCENE_ID: string;
+  WECHATPAY_TRANSFER_PERCEPTION: string;
+  WECHATPAY_TRANSFER_REPORT_INFOS: Array<{ info_type: string; info_content: string }>;
   WECHATPAY_BASE_URL: string;
   WECHATPAY_TIMEOUT_MS: number;
 }
@@ -37,11 +49,30 @@ export interface PaymentChannels {
   wechatpay: WechatPayNotifications | null;
   /** withdrawals go out through the enabled real channels */
   payouts: Map<string, PayoutChannel>;
+  /** recharges are refunded through the channel they came by */
+  refunds: Map<PaymentProvider, RefundChannel>;
+  /** each real channel's daily bills, for reconciliation */
+  bills: Map<PaymentProvider, BillSource>;
 }
 
 /** The names of the variables a channel needs that are not set. */
 function missing(config: GatewayConfig, names: Array<keyof GatewayConfig>): string[] {
   return names.filter((n) => !config[n]);
+}
+
+/**
+ * What WeChat Pay's verification still lacks: the merchant certificate's serial (given, or read from
+ * the certificate), and at least one way to verify WeChat Pay — its public key with the key's id,
+ * or platform certificates; a public key without its id (or the other way round) is named too.
+ */
+function wechatPayKeyGaps(config: GatewayConfig): string[] {
+  const gaps: string[] = [];
+  if (!config.WECHATPAY_MERCHANT_SERIAL && !config.WECHATPAY_CERTIFICATE) gaps.push('WECHATPAY_MERCHANT_SERIAL (or WECHATPAY_CERTIFICATE)');
+  if (config.WECHATPAY_PUBLIC_KEY && !config.WECHATPAY_PUBLIC_KEY_ID) gaps.push('WECHATPAY_PUBLIC_KEY_ID');
+  else if (config.WECHATPAY_PUBLIC_KEY_ID && !config.WECHATPAY_PUBLIC_KEY) gaps.push('WECHATPAY_PUBLIC_KEY');
+  else if (!config.WECHATPAY_PUBLIC_KEY && !config.WECHATPAY_PLATFORM_CERTIFICATES) gaps.push('WECHATPAY_PUBLIC_KEY with WECHATPAY_PUBLIC_KEY_ID, or WECHATPAY_PLATFORM_CERTIFICATES');
+  else if (config.WECHATPAY_PLATFORM_CERTIFICATES && !/-----BEGIN CERTIFICATE-----/.test(config.WECHATPAY_PLATFORM_CERTIFICATES)) gaps.push('WECHATPAY_PLATFORM_CERTIFICATES as PEM certificates');
+  return gaps;
 }
 
 /**
@@ -59,14 +90,10 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
     if (absent.length > 0) faults.push(`the alipay channel needs ${absent.join(', ')}`);
   }
   if (config.PAYGATE_PROVIDER.includes('wechatpay')) {
-    const absent = missing(config, [
-      'WECHATPAY_APP_ID',
-      'WECHATPAY_MCH_ID',
-      'WECHATPAY_PRIVATE_KEY',
-      'WECHATPAY_CERTIFICATE',
-      'WECHATPAY_API_V3_KEY',
-      'WECHATPAY_NOTIFY_URL',
-    ]);
+    const absent = [
+      ...missing(config, ['WECHATPAY_APP_ID', 'WECHATPAY_MCH_ID', 'WECHATPAY_PRIVATE_KEY', 'WECHATPAY_API_V3_KEY', 'WECHATPAY_NOTIFY_URL']),
+      ...wechatPayKeyGaps(config),
+    ];
     if (absent.length > 0) faults.push(`the wechatpay channel needs ${absent.join(', ')}`);
   }
   if (faults.length > 0) throw new ConfigError(faults.join('; '));
@@ -76,6 +103,8 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
   let alipay: AlipayGateway | null = null;
   let wechatpay: WechatPayGateway | null = null;
   const payouts = new Map<string, PayoutChannel>();
+  const refunds = new Map<PaymentProvider, RefundChannel>();
+  const bills = new Map<PaymentProvider, BillSource>();
   for (const provider of config.PAYGATE_PROVIDER) {
     if (provider === 'sandbox') {
       sandbox = new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
@@ -101,18 +130,32 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
           appId: config.WECHATPAY_APP_ID!,
           mchId: config.WECHATPAY_MCH_ID!,
           privateKey: config.WECHATPAY_PRIVATE_KEY!,
-          certificate: config.WECHATPAY_CERTIFICATE!,
+          merchantSerial: config.WECHATPAY_MERCHANT_SERIAL?.toUpperCase() ?? certificateSerial(config.WECHATPAY_CERTIFICATE!),
+          platformKeys: wechatPayPlatformKeys({
+            publicKey: config.WECHATPAY_PUBLIC_KEY,
+            publicKeyId: config.WECHATPAY_PUBLIC_KEY_ID,
+            platformCertificates: config.WECHATPAY_PLATFORM_CERTIFICATES,
+          }),
           apiV3Key: config.WECHATPAY_API_V3_KEY!,
-          notifyUrl: config.WECHATPAY_NOTIFY_URL!,
           baseUrl: config.WECHATPAY_BASE_URL,
           timeoutMs: config.WECHATPAY_TIMEOUT_MS,
         },
         log,
       );
-      wechatpay = new WechatPayGateway(wechatClient);
+      wechatpay = new WechatPayGateway(wechatClient, config.WECHATPAY_NOTIFY_URL!);
       gateways.set(provider, wechatpay);
-      payouts.set('wechatpay', new WechatPayPayouts(wechatClient));
+      payouts.set(
+        'wechatpay',
+        new WechatPayPayouts(wechatClient, {
+          sceneId: config.WECHATPAY_TRANSFER_SCENE_ID,
+          perception: config.WECHATPAY_TRANSFER_PERCEPTION,
+          reportInfos: config.WECHATPAY_TRANSFER_REPORT_INFOS,
+          notifyUrl: config.WECHATPAY_TRANSFER_NOTIFY_URL ?? null,
+        }),
+      );
+      refunds.set(provider, new WechatPayRefunds(wechatClient, config.WECHATPAY_REFUND_NOTIFY_URL ?? null));
+      bills.set(provider, new WechatPayBills(wechatClient));
     }
   }
-  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts };
+  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts, refunds, bills };
 }
