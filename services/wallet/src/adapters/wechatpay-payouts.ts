@@ -31,7 +31,7 @@ export const USER_NAME_REQUIRED_FROM_FEN = 200_000;
 export const TRANSFER_FINAL_REFUSALS: ReadonlySet<string> = new Set(['PARAM_ERROR', 'INVALID_REQUEST', 'NO_AUTH']);
 
 /** A transfer bill (`/v3/fund-app/mch-transfer/transfer-bills/…`) as its state says. */
-function outcomeOf(bill: { state?: string; transfer_bill_no?: string; package_info?: string; fail_reason?: string; update_time?: string }): PayoutOutcome {
+function outcomeOf(bill: { state?: string; transfer_bill_no?: string; package_info?: string; fail_reason?: string; update_time?: string }): Exclude<PayoutOutcome, { outcome: 'not_found' }> {
   switch (bill.state) {
     case 'SUCCESS':
       return { outcome: 'paid', providerOrderId: bill.transfer_bill_no ?? null, paidAt: bill.update_time ? new Date(bill.update_time) : new Date() };
@@ -87,10 +87,7 @@ export class WechatPayPayouts implements PayoutChannel {
     } catch {
       return { outcome: 'unknown', detail: 'no answer' };
     }
-    if (out.status === 200) {
-      const outcome = outcomeOf(out.data ?? {});
-      return outcome.outcome === 'not_found' ? { outcome: 'unknown' } : outcome;
-    }
+    if (out.status === 200) return outcomeOf(out.data ?? {});
     const code = String(out.data?.code ?? out.status);
     if (out.status >= 400 && out.status < 500 && TRANSFER_FINAL_REFUSALS.has(code)) {
       const found = await this.query(t.withdrawalId);

@@ -19,7 +19,7 @@ export const REFUND_FINAL_REFUSALS: ReadonlySet<string> = new Set(['PARAM_ERROR'
  * merchant platform (to the payer's balance or a bank account) and it then ends SUCCESS, so the
  * money is on its way out, not back: not final, asked about again.
  */
-function outcomeOf(refund: { status?: string; refund_id?: string; success_time?: string }): RefundOutcome {
+function outcomeOf(refund: { status?: string; refund_id?: string; success_time?: string }): Exclude<RefundOutcome, { outcome: 'not_found' }> {
   switch (refund.status) {
     case 'SUCCESS':
       return { outcome: 'refunded', providerRefundId: refund.refund_id ?? null, refundedAt: refund.success_time ? new Date(refund.success_time) : new Date() };
@@ -59,10 +59,7 @@ export class WechatPayRefunds implements RefundChannel {
     } catch {
       return { outcome: 'unknown', detail: 'no answer' };
     }
-    if (out.status === 200) {
-      const outcome = outcomeOf(out.data ?? {});
-      return outcome.outcome === 'not_found' ? { outcome: 'unknown' } : outcome;
-    }
+    if (out.status === 200) return outcomeOf(out.data ?? {});
     const code = String(out.data?.code ?? out.status);
     if (out.status >= 400 && out.status < 500 && REFUND_FINAL_REFUSALS.has(code)) {
       const found = await this.query(input);
