@@ -72,6 +72,20 @@ describe('the WeChat Pay refund, transfer-cancel and bill adapters (against the 
     expect(refundedOnce(refundId)).toEqual([{ kind: 'refund', no: hex(refundId), amount: 2_000 }]);
   });
 
+  it('leaves a refund whose answer never came unknown, and refunds it once when sent again', async () => {
+    const paymentId = await paidPayment(1_200);
+    const refundId = randomUUID();
+    sim.queueFaults('stall');
+    const impatient = new WechatPayRefunds(wechatPayClientFor(sim, 'publicKey', { timeoutMs: 300 }), null);
+    expect(await impatient.refund({ refundId, paymentId, gatewayTxnId: null, refundAmount: 1_200, paymentAmount: 1_200, reason: '租赁取消' })).toEqual({
+      outcome: 'unknown',
+      detail: 'no answer',
+    });
+    await refundOf(paymentId, refundId, 1_200);
+    expect(await refunds.query({ refundId, paymentId })).toMatchObject({ outcome: 'refunded' });
+    expect(refundedOnce(refundId)).toHaveLength(1);
+  });
+
   it('takes only confirmed-final refusals as failed: more than was paid, no such payment; a CLOSED refund; never ABNORMAL', async () => {
     const paymentId = await paidPayment(1_000);
     expect(await refundOf(paymentId, randomUUID(), 1_001, 1_000)).toEqual({ outcome: 'failed', reason: 'INVALID_REQUEST' });

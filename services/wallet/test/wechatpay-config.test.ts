@@ -32,7 +32,11 @@ describe('the WeChat Pay channel’s configuration', () => {
       'WECHATPAY_PUBLIC_KEY with WECHATPAY_PUBLIC_KEY_ID, or WECHATPAY_PLATFORM_CERTIFICATES',
     );
     expect(() => channels({ ...wechatPayEnv(sim), WECHATPAY_CERTIFICATE: undefined })).toThrow('WECHATPAY_MERCHANT_SERIAL (or WECHATPAY_CERTIFICATE)');
-    expect(() => channels({ ...wechatPayEnv(sim, 'certificate'), WECHATPAY_PLATFORM_CERTIFICATES: 'not a certificate' })).toThrow('WECHATPAY_PLATFORM_CERTIFICATES as PEM certificates');
+    expect(() => channels({ ...wechatPayEnv(sim, 'certificate'), WECHATPAY_PLATFORM_CERTIFICATES: 'not a certificate' })).toThrow('WECHATPAY_PLATFORM_CERTIFICATES as PEM');
+    const broken = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----';
+    expect(() => channels({ ...wechatPayEnv(sim, 'both'), WECHATPAY_PLATFORM_CERTIFICATES: broken, WECHATPAY_PUBLIC_KEY: 'not a key' })).toThrow(
+      'WECHATPAY_PUBLIC_KEY as PEM, WECHATPAY_PLATFORM_CERTIFICATES as PEM',
+    );
     expect(() => load({ WECHATPAY_PUBLIC_KEY_ID: 'PLATFORM_SERIAL' })).toThrow(/WECHATPAY_PUBLIC_KEY_ID/);
     expect(() => load({ WECHATPAY_TRANSFER_REPORT_INFOS: '[{"info_type":"岗位类型"}]' })).toThrow(/WECHATPAY_TRANSFER_REPORT_INFOS/);
     expect(load({}).WECHATPAY_TRANSFER_SCENE_ID).toBe('1005');

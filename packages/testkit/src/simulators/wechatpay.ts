@@ -72,10 +72,11 @@ export interface SimulatedWechatRefund {
 /**
  * An awkward answer to the next money-moving request (a transfer or a refund): `SYSTEM_ERROR` (500,
  * nothing made), `NOT_ENOUGH` (403, nothing made: the merchant's balance is short), `lost` (made, then
- * the connection is dropped before any answer), `duplicate` (made, answered 400 INVALID_REQUEST as a
- * number already used), `PARAM_ERROR` (400, nothing made).
+ * the connection is dropped before any answer), `stall` (made, never answered: the client times out),
+ * `duplicate` (made, answered 400 INVALID_REQUEST as a number already used), `PARAM_ERROR` (400,
+ * nothing made).
  */
-export type WechatFault = 'SYSTEM_ERROR' | 'NOT_ENOUGH' | 'lost' | 'duplicate' | 'PARAM_ERROR';
+export type WechatFault = 'SYSTEM_ERROR' | 'NOT_ENOUGH' | 'lost' | 'stall' | 'duplicate' | 'PARAM_ERROR';
 
 /** How the simulator signs: the WeChat Pay public key, the platform certificate, or (a merchant moving between them) either. */
 export type WechatSigningMode = 'publicKey' | 'certificate';
@@ -304,12 +305,14 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
     return 'answered';
   }
 
-  /** Made, but answered awkwardly: the connection dropped, or refused as a number already used. */
+  /** Made, but answered awkwardly: the connection dropped, no answer at all, or refused as a number already used. */
   function faultAfter(res: ServerResponse, fault: WechatFault | null): boolean {
     if (fault === 'lost') {
       res.socket?.destroy();
       return true;
     }
+    // left open until the client gives up or the simulator stops
+    if (fault === 'stall') return true;
     if (fault === 'duplicate') {
       answer(res, 400, { code: 'INVALID_REQUEST', message: '商户单号重复' });
       return true;

@@ -7,7 +7,7 @@ import { AlipayClient, AlipayGateway } from './alipay-gateway';
 import { AlipayPayouts } from './alipay-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
 import { WechatPayBills } from './wechatpay-bills';
-import { certificateSerial, WechatPayClient, wechatPayPlatformKeys } from './wechatpay-client';
+import { certificateSerial, unreadableWechatPayKeys, WechatPayClient, wechatPayPlatformKeys } from './wechatpay-client';
 import { WechatPayGateway } from './wechatpay-gateway';
 import { WechatPayPayouts } from './wechatpay-payouts';
 import { WechatPayRefunds } from './wechatpay-refunds';
@@ -63,7 +63,8 @@ function missing(config: GatewayConfig, names: Array<keyof GatewayConfig>): stri
 /**
  * What WeChat Pay's verification still lacks: the merchant certificate's serial (given, or read from
  * the certificate), and at least one way to verify WeChat Pay — its public key with the key's id,
- * or platform certificates; a public key without its id (or the other way round) is named too.
+ * or platform certificates; a public key without its id (or the other way round) is named too, and
+ * so is a key or certificate that does not read as one.
  */
 function wechatPayKeyGaps(config: GatewayConfig): string[] {
   const gaps: string[] = [];
@@ -71,8 +72,8 @@ function wechatPayKeyGaps(config: GatewayConfig): string[] {
   if (config.WECHATPAY_PUBLIC_KEY && !config.WECHATPAY_PUBLIC_KEY_ID) gaps.push('WECHATPAY_PUBLIC_KEY_ID');
   else if (config.WECHATPAY_PUBLIC_KEY_ID && !config.WECHATPAY_PUBLIC_KEY) gaps.push('WECHATPAY_PUBLIC_KEY');
   else if (!config.WECHATPAY_PUBLIC_KEY && !config.WECHATPAY_PLATFORM_CERTIFICATES) gaps.push('WECHATPAY_PUBLIC_KEY with WECHATPAY_PUBLIC_KEY_ID, or WECHATPAY_PLATFORM_CERTIFICATES');
-  else if (config.WECHATPAY_PLATFORM_CERTIFICATES && !/-----BEGIN CERTIFICATE-----/.test(config.WECHATPAY_PLATFORM_CERTIFICATES)) gaps.push('WECHATPAY_PLATFORM_CERTIFICATES as PEM certificates');
-  return gaps;
+  const unreadable = unreadableWechatPayKeys({ publicKey: config.WECHATPAY_PUBLIC_KEY, platformCertificates: config.WECHATPAY_PLATFORM_CERTIFICATES });
+  return [...gaps, ...unreadable.map((name) => `${name} as PEM`)];
 }
 
 /**

@@ -46,6 +46,24 @@ export function wechatPayPlatformKeys(settings: WechatPayKeySettings): Record<st
   return keys;
 }
 
+/** The verification variables whose content is not a key or certificate WeChat Pay's answers could be checked with. */
+export function unreadableWechatPayKeys(settings: WechatPayKeySettings): string[] {
+  const unreadable: string[] = [];
+  try {
+    if (settings.publicKey) Rsa.from(settings.publicKey, Rsa.KEY_TYPE_PUBLIC);
+  } catch {
+    unreadable.push('WECHATPAY_PUBLIC_KEY');
+  }
+  try {
+    if (settings.platformCertificates && Object.keys(wechatPayPlatformKeys({ platformCertificates: settings.platformCertificates })).length === 0) {
+      unreadable.push('WECHATPAY_PLATFORM_CERTIFICATES');
+    }
+  } catch {
+    unreadable.push('WECHATPAY_PLATFORM_CERTIFICATES');
+  }
+  return unreadable;
+}
+
 /** The serial number of the merchant's API certificate (apiclient_cert.pem), as WeChat Pay spells it. */
 export const certificateSerial = (pem: string) => new X509Certificate(pem).serialNumber.toUpperCase();
 
