@@ -1,6 +1,6 @@
 import { Formatter } from 'wechatpay-axios-plugin';
 import type { BillLine } from '../application/ports';
-import { idOfMerchantNo } from './wechatpay-client';
+import { idOfMerchantNo } from '../domain/wechat-merchant-no';
 
 /**
  * Money in a WeChat Pay bill: yuan with up to five decimals (fees are written to 0.00001 yuan), an

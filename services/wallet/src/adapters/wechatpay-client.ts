@@ -4,8 +4,6 @@ import { type Logger } from '@market/shared/logging';
 import type { WechatCallbackHeaders } from '../application/receive-wechatpay-notification';
 import { ProviderFailed } from '../domain/errors';
 
-export { idOfMerchantNo, toMerchantNo } from '../domain/wechat-merchant-no';
-
 export interface WechatPayConfig {
   appId: string;
   mchId: string;
@@ -36,7 +34,7 @@ export interface WechatPayKeySettings {
 /** WeChat Pay's public key id: new merchants get only this, and it arrives in `Wechatpay-Serial`. */
 export const PUBLIC_KEY_ID = /^PUB_KEY_ID_[0-9A-Za-z]+$/;
 
-/** The `Wechatpay-Serial` → key table of the configured verification modes (the public key first: it is what new fields are encrypted for). */
+/** The `Wechatpay-Serial` → key table of the configured verification modes. */
 export function wechatPayPlatformKeys(settings: WechatPayKeySettings): Record<string, string> {
   const keys: Record<string, string> = {};
   if (settings.publicKey && settings.publicKeyId) keys[settings.publicKeyId] = settings.publicKey;

@@ -1,7 +1,8 @@
 import type { GatewayPayment, PaymentGateway, PaymentInstructions, WechatPayNotifications } from '../application/ports';
 import { ProviderFailed } from '../domain/errors';
 import type { WechatCallbackHeaders } from '../application/receive-wechatpay-notification';
-import { toMerchantNo as toOutTradeNo, wechatTime, type WechatPayClient } from './wechatpay-client';
+import { toMerchantNo as toOutTradeNo } from '../domain/wechat-merchant-no';
+import { wechatTime, type WechatPayClient } from './wechatpay-client';
 
 export interface WechatTransaction {
   appid?: string;

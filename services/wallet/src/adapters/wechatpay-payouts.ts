@@ -1,6 +1,7 @@
 import type { PayoutChannel, PayoutOutcome } from '../application/ports';
 import { ProviderFailed } from '../domain/errors';
-import { toMerchantNo, type WechatAnswer, type WechatPayClient } from './wechatpay-client';
+import { toMerchantNo } from '../domain/wechat-merchant-no';
+import type { WechatAnswer, WechatPayClient } from './wechatpay-client';
 
 /** What WeChat Pay asks a merchant transfer to say about itself, from the merchant's 商家转账 product settings. */
 export interface WechatTransferSettings {

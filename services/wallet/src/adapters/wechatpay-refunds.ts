@@ -1,5 +1,6 @@
 import type { RefundChannel, RefundOutcome } from '../application/ports';
-import { toMerchantNo, type WechatAnswer, type WechatPayClient } from './wechatpay-client';
+import { toMerchantNo } from '../domain/wechat-merchant-no';
+import type { WechatAnswer, WechatPayClient } from './wechatpay-client';
 
 /**
  * Refusals of a refund that are final, nothing having been created: PARAM_ERROR (a field fails the
