@@ -86,6 +86,8 @@ describe('route contracts', () => {
         'POST /api/payments/sandbox/{id}/complete',
         'POST /api/payments/alipay/notify',
         'POST /api/payments/wechatpay/notify',
+        'POST /api/payments/wechatpay/transfer-notify',
+        'POST /api/payments/wechatpay/refund-notify',
         'GET /api/wallet/withdrawals',
         'POST /api/wallet/withdrawals',
         'POST /api/wallet/withdrawals/{id}/cancel',

@@ -80,12 +80,40 @@ export const walletEnv = {
   WECHATPAY_MCH_ID: z.string().min(1).optional(),
   /** the merchant's API private key (apiclient_key.pem) */
   WECHATPAY_PRIVATE_KEY: pemKey,
-  /** the merchant's API certificate (apiclient_cert.pem), whose serial number signs requests */
+  /** the serial number of the merchant's API certificate, which names the key requests are signed with */
+  WECHATPAY_MERCHANT_SERIAL: z.string().regex(/^[0-9A-Fa-f]{8,64}$/).optional(),
+  /** the merchant's API certificate (apiclient_cert.pem): where the serial is read from when WECHATPAY_MERCHANT_SERIAL is not set */
   WECHATPAY_CERTIFICATE: pemKey,
-  /** the API v3 key (32 characters): decrypts callbacks and platform certificates */
+  /** WeChat Pay's public key (微信支付公钥, PEM) and its id `PUB_KEY_ID_…`: verifies answers and callbacks signed in public-key mode */
+  WECHATPAY_PUBLIC_KEY: pemKey,
+  WECHATPAY_PUBLIC_KEY_ID: z.string().regex(/^PUB_KEY_ID_[0-9A-Za-z]+$/).optional(),
+  /** WeChat Pay platform certificates (平台证书, PEM, one after another): verify what is signed in certificate mode */
+  WECHATPAY_PLATFORM_CERTIFICATES: pemKey,
+  /** the API v3 key (32 characters): decrypts callbacks */
   WECHATPAY_API_V3_KEY: z.string().length(32).optional(),
   /** public URL of `POST /api/payments/wechatpay/notify` */
   WECHATPAY_NOTIFY_URL: z.string().url().optional(),
+  /** public URL of `POST /api/payments/wechatpay/transfer-notify`; without one, transfers are only asked about */
+  WECHATPAY_TRANSFER_NOTIFY_URL: z.string().url().optional(),
+  /** public URL of `POST /api/payments/wechatpay/refund-notify`; without one, refunds are only asked about */
+  WECHATPAY_REFUND_NOTIFY_URL: z.string().url().optional(),
+  /** the 商家转账 scene granted to the merchant (1005: 佣金报酬) */
+  WECHATPAY_TRANSFER_SCENE_ID: z.string().regex(/^\d{1,8}$/).default('1005'),
+  /** what the payee sees a transfer as (`user_recv_perception`), one the scene allows */
+  WECHATPAY_TRANSFER_PERCEPTION: z.string().min(1).max(32).default('劳务报酬'),
+  /** the scene's report fields, as JSON `[{"info_type":…,"info_content":…}]` (1005 asks 岗位类型 and 报酬说明) */
+  WECHATPAY_TRANSFER_REPORT_INFOS: z
+    .string()
+    .default('[{"info_type":"岗位类型","info_content":"账号出租方"},{"info_type":"报酬说明","info_content":"账号出租收入提现"}]')
+    .transform((v, ctx) => {
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(z.object({ info_type: z.string().min(1).max(15), info_content: z.string().min(1).max(32) })).min(1).max(5)),
   WECHATPAY_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
   WECHATPAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   ALIPAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),

@@ -22,6 +22,9 @@ function config(over: Partial<Config> = {}): Config {
     ALIPAY_TIMEOUT_MS: 5_000,
     WECHATPAY_BASE_URL: 'https://api.mch.weixin.qq.com',
     WECHATPAY_TIMEOUT_MS: 5_000,
+    WECHATPAY_TRANSFER_SCENE_ID: '1005',
+    WECHATPAY_TRANSFER_PERCEPTION: '劳务报酬',
+    WECHATPAY_TRANSFER_REPORT_INFOS: [],
     ...over,
   };
 }

@@ -150,7 +150,8 @@ describe('the sandbox payment gateway', () => {
       'the alipay channel needs ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY, ALIPAY_NOTIFY_URL',
     );
     expect(() => createPaymentChannels({ ...config, PAYGATE_PROVIDER: ['wechatpay'], WECHATPAY_MCH_ID: '1900000001' }, null as never, log)).toThrow(
-      'the wechatpay channel needs WECHATPAY_APP_ID, WECHATPAY_PRIVATE_KEY, WECHATPAY_CERTIFICATE, WECHATPAY_API_V3_KEY, WECHATPAY_NOTIFY_URL',
+      'the wechatpay channel needs WECHATPAY_APP_ID, WECHATPAY_PRIVATE_KEY, WECHATPAY_API_V3_KEY, WECHATPAY_NOTIFY_URL, ' +
+        'WECHATPAY_MERCHANT_SERIAL (or WECHATPAY_CERTIFICATE), WECHATPAY_PUBLIC_KEY with WECHATPAY_PUBLIC_KEY_ID, or WECHATPAY_PLATFORM_CERTIFICATES',
     );
     expect(loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'development', PAYGATE_PROVIDER: 'alipay, sandbox' }).PAYGATE_PROVIDER).toEqual(['alipay', 'sandbox']);
     expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'development', PAYGATE_PROVIDER: 'alipay,paypal' })).toThrow(/PAYGATE_PROVIDER/);

@@ -1,6 +1,8 @@
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { RechargePayment, type ServiceName } from '@market/contracts';
 import { api, outboxEvents, startStack, type AlipaySimulator, type Caller, type Stack, type WechatPaySimulator } from '@market/testkit';
+import { createLogger } from '@market/shared/logging';
+import { WechatPayClient, wechatPayPlatformKeys } from '../src/adapters/wechatpay-client';
 import { signPaygateBody } from '../src/domain/paygate-signature';
 import { walletEnv } from '../src/config';
 
@@ -138,17 +140,48 @@ export const alipayEnv = (sim: AlipaySimulator): Record<string, string> => ({
   ALIPAY_NOTIFY_URL,
 });
 
-/** The wallet's settings for paying through the local WeChat Pay simulator. */
-export const wechatPayEnv = (sim: WechatPaySimulator) => ({
+export const WECHATPAY_TRANSFER_NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/transfer-notify';
+export const WECHATPAY_REFUND_NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/refund-notify';
+
+/**
+ * The wallet's settings for paying through the local WeChat Pay simulator, verifying WeChat Pay by
+ * its public key (what a merchant signing up today gets), its platform certificate (an older
+ * merchant), or both (a merchant moving from one to the other).
+ */
+export const wechatPayEnv = (sim: WechatPaySimulator, mode: 'publicKey' | 'certificate' | 'both' = 'publicKey') => ({
   PAYGATE_PROVIDER: 'wechatpay',
   WECHATPAY_APP_ID: sim.appId,
   WECHATPAY_MCH_ID: sim.mchId,
   WECHATPAY_PRIVATE_KEY: sim.merchantPrivateKey,
   WECHATPAY_CERTIFICATE: sim.merchantCertificate,
+  ...(mode === 'certificate' ? {} : { WECHATPAY_PUBLIC_KEY: sim.publicKey, WECHATPAY_PUBLIC_KEY_ID: sim.publicKeyId }),
+  ...(mode === 'publicKey' ? {} : { WECHATPAY_PLATFORM_CERTIFICATES: sim.platformCertificate }),
   WECHATPAY_API_V3_KEY: sim.apiV3Key,
   WECHATPAY_NOTIFY_URL,
+  WECHATPAY_TRANSFER_NOTIFY_URL,
+  WECHATPAY_REFUND_NOTIFY_URL,
   WECHATPAY_BASE_URL: sim.baseUrl,
 });
+
+/** A WeChat Pay client of the simulator's merchant, for the adapters the wallet does not reach through a route of its own yet. */
+export function wechatPayClientFor(sim: WechatPaySimulator, mode: 'publicKey' | 'certificate' | 'both' = 'publicKey', opts: { timeoutMs?: number } = {}) {
+  return new WechatPayClient(
+    {
+      appId: sim.appId,
+      mchId: sim.mchId,
+      privateKey: sim.merchantPrivateKey,
+      merchantSerial: sim.merchantSerial,
+      platformKeys: wechatPayPlatformKeys({
+        ...(mode === 'certificate' ? {} : { publicKey: sim.publicKey, publicKeyId: sim.publicKeyId }),
+        ...(mode === 'publicKey' ? {} : { platformCertificates: sim.platformCertificate }),
+      }),
+      apiV3Key: sim.apiV3Key,
+      baseUrl: sim.baseUrl,
+      timeoutMs: opts.timeoutMs ?? 5_000,
+    },
+    createLogger('wallet-test', 'silent'),
+  );
+}
 
 /** Recharge scans quick enough for a test: expiry, and asking the provider about a payment whose callback is late. */
 export const QUICK_PAYMENT_SCANS = { PAYMENT_EXPIRY_SCAN_MS: '100', PAYMENT_QUERY_AFTER_MS: '1500', PAYMENT_QUERY_SCAN_MS: '200' };

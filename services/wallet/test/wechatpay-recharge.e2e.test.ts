@@ -1,13 +1,15 @@
-import { createSign, generateKeyPairSync } from 'node:crypto';
+import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createLogger } from '@market/shared/logging';
 import { api, eventually, outboxEvents, startWechatPaySimulator, type Stack, type WechatPaySimulator } from '@market/testkit';
-import { WechatPayClient, WechatPayGateway } from '../src/adapters/wechatpay-gateway';
+import { WechatPayClient, wechatPayPlatformKeys } from '../src/adapters/wechatpay-client';
+import { WechatPayGateway } from '../src/adapters/wechatpay-gateway';
+import { WechatPayRefunds } from '../src/adapters/wechatpay-refunds';
 import { ProviderFailed } from '../src/domain/errors';
-import { balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, WECHATPAY_NOTIFY_URL, wechatPayEnv, type Caller } from './support';
+import { balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, WECHATPAY_NOTIFY_URL, WECHATPAY_REFUND_NOTIFY_URL, wechatPayClientFor, wechatPayEnv, type Caller } from './support';
 
 const outTradeNo = (id: string) => id.replace(/-/g, '');
 
-describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the local WeChat Pay simulator)', () => {
+describe('recharge through WeChat Pay Native in public-key mode (against the local WeChat Pay simulator)', () => {
   let sim: WechatPaySimulator;
   let stack: Stack;
   let client: ReturnType<typeof api>;
@@ -113,24 +115,65 @@ describe('recharge through WeChat Pay Native (wechatpay-node-v3 against the loca
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const gateway = new WechatPayGateway(
       new WechatPayClient(
-      {
-        appId: sim.appId,
-        mchId: sim.mchId,
-        privateKey: other,
-        certificate: sim.merchantCertificate,
-        apiV3Key: sim.apiV3Key,
-        notifyUrl: WECHATPAY_NOTIFY_URL,
-        baseUrl: sim.baseUrl,
-        timeoutMs: 5_000,
-      },
-      createLogger('wallet-test', 'silent'),
+        {
+          appId: sim.appId,
+          mchId: sim.mchId,
+          privateKey: other,
+          merchantSerial: sim.merchantSerial,
+          platformKeys: wechatPayPlatformKeys({ publicKey: sim.publicKey, publicKeyId: sim.publicKeyId }),
+          apiV3Key: sim.apiV3Key,
+          baseUrl: sim.baseUrl,
+          timeoutMs: 5_000,
+        },
+        createLogger('wallet-test', 'silent'),
       ),
+      WECHATPAY_NOTIFY_URL,
     );
     const before = sim.refusedRequests.length;
     const refused = gateway.createPayment({ paymentId: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', amount: 100, expiresAt: new Date(Date.now() + 60_000) });
     await expect(refused).rejects.toThrow(ProviderFailed);
     await expect(refused).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'bad_answer' });
     expect(sim.refusedRequests.slice(before)).toContain('POST /v3/pay/transactions/native');
+  });
+
+  it('refuses a callback signed with a key it was not given (a serial it does not know), and answers signed so only by the public key', async () => {
+    const user = newUser();
+    const started = await start(user, 700, 'wechatpay');
+    await sim.pay(outTradeNo(started.id), { deliver: false });
+    // a genuine platform-certificate signature, but this merchant verifies by the public key only
+    sim.signWith('certificate');
+    const unknownSerial = sim.callbackFor(outTradeNo(started.id));
+    const res = await sim.sendCallback(WECHATPAY_NOTIFY_URL, unknownSerial);
+    // and the answers WeChat Pay gives while signing so are not believed either
+    const answered = await client.post(`/api/wallet/recharge/pay/${started.id}/query`, {}, user.token);
+    sim.signWith('publicKey');
+    expect(unknownSerial.headers['Wechatpay-Serial']).toBe(sim.platformSerial);
+    expect(res.status).toBe(400);
+    expect(answered.body.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(await statusOf(started.id)).toBe('pending');
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 0 });
+    expect((await sim.sendCallback(WECHATPAY_NOTIFY_URL, sim.callbackFor(outTradeNo(started.id)))).status).toBe(204);
+    expect(await balanceOf(stack, user)).toMatchObject({ available: 700 });
+  });
+
+  it('takes a genuine refund callback and refuses one signed with an unknown serial or altered', async () => {
+    const user = newUser();
+    const started = await start(user, 800, 'wechatpay');
+    await sim.pay(outTradeNo(started.id));
+    // the refund itself is made by the adapter: what the wallet does with refunds is not this file's
+    sim.setRefundStatus('PROCESSING');
+    const refundId = randomUUID();
+    const refunds = new WechatPayRefunds(wechatPayClientFor(sim), WECHATPAY_REFUND_NOTIFY_URL);
+    expect(await refunds.refund({ refundId, paymentId: started.id, gatewayTxnId: null, refundAmount: 800, paymentAmount: 800, reason: 'test' })).toMatchObject({ outcome: 'unknown' });
+    sim.setRefundStatus('SUCCESS');
+    const refundNo = outTradeNo(refundId);
+    expect((await sim.finishRefund(refundNo, 'SUCCESS'))?.status).toBe(204);
+    sim.signWith('certificate');
+    const unknownSerial = sim.refundCallbackFor(refundNo);
+    sim.signWith('publicKey');
+    expect((await sim.sendCallback(WECHATPAY_REFUND_NOTIFY_URL, unknownSerial)).status).toBe(400);
+    const tampered = sim.refundCallbackFor(refundNo);
+    expect((await sim.sendCallback(WECHATPAY_REFUND_NOTIFY_URL, { ...tampered, body: tampered.body.replace('REFUND.SUCCESS', 'REFUND.CLOSED') })).status).toBe(400);
   });
 
   it('serves a recharge naming no channel by the first enabled one, and a pay method whose channel is off by the sandbox', async () => {

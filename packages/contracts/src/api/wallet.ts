@@ -210,6 +210,14 @@ export const alipayNotify = defineRoute({
   errors: [400, 404, 503],
 });
 
+/** The headers WeChat Pay signs its callbacks with (the serial names the public key `PUB_KEY_ID_…` or a platform certificate). */
+const WechatPayCallbackHeaders = z.object({
+  'wechatpay-timestamp': z.string().max(20).optional(),
+  'wechatpay-nonce': z.string().max(64).optional(),
+  'wechatpay-signature': z.string().max(1024).optional(),
+  'wechatpay-serial': z.string().max(64).optional(),
+});
+
 export const wechatpayNotify = defineRoute({
   id: 'wechatpayNotify',
   service: 'wallet',
@@ -219,20 +227,58 @@ export const wechatpayNotify = defineRoute({
   token: 'ignored',
   summary: 'WeChat Pay’s payment callback (API v3)',
   description:
-    'JSON with an AEAD_AES_256_GCM-encrypted `resource`, signed by the WeChat Pay platform (`Wechatpay-Timestamp`, ' +
-    '`Wechatpay-Nonce`, `Wechatpay-Signature`, `Wechatpay-Serial`). `204` once applied or already applied (a replay credits ' +
+    'JSON with an AEAD_AES_256_GCM-encrypted `resource`, signed by WeChat Pay (`Wechatpay-Timestamp`, `Wechatpay-Nonce`, ' +
+    '`Wechatpay-Signature`) with the key `Wechatpay-Serial` names: its public key `PUB_KEY_ID_…` or a platform certificate ' +
+    '(an unknown serial is refused). `204` once applied or already applied (a replay credits ' +
     'nothing); a bad or stale signature, an undecryptable resource, another appid or mchid, an unknown payment or another ' +
     'amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be ' +
     'applied now (WeChat Pay posts again). These answers are WeChat Pay’s protocol, not problem documents; with the ' +
     'wechatpay channel not enabled → 404 problem.',
   tags: ['payments'],
   bodyType: 'raw',
-  headers: z.object({
-    'wechatpay-timestamp': z.string().max(20).optional(),
-    'wechatpay-nonce': z.string().max(64).optional(),
-    'wechatpay-signature': z.string().max(1024).optional(),
-    'wechatpay-serial': z.string().max(64).optional(),
-  }),
+  headers: WechatPayCallbackHeaders,
+  success: { status: 204, description: 'acknowledged' },
+  errors: [400, 404, 503],
+});
+
+export const wechatpayTransferNotify = defineRoute({
+  id: 'wechatpayTransferNotify',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/payments/wechatpay/transfer-notify',
+  auth: 'public',
+  token: 'ignored',
+  summary: 'WeChat Pay’s merchant-transfer callback (API v3, `MCHTRANSFER.BILL.FINISHED`)',
+  description:
+    'Signed and encrypted as the payment callback: the signature is checked with the key the `Wechatpay-Serial` names (the ' +
+    'WeChat Pay public key or a platform certificate; an unknown serial is refused), the resource opened with the API v3 key. ' +
+    'The callback decides nothing by itself: for a withdrawal of ours it makes the wallet ask WeChat Pay about the transfer ' +
+    'now and apply that answer. `204` once asked; a bad or stale signature, an undecryptable resource, another merchant or ' +
+    'an unknown withdrawal → `400` `{"code":"FAIL","message":…}`; `503` with the same shape when it cannot be handled now ' +
+    '(WeChat Pay posts again). WeChat Pay’s protocol, not problem documents; with the wechatpay channel not enabled → 404 problem.',
+  tags: ['payments'],
+  bodyType: 'raw',
+  headers: WechatPayCallbackHeaders,
+  success: { status: 204, description: 'acknowledged' },
+  errors: [400, 404, 503],
+});
+
+export const wechatpayRefundNotify = defineRoute({
+  id: 'wechatpayRefundNotify',
+  service: 'wallet',
+  method: 'post',
+  path: '/api/payments/wechatpay/refund-notify',
+  auth: 'public',
+  token: 'ignored',
+  summary: 'WeChat Pay’s refund callback (API v3, `REFUND.SUCCESS` / `REFUND.ABNORMAL` / `REFUND.CLOSED`)',
+  description:
+    'Signed and encrypted as the payment callback and checked the same way. It decides nothing by itself: the refund’s ' +
+    'outcome is what WeChat Pay answers when asked by the refund number. `204` once received; a bad or stale signature, ' +
+    'an unknown serial, an undecryptable resource, another merchant or a refund number not of ours → `400` ' +
+    '`{"code":"FAIL","message":…}`; `503` when it cannot be handled now. With the wechatpay channel not enabled → 404 problem.',
+  tags: ['payments'],
+  bodyType: 'raw',
+  headers: WechatPayCallbackHeaders,
   success: { status: 204, description: 'acknowledged' },
   errors: [400, 404, 503],
 });
@@ -298,6 +344,8 @@ export const walletRoutes = [
   paygateNotify,
   alipayNotify,
   wechatpayNotify,
+  wechatpayTransferNotify,
+  wechatpayRefundNotify,
   sandboxPaymentPage,
   completeSandboxPayment,
   adminListLedger,

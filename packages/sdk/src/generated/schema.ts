@@ -1653,9 +1653,49 @@ export interface paths {
         put?: never;
         /**
          * WeChat Pay’s payment callback (API v3)
-         * @description JSON with an AEAD_AES_256_GCM-encrypted `resource`, signed by the WeChat Pay platform (`Wechatpay-Timestamp`, `Wechatpay-Nonce`, `Wechatpay-Signature`, `Wechatpay-Serial`). `204` once applied or already applied (a replay credits nothing); a bad or stale signature, an undecryptable resource, another appid or mchid, an unknown payment or another amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be applied now (WeChat Pay posts again). These answers are WeChat Pay’s protocol, not problem documents; with the wechatpay channel not enabled → 404 problem.
+         * @description JSON with an AEAD_AES_256_GCM-encrypted `resource`, signed by WeChat Pay (`Wechatpay-Timestamp`, `Wechatpay-Nonce`, `Wechatpay-Signature`) with the key `Wechatpay-Serial` names: its public key `PUB_KEY_ID_…` or a platform certificate (an unknown serial is refused). `204` once applied or already applied (a replay credits nothing); a bad or stale signature, an undecryptable resource, another appid or mchid, an unknown payment or another amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be applied now (WeChat Pay posts again). These answers are WeChat Pay’s protocol, not problem documents; with the wechatpay channel not enabled → 404 problem.
          */
         post: operations["wechatpayNotify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/wechatpay/refund-notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WeChat Pay’s refund callback (API v3, `REFUND.SUCCESS` / `REFUND.ABNORMAL` / `REFUND.CLOSED`)
+         * @description Signed and encrypted as the payment callback and checked the same way. It decides nothing by itself: the refund’s outcome is what WeChat Pay answers when asked by the refund number. `204` once received; a bad or stale signature, an unknown serial, an undecryptable resource, another merchant or a refund number not of ours → `400` `{"code":"FAIL","message":…}`; `503` when it cannot be handled now. With the wechatpay channel not enabled → 404 problem.
+         */
+        post: operations["wechatpayRefundNotify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/wechatpay/transfer-notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WeChat Pay’s merchant-transfer callback (API v3, `MCHTRANSFER.BILL.FINISHED`)
+         * @description Signed and encrypted as the payment callback: the signature is checked with the key the `Wechatpay-Serial` names (the WeChat Pay public key or a platform certificate; an unknown serial is refused), the resource opened with the API v3 key. The callback decides nothing by itself: for a withdrawal of ours it makes the wallet ask WeChat Pay about the transfer now and apply that answer. `204` once asked; a bad or stale signature, an undecryptable resource, another merchant or an unknown withdrawal → `400` `{"code":"FAIL","message":…}`; `503` with the same shape when it cannot be handled now (WeChat Pay posts again). WeChat Pay’s protocol, not problem documents; with the wechatpay channel not enabled → 404 problem.
+         */
+        post: operations["wechatpayTransferNotify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11731,6 +11771,160 @@ export interface operations {
         };
     };
     wechatpayNotify: {
+        parameters: {
+            query?: never;
+            header?: {
+                "wechatpay-nonce"?: string;
+                "wechatpay-serial"?: string;
+                "wechatpay-signature"?: string;
+                "wechatpay-timestamp"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description acknowledged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    wechatpayRefundNotify: {
+        parameters: {
+            query?: never;
+            header?: {
+                "wechatpay-nonce"?: string;
+                "wechatpay-serial"?: string;
+                "wechatpay-signature"?: string;
+                "wechatpay-timestamp"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description acknowledged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    wechatpayTransferNotify: {
         parameters: {
             query?: never;
             header?: {

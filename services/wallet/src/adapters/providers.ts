@@ -1,14 +1,17 @@
 import { ConfigError } from '@market/shared/config';
 import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
-import type { AlipayNotifications, PaymentGateway, PayoutChannel, WechatPayNotifications } from '../application/ports';
+import type { AlipayNotifications, BillSource, PaymentGateway, PayoutChannel, RefundChannel, WechatPayNotifications } from '../application/ports';
 import type { PaymentProvider } from '../domain/payment-channel';
 import { AlipayClient, AlipayGateway, type AlipayVerification } from './alipay-gateway';
 import { AlipayPayouts } from './alipay-payouts';
 import { SandboxPayouts } from './sandbox-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
-import { WechatPayClient, WechatPayGateway } from './wechatpay-gateway';
+import { WechatPayBills } from './wechatpay-bills';
+import { certificateSerial, unreadableWechatPayKeys, WechatPayClient, wechatPayPlatformKeys } from './wechatpay-client';
+import { WechatPayGateway } from './wechatpay-gateway';
 import { WechatPayPayouts } from './wechatpay-payouts';
+import { WechatPayRefunds } from './wechatpay-refunds';
 
 interface GatewayConfig {
   NODE_ENV: string;
@@ -26,9 +29,18 @@ interface GatewayConfig {
   WECHATPAY_APP_ID?: string;
   WECHATPAY_MCH_ID?: string;
   WECHATPAY_PRIVATE_KEY?: string;
+  WECHATPAY_MERCHANT_SERIAL?: string;
   WECHATPAY_CERTIFICATE?: string;
+  WECHATPAY_PUBLIC_KEY?: string;
+  WECHATPAY_PUBLIC_KEY_ID?: string;
+  WECHATPAY_PLATFORM_CERTIFICATES?: string;
   WECHATPAY_API_V3_KEY?: string;
   WECHATPAY_NOTIFY_URL?: string;
+  WECHATPAY_TRANSFER_NOTIFY_URL?: string;
+  WECHATPAY_REFUND_NOTIFY_URL?: string;
+  WECHATPAY_TRANSFER_SCENE_ID: string;
+  WECHATPAY_TRANSFER_PERCEPTION: string;
+  WECHATPAY_TRANSFER_REPORT_INFOS: Array<{ info_type: string; info_content: string }>;
   WECHATPAY_BASE_URL: string;
   WECHATPAY_TIMEOUT_MS: number;
   PAYOUT_PROVIDER?: PaymentProvider[];
@@ -42,6 +54,10 @@ export interface PaymentChannels {
   wechatpay: WechatPayNotifications | null;
   /** withdrawals go out through these, by withdrawal channel (PAYOUT_PROVIDER) */
   payouts: Map<string, PayoutChannel>;
+  /** recharges are refunded through the channel they came by */
+  refunds: Map<PaymentProvider, RefundChannel>;
+  /** each real channel's daily bills, for reconciliation */
+  bills: Map<PaymentProvider, BillSource>;
 }
 
 /** The names of the variables a channel needs that are not set. */
@@ -61,6 +77,22 @@ function alipayVerification(config: GatewayConfig): AlipayVerification | null {
 }
 
 /**
+ * What WeChat Pay's verification still lacks: the merchant certificate's serial (given, or read from
+ * the certificate), and at least one way to verify WeChat Pay — its public key with the key's id,
+ * or platform certificates; a public key without its id (or the other way round) is named too, and
+ * so is a key or certificate that does not read as one.
+ */
+function wechatPayKeyGaps(config: GatewayConfig): string[] {
+  const gaps: string[] = [];
+  if (!config.WECHATPAY_MERCHANT_SERIAL && !config.WECHATPAY_CERTIFICATE) gaps.push('WECHATPAY_MERCHANT_SERIAL (or WECHATPAY_CERTIFICATE)');
+  if (config.WECHATPAY_PUBLIC_KEY && !config.WECHATPAY_PUBLIC_KEY_ID) gaps.push('WECHATPAY_PUBLIC_KEY_ID');
+  else if (config.WECHATPAY_PUBLIC_KEY_ID && !config.WECHATPAY_PUBLIC_KEY) gaps.push('WECHATPAY_PUBLIC_KEY');
+  else if (!config.WECHATPAY_PUBLIC_KEY && !config.WECHATPAY_PLATFORM_CERTIFICATES) gaps.push('WECHATPAY_PUBLIC_KEY with WECHATPAY_PUBLIC_KEY_ID, or WECHATPAY_PLATFORM_CERTIFICATES');
+  const unreadable = unreadableWechatPayKeys({ publicKey: config.WECHATPAY_PUBLIC_KEY, platformCertificates: config.WECHATPAY_PLATFORM_CERTIFICATES });
+  return [...gaps, ...unreadable.map((name) => `${name} as PEM`)];
+}
+
+/**
  * The channels withdrawals go out through: `PAYOUT_PROVIDER` as listed, or by default every
  * enabled real payment channel plus, in development, the sandbox's payouts.
  */
@@ -73,7 +105,7 @@ function payoutProviders(config: GatewayConfig): PaymentProvider[] {
 /** An address the wallet sends keys or money instructions to, or gives Alipay/WeChat Pay to post to. */
 const ENDPOINTS: Record<'alipay' | 'wechatpay', Array<keyof GatewayConfig>> = {
   alipay: ['ALIPAY_GATEWAY', 'ALIPAY_NOTIFY_URL'],
-  wechatpay: ['WECHATPAY_BASE_URL', 'WECHATPAY_NOTIFY_URL'],
+  wechatpay: ['WECHATPAY_BASE_URL', 'WECHATPAY_NOTIFY_URL', 'WECHATPAY_TRANSFER_NOTIFY_URL', 'WECHATPAY_REFUND_NOTIFY_URL'],
 };
 
 /** Alipay's sandbox (openapi-sandbox.dl.alipaydev.com, openapi.alipaydev.com) moves no real money. */
@@ -108,14 +140,10 @@ export function paymentConfigFaults(config: GatewayConfig): string[] {
     }
   }
   if (config.PAYGATE_PROVIDER.includes('wechatpay')) {
-    const absent = missing(config, [
-      'WECHATPAY_APP_ID',
-      'WECHATPAY_MCH_ID',
-      'WECHATPAY_PRIVATE_KEY',
-      'WECHATPAY_CERTIFICATE',
-      'WECHATPAY_API_V3_KEY',
-      'WECHATPAY_NOTIFY_URL',
-    ]);
+    const absent = [
+      ...missing(config, ['WECHATPAY_APP_ID', 'WECHATPAY_MCH_ID', 'WECHATPAY_PRIVATE_KEY', 'WECHATPAY_API_V3_KEY', 'WECHATPAY_NOTIFY_URL']),
+      ...wechatPayKeyGaps(config),
+    ];
     if (absent.length > 0) faults.push(`the wechatpay channel needs ${absent.join(', ')}`);
   }
   for (const payout of payouts) {
@@ -150,6 +178,8 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
   let alipay: AlipayGateway | null = null;
   let wechatpay: WechatPayGateway | null = null;
   const payouts = new Map<string, PayoutChannel>();
+  const refunds = new Map<PaymentProvider, RefundChannel>();
+  const bills = new Map<PaymentProvider, BillSource>();
   for (const provider of config.PAYGATE_PROVIDER) {
     if (provider === 'sandbox') {
       sandbox = new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
@@ -179,21 +209,37 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
           appId: config.WECHATPAY_APP_ID!,
           mchId: config.WECHATPAY_MCH_ID!,
           privateKey: config.WECHATPAY_PRIVATE_KEY!,
-          certificate: config.WECHATPAY_CERTIFICATE!,
+          merchantSerial: config.WECHATPAY_MERCHANT_SERIAL?.toUpperCase() ?? certificateSerial(config.WECHATPAY_CERTIFICATE!),
+          platformKeys: wechatPayPlatformKeys({
+            publicKey: config.WECHATPAY_PUBLIC_KEY,
+            publicKeyId: config.WECHATPAY_PUBLIC_KEY_ID,
+            platformCertificates: config.WECHATPAY_PLATFORM_CERTIFICATES,
+          }),
           apiV3Key: config.WECHATPAY_API_V3_KEY!,
-          notifyUrl: config.WECHATPAY_NOTIFY_URL!,
           baseUrl: config.WECHATPAY_BASE_URL,
           timeoutMs: config.WECHATPAY_TIMEOUT_MS,
         },
         log,
       );
-      wechatpay = new WechatPayGateway(wechatClient);
+      wechatpay = new WechatPayGateway(wechatClient, config.WECHATPAY_NOTIFY_URL!);
       gateways.set(provider, wechatpay);
-      if (payoutList.includes('wechatpay')) payouts.set('wechatpay', new WechatPayPayouts(wechatClient));
+      if (payoutList.includes('wechatpay')) {
+        payouts.set(
+          'wechatpay',
+          new WechatPayPayouts(wechatClient, {
+            sceneId: config.WECHATPAY_TRANSFER_SCENE_ID,
+            perception: config.WECHATPAY_TRANSFER_PERCEPTION,
+            reportInfos: config.WECHATPAY_TRANSFER_REPORT_INFOS,
+            notifyUrl: config.WECHATPAY_TRANSFER_NOTIFY_URL ?? null,
+          }),
+        );
+      }
+      refunds.set(provider, new WechatPayRefunds(wechatClient, config.WECHATPAY_REFUND_NOTIFY_URL ?? null));
+      bills.set(provider, new WechatPayBills(wechatClient));
     }
   }
   if (payoutList.includes('sandbox')) {
     for (const channel of ['alipay', 'wechatpay'] as const) if (!payouts.has(channel)) payouts.set(channel, new SandboxPayouts(channel));
   }
-  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts };
+  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts, refunds, bills };
 }

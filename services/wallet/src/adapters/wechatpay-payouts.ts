@@ -1,70 +1,120 @@
 import type { PayoutChannel, PayoutOutcome } from '../application/ports';
-import type { Output, WechatPayClient } from './wechatpay-gateway';
+import { ProviderFailed } from '../domain/errors';
+import { toMerchantNo } from '../domain/wechat-merchant-no';
+import type { WechatAnswer, WechatPayClient } from './wechatpay-client';
 
-/** WeChat Pay's batch and detail numbers allow letters and digits only: the withdrawal uuid's 32 hex digits. */
-const batchNo = (withdrawalId: string) => withdrawalId.replace(/-/g, '');
+/** What WeChat Pay asks a merchant transfer to say about itself, from the merchant's 商家转账 product settings. */
+export interface WechatTransferSettings {
+  /** the transfer scene granted to the merchant, e.g. `1005` (佣金报酬) */
+  sceneId: string;
+  /** what the payee sees the money as (`user_recv_perception`), one allowed for the scene */
+  perception: string;
+  /** the scene's report fields (`transfer_scene_report_infos`), as the scene requires them */
+  reportInfos: Array<{ info_type: string; info_content: string }>;
+  /** public URL of `POST /api/payments/wechatpay/transfer-notify`; without one the outcome is found by asking */
+  notifyUrl: string | null;
+}
 
-/** Refusals that are final; anything else (rate limits, system errors, no answer) leaves the outcome unknown. */
-const FINAL_REFUSALS = new Set([400, 403, 404]);
+/** From this amount (2,000 yuan) WeChat Pay requires the payee's real name, which it then checks. */
+export const USER_NAME_REQUIRED_FROM_FEN = 200_000;
 
 /**
- * WeChat Pay merchant transfers to a user's balance (商家转账到零钱, `/v3/transfer/batches`) through
- * the SDK's `batches_transfer`: one batch of one detail, both numbered by the withdrawal id, which
- * WeChat Pay accepts once. `payee_account` is the payee's openid under our app; the payee name goes
- * RSA-OAEP encrypted with the platform key (the SDK's `publicEncrypt`) so WeChat Pay checks it. An
- * accepted batch is paid asynchronously: its outcome is asked with `query_batches_transfer_detail`.
+ * Refusals of a transfer that are final: the request as built can never pass, so nothing was
+ * created. PARAM_ERROR: a field fails WeChat Pay's rules (an openid of another format, a scene's
+ * report field missing). INVALID_REQUEST: the request is well-formed but not allowed — an openid not
+ * of this appid, a perception the scene does not allow, the merchant's daily transfer limit.
+ * NO_AUTH: the merchant has no 商家转账 product for this scene. Because "the number exists with other
+ * details" also answers INVALID_REQUEST, a refusal is taken as final only once a query by the
+ * number finds no transfer. Everything else is unknown and asked about until final: 403 NOT_ENOUGH
+ * (the merchant tops up; the same number is sent again), SYSTEM_ERROR, FREQUENCY_LIMITED, 5xx,
+ * timeouts, and answers that fail verification.
+ */
+export const TRANSFER_FINAL_REFUSALS: ReadonlySet<string> = new Set(['PARAM_ERROR', 'INVALID_REQUEST', 'NO_AUTH']);
+
+/** A transfer bill (`/v3/fund-app/mch-transfer/transfer-bills/…`) as its state says. */
+function outcomeOf(bill: { state?: string; transfer_bill_no?: string; package_info?: string; fail_reason?: string; update_time?: string }): Exclude<PayoutOutcome, { outcome: 'not_found' }> {
+  switch (bill.state) {
+    case 'SUCCESS':
+      return { outcome: 'paid', providerOrderId: bill.transfer_bill_no ?? null, paidAt: bill.update_time ? new Date(bill.update_time) : new Date() };
+    case 'FAIL':
+      return { outcome: 'failed', reason: bill.fail_reason ?? 'FAIL' };
+    // cancelled before the payee confirmed: no money moved
+    case 'CANCELLED':
+      return { outcome: 'failed', reason: 'CANCELLED' };
+    case 'WAIT_USER_CONFIRM':
+      return typeof bill.package_info === 'string'
+        ? { outcome: 'awaiting_payee', confirmation: bill.package_info, providerOrderId: bill.transfer_bill_no ?? null }
+        : { outcome: 'unknown', detail: 'WAIT_USER_CONFIRM' };
+    default:
+      // ACCEPTED, PROCESSING, TRANSFERING, CANCELING and anything new
+      return { outcome: 'unknown', detail: bill.state };
+  }
+}
+
+/**
+ * WeChat Pay merchant transfers (商家转账, `/v3/fund-app/mch-transfer/transfer-bills`), numbered
+ * `out_bill_no` = the withdrawal id's hex digits, which WeChat Pay accepts once: a resend reuses the
+ * number and the same payee. The payee is the openid under our app; from 2,000 yuan the payee's name
+ * travels RSA-OAEP encrypted for the WeChat Pay key named in `Wechatpay-Serial`. Only a refusal on
+ * `TRANSFER_FINAL_REFUSALS` that a query confirms left nothing behind is `failed`.
  */
 export class WechatPayPayouts implements PayoutChannel {
   readonly channel = 'wechatpay';
 
-  constructor(private readonly client: WechatPayClient) {}
+  constructor(
+    private readonly client: WechatPayClient,
+    private readonly settings: WechatTransferSettings,
+  ) {}
 
-  async send(t: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }) {
-    let out: Output;
+  async send(t: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }): Promise<Exclude<PayoutOutcome, { outcome: 'not_found' }>> {
+    const name = t.amount >= USER_NAME_REQUIRED_FROM_FEN ? this.client.encryptSensitive(t.payeeName) : null;
+    let out: WechatAnswer;
     try {
-      const platform = await this.client.platformPublicKey();
-      out = await this.client.call('send the transfer', () =>
-        this.client.sdk.batches_transfer({
-          out_batch_no: batchNo(t.withdrawalId),
-          batch_name: '账户提现',
-          batch_remark: '账户提现',
-          total_amount: t.amount,
-          total_num: 1,
-          transfer_detail_list: [
-            {
-              out_detail_no: batchNo(t.withdrawalId),
-              transfer_amount: t.amount,
-              transfer_remark: '账户提现',
-              openid: t.payeeAccount,
-              user_name: this.client.sdk.publicEncrypt(t.payeeName, platform.publicKey),
-            },
-          ],
-          wx_serial_no: platform.serial,
-        }),
-      );
+      out = await this.client.request('send the transfer', 'post', 'v3/fund-app/mch-transfer/transfer-bills', {
+        body: {
+          appid: this.client.config.appId,
+          out_bill_no: toMerchantNo(t.withdrawalId),
+          transfer_scene_id: this.settings.sceneId,
+          openid: t.payeeAccount,
+          ...(name ? { user_name: name.ciphertext } : {}),
+          transfer_amount: t.amount,
+          transfer_remark: '账户提现',
+          ...(this.settings.notifyUrl ? { notify_url: this.settings.notifyUrl } : {}),
+          user_recv_perception: this.settings.perception,
+          transfer_scene_report_infos: this.settings.reportInfos,
+        },
+        ...(name ? { serial: name.serial } : {}),
+      });
     } catch {
-      return { outcome: 'unknown' as const };
+      return { outcome: 'unknown', detail: 'no answer' };
     }
-    if (out.status === 200) return { outcome: 'unknown' as const };
-    if (FINAL_REFUSALS.has(out.status)) return { outcome: 'failed' as const, reason: String(out.error?.code ?? out.status) };
-    return { outcome: 'unknown' as const };
+    if (out.status === 200) return outcomeOf(out.data ?? {});
+    const code = String(out.data?.code ?? out.status);
+    if (out.status >= 400 && out.status < 500 && TRANSFER_FINAL_REFUSALS.has(code)) {
+      const found = await this.query(t.withdrawalId);
+      if (found.outcome === 'not_found') return { outcome: 'failed', reason: code };
+      return found;
+    }
+    return { outcome: 'unknown', detail: code };
   }
 
   async query(withdrawalId: string): Promise<PayoutOutcome> {
-    let out: Output;
+    let out: WechatAnswer;
     try {
-      out = await this.client.call('say how the transfer stands', () =>
-        this.client.sdk.query_batches_transfer_detail({ out_batch_no: batchNo(withdrawalId), out_detail_no: batchNo(withdrawalId) }),
-      );
+      out = await this.client.request('say how the transfer stands', 'get', `v3/fund-app/mch-transfer/transfer-bills/out-bill-no/${toMerchantNo(withdrawalId)}`);
     } catch {
-      return { outcome: 'unknown' };
+      return { outcome: 'unknown', detail: 'no answer' };
     }
-    if (out.status === 404) return { outcome: 'not_found' };
-    if (out.status !== 200) return { outcome: 'unknown' };
-    if (out.data?.detail_status === 'SUCCESS') {
-      return { outcome: 'paid', providerOrderId: out.data.detail_id ?? null, paidAt: out.data.update_time ? new Date(out.data.update_time) : new Date() };
+    if (out.status === 404 && out.data?.code === 'NOT_FOUND') return { outcome: 'not_found' };
+    if (out.status !== 200) return { outcome: 'unknown', detail: String(out.data?.code ?? out.status) };
+    return outcomeOf(out.data ?? {});
+  }
+
+  /** Withdraws a transfer the payee has not confirmed; it ends CANCELLED (failed) or, if confirmed meanwhile, SUCCESS, as the next query says. */
+  async cancel(withdrawalId: string): Promise<void> {
+    const out = await this.client.request('cancel the transfer', 'post', `v3/fund-app/mch-transfer/transfer-bills/out-bill-no/${toMerchantNo(withdrawalId)}/cancel`);
+    if (out.status !== 200 && !(out.status === 400 && out.data?.code === 'INVALID_REQUEST')) {
+      throw new ProviderFailed('WeChat Pay', 'cancel the transfer');
     }
-    if (out.data?.detail_status === 'FAIL') return { outcome: 'failed', reason: String(out.data.fail_reason ?? 'FAIL') };
-    return { outcome: 'unknown' };
   }
 }

@@ -118,7 +118,7 @@ export interface WithdrawalSettings {
   limits(): Promise<{ minAmount: number; dailyLimit: number; autoApproveBelow: number }>;
 }
 
-/** WeChat Pay's callbacks: the platform signature over the raw body, and the AEAD_AES_256_GCM resource. */
+/** WeChat Pay's callbacks: its signature over the raw body (by the key `serial` names), and the AEAD_AES_256_GCM resource. */
 export interface WechatPayNotifications {
   readonly appId: string;
   readonly mchId: string;
@@ -132,4 +132,6 @@ export interface WechatPayNotifications {
     amount?: { total?: number };
     success_time?: string;
   } | null;
+  /** Any callback's resource (a transfer bill, a refund) opened with the API v3 key; null when it does not open. */
+  openResource(resource: { ciphertext?: string; associated_data?: string; nonce?: string } | undefined): Record<string, unknown> | null;
 }

@@ -1,3 +1,4 @@
+import { idOfMerchantNo } from '../domain/wechat-merchant-no';
 import { findPayment } from '../persistence/payment-repository';
 import type { WalletDeps } from './deps';
 import { auditAmountMismatch, auditRefusedNotification } from './recharge';
@@ -12,12 +13,6 @@ export interface WechatCallbackHeaders {
 
 /** How WeChat Pay is answered: `ok` (204) stops its retries; a refusal or `retry` makes it post again later. */
 export type WechatAck = 'ok' | 'refused' | 'retry';
-
-/** Our payment ids are uuids; the out_trade_no is their 32 hex digits. */
-function paymentIdOf(outTradeNo: string | undefined): string | null {
-  const m = /^([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/.exec(outTradeNo ?? '');
-  return m ? m.slice(1).join('-') : null;
-}
 
 async function refuse(deps: WalletDeps, reason: string, paymentId: string | null): Promise<WechatAck> {
   await auditRefusedNotification(deps, 'wechatpay', reason, paymentId);
@@ -42,7 +37,7 @@ export async function receiveWechatPayNotification(deps: WalletDeps, headers: We
   }
   const transaction = envelope.resource ? deps.wechatpay.decrypt(envelope.resource) : null;
   if (!transaction) return refuse(deps, 'resource not decryptable', null);
-  const paymentId = paymentIdOf(transaction.out_trade_no);
+  const paymentId = idOfMerchantNo(transaction.out_trade_no);
   if (transaction.appid !== deps.wechatpay.appId || transaction.mchid !== deps.wechatpay.mchId) return refuse(deps, 'appid or mchid', paymentId);
   const payment = paymentId ? await findPayment(deps.db, paymentId) : null;
   if (!payment || payment.provider !== 'wechatpay') return refuse(deps, 'unknown out_trade_no', paymentId);

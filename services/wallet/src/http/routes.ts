@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { failureKind, NotFound, type FailureKind } from '@market/shared/errors';
 import type { Logger } from '@market/shared/logging';
 import {
@@ -7,6 +7,8 @@ import {
   adminListWithdrawals,
   alipayNotify,
   wechatpayNotify,
+  wechatpayRefundNotify,
+  wechatpayTransferNotify,
   approveWithdrawal as approveWithdrawalRoute,
   cancelWithdrawal as cancelWithdrawalRoute,
   listWithdrawals,
@@ -26,7 +28,8 @@ import type { WalletDeps } from '../application/deps';
 import { anyLedger, ownLedger, readBalance } from '../application/read-wallet';
 import { receiveAlipayNotification, type AlipayAck } from '../application/receive-alipay-notification';
 import { receivePaygateNotification } from '../application/receive-paygate-notification';
-import { receiveWechatPayNotification, type WechatAck } from '../application/receive-wechatpay-notification';
+import { receiveWechatPayRefundCallback, receiveWechatPayTransferCallback } from '../application/receive-wechatpay-callback';
+import { receiveWechatPayNotification, type WechatAck, type WechatCallbackHeaders } from '../application/receive-wechatpay-notification';
 import { queryRecharge, startRecharge } from '../application/recharge';
 import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal, resolveWithdrawal } from '../application/decide-withdrawal';
 import { anyWithdrawals, ownWithdrawals } from '../application/read-withdrawals';
@@ -73,6 +76,16 @@ async function answerWechatPay(res: Response, log: Logger, handle: () => Promise
   else res.status(ack === 'refused' ? 400 : 503).json({ code: 'FAIL', message: ack === 'refused' ? '失败' : '稍后重试' });
 }
 
+/** The headers WeChat Pay signs a callback with. */
+function wechatHeaders(req: Request): WechatCallbackHeaders {
+  return {
+    timestamp: req.header('wechatpay-timestamp') ?? '',
+    nonce: req.header('wechatpay-nonce') ?? '',
+    serial: req.header('wechatpay-serial') ?? '',
+    signature: req.header('wechatpay-signature') ?? '',
+  };
+}
+
 export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
   return [
     route(getWalletBalance, ({ identity }) => readBalance(deps, identity)),
@@ -89,18 +102,15 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     }),
     route(wechatpayNotify, ({ rawBody, req, res, log }) => {
       if (!deps.wechatpay) throw new NotFound('the wechatpay channel is not enabled');
-      return answerWechatPay(res, log, async () =>
-        receiveWechatPayNotification(
-          deps,
-          {
-            timestamp: req.header('wechatpay-timestamp') ?? '',
-            nonce: req.header('wechatpay-nonce') ?? '',
-            serial: req.header('wechatpay-serial') ?? '',
-            signature: req.header('wechatpay-signature') ?? '',
-          },
-          await rawBody(),
-        ),
-      );
+      return answerWechatPay(res, log, async () => receiveWechatPayNotification(deps, wechatHeaders(req), await rawBody()));
+    }),
+    route(wechatpayTransferNotify, ({ rawBody, req, res, log }) => {
+      if (!deps.wechatpay) throw new NotFound('the wechatpay channel is not enabled');
+      return answerWechatPay(res, log, async () => receiveWechatPayTransferCallback(deps, wechatHeaders(req), await rawBody()));
+    }),
+    route(wechatpayRefundNotify, ({ rawBody, req, res, log }) => {
+      if (!deps.wechatpay) throw new NotFound('the wechatpay channel is not enabled');
+      return answerWechatPay(res, log, async () => receiveWechatPayRefundCallback(deps, wechatHeaders(req), await rawBody()));
     }),
     route(sandboxPaymentPage, async ({ params, res }) => {
       const nonce = randomBytes(16).toString('base64');

@@ -145,6 +145,16 @@ export async function claimWithdrawal(db: Queryable, id: string, now: Date, leas
   return row ?? null;
 }
 
+/** Makes a withdrawal being sent due for a look now (its provider has news of it); false when it is not being sent. */
+export async function makeDueNow(db: Queryable, id: string, now: Date): Promise<boolean> {
+  const rows = await updateReturning<{ id: string }>(
+    db,
+    `UPDATE withdrawals SET next_check_at = LEAST(next_check_at, $2) WHERE id = $1 AND status = 'processing' RETURNING id`,
+    [id, now],
+  );
+  return rows.length === 1;
+}
+
 /** Records that the transfer is being asked for; true only for the one caller that recorded it first. */
 export async function markSent(db: Queryable, id: string, now: Date): Promise<boolean> {
   const rows = await updateReturning<{ id: string }>(db, `UPDATE withdrawals SET sent_at = $2 WHERE id = $1 AND sent_at IS NULL RETURNING id`, [id, now]);
