@@ -147,7 +147,7 @@ describe('the sandbox payment gateway', () => {
     expect(() => createPaymentChannels({ ...config, NODE_ENV: 'production' }, null as never, log)).toThrow(/PAYGATE_PROVIDER=sandbox/);
     // a channel missing its keys names what is missing
     expect(() => createPaymentChannels({ ...config, PAYGATE_PROVIDER: ['alipay'], ALIPAY_APP_ID: '2021' }, null as never, log)).toThrow(
-      'the alipay channel needs ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY, ALIPAY_NOTIFY_URL',
+      'the alipay channel needs ALIPAY_PRIVATE_KEY, ALIPAY_NOTIFY_URL, ALIPAY_PUBLIC_KEY (public-key mode) or ALIPAY_APP_CERT, ALIPAY_PUBLIC_CERT, ALIPAY_ROOT_CERT (certificate mode)',
     );
     expect(() => createPaymentChannels({ ...config, PAYGATE_PROVIDER: ['wechatpay'], WECHATPAY_MCH_ID: '1900000001' }, null as never, log)).toThrow(
       'the wechatpay channel needs WECHATPAY_APP_ID, WECHATPAY_PRIVATE_KEY, WECHATPAY_API_V3_KEY, WECHATPAY_NOTIFY_URL, ' +
