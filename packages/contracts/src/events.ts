@@ -4,6 +4,7 @@ import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
 import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
 import { AuditActorType, AuditResult } from './api/admin';
 import { Withdrawal } from './api/withdrawals';
+import { Refund } from './api/refunds';
 import type { ServiceName } from './api/route';
 import { SERVICE_NAMES } from './routing';
 
@@ -183,6 +184,11 @@ export const eventDataSchemas = {
   'withdrawal.rejected': Withdrawal.extend({ rejected_by: Id }),
   'withdrawal.paid': Withdrawal,
   'withdrawal.failed': Withdrawal,
+  // a refund as it stands after the move the event announces
+  'refund.requested': Refund,
+  'refund.rejected': Refund,
+  'refund.refunded': Refund,
+  'refund.failed': Refund,
 
   'system_config.changed': z.object({
     key: z.string(),
@@ -256,6 +262,10 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'withdrawal.rejected': ['wallet'],
   'withdrawal.paid': ['wallet'],
   'withdrawal.failed': ['wallet'],
+  'refund.requested': ['wallet'],
+  'refund.rejected': ['wallet'],
+  'refund.refunded': ['wallet'],
+  'refund.failed': ['wallet'],
   'system_config.changed': ['admin'],
   'audit.recorded': SERVICE_NAMES,
 };
@@ -297,6 +307,9 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'withdrawal.rejected',
     'withdrawal.paid',
     'withdrawal.failed',
+    'refund.rejected',
+    'refund.refunded',
+    'refund.failed',
   ],
   admin: ['audit.recorded'],
 };

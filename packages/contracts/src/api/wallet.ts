@@ -14,6 +14,9 @@ export const LedgerBizType = z.enum([
   'withdrawal',
   'withdrawal_refund',
   'withdrawal_payout',
+  'refund_hold',
+  'refund_payout',
+  'refund_release',
 ]);
 
 export const RechargeStatus = z.enum(['pending', 'succeeded', 'failed', 'expired']);

@@ -1,11 +1,12 @@
 import { ConfigError } from '@market/shared/config';
 import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
-import type { AlipayNotifications, PaymentGateway, PayoutChannel, WechatPayNotifications } from '../application/ports';
+import type { AlipayNotifications, BillSource, PaymentGateway, PayoutChannel, RefundChannel, WechatPayNotifications } from '../application/ports';
 import type { PaymentProvider } from '../domain/payment-channel';
 import { AlipayClient, AlipayGateway } from './alipay-gateway';
 import { AlipayPayouts } from './alipay-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
+import { SandboxBills, SandboxRefunds } from './sandbox-refunds';
 import { WechatPayClient, WechatPayGateway } from './wechatpay-gateway';
 import { WechatPayPayouts } from './wechatpay-payouts';
 
@@ -37,6 +38,11 @@ export interface PaymentChannels {
   wechatpay: WechatPayNotifications | null;
   /** withdrawals go out through the enabled real channels */
   payouts: Map<string, PayoutChannel>;
+  /** recharges are refunded through the provider they were paid with */
+  refunds: Map<PaymentProvider, RefundChannel>;
+  /** each provider's daily bills, for reconciliation */
+  bills: Map<PaymentProvider, BillSource>;
+  sandboxRefunds: SandboxRefunds | null;
 }
 
 /** The names of the variables a channel needs that are not set. */
@@ -76,10 +82,16 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
   let alipay: AlipayGateway | null = null;
   let wechatpay: WechatPayGateway | null = null;
   const payouts = new Map<string, PayoutChannel>();
+  const refunds = new Map<PaymentProvider, RefundChannel>();
+  const bills = new Map<PaymentProvider, BillSource>();
+  let sandboxRefunds: SandboxRefunds | null = null;
   for (const provider of config.PAYGATE_PROVIDER) {
     if (provider === 'sandbox') {
       sandbox = new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
       gateways.set(provider, sandbox);
+      sandboxRefunds = new SandboxRefunds(db);
+      refunds.set(provider, sandboxRefunds);
+      bills.set(provider, new SandboxBills(db));
     } else if (provider === 'alipay') {
       const alipayClient = new AlipayClient(
         {
@@ -114,5 +126,5 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       payouts.set('wechatpay', new WechatPayPayouts(wechatClient));
     }
   }
-  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts };
+  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts, refunds, bills, sandboxRefunds };
 }

@@ -18,4 +18,6 @@ export const walletErrorStatuses = {
   SIGNATURE_INVALID: 400,
   MALFORMED_JSON: 400,
   PAYGATE_REJECTED: 422,
+  REFUND_EXCEEDS_PAYMENT: 422,
+  BILL_NOT_READY: 409,
 } as const satisfies Record<WalletErrorCode, ErrorStatus> & ErrorStatuses;
