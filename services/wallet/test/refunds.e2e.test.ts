@@ -157,6 +157,23 @@ describe('refunds of recharges to the original payment method, on the ledger (sa
     expect(await accountBalance(`refund:${res.body.id}`)).toBe(0);
   });
 
+  it('finance returns a recharge credited after it had been given up, out of the user’s balance', async () => {
+    const user = newUser();
+    const started = await client.post('/api/wallet/recharge/pay', { amount: 2_500 }, user.token);
+    // the wallet gave up on the payment, then the provider reported it paid: credited late (ADR 0031)
+    await db().query(`UPDATE payments SET status = 'expired', finished_at = now() WHERE id = $1`, [started.body.id]);
+    expect((await client.post(`/api/payments/sandbox/${started.body.id}/complete`, { status: 'succeeded' })).status).toBe(200);
+    await eventually(() => available(user), (n) => n === 2_500);
+    const res = await client.post('/api/admin/refunds', { payment_id: started.body.id, kind: 'late_success', reason: '超时后到账，原路退回' }, finance.token);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ kind: 'late_success', amount: 2_500, status: 'processing', decided_by: finance.id });
+    expect(await available(user)).toBe(0);
+    const audits = (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === res.body.id);
+    expect(audits.map((e) => [e.data.action, e.data.actor_id])).toEqual([['refund.start', finance.id]]);
+    const again = await client.post('/api/admin/refunds', { payment_id: started.body.id, kind: 'late_success', reason: '再次' }, finance.token);
+    expect([again.status, again.body.code]).toEqual([422, 'REFUND_EXCEEDS_PAYMENT']);
+  });
+
   it('keeps wallet:verify true with refund holds and the refund accounts', async () => {
     expect(await findLedgerDifferences(db())).toEqual([]);
   });

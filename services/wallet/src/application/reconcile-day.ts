@@ -3,7 +3,7 @@ import { InvalidInput } from '@market/shared/errors';
 import { recordAudit } from '@market/shared/events';
 import { BillNotReady, ChannelUnavailable } from '../domain/errors';
 import type { PaymentProvider } from '../domain/payment-channel';
-import { ledgerKeyOf, reconcile, type Reconciled } from '../domain/reconciliation';
+import { keyOf, reconcile, type Reconciled } from '../domain/reconciliation';
 import { isDay, shanghaiDayBounds, shanghaiMinutesOf, shanghaiYesterday } from '../domain/shanghai-day';
 import { findRunOf, insertRun, ledgerLinesBetween, ledgerLinesFor, type RunRow } from '../persistence/reconciliation-repository';
 import type { WalletDeps } from './deps';
@@ -50,7 +50,7 @@ export async function reconcileDay(deps: WalletDeps, provider: PaymentProvider, 
   const { start, end } = shanghaiDayBounds(day);
   const row = await deps.db.transaction(async (tx) => {
     const ofDay = await ledgerLinesBetween(tx, provider, start, end);
-    const known = new Map((await ledgerLinesFor(tx, provider, bill.map((l) => l.reference))).map((l) => [ledgerKeyOf(l), l]));
+    const known = new Map((await ledgerLinesFor(tx, provider, bill.map((l) => l.reference))).map((l) => [keyOf(l), l]));
     const result = reconcile(bill, ofDay, known);
     const stored = await insertRun(tx, provider, day, result, now);
     // a racing run of the same day stored it first

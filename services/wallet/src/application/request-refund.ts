@@ -15,7 +15,8 @@ import { carryOutRefundEffects } from './move-refund';
 import { toRefundView } from './refund-view';
 import { sendRefund } from './send-refund';
 
-function refundChannelOf(deps: WalletDeps, payment: PaymentRow) {
+/** Refuses a recharge whose provider cannot refund in this deployment. */
+function requireRefundChannel(deps: WalletDeps, payment: PaymentRow) {
   if (!deps.refunds.has(payment.provider)) throw new ChannelUnavailable(`refunds through ${payment.provider} are not enabled`);
 }
 
@@ -48,7 +49,7 @@ async function open(
 export async function requestRefund(deps: WalletDeps, identity: UserIdentity, body: RouteBody<typeof requestRoute>) {
   const found = isUuid(body.payment_id) ? await findPayment(deps.db, body.payment_id) : null;
   if (!found || found.user_id !== identity.sub) throw new NotFound('payment not found');
-  refundChannelOf(deps, found);
+  requireRefundChannel(deps, found);
   const row = await deps.db.transaction(async (tx) => {
     const payment = (await findPayment(tx, found.id, true))!;
     if (payment.status !== 'succeeded') throw new InvalidState(`the recharge is ${payment.status}; only a succeeded one can be refunded`);
@@ -81,7 +82,7 @@ async function mismatchedAmount(deps: WalletDeps, payment: PaymentRow): Promise<
 export async function startRefund(deps: WalletDeps, admin: AdminIdentity, body: RouteBody<typeof startRoute>) {
   const found = isUuid(body.payment_id) ? await findPayment(deps.db, body.payment_id) : null;
   if (!found) throw new NotFound('payment not found');
-  refundChannelOf(deps, found);
+  requireRefundChannel(deps, found);
   const paidElsewise = body.kind === 'amount_mismatch' && found.status !== 'succeeded' ? await mismatchedAmount(deps, found) : null;
   const row = await deps.db.transaction(async (tx) => {
     const payment = (await findPayment(tx, found.id, true))!;

@@ -38,7 +38,8 @@ export interface Reconciled {
   findings: Finding[];
 }
 
-const keyOf = (line: { kind: string; reference: string }) => `${line.kind}:${line.reference}`;
+/** A line's identity on both sides: its kind and our reference. */
+export const keyOf = (line: { kind: string; reference: string }) => `${line.kind}:${line.reference}`;
 
 /** Money in is positive, money out (refunds, transfers) negative: the day's net through the provider. */
 const signed = (line: { kind: LineKind; amount: number }) => (line.kind === 'payment' ? line.amount : line.kind === 'fee' ? 0 : -line.amount);
@@ -85,5 +86,3 @@ export function reconcile(bill: readonly BilledLine[], ofDay: readonly LedgerLin
     findings,
   };
 }
-
-export { keyOf as ledgerKeyOf };

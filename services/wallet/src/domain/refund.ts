@@ -32,8 +32,3 @@ export function refundableError(amount: number, paid: number, alreadyTaken: numb
   const refundable = Math.max(0, paid - alreadyTaken);
   return amount > refundable ? new RefundExceedsPayment(refundable) : null;
 }
-
-/** How long to wait before the `checks`-th look at a refund whose outcome is unknown: doubling from `baseMs`, at most 64 times it. */
-export function refundBackoffMs(baseMs: number, checks: number): number {
-  return baseMs * 2 ** Math.min(Math.max(checks, 0), 6);
-}
