@@ -103,6 +103,20 @@ describe('refunds of recharges to the original payment method, on the ledger (sa
     expect((await client.post(`/api/payments/sandbox/refunds/${refund.id}/complete`, { status: 'succeeded' })).body.code).toBe('INVALID_STATE');
   });
 
+  it('a refund the provider says it never received is sent again under the same id, and refunded once', async () => {
+    const { user, payments } = await funded(3_000);
+    const refund = (await ask(user, payments[0]!, 1_200)).body;
+    expect((await approve(refund.id)).body.status).toBe('processing');
+    // as if the request had been lost on its way: the provider has no record of it
+    await db().query(`DELETE FROM sandbox_refunds WHERE refund_id = $1`, [refund.id]);
+    await eventually(() => sandboxRefunds(refund.id), (rows) => rows.length === 1);
+    expect((await refundRow(refund.id)).status).toBe('processing');
+    await client.post(`/api/payments/sandbox/refunds/${refund.id}/complete`, { status: 'succeeded' });
+    await eventually(() => refundRow(refund.id), (r) => r.status === 'refunded');
+    expect(await sandboxRefunds(refund.id)).toEqual([{ amount: 1_200, status: 'succeeded' }]);
+    expect(await available(user)).toBe(1_800);
+  });
+
   it('refuses more than the available balance, at the request and at the approval, with nothing changed', async () => {
     const { user, payments } = await funded(5_000);
     expect((await spend(user, 4_000)).amount).toBe(4_000);
