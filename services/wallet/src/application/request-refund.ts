@@ -4,9 +4,9 @@ import { isUuid, type Tx } from '@market/shared/db';
 import { DomainError, InvalidState, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import { userAvailable } from '../domain/accounts';
-import { ChannelUnavailable, InsufficientBalance, RefundExceedsPayment } from '../domain/errors';
+import { ChannelUnavailable, InsufficientBalance } from '../domain/errors';
 import { planRefundMove, type RefundActor, type RefundMove } from '../domain/plan-refund-move';
-import { refundableError, type RefundKindName } from '../domain/refund';
+import { refundableError, startedRefundAmount, type RefundKindName } from '../domain/refund';
 import { balanceOf } from '../persistence/ledger-repository';
 import { findPayment, type PaymentRow } from '../persistence/payment-repository';
 import { insertRefund, refundedOf } from '../persistence/refund-repository';
@@ -86,17 +86,8 @@ export async function startRefund(deps: WalletDeps, admin: AdminIdentity, body: 
   const paidElsewise = body.kind === 'amount_mismatch' && found.status !== 'succeeded' ? await mismatchedAmount(deps, found) : null;
   const row = await deps.db.transaction(async (tx) => {
     const payment = (await findPayment(tx, found.id, true))!;
-    const taken = await refundedOf(tx, payment.id);
-    let amount: number;
-    if (body.kind === 'late_success') {
-      if (payment.status !== 'succeeded') throw new InvalidState(`the recharge is ${payment.status}; nothing of it was credited`);
-      amount = Number(payment.amount) - taken;
-      if (amount <= 0) throw new RefundExceedsPayment(0);
-    } else {
-      if (payment.status === 'succeeded' || paidElsewise === null) throw new InvalidState('the recharge is credited; return it as a late success or by the user’s request');
-      if (taken > 0) throw new InvalidState('the money of this recharge is already being returned');
-      amount = paidElsewise;
-    }
+    const amount = startedRefundAmount(body.kind, { status: payment.status, amount: Number(payment.amount) }, await refundedOf(tx, payment.id), paidElsewise);
+    if (amount instanceof DomainError) throw amount;
     const first = { move: { name: 'start' } as const, actor: { kind: 'admin', id: admin.sub } as const, audited: admin };
     return open(deps, tx, payment, { kind: body.kind, amount, reason: body.reason }, first);
   });

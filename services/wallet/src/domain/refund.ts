@@ -1,7 +1,9 @@
 import type { RefundKind, RefundStatus, z } from '@market/contracts';
 import { GATEWAY_CLEARING, refundClearing, refundHold, userAvailable, type AccountRef } from './accounts';
 import type { HoldTransfer } from './plan-withdrawal-move';
+import { InvalidState } from '@market/shared/errors';
 import { RefundExceedsPayment } from './errors';
+import type { PaymentStatus } from './payment';
 
 export type RefundState = z.infer<typeof RefundStatus>;
 export type RefundKindName = z.infer<typeof RefundKind>;
@@ -31,4 +33,25 @@ export function refundHoldAccounts(refund: { id: string; kind: RefundKindName; u
 export function refundableError(amount: number, paid: number, alreadyTaken: number): RefundExceedsPayment | null {
   const refundable = Math.max(0, paid - alreadyTaken);
   return amount > refundable ? new RefundExceedsPayment(refundable) : null;
+}
+
+/**
+ * What finance's refund of a recharge returns, or why it cannot: a late success returns what was
+ * credited and is not refunded yet; money paid with another amount (never credited) returns what
+ * the provider says was paid (`paidElsewise`), once.
+ */
+export function startedRefundAmount(
+  kind: Exclude<RefundKindName, 'user_request'>,
+  payment: { status: PaymentStatus; amount: number },
+  alreadyTaken: number,
+  paidElsewise: number | null,
+): number | InvalidState | RefundExceedsPayment {
+  if (kind === 'late_success') {
+    if (payment.status !== 'succeeded') return new InvalidState(`the recharge is ${payment.status}; nothing of it was credited`);
+    const left = payment.amount - alreadyTaken;
+    return left > 0 ? left : new RefundExceedsPayment(0);
+  }
+  if (payment.status === 'succeeded' || paidElsewise === null) return new InvalidState('the recharge is credited; return it as a late success or by the user’s request');
+  if (alreadyTaken > 0) return new InvalidState('the money of this recharge is already being returned');
+  return paidElsewise;
 }

@@ -81,6 +81,12 @@ export async function updateRefund(tx: Tx, id: string, from: RefundState, change
 }
 
 /**
+ * How long a refund just approved is left to its approver, who sends it at once: only a refund
+ * still `approved` after that (its approver crashed before sending) is the job's to send.
+ */
+const APPROVER_FIRST_MS = 5_000;
+
+/**
  * Claims up to `limit` refunds to send or ask about whose next look is due, pushing that look ahead
  * by `baseMs` doubled with each look so far (at most 64 times): replicas skip each other's rows
  * (SKIP LOCKED), and no lock is held while the provider is asked.
@@ -90,10 +96,11 @@ export async function claimDueRefunds(db: Queryable, now: Date, baseMs: number, 
     db,
     `UPDATE refunds SET next_check_at = $1::timestamptz + make_interval(secs => $2::double precision * power(2, LEAST(checks, 6)) / 1000), checks = checks + 1
      WHERE id IN (
-       SELECT id FROM refunds WHERE status IN ('approved', 'processing') AND next_check_at <= $1
+       SELECT id FROM refunds
+       WHERE (status = 'processing' AND next_check_at <= $1) OR (status = 'approved' AND next_check_at <= $4)
        ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
      RETURNING id`,
-    [now, baseMs, limit],
+    [now, baseMs, limit, new Date(now.getTime() - APPROVER_FIRST_MS)],
   );
   return rows.map((r) => r.id);
 }
