@@ -21,6 +21,8 @@ const Disputes = lazy(() => import('./pages/Disputes'));
 const Ledger = lazy(() => import('./pages/money/Ledger'));
 const Withdrawals = lazy(() => import('./pages/money/Withdrawals'));
 const MoneyCheck = lazy(() => import('./pages/money/MoneyCheck'));
+const Refunds = lazy(() => import('./pages/money/Refunds'));
+const Reconciliations = lazy(() => import('./pages/money/Reconciliations'));
 const Configs = lazy(() => import('./pages/Configs'));
 const Audit = lazy(() => import('./pages/Audit'));
 const Admins = lazy(() => import('./pages/Admins'));
@@ -75,6 +77,8 @@ export function App() {
                   <Route path="money" element={<Ledger />} />
                   <Route path="money/withdrawals" element={<Withdrawals />} />
                   <Route path="money/check" element={<MoneyCheck />} />
+                  <Route path="money/refunds" element={<Refunds />} />
+                  <Route path="money/reconciliations" element={<Reconciliations />} />
                   <Route path="configs" element={<Configs />} />
                   <Route path="audit" element={<Audit />} />
                   <Route path="admins" element={<Admins />} />

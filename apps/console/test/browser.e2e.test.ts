@@ -397,7 +397,7 @@ describe('the console in a browser', () => {
     expect(await page.getByRole('button', { name: `重置密码 ${ADMIN.username}` }).count()).toBe(0);
   });
 
-  it('rejects a withdrawal with a reason and approves another on the Money page', async () => {
+  it('rejects a withdrawal with a reason and approves another on the Money page, then approves a refund and reconciles a day', async () => {
     const { market, user: requester } = await user();
     await ok(market.api.POST('/api/realname/start', { body: { real_name: '张三', id_number: '11010519491231002X' } }));
     const payment = await ok(market.api.POST('/api/wallet/recharge/pay', { body: { amount: 5_000, channel: 'sandbox' } }));
@@ -440,6 +440,30 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: '立即核对' }).click();
     await page.getByText('订单与钱包一致').waitFor();
     await shot('money-check');
+
+    // a refund of that recharge, approved on the Refunds tab, holds its amount and goes to the sandbox
+    const refund = await ok(market.api.POST('/api/wallet/refunds', { body: { payment_id: payment.id, amount: 1_000 } }));
+    await page.getByRole('tab', { name: '退款审核' }).click();
+    await page.getByRole('row').filter({ hasText: 'requested' }).getByRole('button', { name: '批准退款' }).click();
+    const approved = await eventually(
+      () => ok(back.api.GET('/api/admin/refunds', { params: { query: { user_id: requester.id } } })),
+      // approved, then sent: the sandbox answers `processing` until a tester marks it
+      (p) => p.items.some((r) => r.status === 'processing'),
+    );
+    expect(approved.items).toEqual([expect.objectContaining({ id: refund.id, status: 'processing' })]);
+    expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 2_500 });
+    await shot('refunds');
+
+    // the sandbox's bill of yesterday, reconciled on demand, is listed
+    const yesterday = new Date(Date.now() + 8 * 3_600_000 - 86_400_000).toISOString().slice(0, 10);
+    await page.getByRole('tab', { name: '对账' }).click();
+    await page.getByRole('button', { name: '立即对账' }).click();
+    // antd's select opens by its shown value, its options in a list of their own outside the dialog
+    await page.getByRole('dialog').getByTitle('alipay').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'sandbox' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
+    await page.getByRole('row').filter({ hasText: yesterday }).filter({ hasText: 'sandbox' }).waitFor();
+    await shot('reconciliation');
   });
 
   it('takes a keyboard user through login, the menu and an action, every control named', async () => {

@@ -4,6 +4,7 @@ import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
 import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
 import { AuditActorType, AuditResult } from './api/admin';
 import { WithdrawalFacts } from './api/withdrawals';
+import { Refund } from './api/refunds';
 import type { ServiceName } from './api/route';
 import { SERVICE_NAMES } from './routing';
 
@@ -185,6 +186,11 @@ export const eventDataSchemas = {
   'withdrawal.failed': WithdrawalFacts,
   // paid, then returned by the provider (Alipay's REFUND): the amount is back on the user's balance
   'withdrawal.reversed': WithdrawalFacts,
+  // a refund as it stands after the move the event announces
+  'refund.requested': Refund,
+  'refund.rejected': Refund,
+  'refund.refunded': Refund,
+  'refund.failed': Refund,
 
   'system_config.changed': z.object({
     key: z.string(),
@@ -259,6 +265,10 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'withdrawal.paid': ['wallet'],
   'withdrawal.failed': ['wallet'],
   'withdrawal.reversed': ['wallet'],
+  'refund.requested': ['wallet'],
+  'refund.rejected': ['wallet'],
+  'refund.refunded': ['wallet'],
+  'refund.failed': ['wallet'],
   'system_config.changed': ['admin'],
   'audit.recorded': SERVICE_NAMES,
 };
@@ -301,6 +311,9 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'withdrawal.paid',
     'withdrawal.failed',
     'withdrawal.reversed',
+    'refund.rejected',
+    'refund.refunded',
+    'refund.failed',
   ],
   admin: ['audit.recorded'],
 };

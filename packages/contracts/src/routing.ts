@@ -13,6 +13,8 @@ export const ROUTE_OWNERS: ReadonlyArray<{ prefix: string; service: ServiceName 
   { prefix: '/api/admin/disputes', service: 'orders' },
   { prefix: '/api/admin/wallet', service: 'wallet' },
   { prefix: '/api/admin/withdrawals', service: 'wallet' },
+  { prefix: '/api/admin/refunds', service: 'wallet' },
+  { prefix: '/api/admin/reconciliations', service: 'wallet' },
   { prefix: '/api/admin/files', service: 'files' },
   { prefix: '/api/admin/notifications', service: 'notify' },
   { prefix: '/api/admin/auth', service: 'admin' },

@@ -95,6 +95,16 @@ describe('route contracts', () => {
         'POST /api/admin/withdrawals/{id}/approve',
         'POST /api/admin/withdrawals/{id}/reject',
         'POST /api/admin/withdrawals/{id}/resolve',
+        'GET /api/wallet/refunds',
+        'POST /api/wallet/refunds',
+        'GET /api/admin/refunds',
+        'POST /api/admin/refunds',
+        'POST /api/admin/refunds/{id}/approve',
+        'POST /api/admin/refunds/{id}/reject',
+        'POST /api/payments/sandbox/refunds/{id}/complete',
+        'POST /api/admin/reconciliations',
+        'GET /api/admin/reconciliations',
+        'GET /api/admin/reconciliations/{id}',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

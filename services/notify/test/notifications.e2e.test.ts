@@ -52,6 +52,24 @@ const withdrawal = (p: Parties, overrides: Partial<EventData<'withdrawal.paid'>>
   ...overrides,
 });
 
+const refund = (p: Parties, overrides: Partial<EventData<'refund.refunded'>>): EventData<'refund.refunded'> => ({
+  id: uuidv7(),
+  payment_id: uuidv7(),
+  user_id: p.renter.id,
+  provider: 'alipay',
+  kind: 'user_request',
+  amount: 3_000,
+  reason: null,
+  status: 'refunded',
+  provider_refund_id: null,
+  decided_by: admin,
+  created_at: new Date().toISOString(),
+  decided_at: new Date().toISOString(),
+  refunded_at: null,
+  finished_at: null,
+  ...overrides,
+});
+
 const opsAlert = (): EventData<'ops.alert'> => ({
   alert: 'EVENT_WAITING',
   severity: 'critical',
@@ -177,6 +195,24 @@ const CASES: Case[] = [
     type: 'withdrawal.failed',
     data: (p) => withdrawal(p, { status: 'failed', reason: 'PAYEE_NOT_EXIST' }),
     expect: { owner: { title: '提现失败', body: '已退回余额' } },
+  },
+  {
+    name: 'refund.refunded tells the user the money went back to how they paid',
+    type: 'refund.refunded',
+    data: (p) => refund(p, {}),
+    expect: { renter: { title: '退款已原路退回', body: '¥30.00 已退回您充值时使用的支付方式。', data: { amount: 3_000 } } },
+  },
+  {
+    name: 'refund.rejected tells the user why, their balance unchanged',
+    type: 'refund.rejected',
+    data: (p) => refund(p, { status: 'rejected', reason: '余额已用于订单' }),
+    expect: { renter: { title: '退款申请未通过', body: '余额未变动。原因：余额已用于订单' } },
+  },
+  {
+    name: 'refund.failed tells the user the money is back in the balance',
+    type: 'refund.failed',
+    data: (p) => refund(p, { status: 'failed', reason: 'TRADE_HAS_CLOSE' }),
+    expect: { renter: { title: '退款失败', body: '已退回余额' } },
   },
   {
     name: 'ops.alert tells no user (it is the back office’s)',

@@ -75,6 +75,16 @@ export const walletEnv = {
   WITHDRAWAL_UNKNOWN_ALERT_MS: z.coerce.number().int().min(0).default(30 * 60_000),
   /** how long after a transfer was paid it is asked about once more, for a return (Alipay's REFUND); 0: never */
   WITHDRAWAL_REVERSAL_CHECK_MS: z.coerce.number().int().min(0).default(24 * 3_600_000),
+  /** the first wait before asking again about a refund whose outcome is unknown; each later wait doubles, up to 64 times it */
+  REFUND_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
+  /** when yesterday's bills are reconciled: `HH:MM` Asia/Shanghai, after the providers publish them (about 10:00) */
+  RECONCILIATION_AFTER: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM')
+    .default('10:00')
+    .transform((v) => Number(v.slice(0, 2)) * 60 + Number(v.slice(3))),
+  /** how often the reconciliation job looks for a day still to reconcile */
+  RECONCILIATION_SCAN_MS: z.coerce.number().int().min(10).default(900_000),
   /** WeChat Pay merchant: the app id the merchant pays under, and the merchant id */
   WECHATPAY_APP_ID: z.string().min(1).optional(),
   WECHATPAY_MCH_ID: z.string().min(1).optional(),

@@ -7,6 +7,8 @@ import { createPaymentChannels } from './adapters/providers';
 import type { WalletDeps } from './application/deps';
 import { receivePaygateNotification } from './application/receive-paygate-notification';
 import { resolveDueWithdrawals } from './application/send-withdrawal';
+import { resolveDueRefunds } from './application/send-refund';
+import { reconcileYesterday } from './application/reconcile-day';
 import { expireOverduePayments, queryPendingPayments } from './application/recharge';
 import { walletEnv } from './config';
 import { walletEventHandlers } from './events/handlers';
@@ -20,6 +22,7 @@ import { PaymentChannels1765400000001 } from './persistence/migrations/176540000
 import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400000003-create-withdrawals';
 import { sealWithdrawalPayees } from './persistence/migrations/1766000000001-seal-withdrawal-payees';
 import { WithdrawalLifecycle1766600000001 } from './persistence/migrations/1766600000001-withdrawal-lifecycle';
+import { CreateRefundsAndReconciliations1766500000050 } from './persistence/migrations/1766500000050-create-refunds-and-reconciliations';
 import { registerWalletMetrics } from './business-metrics';
 
 export const walletService = defineService({
@@ -38,6 +41,7 @@ export const walletService = defineService({
     CreateWaitingEvents1765100000000,
     sealWithdrawalPayees(new SecretBox(config.DATA_ENCRYPTION_KEYS)),
     WithdrawalLifecycle1766600000001,
+    CreateRefundsAndReconciliations1766500000050,
   ],
   build: (ctx) => {
     registerWalletMetrics(ctx);
@@ -69,6 +73,11 @@ export const walletService = defineService({
         reversalCheckAfterMs: ctx.config.WITHDRAWAL_REVERSAL_CHECK_MS === 0 ? null : ctx.config.WITHDRAWAL_REVERSAL_CHECK_MS,
       },
       secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
+      refunds: channels.refunds,
+      bills: channels.bills,
+      sandboxRefunds: channels.sandboxRefunds,
+      refund: { recheckMs: ctx.config.REFUND_CHECK_MS },
+      reconciliation: { afterMinutes: ctx.config.RECONCILIATION_AFTER },
     };
     channels.sandbox?.deliverCallbacksTo((raw, signature) => receivePaygateNotification(deps, raw, signature, null));
     return {
@@ -79,6 +88,8 @@ export const walletService = defineService({
         periodicJob('expire overdue recharge payments', ctx.config.PAYMENT_EXPIRY_SCAN_MS, () => expireOverduePayments(deps, new Date(), ctx.config.PAYMENT_EXPIRY_SCAN_MS), ctx.log),
         periodicJob('query pending recharge payments', ctx.config.PAYMENT_QUERY_SCAN_MS, () => queryPendingPayments(deps), ctx.log),
         periodicJob('resolve withdrawals being sent', ctx.config.WITHDRAWAL_CHECK_MS, () => resolveDueWithdrawals(deps), ctx.log),
+        periodicJob('resolve refunds being sent', ctx.config.REFUND_CHECK_MS, () => resolveDueRefunds(deps), ctx.log),
+        periodicJob('reconcile yesterday’s bills', ctx.config.RECONCILIATION_SCAN_MS, () => reconcileYesterday(deps), ctx.log),
       ],
     };
   },

@@ -14,6 +14,8 @@ import {
   RealNameRequired,
   WithdrawalBelowMinimum,
   WithdrawalDailyLimit,
+  RefundExceedsPayment,
+  BillNotReady,
 } from '../src/domain/errors';
 import { walletErrorStatuses } from '../src/http/error-statuses';
 
@@ -40,6 +42,12 @@ const ANSWERED: Array<[DomainError, { status: number; code: string; title: strin
     new ProviderFailed('WeChat Pay', 'close the payment'),
     { status: 502, code: 'UPSTREAM_UNAVAILABLE', title: 'Upstream unavailable', detail: 'WeChat Pay could not close the payment; try again shortly' },
   ],
+  [new InsufficientBalance(200, 500, 'refund'), { status: 409, code: 'INSUFFICIENT_BALANCE', title: 'Conflict', detail: 'available balance 200 is less than the 500 to refund' }],
+  [
+    new RefundExceedsPayment(2_000),
+    { status: 422, code: 'REFUND_EXCEEDS_PAYMENT', title: 'Unprocessable request', detail: 'at most 2000 fen of this recharge can still be refunded' },
+  ],
+  [new BillNotReady('alipay', '2026-11-26'), { status: 409, code: 'BILL_NOT_READY', title: 'Conflict', detail: 'alipay has no bill for 2026-11-26 yet; try again later' }],
   [new NotFound('withdrawal not found'), { status: 404, code: 'NOT_FOUND', title: 'Not found', detail: 'withdrawal not found' }],
   [new InvalidState('the withdrawal is paid; it cannot be cancelled'), { status: 409, code: 'INVALID_STATE', title: 'Conflict', detail: 'the withdrawal is paid; it cannot be cancelled' }],
   [
@@ -65,11 +73,13 @@ describe("the wallet's error statuses", () => {
   });
 
   it('tells what may pass later from what never will', () => {
-    expect([new InsufficientBalance(0, 1, 'pay'), new PayeeFrozenSinceRequest(), new ProviderFailed('Alipay', 'open the payment')].map(failureKind)).toEqual([
+    expect([new InsufficientBalance(0, 1, 'pay'), new PayeeFrozenSinceRequest(), new ProviderFailed('Alipay', 'open the payment'), new BillNotReady('alipay', '2026-11-26')].map(failureKind)).toEqual([
+      'transient',
       'transient',
       'transient',
       'transient',
     ]);
+    expect(failureKind(new RefundExceedsPayment(0))).toBe('permanent');
     expect([new ChargeExpired(), new NotificationAmountMismatch(), new NotificationSignatureInvalid('x'), new PayeeFrozen()].map(failureKind)).toEqual([
       'permanent',
       'permanent',

@@ -112,6 +112,16 @@ describe('wallet:verify', () => {
     );
   });
 
+  it('catches an approved refund whose amount is not held, and a refunded one that never left through its provider', async () => {
+    const refundId = uuidv7();
+    const insert = (status: string) =>
+      `INSERT INTO refunds (id, payment_id, user_id, provider, kind, amount, status, next_check_at, created_at${status === 'refunded' ? ', finished_at' : ''})
+       SELECT '${refundId}', id, user_id, provider, 'user_request', 100, '${status}', now(), now()${status === 'refunded' ? ', now()' : ''} FROM payments WHERE status = 'succeeded' LIMIT 1`;
+    const remove = `DELETE FROM refunds WHERE id = '${refundId}'`;
+    await expectCaught(insert('approved'), remove, /refund approved or being sent holds exactly its amount/);
+    await expectCaught(insert('refunded'), remove, /a refunded one paid out once/);
+  });
+
   it('catches platform revenue that is not a platform fee, and fees that left their revenue accounts unaccounted', async () => {
     await expectCaught(
       `UPDATE transfers SET biz_type = 'settlement_income' WHERE biz_type = 'platform_fee'`,

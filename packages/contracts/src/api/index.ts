@@ -5,6 +5,7 @@ import { catalogRoutes } from './catalog';
 import { ordersRoutes } from './orders';
 import { walletRoutes } from './wallet';
 import { withdrawalRoutes } from './withdrawals';
+import { refundRoutes } from './refunds';
 import { filesRoutes } from './files';
 import { notifyRoutes } from './notify';
 
@@ -15,6 +16,7 @@ export * from './catalog';
 export * from './orders';
 export * from './wallet';
 export * from './withdrawals';
+export * from './refunds';
 export * from './files';
 export * from './notify';
 
@@ -24,6 +26,7 @@ export const allRoutes: AnyRoute[] = [
   ...ordersRoutes,
   ...walletRoutes,
   ...withdrawalRoutes,
+  ...refundRoutes,
   ...filesRoutes,
   ...notifyRoutes,
   ...adminRoutes,

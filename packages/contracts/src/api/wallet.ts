@@ -15,6 +15,9 @@ export const LedgerBizType = z.enum([
   'withdrawal_refund',
   'withdrawal_payout',
   'withdrawal_reversal',
+  'refund_hold',
+  'refund_payout',
+  'refund_release',
 ]);
 
 export const RechargeStatus = z.enum(['pending', 'succeeded', 'failed', 'expired']);

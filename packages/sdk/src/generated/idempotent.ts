@@ -5,5 +5,6 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   "POST /api/orders",
   "POST /api/orders/{id}/pay",
   "POST /api/wallet/recharge/pay",
+  "POST /api/wallet/refunds",
   "POST /api/wallet/withdrawals"
 ]);

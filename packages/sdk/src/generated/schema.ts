@@ -700,6 +700,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation runs, newest first
+         * @description Filters `provider`, `status`; cursor pages.
+         *
+         *     Permission: `ledger.read` (roles: super_admin, finance, auditor).
+         */
+        get: operations["listReconciliations"];
+        put?: never;
+        /**
+         * Reconcile one provider’s bill of one day with the ledger now
+         * @description Once per (provider, day): a day already reconciled answers its run unchanged, without a second alert. A run with findings raises an `ops.alert`. The provider not enabled or without bills → 400 CHANNEL_UNAVAILABLE; its bill not published yet → 409 BILL_NOT_READY; a day not over yet, or no calendar day → 400 VALIDATION_FAILED; the provider unreachable → 502.
+         *
+         *     Permission: `recharges.manage` (roles: super_admin, finance).
+         */
+        post: operations["runReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reconciliations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One reconciliation run and its findings
+         * @description Permission: `ledger.read` (roles: super_admin, finance, auditor).
+         */
+        get: operations["getReconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Refunds for the back office, newest first
+         * @description Filters `status`, `kind`, `user_id`, `payment_id`; cursor pages.
+         *
+         *     Permission: `recharges.read` (roles: super_admin, finance, auditor).
+         */
+        get: operations["adminListRefunds"];
+        put?: never;
+        /**
+         * Finance returns the money of a recharge that arrived late or with another amount
+         * @description Audited, approved at once and sent. `late_success`: the recharge was credited after it had been given up; its whole amount moves from the user’s available balance (409 INSUFFICIENT_BALANCE when spent) less what is already refunded. `amount_mismatch`: the recharge was never credited and its provider says another amount was paid; that amount, taken from the gateway clearing account, is returned (409 INVALID_STATE when the provider says nothing was paid or the recharge is credited; once per recharge). Unknown recharge → 404. `requested` → `approved` (finance; the amount moves from the available balance to a refund hold) → `processing` (sent to the provider once, under the refund id) → `refunded` (the hold leaves the platform) or `failed` (the hold goes back); `requested` → `rejected`. An unknown outcome is asked about until final.
+         *
+         *     Permission: `recharges.manage` (roles: super_admin, finance).
+         */
+        post: operations["startRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refunds/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a user’s refund: the amount is held and the refund sent
+         * @description Audited. The refund goes out once (the refund id is its `out_request_no` / `out_refund_no`); the answer shows `processing` until the provider says refunded or failed. Not `requested` → 409 INVALID_STATE; the available balance short of it → 409 INSUFFICIENT_BALANCE (nothing changes); unknown → 404.
+         *
+         *     Permission: `recharges.manage` (roles: super_admin, finance).
+         */
+        post: operations["approveRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refunds/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a user’s refund with a reason; nothing was held
+         * @description Audited. Not `requested` → 409 INVALID_STATE; unknown → 404.
+         *
+         *     Permission: `recharges.manage` (roles: super_admin, finance).
+         */
+        post: operations["rejectRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/system-configs": {
         parameters: {
             query?: never;
@@ -1642,6 +1762,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/sandbox/refunds/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Development only: the tester marks a sandbox refund done or failed
+         * @description Only with PAYGATE_PROVIDER=sandbox (404 otherwise). Records the outcome the sandbox answers when the wallet next asks about the refund. A refund already marked → 409 INVALID_STATE; one the sandbox never received → 404.
+         */
+        post: operations["completeSandboxRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/wechatpay/notify": {
         parameters: {
             query?: never;
@@ -1847,6 +1987,27 @@ export interface paths {
          * @description Credits the wallet at most once, whatever the number of queries and callbacks, in any order. Only the payer sees the payment (404 otherwise). A payment already succeeded, failed or expired is answered as it is, without asking the gateway. 502 when the gateway cannot be reached (the payment stays as it was).
          */
         post: operations["queryRecharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s refunds, newest first */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Ask for unspent money of one of one’s recharges back to the payment method it came from
+         * @description At most what the recharge paid less what its refunds not rejected or failed already take (422 REFUND_EXCEEDS_PAYMENT), and at most the available balance (409 INSUFFICIENT_BALANCE). Another user’s or an unknown recharge → 404; one not `succeeded` → 409 INVALID_STATE; its provider cannot refund here → 400 CHANNEL_UNAVAILABLE. Reviewed by finance. `requested` → `approved` (finance; the amount moves from the available balance to a refund hold) → `processing` (sent to the provider once, under the refund id) → `refunded` (the hold leaves the platform) or `failed` (the hold goes back); `requested` → `rejected`. An unknown outcome is asked about until final. Honours Idempotency-Key.
+         */
+        post: operations["requestRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2262,7 +2423,7 @@ export interface components {
             /** @description the user’s available balance after this entry, in fen */
             balance_after: number;
             /** @enum {string} */
-            biz_type: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal";
+            biz_type: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal" | "refund_hold" | "refund_payout" | "refund_release";
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -2755,6 +2916,114 @@ export interface components {
             qr_code: string | null;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed" | "expired";
+        };
+        ReconciliationFinding: {
+            /**
+             * @description amount in fen (1/100 CNY)
+             * @example 1500
+             */
+            bill_amount: number | null;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            /**
+             * @description `missing_in_ledger`: a bill line the ledger has no movement for; `missing_in_bill`: a ledger movement of the day the bill lacks; `amount_mismatch`: both have it, with other amounts; `fee_mismatch`: the fees the bill charges differ from the fees of its lines
+             * @enum {string}
+             */
+            kind: "missing_in_ledger" | "missing_in_bill" | "amount_mismatch" | "fee_mismatch";
+            /**
+             * @description amount in fen (1/100 CNY)
+             * @example 1500
+             */
+            ledger_amount: number | null;
+            /** @enum {string} */
+            line_kind: "payment" | "refund" | "transfer" | "fee";
+            provider_id: string | null;
+            /** @description our id: the payment, refund or withdrawal */
+            reference: string | null;
+        };
+        ReconciliationRun: {
+            bill_lines: number;
+            /**
+             * @description payments less refunds and transfers on the bill, in fen
+             * @example -1500
+             */
+            bill_total: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description a day in Asia/Shanghai
+             * @example 2026-11-26
+             */
+            day: string;
+            /**
+             * @description amount in fen (1/100 CNY)
+             * @example 1500
+             */
+            fee_total: number;
+            findings: number;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            ledger_lines: number;
+            /**
+             * @description the same sum over the ledger’s movements of the day, in fen
+             * @example -1500
+             */
+            ledger_total: number;
+            matched: number;
+            /** @enum {string} */
+            provider: "alipay" | "wechatpay" | "sandbox";
+            /** @enum {string} */
+            status: "clean" | "findings";
+        };
+        Refund: {
+            /**
+             * @description amount in fen (1/100 CNY)
+             * @example 1500
+             */
+            amount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            decided_at: string | null;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            decided_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            finished_at: string | null;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            /**
+             * @description `user_request`: the user returns unspent recharge money; `late_success`: finance returns a recharge credited after it had been given up; `amount_mismatch`: finance returns money that arrived with another amount than the recharge and was never credited
+             * @enum {string}
+             */
+            kind: "user_request" | "late_success" | "amount_mismatch";
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            payment_id: string;
+            /** @enum {string} */
+            provider: "alipay" | "wechatpay" | "sandbox";
+            provider_refund_id: string | null;
+            /** @description why it was asked for, rejected or why the provider refused it */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            refunded_at: string | null;
+            /** @enum {string} */
+            status: "requested" | "approved" | "processing" | "refunded" | "failed" | "rejected";
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            user_id: string;
         };
         SystemConfig: {
             description: string;
@@ -6518,6 +6787,798 @@ export interface operations {
             };
         };
     };
+    listReconciliations: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                provider?: "alipay" | "wechatpay" | "sandbox";
+                status?: "clean" | "findings";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ReconciliationRun"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    runReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description a day in Asia/Shanghai
+                     * @example 2026-11-26
+                     */
+                    day: string;
+                    /** @enum {string} */
+                    provider: "alipay" | "wechatpay" | "sandbox";
+                };
+            };
+        };
+        responses: {
+            /** @description the run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRun"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description well-formed but refused (UPLOADER_NOT_MATCHED, SMS_CODE_INVALID, CAPTCHA_INVALID, PAYGATE_REJECTED) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRun"] & {
+                        items: components["schemas"]["ReconciliationFinding"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListRefunds: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description `user_request`: the user returns unspent recharge money; `late_success`: finance returns a recharge credited after it had been given up; `amount_mismatch`: finance returns money that arrived with another amount than the recharge and was never credited */
+                kind?: "user_request" | "late_success" | "amount_mismatch";
+                limit?: number;
+                payment_id?: string;
+                status?: "requested" | "approved" | "processing" | "refunded" | "failed" | "rejected";
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description refunds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Refund"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "late_success" | "amount_mismatch";
+                    payment_id: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the refund */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description well-formed but refused (UPLOADER_NOT_MATCHED, SMS_CODE_INVALID, CAPTCHA_INVALID, PAYGATE_REJECTED) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    approveRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description the refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rejectRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listSystemConfigs: {
         parameters: {
             query?: never;
@@ -7065,7 +8126,7 @@ export interface operations {
     adminListLedger: {
         parameters: {
             query?: {
-                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal";
+                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal" | "refund_hold" | "refund_payout" | "refund_release";
                 cursor?: string;
                 limit?: number;
                 order_id?: string;
@@ -11770,6 +12831,115 @@ export interface operations {
             };
         };
     };
+    completeSandboxRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description what the tester decides the payer did
+                     * @enum {string}
+                     */
+                    status: "succeeded" | "failed";
+                };
+            };
+        };
+        responses: {
+            /** @description what the sandbox recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+                        refund_id: string;
+                        /** @enum {string} */
+                        status: "succeeded" | "failed";
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     wechatpayNotify: {
         parameters: {
             query?: never;
@@ -12501,7 +13671,7 @@ export interface operations {
     listWalletLedger: {
         parameters: {
             query?: {
-                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal";
+                biz_type?: "recharge" | "order_payment" | "order_refund" | "settlement_income" | "settlement_refund" | "platform_fee" | "adjustment" | "withdrawal" | "withdrawal_refund" | "withdrawal_payout" | "withdrawal_reversal" | "refund_hold" | "refund_payout" | "refund_release";
                 cursor?: string;
                 limit?: number;
                 order_id?: string;
@@ -12784,6 +13954,237 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description refunds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Refund"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    requestRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description amount in fen (1/100 CNY)
+                     * @example 1500
+                     */
+                    amount: number;
+                    payment_id: string;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the refund */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description well-formed but refused (UPLOADER_NOT_MATCHED, SMS_CODE_INVALID, CAPTCHA_INVALID, PAYGATE_REJECTED) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -101,6 +101,11 @@ function withdrawalDraft(type: EventType, w: EventData<'withdrawal.paid'>, title
   return { user_id: w.user_id, kind: type, title, body, data: { withdrawal_id: w.id, amount: w.amount }, biz_type: 'payment', biz_id: w.id };
 }
 
+/** A refund's news for its user: amounts from the event itself. */
+function refundDraft(type: EventType, r: EventData<'refund.refunded'>, title: string, body: string): NotificationDraft {
+  return { user_id: r.user_id, kind: type, title, body, data: { refund_id: r.id, payment_id: r.payment_id, amount: r.amount }, biz_type: 'payment', biz_id: r.id };
+}
+
 /**
  * Who learns of each event and what they read: the party that must act next, both parties when
  * the order ended, the party whose wallet money reached (only from the wallet's own wallet.settled,
@@ -263,6 +268,9 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
   'withdrawal.reversed': (w) => [
     withdrawalDraft('withdrawal.reversed', w, '提现被退回', withReason(`提现 ${yuan(w.amount)} 到账后被退回，款项已回到余额。`, w.reason)),
   ],
+  'refund.rejected': (r) => [refundDraft('refund.rejected', r, '退款申请未通过', withReason(`退款 ${yuan(r.amount)} 的申请未通过审核，余额未变动。`, r.reason))],
+  'refund.refunded': (r) => [refundDraft('refund.refunded', r, '退款已原路退回', `${yuan(r.amount)} 已退回您充值时使用的支付方式。`)],
+  'refund.failed': (r) => [refundDraft('refund.failed', r, '退款失败', withReason(`退款 ${yuan(r.amount)} 未能完成，款项已退回余额。`, r.reason))],
   'user.frozen': (u) => [
     {
       user_id: u.user_id,

@@ -10,6 +10,7 @@ import { SandboxPaymentGateway } from './sandbox-gateway';
 import { WechatPayBills } from './wechatpay-bills';
 import { certificateSerial, unreadableWechatPayKeys, WechatPayClient, wechatPayPlatformKeys } from './wechatpay-client';
 import { WechatPayGateway } from './wechatpay-gateway';
+import { SandboxBills, SandboxRefunds } from './sandbox-refunds';
 import { WechatPayPayouts } from './wechatpay-payouts';
 import { WechatPayRefunds } from './wechatpay-refunds';
 
@@ -54,10 +55,11 @@ export interface PaymentChannels {
   wechatpay: WechatPayNotifications | null;
   /** withdrawals go out through these, by withdrawal channel (PAYOUT_PROVIDER) */
   payouts: Map<string, PayoutChannel>;
-  /** recharges are refunded through the channel they came by */
+  /** recharges are refunded through the provider they were paid with */
   refunds: Map<PaymentProvider, RefundChannel>;
-  /** each real channel's daily bills, for reconciliation */
+  /** each provider's daily bills, for reconciliation */
   bills: Map<PaymentProvider, BillSource>;
+  sandboxRefunds: SandboxRefunds | null;
 }
 
 /** The names of the variables a channel needs that are not set. */
@@ -180,10 +182,14 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
   const payouts = new Map<string, PayoutChannel>();
   const refunds = new Map<PaymentProvider, RefundChannel>();
   const bills = new Map<PaymentProvider, BillSource>();
+  let sandboxRefunds: SandboxRefunds | null = null;
   for (const provider of config.PAYGATE_PROVIDER) {
     if (provider === 'sandbox') {
       sandbox = new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
       gateways.set(provider, sandbox);
+      sandboxRefunds = new SandboxRefunds(db);
+      refunds.set(provider, sandboxRefunds);
+      bills.set(provider, new SandboxBills(db));
     } else if (provider === 'alipay') {
       // paymentConfigFaults has checked that the settings read with `!` are present
       const verification = alipayVerification(config)!;
@@ -241,5 +247,5 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
   if (payoutList.includes('sandbox')) {
     for (const channel of ['alipay', 'wechatpay'] as const) if (!payouts.has(channel)) payouts.set(channel, new SandboxPayouts(channel));
   }
-  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts, refunds, bills };
+  return { enabled: config.PAYGATE_PROVIDER, gateways, sandbox, alipay, wechatpay, payouts, refunds, bills, sandboxRefunds };
 }

@@ -4,7 +4,18 @@ import type { EventWriter } from '@market/shared/events';
 import type { Logger } from '@market/shared/logging';
 import type { PaymentProvider } from '../domain/payment-channel';
 import type { RechargeLimits } from '../domain/payment';
-import type { AlipayNotifications, PayeeDirectory, PaymentGateway, PayoutChannel, SandboxPayPage, WechatPayNotifications, WithdrawalSettings } from './ports';
+import type { SandboxRefunds } from '../adapters/sandbox-refunds';
+import type {
+  AlipayNotifications,
+  BillSource,
+  PayeeDirectory,
+  PaymentGateway,
+  PayoutChannel,
+  RefundChannel,
+  SandboxPayPage,
+  WechatPayNotifications,
+  WithdrawalSettings,
+} from './ports';
 
 /** What the use cases run against, built once in service.ts. */
 export interface WalletDeps {
@@ -33,6 +44,16 @@ export interface WalletDeps {
    * more for a return (null: never).
    */
   withdrawal: { recheckMs: number; recheckMaxMs: number; alertAfterMs: number; reversalCheckAfterMs: number | null };
+  /** refunds to the original payment method, by the recharge's provider */
+  refunds: Map<PaymentProvider, RefundChannel>;
+  /** the providers' daily bills, for reconciliation */
+  bills: Map<PaymentProvider, BillSource>;
+  /** the development gateway's refunds, where a tester marks one done or failed, when the sandbox is enabled */
+  sandboxRefunds: Pick<SandboxRefunds, 'complete'> | null;
+  /** the first wait between looks at a refund whose outcome is unknown (doubling after each) */
+  refund: { recheckMs: number };
+  /** reconciliation of yesterday's bills starts this many minutes after midnight, Asia/Shanghai */
+  reconciliation: { afterMinutes: number };
   /** the keyring that seals payees at rest */
   secrets: SecretBox;
 }

@@ -2,7 +2,15 @@
  * Ledger accounts are named by what they hold, so a transfer can name its accounts without a lookup
  * and every transaction locks them in one order (by key), which rules out deadlocks between transfers.
  */
-export type AccountKind = 'user_available' | 'order_escrow' | 'platform_revenue' | 'gateway_clearing' | 'withdrawal_hold' | 'payout_clearing';
+export type AccountKind =
+  | 'user_available'
+  | 'order_escrow'
+  | 'platform_revenue'
+  | 'gateway_clearing'
+  | 'withdrawal_hold'
+  | 'payout_clearing'
+  | 'refund_hold'
+  | 'refund_clearing';
 
 export interface AccountRef {
   key: string;
@@ -38,6 +46,11 @@ export const GATEWAY_CLEARING: AccountRef = { key: 'gateway:clearing', kind: 'ga
 export const withdrawalHold = (withdrawalId: string): AccountRef => ({ key: `withdrawal:${withdrawalId}`, kind: 'withdrawal_hold', ownerId: null });
 /** What was paid out through a provider: money that left the platform. */
 export const payoutClearing = (channel: string): AccountRef => ({ key: `payout:${channel}`, kind: 'payout_clearing', ownerId: null });
+
+/** The amount of one approved refund until the provider says it was returned or failed (ADR 0050). */
+export const refundHold = (refundId: string): AccountRef => ({ key: `refund:${refundId}`, kind: 'refund_hold', ownerId: null });
+/** What was returned to payers through a provider's refunds: money that left the platform. */
+export const refundClearing = (provider: string): AccountRef => ({ key: `refunded:${provider}`, kind: 'refund_clearing', ownerId: null });
 
 /** The clearing account is the only one that may go negative: it mirrors money that came from outside. */
 export function mayGoNegative(kind: AccountKind): boolean {

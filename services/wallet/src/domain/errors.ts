@@ -19,7 +19,9 @@ export type WalletErrorCode =
   | 'MALFORMED_JSON'
   | 'PAYGATE_REJECTED'
   | 'PROVIDER_SAYS_PAID'
-  | 'PAYEE_CAN_STILL_CONFIRM';
+  | 'PAYEE_CAN_STILL_CONFIRM'
+  | 'REFUND_EXCEEDS_PAYMENT'
+  | 'BILL_NOT_READY';
 
 /** A permanent refusal under one of the wallet's codes. */
 class WalletRefusal extends PermanentError {
@@ -89,7 +91,7 @@ export class WithdrawalDailyLimit extends WalletRefusal {
 export class InsufficientBalance extends Conflict {
   declare readonly code: WalletErrorCode;
 
-  constructor(balance: number, amount: number, purpose: 'withdraw' | 'pay') {
+  constructor(balance: number, amount: number, purpose: 'withdraw' | 'pay' | 'refund') {
     super(`available balance ${balance} is less than the ${amount} to ${purpose}`, 'INSUFFICIENT_BALANCE' satisfies WalletErrorCode);
   }
 }
@@ -147,5 +149,21 @@ export class ProviderSaysPaid extends WalletRefusal {
 export class PayeeCanStillConfirm extends WalletRefusal {
   constructor() {
     super('PAYEE_CAN_STILL_CONFIRM', 'the payee can still confirm this transfer; cancel it at the provider before resolving it as failed');
+  }
+}
+
+/** A refund would return more of a recharge than it paid, counting its refunds not rejected or failed. */
+export class RefundExceedsPayment extends WalletRefusal {
+  constructor(refundable: number) {
+    super('REFUND_EXCEEDS_PAYMENT', `at most ${refundable} fen of this recharge can still be refunded`);
+  }
+}
+
+/** The provider has not published the bill of that day yet; asking later can succeed, so it is not final. */
+export class BillNotReady extends Conflict {
+  declare readonly code: WalletErrorCode;
+
+  constructor(provider: string, day: string) {
+    super(`${provider} has no bill for ${day} yet; try again later`, 'BILL_NOT_READY' satisfies WalletErrorCode);
   }
 }

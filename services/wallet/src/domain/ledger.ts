@@ -11,6 +11,7 @@ export interface Transfer {
   orderId: string | null;
   paymentId: string | null;
   withdrawalId?: string | null;
+  refundId?: string | null;
 }
 
 export interface Posting {

@@ -20,4 +20,6 @@ export const walletErrorStatuses = {
   PAYGATE_REJECTED: 422,
   PROVIDER_SAYS_PAID: 409,
   PAYEE_CAN_STILL_CONFIRM: 409,
+  REFUND_EXCEEDS_PAYMENT: 422,
+  BILL_NOT_READY: 409,
 } as const satisfies Record<WalletErrorCode, ErrorStatus> & ErrorStatuses;

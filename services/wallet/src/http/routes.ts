@@ -22,6 +22,16 @@ import {
   queryRecharge as queryRechargeRoute,
   sandboxPaymentPage,
   startRecharge as startRechargeRoute,
+  adminListRefunds,
+  approveRefund as approveRefundRoute,
+  completeSandboxRefund,
+  getReconciliation,
+  listReconciliations,
+  listRefunds,
+  rejectRefund as rejectRefundRoute,
+  requestRefund as requestRefundRoute,
+  runReconciliation,
+  startRefund as startRefundRoute,
 } from '@market/contracts';
 import { route, type RouteBinding } from '@market/shared/http';
 import type { WalletDeps } from '../application/deps';
@@ -34,10 +44,20 @@ import { queryRecharge, startRecharge } from '../application/recharge';
 import { approveWithdrawal, cancelWithdrawal, rejectWithdrawal, resolveWithdrawal } from '../application/decide-withdrawal';
 import { anyWithdrawals, ownWithdrawals } from '../application/read-withdrawals';
 import { requestWithdrawal } from '../application/request-withdrawal';
+import { approveRefund, rejectRefund } from '../application/decide-refund';
+import { anyRefunds, ownRefunds } from '../application/read-refunds';
+import { listRuns, readRun } from '../application/read-reconciliations';
+import { reconcileDay } from '../application/reconcile-day';
+import { requestRefund, startRefund } from '../application/request-refund';
 
 function sandboxOf(deps: WalletDeps) {
   if (!deps.sandbox) throw new NotFound('the sandbox payment gateway is not enabled');
   return deps.sandbox;
+}
+
+function sandboxRefundsOf(deps: WalletDeps) {
+  if (!deps.sandboxRefunds) throw new NotFound('the sandbox payment gateway is not enabled');
+  return deps.sandboxRefunds;
 }
 
 /**
@@ -134,5 +154,15 @@ export function walletRouteBindings(deps: WalletDeps): RouteBinding[] {
     route(approveWithdrawalRoute, ({ identity, params }) => approveWithdrawal(deps, identity, params.id)),
     route(rejectWithdrawalRoute, ({ identity, params, body }) => rejectWithdrawal(deps, identity, params.id, body.reason)),
     route(resolveWithdrawalRoute, ({ identity, params, body }) => resolveWithdrawal(deps, identity, params.id, body)),
+    route(requestRefundRoute, ({ identity, body }) => requestRefund(deps, identity, body)),
+    route(listRefunds, ({ identity, query }) => ownRefunds(deps, identity, query)),
+    route(adminListRefunds, ({ query }) => anyRefunds(deps, query)),
+    route(startRefundRoute, ({ identity, body }) => startRefund(deps, identity, body)),
+    route(approveRefundRoute, ({ identity, params }) => approveRefund(deps, identity, params.id)),
+    route(rejectRefundRoute, ({ identity, params, body }) => rejectRefund(deps, identity, params.id, body.reason)),
+    route(completeSandboxRefund, ({ params, body }) => sandboxRefundsOf(deps).complete(params.id, body.status)),
+    route(runReconciliation, ({ identity, body }) => reconcileDay(deps, body.provider, body.day, identity)),
+    route(listReconciliations, ({ query }) => listRuns(deps, query)),
+    route(getReconciliation, ({ params }) => readRun(deps, params.id)),
   ];
 }

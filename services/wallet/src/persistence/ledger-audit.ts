@@ -126,6 +126,42 @@ const CHECKS: Array<{ check: string; sql: string }> = [
     sql: `SELECT id, status, sent_at, next_check_at FROM withdrawals
           WHERE status = 'processing' AND (next_check_at IS NULL OR next_check_at < now() - interval '1 hour') LIMIT 50`,
   },
+  {
+    check: 'a refund approved or being sent holds exactly its amount; any other holds nothing',
+    sql: `SELECT r.id, r.status, r.amount::text, COALESCE(a.balance, 0)::text AS holds
+          FROM refunds r LEFT JOIN accounts a ON a.key = 'refund:' || r.id
+          WHERE (r.status IN ('approved', 'processing') AND COALESCE(a.balance, 0) <> r.amount)
+             OR (r.status NOT IN ('approved', 'processing') AND COALESCE(a.balance, 0) <> 0)
+          LIMIT 50`,
+  },
+  {
+    check: 'each approved refund was held once, by its amount; a refunded one paid out once, a failed one gave back once, and nothing else moved',
+    sql: `SELECT r.id, r.status, r.amount::text,
+                 COUNT(t.id) FILTER (WHERE t.biz_type = 'refund_hold')::int AS held,
+                 COUNT(t.id) FILTER (WHERE t.biz_type = 'refund_payout')::int AS paid_out,
+                 COUNT(t.id) FILTER (WHERE t.biz_type = 'refund_release')::int AS given_back
+          FROM refunds r LEFT JOIN transfers t ON t.refund_id = r.id
+          GROUP BY r.id, r.status, r.amount
+          HAVING COUNT(t.id) FILTER (WHERE t.biz_type = 'refund_hold') <> CASE WHEN r.status IN ('requested', 'rejected') THEN 0 ELSE 1 END
+              OR COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'refund_hold'), 0) <> CASE WHEN r.status IN ('requested', 'rejected') THEN 0 ELSE r.amount END
+              OR COUNT(t.id) FILTER (WHERE t.biz_type = 'refund_payout') <> CASE WHEN r.status = 'refunded' THEN 1 ELSE 0 END
+              OR COUNT(t.id) FILTER (WHERE t.biz_type = 'refund_release') <> CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END
+              OR COUNT(t.id) FILTER (WHERE t.biz_type NOT IN ('refund_hold', 'refund_payout', 'refund_release')) > 0
+          LIMIT 50`,
+  },
+  {
+    check: 'the refund accounts hold exactly what refunded refunds returned through their provider',
+    sql: `SELECT a.key, a.balance::text, COALESCE(SUM(r.amount), 0)::text AS refunded
+          FROM accounts a LEFT JOIN refunds r ON a.key = 'refunded:' || r.provider AND r.status = 'refunded'
+          WHERE a.kind = 'refund_clearing'
+          GROUP BY a.key, a.balance HAVING a.balance <> COALESCE(SUM(r.amount), 0)
+          LIMIT 50`,
+  },
+  {
+    check: 'no refund is stuck: one approved or being sent is looked at again within two hours',
+    sql: `SELECT id, status, sent_at, next_check_at FROM refunds
+          WHERE status IN ('approved', 'processing') AND (next_check_at IS NULL OR next_check_at < now() - interval '2 hours') LIMIT 50`,
+  },
 ];
 
 export async function findLedgerDifferences(db: Queryable): Promise<LedgerDifference[]> {

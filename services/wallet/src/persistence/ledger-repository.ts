@@ -31,10 +31,10 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
 
   const transferIds = transfers.map(() => uuidv7());
   await tx.query(
-    `INSERT INTO transfers (id, from_account, to_account, amount, biz_type, order_id, payment_id, withdrawal_id, created_at)
-     SELECT id, f, t, amount, biz, order_id, payment_id, withdrawal_id, $8
-     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::uuid[], $7::uuid[], $9::uuid[])
-       AS x(id, f, t, amount, biz, order_id, payment_id, withdrawal_id)`,
+    `INSERT INTO transfers (id, from_account, to_account, amount, biz_type, order_id, payment_id, withdrawal_id, refund_id, created_at)
+     SELECT id, f, t, amount, biz, order_id, payment_id, withdrawal_id, refund_id, $8
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::uuid[], $7::uuid[], $9::uuid[], $10::uuid[])
+       AS x(id, f, t, amount, biz, order_id, payment_id, withdrawal_id, refund_id)`,
     [
       transferIds,
       transfers.map((t) => t.from.key),
@@ -45,6 +45,7 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
       transfers.map((t) => t.paymentId),
       at,
       transfers.map((t) => t.withdrawalId ?? null),
+      transfers.map((t) => t.refundId ?? null),
     ],
   );
   await tx.query(

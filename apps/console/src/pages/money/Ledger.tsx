@@ -9,7 +9,7 @@ import { MoneyTabs } from './MoneyTabs';
 
 type Entry = Schema<'LedgerEntry'>;
 const BIZ: Entry['biz_type'][] = [
-  'recharge', 'order_payment', 'order_refund', 'settlement_income', 'settlement_refund', 'platform_fee', 'adjustment', 'withdrawal', 'withdrawal_payout', 'withdrawal_refund',
+  'recharge', 'order_payment', 'order_refund', 'settlement_income', 'settlement_refund', 'platform_fee', 'adjustment', 'withdrawal', 'withdrawal_payout', 'withdrawal_refund', 'refund_hold', 'refund_payout', 'refund_release',
 ];
 
 /** Every user's ledger entries as the admin API offers them; recharges are the `recharge` entries. */

@@ -10,6 +10,8 @@ export function MoneyTabs() {
   const items = [
     { key: '/money', label: t('money.ledger'), allowed: can('money') },
     { key: '/money/withdrawals', label: t('money.withdrawals'), allowed: can('withdrawals') },
+    { key: '/money/refunds', label: t('money.refunds'), allowed: can('refunds') },
+    { key: '/money/reconciliations', label: t('money.reconciliation'), allowed: can('money') },
     { key: '/money/check', label: t('money.check'), allowed: can('money') },
   ].filter((i) => i.allowed);
   // the menu of tabs that do not fit is opened by a button antd names only by its icon ("ellipsis")

@@ -5,6 +5,7 @@ import { sqlMigration } from '@market/shared/db';
  * `reversed`, its amount moved back from the payout account to the user (`withdrawal_reversal`); a
  * WeChat transfer the payee must confirm keeps its `package_info` while it waits (cleared when
  * final); the back office is alerted once about a transfer whose outcome stays unknown too long.
+ * It runs after the refunds' migration (1766500000050), so its list of transfer types keeps theirs.
  */
 export const WithdrawalLifecycle1766600000001 = sqlMigration(
   'WithdrawalLifecycle1766600000001',
@@ -12,7 +13,7 @@ export const WithdrawalLifecycle1766600000001 = sqlMigration(
     `ALTER TABLE transfers DROP CONSTRAINT transfers_biz_type_check`,
     `ALTER TABLE transfers ADD CONSTRAINT transfers_biz_type_check CHECK (biz_type IN
        ('recharge', 'order_payment', 'order_refund', 'settlement_income', 'settlement_refund', 'platform_fee', 'adjustment',
-        'withdrawal', 'withdrawal_refund', 'withdrawal_payout', 'withdrawal_reversal'))`,
+        'withdrawal', 'withdrawal_refund', 'withdrawal_payout', 'refund_hold', 'refund_payout', 'refund_release', 'withdrawal_reversal'))`,
     `ALTER TABLE withdrawals DROP CONSTRAINT withdrawals_status_check`,
     `ALTER TABLE withdrawals ADD CONSTRAINT withdrawals_status_check CHECK (status IN
        ('pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled', 'reversed'))`,
@@ -29,6 +30,6 @@ export const WithdrawalLifecycle1766600000001 = sqlMigration(
     `ALTER TABLE transfers DROP CONSTRAINT transfers_biz_type_check`,
     `ALTER TABLE transfers ADD CONSTRAINT transfers_biz_type_check CHECK (biz_type IN
        ('recharge', 'order_payment', 'order_refund', 'settlement_income', 'settlement_refund', 'platform_fee', 'adjustment',
-        'withdrawal', 'withdrawal_refund', 'withdrawal_payout'))`,
+        'withdrawal', 'withdrawal_refund', 'withdrawal_payout', 'refund_hold', 'refund_payout', 'refund_release'))`,
   ],
 );

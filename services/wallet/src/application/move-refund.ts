@@ -1,0 +1,58 @@
+import type { Identity } from '@market/shared/auth';
+import type { Tx } from '@market/shared/db';
+import { DomainError } from '@market/shared/errors';
+import { recordAudit } from '@market/shared/events';
+import { InsufficientBalance } from '../domain/errors';
+import { InsufficientFunds } from '../domain/ledger';
+import type { HoldTransfer } from '../domain/plan-withdrawal-move';
+import { planRefundMove, type RefundActor, type RefundEffect, type RefundMove, type RefundPlan } from '../domain/plan-refund-move';
+import { refundHoldAccounts } from '../domain/refund';
+import { recordTransfers } from '../persistence/ledger-repository';
+import { updateRefund, type RefundRow } from '../persistence/refund-repository';
+import type { WalletDeps } from './deps';
+import { toRefundView } from './refund-view';
+
+async function moveHold(tx: Tx, row: RefundRow, hold: HoldTransfer, now: Date) {
+  const amount = Number(row.amount);
+  const transfer = { ...refundHoldAccounts(row, hold), amount, orderId: null, paymentId: row.payment_id, refundId: row.id };
+  try {
+    await recordTransfers(tx, [transfer], now);
+  } catch (err) {
+    // only taking the amount from the user's balance can find it short; the hold always holds the amount
+    if (err instanceof InsufficientFunds && hold === 'take') throw new InsufficientBalance(err.balance, amount, 'refund');
+    throw err;
+  }
+}
+
+/**
+ * Carries out a plan's effects for `row` as it now stands, in the caller's transaction: the hold
+ * moves, the event and the audit entry (in `audited`'s name) are written. Sending the refund is
+ * the caller's, after the commit.
+ */
+export async function carryOutRefundEffects(deps: WalletDeps, tx: Tx, row: RefundRow, effects: RefundEffect[], audited: Identity | null, now: Date) {
+  for (const effect of effects) {
+    if (effect.kind === 'hold') await moveHold(tx, row, effect.transfer, now);
+    else if (effect.kind === 'audit') {
+      const detail = { ...effect.detail, kind: row.kind, payment_id: row.payment_id, provider: row.provider };
+      await recordAudit(deps.events, tx, audited, { action: effect.action, biz_type: 'refund', biz_id: row.id, detail });
+    } else if (effect.kind === 'event') await deps.events.publish(tx, effect.type, toRefundView(row));
+  }
+}
+
+/** Whether the plan has the refund sent once it has committed. */
+export const sendsRefund = (plan: RefundPlan) => plan.effects.some((e) => e.kind === 'send_refund');
+
+/**
+ * Moves a refund the caller holds locked as the state table plans it (domain/plan-refund-move): the
+ * state and its stamps are written and the plan's effects carried out, all in the caller's
+ * transaction. A refused move throws its refusal.
+ */
+export async function moveRefund(deps: WalletDeps, tx: Tx, row: RefundRow, move: RefundMove, actor: RefundActor, audited: Identity | null) {
+  const now = new Date();
+  const plan = planRefundMove(row, move, actor, now);
+  if (plan instanceof DomainError) throw plan;
+  const changes = plan.next !== row.status || Object.keys(plan.stamps).length > 0;
+  const moved = changes ? await updateRefund(tx, row.id, row.status, { ...plan.stamps, status: plan.next }) : row;
+  await carryOutRefundEffects(deps, tx, moved, plan.effects, audited, now);
+  return { row: moved, send: sendsRefund(plan) };
+}

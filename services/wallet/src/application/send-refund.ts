@@ -1,0 +1,111 @@
+import { DomainError } from '@market/shared/errors';
+import { planRefundMove, type RefundActor, type RefundMove } from '../domain/plan-refund-move';
+import { findPayment } from '../persistence/payment-repository';
+import { claimDueRefunds, claimRefund, findRefund, type RefundRow } from '../persistence/refund-repository';
+import type { WalletDeps } from './deps';
+import { moveRefund } from './move-refund';
+import type { RefundChannel, RefundOutcome } from './ports';
+
+/** The provider answering about a refund. */
+const PROVIDER: RefundActor = { kind: 'provider' };
+const SENDER: RefundActor = { kind: 'system' };
+
+/** The provider's answer about a refund, as a move of it. */
+function moveOf(answer: RefundOutcome): RefundMove {
+  switch (answer.outcome) {
+    case 'refunded':
+      return { name: 'refund_succeeded', refundedAt: answer.refundedAt, providerRefundId: answer.providerRefundId };
+    case 'failed':
+      return { name: 'refund_failed', reason: answer.reason };
+    case 'unknown':
+      return { name: 'refund_unknown' };
+    case 'not_found':
+      return { name: 'refund_not_found' };
+  }
+}
+
+/**
+ * Applies the provider's answer under the refund's lock; an answer for a refund no longer being sent
+ * changes nothing. True when the plan has the refund sent (again), which the caller does once the
+ * lock is released.
+ */
+async function applyAnswer(deps: WalletDeps, id: string, answer: RefundOutcome): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const row = await findRefund(tx, id, true);
+    if (!row) return false;
+    const move = moveOf(answer);
+    // a refusal here is a late answer for a refund already final
+    if (planRefundMove(row, move, PROVIDER, new Date()) instanceof DomainError) return false;
+    if (answer.outcome === 'failed') deps.log.warn({ refund_id: id, reason: answer.reason }, 'refund refused by the provider; hold released');
+    return (await moveRefund(deps, tx, row, move, PROVIDER, null)).send;
+  });
+}
+
+/** Records, before anything leaves, that the refund is being sent; true only for the one caller that moved it first. */
+async function markSending(deps: WalletDeps, id: string): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const row = await findRefund(tx, id, true);
+    if (!row || planRefundMove(row, { name: 'send' }, SENDER, new Date()) instanceof DomainError) return false;
+    await moveRefund(deps, tx, row, { name: 'send' }, SENDER, null);
+    return true;
+  });
+}
+
+/**
+ * One look at a refund approved or being sent. It is sent only by the caller that first moves it to
+ * `processing`, and that move is committed before the request leaves: after a crash, a timeout or a
+ * lost answer the outcome is asked about (query), never sent blind again. Only when the provider
+ * says it never received the refund is it sent again, under the same refund id, which the provider
+ * refunds once at most.
+ */
+async function look(deps: WalletDeps, row: RefundRow): Promise<void> {
+  const channel = deps.refunds.get(row.provider);
+  if (!channel) {
+    deps.log.error({ refund_id: row.id, provider: row.provider }, 'refund of a provider no longer enabled; waits');
+    return;
+  }
+  const payment = (await findPayment(deps.db, row.payment_id))!;
+  const send = () => sendTo(channel, row, { gatewayTxnId: payment.gateway_txn_id, paymentAmount: Number(payment.amount) });
+  const firstSend = row.status === 'approved' && (await markSending(deps, row.id));
+  const answer = firstSend ? await send() : await channel.query({ refundId: row.id, paymentId: row.payment_id });
+  if (await applyAnswer(deps, row.id, answer)) await applyAnswer(deps, row.id, await send());
+}
+
+function sendTo(channel: RefundChannel, row: RefundRow, payment: { gatewayTxnId: string | null; paymentAmount: number }) {
+  return channel.refund({
+    refundId: row.id,
+    paymentId: row.payment_id,
+    gatewayTxnId: payment.gatewayTxnId,
+    refundAmount: Number(row.amount),
+    paymentAmount: payment.paymentAmount,
+    reason: row.reason ?? '退款',
+  });
+}
+
+/** Sends (or asks about) one refund now, if it is due; answers it as it then stands. */
+export async function sendRefund(deps: WalletDeps, id: string): Promise<RefundRow> {
+  const claimed = await claimRefund(deps.db, id, new Date(), deps.refund.recheckMs);
+  if (claimed) {
+    try {
+      await look(deps, claimed);
+    } catch (err) {
+      deps.log.warn({ refund_id: id, err: { message: (err as Error).message } }, 'refund outcome not known yet; asked again later');
+    }
+  }
+  return (await findRefund(deps.db, id))!;
+}
+
+/** The periodic job: every refund approved or being sent whose next look is due gets one, until each is refunded or failed. */
+export async function resolveDueRefunds(deps: WalletDeps, now = new Date()): Promise<number> {
+  const ids = await claimDueRefunds(deps.db, now, deps.refund.recheckMs, 50);
+  for (const id of ids) {
+    const row = await findRefund(deps.db, id);
+    if (!row || (row.status !== 'approved' && row.status !== 'processing')) continue;
+    try {
+      await look(deps, row);
+    } catch (err) {
+      deps.log.warn({ refund_id: id, err: { message: (err as Error).message } }, 'refund outcome not known yet; asked again later');
+    }
+  }
+  return ids.length;
+}
