@@ -69,7 +69,16 @@ export const systemConfigValues = defineInternalRoute({
   callers: ['orders', 'wallet'],
   method: 'get',
   path: '/system-configs',
-  response: z.object({ items: z.array(z.object({ key: z.string(), value: z.unknown() })) }),
+  response: z.object({
+    items: z.array(
+      z.object({
+        key: z.string(),
+        value: z.unknown(),
+        // when admin last changed the value (null: never since seeded), so a reader keeps the newest (ADR 0052)
+        updated_at: Timestamp.nullable(),
+      }),
+    ),
+  }),
 });
 
 /** identity: the ordinary user who publishes open uploads for an admin, created once per admin. */

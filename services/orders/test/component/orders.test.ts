@@ -346,4 +346,18 @@ describe('orders alone: the configuration it takes from system_config.changed', 
     expect(cancelled!.data).toMatchObject({ status: 'cancelled', actor_id: null });
     expect(await orders.ok(getOrder, { params: { id: order.id }, as: renter })).toMatchObject({ status: 'cancelled', deadline_at: null });
   });
+
+  it('keeps the latest change of a value when an older change arrives after it', async () => {
+    const owner = asUser();
+    const renter = asUser();
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    // two changes of admin's, handled newest first (a retried or slower copy of the older one arrives late)
+    await orders.publish('system_config.changed', { key: 'order.payment_timeout_minutes', value: 2, updated_by: uuidv7(), updated_at: at(60_000) });
+    await orders.publish('system_config.changed', { key: 'order.payment_timeout_minutes', value: 600, updated_by: uuidv7(), updated_at: at(30_000) });
+    // handled after both: once an unverified renter may rent again, the two before it are applied
+    await changed('order.require_realname', false);
+    const attempt = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    const created = await eventually(attempt, (res) => res.status === 201);
+    expect(Date.parse(created.body.deadline_at) - Date.parse(created.body.created_at)).toBe(2 * 1000);
+  });
 });
