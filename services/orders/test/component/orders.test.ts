@@ -16,9 +16,12 @@ import {
   rejectCheckout,
   confirmCheckout,
   acceptCheckout,
+  adminCloseOrder,
+  adminMarkOrderAbnormal,
+  orderChargeStatus,
   type AnyRoute,
 } from '@market/contracts';
-import { asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
 import { Neighbourhood } from './fixtures';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400. */
@@ -173,6 +176,31 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     expect(paid!.data).toMatchObject({ status: 'pending_handoff', paid_at: world.charges.get(order.id)!.charged_at, amount: AMOUNT });
     expect(orders.neighbours.calls(chargeOrderEscrow).filter((c) => c.input.params.id === order.id)).toHaveLength(1);
     expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_handoff');
+  });
+
+  it('refuses the back office’s end of an unpaid order while its charge is open, so a charge that lands is recorded as the payment', async () => {
+    const { renter, order } = await newOrder();
+    // the wallet charges, the answer is lost, and the wallet cannot be asked for a while
+    const restoreCharge = orders.neighbours.answer(chargeOrderEscrow, ({ params, body }) => {
+      world.charges.set(params.id, { order_id: params.id, payment_id: uuidv7(), renter_id: body.renter_id, amount: body.amount, charged_at: new Date().toISOString() });
+      return refuse(503, 'answer lost');
+    });
+    const restoreStatus = orders.neighbours.answer(orderChargeStatus, () => refuse(503, 'wallet down'));
+    try {
+      expect((await orders.call(payOrder, { params: { id: order.id }, as: renter }).finally(restoreCharge)).status).toBe(503);
+      const admin = asAdmin();
+      for (const route of [adminMarkOrderAbnormal, adminCloseOrder]) {
+        const refused = await orders.call(route, { params: { id: order.id }, body: { reason: 'suspected fraud' }, as: admin });
+        expect([refused.status, refused.body.code]).toEqual([409, 'CHARGE_PENDING']);
+      }
+      expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_payment');
+    } finally {
+      restoreStatus();
+    }
+    // the wallet answers again: the reconciler records the charge, and the back office may decide on a paid order
+    await orders.awaitPublished('order.paid', (e) => e.data.order_id === order.id);
+    const held = await orders.ok(adminMarkOrderAbnormal, { params: { id: order.id }, body: { reason: 'suspected fraud' }, as: asAdmin() });
+    expect(held).toMatchObject({ status: 'abnormal', paid_at: world.charges.get(order.id)!.charged_at });
   });
 
   it('moves one of twenty concurrent pays and replays a repeated Idempotency-Key without a second move', async () => {
