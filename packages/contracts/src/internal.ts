@@ -5,7 +5,7 @@ import type { InternalCaller } from './routing';
 import { Listing, ListingStatus, REFUSED_DELIVERY_BYTES_KEPT } from './api/catalog';
 import { FileContentType, FileScene } from './api/files';
 import { RealnameStatus } from './api/identity';
-import { LedgerEntry } from './api/wallet';
+import { LedgerEntry, LedgerVerification } from './api/wallet';
 import { OrderEscrowView, OrderPayment, OrderStatus } from './api/orders';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -382,6 +382,20 @@ export const escrowMoneyFacts = defineInternalRoute({
   }),
 });
 
+/**
+ * wallet: the double-entry checks of its ledger (every movement balances, each balance is its
+ * entries, escrow and revenue accounts, every kind of hold account), the same `npm run wallet:verify`
+ * prints; the back office's money check includes them. Read-only, read from one snapshot.
+ */
+export const ledgerVerification = defineInternalRoute({
+  id: 'ledgerVerification',
+  service: 'wallet',
+  callers: ['admin'],
+  method: 'get',
+  path: '/money/ledger-check',
+  response: LedgerVerification,
+});
+
 /** wallet: recharges not credited exactly once by their amount (and payments credited that are not succeeded recharges); empty when all agree. */
 export const rechargeDiscrepancies = defineInternalRoute({
   id: 'rechargeDiscrepancies',
@@ -453,5 +467,6 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   walletStats,
   orderMoneyFacts,
   escrowMoneyFacts,
+  ledgerVerification,
   rechargeDiscrepancies,
 ];

@@ -80,6 +80,7 @@ describe('route contracts', () => {
         'POST /api/admin/admins/{id}/enable',
         'POST /api/admin/admins/{id}/password',
         'POST /api/admin/me/password',
+        'POST /api/admin/money-check',
         'POST /api/admin/orders/{id}/handoff-records/reveal',
         'PUT /api/admin/admins/{id}/roles',
         'POST /api/notifications/read-all',
