@@ -164,8 +164,6 @@ export async function findLedgerDifferences(db: Queryable): Promise<LedgerDiffer
   return differences;
 }
 
-export const LEDGER_CHECKS = CHECKS.map((c) => c.check);
-
 /**
  * The ledger verification `npm run wallet:verify` prints and the internal route answers (so the back
  * office's money check reports the same): how many rules were checked and each that does not hold.
