@@ -19,9 +19,11 @@ import {
   adminCloseOrder,
   adminMarkOrderAbnormal,
   orderChargeStatus,
+  systemConfigValues,
   type AnyRoute,
+  type InternalResult,
 } from '@market/contracts';
-import { asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
 import { Neighbourhood } from './fixtures';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400. */
@@ -387,5 +389,50 @@ describe('orders alone: the configuration it takes from system_config.changed', 
     const attempt = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
     const created = await eventually(attempt, (res) => res.status === 201);
     expect(Date.parse(created.body.deadline_at) - Date.parse(created.body.created_at)).toBe(2 * 1000);
+  });
+});
+
+describe('orders alone: the configuration it reads from admin at start', () => {
+  let orders: Component;
+  const world = new Neighbourhood();
+  // admin is still starting: the loader retries until it answers
+  let adminAnswers: () => InternalResult<typeof systemConfigValues> | ReturnType<typeof refuse> = () => refuse(503, 'admin is starting');
+
+  beforeAll(async () => {
+    orders = await startComponent('orders', {
+      answers: [...world.answers(), answer(systemConfigValues, () => adminAnswers())],
+      env: { ORDER_MINUTE_MS: '1000', SETTINGS_RETRY_MS: '200' },
+    });
+  });
+  afterEach(() => orders.verify());
+  afterAll(() => orders?.stop());
+
+  it('keeps a change that arrived while it waited over an older value admin answers later', async () => {
+    const owner = asUser();
+    const renter = asUser();
+    const changedAt = Date.now();
+    await orders.publish('system_config.changed', {
+      key: 'order.payment_timeout_minutes',
+      value: 2,
+      updated_by: uuidv7(),
+      updated_at: new Date(changedAt).toISOString(),
+    });
+    const order = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    const timeout = (res: Awaited<ReturnType<typeof order>>) => Date.parse(res.body.deadline_at) - Date.parse(res.body.created_at);
+    await eventually(order, (res) => res.status === 201 && timeout(res) === 2 * 1000);
+
+    // admin answers at last, with values read before that change (and a newer one of another key)
+    adminAnswers = () => ({
+      items: [
+        { key: 'order.payment_timeout_minutes', value: 600, updated_at: new Date(changedAt - 60_000).toISOString() },
+        { key: 'order.require_realname', value: true, updated_at: new Date(changedAt + 1_000).toISOString() },
+      ],
+    });
+    // the loader's one transaction has committed once an unverified renter is refused
+    const refused = await eventually(order, (res) => res.status === 403);
+    expect(refused.body.code).toBe('REALNAME_REQUIRED');
+    world.standing.set(renter.sub, { realname_status: 'verified' });
+    const created = await order();
+    expect([created.status, timeout(created)]).toEqual([201, 2 * 1000]);
   });
 });
