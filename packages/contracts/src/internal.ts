@@ -5,7 +5,7 @@ import type { InternalCaller } from './routing';
 import { Listing, ListingStatus, REFUSED_DELIVERY_BYTES_KEPT } from './api/catalog';
 import { FileContentType, FileScene } from './api/files';
 import { RealnameStatus } from './api/identity';
-import { LedgerEntry } from './api/wallet';
+import { LedgerEntry, LedgerVerification } from './api/wallet';
 import { OrderEscrowView, OrderPayment, OrderStatus } from './api/orders';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -69,7 +69,16 @@ export const systemConfigValues = defineInternalRoute({
   callers: ['orders', 'wallet'],
   method: 'get',
   path: '/system-configs',
-  response: z.object({ items: z.array(z.object({ key: z.string(), value: z.unknown() })) }),
+  response: z.object({
+    items: z.array(
+      z.object({
+        key: z.string(),
+        value: z.unknown(),
+        // when admin last changed the value (null: never since seeded), so a reader keeps the newest (ADR 0052)
+        updated_at: Timestamp.nullable(),
+      }),
+    ),
+  }),
 });
 
 /** identity: the ordinary user who publishes open uploads for an admin, created once per admin. */
@@ -373,6 +382,20 @@ export const escrowMoneyFacts = defineInternalRoute({
   }),
 });
 
+/**
+ * wallet: the double-entry checks of its ledger (every movement balances, each balance is its
+ * entries, escrow and revenue accounts, every kind of hold account), the same `npm run wallet:verify`
+ * prints; the back office's money check includes them. Read-only, read from one snapshot.
+ */
+export const ledgerVerification = defineInternalRoute({
+  id: 'ledgerVerification',
+  service: 'wallet',
+  callers: ['admin'],
+  method: 'get',
+  path: '/money/ledger-check',
+  response: LedgerVerification,
+});
+
 /** wallet: recharges not credited exactly once by their amount (and payments credited that are not succeeded recharges); empty when all agree. */
 export const rechargeDiscrepancies = defineInternalRoute({
   id: 'rechargeDiscrepancies',
@@ -444,5 +467,6 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   walletStats,
   orderMoneyFacts,
   escrowMoneyFacts,
+  ledgerVerification,
   rechargeDiscrepancies,
 ];

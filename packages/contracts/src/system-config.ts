@@ -52,3 +52,26 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
 export function isSystemConfigKey(key: string): key is SystemConfigKey {
   return Object.prototype.hasOwnProperty.call(SYSTEM_CONFIG_SCHEMAS, key);
 }
+
+/** A configuration value with the time admin last changed it (null: never changed since it was seeded). */
+export interface SystemConfigChange {
+  value: unknown;
+  updated_at: string | null;
+}
+
+/**
+ * Whether `incoming` replaces the copy a service holds (ADR 0052). Changes reach a service out of
+ * order (a retried event, two changes handled at once, the start-up read racing an event), so the
+ * later change wins whatever order its copies arrive in. A copy held without a change time (stored
+ * before times were kept) gives way to whatever admin says; a value admin never changed gives way to
+ * any change; at equal times a value never replaces itself, and of two different values the one
+ * whose JSON text sorts last wins, so every service settles on the same value.
+ */
+export function supersedesConfig(incoming: SystemConfigChange, stored: SystemConfigChange | null): boolean {
+  if (stored === null || stored.updated_at === null) return true;
+  if (incoming.updated_at === null) return false;
+  const incomingAt = Date.parse(incoming.updated_at);
+  const storedAt = Date.parse(stored.updated_at);
+  if (incomingAt !== storedAt) return incomingAt > storedAt;
+  return JSON.stringify(incoming.value) > JSON.stringify(stored.value);
+}

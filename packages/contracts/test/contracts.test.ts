@@ -15,6 +15,7 @@ import {
 import { allInternalRoutes } from '../src/internal';
 import { eventDataSchemas } from '../src/events';
 import { ownerOf } from '../src/routing';
+import { supersedesConfig } from '../src/system-config';
 import type { z } from '../src/zod';
 
 // The specification's lists, kept in the repository (docs/api) so a clone tests on its own.
@@ -79,6 +80,7 @@ describe('route contracts', () => {
         'POST /api/admin/admins/{id}/enable',
         'POST /api/admin/admins/{id}/password',
         'POST /api/admin/me/password',
+        'POST /api/admin/money-check',
         'POST /api/admin/orders/{id}/handoff-records/reveal',
         'PUT /api/admin/admins/{id}/roles',
         'POST /api/notifications/read-all',
@@ -258,5 +260,22 @@ describe('internal route contracts', () => {
       const named = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       expect(Object.keys(r.params?.shape ?? {})).toEqual(named);
     }
+  });
+});
+
+describe('configuration changes, newest wins', () => {
+  const at = (s: string) => `2026-11-27T10:00:0${s}.000Z`;
+
+  it('keeps the later change whatever order the copies arrive in, and settles equal times the same way everywhere', () => {
+    expect(supersedesConfig({ value: 300, updated_at: at('1') }, { value: 700, updated_at: at('2') })).toBe(false);
+    expect(supersedesConfig({ value: 700, updated_at: at('2') }, { value: 300, updated_at: at('1') })).toBe(true);
+    expect(supersedesConfig({ value: 700, updated_at: at('2') }, null)).toBe(true);
+    // a copy stored without a time gives way; a value admin never changed gives way to any change
+    expect(supersedesConfig({ value: 300, updated_at: null }, { value: 700, updated_at: null })).toBe(true);
+    expect(supersedesConfig({ value: 300, updated_at: null }, { value: 700, updated_at: at('1') })).toBe(false);
+    // equal times: never the same value again, and of two values the same one whichever came first
+    expect(supersedesConfig({ value: 700, updated_at: at('2') }, { value: 700, updated_at: at('2') })).toBe(false);
+    const [a, b] = [{ value: 300, updated_at: at('2') }, { value: 700, updated_at: at('2') }];
+    expect([supersedesConfig(a, b), supersedesConfig(b, a)]).toEqual([false, true]);
   });
 });

@@ -16,6 +16,8 @@ export const adminEnv = {
   ADMIN_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   /** how often money:verify runs as a job, alerting on each mismatch (log line + audit entry) */
   MONEY_VERIFY_INTERVAL_MS: z.coerce.number().int().min(50).max(86_400_000).default(600_000),
+  /** how old the latest money check may be for GET /api/admin/money-check to answer it instead of running the check again */
+  MONEY_CHECK_MAX_AGE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /** how long after an order ends its escrow may still be held before money:verify reports it */
   MONEY_SETTLEMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(600_000),
   /** failed logins in a row at one username over every address before the account itself is locked, with an alert */

@@ -93,7 +93,9 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
 
       const values = await internal('/internal/system-configs', 'orders');
       expect(values.status).toBe(200);
-      expect(values.body.items).toContainEqual({ key: 'order.payment_timeout_minutes', value: 20 });
+      // with the change time, so a service keeping a copy keeps the newest (ADR 0052)
+      expect(values.body.items).toContainEqual({ key: 'order.payment_timeout_minutes', value: 20, updated_at: res.body.updated_at });
+      expect(values.body.items).toContainEqual({ key: 'order.receive_timeout_minutes', value: DEFAULTS['order.receive_timeout_minutes'], updated_at: null });
       expect(values.body.items).toHaveLength(Object.keys(DEFAULTS).length);
     });
 
@@ -112,6 +114,8 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
         client.put('/api/admin/system-configs/order.handoff_timeout_minutes', { value: 60 }, otherToken),
       ]);
       expect(results.map((r) => r.status)).toEqual([200, 200]);
+      // however close together, two changes never share a change time: services keep the later one (ADR 0052)
+      expect(results[0]!.body.updated_at).not.toBe(results[1]!.body.updated_at);
       const list = await client.get('/api/admin/system-configs', token);
       const row = list.body.items.find((i: { key: string }) => i.key === 'order.handoff_timeout_minutes');
       const last = results.map((r) => r.body).sort((a, b) => a.updated_at.localeCompare(b.updated_at)).pop();

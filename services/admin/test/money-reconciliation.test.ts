@@ -69,6 +69,15 @@ describe('money:verify rules', () => {
     ]);
   });
 
+  it('excuses a charge whose outcome orders has not learnt only while the order waits for payment', () => {
+    // an order held abnormal while its charge was open: the charge landed, the order is not paid
+    const stranded = order({ status: 'abnormal', paid: false, charge_pending: true });
+    const waiting = order({ status: 'pending_payment', paid: false, charge_pending: true });
+    expect(check([stranded, waiting], [escrow(stranded), escrow(waiting)])).toEqual([
+      { check: 'the wallet charged an order that is not paid', id: stranded.order_id, fen: 7400, detail: 'order abnormal, escrow held' },
+    ]);
+  });
+
   it('does not report what changed while it read: a charge or a payout after the orders were read', () => {
     const paidLate = order({ status: 'pending_payment', paid: false });
     const endedLate = order();

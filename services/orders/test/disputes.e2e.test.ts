@@ -313,6 +313,46 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     }
   });
 
+  it('refuses the second of two admins whose decision waited for the first one’s commit, though it arrived after the first was planned', async () => {
+    const second = await market.anotherAdmin(`cmt${Date.now() % 100_000}`);
+    const { order, renter } = await orderIn('in_use');
+    const schema = stack.services.orders!.ctx.schema;
+    const locker = new Client({ connectionString: String(stack.env.DATABASE_URL) });
+    await locker.connect();
+    try {
+      // the first decision is planned and holds the order, but cannot commit yet: its outbox write waits
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${schema}".outbox IN EXCLUSIVE MODE`);
+      const [{ pid }] = (await locker.query('SELECT pg_backend_pid() AS pid')).rows;
+      // the first decision waiting to write its outbox rows (behind this lock), and a move waiting for the order behind it
+      const waiting = async () =>
+        (
+          await locker.query(
+            `WITH first AS (SELECT pid FROM pg_locks WHERE NOT granted AND mode = 'RowExclusiveLock' AND relation = $2::regclass AND $1 = ANY(pg_blocking_pids(pid)))
+             SELECT (SELECT count(*) FROM first)::int AS planned,
+                    (SELECT count(*) FROM pg_stat_activity WHERE pg_blocking_pids(pid) && ARRAY(SELECT pid FROM first))::int AS queued`,
+            [pid, `"${schema}".outbox`],
+          )
+        ).rows[0] as { planned: number; queued: number };
+      const marked = market.client.post(`/api/admin/orders/${order.id}/mark-abnormal`, { reason: 'hold it' }, adminToken);
+      await eventually(waiting, (w) => w.planned === 1);
+      // the second arrives now, after the first was planned, and waits for the order's lock
+      const closed = market.client.post(`/api/admin/orders/${order.id}/close`, { reason: 'refund it' }, second.token);
+      await eventually(waiting, (w) => w.queued === 1);
+      await locker.query('COMMIT');
+      const answers = [await marked, await closed];
+      expect(answers.map((a) => [a.status, a.body.code ?? a.body.status])).toEqual([
+        [200, 'abnormal'],
+        [409, 'ORDER_CHANGED'],
+      ]);
+      expect(await market.status(order.id, renter)).toBe('abnormal');
+      expect(await market.ordersEvents('order.closed', order.id)).toHaveLength(0);
+      expect(await market.balance(renter)).toEqual(expect.objectContaining({ available: FUNDS - AMOUNT, frozen: AMOUNT }));
+    } finally {
+      await locker.end();
+    }
+  });
+
   it('closes an abnormal order with a breakdown, split at the order’s rate; refuses a breakdown for an unpaid order or one that breaks the checkout rules', async () => {
     const { owner, renter, order } = await orderIn('in_use');
     expect((await market.client.post(`/api/admin/orders/${order.id}/mark-abnormal`, { reason: 'review' }, adminToken)).status).toBe(200);
@@ -495,7 +535,7 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     const admin = internalClientAs(stack, 'admin');
     await eventually(
       () => verifyMoney(admin, 600_000),
-      (mismatches) => mismatches.length === 0,
+      (found) => found.mismatches.length === 0 && found.ledger.differences.length === 0,
     );
     const clean = await moneyVerifyScript();
     expect(clean.stdout).toContain('orders and wallet agree');
@@ -511,7 +551,7 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
       `jsonb_set(jsonb_set(checkout, '{owner_income}', to_jsonb((checkout->>'owner_income')::int - ${fen})), '{refund}', to_jsonb((checkout->>'refund')::int + ${fen}))`;
     await ordersDb.query(`UPDATE orders SET checkout = ${shift(100)} WHERE id = $1`, [order.id]);
     try {
-      const found = await verifyMoney(admin, 600_000);
+      const found = (await verifyMoney(admin, 600_000)).mismatches;
       expect(found).toEqual([
         expect.objectContaining({ id: order.id, fen: 200, check: 'an ended order’s escrow is paid out exactly as its checkout or arbitration says' }),
       ]);
@@ -535,7 +575,7 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
     } finally {
       await ordersDb.query(`UPDATE orders SET checkout = ${shift(-100)} WHERE id = $1`, [order.id]);
     }
-    expect(await verifyMoney(admin, 600_000)).toEqual([]);
+    expect(await verifyMoney(admin, 600_000)).toEqual({ mismatches: [], ledger: { checks: expect.any(Number), differences: [] } });
     // gone, so forgotten: were it to come back, it would be raised again
     await eventually(async () => adminDb.query(`SELECT 1 FROM money_mismatches WHERE subject_id = $1`, [order.id]), (rows: any[]) => rows.length === 0);
   });

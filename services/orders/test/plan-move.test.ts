@@ -55,6 +55,7 @@ function orderIn(state: OrderState, over: Partial<Order> = {}): Order {
     credentials_checked_at: null,
     fee_rate_bps: paid ? 1000 : null,
     overdue_alerted_at: null,
+    version: 3,
     ...over,
   };
 }
@@ -84,10 +85,10 @@ function moveOf(type: MoveType, state: OrderState): Move {
     case 'arbitrate_complete':
     case 'arbitrate_close':
     case 'arbitrate_mark_abnormal':
-      return { type, dispute: OPEN_DISPUTE, note: 'decided on the evidence', arrivedAt: NOW };
+      return { type, dispute: OPEN_DISPUTE, note: 'decided on the evidence', seen: { status: state, version: 3 } };
     case 'admin_close':
     case 'admin_mark_abnormal':
-      return { type, openDispute, reason: 'fraud suspected', arrivedAt: NOW };
+      return { type, openDispute, reason: 'fraud suspected', seen: { status: state, version: 3 } };
     default:
       return { type };
   }
@@ -97,7 +98,9 @@ function moveOf(type: MoveType, state: OrderState): Move {
  * docs/rules.md §4 written out by hand, one line per (state, move): who may make it, where it leads, what
  * it publishes and which audit entries it writes ("-" for none). Independent of the state table on
  * purpose: every cell of planMove is checked against this. A disputed or abnormal order's deadline
- * here is the first one (the back office is alerted; the second is tested below).
+ * here is the first one (the back office is alerted; the second is tested below). An unpaid order
+ * here has no charge open; while one is, the back office's two moves from pending_payment are
+ * refused (409 CHARGE_PENDING, the listing after this one).
  */
 const EXPECTED = `
 pending_payment             pay                      renter,system  pending_handoff             order.paid                           order.pay
@@ -146,6 +149,20 @@ disputed                    admin_mark_abnormal      admin          abnormal    
 abnormal                    timeout                  system         abnormal                    ops.alert                            order.overdue
 abnormal                    admin_close              admin          closed                      order.closed                         order.admin_close
 `;
+
+/** pending_payment while the wallet's answer to a charge is unknown: the cells that differ from the listing above. */
+const CHARGE_OPEN = `
+pending_payment             admin_close              admin          CHARGE_PENDING
+pending_payment             admin_mark_abnormal      admin          CHARGE_PENDING
+`;
+const chargeOpen = new Map(
+  CHARGE_OPEN.trim()
+    .split('\n')
+    .map((line) => {
+      const [from, move, role, refused] = line.trim().split(/\s+/);
+      return [`${from} ${move} ${role}`, refused!];
+    }),
+);
 
 /**
  * Who ever makes each move, from any state (docs/rules.md §4's actor column). A handoff record is the
@@ -236,6 +253,21 @@ describe('planMove', () => {
         });
       }
     }
+  });
+
+  it('refuses the back office’s end of an unpaid order while its charge is open, and nothing else of it', () => {
+    const charging = orderIn('pending_payment', { charge_requested_at: ENTERED, charge_deadline_at: new Date(ENTERED.getTime() + 30_000) });
+    for (const move of MOVE_TYPES) {
+      for (const role of ROLES) {
+        const outcome = planMove(charging, moveOf(move, 'pending_payment'), by(role), NOW, CONFIG);
+        const got = outcome.ok ? { to: outcome.plan.to } : { refused: outcome.refusal.code };
+        const refused = chargeOpen.get(`pending_payment ${move} ${role}`);
+        const { events: _events, audits: _audits, ...table } = expectedOutcome('pending_payment', move, role) as { to?: OrderState; refused?: string; events?: string[]; audits?: string[] };
+        const cell = `pending_payment with a charge open: ${move} by ${role}`;
+        expect({ cell, ...got }).toEqual({ cell, ...(refused ? { refused } : table) });
+      }
+    }
+    expect(refusal(charging, moveOf('admin_mark_abnormal', 'pending_payment'), 'admin')).toMatchObject({ code: 'CHARGE_PENDING', kind: 'transient' });
   });
 
   it('has a timed move exactly where an order has a deadline, so the scan never claims an order it cannot move', () => {
@@ -408,17 +440,20 @@ describe('planMove', () => {
   });
 
   it('decides an admin’s move on the order as the admin saw it, and splits only a paid order validly', () => {
-    const close = { type: 'admin_close' as const, openDispute: null, reason: 'fraud suspected', arrivedAt: NOW };
-    expect(refusal(orderIn('in_use', { status_changed_at: new Date(NOW.getTime() + 1) }), close, 'admin')).toEqual({
+    const close = { type: 'admin_close' as const, openDispute: null, reason: 'fraud suspected', seen: { status: 'in_use' as const, version: 3 } };
+    // another move committed between the request's read and its lock: a new version, whatever the clocks said
+    expect(refusal(orderIn('in_use', { version: 4 }), close, 'admin')).toEqual({
       code: 'ORDER_CHANGED',
-      message: 'the order became in_use while this decision waited; look at it again',
+      message: 'the order changed (it is in_use now) while this decision waited; look at it again',
       kind: 'transient',
     });
+    expect(refusal(orderIn('closed', { version: 4 }), close, 'admin')).toMatchObject({ code: 'ORDER_CHANGED' });
     expect(refusal(orderIn('in_use'), { ...close, expectedStatus: 'disputed' }, 'admin')).toMatchObject({
       code: 'ORDER_CHANGED',
       message: 'the order is in_use, not disputed; look at it again',
     });
-    expect(refusal(orderIn('pending_payment'), { ...close, breakdown: { consumption: 0, deposit_deduction: 0 } }, 'admin')).toMatchObject({
+    const unpaidClose = { ...close, seen: { status: 'pending_payment' as const, version: 3 } };
+    expect(refusal(orderIn('pending_payment'), { ...unpaidClose, breakdown: { consumption: 0, deposit_deduction: 0 } }, 'admin')).toMatchObject({
       code: 'INVALID_STATE',
       message: 'the order was never paid; there is nothing to split',
     });
@@ -430,8 +465,8 @@ describe('planMove', () => {
     expect(refunded.changes.checkout).toEqual({ consumption: 0, deposit_deduction: 0, refund: 6600, owner_income: 0, platform_fee: 0, reason: 'fraud suspected', evidence_keys: [] });
     expect(refunded.events[0]!.data).toMatchObject({ reason: 'fraud suspected', actor_id: ADMIN, refund: 6600 });
     // an unpaid order closes with the figures on the event only; marking abnormal holds the escrow
-    expect(plan(orderIn('pending_payment'), close, 'admin').changes.checkout).toBeUndefined();
-    const held = plan(orderIn('disputed'), { ...close, type: 'admin_mark_abnormal', openDispute: OPEN_DISPUTE }, 'admin');
+    expect(plan(orderIn('pending_payment'), unpaidClose, 'admin').changes.checkout).toBeUndefined();
+    const held = plan(orderIn('disputed'), { ...close, type: 'admin_mark_abnormal', openDispute: OPEN_DISPUTE, seen: { status: 'disputed', version: 3 } }, 'admin');
     expect(held.changes.checkout).toBeUndefined();
     expect(held.resolveDispute).toEqual({ id: OPEN_DISPUTE.id, result: 'mark_abnormal', note: 'fraud suspected', at: NOW });
     expect(held.events[1]!.data).toMatchObject({ resolved_by: ADMIN, breakdown: null });
@@ -440,11 +475,11 @@ describe('planMove', () => {
   it('arbitrates only an open dispute, settling by the breakdown, the parties’ figures or the full rent', () => {
     const decided = { ...OPEN_DISPUTE, status: 'resolved' as const, result: 'close' as const };
     // refused for the dispute first, whatever the order's state now
-    expect(refusal(orderIn('closed'), { type: 'arbitrate_complete', dispute: decided, note: 'again', arrivedAt: NOW }, 'admin')).toMatchObject({
+    expect(refusal(orderIn('closed'), { type: 'arbitrate_complete', dispute: decided, note: 'again', seen: { status: 'disputed', version: 3 } }, 'admin')).toMatchObject({
       code: 'INVALID_STATE',
       message: 'dispute is resolved (close); cannot arbitrate',
     });
-    const complete = { type: 'arbitrate_complete' as const, dispute: OPEN_DISPUTE, note: 'decided', arrivedAt: NOW };
+    const complete = { type: 'arbitrate_complete' as const, dispute: OPEN_DISPUTE, note: 'decided', seen: { status: 'disputed' as const, version: 3 } };
     expect(plan(orderIn('disputed', { checkout: RENTERS_CHECKOUT }), complete, 'admin').changes.checkout).toEqual({ ...RENTERS_CHECKOUT, reason: 'decided' });
     expect(plan(orderIn('disputed', { checkout: null }), complete, 'admin').changes.checkout).toMatchObject({ consumption: 1600, platform_fee: 160 });
     const split = plan(orderIn('disputed'), { ...complete, type: 'arbitrate_close', breakdown: { consumption: 400, deposit_deduction: 200 } }, 'admin');

@@ -1,11 +1,12 @@
 import { Client } from 'pg';
 import { z } from '@market/contracts';
 import { baseEnvShape, loadConfig } from '@market/shared/config';
-import { findLedgerDifferences, LEDGER_CHECKS } from './persistence/ledger-audit';
+import { verifyLedger } from './persistence/ledger-audit';
 
 /**
  * `npm run wallet:verify`: proves the ledger on a live database (the wallet schema, read-only) and
- * exits 1 on any difference, 2 when it cannot check at all.
+ * exits 1 on any difference, 2 when it cannot check at all. It prints what the wallet's internal
+ * route answers the back office's money check (`verifyLedger`, one snapshot), with the schema.
  */
 async function main() {
   const config = loadConfig({
@@ -16,10 +17,10 @@ async function main() {
   await client.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const differences = await findLedgerDifferences({ query: async (sql, params) => (await client.query(sql, params)).rows });
+    const verification = await verifyLedger({ query: async (sql, params) => (await client.query(sql, params)).rows });
     await client.query('COMMIT');
-    process.stdout.write(`${JSON.stringify({ schema: config.DB_SCHEMA, checks: LEDGER_CHECKS.length, differences }, null, 2)}\n`);
-    return differences.length === 0 ? 0 : 1;
+    process.stdout.write(`${JSON.stringify({ schema: config.DB_SCHEMA, ...verification }, null, 2)}\n`);
+    return verification.differences.length === 0 ? 0 : 1;
   } finally {
     await client.end();
   }

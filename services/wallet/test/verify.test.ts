@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow } from '@market/contracts';
 import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
@@ -118,8 +119,30 @@ describe('wallet:verify', () => {
       `INSERT INTO refunds (id, payment_id, user_id, provider, kind, amount, status, next_check_at, created_at${status === 'refunded' ? ', finished_at' : ''})
        SELECT '${refundId}', id, user_id, provider, 'user_request', 100, '${status}', now(), now()${status === 'refunded' ? ', now()' : ''} FROM payments WHERE status = 'succeeded' LIMIT 1`;
     const remove = `DELETE FROM refunds WHERE id = '${refundId}'`;
-    await expectCaught(insert('approved'), remove, /refund approved or being sent holds exactly its amount/);
+    await expectCaught(insert('approved'), remove, /a refund that is open \(approved, processing\) holds exactly its amount in its refund_hold account/);
     await expectCaught(insert('refunded'), remove, /a refunded one paid out once/);
+  });
+
+  it('checks every kind of hold account: money held for nothing the wallet has, and a hold kind the check does not know', async () => {
+    await expectCaught(
+      `INSERT INTO accounts (key, kind, owner_id, balance) VALUES ('withdrawal:0193a000-0000-7000-8000-00000000dead', 'withdrawal_hold', NULL, 5)`,
+      `DELETE FROM accounts WHERE key = 'withdrawal:0193a000-0000-7000-8000-00000000dead'`,
+      /withdrawal_hold account only for a withdrawal the wallet has/,
+    );
+    // a kind of hold added to the ledger (a deposit held for a dispute, say) without its entry in the check's list
+    const client = new Client({ connectionString: env.DATABASE_URL, options: `-c search_path=${env.DB_SCHEMA}` });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`ALTER TABLE accounts DROP CONSTRAINT accounts_kind_check`);
+      await client.query(`INSERT INTO accounts (key, kind, owner_id, balance) VALUES ('dispute:0193a000-0000-7000-8000-00000000beef', 'dispute_hold', NULL, 0)`);
+      const differences = await findLedgerDifferences({ query: async (sql, params) => (await client.query(sql, params)).rows });
+      expect(differences).toEqual([{ check: 'every hold account is of a kind the ledger check knows', rows: [{ key: 'dispute:0193a000-0000-7000-8000-00000000beef', kind: 'dispute_hold', balance: '0' }] }]);
+    } finally {
+      await client.query('ROLLBACK');
+      await client.end();
+    }
+    expect(await findLedgerDifferences(db())).toEqual([]);
   });
 
   it('catches platform revenue that is not a platform fee, and fees that left their revenue accounts unaccounted', async () => {

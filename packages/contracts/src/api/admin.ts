@@ -2,6 +2,7 @@ import { EmptyBody, IdParams, PageQuery, Page, Timestamp, Id } from '../common';
 import { z } from '../zod';
 import { AdminPermission, AdminRole, ADMIN_ROLES } from '../permissions';
 import { defineRoute } from './route';
+import { LedgerVerification } from './wallet';
 
 export const AdminStatus = z.enum(['active', 'disabled']);
 
@@ -416,10 +417,17 @@ export const MoneyMismatch = z
 
 export const MoneyCheck = z
   .object({
-    checked_at: Timestamp,
+    checked_at: Timestamp.openapi({ description: 'when the check read the services (the answer may be up to a minute old: see GET)' }),
     mismatches: z.array(MoneyMismatch).openapi({ description: 'empty when orders and wallet agree' }),
+    ledger: LedgerVerification.openapi({ description: 'the wallet’s double-entry checks, as `npm run wallet:verify` prints them' }),
   })
   .openapi('MoneyCheck');
+
+const MONEY_CHECK_RULES =
+  'The check the periodic job and `npm run money:verify` run: across orders and the wallet (every paid order charged once, every ended ' +
+  'order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with ' +
+  'their payments), read through the services’ internal APIs, and the wallet’s own ledger (`ledger`: everything sums to zero, each ' +
+  'balance is its entries, escrow and revenue accounts, every kind of hold account), the same checks `npm run wallet:verify` prints. ';
 
 export const getMoneyCheck = defineRoute({
   id: 'getMoneyCheck',
@@ -428,14 +436,32 @@ export const getMoneyCheck = defineRoute({
   path: '/api/admin/money-check',
   auth: 'admin',
   permission: 'ledger.read',
-  summary: 'Run money:verify now: every disagreement between the orders and the wallet',
+  summary: 'The latest money check: every disagreement between the orders and the wallet, and in the wallet’s ledger',
   description:
-    'The check the periodic job and `npm run money:verify` run (every paid order charged once, every ended order’s escrow paid out ' +
-    'as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), ' +
-    'read through the services’ internal APIs at the time of the call. It writes nothing (the periodic job raises `money.mismatch` ' +
-    'audit entries). 502/503 when orders or the wallet cannot answer.',
+    MONEY_CHECK_RULES +
+    'Answers the latest result (of the periodic job, an earlier GET or a POST) while it is under a minute old (`checked_at` says when ' +
+    'it was read), and runs the check again only when it is older, so reloading a page never costs a full reconciliation; ask for a ' +
+    'fresh run with POST. Writes no audit entry (the periodic job raises `money.mismatch`). 502/503 when a check is due and orders or ' +
+    'the wallet cannot answer.',
   tags: ['admin-dashboard'],
   success: { status: 200, description: 'the mismatches found, if any', schema: MoneyCheck },
+  errors: [401, 403, 502, 503],
+});
+
+export const runMoneyCheck = defineRoute({
+  id: 'runMoneyCheck',
+  service: 'admin',
+  method: 'post',
+  path: '/api/admin/money-check',
+  auth: 'admin',
+  permission: 'ledger.read',
+  summary: 'Run the money check now, whatever the age of the latest result',
+  description:
+    MONEY_CHECK_RULES +
+    'Runs at once and answers the fresh result, which GET answers from then on. Same permission as GET. 502/503 when orders or the ' +
+    'wallet cannot answer.',
+  tags: ['admin-dashboard'],
+  success: { status: 200, description: 'the mismatches found now, if any', schema: MoneyCheck },
   errors: [401, 403, 502, 503],
 });
 
@@ -456,4 +482,5 @@ export const adminRoutes = [
   updateSystemConfig,
   listAuditLogs,
   getMoneyCheck,
+  runMoneyCheck,
 ];

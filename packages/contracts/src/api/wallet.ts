@@ -353,3 +353,19 @@ export const walletRoutes = [
   completeSandboxPayment,
   adminListLedger,
 ];
+
+/** One rule of the wallet's double-entry ledger that does not hold, with (up to 50 of) the rows that break it. */
+export const LedgerDifference = z
+  .object({
+    check: z.string().openapi({ description: 'the ledger rule that does not hold', example: 'the balances of all accounts sum to zero' }),
+    rows: z.array(z.record(z.string(), z.unknown())).openapi({ description: 'up to 50 of the rows that break it, as the check reads them' }),
+  })
+  .openapi('LedgerDifference');
+
+/** The wallet's ledger verification (`npm run wallet:verify`): how many rules were checked and each that does not hold. */
+export const LedgerVerification = z
+  .object({
+    checks: z.number().int().min(0).openapi({ description: 'how many ledger rules were checked' }),
+    differences: z.array(LedgerDifference).openapi({ description: 'empty when the ledger is sound' }),
+  })
+  .openapi('LedgerVerification');

@@ -468,14 +468,20 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Run money:verify now: every disagreement between the orders and the wallet
-         * @description The check the periodic job and `npm run money:verify` run (every paid order charged once, every ended order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), read through the services’ internal APIs at the time of the call. It writes nothing (the periodic job raises `money.mismatch` audit entries). 502/503 when orders or the wallet cannot answer.
+         * The latest money check: every disagreement between the orders and the wallet, and in the wallet’s ledger
+         * @description The check the periodic job and `npm run money:verify` run: across orders and the wallet (every paid order charged once, every ended order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), read through the services’ internal APIs, and the wallet’s own ledger (`ledger`: everything sums to zero, each balance is its entries, escrow and revenue accounts, every kind of hold account), the same checks `npm run wallet:verify` prints. Answers the latest result (of the periodic job, an earlier GET or a POST) while it is under a minute old (`checked_at` says when it was read), and runs the check again only when it is older, so reloading a page never costs a full reconciliation; ask for a fresh run with POST. Writes no audit entry (the periodic job raises `money.mismatch`). 502/503 when a check is due and orders or the wallet cannot answer.
          *
          *     Permission: `ledger.read` (roles: super_admin, finance, auditor).
          */
         get: operations["getMoneyCheck"];
         put?: never;
-        post?: never;
+        /**
+         * Run the money check now, whatever the age of the latest result
+         * @description The check the periodic job and `npm run money:verify` run: across orders and the wallet (every paid order charged once, every ended order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), read through the services’ internal APIs, and the wallet’s own ledger (`ledger`: everything sums to zero, each balance is its entries, escrow and revenue accounts, every kind of hold account), the same checks `npm run wallet:verify` prints. Runs at once and answers the fresh result, which GET answers from then on. Same permission as GET. 502/503 when orders or the wallet cannot answer.
+         *
+         *     Permission: `ledger.read` (roles: super_admin, finance, auditor).
+         */
+        post: operations["runMoneyCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -623,7 +629,7 @@ export interface paths {
         put?: never;
         /**
          * Close a non-terminal or abnormal order; escrow back to the renter, or split by a breakdown
-         * @description Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Without a breakdown whatever the escrow holds goes back to the renter; with one (a paid order only, 409 INVALID_STATE otherwise) it is split as the breakdown says and the figures are stored as the order’s checkout. A breakdown must hold every checkout invariant (400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction). An open dispute of the order is resolved with result close and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.
+         * @description Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Without a breakdown whatever the escrow holds goes back to the renter; with one (a paid order only, 409 INVALID_STATE otherwise) it is split as the breakdown says and the figures are stored as the order’s checkout. A breakdown must hold every checkout invariant (400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction). An open dispute of the order is resolved with result close and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (the order changed between this request reading it and locking it) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. An unpaid order whose charge outcome is not known yet is refused with 409 CHARGE_PENDING: the charge may still land, and the decision can be made once it is recorded or has lapsed (within the charge window). Audited.
          *
          *     Permission: `orders.manage` (roles: super_admin, customer_service).
          */
@@ -689,7 +695,7 @@ export interface paths {
         put?: never;
         /**
          * Freeze a non-terminal order for manual handling; escrow stays held
-         * @description Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (it changed state after this request arrived) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. Audited.
+         * @description Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (the order changed between this request reading it and locking it) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. An unpaid order whose charge outcome is not known yet is refused with 409 CHARGE_PENDING: the charge may still land, and the decision can be made once it is recorded or has lapsed (within the charge window). Audited.
          *
          *     Permission: `orders.manage` (roles: super_admin, customer_service).
          */
@@ -2414,6 +2420,17 @@ export interface components {
             /** @description true when the caller may see that the handoff happened and when, not what it said: the renter once the order has ended (completed, cancelled or closed), and the back office outside a reveal (ADR 0033) */
             withheld: boolean;
         };
+        LedgerDifference: {
+            /**
+             * @description the ledger rule that does not hold
+             * @example the balances of all accounts sum to zero
+             */
+            check: string;
+            /** @description up to 50 of the rows that break it, as the check reads them */
+            rows: {
+                [key: string]: unknown;
+            }[];
+        };
         LedgerEntry: {
             /**
              * @description signed amount in fen
@@ -2435,6 +2452,13 @@ export interface components {
             order_id: string | null;
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             user_id: string;
+        };
+        /** @description the wallet’s double-entry checks, as `npm run wallet:verify` prints them */
+        LedgerVerification: {
+            /** @description how many ledger rules were checked */
+            checks: number;
+            /** @description empty when the ledger is sound */
+            differences: components["schemas"]["LedgerDifference"][];
         };
         Listing: {
             /**
@@ -2482,9 +2506,11 @@ export interface components {
         MoneyCheck: {
             /**
              * Format: date-time
+             * @description when the check read the services (the answer may be up to a minute old: see GET)
              * @example 2026-11-22T09:00:00.000Z
              */
             checked_at: string;
+            ledger: components["schemas"]["LedgerVerification"];
             /** @description empty when orders and wallet agree */
             mismatches: components["schemas"]["MoneyMismatch"][];
         };
@@ -5637,6 +5663,98 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the mismatches found, if any */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoneyCheck"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    runMoneyCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the mismatches found now, if any */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,7 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Db, Tx } from '../db/sql';
 import type { Logger } from 'pino';
-import { type ServiceName, eventConsumers, eventProducers, type EventType, MONEY_EVENT_TYPES } from '@market/contracts';
+import { type ServiceName, eventConsumers, eventDataSchemas, eventProducers, type EventType, MONEY_EVENT_TYPES } from '@market/contracts';
 import { failureKind, PermanentError } from '../errors';
 import { runWithRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
@@ -9,7 +9,7 @@ import { parseEvent, type DomainEvent } from './envelope';
 import type { EventWriter } from './outbox';
 import { decideRetry, type RetryPolicy } from './retry-policy';
 import { declareConsumerQueues, queueNames } from './topology';
-import { clearWaiting, recordParked, recordWaiting, type EarlierFailures } from './waiting-events';
+import { clearWaiting, recordParked, recordWaiting, type EarlierFailures, type ParkedEvent } from './waiting-events';
 
 /**
  * Thrown by a handler when retrying cannot help (the event contradicts what the service knows):
@@ -194,15 +194,22 @@ export class InboxConsumer {
 
   private async process(channel: ConfirmChannel, msg: ConsumeMessage) {
     let event: DomainEvent;
+    let raw: unknown;
     try {
-      event = parseEvent(JSON.parse(msg.content.toString('utf8')));
+      raw = JSON.parse(msg.content.toString('utf8'));
+      event = parseEvent(raw);
     } catch (err) {
-      await this.park(channel, msg, `unreadable event: ${(err as Error).message}`);
+      const reason = `unreadable event: ${(err as Error).message}`;
+      const claimed = claimedEnvelope(raw, msg);
+      this.opts.log.error({ event_id: claimed.id, type: claimed.type, reason }, 'unreadable event parked in DLQ');
+      if (this.mayMoveMoney([claimed.type, msg.fields.routingKey])) await this.noteParked(claimed, reason);
+      await this.park(channel, msg, reason);
       return;
     }
     const distrust = this.distrust(event, msg);
     if (distrust) {
       this.opts.log.error({ event_id: event.id, type: event.type, producer: event.producer, reason: distrust }, 'untrusted event parked in DLQ');
+      if (this.mayMoveMoney([event.type, msg.fields.routingKey])) await this.noteParked(event, distrust);
       await this.park(channel, msg, distrust);
       return;
     }
@@ -274,8 +281,19 @@ export class InboxConsumer {
     }
   }
 
-  private async noteParked(event: DomainEvent, reason: string) {
-    this.waiting.delete(event.id);
+  /**
+   * Whether a message parked before its handler ran (unreadable, off its contract, untrusted) may be
+   * a money event of this service's: a type it names (in the body or as routing key) that moves
+   * money, or none it can be read as. Such a message is alerted on as any parked money event is
+   * (ADR 0026): the money it stands for waits on an operator.
+   */
+  private mayMoveMoney(claimedTypes: Array<string | null>): boolean {
+    if (!handlesMoneyEvents(this.opts.handlers)) return false;
+    return claimedTypes.some((type) => type === null || !isEventType(type) || MONEY_EVENT_TYPES.has(type));
+  }
+
+  private async noteParked(event: ParkedEvent, reason: string) {
+    if (event.id !== null) this.waiting.delete(event.id);
     try {
       await recordParked(this.opts.dataSource, this.writer, this.opts.service, event, reason);
     } catch (err) {
@@ -349,4 +367,15 @@ function earlierFailures(msg: ConsumeMessage): EarlierFailures | null {
   if (attempts === 0) return null;
   const first = new Date(String(msg.properties.headers?.['x-first-failed-at'] ?? ''));
   return { attempts, firstFailedAt: Number.isNaN(first.getTime()) ? new Date() : first };
+}
+
+function isEventType(type: string): type is EventType {
+  return Object.prototype.hasOwnProperty.call(eventDataSchemas, type);
+}
+
+/** What an unreadable message says it is, as far as it can be read: its body's id and type, else the broker's message id and type. */
+function claimedEnvelope(raw: unknown, msg: ConsumeMessage): ParkedEvent {
+  const body = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value.slice(0, 200) : null);
+  return { id: text(body.id) ?? text(msg.properties.messageId), type: text(body.type) ?? text(msg.properties.type) };
 }

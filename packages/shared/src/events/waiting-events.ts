@@ -1,4 +1,5 @@
 import { updateReturning, type Db, type Queryable, type Tx } from '../db/sql';
+import { isUuid } from '../db/uuid';
 import { sqlMigration } from '../db/migration';
 import { recordAudit } from './audit';
 import type { DomainEvent } from './envelope';
@@ -74,20 +75,27 @@ export async function recordWaiting(db: Db, events: EventWriter, service: string
   });
 }
 
+/** A parked event as far as it could be read: an unreadable one may have no id or type. */
+export interface ParkedEvent {
+  id: string | null;
+  type: string | null;
+}
+
 /**
- * A money event was parked (it can never succeed as it is): the back office must decide what
- * happens to the money, so it is told at once, and the event stops being reported as waiting.
+ * A money event was parked (it can never succeed as it is, or could not even be read): the back
+ * office must decide what happens to the money, so it is told at once, and the event stops being
+ * reported as waiting.
  */
-export async function recordParked(db: Db, events: EventWriter, service: string, event: DomainEvent, reason: string) {
+export async function recordParked(db: Db, events: EventWriter, service: string, event: ParkedEvent, reason: string) {
   await db.transaction(async (tx) => {
-    await tx.query(`DELETE FROM waiting_events WHERE event_id = $1`, [event.id]);
+    if (isUuid(event.id)) await tx.query(`DELETE FROM waiting_events WHERE event_id = $1`, [event.id]);
     const now = new Date();
     const detail = { event_id: event.id, type: event.type, reason: reason.slice(0, 500) };
     await events.publish(tx, 'ops.alert', {
       alert: 'EVENT_PARKED',
       severity: 'critical',
       service,
-      summary: `${service} cannot apply ${event.type} ${event.id} and parked it in its dead-letter queue (npm run dlq -- list ${service}): ${detail.reason}`,
+      summary: `${service} cannot apply ${event.type ?? 'an unreadable event'} ${event.id ?? '(no id)'} and parked it in its dead-letter queue (npm run dlq -- list ${service}): ${detail.reason}`,
       subject_type: 'event',
       subject_id: event.id,
       detail,

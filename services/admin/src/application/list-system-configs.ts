@@ -7,7 +7,9 @@ export async function listSystemConfigs(deps: Pick<AdminDeps, 'db'>): Promise<{ 
   return { items: (await listSystemConfigRows(deps.db)).map(systemConfigView) };
 }
 
-/** What other services read (`GET /internal/system-configs`): the values alone. */
-export async function listSystemConfigValues(deps: Pick<AdminDeps, 'db'>): Promise<{ items: Array<{ key: string; value: unknown }> }> {
-  return { items: (await listSystemConfigRows(deps.db)).map(({ key, value }) => ({ key, value })) };
+/** What other services read (`GET /internal/system-configs`): the values and when each was changed, so a reader keeps the newest. */
+export async function listSystemConfigValues(deps: Pick<AdminDeps, 'db'>): Promise<{ items: Array<{ key: string; value: unknown; updated_at: string | null }> }> {
+  return {
+    items: (await listSystemConfigRows(deps.db)).map(({ key, value, updated_at }) => ({ key, value, updated_at: updated_at?.toISOString() ?? null })),
+  };
 }

@@ -34,7 +34,10 @@ function checkOrder(order: OrderMoney, escrow: EscrowMoney | undefined, facts: M
   if (charged === 0 || !escrow) return found;
   const chargedBeforeRead = before(escrow.charged_at, facts.ordersReadFrom);
   if (order.ended_at === null) {
-    if (!order.paid && !order.charge_pending && chargedBeforeRead) {
+    // a charge orders has not learnt the outcome of is excused only while the order waits for it: the
+    // reconciler records it on a pending_payment order alone, so in any other state it is stranded
+    const awaitingCharge = order.charge_pending && order.status === 'pending_payment';
+    if (!order.paid && !awaitingCharge && chargedBeforeRead) {
       found.push({ check: 'the wallet charged an order that is not paid', id, fen: charged, detail: `order ${order.status}, escrow ${escrow.status}` });
     }
     if (escrow.status !== 'held' && before(escrow.ended_at, facts.ordersReadFrom)) {

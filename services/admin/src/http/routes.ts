@@ -10,6 +10,7 @@ import {
   getAdminMe,
   getDashboard as getDashboardRoute,
   getMoneyCheck,
+  runMoneyCheck as runMoneyCheckRoute,
   listAuditLogs as listAuditLogsRoute,
   listSystemConfigs as listSystemConfigsRoute,
   updateSystemConfig as updateSystemConfigRoute,
@@ -25,7 +26,7 @@ import { enableAdmin } from '../application/enable-admin';
 import { listAdmins } from '../application/list-admins';
 import { getCurrentAdmin } from '../application/get-current-admin';
 import { getDashboard } from '../application/get-dashboard';
-import { checkMoney } from '../application/check-money';
+import { latestMoneyCheck, runMoneyCheck } from '../application/check-money';
 import { issueCaptcha } from '../application/issue-captcha';
 import { listAuditLogs } from '../application/list-audit-logs';
 import { listSystemConfigs } from '../application/list-system-configs';
@@ -49,7 +50,8 @@ export function adminRoutes(deps: AdminDeps): RouteBinding[] {
     route(setAdminRolesRoute, ({ identity, params, body }) => setAdminRoles(deps, identity, params.id, body.roles)),
     route(resetAdminPasswordRoute, ({ identity, params, body }) => resetAdminPassword(deps, identity, params.id, body.password)),
     route(getDashboardRoute, () => getDashboard(deps)),
-    route(getMoneyCheck, () => checkMoney(deps)),
+    route(getMoneyCheck, () => latestMoneyCheck(deps)),
+    route(runMoneyCheckRoute, () => runMoneyCheck(deps)),
     route(listSystemConfigsRoute, () => listSystemConfigs(deps)),
     route(updateSystemConfigRoute, ({ identity, params, body }) => updateSystemConfig(deps, identity, params.key, body.value)),
     route(listAuditLogsRoute, ({ query }) => listAuditLogs(deps, query)),

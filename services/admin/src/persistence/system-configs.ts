@@ -19,10 +19,17 @@ export async function lockSystemConfig(tx: Tx, key: string): Promise<SystemConfi
   return rows[0] ?? null;
 }
 
+/**
+ * The change time is whole milliseconds (what the event and the internal route carry) and later than
+ * the key's previous change, even within one millisecond: services keep the value with the latest
+ * change time (ADR 0052), so two changes of a key must never share one. Called with the row locked.
+ */
 export async function writeSystemConfig(db: Queryable, key: string, value: unknown, updatedBy: string): Promise<SystemConfigRow> {
   const rows = await updateReturning<SystemConfigRow>(
     db,
-    `UPDATE system_configs SET value = $2::jsonb, updated_by = $3, updated_at = clock_timestamp() WHERE key = $1 RETURNING ${COLUMNS}`,
+    `UPDATE system_configs SET value = $2::jsonb, updated_by = $3,
+       updated_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')
+     WHERE key = $1 RETURNING ${COLUMNS}`,
     [key, JSON.stringify(value), updatedBy],
   );
   return rows[0]!;

@@ -11,9 +11,10 @@ import { toOrderView } from './order-view';
 type Decision = { reason: string; expected_status?: OrderRow['status']; breakdown?: RouteBody<typeof adminCloseOrder>['breakdown'] };
 
 /**
- * The back office closes an order or marks it abnormal, deciding on the order as it was when the
- * request arrived; an open dispute of the order is resolved by the same decision (planMove says how).
- * One transaction; the order row is locked, then its open dispute.
+ * The back office closes an order or marks it abnormal, deciding on the order as the request read it
+ * before taking the lock (planMove refuses the decision when the locked order differs); an open
+ * dispute of the order is resolved by the same decision (planMove says how). One transaction; the
+ * order row is locked, then its open dispute.
  */
 export async function adminEndOrder(
   deps: OrdersDeps,
@@ -22,13 +23,13 @@ export async function adminEndOrder(
   type: 'admin_close' | 'admin_mark_abnormal',
   decision: Decision,
 ) {
-  const arrivedAt = new Date();
   if (!isUuid(id)) throw new NotFound('order not found');
+  const seen = await findOrder(deps.db, id);
+  if (!seen) throw new NotFound('order not found');
   return deps.db.transaction(async (tx) => {
-    const order = await findOrder(tx, id, { lock: true });
-    if (!order) throw new NotFound('order not found');
+    const order = (await findOrder(tx, id, { lock: true }))!;
     const openDispute = await lockOpenDisputeOf(tx, order.id);
-    const move = { type, arrivedAt, reason: decision.reason, expectedStatus: decision.expected_status, breakdown: decision.breakdown, openDispute };
+    const move = { type, seen: { status: seen.status, version: seen.version }, reason: decision.reason, expectedStatus: decision.expected_status, breakdown: decision.breakdown, openDispute };
     const { order: moved } = await moveOrder(deps, tx, order, move, { role: 'admin', identity });
     return toOrderView(moved);
   });

@@ -16,14 +16,15 @@ import { moveOrder } from './order-moves';
  * dispute resolved and is refused with 409.
  */
 export async function arbitrateDispute(deps: OrdersDeps, identity: AdminIdentity, id: string, body: RouteBody<typeof arbitrateRoute>) {
-  const arrivedAt = new Date();
   if (!isUuid(id)) throw new NotFound('dispute not found');
+  const asked = await findDispute(deps.db, id);
+  if (!asked) throw new NotFound('dispute not found');
+  // the order as this request read it, before the lock: a change committed meanwhile makes the decision stale
+  const seen = (await findOrder(deps.db, asked.order_id))!;
   return deps.db.transaction(async (tx) => {
-    const seen = await findDispute(tx, id);
-    if (!seen) throw new NotFound('dispute not found');
-    const order = (await findOrder(tx, seen.order_id, { lock: true }))!;
+    const order = (await findOrder(tx, asked.order_id, { lock: true }))!;
     const dispute = (await findDispute(tx, id, { lock: true }))!;
-    const move = { type: ARBITRATION_TRIGGER[body.result], dispute, note: body.note, breakdown: body.breakdown, arrivedAt };
+    const move = { type: ARBITRATION_TRIGGER[body.result], dispute, note: body.note, breakdown: body.breakdown, seen: { status: seen.status, version: seen.version } };
     const { resolved } = await moveOrder(deps, tx, order, move, { role: 'admin', identity });
     return toDisputeView(resolved!);
   });

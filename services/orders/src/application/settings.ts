@@ -1,9 +1,9 @@
-import { isSystemConfigKey, SYSTEM_CONFIG_DEFAULTS, SYSTEM_CONFIG_SCHEMAS } from '@market/contracts';
+import { isSystemConfigKey, supersedesConfig, SYSTEM_CONFIG_DEFAULTS, SYSTEM_CONFIG_SCHEMAS, type SystemConfigChange } from '@market/contracts';
 import { type Queryable, type Tx } from '@market/shared/db';
 import type { OrderSettings } from '../domain/settings';
 import { TIMED_STATES, statesTimedBy, thresholdMs } from '../domain/timeouts';
 import { rescheduleDeadlines } from '../persistence/order-repository';
-import { readSettingRows, writeSetting } from '../persistence/settings-repository';
+import { insertSetting, lockSetting, readSettingRows, updateSetting } from '../persistence/settings-repository';
 import type { OrdersDeps } from './deps';
 
 /** The settings in force: orders' stored copy over the defaults; a value that does not parse is ignored. */
@@ -16,16 +16,21 @@ export async function currentSettings(db: Queryable): Promise<OrderSettings> {
 }
 
 /**
- * Stores one configuration value and, for a timeout threshold, moves the deadline of every order
- * waiting on it, so the scan (which reads only `deadline_at`) applies the new threshold at once.
- * Keys orders does not use are ignored.
+ * Stores one configuration value unless the stored copy is as new or newer (ADR 0052: a late older
+ * change, from a retried event or the start-up read, must not undo a newer one) and, for a timeout
+ * threshold, moves the deadline of every order waiting on it, so the scan (which reads only
+ * `deadline_at`) applies the new threshold at once. Keys orders does not use are ignored. The stored
+ * copy is locked, so of two changes handled at once the later one is the one that stays.
  */
-export async function applySetting(tx: Tx, minuteMs: number, key: string, value: unknown): Promise<boolean> {
-  if (!isSystemConfigKey(key) || !SYSTEM_CONFIG_SCHEMAS[key].safeParse(value).success) return false;
-  await writeSetting(tx, key, value);
+export async function applySetting(tx: Tx, minuteMs: number, key: string, change: SystemConfigChange): Promise<boolean> {
+  if (!isSystemConfigKey(key) || !SYSTEM_CONFIG_SCHEMAS[key].safeParse(change.value).success) return false;
+  if (!(await insertSetting(tx, key, change))) {
+    if (!supersedesConfig(change, await lockSetting(tx, key))) return false;
+    await updateSetting(tx, key, change);
+  }
   for (const status of statesTimedBy(key)) {
     const timed = TIMED_STATES[status]!;
-    await rescheduleDeadlines(tx, status, timed.since, thresholdMs(timed, value as number, minuteMs));
+    await rescheduleDeadlines(tx, status, timed.since, thresholdMs(timed, change.value as number, minuteMs));
   }
   return true;
 }
@@ -34,6 +39,6 @@ export async function applySetting(tx: Tx, minuteMs: number, key: string, value:
 export async function loadSettingsFromAdmin(deps: Pick<OrdersDeps, 'db' | 'configSource' | 'minuteMs'>) {
   const items = await deps.configSource.values();
   await deps.db.transaction(async (tx) => {
-    for (const item of items) await applySetting(tx, deps.minuteMs, item.key, item.value);
+    for (const item of items) await applySetting(tx, deps.minuteMs, item.key, item);
   });
 }

@@ -5,7 +5,7 @@ import { Conflict, Forbidden } from '@market/shared/errors';
  * added here without one there is a type error. The kit's refusals (NotFound, Forbidden,
  * InvalidState, InvalidInput …) keep the kit's codes.
  */
-export type OrdersErrorCode = 'LISTING_UNAVAILABLE' | 'ORDER_CHANGED' | 'REALNAME_REQUIRED' | 'USER_FROZEN';
+export type OrdersErrorCode = 'CHARGE_PENDING' | 'LISTING_UNAVAILABLE' | 'ORDER_CHANGED' | 'REALNAME_REQUIRED' | 'USER_FROZEN';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
 export class ListingUnavailable extends Conflict {
@@ -35,5 +35,17 @@ export class RealnameRequired extends Forbidden {
 export class OrderChanged extends Conflict {
   constructor(message: string) {
     super(message, 'ORDER_CHANGED' satisfies OrdersErrorCode);
+  }
+}
+
+/**
+ * The back office may not end or hold an unpaid order while the wallet's answer to its charge is
+ * unknown: the charge may still land, and the reconciler settles it only on an order waiting for
+ * payment. Once the reconciler has learnt the outcome (within the charge window) the admin decides
+ * on an order that is either paid or not.
+ */
+export class ChargePending extends Conflict {
+  constructor() {
+    super('the order has a charge whose outcome is not known yet; decide once it is paid or its charge has lapsed', 'CHARGE_PENDING' satisfies OrdersErrorCode);
   }
 }

@@ -1,6 +1,6 @@
 import { InvalidInput, InvalidState, type DomainError } from '@market/shared/errors';
 import { arbitratedSettlement, type ArbitrationResult } from './arbitration';
-import { OrderChanged } from './errors';
+import { ChargePending, OrderChanged } from './errors';
 import { escrowOf, feeRateOf, type Order, type OrderChanges } from './order';
 import { DISPUTE_TYPE_OF, type OrderState, type OrderTrigger } from './order-state';
 import {
@@ -108,17 +108,6 @@ function raiseDispute({ order, move, actor, now }: Ask<MoveOf<'dispute' | 'rejec
   };
 }
 
-/**
- * An admin decides on the state the order was in when the request arrived: one that had to wait for
- * another move of the order (another admin's decision, a party, the timeout scan), or that names a
- * state the order is no longer in, is refused, so of two admins deciding at once exactly one wins.
- */
-function staleDecision(order: Order, arrivedAt: Date, expected: OrderState | undefined): OrderChanged | null {
-  if (order.status_changed_at > arrivedAt) return new OrderChanged(`the order became ${order.status} while this decision waited; look at it again`);
-  if (expected !== undefined && expected !== order.status) return new OrderChanged(`the order is ${order.status}, not ${expected}; look at it again`);
-  return null;
-}
-
 /** An admin's settlement: refused naming the breakdown's field, or the split (null: the escrow stays held). */
 function decidedSettlement(ask: Ask, result: ArbitrationResult, breakdown: Proposal | undefined): Settlement | null | DomainError {
   const { order, config } = ask;
@@ -131,9 +120,7 @@ function decidedSettlement(ask: Ask, result: ArbitrationResult, breakdown: Propo
 
 function arbitrate(result: ArbitrationResult): (ask: Ask<Arbitration>) => Effects | DomainError {
   return (ask) => {
-    const { order, move } = ask;
-    const stale = staleDecision(order, move.arrivedAt, undefined);
-    if (stale) return stale;
+    const { move } = ask;
     const settlement = decidedSettlement(ask, result, move.breakdown);
     if (settlement instanceof Error) return settlement;
     return {
@@ -147,12 +134,15 @@ function arbitrate(result: ArbitrationResult): (ask: Ask<Arbitration>) => Effect
 /**
  * The back office closes an order (the escrow back to the renter, or split by a breakdown for a paid
  * order) or marks it abnormal (the escrow stays held); an open dispute ends with the same decision.
+ * A decision naming a state the order is not in is refused (the admin decided on another), and so is
+ * one on an unpaid order whose charge may still land (ChargePending says why).
  */
 function adminEnd(result: 'close' | 'mark_abnormal'): (ask: Ask<AdminEnd>) => Effects | DomainError {
   return (ask) => {
     const { order, move } = ask;
-    const stale = staleDecision(order, move.arrivedAt, move.expectedStatus);
-    if (stale) return stale;
+    const expected = move.expectedStatus;
+    if (expected !== undefined && expected !== order.status) return new OrderChanged(`the order is ${order.status}, not ${expected}; look at it again`);
+    if (order.status === 'pending_payment' && order.charge_deadline_at !== null) return new ChargePending();
     if (move.breakdown && order.paid_at === null) return new InvalidState('the order was never paid; there is nothing to split');
     const settlement = result === 'close' ? decidedSettlement(ask, 'close', move.breakdown) : null;
     if (settlement instanceof Error) return settlement;

@@ -21,8 +21,14 @@ export interface DisputeRef {
   result: ArbitrationResult | null;
 }
 
-/** An admin decides on the order as it was when the request arrived, with a split of the escrow or without. */
-type AdminDecision = { arrivedAt: Date; breakdown?: Proposal };
+/** The order as an admin's request read it before taking the lock: its state and how often it had changed. */
+export interface SeenOrder {
+  status: OrderState;
+  version: number;
+}
+
+/** An admin decides on the order as the request read it, with a split of the escrow or without. */
+type AdminDecision = { seen: SeenOrder; breakdown?: Proposal };
 export type Arbitration = { type: 'arbitrate_complete' | 'arbitrate_close' | 'arbitrate_mark_abnormal'; dispute: DisputeRef; note: string } & AdminDecision;
 export type AdminEnd = { type: 'admin_close' | 'admin_mark_abnormal'; openDispute: DisputeRef | null; reason: string; expectedStatus?: OrderState } & AdminDecision;
 

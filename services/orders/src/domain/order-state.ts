@@ -76,7 +76,9 @@ const DISPUTABLE: readonly OrderState[] = ['pending_receive', 'in_use', 'pending
  * - later handoff notes are a `note` move that keeps the state, allowed from pending_receive to disputed;
  * - mark-abnormal of an abnormal order is refused, so two racing admins cannot both "win";
  * - the first deadline of a disputed or abnormal order is `overdue` (the back office is alerted, the
- *   state stays), the second the `timeout` that closes it (ADR 0029).
+ *   state stays), the second the `timeout` that closes it (ADR 0029);
+ * - the back office's close or mark-abnormal of a pending_payment order whose charge is still open
+ *   is in the table but refused by planMove (409 CHARGE_PENDING, ADR 0052): the charge may land.
  * Every (state, trigger, actor) not listed is refused (transitionOrRefusal). What each move does
  * besides, planMove (domain/plan-move.ts) says.
  */

@@ -35,6 +35,8 @@ export interface Order {
   fee_rate_bps: number | null;
   /** when the back office was alerted that a disputed or abnormal order is overdue (ADR 0029) */
   overdue_alerted_at: Date | null;
+  /** how many times the order was changed: a decision made on the order as read is stale once it differs (ADR 0052) */
+  version: number;
 }
 
 /** What a change of an order writes: some of its columns, and always when. */

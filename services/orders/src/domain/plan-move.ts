@@ -1,4 +1,5 @@
 import { InvalidState, type DomainError } from '@market/shared/errors';
+import { OrderChanged } from './errors';
 import { effectsOf, type Ask, type Effects } from './move-effects';
 import {
   isArbitration,
@@ -11,6 +12,7 @@ import {
   type MoveType,
   type PlannedAudit,
   type PlannedEvent,
+  type SeenOrder,
 } from './moves';
 import { orderSnapshot, type Order, type OrderChanges } from './order';
 import { transitionOrRefusal, type Actor, type OrderState, type OrderTransition, type OrderTrigger } from './order-state';
@@ -29,9 +31,25 @@ function triggerOf(order: Order, type: MoveType): OrderTrigger {
   }
 }
 
-/** Why the move may not be made at all, before the state table is asked: an arbitration of a decided dispute. */
-function precondition(move: Move): DomainError | null {
+/**
+ * An admin decides on the order as the request read it before taking the lock: when the locked order
+ * differs (another admin's decision, a party, the timeout scan committed a change in between), the
+ * decision is refused, so of two admins deciding at once exactly one wins. The comparison is of
+ * committed rows, never of clocks (ADR 0052).
+ */
+function staleDecision(order: Order, seen: SeenOrder): OrderChanged | null {
+  if (order.status === seen.status && order.version === seen.version) return null;
+  return new OrderChanged(`the order changed (it is ${order.status} now) while this decision waited; look at it again`);
+}
+
+/**
+ * Why the move may not be made at all, before the state table is asked: an arbitration of a decided
+ * dispute, or an admin's decision on an order that changed after the request read it (so the second
+ * of two admins hears ORDER_CHANGED, whatever state the first one's decision left).
+ */
+function precondition(order: Order, move: Move): DomainError | null {
   if (isArbitration(move) && move.dispute.status !== 'open') return new InvalidState(`dispute is resolved (${move.dispute.result}); cannot arbitrate`);
+  if (isArbitration(move) || move.type === 'admin_close' || move.type === 'admin_mark_abnormal') return staleDecision(order, move.seen);
   return null;
 }
 
@@ -130,7 +148,7 @@ function assemble(ask: Ask, row: OrderTransition, effects: Effects): MovePlan {
  * carries the plan out in one transaction on the locked order.
  */
 export function planMove(order: Order, move: Move, actor: MoveActor, now: Date, config: MoveConfig): MoveOutcome {
-  const early = precondition(move);
+  const early = precondition(order, move);
   if (early) return { ok: false, refusal: early };
   const trigger = triggerOf(order, move.type);
   const row = transitionOrRefusal(order.status, trigger, actor.role);

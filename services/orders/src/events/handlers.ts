@@ -5,7 +5,7 @@ import { applySetting } from '../application/settings';
 export function ordersEventHandlers(minuteMs: number): EventHandlers {
   return {
     'system_config.changed': async (event, tx) => {
-      await applySetting(tx, minuteMs, event.data.key, event.data.value);
+      await applySetting(tx, minuteMs, event.data.key, event.data);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { OrdersErrorCode } from '../domain/errors';
 
 /** What the HTTP edge answers for each of orders' own refusal codes (ADR 0041); the kit's codes are known already. */
 export const ordersErrorStatuses: ErrorStatuses = {
+  CHARGE_PENDING: 409,
   LISTING_UNAVAILABLE: 409,
   ORDER_CHANGED: 409,
   REALNAME_REQUIRED: 403,

@@ -15,7 +15,7 @@ export type OrderRow = Order;
 const COLUMNS = `id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price::float8 AS hourly_price,
   rent::float8 AS rent, deposit::float8 AS deposit, amount::float8 AS amount, status, paid_at, started_at, ends_at,
   checkout, dispute_id, status_changed_at, deadline_at, created_at, updated_at,
-  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps, overdue_alerted_at`;
+  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps, overdue_alerted_at, version`;
 
 export type NewOrder = Omit<
   OrderRow,
@@ -30,6 +30,7 @@ export type NewOrder = Omit<
   | 'credentials_checked_at'
   | 'fee_rate_bps'
   | 'overdue_alerted_at'
+  | 'version'
 >;
 
 /** The active-order index refuses a second active order on the listing: the caller maps that to 409. */
@@ -67,11 +68,12 @@ export async function findOrder(db: Queryable, id: string, opts: { lock?: boolea
   return rows[0] ?? null;
 }
 
+/** Every change counts in `version`, so an admin's decision can tell that the order changed after it was read. */
 export async function updateOrder(tx: Tx, id: string, update: OrderChanges): Promise<OrderRow> {
   const entries = Object.entries(update).filter(([, value]) => value !== undefined);
   const assignments = entries.map(([key], i) => `${key} = $${i + 2}${key === 'checkout' ? '::jsonb' : ''}`).join(', ');
   const values = entries.map(([key, value]) => (key === 'checkout' && value !== null ? JSON.stringify(value) : value));
-  const rows = await updateReturning<OrderRow>(tx, `UPDATE orders SET ${assignments} WHERE id = $1 RETURNING ${COLUMNS}`, [
+  const rows = await updateReturning<OrderRow>(tx, `UPDATE orders SET ${assignments}, version = version + 1 WHERE id = $1 RETURNING ${COLUMNS}`, [
     id,
     ...values,
   ]);
@@ -172,7 +174,7 @@ export async function queryAllOrders(db: Queryable, query: AdminOrderQuery): Pro
 /** Records a charge about to be asked of the wallet; an earlier unsettled request keeps the later deadline. */
 export async function recordChargeRequest(tx: Tx, id: string, at: Date, deadline: Date): Promise<void> {
   await tx.query(
-    `UPDATE orders SET charge_requested_at = $2, charge_deadline_at = GREATEST(charge_deadline_at, $3), updated_at = $2 WHERE id = $1`,
+    `UPDATE orders SET charge_requested_at = $2, charge_deadline_at = GREATEST(charge_deadline_at, $3), updated_at = $2, version = version + 1 WHERE id = $1`,
     [id, at, deadline],
   );
 }
@@ -184,7 +186,7 @@ export async function recordChargeRequest(tx: Tx, id: string, at: Date, deadline
 export async function forgetChargeRequest(tx: Tx, id: string, deadline: Date): Promise<boolean> {
   const rows = await updateReturning<{ id: string }>(
     tx,
-    `UPDATE orders SET charge_requested_at = NULL, charge_deadline_at = NULL, updated_at = now()
+    `UPDATE orders SET charge_requested_at = NULL, charge_deadline_at = NULL, updated_at = now(), version = version + 1
      WHERE id = $1 AND charge_deadline_at = $2 RETURNING id`,
     [id, deadline],
   );

@@ -16,9 +16,14 @@ import {
   rejectCheckout,
   confirmCheckout,
   acceptCheckout,
+  adminCloseOrder,
+  adminMarkOrderAbnormal,
+  orderChargeStatus,
+  systemConfigValues,
   type AnyRoute,
+  type InternalResult,
 } from '@market/contracts';
-import { asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
 import { Neighbourhood } from './fixtures';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400. */
@@ -173,6 +178,31 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     expect(paid!.data).toMatchObject({ status: 'pending_handoff', paid_at: world.charges.get(order.id)!.charged_at, amount: AMOUNT });
     expect(orders.neighbours.calls(chargeOrderEscrow).filter((c) => c.input.params.id === order.id)).toHaveLength(1);
     expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_handoff');
+  });
+
+  it('refuses the back office’s end of an unpaid order while its charge is open, so a charge that lands is recorded as the payment', async () => {
+    const { renter, order } = await newOrder();
+    // the wallet charges, the answer is lost, and the wallet cannot be asked for a while
+    const restoreCharge = orders.neighbours.answer(chargeOrderEscrow, ({ params, body }) => {
+      world.charges.set(params.id, { order_id: params.id, payment_id: uuidv7(), renter_id: body.renter_id, amount: body.amount, charged_at: new Date().toISOString() });
+      return refuse(503, 'answer lost');
+    });
+    const restoreStatus = orders.neighbours.answer(orderChargeStatus, () => refuse(503, 'wallet down'));
+    try {
+      expect((await orders.call(payOrder, { params: { id: order.id }, as: renter }).finally(restoreCharge)).status).toBe(503);
+      const admin = asAdmin();
+      for (const route of [adminMarkOrderAbnormal, adminCloseOrder]) {
+        const refused = await orders.call(route, { params: { id: order.id }, body: { reason: 'suspected fraud' }, as: admin });
+        expect([refused.status, refused.body.code]).toEqual([409, 'CHARGE_PENDING']);
+      }
+      expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_payment');
+    } finally {
+      restoreStatus();
+    }
+    // the wallet answers again: the reconciler records the charge, and the back office may decide on a paid order
+    await orders.awaitPublished('order.paid', (e) => e.data.order_id === order.id);
+    const held = await orders.ok(adminMarkOrderAbnormal, { params: { id: order.id }, body: { reason: 'suspected fraud' }, as: asAdmin() });
+    expect(held).toMatchObject({ status: 'abnormal', paid_at: world.charges.get(order.id)!.charged_at });
   });
 
   it('moves one of twenty concurrent pays and replays a repeated Idempotency-Key without a second move', async () => {
@@ -345,5 +375,64 @@ describe('orders alone: the configuration it takes from system_config.changed', 
     const [cancelled] = await orders.awaitPublished('order.cancelled', (e) => e.data.order_id === order.id);
     expect(cancelled!.data).toMatchObject({ status: 'cancelled', actor_id: null });
     expect(await orders.ok(getOrder, { params: { id: order.id }, as: renter })).toMatchObject({ status: 'cancelled', deadline_at: null });
+  });
+
+  it('keeps the latest change of a value when an older change arrives after it', async () => {
+    const owner = asUser();
+    const renter = asUser();
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    // two changes of admin's, handled newest first (a retried or slower copy of the older one arrives late)
+    await orders.publish('system_config.changed', { key: 'order.payment_timeout_minutes', value: 2, updated_by: uuidv7(), updated_at: at(60_000) });
+    await orders.publish('system_config.changed', { key: 'order.payment_timeout_minutes', value: 600, updated_by: uuidv7(), updated_at: at(30_000) });
+    // handled after both: once an unverified renter may rent again, the two before it are applied
+    await changed('order.require_realname', false);
+    const attempt = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    const created = await eventually(attempt, (res) => res.status === 201);
+    expect(Date.parse(created.body.deadline_at) - Date.parse(created.body.created_at)).toBe(2 * 1000);
+  });
+});
+
+describe('orders alone: the configuration it reads from admin at start', () => {
+  let orders: Component;
+  const world = new Neighbourhood();
+  // admin is still starting: the loader retries until it answers
+  let adminAnswers: () => InternalResult<typeof systemConfigValues> | ReturnType<typeof refuse> = () => refuse(503, 'admin is starting');
+
+  beforeAll(async () => {
+    orders = await startComponent('orders', {
+      answers: [...world.answers(), answer(systemConfigValues, () => adminAnswers())],
+      env: { ORDER_MINUTE_MS: '1000', SETTINGS_RETRY_MS: '200' },
+    });
+  });
+  afterEach(() => orders.verify());
+  afterAll(() => orders?.stop());
+
+  it('keeps a change that arrived while it waited over an older value admin answers later', async () => {
+    const owner = asUser();
+    const renter = asUser();
+    const changedAt = Date.now();
+    await orders.publish('system_config.changed', {
+      key: 'order.payment_timeout_minutes',
+      value: 2,
+      updated_by: uuidv7(),
+      updated_at: new Date(changedAt).toISOString(),
+    });
+    const order = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    const timeout = (res: Awaited<ReturnType<typeof order>>) => Date.parse(res.body.deadline_at) - Date.parse(res.body.created_at);
+    await eventually(order, (res) => res.status === 201 && timeout(res) === 2 * 1000);
+
+    // admin answers at last, with values read before that change (and a newer one of another key)
+    adminAnswers = () => ({
+      items: [
+        { key: 'order.payment_timeout_minutes', value: 600, updated_at: new Date(changedAt - 60_000).toISOString() },
+        { key: 'order.require_realname', value: true, updated_at: new Date(changedAt + 1_000).toISOString() },
+      ],
+    });
+    // the loader's one transaction has committed once an unverified renter is refused
+    const refused = await eventually(order, (res) => res.status === 403);
+    expect(refused.body.code).toBe('REALNAME_REQUIRED');
+    world.standing.set(renter.sub, { realname_status: 'verified' });
+    const created = await order();
+    expect([created.status, timeout(created)]).toEqual([201, 2 * 1000]);
   });
 });

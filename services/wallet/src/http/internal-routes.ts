@@ -1,6 +1,7 @@
 import {
   chargeOrderEscrow as chargeContract,
   escrowMoneyFacts,
+  ledgerVerification,
   orderChargeStatus,
   orderEscrow,
   orderLedger,
@@ -14,6 +15,7 @@ import { readChargeStatus } from '../application/read-charge-status';
 import { readEscrowMoneyFacts, readRechargeDiscrepancies } from '../application/read-money-facts';
 import { readOrderEscrow, readOrderLedger } from '../application/read-wallet';
 import { readWalletStats } from '../application/read-wallet-stats';
+import { verifyWalletLedger } from '../application/verify-ledger';
 
 /** `/internal/*` for other services, by their shared contracts. */
 export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
@@ -25,5 +27,6 @@ export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
     internalRoute(walletStats, () => readWalletStats(deps)),
     internalRoute(escrowMoneyFacts, ({ query }) => readEscrowMoneyFacts(deps, query)),
     internalRoute(rechargeDiscrepancies, () => readRechargeDiscrepancies(deps)),
+    internalRoute(ledgerVerification, () => verifyWalletLedger(deps)),
   ];
 }

@@ -1,8 +1,43 @@
+import type { LedgerVerification, z } from '@market/contracts';
 import type { Queryable } from '@market/shared/db';
+import type { AccountKind } from '../domain/accounts';
 
-export interface LedgerDifference {
-  check: string;
-  rows: unknown[];
+export type LedgerDifference = z.infer<typeof LedgerVerification>['differences'][number];
+
+/** The kinds of account that set money aside for something not finished (named `<what>_hold`). */
+type HoldKind = Extract<AccountKind, `${string}_hold`>;
+
+/**
+ * What each kind of hold account holds money for: the rows of `table` (account key `prefix` + the
+ * row's id), their amount, and the statuses in which the hold is open. Every hold kind must be here
+ * (a kind added to AccountKind without its entry does not compile), and the checks below are made
+ * from this list, so a new kind of hold is checked like the others; a hold account of a kind the
+ * database knows but this list does not is itself a difference.
+ */
+const HOLDS: { [K in HoldKind]: { subject: string; table: string; prefix: string; open: readonly string[] } } = {
+  withdrawal_hold: { subject: 'withdrawal', table: 'withdrawals', prefix: 'withdrawal:', open: ['pending_review', 'processing'] },
+  refund_hold: { subject: 'refund', table: 'refunds', prefix: 'refund:', open: ['approved', 'processing'] },
+};
+
+const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+function holdChecks(): Array<{ check: string; sql: string }> {
+  return Object.entries(HOLDS).flatMap(([kind, hold]) => [
+    {
+      check: `a ${hold.subject} that is open (${hold.open.join(', ')}) holds exactly its amount in its ${kind} account; a finished one holds nothing`,
+      sql: `SELECT s.id, s.status, s.amount::text, COALESCE(a.balance, 0)::text AS holds
+            FROM ${hold.table} s LEFT JOIN accounts a ON a.key = '${hold.prefix}' || s.id
+            WHERE (s.status IN (${sqlList(hold.open)}) AND COALESCE(a.balance, 0) <> s.amount)
+               OR (s.status NOT IN (${sqlList(hold.open)}) AND COALESCE(a.balance, 0) <> 0)
+            LIMIT 50`,
+    },
+    {
+      check: `money sits in a ${kind} account only for a ${hold.subject} the wallet has`,
+      sql: `SELECT a.key, a.balance::text FROM accounts a
+            WHERE a.kind = '${kind}' AND a.balance <> 0
+              AND NOT EXISTS (SELECT 1 FROM ${hold.table} s WHERE a.key = '${hold.prefix}' || s.id) LIMIT 50`,
+    },
+  ]);
 }
 
 /** Payments whose recharge credits disagree with them (shared by wallet:verify and money:verify). */
@@ -87,13 +122,10 @@ const CHECKS: Array<{ check: string; sql: string }> = [
     check: 'each succeeded recharge credited its amount once; no other payment credited anything',
     sql: RECHARGE_DISCREPANCIES,
   },
+  ...holdChecks(),
   {
-    check: 'a withdrawal pending review or being sent holds exactly its amount; a finished one holds nothing',
-    sql: `SELECT w.id, w.status, w.amount::text, COALESCE(a.balance, 0)::text AS holds
-          FROM withdrawals w LEFT JOIN accounts a ON a.key = 'withdrawal:' || w.id
-          WHERE (w.status IN ('pending_review', 'processing') AND COALESCE(a.balance, 0) <> w.amount)
-             OR (w.status NOT IN ('pending_review', 'processing') AND COALESCE(a.balance, 0) <> 0)
-          LIMIT 50`,
+    check: 'every hold account is of a kind the ledger check knows',
+    sql: `SELECT key, kind, balance::text FROM accounts WHERE kind LIKE '%\\_hold' AND kind NOT IN (${sqlList(Object.keys(HOLDS))}) LIMIT 50`,
   },
   {
     check:
@@ -125,14 +157,6 @@ const CHECKS: Array<{ check: string; sql: string }> = [
     check: 'no withdrawal is stuck: one being sent is looked at again within the hour',
     sql: `SELECT id, status, sent_at, next_check_at FROM withdrawals
           WHERE status = 'processing' AND (next_check_at IS NULL OR next_check_at < now() - interval '1 hour') LIMIT 50`,
-  },
-  {
-    check: 'a refund approved or being sent holds exactly its amount; any other holds nothing',
-    sql: `SELECT r.id, r.status, r.amount::text, COALESCE(a.balance, 0)::text AS holds
-          FROM refunds r LEFT JOIN accounts a ON a.key = 'refund:' || r.id
-          WHERE (r.status IN ('approved', 'processing') AND COALESCE(a.balance, 0) <> r.amount)
-             OR (r.status NOT IN ('approved', 'processing') AND COALESCE(a.balance, 0) <> 0)
-          LIMIT 50`,
   },
   {
     check: 'each approved refund was held once, by its amount; a refunded one paid out once, a failed one gave back once, and nothing else moved',
@@ -167,13 +191,20 @@ const CHECKS: Array<{ check: string; sql: string }> = [
 export async function findLedgerDifferences(db: Queryable): Promise<LedgerDifference[]> {
   const differences: LedgerDifference[] = [];
   for (const { check, sql } of CHECKS) {
-    const rows: unknown[] = await db.query(sql);
+    const rows: Array<Record<string, unknown>> = await db.query(sql);
     if (rows.length > 0) differences.push({ check, rows });
   }
   return differences;
 }
 
-export const LEDGER_CHECKS = CHECKS.map((c) => c.check);
+/**
+ * The ledger verification `npm run wallet:verify` prints and the internal route answers (so the back
+ * office's money check reports the same): how many rules were checked and each that does not hold.
+ * `db` should be one read-only snapshot, so rules read together agree with each other.
+ */
+export async function verifyLedger(db: Queryable): Promise<z.infer<typeof LedgerVerification>> {
+  return { checks: CHECKS.length, differences: await findLedgerDifferences(db) };
+}
 
 export async function findRechargeDiscrepancies(
   db: Queryable,

@@ -7,6 +7,7 @@ import { SeedWithdrawalLimits1765400000002 } from './1765400000002-seed-withdraw
 import { AdminRoles1765500000001 } from './1765500000001-admin-roles';
 import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-logins-per-address';
 import { RememberMoneyMismatches1765900000001 } from './1765900000001-remember-money-mismatches';
+import { KeepMoneyCheckResults1766300000002 } from './1766300000002-keep-money-check-results';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -18,4 +19,5 @@ export const adminMigrations = [
   AdminRoles1765500000001,
   ThrottleLoginsPerAddress1765500000002,
   RememberMoneyMismatches1765900000001,
+  KeepMoneyCheckResults1766300000002,
 ];
