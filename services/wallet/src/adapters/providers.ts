@@ -1,4 +1,4 @@
-import { ConfigError } from '@market/shared/config';
+import { ConfigError, inDevelopment } from '@market/shared/config';
 import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
 import type { AlipayNotifications, PaymentGateway, PayoutChannel, WechatPayNotifications } from '../application/ports';
@@ -51,8 +51,8 @@ function missing(config: GatewayConfig, names: Array<keyof GatewayConfig>): stri
  */
 export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger): PaymentChannels {
   const faults: string[] = [];
-  if (config.NODE_ENV === 'production' && config.PAYGATE_PROVIDER.includes('sandbox')) {
-    faults.push('PAYGATE_PROVIDER=sandbox is for development; enable alipay or wechatpay in production');
+  if (!inDevelopment(config) && config.PAYGATE_PROVIDER.includes('sandbox')) {
+    faults.push(`PAYGATE_PROVIDER=sandbox is for development (NODE_ENV is ${config.NODE_ENV}); enable alipay or wechatpay`);
   }
   if (config.PAYGATE_PROVIDER.includes('alipay')) {
     const absent = missing(config, ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_NOTIFY_URL']);
