@@ -22,7 +22,10 @@ export const identityEnv = {
   /** HMAC key of the SMS code hashes kept in Redis, so a Redis dump does not reveal live codes */
   SMS_CODE_SECRET: secret('dev-only-sms-code-secret-000000000000000000000'),
   SMS_DAILY_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
+  /** counted per IPv4 address or IPv6 /64 */
   SMS_DAILY_LIMIT_PER_IP: z.coerce.number().int().min(1).default(50),
+  /** login codes sent per UTC hour over every phone and address: a cap on what a flood from many addresses can cost */
+  SMS_HOURLY_BUDGET: z.coerce.number().int().min(1).default(2000),
   /** `sandbox` verifies every well-formed identity except names containing "fail"/"失败"; refused outside development */
   REALNAME_VERIFIER: z.enum(['sandbox', 'tencent', 'aliyun']).default('sandbox'),
   REALNAME_DAILY_ATTEMPTS: z.coerce.number().int().min(1).default(5),
