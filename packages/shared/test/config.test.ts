@@ -84,6 +84,13 @@ describe('configuration from the environment', () => {
       expect(config.API_KEY).toBe(`${realSecrets.API_KEY} tail\n`);
     });
 
+    it('reads an empty file as an unset variable, as it does an empty variable', () => {
+      expect(loadConfig(shape, { NODE_ENV: 'development', PORT: '80', LOG_LEVEL_FILE: file('empty', '\n') }).LOG_LEVEL).toBe('info');
+      expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80', ...realSecrets, API_KEY: undefined, API_KEY_FILE: file('empty-key', '') })).toThrow(
+        /must be set explicitly: API_KEY/,
+      );
+    });
+
     it('refuses both X and X_FILE, naming the variable and echoing neither value', () => {
       const both = () => loadConfig(shape, { NODE_ENV: 'production', PORT: '80', ...realSecrets, API_KEY_FILE: file('both', 'from-the-file-000000000000000000000000') });
       expect(both).toThrow(ConfigError);

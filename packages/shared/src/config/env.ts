@@ -83,8 +83,8 @@ export function inDevelopment(config: { NODE_ENV?: string }): boolean {
  * The environment with every `X_FILE` read into `X` for the variables of the shape: secrets arrive
  * as mounted files (a Kubernetes Secret volume, a Compose secret) rather than in the environment,
  * where every child process and crash dump would carry them. One trailing newline is trimmed
- * (editors and `echo` add it); setting both `X` and `X_FILE` is refused, since either could be the
- * stale one.
+ * (editors and `echo` add it), an empty file counts as unset; setting both `X` and `X_FILE` is
+ * refused, since either could be the stale one.
  */
 function withFiles(keys: string[], env: NodeJS.ProcessEnv): { values: Record<string, string | undefined>; problems: string[] } {
   const values: Record<string, string | undefined> = {};
@@ -98,7 +98,8 @@ function withFiles(keys: string[], env: NodeJS.ProcessEnv): { values: Record<str
       problems.push(`  ${key}: set either ${key} or ${key}_FILE, not both`);
     } else {
       try {
-        values[key] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+        // an empty file is an unset variable, as an empty one is (a Secret's key a deployment does not use)
+        values[key] = readFileSync(file, 'utf8').replace(/\r?\n$/, '') || undefined;
       } catch (err) {
         problems.push(`  ${key}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
       }
