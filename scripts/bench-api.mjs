@@ -42,7 +42,8 @@ const connections = Number(env.BENCH_CONNECTIONS ?? 50);
 const fixedRate = Number(env.BENCH_RATE ?? 1000);
 const only = env.BENCH_ONLY?.split(',').filter(Boolean);
 const nodeEnv = env.BENCH_NODE_ENV ?? env.NODE_ENV ?? 'development';
-const production = nodeEnv === 'production';
+// anything but development runs as production (ADR 0055)
+const production = nodeEnv !== 'development';
 
 // Production refuses the published development secrets; a bench run makes up its own.
 const productionSecrets = production

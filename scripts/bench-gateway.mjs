@@ -46,7 +46,7 @@ const servicePort = gatewayPort + serviceEntry(service).portOffset;
 const nodeEnv = process.env.BENCH_NODE_ENV ?? process.env.NODE_ENV ?? 'development';
 // Production refuses the published development secrets; a bench run makes up its own.
 const productionSecrets =
-  nodeEnv === 'production'
+  nodeEnv !== 'development'
     ? {
         ...Object.fromEntries(
           ['INTERNAL_ASSERTION_SECRET', 'USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET'].map((k) => [k, randomBytes(32).toString('hex')]),

@@ -17,7 +17,8 @@ const { eventProducers } = require('../packages/contracts/dist/index.js');
 const { declareTopology, queueNames, topologyQueues, unroutedNames, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
 
 const env = process.env;
-const production = env.NODE_ENV === 'production';
+// only development, said by name, runs on the made-up broker passwords
+const production = env.NODE_ENV !== 'development';
 const exchange = env.EVENTS_EXCHANGE ?? DEFAULT_EXCHANGE;
 const vhost = env.AMQP_VHOST ?? '/';
 const userPrefix = env.MARKET_AMQP_USER_PREFIX ?? 'market_';

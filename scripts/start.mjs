@@ -12,7 +12,9 @@ import { formatLogLine } from './lib/log-format.mjs';
 import { describePaymentProviders } from './lib/payment-providers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const env = process.env;
+// a local run: the development behaviours (published secrets, codes in responses, sandbox payments)
+// are on only because NODE_ENV says development, so the launcher says it unless told otherwise
+const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || 'development' };
 const settings = loadLaunchSettings(env);
 const gatewayPort = Number(env.PORT ?? 8080);
 const host = env.MARKET_HOST ?? '127.0.0.1';

@@ -1,6 +1,7 @@
 /** Launcher settings from the environment, with development defaults. */
 export function loadLaunchSettings(env) {
-  const production = env.NODE_ENV === 'production';
+  // only development, said by name, runs on the made-up role passwords
+  const production = env.NODE_ENV !== 'development';
   const passwords = Object.fromEntries(
     (env.MARKET_DB_ROLE_PASSWORDS ?? '')
       .split(',')

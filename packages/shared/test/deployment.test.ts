@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { SERVICE_NAMES, SERVICE_REGISTRY } from '@market/contracts';
+import { allInternalRoutes, allRoutes, SERVICE_NAMES, SERVICE_REGISTRY } from '@market/contracts';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const TURBO = path.join(ROOT, 'node_modules/.bin/turbo');
@@ -16,6 +16,44 @@ function render(overlay: string): any[] {
 }
 
 const named = (objects: any[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+
+/** Each Secret's keys as deploy/k8s/secrets.keys lists them (`name:` then one indented key a line). */
+function secretKeys(): Map<string, string[]> {
+  const keys = new Map<string, string[]>();
+  let current: string[] = [];
+  for (const line of readFileSync(path.join(ROOT, 'deploy/k8s/secrets.keys'), 'utf8').split('\n')) {
+    if (line.startsWith('#') || !line.trim()) continue;
+    if (line.endsWith(':')) keys.set(line.slice(0, -1), (current = []));
+    else current.push(line.trim());
+  }
+  return keys;
+}
+
+/** kustomize's generated Secrets carry a content hash: `identity-secrets-5f7…` is `identity-secrets`. */
+const unhashed = (name: string) => name.replace(/-[a-z0-9]{10}$/, '');
+
+const podLabels = (name: string) => ({ 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'market' });
+
+/** Whether a label selector selects pods with these labels (matchLabels and `In` expressions, all this layout uses). */
+function selects(selector: any, labels: Record<string, string>): boolean {
+  const plain = Object.entries(selector?.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  const expressions = (selector?.matchExpressions ?? []).every((e: any) => e.operator === 'In' && e.values.includes(labels[e.key]));
+  return plain && expressions;
+}
+
+/** Whether the rendered NetworkPolicies let pods of `from` open a TCP connection to pods of `to` on `port`, both ways checked. */
+function reachable(objects: any[], from: string, to: string, port: number): boolean {
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  const peerMatches = (peers: any[] | undefined, name: string) => (peers ?? []).some((peer) => peer.podSelector && !peer.namespaceSelector && selects(peer.podSelector, podLabels(name)));
+  const portMatches = (ports: any[] | undefined) => (ports ?? []).some((p) => p.port === port && (p.protocol ?? 'TCP') === 'TCP');
+  const out = policies
+    .filter((p) => p.spec.policyTypes.includes('Egress') && selects(p.spec.podSelector, podLabels(from)))
+    .some((p) => (p.spec.egress ?? []).some((rule: any) => peerMatches(rule.to, to) && portMatches(rule.ports)));
+  const into = policies
+    .filter((p) => p.spec.policyTypes.includes('Ingress') && selects(p.spec.podSelector, podLabels(to)))
+    .some((p) => (p.spec.ingress ?? []).some((rule: any) => peerMatches(rule.from, from) && portMatches(rule.ports)));
+  return out && into;
+}
 
 describe('Kubernetes manifests (deploy/k8s)', () => {
   it('are what the generator writes from the service registry', () => {
@@ -45,10 +83,9 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     }
   });
 
-  it.each(['production', 'development'])('run every service with probes, resources, a disruption budget and its own secrets (%s)', (overlay) => {
+  it.each(['production', 'development'])('run every service with probes, resources, a disruption budget and its own secrets as files (%s)', (overlay) => {
     const objects = render(overlay);
-    // a generated Secret's name carries kustomize's content hash, and every reference follows it
-    const secret = objects.find((o) => o.kind === 'Secret')?.metadata.name ?? 'market-secrets';
+    const layout = secretKeys();
     for (const name of [...SERVICE_NAMES, 'gateway']) {
       const deployment = named(objects, 'Deployment', name);
       expect(deployment).toBeDefined();
@@ -59,18 +96,113 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(container.resources.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
       expect(container.resources.limits.memory).toBeDefined();
       expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
-      expect(container.envFrom).toContainEqual({ secretRef: { name: secret } });
+      // its own Secret only, each key listed (a missing one stops the pod) and named to the kit's loader as X_FILE
+      expect(container.envFrom).toEqual([{ configMapRef: { name: 'market-config' } }]);
+      const secretVolumes = deployment.spec.template.spec.volumes.filter((v: any) => v.secret);
+      expect(secretVolumes.map((v: any) => unhashed(v.secret.secretName))).toEqual([`${name}-secrets`]);
+      const keys = secretVolumes[0].secret.items.map((item: any) => item.key);
+      expect(keys).toEqual(layout.get(`${name}-secrets`));
+      const mount = container.volumeMounts.find((m: any) => m.name === secretVolumes[0].name);
+      expect(mount.readOnly).toBe(true);
+      for (const key of keys) expect(container.env).toContainEqual({ name: `${key}_FILE`, value: `${mount.mountPath}/${key}` });
+      expect(container.env.filter((v: any) => v.valueFrom?.secretKeyRef)).toEqual([]);
+      expect(keys).not.toContain('DATABASE_ADMIN_URL');
+      expect(keys).not.toContain('INTERNAL_ASSERTION_SECRET');
+      expect(keys).toEqual(expect.arrayContaining(['REDIS_URL', 'INTERNAL_SIGNING_KEY', 'INTERNAL_PUBLIC_KEYS']));
       expect(named(objects, 'PodDisruptionBudget', name)).toBeDefined();
       expect(named(objects, 'Service', name)).toBeDefined();
     }
     for (const s of SERVICE_REGISTRY) {
       const env = named(objects, 'Deployment', s.name).spec.template.spec.containers[0].env;
       expect(env).toContainEqual({ name: 'DB_SCHEMA', value: s.schema });
-      expect(env).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: secret, key: `${s.name.toUpperCase()}_DATABASE_URL` } } });
+      expect(env.map((v: any) => v.name)).toEqual(expect.arrayContaining(['DATABASE_URL_FILE', 'AMQP_URL_FILE', 'REDIS_URL_FILE']));
     }
+    // the superuser URL is the provisioning job's alone
+    const provision = named(objects, 'Job', 'market-provision').spec.template.spec;
+    expect(provision.containers[0].env.filter((v: any) => v.valueFrom).map((v: any) => [v.name, unhashed(v.valueFrom.secretKeyRef.name)])).toEqual([
+      ['DATABASE_ADMIN_URL', 'market-provision-secrets'],
+      ['MARKET_DB_ROLE_PASSWORDS', 'market-provision-secrets'],
+    ]);
+    expect(layout.get('market-provision-secrets')).toEqual(['DATABASE_ADMIN_URL', 'MARKET_DB_ROLE_PASSWORDS']);
+    expect([...layout].filter(([, keys]) => keys.includes('DATABASE_ADMIN_URL')).map(([secret]) => secret)).toEqual(['market-provision-secrets']);
     expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => o.spec.scaleTargetRef.name).sort()).toEqual(['catalog', 'gateway']);
     expect(named(objects, 'Job', 'market-provision').spec.template.spec.containers[0].command).toEqual(['node', 'scripts/provision-db.mjs']);
-    for (const external of ['postgres', 'rabbitmq', 'redis']) expect(named(objects, 'Service', external).spec.type).toBe('ExternalName');
+    for (const external of ['postgres', 'rabbitmq']) expect(named(objects, 'Service', external).spec.type).toBe('ExternalName');
+  });
+
+  it.each(['production', 'development'])('deny every network path but those the contracts name (%s)', (overlay) => {
+    const objects = render(overlay);
+    const deny = named(objects, 'NetworkPolicy', 'default-deny');
+    expect(deny.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+    // the paths the contracts name: each internal route's callers to its service, the gateway to every service with public routes
+    const paths = new Set([...allInternalRoutes.flatMap((r) => r.callers.map((c) => `${c}->${r.service}`)), ...allRoutes.map((r) => `gateway->${r.service}`)]);
+    const processes = [...SERVICE_NAMES, 'gateway'];
+    for (const from of processes) {
+      for (const to of processes) {
+        if (from !== to) expect([`${from}->${to}`, reachable(objects, from, to, 8080)]).toEqual([`${from}->${to}`, paths.has(`${from}->${to}`)]);
+      }
+    }
+    // spot checks that do not lean on the contracts: a payment never starts at notify, identity calls nobody
+    expect(reachable(objects, 'orders', 'wallet', 8080)).toBe(true);
+    expect(reachable(objects, 'notify', 'wallet', 8080)).toBe(false);
+    expect(processes.filter((to) => reachable(objects, 'identity', to, 8080))).toEqual([]);
+    // the ingress controller reaches the gateway and nothing else; Prometheus only the metrics ports
+    const fromNamespace = (namespace: string) => (rule: any) => rule.from.some((peer: any) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === namespace);
+    const ingressRules = objects.filter((o) => o.kind === 'NetworkPolicy').flatMap((p) => (p.spec.ingress ?? []).map((rule: any) => ({ policy: p.metadata.name, rule })));
+    expect(ingressRules.filter(({ rule }) => fromNamespace('ingress-nginx')(rule)).map(({ policy, rule }) => [policy, rule.ports])).toEqual([['gateway', [{ protocol: 'TCP', port: 8080 }]]]);
+    expect(ingressRules.filter(({ rule }) => fromNamespace('monitoring')(rule)).every(({ policy, rule }) => rule.ports[0].port === (policy === 'gateway' ? 9464 : 8080))).toBe(true);
+    // providers on the internet only for identity and wallet, on https, never a private address
+    const providers = named(objects, 'NetworkPolicy', 'provider-clients');
+    expect(processes.filter((name) => selects(providers.spec.podSelector, podLabels(name))).sort()).toEqual(['identity', 'wallet']);
+    expect(providers.spec.egress).toEqual([{ to: [{ ipBlock: { cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] } }], ports: [{ protocol: 'TCP', port: 443 }] }]);
+    // Postgres for the services and the provisioning job, RabbitMQ for the services, Redis for them and the gateway
+    const clients = (policy: string) => [...processes, 'market-provision'].filter((name) => selects(named(objects, 'NetworkPolicy', policy).spec.podSelector, podLabels(name))).sort();
+    expect(clients('postgres-clients')).toEqual([...SERVICE_NAMES, 'market-provision'].sort());
+    expect(clients('rabbitmq-clients')).toEqual([...SERVICE_NAMES].sort());
+    expect(clients('redis-clients')).toEqual([...SERVICE_NAMES, 'gateway'].sort());
+    expect(selects(named(objects, 'NetworkPolicy', 'dns').spec.podSelector, podLabels('market-provision'))).toBe(true);
+  });
+
+  it('trust X-Forwarded-For in production only from the ingress controller\'s address range', () => {
+    const trust = (overlay: string) =>
+      named(render(overlay), 'Deployment', 'gateway').spec.template.spec.containers[0].env.find((v: any) => v.name === 'TRUST_PROXY')?.value;
+    expect(trust('production')).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    expect(trust('development')).toBeUndefined();
+  });
+
+  it('run Redis in development with the default user off and one user per process, from an ACL file in a Secret', () => {
+    const objects = render('development');
+    const redis = named(objects, 'Deployment', 'redis').spec.template.spec;
+    expect(redis.containers[0].args).toEqual(expect.arrayContaining(['--aclfile', '/etc/redis/users.acl']));
+    const aclSecret = objects.find((o) => o.kind === 'Secret' && unhashed(o.metadata.name) === 'redis-acl');
+    expect(redis.volumes.find((v: any) => v.secret).secret.secretName).toBe(aclSecret.metadata.name);
+    const acl = Buffer.from(aclSecret.data['users.acl'], 'base64').toString('utf8').trim().split('\n');
+    expect(acl[0]).toBe('user default off');
+    for (const name of [...SERVICE_NAMES, 'gateway']) {
+      const secret = objects.find((o) => o.kind === 'Secret' && unhashed(o.metadata.name) === `${name}-secrets`);
+      const url = new URL(Buffer.from(secret.data.REDIS_URL, 'base64').toString('utf8'));
+      expect(acl).toContainEqual(expect.stringMatching(new RegExp(`^user ${url.username} on >${url.password} `)));
+    }
+  });
+
+  it('the validator refuses a Secret read by two workloads, one loaded whole into the environment, and a secret file nobody mounts', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'k8s-'));
+    try {
+      const file = path.join(dir, 'shared.yaml');
+      const workload = (name: string, container: string) =>
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ${name} }\nspec:\n  selector: { matchLabels: { app: ${name} } }\n  template:\n    metadata: { labels: { app: ${name} } }\n    spec:\n      volumes: [{ name: s, secret: { secretName: shared, items: [{ key: A, path: A }] } }]\n      containers: [${container}]\n`;
+      appendFileSync(file, workload('one', `{ name: one, image: x, volumeMounts: [{ name: s, mountPath: /run/secrets/market }], env: [{ name: A_FILE, value: /run/secrets/market/A }, { name: B_FILE, value: /run/secrets/market/B }] }`));
+      appendFileSync(file, '---\n' + workload('two', `{ name: two, image: x, envFrom: [{ secretRef: { name: other } }] }`));
+      const run = spawnSync(process.execPath, [path.join(ROOT, 'deploy/k8s/validate.mjs'), file], { encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      const problems: string[] = JSON.parse(run.stdout).problems;
+      expect(problems).toContainEqual(expect.stringContaining('Secret shared is read by Deployment/one and Deployment/two'));
+      expect(problems).toContainEqual(expect.stringContaining('Deployment/two: loads the whole Secret other into its environment'));
+      expect(problems).toContainEqual(expect.stringContaining('Deployment/one: B_FILE names /run/secrets/market/B, which no Secret of its own mounts'));
+      expect(problems.join()).not.toContain('A_FILE');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keep production secrets out of the repository', () => {

@@ -1,5 +1,5 @@
 import { z } from '@market/contracts';
-import { ConfigError, secret, tokenSecretShape } from '@market/shared/config';
+import { ConfigError, inDevelopment, secret, tokenSecretShape } from '@market/shared/config';
 import { AdminUsername } from './domain/admin-user';
 
 /** Printed at a development start so a developer can log in; production refuses it. */
@@ -22,16 +22,19 @@ export const adminEnv = {
   MONEY_SETTLEMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(600_000),
   /** failed logins in a row at one username over every address before the account itself is locked, with an alert */
   ADMIN_ACCOUNT_LOCK_FAILURES: z.coerce.number().int().min(2).max(100_000).default(100),
-  /** `dev` answers the captcha text with the image; unset means `dev` outside production */
+  /** `dev` answers the captcha text with the image; unset means `dev` in development and is refused elsewhere */
   CAPTCHA_MODE: z.enum(['dev', 'strict']).optional(),
 };
 
 export type CaptchaMode = 'dev' | 'strict';
 
-/** Production must say `strict` explicitly, so a forgotten setting never ships the answer with the image. */
+/**
+ * Outside development (said by name) the mode must be `strict` explicitly, so a forgotten setting
+ * never ships the answer with the image.
+ */
 export function captchaMode(config: { NODE_ENV: string; CAPTCHA_MODE?: CaptchaMode }): CaptchaMode {
-  if (config.NODE_ENV === 'production' && config.CAPTCHA_MODE !== 'strict') {
-    throw new ConfigError('in production CAPTCHA_MODE must be set to strict');
+  if (!inDevelopment(config) && config.CAPTCHA_MODE !== 'strict') {
+    throw new ConfigError(`NODE_ENV is ${config.NODE_ENV}, not development: CAPTCHA_MODE must be set to strict`);
   }
   return config.CAPTCHA_MODE ?? 'dev';
 }

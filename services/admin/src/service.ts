@@ -1,4 +1,5 @@
 import { defineService, periodicJob } from '@market/shared/service';
+import { inDevelopment } from '@market/shared/config';
 import { Argon2Passwords } from './adapters/argon2-passwords';
 import { alertMoneyMismatches } from './application/alert-money-mismatches';
 import type { AdminDeps } from './application/deps';
@@ -55,7 +56,7 @@ async function announceBootstrap(deps: AdminDeps) {
   if (!created) return;
   // Only the published development password is ever shown, and only in development, so a
   // developer can log in; a password someone chose stays out of every log.
-  if (deps.config.NODE_ENV === 'development' && password === DEV_BOOTSTRAP_PASSWORD) {
+  if (inDevelopment(deps.config) && password === DEV_BOOTSTRAP_PASSWORD) {
     deps.log.info(`first admin created: username "${username}", development password "${password}"`);
   } else {
     deps.log.info({ username }, 'first admin created from ADMIN_BOOTSTRAP_USERNAME');

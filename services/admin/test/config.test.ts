@@ -17,12 +17,14 @@ describe('admin configuration', () => {
   });
 
   it('refuses a bootstrap username the CLI would refuse too', () => {
-    expect(() => loadConfig(shape, { ADMIN_BOOTSTRAP_USERNAME: 'Bad Name' })).toThrow(/ADMIN_BOOTSTRAP_USERNAME/);
+    expect(() => loadConfig(shape, { NODE_ENV: 'development', ADMIN_BOOTSTRAP_USERNAME: 'Bad Name' })).toThrow(/ADMIN_BOOTSTRAP_USERNAME/);
   });
 
-  it('runs captchas in dev mode outside production and demands strict in production', () => {
-    expect(captchaMode({ NODE_ENV: 'test' })).toBe('dev');
+  it('runs captchas in dev mode only in development, said by name, and demands strict anywhere else', () => {
+    expect(captchaMode({ NODE_ENV: 'development' })).toBe('dev');
     expect(captchaMode({ NODE_ENV: 'development', CAPTCHA_MODE: 'strict' })).toBe('strict');
+    expect(() => captchaMode({ NODE_ENV: 'test' })).toThrow(/NODE_ENV is test, not development: CAPTCHA_MODE must be set to strict/);
+    expect(captchaMode({ NODE_ENV: 'test', CAPTCHA_MODE: 'strict' })).toBe('strict');
     expect(() => captchaMode({ NODE_ENV: 'production' })).toThrow(/CAPTCHA_MODE/);
     expect(() => captchaMode({ NODE_ENV: 'production', CAPTCHA_MODE: 'dev' })).toThrow(/CAPTCHA_MODE/);
     expect(captchaMode({ NODE_ENV: 'production', CAPTCHA_MODE: 'strict' })).toBe('strict');

@@ -60,6 +60,14 @@ describe('admin login throttling per username and address', () => {
     expect((await loginFrom('198.51.100.20', admin.username, admin.password)).status).toBe(200);
   });
 
+  it('counts the addresses of one IPv6 /64 as one: rotating through them buys no fresh guesses', async () => {
+    const admin = await newAdmin(stack);
+    for (let i = 0; i < MAX_FAILURES; i++) expect((await loginFrom(`2001:db8:77:1::${i + 1}`, admin.username, `guess-number-${i}`)).status).toBe(401);
+    const held = await loginFrom('2001:db8:77:1:ffff::9', admin.username, admin.password);
+    expect(held.status).toBe(429);
+    expect((await loginFrom('2001:db8:77:2::1', admin.username, admin.password)).status).toBe(200);
+  });
+
   it('holds an address off longer at each hold', async () => {
     const admin = await newAdmin(stack);
     const address = '203.0.113.8';

@@ -14,12 +14,15 @@ describe('catalog configuration', () => {
     expect(openUploadToken(loadConfig(shape, { ...production, OPEN_UPLOAD_TOKEN: 'a-real-upload-token-0123' }))).toBe('a-real-upload-token-0123');
   });
 
-  it('leaves open upload without a token outside production', () => {
+  it('leaves open upload without a token only when NODE_ENV=development says so by name', () => {
     expect(openUploadToken(loadConfig(shape, { NODE_ENV: 'development' }))).toBeUndefined();
+    expect(() => openUploadToken(loadConfig(shape, { ...production, NODE_ENV: 'test' }))).toThrow(/NODE_ENV is test, not development: OPEN_UPLOAD_TOKEN must be set/);
+    const { NODE_ENV: _unset, ...unset } = production;
+    expect(() => openUploadToken(loadConfig(shape, unset))).toThrow(/NODE_ENV is production, not development: OPEN_UPLOAD_TOKEN must be set/);
     expect(openUploadToken(loadConfig(shape, { ...production, NODE_ENV: 'test', OPEN_UPLOAD_TOKEN: 'upload-token-for-tests' }))).toBe('upload-token-for-tests');
   });
 
   it('refuses a token too short to resist guessing', () => {
-    expect(() => loadConfig(shape, { OPEN_UPLOAD_TOKEN: 'short' })).toThrow(/OPEN_UPLOAD_TOKEN/);
+    expect(() => loadConfig(shape, { NODE_ENV: 'development', OPEN_UPLOAD_TOKEN: 'short' })).toThrow(/OPEN_UPLOAD_TOKEN/);
   });
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_PORTS, z } from '@market/contracts';
 import { DEFAULT_CONSOLE_DIR } from './console';
-import { baseEnvShape, DEFAULT_REPLICA_EJECT_MS, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
+import { baseEnvShape, DEFAULT_REPLICA_EJECT_MS, inDevelopment, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
 
 export const gatewayEnvShape = {
   NODE_ENV: baseEnvShape.NODE_ENV,
@@ -41,5 +41,5 @@ export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(gatewayEnvShape, env);
-  return { ...config, HOST: config.HOST ?? (config.NODE_ENV === 'development' ? '127.0.0.1' : '0.0.0.0') };
+  return { ...config, HOST: config.HOST ?? (inDevelopment(config) ? '127.0.0.1' : '0.0.0.0') };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allRoutes, RouteMatcher, type AnyRoute, type ServiceName } from '@market/contracts';
 import { ASSERTION_HEADER, createAssertionSigner, Revocations, type Identity } from '@market/shared/auth';
 import { Replicas, serviceAddresses, serviceUrls } from '@market/shared/config';
-import { InternalClient, Problem, problems, sendProblem } from '@market/shared/http';
+import { addressKey, InternalClient, Problem, problems, sendProblem } from '@market/shared/http';
 import { type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
 import { createAuthenticator } from './authenticate';
@@ -127,7 +127,8 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
   /** Rate limits first: a flood of oversized uploads must not turn into a flood of records. */
   function admit(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, route: AnyRoute): Promise<void> | void {
     const ip = clientAddress(req);
-    const limited = rateLimit(route, ip ?? 'unknown');
+    // an IPv6 client counts as its /64, which one subscriber holds whole
+    const limited = rateLimit(route, addressKey(ip));
     if (limited) return limited.then(() => checkBodyAndCaller(req, res, path, requestId, route, ip));
     return checkBodyAndCaller(req, res, path, requestId, route, ip);
   }

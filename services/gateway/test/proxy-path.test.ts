@@ -41,6 +41,7 @@ describe('the proxy path, seen from the service behind it', () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const catalog = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     const config = loadGatewayConfig({
+      NODE_ENV: 'development',
       CATALOG_URL: catalog,
       // identity: a port nothing listens on
       IDENTITY_URL: 'http://127.0.0.1:9',

@@ -21,7 +21,7 @@ describe('the gateway rate limits counted in Redis, when Redis stalls', () => {
   it('counts in process memory after 250 ms instead of waiting for Redis, and the limit still holds', async () => {
     const consume = createRateLimits(
       redis,
-      loadGatewayConfig({ REDIS_KEY_PREFIX: `${uniqueName('t')}:`, RATE_LIMIT_SMS_PER_MINUTE: '2' }),
+      loadGatewayConfig({ NODE_ENV: 'development', REDIS_KEY_PREFIX: `${uniqueName('t')}:`, RATE_LIMIT_SMS_PER_MINUTE: '2' }),
     );
     const admin = createClient({ url: redisUrl });
     await admin.connect();

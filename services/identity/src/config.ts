@@ -1,7 +1,7 @@
 import { z } from '@market/contracts';
 import { dataEncryptionShape, secret, tokenSecretShape } from '@market/shared/config';
 
-/** A provider's API address as a URL (`https://host[:port]`); http is for local simulators and refused in production. */
+/** A provider's API address as a URL (`https://host[:port]`); http is for local simulators and refused outside development. */
 const providerEndpoint = (defaultUrl: string) =>
   z
     .string()
@@ -17,13 +17,16 @@ export const identityEnv = {
   USER_TOKEN_SECRET: tokenSecretShape.USER_TOKEN_SECRET,
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(3600).default(30 * 86_400),
-  /** `log` is the development provider: it answers the code in the response and refuses production */
+  /** `log` is the development provider: it answers the code in the response and is refused outside development */
   SMS_PROVIDER: z.enum(['log', 'aliyun', 'tencent']).default('log'),
   /** HMAC key of the SMS code hashes kept in Redis, so a Redis dump does not reveal live codes */
   SMS_CODE_SECRET: secret('dev-only-sms-code-secret-000000000000000000000'),
   SMS_DAILY_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
+  /** counted per IPv4 address or IPv6 /64 */
   SMS_DAILY_LIMIT_PER_IP: z.coerce.number().int().min(1).default(50),
-  /** `sandbox` verifies every well-formed identity except names containing "fail"/"失败"; refuses production */
+  /** login codes sent per UTC hour over every phone and address: a cap on what a flood from many addresses can cost */
+  SMS_HOURLY_BUDGET: z.coerce.number().int().min(1).default(2000),
+  /** `sandbox` verifies every well-formed identity except names containing "fail"/"失败"; refused outside development */
   REALNAME_VERIFIER: z.enum(['sandbox', 'tencent', 'aliyun']).default('sandbox'),
   REALNAME_DAILY_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   /** longest wait for an SMS or real-name provider's answer; past it the request gets a 503 */

@@ -7,7 +7,7 @@ import { identityEnv } from './config';
 import { identityErrorStatuses } from './http/error-statuses';
 import { identityInternalRoutes } from './http/internal-routes';
 import { identityRouteBindings } from './http/routes';
-import { DailyQuota } from './persistence/daily-quota';
+import { CalendarQuota } from './persistence/calendar-quota';
 import { IDENTITY_SEALED_COLUMNS } from './persistence/realname-repository';
 import { purgeExpiredRefreshTokens } from './persistence/session-repository';
 import { CreateIdentityTables1763900000000 } from './persistence/migrations/1763900000000-create-identity-tables';
@@ -30,7 +30,7 @@ export const identityService = defineService({
       events: ctx.events,
       revocations: ctx.revocations,
       smsCodes: new SmsCodeStore(ctx.redis, ctx.redisKey, ctx.config.SMS_CODE_SECRET),
-      quotas: new DailyQuota(ctx.redis, ctx.redisKey),
+      quotas: new CalendarQuota(ctx.redis, ctx.redisKey),
       locks: new RedisLocks(ctx.redis, ctx.redisKey),
       sms,
       verifier,

@@ -41,7 +41,7 @@ describe('identity in production', () => {
           'identity failed to start: identity provider configuration is incomplete:',
           '  SMS_PROVIDER=tencent needs TENCENT_SECRET_KEY, TENCENT_SMS_SDK_APP_ID, TENCENT_SMS_TEMPLATE_ID',
           '  REALNAME_VERIFIER=aliyun needs ALIYUN_ACCESS_KEY_ID',
-          '  ALIYUN_CLOUDAUTH_ENDPOINT must be https in production',
+          '  ALIYUN_CLOUDAUTH_ENDPOINT must be https outside development',
           '',
         ].join('\n'),
       );

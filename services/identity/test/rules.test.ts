@@ -13,7 +13,7 @@ import { secondsUntilNextUtcDay } from '../src/domain/sms-policy';
 
 const log = createLogger('identity-test', 'silent');
 /** The identity configuration as the service would read it from this environment. */
-const config = (NODE_ENV: 'development' | 'test' | 'production', env: Record<string, string> = {}) => ({ ...loadConfig(identityEnv, env), NODE_ENV });
+const config = (NODE_ENV: string, env: Record<string, string> = {}) => ({ ...loadConfig(identityEnv, env), NODE_ENV });
 
 const TENCENT_KEYS = { TENCENT_SECRET_ID: 'AKIDtest', TENCENT_SECRET_KEY: 'tencent-test-secret' };
 const ALIYUN_SMS = {
@@ -24,14 +24,16 @@ const ALIYUN_SMS = {
 };
 
 describe('provider configuration', () => {
-  it('refuses the development providers in production', () => {
-    expect(() => createProviders(config('production'), log)).toThrow(/SMS_PROVIDER=log is for development/);
-    expect(() => createProviders(config('production'), log)).toThrow(/REALNAME_VERIFIER=sandbox is for development/);
+  it('refuses the development providers anywhere but development: production, test, any other value', () => {
+    for (const NODE_ENV of ['production', 'test', 'staging'] as const) {
+      expect(() => createProviders(config(NODE_ENV), log)).toThrow(`SMS_PROVIDER=log is for development (NODE_ENV is ${NODE_ENV})`);
+      expect(() => createProviders(config(NODE_ENV), log)).toThrow(`REALNAME_VERIFIER=sandbox is for development (NODE_ENV is ${NODE_ENV})`);
+    }
   });
 
-  it('runs the development providers in development and tests, the SMS one handing codes back', async () => {
-    for (const NODE_ENV of ['development', 'test'] as const) {
-      const { sms, verifier } = createProviders(config(NODE_ENV), log);
+  it('runs the development providers in development, said by name, the SMS one handing codes back', async () => {
+    {
+      const { sms, verifier } = createProviders(config('development'), log);
       expect(sms).toBeInstanceOf(LogSmsProvider);
       expect(sms.exposesCodes).toBe(true);
       expect(verifier).toBeInstanceOf(SandboxRealnameVerifier);
@@ -61,7 +63,7 @@ describe('provider configuration', () => {
     );
   });
 
-  it('starts real providers once complete, with plain-http endpoints only outside production', () => {
+  it('starts real providers once complete, with plain-http endpoints only in development', () => {
     const env = { SMS_PROVIDER: 'aliyun', REALNAME_VERIFIER: 'tencent', ...ALIYUN_SMS, ...TENCENT_KEYS };
     const providers = createProviders(config('production', env), log);
     expect(providers.sms).toBeInstanceOf(AliyunSmsProvider);
@@ -70,7 +72,7 @@ describe('provider configuration', () => {
     const local = { ...env, ALIYUN_SMS_ENDPOINT: 'http://127.0.0.1:9', TENCENT_FACEID_ENDPOINT: 'http://127.0.0.1:9' };
     expect(createProviders(config('development', local), log).sms.exposesCodes).toBe(false);
     expect(() => createProviders(config('production', local), log)).toThrow(
-      /ALIYUN_SMS_ENDPOINT must be https in production\n {2}TENCENT_FACEID_ENDPOINT must be https in production/,
+      /ALIYUN_SMS_ENDPOINT must be https outside development\n {2}TENCENT_FACEID_ENDPOINT must be https outside development/,
     );
   });
 

@@ -17,7 +17,7 @@ export const walletEnv = {
   DATA_ENCRYPTION_KEYS: dataEncryptionShape.DATA_ENCRYPTION_KEYS,
   /**
    * The enabled payment channels, comma-separated, the first being a recharge's default: `alipay`,
-   * `wechatpay`, `sandbox` (a pay page of this system, for development; refused in production)
+   * `wechatpay`, `sandbox` (a pay page of this system, for development; refused outside NODE_ENV=development)
    */
   PAYGATE_PROVIDER: z
     .string()

@@ -141,10 +141,13 @@ describe('recharge payments', () => {
 });
 
 describe('the sandbox payment gateway', () => {
-  it('refuses to start in production, as does a default PAYGATE_SECRET', () => {
+  it('refuses to start anywhere but development, as does a default PAYGATE_SECRET', () => {
     const config = loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'development' });
     const log = createLogger('wallet', 'silent');
-    expect(() => createPaymentChannels({ ...config, NODE_ENV: 'production' }, null as never, log)).toThrow(/PAYGATE_PROVIDER=sandbox/);
+    for (const NODE_ENV of ['production', 'test', 'staging']) {
+      expect(() => createPaymentChannels({ ...config, NODE_ENV }, null as never, log)).toThrow(`PAYGATE_PROVIDER=sandbox is for development (NODE_ENV is ${NODE_ENV})`);
+    }
+    expect(() => loadConfig({ ...baseEnvShape, ...walletEnv }, { NODE_ENV: 'test', INTERNAL_ASSERTION_SECRET: 'x'.repeat(40) })).toThrow(/PAYGATE_SECRET/);
     // a channel missing its keys names what is missing
     expect(() => createPaymentChannels({ ...config, PAYGATE_PROVIDER: ['alipay'], ALIPAY_APP_ID: '2021' }, null as never, log)).toThrow(
       'the alipay channel needs ALIPAY_PRIVATE_KEY, ALIPAY_NOTIFY_URL, ALIPAY_PUBLIC_KEY (public-key mode) or ALIPAY_APP_CERT, ALIPAY_PUBLIC_CERT, ALIPAY_ROOT_CERT (certificate mode)',

@@ -77,7 +77,7 @@ export const sendSmsCode = defineRoute({
   token: 'ignored',
   summary: 'Send an SMS login code to a phone number',
   description:
-    'A phone whose account is frozen gets 403 USER_FROZEN and no message. 429 RATE_LIMITED within the 60 s resend interval or past a daily cap; 429 SMS_FREQUENCY_LIMITED when the SMS provider itself refuses more messages to this phone; 503 SMS_UNAVAILABLE when the provider cannot be reached or fails (no code was sent or stored and the daily caps are not charged, so asking again is safe).',
+    'A phone whose account is frozen gets 403 USER_FROZEN and no message. 429 RATE_LIMITED within the 60 s resend interval or past a daily cap (per phone, and per client address, an IPv6 one counted as its /64); 429 SMS_BUDGET_SPENT when the codes this hour allows over every phone and address (SMS_HOURLY_BUDGET) have gone out; 429 SMS_FREQUENCY_LIMITED when the SMS provider itself refuses more messages to this phone; 503 SMS_UNAVAILABLE when the provider cannot be reached or fails (no code was sent or stored and the daily caps are not charged, so asking again is safe).',
   edge: { rate: 'sms' },
   tags: ['auth'],
   body: z.object({ phone: Phone }).strict(),
@@ -87,7 +87,7 @@ export const sendSmsCode = defineRoute({
     schema: z.object({
       expires_in: z.number().int().openapi({ example: 300 }),
       resend_after: z.number().int().openapi({ example: 60 }),
-      dev_code: z.string().optional().openapi({ description: 'only with SMS_PROVIDER=log (development)' }),
+      dev_code: z.string().optional().openapi({ description: 'only with SMS_PROVIDER=log, which runs only under NODE_ENV=development' }),
     }),
   },
   errors: [400, 403, 429, 503],

@@ -1110,7 +1110,7 @@ export interface paths {
         put?: never;
         /**
          * Send an SMS login code to a phone number
-         * @description A phone whose account is frozen gets 403 USER_FROZEN and no message. 429 RATE_LIMITED within the 60 s resend interval or past a daily cap; 429 SMS_FREQUENCY_LIMITED when the SMS provider itself refuses more messages to this phone; 503 SMS_UNAVAILABLE when the provider cannot be reached or fails (no code was sent or stored and the daily caps are not charged, so asking again is safe).
+         * @description A phone whose account is frozen gets 403 USER_FROZEN and no message. 429 RATE_LIMITED within the 60 s resend interval or past a daily cap (per phone, and per client address, an IPv6 one counted as its /64); 429 SMS_BUDGET_SPENT when the codes this hour allows over every phone and address (SMS_HOURLY_BUDGET) have gone out; 429 SMS_FREQUENCY_LIMITED when the SMS provider itself refuses more messages to this phone; 503 SMS_UNAVAILABLE when the provider cannot be reached or fails (no code was sent or stored and the daily caps are not charged, so asking again is safe).
          */
         post: operations["sendSmsCode"];
         delete?: never;
@@ -9121,7 +9121,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description only with SMS_PROVIDER=log (development) */
+                        /** @description only with SMS_PROVIDER=log, which runs only under NODE_ENV=development */
                         dev_code?: string;
                         /** @example 300 */
                         expires_in: number;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { addressesOf } from './addresses';
 import { z } from 'zod';
 import { DEV_KEYRING } from '../crypto/secret-box';
@@ -5,16 +6,20 @@ import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../redis';
 import { type ServiceName, DEFAULT_PORTS, SERVICE_NAMES } from '@market/contracts';
 
 /**
- * A secret with a development default. Outside development (production, and `test`, which shared
- * test or staging deployments run) the default is refused, so a deployment that forgot to set it
- * fails at start instead of running with a published key.
+ * A secret with a development default. Outside development (production, `test`, any other value
+ * and an unset NODE_ENV) the default is refused, so a deployment that forgot to set it fails at
+ * start instead of running with a published key.
  */
 export function secret(devDefault: string, minLength = 32) {
   return z.string().min(minLength).default(devDefault).describe(`secret:${devDefault}`);
 }
 
 export const baseEnvShape = {
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /**
+   * Only `development`, said by name, turns on the development behaviours (published secrets, codes
+   * and captcha answers in responses, sandbox providers); any other value, and none, runs as production.
+   */
+  NODE_ENV: z.string().default('production'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** append logs to this file instead of stdout */
   LOG_FILE: z.string().optional(),
@@ -69,22 +74,56 @@ export function serviceAddresses(config: Record<keyof typeof serviceUrlShape, st
 
 export class ConfigError extends Error {}
 
+/** Whether the development behaviours are on: only when NODE_ENV says `development` by name. */
+export function inDevelopment(config: { NODE_ENV?: string }): boolean {
+  return config.NODE_ENV === 'development';
+}
+
 /**
- * Parses the environment once at start. Fails fast with every problem listed, never echoing a
- * value (it may be a secret).
+ * The environment with every `X_FILE` read into `X` for the variables of the shape: secrets arrive
+ * as mounted files (a Kubernetes Secret volume, a Compose secret) rather than in the environment,
+ * where every child process and crash dump would carry them. One trailing newline is trimmed
+ * (editors and `echo` add it), an empty file counts as unset; setting both `X` and `X_FILE` is
+ * refused, since either could be the stale one.
+ */
+function withFiles(keys: string[], env: NodeJS.ProcessEnv): { values: Record<string, string | undefined>; problems: string[] } {
+  const values: Record<string, string | undefined> = {};
+  const problems: string[] = [];
+  for (const key of keys) {
+    const direct = env[key] === '' ? undefined : env[key];
+    const file = env[`${key}_FILE`] === '' ? undefined : env[`${key}_FILE`];
+    if (file === undefined) {
+      values[key] = direct;
+    } else if (direct !== undefined) {
+      problems.push(`  ${key}: set either ${key} or ${key}_FILE, not both`);
+    } else {
+      try {
+        // an empty file is an unset variable, as an empty one is (a Secret's key a deployment does not use)
+        values[key] = readFileSync(file, 'utf8').replace(/\r?\n$/, '') || undefined;
+      } catch (err) {
+        problems.push(`  ${key}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+      }
+    }
+  }
+  return { values, problems };
+}
+
+/**
+ * Parses the environment once at start (any variable `X` may be given as a file in `X_FILE`).
+ * Fails fast with every problem listed, never echoing a value (it may be a secret).
  */
 export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv = process.env) {
   const schema = z.object(shape);
-  const input = Object.fromEntries(
-    Object.keys(shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
-  );
+  const { values: input, problems } = withFiles(Object.keys(shape), env);
   const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  if (problems.length > 0 || !parsed.success) {
+    const lines = [...problems, ...(parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`))];
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data as z.infer<typeof schema>;
   const mode = (config as { NODE_ENV?: string }).NODE_ENV;
+  // NODE_ENV defaults to production, so only a shape that does not read it (a part of a service's
+  // configuration checked on its own) skips this
   if (mode !== undefined && mode !== 'development') {
     const defaulted = Object.entries(shape)
       .filter(([key, field]) => {
@@ -93,7 +132,9 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proces
       })
       .map(([key]) => key);
     if (defaulted.length > 0) {
-      throw new ConfigError(`in ${mode} these secrets must be set explicitly: ${defaulted.join(', ')}`);
+      throw new ConfigError(
+        `NODE_ENV is ${mode}, not development: these secrets must be set explicitly: ${defaulted.join(', ')} (each as X or as a file in X_FILE)`,
+      );
     }
   }
   return config;

@@ -11,3 +11,4 @@ export * from './routes';
 export * from './service-app';
 export * from './validate';
 export * from './drain-server';
+export * from './address-key';

@@ -4,7 +4,7 @@ import type { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { z } from 'zod';
 import { createAssertionSigner, createAssertionVerifier } from '../auth/assertion';
 import { Revocations } from '../auth/revocation';
-import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
+import { baseEnvShape, inDevelopment, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
 import { type EventType, type ServiceName, DEFAULT_PORTS, eventConsumers } from '@market/contracts';
 import { createDataSource, DB_TIMEOUT_DEFAULTS, initializeDataSource } from '../db/data-source';
 import type { Db } from '../db/sql';
@@ -243,7 +243,7 @@ export async function startService<S extends z.ZodRawShape>(
       verifyAssertion: createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET),
       routes: parts.routes,
       internal: parts.internal,
-      validateResponses: config.NODE_ENV !== 'production',
+      validateResponses: inDevelopment(config),
       idempotency,
       errorStatuses: def.errorStatuses,
       metrics: observed.metrics,

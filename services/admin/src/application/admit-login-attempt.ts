@@ -1,17 +1,18 @@
 import { auditRefusal } from '@market/shared/events';
+import { addressKey } from '@market/shared/http';
 import { secondsUntil } from '../domain/admin-user';
 import { LoginLocked } from '../domain/errors';
 import { accountLockedUntil, bookAccountAttempt, bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
 import type { AdminDeps } from './deps';
 
-/** Where a password guess comes from: the username it is at and the client address it is from. */
+/** Where a password guess comes from: the username it is at and the client address (an IPv6 one's /64) it is from. */
 export interface LoginAttempt {
   username: string;
   address: string;
 }
 
 export function loginAttempt(username: string, ip: string | null): LoginAttempt {
-  return { username, address: ip ?? 'unknown' };
+  return { username, address: addressKey(ip) };
 }
 
 /**

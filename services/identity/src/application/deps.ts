@@ -4,7 +4,7 @@ import type { Db } from '@market/shared/db';
 import type { EventWriter } from '@market/shared/events';
 import type { ServiceContext } from '@market/shared/service';
 import type { identityEnv } from '../config';
-import type { DailyQuota } from '../persistence/daily-quota';
+import type { CalendarQuota } from '../persistence/calendar-quota';
 import type { RedisLocks } from '../persistence/redis-lock';
 import type { SmsCodeStore } from '../persistence/sms-code-store';
 import type { RealnameVerifier, SmsProvider } from './ports';
@@ -18,7 +18,7 @@ export interface IdentityDeps {
   events: EventWriter;
   revocations: Revocations;
   smsCodes: SmsCodeStore;
-  quotas: DailyQuota;
+  quotas: CalendarQuota;
   locks: RedisLocks;
   sms: SmsProvider;
   verifier: RealnameVerifier;

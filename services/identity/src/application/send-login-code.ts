@@ -1,8 +1,9 @@
 import { auditRefusal } from '@market/shared/events';
 import { RateLimited } from '@market/shared/errors';
-import { SmsProviderThrottled, SmsProviderUnavailable, UserFrozen } from '../domain/errors';
+import { addressKey } from '@market/shared/http';
+import { SmsBudgetSpent, SmsProviderThrottled, SmsProviderUnavailable, UserFrozen } from '../domain/errors';
 import { maskPhone, normalizePhone } from '../domain/phone';
-import { generateSmsCode, SMS_CODE_TTL_SECONDS, SMS_RESEND_AFTER_SECONDS } from '../domain/sms-policy';
+import { generateSmsCode, type QuotaPeriod, SMS_CODE_TTL_SECONDS, SMS_RESEND_AFTER_SECONDS } from '../domain/sms-policy';
 import { findUserByPhone } from '../persistence/user-repository';
 import type { IdentityDeps } from './deps';
 import { ProviderRefusal } from './ports';
@@ -30,19 +31,21 @@ export async function sendLoginCode(deps: IdentityDeps, phoneInput: string, ip: 
   const wait = await deps.smsCodes.holdResendSlot(phone);
   if (wait > 0) throw new RateLimited(wait);
 
-  const quotas: Array<[string, number]> = [
-    [`sms:phone:${phone}`, deps.config.SMS_DAILY_LIMIT_PER_PHONE],
-    [`sms:ip:${ip ?? 'unknown'}`, deps.config.SMS_DAILY_LIMIT_PER_IP],
+  // the global budget is asked last, so a request the per-phone or per-address caps refuse spends none of it
+  const quotas: Array<[string, number, QuotaPeriod]> = [
+    [`sms:phone:${phone}`, deps.config.SMS_DAILY_LIMIT_PER_PHONE, 'day'],
+    [`sms:ip:${addressKey(ip)}`, deps.config.SMS_DAILY_LIMIT_PER_IP, 'day'],
+    ['sms:all', deps.config.SMS_HOURLY_BUDGET, 'hour'],
   ];
-  const taken: Array<[string, number]> = [];
-  const giveBack = () => Promise.all(taken.map(([name, limit]) => deps.quotas.refund(name, limit)));
-  for (const [name, limit] of quotas) {
-    const retryAfter = await deps.quotas.consume(name, limit);
+  const taken: Array<[string, number, QuotaPeriod]> = [];
+  const giveBack = () => Promise.all(taken.map(([name, limit, period]) => deps.quotas.refund(name, limit, period)));
+  for (const [name, limit, period] of quotas) {
+    const retryAfter = await deps.quotas.consume(name, limit, period);
     if (retryAfter > 0) {
       await giveBack();
-      throw new RateLimited(retryAfter);
+      throw name === 'sms:all' ? new SmsBudgetSpent(retryAfter) : new RateLimited(retryAfter);
     }
-    taken.push([name, limit]);
+    taken.push([name, limit, period]);
   }
 
   const code = generateSmsCode();

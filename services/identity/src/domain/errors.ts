@@ -10,6 +10,7 @@ export type IdentityErrorCode =
   | 'TOKEN_REVOKED'
   | 'SMS_CODE_INVALID'
   | 'SMS_FREQUENCY_LIMITED'
+  | 'SMS_BUDGET_SPENT'
   | 'SMS_UNAVAILABLE'
   | 'REALNAME_PROVIDER_LIMITED'
   | 'REALNAME_UNAVAILABLE';
@@ -44,6 +45,17 @@ export class RefreshTokenExpired extends PermanentError {
 export class SmsCodeWrong extends PermanentError {
   constructor() {
     super('SMS_CODE_INVALID' satisfies IdentityErrorCode, 'the code is wrong, expired or already used');
+  }
+}
+
+/**
+ * Every login code this hour allows (SMS_HOURLY_BUDGET, over all phones and addresses) has gone
+ * out: a flood from many addresses at once spends money on messages, so it stops at a cost the
+ * operator chose until the hour turns.
+ */
+export class SmsBudgetSpent extends RateLimited {
+  constructor(retryAfterSeconds: number) {
+    super(retryAfterSeconds, 'no more login codes can be sent this hour; try again later', 'SMS_BUDGET_SPENT' satisfies IdentityErrorCode);
   }
 }
 

@@ -18,3 +18,17 @@ export function secondsUntilNextUtcDay(now: Date): number {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.ceil((next - now.getTime()) / 1000);
 }
+
+/** The calendar periods a quota counts in: a UTC day, or a UTC hour. */
+export type QuotaPeriod = 'day' | 'hour';
+
+/** The period `now` falls in, as it appears in a quota's key (`2026-11-22`, `2026-11-22T09`). */
+export function periodOf(period: QuotaPeriod, now: Date): string {
+  return period === 'day' ? utcDay(now) : now.toISOString().slice(0, 13);
+}
+
+export function secondsUntilNextPeriod(period: QuotaPeriod, now: Date): number {
+  if (period === 'day') return secondsUntilNextUtcDay(now);
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), now.getUTCHours() + 1);
+  return Math.ceil((next - now.getTime()) / 1000);
+}

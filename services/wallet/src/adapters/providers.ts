@@ -1,4 +1,4 @@
-import { ConfigError } from '@market/shared/config';
+import { ConfigError, inDevelopment } from '@market/shared/config';
 import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
 import type { AlipayNotifications, BillSource, PaymentGateway, PayoutChannel, RefundChannel, WechatPayNotifications } from '../application/ports';
@@ -101,7 +101,7 @@ function wechatPayKeyGaps(config: GatewayConfig): string[] {
 function payoutProviders(config: GatewayConfig): PaymentProvider[] {
   if (config.PAYOUT_PROVIDER) return config.PAYOUT_PROVIDER;
   const real = config.PAYGATE_PROVIDER.filter((p) => p !== 'sandbox');
-  return config.NODE_ENV === 'development' && config.PAYGATE_PROVIDER.includes('sandbox') ? [...real, 'sandbox'] : real;
+  return inDevelopment(config) && config.PAYGATE_PROVIDER.includes('sandbox') ? [...real, 'sandbox'] : real;
 }
 
 /** An address the wallet sends keys or money instructions to, or gives Alipay/WeChat Pay to post to. */
@@ -122,10 +122,11 @@ const isProviderSandbox = (url: string) => /(^|\.)alipaydev\.com$/i.test(new URL
  */
 export function paymentConfigFaults(config: GatewayConfig): string[] {
   const faults: string[] = [];
-  const production = config.NODE_ENV === 'production';
+  // outside development (any NODE_ENV but development, unset included) everything below is refused
+  const production = !inDevelopment(config);
   const payouts = payoutProviders(config);
   if (production && config.PAYGATE_PROVIDER.includes('sandbox')) {
-    faults.push('PAYGATE_PROVIDER=sandbox is for development; enable alipay or wechatpay in production');
+    faults.push(`PAYGATE_PROVIDER=sandbox is for development (NODE_ENV is ${config.NODE_ENV}); enable alipay or wechatpay`);
   }
   if (production && payouts.includes('sandbox')) faults.push('PAYOUT_PROVIDER=sandbox is for development; pay out through alipay or wechatpay in production');
   if (config.PAYGATE_PROVIDER.includes('alipay')) {
