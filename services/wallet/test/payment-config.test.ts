@@ -67,8 +67,8 @@ describe('the payment and payout configuration', () => {
       'ALIPAY_NOTIFY_URL must be https in production',
     ]);
     expect(paymentConfigFaults(config({ ...CERTS, PAYGATE_PROVIDER: ['alipay', 'sandbox'], PAYOUT_PROVIDER: ['alipay', 'sandbox'] }))).toEqual([
-      'PAYGATE_PROVIDER=sandbox is for development; enable alipay or wechatpay in production',
-      'PAYOUT_PROVIDER=sandbox is for development; pay out through alipay or wechatpay in production',
+      'PAYGATE_PROVIDER=sandbox is for development (NODE_ENV is production); enable alipay or wechatpay',
+      'PAYOUT_PROVIDER=sandbox is for development (NODE_ENV is production); pay out through alipay or wechatpay',
     ]);
     // the same settings are a developer's to choose outside production
     expect(paymentConfigFaults(config({ NODE_ENV: 'development', ALIPAY_GATEWAY: 'http://127.0.0.1:9000/gateway.do', PAYGATE_PROVIDER: ['alipay', 'sandbox'] }))).toEqual([]);

@@ -128,7 +128,7 @@ export function paymentConfigFaults(config: GatewayConfig): string[] {
   if (production && config.PAYGATE_PROVIDER.includes('sandbox')) {
     faults.push(`PAYGATE_PROVIDER=sandbox is for development (NODE_ENV is ${config.NODE_ENV}); enable alipay or wechatpay`);
   }
-  if (production && payouts.includes('sandbox')) faults.push('PAYOUT_PROVIDER=sandbox is for development; pay out through alipay or wechatpay in production');
+  if (production && payouts.includes('sandbox')) faults.push(`PAYOUT_PROVIDER=sandbox is for development (NODE_ENV is ${config.NODE_ENV}); pay out through alipay or wechatpay`);
   if (config.PAYGATE_PROVIDER.includes('alipay')) {
     const absent = missing(config, ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_NOTIFY_URL']);
     const certsAbsent = missing(config, [...ALIPAY_CERTS]);
