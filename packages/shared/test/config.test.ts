@@ -1,9 +1,14 @@
 import { z } from '@market/contracts';
 import { baseEnvShape, ConfigError, loadConfig, secret } from '../src/config';
 
-const shape = { ...baseEnvShape, API_KEY: secret('dev-only-api-key-0000000000000000000000'), PORT: z.coerce.number().int() };
+const shape = {
+  ...baseEnvShape,
+  SIGNING_SECRET: secret('dev-only-signing-secret-000000000000000000'),
+  API_KEY: secret('dev-only-api-key-0000000000000000000000'),
+  PORT: z.coerce.number().int(),
+};
 const realSecrets = {
-  INTERNAL_ASSERTION_SECRET: 'a-real-assertion-secret-of-enough-length-123',
+  SIGNING_SECRET: 'a-real-signing-secret-of-enough-length-1234',
   API_KEY: 'a-real-api-key-of-enough-length-1234567890',
 };
 
@@ -18,16 +23,16 @@ describe('configuration from the environment', () => {
   it('refuses to start in production while a secret is left at its development default', () => {
     expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80' })).toThrow(ConfigError);
     expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80' })).toThrow(
-      /must be set explicitly: INTERNAL_ASSERTION_SECRET, API_KEY/,
+      /must be set explicitly: SIGNING_SECRET, API_KEY/,
     );
-    expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80', INTERNAL_ASSERTION_SECRET: realSecrets.INTERNAL_ASSERTION_SECRET })).toThrow(
+    expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80', SIGNING_SECRET: realSecrets.SIGNING_SECRET })).toThrow(
       /API_KEY/,
     );
     expect(loadConfig(shape, { NODE_ENV: 'production', PORT: '80', ...realSecrets }).API_KEY).toBe(realSecrets.API_KEY);
   });
 
   it('refuses the published defaults under NODE_ENV=test too: only development runs on them', () => {
-    expect(() => loadConfig(shape, { NODE_ENV: 'test', PORT: '80' })).toThrow(/in test these secrets must be set explicitly: INTERNAL_ASSERTION_SECRET, API_KEY/);
+    expect(() => loadConfig(shape, { NODE_ENV: 'test', PORT: '80' })).toThrow(/in test these secrets must be set explicitly: SIGNING_SECRET, API_KEY/);
     expect(loadConfig(shape, { NODE_ENV: 'test', PORT: '80', ...realSecrets }).API_KEY).toBe(realSecrets.API_KEY);
     expect(loadConfig(shape, { NODE_ENV: 'development', PORT: '80' }).API_KEY).toBe('dev-only-api-key-0000000000000000000000');
   });

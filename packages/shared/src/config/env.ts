@@ -26,7 +26,6 @@ export const baseEnvShape = {
   EVENTS_EXCHANGE: z.string().default('marketplace.events'),
   /** prefix of every Redis key this deployment writes (lets environments share one Redis) */
   REDIS_KEY_PREFIX: z.string().default(''),
-  INTERNAL_ASSERTION_SECRET: secret('dev-only-internal-assertion-secret-0000000000'),
 };
 
 /** Signing keys of access tokens: identity and admin sign, the gateway verifies. */
