@@ -177,6 +177,15 @@ for (const entry of [...SERVICE_REGISTRY, { name: 'gateway' }]) {
       ? { volumes: [{ name: 'storage', persistentVolumeClaim: { claimName: 'files-storage' } }], mounts: [{ name: 'storage', mountPath: '/data/files' }] }
       : {};
   if (name === 'files') env.push({ name: 'FILES_STORAGE_DIR', value: '/data/files' });
+  // each process's own internal identity key (ADR 0053); INTERNAL_PUBLIC_KEYS comes with the rest.
+  // Optional here: the development overlay runs on the development keys, and a production process
+  // without its key refuses to start, naming it.
+  env.push(
+    ...['INTERNAL_SIGNING_KEY', 'INTERNAL_SIGNING_KEY_ID'].map((variable) => ({
+      name: variable,
+      valueFrom: { secretKeyRef: { name: 'market-secrets', key: `${upper(name)}_${variable}`, optional: true } },
+    })),
+  );
   const objects = [deployment(name, { env, ports, readiness, ...storage }), service(name, ports), disruptionBudget(name)];
   if (name === 'files') {
     objects.push({
