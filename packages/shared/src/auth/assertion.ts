@@ -48,13 +48,14 @@ export interface AssertionTarget {
   path: string;
 }
 
-export function signAssertion(identity: Identity, signing: SigningKey, target: AssertionTarget): Promise<string> {
+/** `issuedAt`: seconds since epoch, now unless told (tests make stale assertions with it). */
+export function signAssertion(identity: Identity, signing: SigningKey, target: AssertionTarget, issuedAt = Math.floor(Date.now() / 1000)): Promise<string> {
   return new SignJWT({ id: identity, htm: target.method.toUpperCase(), htu: target.path })
     .setProtectedHeader({ alg: 'EdDSA', kid: signing.kid })
     .setIssuer(signing.issuer)
     .setAudience(target.audience)
-    .setIssuedAt()
-    .setExpirationTime(`${ASSERTION_TTL_SECONDS}s`)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + ASSERTION_TTL_SECONDS)
     .sign(signing.key);
 }
 

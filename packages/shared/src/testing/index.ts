@@ -4,7 +4,7 @@ import { connect } from 'amqplib';
 import { Client } from 'pg';
 import type { InternalCaller, ServiceName } from '@market/contracts';
 import { createAssertionVerifier, GATEWAY_ISSUER, signAssertion, type AssertionVerifier, type Identity } from '../auth/assertion';
-import { generateInternalKeySet, internalKeyEnv, parsePublicKeys, type GeneratedKeySet } from '../auth/internal-keys';
+import { generateInternalKeySet, internalKeyEnv, parsePublicKeys, type GeneratedKeySet, type SigningKey } from '../auth/internal-keys';
 import { DEV_KEYRING } from '../crypto/secret-box';
 import { topologyQueues, unroutedNames } from '../events/topology';
 
@@ -160,14 +160,20 @@ export interface AssertedRequest {
  * What the gateway (or, for a service identity, that service) would send for `identity` on one
  * request, signed with the test keys, for tests that call a service directly.
  */
-export function assertionFor(identity: Identity, request: AssertedRequest): Promise<string> {
+export function assertionFor(identity: Identity, request: AssertedRequest, issuedAt?: number): Promise<string> {
   const issuer = identity.kind === 'service' ? identity.sub : GATEWAY_ISSUER;
+  return signAssertion(
+    identity,
+    testSigningKey(issuer),
+    { audience: request.service, method: request.method, path: request.path.split('?')[0]! },
+    issuedAt,
+  );
+}
+
+/** The test key `issuer` signs with: what a test acting as a breached process signs with. */
+export function testSigningKey(issuer: InternalCaller): SigningKey {
   const { key, kid } = testKeys().signing[issuer];
-  return signAssertion(identity, { issuer, kid, key: createPrivateKey({ key: JSON.parse(key), format: 'jwk' }) }, {
-    audience: request.service,
-    method: request.method,
-    path: request.path.split('?')[0]!,
-  });
+  return { issuer, kid, key: createPrivateKey({ key: JSON.parse(key), format: 'jwk' }) };
 }
 
 /**
