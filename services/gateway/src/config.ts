@@ -1,7 +1,7 @@
 import { DEFAULT_PORTS, z } from '@market/contracts';
 import { DEFAULT_CONSOLE_DIR } from './console';
-import { internalKeyEnvShape, internalKeysOf } from '@market/shared/auth';
-import { baseEnvShape, DEFAULT_REPLICA_EJECT_MS, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
+import { internalKeysOf } from '@market/shared/auth';
+import { baseEnvShape, DEFAULT_REPLICA_EJECT_MS, internalKeyEnvShape, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
 
 export const gatewayEnvShape = {
   NODE_ENV: baseEnvShape.NODE_ENV,

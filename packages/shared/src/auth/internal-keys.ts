@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { INTERNAL_CALLERS, type InternalCaller } from '@market/contracts';
-import { ConfigError } from '../config/env';
+import { ConfigError, internalKeyEnvShape } from '../config/env';
 
 /**
  * The keys of internal identity assertions (ADR 0053). Each issuer (the gateway, each service)
@@ -9,14 +9,6 @@ import { ConfigError } from '../config/env';
  * A key id is `<issuer>:<version>`, so the key that verifies a signature also says who signed it:
  * a service's key can never pass for the gateway's.
  */
-export const internalKeyEnvShape = {
-  /** this process's Ed25519 private key, as a JWK (JSON) */
-  INTERNAL_SIGNING_KEY: z.string().optional(),
-  /** its key id, `<issuer>:<version>` (the newest of the issuer's keys; the one it signs with) */
-  INTERNAL_SIGNING_KEY_ID: z.string().optional(),
-  /** every issuer's public keys, a JWKS (JSON `{"keys":[...]}`), each with its `kid` */
-  INTERNAL_PUBLIC_KEYS: z.string().optional(),
-};
 export const INTERNAL_KEY_VARIABLES = Object.keys(internalKeyEnvShape) as Array<keyof typeof internalKeyEnvShape>;
 
 type KeyEnv = { NODE_ENV?: string } & { [K in keyof typeof internalKeyEnvShape]?: string };

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { z } from 'zod';
 import { createAssertionSigner, createAssertionVerifier } from '../auth/assertion';
-import { internalKeyEnvShape, internalKeysOf } from '../auth/internal-keys';
+import { internalKeysOf } from '../auth/internal-keys';
 import { Revocations } from '../auth/revocation';
 import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
 import { type EventType, type ServiceName, DEFAULT_PORTS, eventConsumers } from '@market/contracts';
@@ -30,7 +30,6 @@ import { periodicJob, type Job } from './periodic-job';
 
 const serviceEnvShape = {
   ...baseEnvShape,
-  ...internalKeyEnvShape,
   PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),
   DB_SCHEMA: z.string().optional(),

@@ -1,5 +1,5 @@
-import { createAssertionSigner, internalKeyEnvShape, internalKeysOf } from '@market/shared/auth';
-import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '@market/shared/config';
+import { createAssertionSigner, internalKeysOf } from '@market/shared/auth';
+import { baseEnvShape, internalKeyEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '@market/shared/config';
 import { InternalClient } from '@market/shared/http';
 import { verifyMoney } from '../application/verify-money';
 import { adminEnv } from '../config';
