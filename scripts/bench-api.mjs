@@ -13,7 +13,7 @@
 // payment gateway cannot run here),
 // BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +48,7 @@ const production = nodeEnv !== 'development';
 // Production refuses the published development secrets; a bench run makes up its own.
 const productionSecrets = production
   ? Object.fromEntries(
-      ['INTERNAL_ASSERTION_SECRET', 'USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET', 'SMS_CODE_SECRET'].map((k) => [
+      ['USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET', 'SMS_CODE_SECRET'].map((k) => [
         k,
         randomBytes(32).toString('hex'),
       ]),
@@ -61,7 +61,6 @@ if (production) {
 // The first admin, who approves the seeded listings; admin runs in development (see below), so its
 // captcha comes with its text.
 const adminPassword = env.ADMIN_BOOTSTRAP_PASSWORD ?? require(path.join(root, 'services/admin/dist/config.js')).DEV_BOOTSTRAP_PASSWORD;
-const secretOf = (name) => productionSecrets[name] ?? shared.baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined);
 const tokenSecret = (name) => productionSecrets[name] ?? shared.tokenSecretShape[name].parse(undefined);
 
 const settings = loadLaunchSettings({ ...env, NODE_ENV: 'development', MARKET_DB_NAME: env.MARKET_DB_NAME ?? 'market_bench_api' });
@@ -81,13 +80,15 @@ const common = {
   RATE_LIMIT_SMS_PER_MINUTE: '1000',
   RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
 };
+// Internal identity keys made for the run (ADR 0053): each process gets its own private key.
+const keys = shared.generateInternalKeySet(`bench-${Date.now()}`);
 const children = new Map();
 function start(name, script, extra) {
   const profiled = name === 'gateway' || name === 'catalog';
   const nodeArgs = profiled ? (env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {
     cwd: root,
-    env: { ...env, ...common, ...extra },
+    env: { ...env, ...common, ...shared.internalKeyEnv(keys, name), ...extra },
     // logs are written (their cost is part of a request) but not kept
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -206,11 +207,14 @@ const session = await call('POST', `${gateway}/api/auth/sms/login`, { phone, cod
 const userToken = session.access_token;
 const { sub: userSub, sid: userSid } = JSON.parse(Buffer.from(userToken.split('.')[1], 'base64url').toString());
 
-const assertionSecret = secretOf('INTERNAL_ASSERTION_SECRET');
-// Assertions are short-lived: a fresh one for every run, as the gateway would send.
-const signer = shared.createAssertionSigner(assertionSecret, 'gateway');
-const anonymous = () => ({ [shared.ASSERTION_HEADER]: signer({ kind: 'anonymous', ip: '127.0.0.1' }) });
-const asUser = () => ({ [shared.ASSERTION_HEADER]: signer({ kind: 'user', sub: userSub, sid: userSid, ip: '127.0.0.1' }) });
+const gatewayKey = shared.internalKeyEnv(keys, 'gateway');
+const signing = { issuer: 'gateway', kid: gatewayKey.INTERNAL_SIGNING_KEY_ID, key: createPrivateKey({ key: JSON.parse(gatewayKey.INTERNAL_SIGNING_KEY), format: 'jwk' }) };
+// Assertions are short-lived and made for one request: a fresh one for every run, as the gateway would send.
+const assertionHeader = async (identity, service, path) => ({
+  [shared.ASSERTION_HEADER]: await shared.signAssertion(identity, signing, { audience: service, method: 'GET', path: path.split('?')[0] }),
+});
+const anonymous = (target) => assertionHeader({ kind: 'anonymous', ip: '127.0.0.1' }, target.service, target.path);
+const asUser = (target) => assertionHeader({ kind: 'user', sub: userSub, sid: userSid, ip: '127.0.0.1' }, target.service, target.path);
 
 const targets = [
   { name: 'list', service: 'catalog', path: '/api/listings?limit=20', direct: anonymous },
@@ -220,7 +224,7 @@ const targets = [
 ].filter((t) => !only || only.includes(t.name));
 
 async function run(target, url, headersOrMake, opts) {
-  const headers = typeof headersOrMake === 'function' ? headersOrMake() : headersOrMake;
+  const headers = typeof headersOrMake === 'function' ? await headersOrMake(target) : headersOrMake;
   const pids = [children.get(target.service).pid, children.get('gateway').pid];
   const probe = await fetch(url, { headers });
   if (!probe.ok) throw new Error(`${target.name}: ${url} answered ${probe.status}`);
@@ -253,7 +257,7 @@ for (const target of targets) {
   const directUrl = `http://127.0.0.1:${servicePort(target.service)}${target.path}`;
   const gatewayUrl = gateway + target.path;
   // warm-up, so the JIT has settled before anything is counted
-  await autocannon({ url: directUrl, headers: target.direct(), connections, duration: 2 });
+  await autocannon({ url: directUrl, headers: await target.direct(target), connections, duration: 2 });
   await autocannon({ url: gatewayUrl, headers: target.headers, connections, duration: 2 });
   const direct = [];
   const viaGateway = [];

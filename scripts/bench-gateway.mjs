@@ -12,7 +12,7 @@
 // service and gateway, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). The processes run on the node
 // that runs this script.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -49,12 +49,14 @@ const productionSecrets =
   nodeEnv !== 'development'
     ? {
         ...Object.fromEntries(
-          ['INTERNAL_ASSERTION_SECRET', 'USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET'].map((k) => [k, randomBytes(32).toString('hex')]),
+          ['USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET'].map((k) => [k, randomBytes(32).toString('hex')]),
         ),
         DATA_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
         OPEN_UPLOAD_TOKEN: randomBytes(32).toString('hex'),
       }
     : {};
+// Internal identity keys made for the run (ADR 0053): each process gets its own private key.
+const keys = shared.generateInternalKeySet(`bench-${Date.now()}`, [service, 'gateway']);
 const quiet = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: nodeEnv, ...productionSecrets };
 const children = [];
 function start(script, env) {
@@ -70,11 +72,13 @@ const stopAll = () => children.forEach((c) => c.kill('SIGTERM'));
 process.on('exit', stopAll);
 
 const serviceProcess = start(`services/${service}/dist/main.js`, {
+  ...shared.internalKeyEnv(keys, service),
   PORT: String(servicePort),
   DB_SCHEMA: serviceEntry(service).schema,
   DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
 });
 const gatewayProcess = start('services/gateway/dist/main.js', {
+  ...shared.internalKeyEnv(keys, 'gateway'),
   PORT: String(gatewayPort),
   GATEWAY_METRICS_PORT: '0',
   [`${service.toUpperCase()}_URL`]: `http://127.0.0.1:${servicePort}`,
@@ -90,11 +94,12 @@ async function waitFor(url) {
 await waitFor(`http://127.0.0.1:${servicePort}/healthz`);
 await waitFor(`http://127.0.0.1:${gatewayPort}/healthz`);
 
-const assertion = shared.signAssertion(
-  { kind: 'anonymous', ip: '127.0.0.1' },
-  productionSecrets.INTERNAL_ASSERTION_SECRET ?? shared.baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(process.env.INTERNAL_ASSERTION_SECRET),
-  'gateway',
-);
+const gatewayKey = { issuer: 'gateway', ...shared.internalKeyEnv(keys, 'gateway') };
+const signing = { issuer: 'gateway', kid: gatewayKey.INTERNAL_SIGNING_KEY_ID, key: createPrivateKey({ key: JSON.parse(gatewayKey.INTERNAL_SIGNING_KEY), format: 'jwk' }) };
+/** The gateway's assertion for the bench's request, made afresh for each round: an assertion lives 30 s. */
+const directHeaders = async () => ({
+  [shared.ASSERTION_HEADER]: await shared.signAssertion({ kind: 'anonymous', ip: '127.0.0.1' }, signing, { audience: service, method: 'GET', path: benchPath.split('?')[0] }),
+});
 
 /** At saturation (autocannon), or at a steady `rate`. */
 async function measure(label, url, headers, rate) {
@@ -126,12 +131,12 @@ async function measure(label, url, headers, rate) {
 const directUrl = `http://127.0.0.1:${servicePort}${benchPath}`;
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}${benchPath}`;
 // Warm both paths up first, so the JIT has settled before anything is counted.
-await autocannon({ url: directUrl, headers: { [shared.ASSERTION_HEADER]: assertion }, connections, duration: 4 });
+await autocannon({ url: directUrl, headers: await directHeaders(), connections, duration: 4 });
 await autocannon({ url: gatewayUrl, connections, duration: 4 });
 const directRuns = [];
 const gatewayRuns = [];
 for (let round = 0; round < rounds; round++) {
-  directRuns.push(await measure(`${service} direct`, directUrl, { [shared.ASSERTION_HEADER]: assertion }));
+  directRuns.push(await measure(`${service} direct`, directUrl, await directHeaders()));
   gatewayRuns.push(await measure('through gateway', gatewayUrl, {}));
 }
 const median = (runs) => [...runs].sort((a, b) => a['req/s'] - b['req/s'])[Math.floor(runs.length / 2)];
@@ -140,7 +145,7 @@ const viaGateway = median(gatewayRuns);
 const fixed = [];
 if (fixedRate > 0) {
   for (let round = 0; round < Math.min(rounds, 2); round++) {
-    fixed.push(await measure(`${service} direct @${fixedRate}/s`, directUrl, { [shared.ASSERTION_HEADER]: assertion }, fixedRate));
+    fixed.push(await measure(`${service} direct @${fixedRate}/s`, directUrl, await directHeaders(), fixedRate));
     fixed.push(await measure(`through gateway @${fixedRate}/s`, gatewayUrl, {}, fixedRate));
   }
 }

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { provisionDatabase, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { preflight } from './lib/preflight.mjs';
@@ -12,6 +13,7 @@ import { formatLogLine } from './lib/log-format.mjs';
 import { describePaymentProviders } from './lib/payment-providers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { generateInternalKeySet, internalKeyEnv } = createRequire(import.meta.url)(path.join(root, 'packages/shared/dist/auth/index.js'));
 // a local run: the development behaviours (published secrets, codes in responses, sandbox payments)
 // are on only because NODE_ENV says development, so the launcher says it unless told otherwise
 const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || 'development' };
@@ -48,13 +50,17 @@ await provisionDatabase(settings).catch((err) => {
 launcherLog(`database "${settings.database}" ready: one role and schema per service`);
 for (const line of describePaymentProviders(env)) launcherLog(line);
 
+// A fresh internal identity key pair per process and per run (ADR 0053): each child gets its own
+// private key and everybody's public keys, so no process can sign as another.
+const internalKeys = generateInternalKeySet(`run-${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`);
+
 const children = new Map();
 let stopping = false;
 
 function run(name, script, extraEnv) {
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {
     cwd: root,
-    env: { ...env, ...serviceUrls, ...extraEnv },
+    env: { ...env, ...serviceUrls, ...internalKeyEnv(internalKeys, name), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {

@@ -25,7 +25,7 @@ const upper = (name) => name.toUpperCase();
 /** Where each process finds its Secret's keys as files; `X_FILE` points at `X` here (the kit's loader reads it). */
 const SECRET_DIR = '/run/secrets/market';
 /** Each process signs its internal calls with its own private key and checks everybody's public ones. */
-const INTERNAL_KEYS = ['INTERNAL_SIGNING_KEY', 'INTERNAL_PUBLIC_KEYS'];
+const INTERNAL_KEYS = ['INTERNAL_SIGNING_KEY', 'INTERNAL_SIGNING_KEY_ID', 'INTERNAL_PUBLIC_KEYS'];
 /** A service's own Postgres role, broker user and Redis user (ADR 0003, ADR 0011, ADR 0055). */
 const CONNECTIONS = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL'];
 

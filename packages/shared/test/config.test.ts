@@ -4,9 +4,14 @@ import path from 'node:path';
 import { z } from '@market/contracts';
 import { baseEnvShape, ConfigError, inDevelopment, loadConfig, secret } from '../src/config';
 
-const shape = { ...baseEnvShape, API_KEY: secret('dev-only-api-key-0000000000000000000000'), PORT: z.coerce.number().int() };
+const shape = {
+  ...baseEnvShape,
+  SIGNING_SECRET: secret('dev-only-signing-secret-000000000000000000'),
+  API_KEY: secret('dev-only-api-key-0000000000000000000000'),
+  PORT: z.coerce.number().int(),
+};
 const realSecrets = {
-  INTERNAL_ASSERTION_SECRET: 'a-real-assertion-secret-of-enough-length-123',
+  SIGNING_SECRET: 'a-real-signing-secret-of-enough-length-1234',
   API_KEY: 'a-real-api-key-of-enough-length-1234567890',
 };
 
@@ -21,18 +26,18 @@ describe('configuration from the environment', () => {
   it('refuses to start in production while a secret is left at its development default', () => {
     expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80' })).toThrow(ConfigError);
     expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80' })).toThrow(
-      /must be set explicitly: INTERNAL_ASSERTION_SECRET, API_KEY/,
+      /must be set explicitly: SIGNING_SECRET, API_KEY/,
     );
-    expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80', INTERNAL_ASSERTION_SECRET: realSecrets.INTERNAL_ASSERTION_SECRET })).toThrow(
+    expect(() => loadConfig(shape, { NODE_ENV: 'production', PORT: '80', SIGNING_SECRET: realSecrets.SIGNING_SECRET })).toThrow(
       /API_KEY/,
     );
     expect(loadConfig(shape, { NODE_ENV: 'production', PORT: '80', ...realSecrets }).API_KEY).toBe(realSecrets.API_KEY);
   });
 
   it('refuses the published defaults under NODE_ENV=test, any other value or none: only development runs on them', () => {
-    expect(() => loadConfig(shape, { NODE_ENV: 'test', PORT: '80' })).toThrow(/NODE_ENV is test, not development: .* INTERNAL_ASSERTION_SECRET, API_KEY/);
-    expect(() => loadConfig(shape, { NODE_ENV: 'staging', PORT: '80' })).toThrow(/NODE_ENV is staging, not development: .* INTERNAL_ASSERTION_SECRET, API_KEY/);
-    expect(() => loadConfig(shape, { PORT: '80' })).toThrow(/NODE_ENV is production, not development: .* INTERNAL_ASSERTION_SECRET, API_KEY/);
+    expect(() => loadConfig(shape, { NODE_ENV: 'test', PORT: '80' })).toThrow(/NODE_ENV is test, not development: .* SIGNING_SECRET, API_KEY/);
+    expect(() => loadConfig(shape, { NODE_ENV: 'staging', PORT: '80' })).toThrow(/NODE_ENV is staging, not development: .* SIGNING_SECRET, API_KEY/);
+    expect(() => loadConfig(shape, { PORT: '80' })).toThrow(/NODE_ENV is production, not development: .* SIGNING_SECRET, API_KEY/);
     expect(inDevelopment(loadConfig(shape, { PORT: '80', ...realSecrets }))).toBe(false);
     expect(inDevelopment(loadConfig(shape, { NODE_ENV: 'test', PORT: '80', ...realSecrets }))).toBe(false);
     expect(loadConfig(shape, { NODE_ENV: 'test', PORT: '80', ...realSecrets }).API_KEY).toBe(realSecrets.API_KEY);
@@ -70,11 +75,11 @@ describe('configuration from the environment', () => {
       const config = loadConfig(shape, {
         NODE_ENV: 'production',
         PORT: '80',
-        INTERNAL_ASSERTION_SECRET_FILE: file('assertion', `${realSecrets.INTERNAL_ASSERTION_SECRET}\n`),
+        SIGNING_SECRET_FILE: file('signing', `${realSecrets.SIGNING_SECRET}\n`),
         API_KEY_FILE: file('api-key', `${realSecrets.API_KEY}\r\n`),
         DATABASE_URL_FILE: file('database-url', 'postgres://svc:pw@db:5432/market'),
       });
-      expect(config.INTERNAL_ASSERTION_SECRET).toBe(realSecrets.INTERNAL_ASSERTION_SECRET);
+      expect(config.SIGNING_SECRET).toBe(realSecrets.SIGNING_SECRET);
       expect(config.API_KEY).toBe(realSecrets.API_KEY);
       expect(config.DATABASE_URL).toBe('postgres://svc:pw@db:5432/market');
     });

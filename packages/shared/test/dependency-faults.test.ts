@@ -6,12 +6,11 @@ import path from 'node:path';
 import { createClient } from 'redis';
 import type { DataSource } from 'typeorm';
 import { defineRoute, z } from '@market/contracts';
-import { createAssertionVerifier } from '../src/auth';
 import { createDataSource, initializeDataSource } from '../src/db';
 import { createServiceApp, route } from '../src/http';
 import { createLogger } from '../src/logging';
 import { connectRedis, RedisUnavailableError, type RedisClient } from '../src/redis';
-import { assertionFor, dropSchemas, resolveInfra, uniqueName } from '../src/testing';
+import { assertionFor, dropSchemas, resolveInfra, uniqueName, testAssertionVerifier } from '../src/testing';
 
 /**
  * The kit's answer to slow or lost Postgres and Redis: every wait is bounded, the client hears a
@@ -62,7 +61,7 @@ describe('Postgres and Redis faults as the kit handles them', () => {
     redis = await connectRedis(redisUrl, log, { commandTimeoutMs: REDIS_TIMEOUT_MS });
     const app = createServiceApp({
       log,
-      verifyAssertion: createAssertionVerifier('dev-only-internal-assertion-secret-0000000000'),
+      verifyAssertion: testAssertionVerifier('identity'),
       validateResponses: true,
       readiness: async () => ({}),
       routes: [
@@ -120,7 +119,10 @@ describe('Postgres and Redis faults as the kit handles them', () => {
     const started = Date.now();
     const res = await fetch(base + url, {
       method,
-      headers: { 'content-type': 'application/json', 'x-internal-assertion': assertionFor({ kind: 'anonymous', ip: null }) },
+      headers: {
+        'content-type': 'application/json',
+        'x-internal-assertion': await assertionFor({ kind: 'anonymous', ip: null }, { service: 'identity', method, path: url.split('?')[0]! }),
+      },
       body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
     });
     const json = (await res.json()) as { code?: string };

@@ -2,11 +2,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { defineRoute, IdParams, z } from '@market/contracts';
-import { createAssertionVerifier } from '../src/auth';
 import { createDataSource, initializeDataSource } from '../src/db';
 import { createServiceApp, idempotencyMigrations, IdempotencyStore, problems, route } from '../src/http';
 import { createLogger } from '../src/logging';
-import { assertionFor, dropSchemas, resolveInfra, uniqueName } from '../src/testing';
+import { assertionFor, dropSchemas, resolveInfra, uniqueName, testAssertionVerifier } from '../src/testing';
 
 const charge = defineRoute({
   id: 'testCharge',
@@ -54,7 +53,7 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
     await initializeDataSource(db, schema);
     const app = createServiceApp({
       log: createLogger('test', 'silent'),
-      verifyAssertion: createAssertionVerifier('dev-only-internal-assertion-secret-0000000000'),
+      verifyAssertion: testAssertionVerifier('wallet'),
       validateResponses: true,
       idempotency: new IdempotencyStore(db, { leaseSeconds: LEASE_SECONDS }),
       readiness: async () => ({}),
@@ -82,12 +81,13 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
     await dropSchemas(databaseUrl, [schema]);
   });
 
-  function post(body: unknown, key?: string, sub = 'user-1') {
-    return fetch(`${base}/api/test/charges/c-1`, {
+  async function post(body: unknown, key?: string, sub = 'user-1') {
+    const path = '/api/test/charges/c-1';
+    return fetch(base + path, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'x-internal-assertion': assertionFor({ kind: 'user', sub, sid: 's', ip: null }),
+        'x-internal-assertion': await assertionFor({ kind: 'user', sub, sid: 's', ip: null }, { service: 'wallet', method: 'POST', path }),
         ...(key ? { 'idempotency-key': key } : {}),
       },
       body: JSON.stringify(body),

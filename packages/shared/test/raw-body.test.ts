@@ -1,10 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defineRoute, z } from '@market/contracts';
-import { createAssertionVerifier } from '../src/auth';
 import { createServiceApp, parseOrThrow, Problem, route } from '../src/http';
 import { createLogger } from '../src/logging';
-import { assertionFor } from '../src/testing';
+import { assertionFor, testAssertionVerifier } from '../src/testing';
 
 const Body = z.object({ amount: z.number().int() });
 
@@ -30,7 +29,7 @@ describe('routes declaring a raw body', () => {
   beforeAll(async () => {
     const app = createServiceApp({
       log: createLogger('test', 'silent'),
-      verifyAssertion: createAssertionVerifier('dev-only-internal-assertion-secret-0000000000'),
+      verifyAssertion: testAssertionVerifier('wallet'),
       validateResponses: true,
       readiness: async () => ({}),
       routes: [
@@ -48,10 +47,14 @@ describe('routes declaring a raw body', () => {
   });
   afterAll(() => new Promise((r) => server.close(r)));
 
-  function post(body: string, contentType = 'application/json') {
-    return fetch(`${base}/api/test/callbacks`, {
+  async function post(body: string, contentType = 'application/json') {
+    const path = '/api/test/callbacks';
+    return fetch(base + path, {
       method: 'POST',
-      headers: { 'content-type': contentType, 'x-internal-assertion': assertionFor({ kind: 'anonymous', ip: null }) },
+      headers: {
+        'content-type': contentType,
+        'x-internal-assertion': await assertionFor({ kind: 'anonymous', ip: null }, { service: 'wallet', method: 'POST', path }),
+      },
       body,
     });
   }

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { defineRoute, z, type AnyRoute } from '@market/contracts';
-import { createAssertionVerifier } from '../src/auth';
+import type { Identity } from '../src/auth';
 import { createServiceApp, PreparedJson, route } from '../src/http';
 import { accessLogger, createLogger } from '../src/logging';
-import { assertionFor } from '../src/testing';
+import { assertionFor, testAssertionVerifier } from '../src/testing';
 
 const Thing = z.object({ id: z.string(), n: z.number(), tags: z.array(z.string()) });
 const get = (id: string, p: string, extra: Partial<AnyRoute> = {}) =>
@@ -58,7 +58,7 @@ describe('a service app answers its contract routes through one pipeline', () =>
   beforeAll(async () => {
     const app = createServiceApp({
       log: createLogger('catalog', 'info', logFile),
-      verifyAssertion: createAssertionVerifier('dev-only-internal-assertion-secret-0000000000'),
+      verifyAssertion: testAssertionVerifier('catalog'),
       validateResponses: true,
       readiness: async () => ({}),
       routes: [
@@ -95,12 +95,22 @@ describe('a service app answers its contract routes through one pipeline', () =>
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const anonymous = { 'x-internal-assertion': assertionFor({ kind: 'anonymous', ip: null }) };
+  // An assertion is made for one method and path: these stand for the caller, and `call` signs
+  // for the request it sends (for the path the service routes by: before any `?` or `#`).
+  const callers: Record<string, Identity> = {
+    'as anonymous': { kind: 'anonymous', ip: null },
+    'as user': { kind: 'user', sub: 'u1', sid: 's1', ip: null },
+  };
+  const anonymous = { 'x-internal-assertion': 'as anonymous' };
 
-  function call(method: string, target: string, headers: Record<string, string> = anonymous, body?: string) {
+  async function call(method: string, target: string, headers: Record<string, string> = anonymous, body?: string) {
+    const caller = callers[headers['x-internal-assertion'] ?? ''];
+    const sent = caller
+      ? { ...headers, 'x-internal-assertion': await assertionFor(caller, { service: 'catalog', method, path: target.split(/[?#]/)[0]! }) }
+      : headers;
     return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
       const { hostname, port } = new URL(base);
-      const req = http.request({ hostname, port, path: target, method, headers, agent: false }, (res) => {
+      const req = http.request({ hostname, port, path: target, method, headers: sent, agent: false }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
@@ -191,7 +201,7 @@ describe('a service app answers its contract routes through one pipeline', () =>
   });
 
   it('reads JSON bodies and refuses malformed ones', async () => {
-    const user = { 'x-internal-assertion': assertionFor({ kind: 'user', sub: 'u1', sid: 's1', ip: null }), 'content-type': 'application/json' };
+    const user = { 'x-internal-assertion': 'as user', 'content-type': 'application/json' };
     const made = await json('POST', '/api/test/things', user, '{"n":5}');
     expect(made).toMatchObject({ status: 201, body: { id: 'user', n: 5, tags: [] } });
     const malformed = await json('POST', '/api/test/things', user, '{"n":');

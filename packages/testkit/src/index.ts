@@ -9,7 +9,7 @@ import { InternalClient } from '@market/shared/http';
 import { createLogger } from '@market/shared/logging';
 import { connectRedis, type RedisClient } from '@market/shared/redis';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
+import { assertionFor, dropBusObjects, dropSchemas, internalKeysFor, testEnv, uniqueName } from '@market/shared/testing';
 import { createGateway } from '@market/gateway/app';
 import { loadGatewayConfig } from '@market/gateway/config';
 import { createGatewayMetrics } from '@market/gateway/metrics';
@@ -164,7 +164,13 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
         replicas[name] = [];
         const startedReplicas = await Promise.allSettled(
           ports[name]!.map(async (port) => {
-            const running = await startService(DEFINITIONS[name], { ...env, DB_SCHEMA: schema, PORT: String(port), ...opts.serviceEnv?.[name] });
+            const running = await startService(DEFINITIONS[name], {
+              ...env,
+              ...internalKeysFor(name),
+              DB_SCHEMA: schema,
+              PORT: String(port),
+              ...opts.serviceEnv?.[name],
+            });
             replicas[name]!.push(running);
           }),
         );
@@ -176,7 +182,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
-    const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
+    const gatewayConfig = loadGatewayConfig({ ...env, ...internalKeysFor('gateway'), PORT: '0' });
     redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
     const gatewayMetrics = createGatewayMetrics();
     const gateway = createServer(createGateway(gatewayConfig, redis, log, gatewayMetrics));
@@ -215,8 +221,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
 
 /** Calls the stack's `/internal` routes as `caller` would: each route answers only the callers its contract names. */
 export function internalClientAs(stack: Stack, caller: ServiceName): InternalClient {
-  return new InternalClient(serviceUrls(stack.env as Parameters<typeof serviceUrls>[0]), () =>
-    assertionFor({ kind: 'service', sub: caller, ip: null }),
+  return new InternalClient(serviceUrls(stack.env as Parameters<typeof serviceUrls>[0]), (target) =>
+    assertionFor({ kind: 'service', sub: caller, ip: null }, { service: target.audience, method: target.method, path: target.path }),
   );
 }
 

@@ -28,8 +28,10 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
     await stack.stop();
   });
 
-  const internal = (path: string, caller: ServiceName = 'catalog') =>
-    api(stack.services.admin!.url).get(path, undefined, { 'x-internal-assertion': assertionFor({ kind: 'service', sub: caller, ip: null }) });
+  const internal = async (path: string, caller: ServiceName = 'catalog') =>
+    api(stack.services.admin!.url).get(path, undefined, {
+      'x-internal-assertion': await assertionFor({ kind: 'service', sub: caller, ip: null }, { service: 'admin', method: 'GET', path: path.split('?')[0]! }),
+    });
 
   describe('system configs', () => {
     it('lists every docs/rules.md §9 key with its default, a description, and no author yet', async () => {
@@ -272,7 +274,7 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
       expect((await internal('/internal/admin-users/match')).status).toBe(400);
       expect((await client.get('/internal/admin-users/match?name=admin')).status).toBe(404);
       const asUser = await api(stack.services.admin!.url).get('/internal/admin-users/match?name=admin', undefined, {
-        'x-internal-assertion': assertionFor({ kind: 'user', sub: 'u', sid: 's', ip: null }),
+        'x-internal-assertion': await assertionFor({ kind: 'user', sub: 'u', sid: 's', ip: null }, { service: 'admin', method: 'GET', path: '/internal/admin-users/match' }),
       });
       expect(asUser.status).toBe(404);
     });

@@ -6,7 +6,6 @@ import type { CaptchaStore } from '../src/persistence/captcha-store';
 const shape = { ...baseEnvShape, ...adminEnv };
 const productionSecrets = {
   NODE_ENV: 'production',
-  INTERNAL_ASSERTION_SECRET: 'p'.repeat(40),
   ADMIN_TOKEN_SECRET: 'q'.repeat(40),
 };
 

@@ -4,7 +4,6 @@ import { catalogEnvShape, openUploadToken } from '../src/config';
 const shape = { ...baseEnvShape, ...catalogEnvShape };
 const production = {
   NODE_ENV: 'production',
-  INTERNAL_ASSERTION_SECRET: 'p'.repeat(40),
   DATA_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
 };
 

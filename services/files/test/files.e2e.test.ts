@@ -348,11 +348,11 @@ describe('files service through the gateway', () => {
     await expect(internalClientAs(stack, 'admin').call(fileMeta, { query: { key } })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
 
     const asUser = await fetch(`${stack.services.files!.url}/internal/files/meta?key=${encodeURIComponent(key)}`, {
-      headers: { 'x-internal-assertion': assertionFor({ kind: 'user', sub: owner, sid: 's', ip: null }) },
+      headers: { 'x-internal-assertion': await assertionFor({ kind: 'user', sub: owner, sid: 's', ip: null }, { service: 'files', method: 'GET', path: '/internal/files/meta' }) },
     });
     expect(asUser.status).toBe(404);
     const asOrders = await fetch(`${stack.services.files!.url}/internal/files/meta?key=${encodeURIComponent(key)}`, {
-      headers: { 'x-internal-assertion': assertionFor({ kind: 'service', sub: 'orders', ip: null }) },
+      headers: { 'x-internal-assertion': await assertionFor({ kind: 'service', sub: 'orders', ip: null }, { service: 'files', method: 'GET', path: '/internal/files/meta' }) },
     });
     expect(asOrders.status).toBe(200);
     expect((await client.get(`/internal/files/meta?key=${encodeURIComponent(key)}`)).status).toBe(404);

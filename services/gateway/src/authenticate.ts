@@ -1,4 +1,4 @@
-import { AdminRole, rolesAllow, type AnyRoute } from '@market/contracts';
+import { AdminRole, permissionsOf, rolesAllow, type AnyRoute } from '@market/contracts';
 import {
   ExpiringCache,
   verifyAccessToken,
@@ -50,6 +50,7 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
    * An admin token opens a route only for a session the admin service opened and has not ended,
    * and only when the roles the admin holds now grant the route's permission (ADR 0033, 0034): the
    * session and the roles are read with the revocation state, so a change shows on the next request.
+   * The permissions the roles grant travel in the assertion, for the service to check again (ADR 0053).
    */
   async function verifyAdmin(route: AnyRoute, token: string, ip: string | null): Promise<Identity> {
     const claims = claimsOf('admin', token);
@@ -62,7 +63,7 @@ export function createAuthenticator(secrets: AuthSecrets, revocations: Revocatio
     if (!route.permission || !rolesAllow(roles, route.permission)) {
       throw problems.forbidden(`this needs the permission ${route.permission ?? '(none declared)'}, which your roles do not grant`);
     }
-    return { kind: 'admin', sub: claims.sub, sid: claims.sid, ip, exp: claims.exp };
+    return { kind: 'admin', sub: claims.sub, sid: claims.sid, ip, exp: claims.exp, perms: permissionsOf(roles) };
   }
 
   /**

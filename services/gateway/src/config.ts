@@ -1,6 +1,7 @@
 import { DEFAULT_PORTS, z } from '@market/contracts';
 import { DEFAULT_CONSOLE_DIR } from './console';
-import { baseEnvShape, DEFAULT_REPLICA_EJECT_MS, inDevelopment, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
+import { internalKeysOf } from '@market/shared/auth';
+import { baseEnvShape, DEFAULT_REPLICA_EJECT_MS, inDevelopment, internalKeyEnvShape, loadConfig, serviceUrlShape, tokenSecretShape } from '@market/shared/config';
 
 export const gatewayEnvShape = {
   NODE_ENV: baseEnvShape.NODE_ENV,
@@ -9,7 +10,7 @@ export const gatewayEnvShape = {
   REDIS_URL: baseEnvShape.REDIS_URL,
   REDIS_COMMAND_TIMEOUT_MS: baseEnvShape.REDIS_COMMAND_TIMEOUT_MS,
   REDIS_KEY_PREFIX: baseEnvShape.REDIS_KEY_PREFIX,
-  INTERNAL_ASSERTION_SECRET: baseEnvShape.INTERNAL_ASSERTION_SECRET,
+  ...internalKeyEnvShape,
   ...tokenSecretShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS.gateway),
   /** default: 127.0.0.1 in development (nothing else on the network reaches a gateway on published secrets), 0.0.0.0 otherwise */
@@ -41,5 +42,10 @@ export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(gatewayEnvShape, env);
-  return { ...config, HOST: config.HOST ?? (inDevelopment(config) ? '127.0.0.1' : '0.0.0.0') };
+  return {
+    ...config,
+    HOST: config.HOST ?? (inDevelopment(config) ? '127.0.0.1' : '0.0.0.0'),
+    /** the gateway's key for the assertions it signs (ADR 0053) */
+    internalKeys: internalKeysOf('gateway', config),
+  };
 }

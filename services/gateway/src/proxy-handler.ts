@@ -106,10 +106,10 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     new Revocations(redis, config.REDIS_KEY_PREFIX),
   );
   const rateLimit = createRateLimits(redis, config);
-  const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, 'gateway');
+  const sign = createAssertionSigner(config.internalKeys.signing);
   const clientAddress = clientAddressResolver(config.TRUST_PROXY);
   const reportRefusedUpload = refusedUploadReporter(
-    new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'gateway', ip: null }), undefined, config.GATEWAY_REPLICA_EJECT_MS),
+    new InternalClient(serviceUrls(config), (target) => sign({ kind: 'service', sub: 'gateway', ip: null }, target), undefined, config.GATEWAY_REPLICA_EJECT_MS),
     log,
   );
   // one proxy per address of a service; requests take a service's replicas in turn (ADR 0038),
@@ -144,7 +144,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     if (Number(req.headers['content-length'] ?? 0) > bodyLimit(route, config)) return refuseBody(req, route, ip, requestId);
     const identity = authenticate(route, req.headers.authorization, ip);
     if (identity instanceof Promise) return identity.then((known) => send(req, res, path, requestId, route, known));
-    send(req, res, path, requestId, route, identity);
+    return send(req, res, path, requestId, route, identity);
   }
 
   async function refuseBody(req: IncomingMessage, route: AnyRoute, ip: string | null, requestId: string) {
@@ -153,9 +153,20 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     throw refusal;
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, route: AnyRoute, identity: Identity) {
+  /**
+   * The assertion is made for the service, method and path this request was routed by: the path
+   * the route table matched is the one the service matches too (the proxy forwards `req.url` as
+   * received), and the query string is left out (ADR 0053).
+   */
+  function send(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, route: AnyRoute, identity: Identity): Promise<void> | void {
+    const assertion = sign(identity, { audience: route.service, method: req.method ?? 'GET', path });
+    if (assertion instanceof Promise) return assertion.then((signed) => forward(req, res, path, requestId, route, signed));
+    forward(req, res, path, requestId, route, assertion);
+  }
+
+  function forward(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, route: AnyRoute, assertion: string) {
     stripClientIdentityHeaders(req.headers);
-    req.headers[ASSERTION_HEADER] = sign(identity);
+    req.headers[ASSERTION_HEADER] = assertion;
     req.headers['x-request-id'] = requestId;
     (res as Tagged)[SERVED_BY] = route.service;
     (route.stream ? streamProxies : proxies)[route.service](req, res, (err?: unknown) => {

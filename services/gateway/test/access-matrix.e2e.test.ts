@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomInt } from 'node:crypto';
-import { ADMIN_ROLES, allRoutes, DEFAULT_PORTS, rolesAllow, type AdminRole, type AnyRoute } from '@market/contracts';
-import { ASSERTION_HEADER, createAssertionVerifier, type Identity } from '@market/shared/auth';
+import { ADMIN_ROLES, allRoutes, DEFAULT_PORTS, ownerOf, permissionsOf, rolesAllow, type AdminRole, type AnyRoute } from '@market/contracts';
+import { ASSERTION_HEADER, type Identity } from '@market/shared/auth';
+import { internalKeysFor, testAssertionVerifier } from '@market/shared/testing';
 import { createLogger } from '@market/shared/logging';
 import { api, mintToken, newAdmin, startStack, type Stack } from '@market/testkit';
 import { createGateway } from '../src/app';
@@ -56,18 +57,19 @@ describe('access matrix', () => {
       services: ['identity', 'catalog', 'orders', 'wallet', 'admin'],
       serviceEnv: { identity: { SMS_DAILY_LIMIT_PER_IP: '100000' } },
     });
-    let verify: (token: string | undefined) => Identity | null = () => null;
-    recorder = createServer((req: IncomingMessage, res) => {
+    recorder = createServer(async (req: IncomingMessage, res) => {
       req.resume();
-      reached.push({ path: (req.url ?? '').split('?')[0]!, identity: verify(req.headers[ASSERTION_HEADER] as string | undefined) });
+      // read as the service that owns the path reads it: made for it, this method and this path
+      const path = (req.url ?? '').split('?')[0]!;
+      const identity = await testAssertionVerifier(ownerOf(path)!)(req.headers[ASSERTION_HEADER] as string | undefined, req.method ?? '', path);
+      reached.push({ path, identity });
       res.writeHead(200, { 'content-type': 'application/json', 'x-matrix-reached': '1' }).end('{}');
     });
     await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
     const upstream = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
     // The same Redis prefix as the stack: the admin sessions and roles the stack's admin service wrote.
     const urls = Object.fromEntries(Object.keys(DEFAULT_PORTS).map((name) => [`${name.toUpperCase()}_URL`, upstream]));
-    const config = loadGatewayConfig({ ...stack.env, ...urls, PORT: '0' });
-    verify = createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET);
+    const config = loadGatewayConfig({ ...stack.env, ...internalKeysFor('gateway'), ...urls, PORT: '0' });
     gateway = createServer(createGateway(config, stack.redis, createLogger('gateway', 'silent')));
     await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
     edge = api(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}`);
@@ -116,6 +118,9 @@ describe('access matrix', () => {
         const wanted = want.allowed ? `allowed as ${want.as}` : `refused ${want.status}`;
         if (got !== wanted) mismatches.push(`${route.method.toUpperCase()} ${route.path} as ${caller.label}: wanted ${wanted}, got ${got}`);
         if (hit && hit.path !== path) mismatches.push(`${route.method.toUpperCase()} ${route.path} as ${caller.label}: reached ${hit.path}`);
+        if (hit?.identity?.kind === 'admin' && caller.kind === 'admin' && hit.identity.perms.join() !== permissionsOf(caller.roles).join()) {
+          mismatches.push(`${route.method.toUpperCase()} ${route.path} as ${caller.label}: asserted the permissions ${hit.identity.perms.join()}`);
+        }
       }
     }
     expect(mismatches).toEqual([]);

@@ -1,7 +1,8 @@
+import { generateInternalKeySet, internalKeyEnv } from '@market/shared/auth';
 import { loadGatewayConfig } from '../src/config';
 
 const realSecrets = {
-  INTERNAL_ASSERTION_SECRET: 'a-real-assertion-secret-of-enough-length-123',
+  ...internalKeyEnv(generateInternalKeySet('1'), 'gateway'),
   USER_TOKEN_SECRET: 'a-real-user-token-secret-of-enough-length-45',
   ADMIN_TOKEN_SECRET: 'a-real-admin-token-secret-of-enough-length-6',
 };
@@ -16,8 +17,11 @@ describe('gateway configuration', () => {
   });
 
   it('refuses the published token secrets under NODE_ENV=test or unset as in production', () => {
-    expect(() => loadGatewayConfig({ NODE_ENV: 'test' })).toThrow(/INTERNAL_ASSERTION_SECRET, USER_TOKEN_SECRET, ADMIN_TOKEN_SECRET/);
-    expect(() => loadGatewayConfig({})).toThrow(/NODE_ENV is production, not development: .*INTERNAL_ASSERTION_SECRET, USER_TOKEN_SECRET, ADMIN_TOKEN_SECRET/);
+    expect(() => loadGatewayConfig({ NODE_ENV: 'test' })).toThrow(/USER_TOKEN_SECRET, ADMIN_TOKEN_SECRET/);
+    expect(() => loadGatewayConfig({})).toThrow(/NODE_ENV is production, not development: .*USER_TOKEN_SECRET, ADMIN_TOKEN_SECRET/);
+    expect(() => loadGatewayConfig({ NODE_ENV: 'test', ...realSecrets, INTERNAL_SIGNING_KEY: undefined })).toThrow(
+      /gateway needs its internal identity keys; missing: INTERNAL_SIGNING_KEY$/,
+    );
     expect(() => loadGatewayConfig({ NODE_ENV: 'test', ...realSecrets, ADMIN_TOKEN_SECRET: undefined })).toThrow(/ADMIN_TOKEN_SECRET/);
   });
 });

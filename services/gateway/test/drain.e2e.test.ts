@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import { mintCaller } from '@market/testkit';
-import { dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
+import { dropBusObjects, dropSchemas, internalKeysFor, testEnv, uniqueName } from '@market/shared/testing';
 import { queueNames } from '@market/shared/events';
 
 const root = path.resolve(__dirname, '../../..');
@@ -97,8 +97,8 @@ describe('SIGTERM drains', () => {
     await dropSchemas(String(env.DATABASE_URL), [schema]);
   });
 
-  const catalogEnv = () => ({ ...env, DB_SCHEMA: schema, PORT: String(catalogPort), CATALOG_URL: `http://127.0.0.1:${catalogPort}` });
-  const gatewayEnv = () => ({ ...env, PORT: String(gatewayPort), GATEWAY_METRICS_PORT: '0', CATALOG_URL: `http://127.0.0.1:${catalogPort}` });
+  const catalogEnv = () => ({ ...env, ...internalKeysFor('catalog'), DB_SCHEMA: schema, PORT: String(catalogPort), CATALOG_URL: `http://127.0.0.1:${catalogPort}` });
+  const gatewayEnv = () => ({ ...env, ...internalKeysFor('gateway'), PORT: String(gatewayPort), GATEWAY_METRICS_PORT: '0', CATALOG_URL: `http://127.0.0.1:${catalogPort}` });
 
   async function listingsOf(owner: string): Promise<number> {
     const db = new Client({ connectionString: String(env.DATABASE_URL) });

@@ -205,11 +205,17 @@ describe('when Redis stalls or Postgres drops connections', () => {
     // Straight to identity, as the gateway would forward it: the gateway itself answers 503 while
     // it cannot check the admin token's revocation, so the freeze would never be tried.
     const identity = api(stack.services.identity!.url);
-    const asAdmin = { 'x-internal-assertion': assertionFor({ kind: 'admin', sub: randomUUID(), sid: randomUUID(), ip: null }) };
+    const freeze = `/api/admin/users/${userId}/freeze`;
+    const asAdmin = {
+      'x-internal-assertion': await assertionFor(
+        { kind: 'admin', sub: randomUUID(), sid: randomUUID(), ip: null, perms: ['users.freeze'] },
+        { service: 'identity', method: 'POST', path: freeze },
+      ),
+    };
     let refused: Outcome;
     await pauseRedis(redisUrl, 3000);
     try {
-      refused = await timed(() => identity.post(`/api/admin/users/${userId}/freeze`, { reason: 'chargeback abuse' }, undefined, asAdmin));
+      refused = await timed(() => identity.post(freeze, { reason: 'chargeback abuse' }, undefined, asAdmin));
     } finally {
       await unpauseRedis(redisUrl);
     }

@@ -1,10 +1,12 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@market/shared/logging';
 import { connectRedis } from '@market/shared/redis';
-import { assertionFor } from '@market/shared/testing';
+import { signAssertion } from '@market/shared/auth';
+import { assertionFor, internalKeysFor, testKeys } from '@market/shared/testing';
 import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { api, mintToken, newAdmin, startStack, type Stack } from '@market/testkit';
@@ -117,7 +119,8 @@ describe('gateway in front of running services', () => {
   });
 
   it('strips identity headers a client sends, so a forged assertion gets nobody in', async () => {
-    const forged = assertionFor({ kind: 'user', sub: 'victim', sid: 's', ip: null });
+    // signed with the gateway's own key for this very request: the gateway strips it all the same
+    const forged = await assertionFor({ kind: 'user', sub: 'victim', sid: 's', ip: null }, { service: 'orders', method: 'GET', path: '/api/orders' });
     const res = await client.get('/api/orders', undefined, { 'x-internal-assertion': forged, 'x-user-id': 'victim' });
     expect(res.status).toBe(401);
   });
@@ -126,11 +129,16 @@ describe('gateway in front of running services', () => {
     const direct = api(stack.services.orders!.url);
     const none = await direct.get('/api/orders', undefined, { 'x-user-id': 'victim' });
     expect(none.status).toBe(401);
-    const wrongKey = assertionFor({ kind: 'user', sub: 'victim', sid: 's', ip: null }, 'another-secret-that-is-long-enough-000');
+    const wrongKey = await signAssertion(
+      { kind: 'user', sub: 'victim', sid: 's', ip: null },
+      // another key under the gateway's key id
+      { issuer: 'gateway', kid: testKeys().signing.gateway.kid, key: generateKeyPairSync('ed25519').privateKey },
+      { audience: 'orders', method: 'GET', path: '/api/orders' },
+    );
     const forged = await direct.get('/api/orders', undefined, { 'x-internal-assertion': wrongKey });
     expect(forged.status).toBe(401);
     const internal = await direct.get('/internal/x', undefined, {
-      'x-internal-assertion': assertionFor({ kind: 'user', sub: 'u', sid: 's', ip: null }),
+      'x-internal-assertion': await assertionFor({ kind: 'user', sub: 'u', sid: 's', ip: null }, { service: 'orders', method: 'GET', path: '/internal/x' }),
     });
     expect(internal.status).toBe(404);
   });
@@ -202,7 +210,7 @@ describe('rate limits on abuse-prone routes', () => {
     const log = createLogger('gateway', 'silent');
     const redis = await connectRedis(String(stack.env.REDIS_URL), log);
     closeRedis = () => redis.quit();
-    second = createServer(createGateway(loadGatewayConfig({ ...stack.env, PORT: '0' }), redis, log));
+    second = createServer(createGateway(loadGatewayConfig({ ...stack.env, ...internalKeysFor('gateway'), PORT: '0' }), redis, log));
     await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
     secondUrl = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
   });

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import http, { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAssertionVerifier } from '@market/shared/auth';
 import { createLogger } from '@market/shared/logging';
 import { connectRedis, type RedisClient } from '@market/shared/redis';
-import { resolveInfra, uniqueName } from '@market/shared/testing';
+import { internalKeysFor, resolveInfra, testAssertionVerifier, uniqueName } from '@market/shared/testing';
 import { mintToken } from '@market/testkit';
 import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
@@ -25,7 +24,7 @@ describe('the proxy path, seen from the service behind it', () => {
   let seen: IncomingMessage[] = [];
   /** what the stand-in does with the next requests (default: a small JSON answer) */
   let behave: (req: IncomingMessage, res: ServerResponse) => void;
-  const verify = createAssertionVerifier('dev-only-internal-assertion-secret-0000000000');
+  const verify = testAssertionVerifier('catalog');
 
   const answerJson = (_req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('content-type', 'application/json');
@@ -42,6 +41,7 @@ describe('the proxy path, seen from the service behind it', () => {
     const catalog = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     const config = loadGatewayConfig({
       NODE_ENV: 'development',
+      ...internalKeysFor('gateway'),
       CATALOG_URL: catalog,
       // identity: a port nothing listens on
       IDENTITY_URL: 'http://127.0.0.1:9',
@@ -108,7 +108,10 @@ describe('the proxy path, seen from the service behind it', () => {
       expect(received.headers[name]).toBeUndefined();
     }
     // the public list ignores tokens: the caller is anonymous, at the socket's address
-    expect(verify(received.headers['x-internal-assertion'] as string)).toEqual({ kind: 'anonymous', ip: '127.0.0.1' });
+    // made for this request: the method and the path the gateway routed, without the query string (ADR 0053)
+    const assertion = received.headers['x-internal-assertion'] as string;
+    expect(await verify(assertion, 'GET', '/api/listings')).toEqual({ kind: 'anonymous', ip: '127.0.0.1' });
+    expect(await verify(assertion, 'GET', '/api/listings/other')).toBeNull();
   });
 
   it('does not rewrite the path it routed on: a backslash reaches the service as sent', async () => {

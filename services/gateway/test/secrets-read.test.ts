@@ -37,7 +37,7 @@ function kubernetesSecretKeys(name: string): string[] {
 /** A provider's credential: whoever holds it can send messages or move money as this marketplace. */
 const PROVIDER_CREDENTIAL = /(_ACCESS_KEY_ID|_ACCESS_KEY_SECRET|_SECRET_ID|_SECRET_KEY|_PRIVATE_KEY|_API_V3_KEY)$/;
 /** Named in the layout ahead of the per-service key pairs that replace the shared assertion secret (ADR 0055). */
-const INTERNAL_KEYS = ['INTERNAL_SIGNING_KEY', 'INTERNAL_PUBLIC_KEYS'];
+const INTERNAL_KEYS = ['INTERNAL_SIGNING_KEY', 'INTERNAL_SIGNING_KEY_ID', 'INTERNAL_PUBLIC_KEYS'];
 
 describe('the secrets each process reads', () => {
   it.each([...SERVICE_NAMES, 'gateway'] as const)('%s reads exactly the secrets docs/configuration.md names it for', (name) => {

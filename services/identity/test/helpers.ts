@@ -74,9 +74,12 @@ export function outboxEvents(stack: Stack, type: EventType) {
 
 export function internalClient(stack: Stack, caller: 'catalog' | 'admin' | 'orders' = 'catalog') {
   const client = api(stack.services.identity!.url);
-  const headers = { 'x-internal-assertion': assertionFor({ kind: 'service', sub: caller, ip: null }) };
+  // an assertion is made for one method and path (ADR 0053)
+  const headers = async (method: string, path: string) => ({
+    'x-internal-assertion': await assertionFor({ kind: 'service', sub: caller, ip: null }, { service: 'identity', method, path: path.split('?')[0]! }),
+  });
   return {
-    get: (path: string) => client.get(path, undefined, headers),
-    post: (path: string, body: unknown) => client.post(path, body, undefined, headers),
+    get: async (path: string) => client.get(path, undefined, await headers('GET', path)),
+    post: async (path: string, body: unknown) => client.post(path, body, undefined, await headers('POST', path)),
   };
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
+import { dropBusObjects, dropSchemas, internalKeysFor, testEnv, uniqueName } from '@market/shared/testing';
 
 /** Starts the identity process itself (src/main.ts) and reports how it ended. */
 function runIdentity(env: NodeJS.ProcessEnv) {
@@ -22,7 +22,7 @@ describe('identity in production', () => {
     const env = await testEnv({
       NODE_ENV: 'production',
       DB_SCHEMA: schema,
-      INTERNAL_ASSERTION_SECRET: randomBytes(32).toString('hex'),
+      ...internalKeysFor('identity'),
       USER_TOKEN_SECRET: randomBytes(32).toString('hex'),
       SMS_CODE_SECRET: randomBytes(32).toString('hex'),
       DATA_ENCRYPTION_KEYS: `prod1:${randomBytes(32).toString('base64')}`,

@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { type EventData } from '@market/contracts';
 import { buildEvent } from '@market/shared/events';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor } from '@market/shared/testing';
+import { assertionFor, internalKeysFor } from '@market/shared/testing';
 import { api, eventually, publishEvent, startStack, type Stack } from '@market/testkit';
 import { notifyService } from '../src/service';
 import { eventHandled, newUser, orderSnapshot, SseClient, type Caller } from './support';
@@ -214,7 +214,7 @@ describe('the live stream across notify replicas', () => {
   beforeAll(async () => {
     stack = await startStack({ services: ['notify'] });
     const first = stack.services.notify!;
-    second = await startService(notifyService, { ...stack.env, DB_SCHEMA: first.ctx.schema, PORT: '0' });
+    second = await startService(notifyService, { ...stack.env, ...internalKeysFor('notify'), DB_SCHEMA: first.ctx.schema, PORT: '0' });
   });
   afterAll(async () => {
     await second?.stop();
@@ -223,7 +223,7 @@ describe('the live stream across notify replicas', () => {
 
   it('reaches a stream held by one replica when another replica wrote the notification', async () => {
     const user = newUser();
-    const token = assertionFor({ kind: 'user', sub: user.id, sid: user.sid, ip: null });
+    const token = await assertionFor({ kind: 'user', sub: user.id, sid: user.sid, ip: null }, { service: 'notify', method: 'GET', path: '/api/notifications/stream' });
     const abort = new AbortController();
     const response = await fetch(`${second.url}/api/notifications/stream`, { headers: { 'x-internal-assertion': token }, signal: abort.signal });
     expect(response.status).toBe(200);

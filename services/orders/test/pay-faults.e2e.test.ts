@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { orderChargeStatus } from '@market/contracts';
 import { eventually, freePort, internalClientAs, Market, type MarketCaller as Caller, outboxEvents, serviceProcess, type ServiceProcess, type Stack, startMarket, tcpProxy, type TcpProxy, verifyMoney } from '@market/testkit';
+import { internalKeysFor } from '@market/shared/testing';
 import { startService, type RunningService } from '@market/shared/service';
 import { ordersService } from '../src/service';
 
@@ -36,7 +37,7 @@ describe('pay when the wallet dies or answers too late', () => {
       orders: { ...ORDERS_ENV, CATALOG_URL: catalogProxy.url },
     });
     await wallet.start();
-    replica = await startService(ordersService, { ...stack.env, ...ORDERS_ENV, DB_SCHEMA: stack.services.orders!.ctx.schema, PORT: '0' });
+    replica = await startService(ordersService, { ...stack.env, ...internalKeysFor('orders'), ...ORDERS_ENV, DB_SCHEMA: stack.services.orders!.ctx.schema, PORT: '0' });
     market = new Market(stack);
     await market.admin();
     owner = await market.user();

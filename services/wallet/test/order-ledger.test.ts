@@ -1,8 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow, orderLedger, type ServiceName } from '@market/contracts';
-import { createAssertionSigner } from '@market/shared/auth';
-import { baseEnvShape } from '@market/shared/config';
-import { InternalClient } from '@market/shared/http';
+import { chargeOrderEscrow, orderLedger } from '@market/contracts';
 import { internalClientAs, startStack, type Stack } from '@market/testkit';
 import { newUser, recharge } from './support';
 
@@ -33,11 +30,7 @@ describe('the money of one order for the back office (internal orderLedger)', ()
   });
 
   it('refuses every service but orders with 403', async () => {
-    const secret = baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined) as string;
-    const sign = createAssertionSigner(secret, 'catalog');
-    const asCatalog = new InternalClient({ wallet: stack.services.wallet!.url } as Record<ServiceName, string>, () =>
-      sign({ kind: 'service', sub: 'catalog', ip: null }),
-    );
+    const asCatalog = internalClientAs(stack, 'catalog');
     await expect(asCatalog.call(orderLedger, { params: { id: uuidv7() } })).rejects.toMatchObject({ status: 403 });
   });
 });

@@ -14,6 +14,19 @@ export function secret(devDefault: string, minLength = 32) {
   return z.string().min(minLength).default(devDefault).describe(`secret:${devDefault}`);
 }
 
+/**
+ * The keys of internal identity assertions (ADR 0053; read by `internalKeysOf`, which requires
+ * them outside development).
+ */
+export const internalKeyEnvShape = {
+  /** this process's Ed25519 private key, as a JWK (JSON) */
+  INTERNAL_SIGNING_KEY: z.string().optional(),
+  /** its key id, `<issuer>:<version>` (the newest of the issuer's keys; the one it signs with) */
+  INTERNAL_SIGNING_KEY_ID: z.string().optional(),
+  /** every issuer's public keys, a JWKS (JSON `{"keys":[...]}`), each with its `kid` */
+  INTERNAL_PUBLIC_KEYS: z.string().optional(),
+};
+
 export const baseEnvShape = {
   /**
    * Only `development`, said by name, turns on the development behaviours (published secrets, codes
@@ -31,7 +44,7 @@ export const baseEnvShape = {
   EVENTS_EXCHANGE: z.string().default('marketplace.events'),
   /** prefix of every Redis key this deployment writes (lets environments share one Redis) */
   REDIS_KEY_PREFIX: z.string().default(''),
-  INTERNAL_ASSERTION_SECRET: secret('dev-only-internal-assertion-secret-0000000000'),
+  ...internalKeyEnvShape,
 };
 
 /** Signing keys of access tokens: identity and admin sign, the gateway verifies. */

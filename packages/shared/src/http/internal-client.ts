@@ -1,4 +1,4 @@
-import { ASSERTION_HEADER } from '../auth/assertion';
+import { ASSERTION_HEADER, type AssertionTarget } from '../auth/assertion';
 import type { ServiceName, AnyInternalRoute, InternalInput, InternalResult } from '@market/contracts';
 import { currentRequestId } from '../context/request-context';
 import { DependencyFailed } from '../errors';
@@ -7,7 +7,8 @@ import { addressesOf, DEFAULT_REPLICA_EJECT_MS, Replicas } from '../config/addre
 
 /**
  * Calls other services' `/internal/*` routes by their shared contracts: signed as the calling
- * service, carrying the request id, with a timeout. A downstream refusal is passed on as a
+ * service for the receiving service, method and path (ADR 0053), carrying the request id, with a
+ * timeout. A downstream refusal is passed on as a
  * `RemoteRefusal`; an unreachable service or an answer off the contract is a `DependencyFailed`.
  * A replica that refuses the connection (down or restarting) is skipped: the call goes to the
  * next one, since the request never reached it, and later calls pass over it a while (ADR 0046).
@@ -18,7 +19,7 @@ export class InternalClient {
   /** `baseUrls`: each service's URL, or its replicas' URLs comma-separated, taken in turn */
   constructor(
     baseUrls: Record<ServiceName, string>,
-    private readonly assertion: () => string,
+    private readonly assertion: (target: AssertionTarget) => string | Promise<string>,
     private readonly timeoutMs = 5000,
     ejectMs = DEFAULT_REPLICA_EJECT_MS,
   ) {
@@ -29,7 +30,7 @@ export class InternalClient {
     const params = (input.params ?? {}) as Record<string, unknown>;
     const path = contract.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
     const query = input.query ? `?${new URLSearchParams(input.query as Record<string, string>).toString()}` : '';
-    const payload = await this.send(contract, `/internal${path}${query}`, input.body);
+    const payload = await this.send(contract, `/internal${path}`, query, input.body);
     const parsed = contract.response.safeParse(payload);
     if (!parsed.success) throw new DependencyFailed('bad_answer');
     return parsed.data;
@@ -65,11 +66,12 @@ export class InternalClient {
     throw new DependencyFailed('unreachable');
   }
 
-  private async send(contract: AnyInternalRoute, path: string, body: unknown): Promise<unknown> {
-    const response = await this.answerOf(contract.service, path, {
-      method: contract.method.toUpperCase(),
+  private async send(contract: AnyInternalRoute, path: string, query: string, body: unknown): Promise<unknown> {
+    const method = contract.method.toUpperCase();
+    const response = await this.answerOf(contract.service, path + query, {
+      method,
       headers: {
-        [ASSERTION_HEADER]: this.assertion(),
+        [ASSERTION_HEADER]: await this.assertion({ audience: contract.service, method, path }),
         'content-type': 'application/json',
         ...(currentRequestId() ? { 'x-request-id': currentRequestId()! } : {}),
       },

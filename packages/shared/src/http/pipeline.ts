@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { RouteMatcher, type AnyRoute, type RouteMatch } from '@market/contracts';
-import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
+import { ASSERTION_HEADER, type AssertionVerifier, type Identity } from '../auth/assertion';
 import { sendProblem } from './error-handler';
 import { problems } from './problem';
 import type { PreparedJson } from './read-cache';
@@ -17,7 +17,7 @@ export interface ContractRoute {
 export type FoundRoute = RouteMatch<ContractRoute>;
 
 export interface PipelineOptions extends RouteStepsOptions {
-  verifyAssertion: (token: string | undefined) => Identity | null;
+  verifyAssertion: AssertionVerifier;
   /** the JSON body parser */
   json: RequestHandler;
   /** the last step, `errorHandler(log, statuses)` (ADR 0041) */
@@ -34,7 +34,8 @@ function hasBody(req: IncomingMessage): boolean {
  * `res.locals` and the access line (the app's first step, shared with its other routes), a
  * request the matcher gives to a contract route goes through, in this order:
  *
- * 1. the identity assertion (401 without a valid one);
+ * 1. the identity assertion, made for this method and path (401 without a valid one; a
+ *    service's own identity is taken on `/internal` routes only);
  * 2. its JSON body, unless the route reads its bytes itself (`bodyType: 'raw'`) or there is none;
  * 3. its path parameters, decoded (400 when one is not valid percent-encoding);
  * 4. the route's own steps: caller check, validation of path, query, body and headers,
@@ -70,11 +71,19 @@ export class ContractPipeline {
 
   /** Steps 1 to 5 for a request `match` found, inside its request id's context. */
   run(req: Request, res: Response, path: string, found: FoundRoute) {
-    const { opts } = this;
-    const fail = (err: unknown) => opts.handleError(err, req, res, () => undefined);
+    const fail = (err: unknown) => this.opts.handleError(err, req, res, () => undefined);
     try {
-      const identity = opts.verifyAssertion(req.headers[ASSERTION_HEADER] as string | undefined);
-      if (!identity) {
+      const identity = this.opts.verifyAssertion(req.headers[ASSERTION_HEADER] as string | undefined, req.method, path);
+      if (identity instanceof Promise) identity.then((known) => this.proceed(req, res, path, found, known, fail), fail);
+      else this.proceed(req, res, path, found, identity, fail);
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  private proceed(req: Request, res: Response, path: string, found: FoundRoute, identity: Identity | null, fail: (err: unknown) => void) {
+    try {
+      if (!identity || identity.kind === 'service') {
         sendProblem(res, problems.unauthenticated('requests must come through the gateway'), path);
         return;
       }
@@ -94,7 +103,7 @@ export class ContractPipeline {
         if (!Reflect.has(req, 'body')) req.body = undefined;
         handle();
       } else {
-        opts.json(req, res, (err?: unknown) => (err ? fail(err) : handle()));
+        this.opts.json(req, res, (err?: unknown) => (err ? fail(err) : handle()));
       }
     } catch (err) {
       fail(err);

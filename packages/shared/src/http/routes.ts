@@ -1,7 +1,7 @@
 import getRawBody from 'raw-body';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { AdminIdentity, Identity, UserIdentity } from '../auth/assertion';
+import { adminHolds, type AdminIdentity, type Identity, type UserIdentity } from '../auth/assertion';
 import type {
   AnyRoute,
   RouteAuthOf,
@@ -46,9 +46,19 @@ export function expressPath(openApiPath: string): string {
   return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
 }
 
-function assertCaller(auth: AnyRoute['auth'], identity: Identity) {
-  if (auth === 'user' && identity.kind !== 'user') throw problems.unauthenticated('a user token is required');
-  if (auth === 'admin' && identity.kind !== 'admin') throw problems.unauthenticated('an admin token is required');
+/**
+ * The route's caller check. An admin route checks the permission its contract names again here,
+ * not only at the gateway: an admin assertion made for one route carries the admin's
+ * permissions, so a replayed or forged one cannot open a route the admin's roles do not grant.
+ */
+function assertCaller(contract: AnyRoute, identity: Identity) {
+  if (contract.auth === 'user' && identity.kind !== 'user') throw problems.unauthenticated('a user token is required');
+  if (contract.auth === 'admin') {
+    if (identity.kind !== 'admin') throw problems.unauthenticated('an admin token is required');
+    if (!adminHolds(identity, contract.permission)) {
+      throw problems.forbidden(`this needs the permission ${contract.permission ?? '(none declared)'}, which your roles do not grant`);
+    }
+  }
 }
 
 export interface RouteStepsOptions {
@@ -165,7 +175,7 @@ export function contractRouteSteps(binding: RouteBinding, opts: RouteStepsOption
 
   return async (req, res, rawParams) => {
     const identity = res.locals.identity as Identity;
-    assertCaller(contract.auth, identity);
+    assertCaller(contract, identity);
     const rawQuery = rawQueryOf(req);
     const known = rawQuery === null ? undefined : parsedQueries.get(rawQuery);
     const queryInput = known === undefined ? req.query : undefined;

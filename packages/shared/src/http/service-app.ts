@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { accessLogger } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
 import { currentTraceId } from '../tracing';
-import { ASSERTION_HEADER, type Identity } from '../auth/assertion';
+import { ASSERTION_HEADER, type AssertionVerifier, type Identity } from '../auth/assertion';
 import { errorHandler, notFoundHandler, sendProblem } from './error-handler';
 import type { ErrorStatuses } from './error-statuses';
 import { problems } from './problem';
@@ -17,7 +17,7 @@ import type { RouteBinding } from './routes';
 
 export interface ServiceAppOptions {
   log: Logger;
-  verifyAssertion: (token: string | undefined) => Identity | null;
+  verifyAssertion: AssertionVerifier;
   routes: RouteBinding[];
   /** `/internal/*` routes for other services; only callers with a service assertion reach them */
   internal?: InternalBinding[];
@@ -140,13 +140,17 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   }
 
   app.use((req, res, next) => {
-    const identity = opts.verifyAssertion(req.header(ASSERTION_HEADER));
-    if (!identity) {
-      sendProblem(res, problems.unauthenticated('requests must come through the gateway'), req.path);
-      return;
-    }
-    res.locals.identity = identity;
-    next();
+    const accept = (identity: Identity | null) => {
+      if (!identity) {
+        sendProblem(res, problems.unauthenticated('requests must come through the gateway'), req.path);
+        return;
+      }
+      res.locals.identity = identity;
+      next();
+    };
+    const identity = opts.verifyAssertion(req.header(ASSERTION_HEADER), req.method, req.path);
+    if (identity instanceof Promise) identity.then(accept, next);
+    else accept(identity);
   });
   app.use(json);
 

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { z } from 'zod';
 import { createAssertionSigner, createAssertionVerifier } from '../auth/assertion';
+import { internalKeysOf } from '../auth/internal-keys';
 import { Revocations } from '../auth/revocation';
 import { baseEnvShape, inDevelopment, loadConfig, serviceUrls, serviceUrlShape } from '../config/env';
 import { type EventType, type ServiceName, DEFAULT_PORTS, eventConsumers } from '@market/contracts';
@@ -132,6 +133,7 @@ export async function startService<S extends z.ZodRawShape>(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningService<S>> {
   const config = loadConfig({ ...serviceEnvShape, ...def.env }, env) as unknown as ServiceEnv<S>;
+  const keys = internalKeysOf(def.name, config);
   if (!consumerLeavesConnections(config)) {
     throw new Error(`INBOX_PREFETCH (${config.INBOX_PREFETCH}) must be below DB_POOL_SIZE (${config.DB_POOL_SIZE}), or events in flight take every connection`);
   }
@@ -168,8 +170,8 @@ export async function startService<S extends z.ZodRawShape>(
     const committed = new CommittedEvents(dataSource);
     const observed = serviceMetrics(def.name, dataSource, bus, eventConsumers[def.name].length > 0);
     closers.push(() => observed.close());
-    const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, def.name);
-    const serviceAssertion = () => sign({ kind: 'service', sub: def.name, ip: null });
+    const sign = createAssertionSigner(keys.signing);
+    const serviceIdentity = { kind: 'service', sub: def.name, ip: null } as const;
     const ctx: ServiceContext<S> = {
       name: def.name,
       schema,
@@ -184,7 +186,7 @@ export async function startService<S extends z.ZodRawShape>(
       events: new EventWriter(def.name, schema, (tx, event) => committed.written(tx, event)),
       redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
       revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
-      internal: new InternalClient(serviceUrls(config), serviceAssertion),
+      internal: new InternalClient(serviceUrls(config), (target) => sign(serviceIdentity, target)),
       metrics: observed.metrics,
       onCommittedEvent: (type, listener) => committed.on(type, listener),
     };
@@ -240,7 +242,7 @@ export async function startService<S extends z.ZodRawShape>(
     let stopping: Promise<void> | null = null;
     const app = createServiceApp({
       log,
-      verifyAssertion: createAssertionVerifier(config.INTERNAL_ASSERTION_SECRET),
+      verifyAssertion: createAssertionVerifier(def.name, keys.publicKeys),
       routes: parts.routes,
       internal: parts.internal,
       validateResponses: inDevelopment(config),

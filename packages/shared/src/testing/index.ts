@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createPrivateKey, randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import { Client } from 'pg';
-import { GATEWAY_ISSUER, signAssertion, type Identity } from '../auth/assertion';
-import { baseEnvShape } from '../config/env';
+import type { InternalCaller, ServiceName } from '@market/contracts';
+import { createAssertionVerifier, GATEWAY_ISSUER, signAssertion, type AssertionVerifier, type Identity } from '../auth/assertion';
+import { generateInternalKeySet, internalKeyEnv, parsePublicKeys, type GeneratedKeySet, type SigningKey } from '../auth/internal-keys';
 import { DEV_KEYRING } from '../crypto/secret-box';
 import { topologyQueues, unroutedNames } from '../events/topology';
 
@@ -64,7 +65,7 @@ function definedOnly(values: Record<string, string | undefined>): Partial<Infra>
  * it. Each process gets only those it reads (the configuration table in docs/configuration.md, docker-compose.yml).
  */
 export const SECRET_VARIABLES = [
-  'INTERNAL_ASSERTION_SECRET',
+  'INTERNAL_SIGNING_KEY',
   'USER_TOKEN_SECRET',
   'ADMIN_TOKEN_SECRET',
   'DATA_ENCRYPTION_KEYS',
@@ -86,8 +87,11 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<N
   const urls = await resolveInfra();
   return {
     ...urls,
-    // Test stacks run on the published development secrets, which only development accepts.
+    // Test stacks run on the published development secrets, which only development accepts; their
+    // internal identity keys are fresh: every public key here, each process's own private key given
+    // by whoever starts it (`internalKeysFor`), so a process started without one fails at once.
     NODE_ENV: 'development',
+    INTERNAL_PUBLIC_KEYS: testKeys().publicKeys,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     PORT: '0',
     EVENTS_EXCHANGE: uniqueName('test.events'),
@@ -124,14 +128,52 @@ export async function dropBusObjects(amqpUrl: string, exchange: string, queues: 
   }
 }
 
-const DEV_ASSERTION_SECRET = (baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined) as string);
+let testKeySet: GeneratedKeySet | undefined;
 
 /**
- * What the gateway (or, for a service identity, that service) would send for `identity`, for
- * tests that call a service directly.
+ * This test process's internal identity keys: a fresh Ed25519 pair per issuer, made at first use,
+ * so no test leans on the development keys. The stacks and components a test starts get them
+ * (`internalKeysFor`), each process only its own private key.
  */
-export function assertionFor(identity: Identity, secret = DEV_ASSERTION_SECRET): string {
-  return signAssertion(identity, secret, identity.kind === 'service' ? identity.sub : GATEWAY_ISSUER);
+export function testKeys(): GeneratedKeySet {
+  return (testKeySet ??= generateInternalKeySet(`test-${randomBytes(4).toString('hex')}`));
+}
+
+/** `INTERNAL_SIGNING_KEY`, `INTERNAL_SIGNING_KEY_ID` and `INTERNAL_PUBLIC_KEYS` of `issuer`, from the test keys. */
+export function internalKeysFor(issuer: InternalCaller): Record<string, string> {
+  return internalKeyEnv(testKeys(), issuer);
+}
+
+/** A receiver's check of the test keys' assertions, as `receiver` runs it. */
+export function testAssertionVerifier(receiver: ServiceName): AssertionVerifier {
+  return createAssertionVerifier(receiver, parsePublicKeys(testKeys().publicKeys));
+}
+
+/** A request an assertion is made for: the receiving service, its method and its path (without the query string). */
+export interface AssertedRequest {
+  service: ServiceName;
+  method: string;
+  path: string;
+}
+
+/**
+ * What the gateway (or, for a service identity, that service) would send for `identity` on one
+ * request, signed with the test keys, for tests that call a service directly.
+ */
+export function assertionFor(identity: Identity, request: AssertedRequest, issuedAt?: number): Promise<string> {
+  const issuer = identity.kind === 'service' ? identity.sub : GATEWAY_ISSUER;
+  return signAssertion(
+    identity,
+    testSigningKey(issuer),
+    { audience: request.service, method: request.method, path: request.path.split('?')[0]! },
+    issuedAt,
+  );
+}
+
+/** The test key `issuer` signs with: what a test acting as a breached process signs with. */
+export function testSigningKey(issuer: InternalCaller): SigningKey {
+  const { key, kid } = testKeys().signing[issuer];
+  return { issuer, kid, key: createPrivateKey({ key: JSON.parse(key), format: 'jwk' }) };
 }
 
 /**

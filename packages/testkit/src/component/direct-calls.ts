@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { AnyRoute, RouteResult } from '@market/contracts';
+import { ADMIN_PERMISSIONS, type AdminPermission, type AnyRoute, type RouteResult } from '@market/contracts';
 import { ASSERTION_HEADER, type AdminIdentity, type Identity, type UserIdentity } from '@market/shared/auth';
 import { errorStatuses, ProblemSchema } from '@market/shared/openapi';
 import { assertionFor } from '@market/shared/testing';
@@ -15,7 +15,14 @@ export class ContractBreach extends Error {
 
 /** The caller as the gateway would assert it after checking a token. */
 export const asUser = (id: string = uuidv7(), sid: string = uuidv7()): UserIdentity => ({ kind: 'user', sub: id, sid, ip: '127.0.0.1' });
-export const asAdmin = (id: string = uuidv7(), sid: string = uuidv7()): AdminIdentity => ({ kind: 'admin', sub: id, sid, ip: '127.0.0.1' });
+/** An admin holding `perms` (every permission unless told), as the gateway resolves them from the admin's roles. */
+export const asAdmin = (id: string = uuidv7(), sid: string = uuidv7(), perms: readonly AdminPermission[] = ADMIN_PERMISSIONS): AdminIdentity => ({
+  kind: 'admin',
+  sub: id,
+  sid,
+  ip: '127.0.0.1',
+  perms: [...perms],
+});
 export const anonymous: Identity = { kind: 'anonymous', ip: '127.0.0.1' };
 
 export interface DirectCall {
@@ -55,10 +62,12 @@ export function directCaller(baseUrl: string) {
       : '';
     const hasBody = input.body !== undefined || route.method === 'post' || route.method === 'put';
     const body = input.body === undefined ? (hasBody ? {} : undefined) : input.body;
-    const response = await fetch(baseUrl + pathOf(route, input.params) + query, {
-      method: route.method.toUpperCase(),
+    const path = pathOf(route, input.params);
+    const method = route.method.toUpperCase();
+    const response = await fetch(baseUrl + path + query, {
+      method,
       headers: {
-        [ASSERTION_HEADER]: assertionFor(input.as ?? anonymous),
+        [ASSERTION_HEADER]: await assertionFor(input.as ?? anonymous, { service: route.service, method, path }),
         ...(hasBody ? { 'content-type': 'application/json' } : {}),
         ...input.headers,
       },

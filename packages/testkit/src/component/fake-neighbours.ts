@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { allInternalRoutes, type AnyInternalRoute, type InternalInput, type InternalResult, type ServiceName } from '@market/contracts';
-import { ASSERTION_HEADER, createAssertionVerifier } from '@market/shared/auth';
-import { baseEnvShape } from '@market/shared/config';
+import { ASSERTION_HEADER, type AssertionVerifier } from '@market/shared/auth';
+import { testAssertionVerifier } from '@market/shared/testing';
 import { Problem } from '@market/shared/http';
 
 /** A neighbour's refusal, answered as the problem its real provider would send. */
@@ -33,8 +33,6 @@ export function answer<C extends AnyInternalRoute>(contract: C, fn: AnswerFn<C>)
 export interface NeighbourCall<C extends AnyInternalRoute = AnyInternalRoute> {
   input: InternalInput<C>;
 }
-
-const DEV_ASSERTION_SECRET = baseEnvShape.INTERNAL_ASSERTION_SECRET.parse(undefined) as string;
 
 /** `/listings/{id}` → a pattern over the path below `/internal`, capturing each parameter by name. */
 function pathPattern(template: string): RegExp {
@@ -79,7 +77,7 @@ export class FakeNeighbours {
   private readonly answers = new Map<string, AnswerFn<any>>();
   private readonly seen = new Map<string, NeighbourCall[]>();
   private readonly violations: string[] = [];
-  private readonly verifyAssertion = createAssertionVerifier(DEV_ASSERTION_SECRET);
+  private readonly verifiers = new Map<ServiceName, AssertionVerifier>();
 
   private constructor(private readonly caller: ServiceName) {}
 
@@ -167,7 +165,9 @@ export class FakeNeighbours {
     }
     if (!contract) return this.violation(res, url.pathname, `${this.caller} called ${req.method} ${url.pathname} on ${service}: no internal contract has it`);
 
-    const identity = this.verifyAssertion(req.headers[ASSERTION_HEADER] as string | undefined);
+    // as the real provider checks it: made for this service, this method and this path
+    const verify = this.verifiers.get(service) ?? this.verifiers.set(service, testAssertionVerifier(service)).get(service)!;
+    const identity = await verify(req.headers[ASSERTION_HEADER] as string | undefined, req.method ?? '', url.pathname);
     if (identity?.kind !== 'service' || identity.sub !== this.caller) {
       return this.violation(res, url.pathname, `${contract.id}: the call did not carry ${this.caller}'s service assertion`);
     }

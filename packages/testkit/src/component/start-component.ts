@@ -2,7 +2,7 @@ import { eventConsumers, SERVICE_NAMES, type EventData, type EventType, type Int
 import type { DomainEvent } from '@market/shared/events';
 import { InternalClient } from '@market/shared/http';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
+import { assertionFor, dropBusObjects, dropSchemas, internalKeysFor, testEnv, uniqueName } from '@market/shared/testing';
 import { DEFINITIONS } from '../definitions';
 import { eventually } from '../eventually';
 import { closeOnTeardown } from '../leftovers';
@@ -97,7 +97,7 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
       [`${name.toUpperCase()}_URL`]: 'http://127.0.0.1:1',
     };
     tap = await EventTap.open(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE));
-    service = await startService(DEFINITIONS[name], { ...env, DB_SCHEMA: schema, PORT: '0' });
+    service = await startService(DEFINITIONS[name], { ...env, ...internalKeysFor(name), DB_SCHEMA: schema, PORT: '0' });
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
@@ -119,7 +119,7 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
     internalAs: (as) =>
       new InternalClient(
         Object.fromEntries(SERVICE_NAMES.map((other) => [other, running.url])) as Record<ServiceName, string>,
-        () => assertionFor({ kind: 'service', sub: as, ip: null }),
+        (target) => assertionFor({ kind: 'service', sub: as, ip: null }, { service: target.audience, method: target.method, path: target.path }),
       ),
     publish: (type, data, id) => {
       if (!(eventConsumers[name] as readonly EventType[]).includes(type)) {

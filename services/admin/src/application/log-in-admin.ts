@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type AdminLogin, type z } from '@market/contracts';
+import { permissionsOf, type AdminLogin, type z } from '@market/contracts';
 import { signAccessToken, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { auditRefusal, recordAudit } from '@market/shared/events';
@@ -79,7 +79,7 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
     // for a token the gateway would refuse (ADR 0034).
     await deps.revocations.setAdminRoles(admin.id, admin.roles);
     await deps.revocations.openAdminSession(admin.id, sessionId, deps.config.ADMIN_TOKEN_TTL_SECONDS);
-    await recordAudit(deps.events, tx, { kind: 'admin', sub: admin.id, sid: sessionId, ip }, {
+    await recordAudit(deps.events, tx, { kind: 'admin', sub: admin.id, sid: sessionId, ip, perms: permissionsOf(admin.roles) }, {
       action: 'admin.login',
       biz_type: 'admin_user',
       biz_id: admin.id,

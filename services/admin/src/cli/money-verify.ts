@@ -1,5 +1,5 @@
-import { createAssertionSigner } from '@market/shared/auth';
-import { baseEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '@market/shared/config';
+import { createAssertionSigner, internalKeysOf } from '@market/shared/auth';
+import { baseEnvShape, internalKeyEnvShape, loadConfig, serviceUrls, serviceUrlShape } from '@market/shared/config';
 import { InternalClient } from '@market/shared/http';
 import { foundNothing, verifyMoney } from '../application/verify-money';
 import { adminEnv } from '../config';
@@ -14,12 +14,13 @@ import { adminEnv } from '../config';
 async function main(): Promise<number> {
   const config = loadConfig({
     NODE_ENV: baseEnvShape.NODE_ENV,
-    INTERNAL_ASSERTION_SECRET: baseEnvShape.INTERNAL_ASSERTION_SECRET,
+    ...internalKeyEnvShape,
     MONEY_SETTLEMENT_DEADLINE_MS: adminEnv.MONEY_SETTLEMENT_DEADLINE_MS,
     ...serviceUrlShape,
   });
-  const sign = createAssertionSigner(config.INTERNAL_ASSERTION_SECRET, 'admin');
-  const internal = new InternalClient(serviceUrls(config), () => sign({ kind: 'service', sub: 'admin', ip: null }), 30_000);
+  // the admin service's own key: the reconciliation's internal routes name admin as their caller
+  const sign = createAssertionSigner(internalKeysOf('admin', config).signing);
+  const internal = new InternalClient(serviceUrls(config), (target) => sign({ kind: 'service', sub: 'admin', ip: null }, target), 30_000);
   const found = await verifyMoney(internal, config.MONEY_SETTLEMENT_DEADLINE_MS);
   for (const m of found.mismatches) process.stdout.write(`MISMATCH ${m.id} ${m.fen} fen: ${m.check} (${m.detail})\n`);
   for (const d of found.ledger.differences) process.stdout.write(`LEDGER ${d.check}: ${JSON.stringify(d.rows)}\n`);
