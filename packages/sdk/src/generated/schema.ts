@@ -1856,7 +1856,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Redis and every service answer */
+        /** This gateway can serve: its Redis answers (checked at most once a second; a service down is not the gateway unready) */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -2859,7 +2859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2969,7 +2969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Admin"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3076,7 +3076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Admin"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3192,7 +3192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Admin"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3309,7 +3309,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3418,7 +3418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Admin"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3537,7 +3537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Captcha"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3712,7 +3712,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminLogin"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3811,7 +3811,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3903,7 +3903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dashboard"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4004,7 +4004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4102,7 +4102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4224,7 +4224,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4334,7 +4334,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4428,7 +4428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4535,7 +4535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4653,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4771,7 +4771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4889,7 +4889,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5005,7 +5005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5097,7 +5097,7 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentAdmin"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5197,7 +5197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Admin"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5307,7 +5307,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoneyCheck"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5405,7 +5405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5500,7 +5500,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5606,7 +5606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5700,7 +5700,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenUploadRecord"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5815,7 +5815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,7 +5909,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminOrderDetail"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6016,7 +6016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6130,7 +6130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6241,7 +6241,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6357,7 +6357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6469,7 +6469,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6575,7 +6575,7 @@ export interface operations {
                     "application/json": components["schemas"]["SystemConfig"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6685,7 +6685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6785,7 +6785,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserAdminView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6901,7 +6901,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserAdminView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7020,7 +7020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7121,7 +7121,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7219,7 +7219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7337,7 +7337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7451,7 +7451,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7549,7 +7549,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7650,7 +7650,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7756,7 +7756,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7846,7 +7846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7940,7 +7940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8073,7 +8073,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8186,7 +8186,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileObject"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8299,7 +8299,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8377,7 +8377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8478,7 +8478,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8585,7 +8585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8697,7 +8697,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8813,7 +8813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8930,7 +8930,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9004,7 +9004,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9101,7 +9101,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPage"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9199,7 +9199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Notification"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9304,7 +9304,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationsReadAll"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9399,7 +9399,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9498,7 +9498,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenUploadResult"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9622,7 +9622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9723,7 +9723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9835,7 +9835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9944,7 +9944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10067,7 +10067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10183,7 +10183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10299,7 +10299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10428,7 +10428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10546,7 +10546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10662,7 +10662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10781,7 +10781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10900,7 +10900,7 @@ export interface operations {
                     "application/json": components["schemas"]["HandoffRecord"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11014,7 +11014,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11123,7 +11123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11233,7 +11233,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11316,7 +11316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11401,7 +11401,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11501,7 +11501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11596,7 +11596,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11679,7 +11679,7 @@ export interface operations {
                     "application/json": components["schemas"]["RealnameStartResult"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11780,7 +11780,7 @@ export interface operations {
                     "application/json": components["schemas"]["RealnameStatusView"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11880,7 +11880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11974,7 +11974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12075,7 +12075,7 @@ export interface operations {
                     "application/json": components["schemas"]["WalletBalance"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12175,7 +12175,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12281,7 +12281,7 @@ export interface operations {
                     "application/json": components["schemas"]["RechargePayment"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12388,7 +12388,7 @@ export interface operations {
                     "application/json": components["schemas"]["RechargePayment"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12495,7 +12495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12605,7 +12605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12721,7 +12721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected) */
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12859,7 +12859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description a dependency is down: `status` is not_ready and `checks` names it */
+            /** @description the gateway's own dependency is down: `status` is not_ready and `checks` names it */
             503: {
                 headers: {
                     [name: string]: unknown;
