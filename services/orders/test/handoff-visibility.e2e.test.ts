@@ -1,4 +1,5 @@
-import { eventually, Market, type MarketCaller as Caller, newAdmin, type Stack, startMarket } from '@market/testkit';
+import { attachFiles } from '@market/contracts';
+import { eventually, internalClientAs, Market, type MarketCaller as Caller, newAdmin, type Stack, startMarket } from '@market/testkit';
 
 /**
  * Handed-over credentials are for the rental while it runs (ADR 0033): once the order has ended
@@ -64,6 +65,39 @@ describe('handoff content, visible while the rental runs', () => {
       ['owner', 'account 7001 / password marlin', false],
       ['renter', null, true],
     ]);
+  });
+
+  it('the handoff’s attachments follow the text: readable by both parties while the rental runs, by the renter no more once it completed', async () => {
+    const owner = await market.user();
+    const renter = await market.fundedUser(10_000);
+    const { id: listingId } = await market.onlineListing(owner);
+    const order = await market.order(renter, listingId, 1);
+    await market.act(order.id, 'pay', renter);
+    const shot = await market.upload(owner, 'handoff');
+    const proof = await market.upload(renter, 'handoff');
+    await market.act(order.id, 'handoff', owner, { content: 'account 7002 / password perch', attachment_keys: [shot.key] });
+    await market.act(order.id, 'handoff', renter, { content: 'my screen', attachment_keys: [proof.key] });
+    expect((await market.client.get(shot.url, renter.token)).status).toBe(200);
+    expect((await market.client.get(proof.url, owner.token)).status).toBe(200);
+
+    await market.act(order.id, 'confirm-receive', renter);
+    await market.act(order.id, 'checkout', renter, { consumption: 800, reason: 'played an hour' });
+    expect(await market.act(order.id, 'checkout/confirm', owner)).toMatchObject({ status: 'completed' });
+
+    // files ends the order's grants when it sees order.completed: each party keeps only its own uploads
+    const refused = await eventually(() => market.client.get(shot.url, renter.token), (res) => res.status !== 200);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect((await market.client.get(proof.url, owner.token)).status).toBe(404);
+    expect((await market.client.get(shot.url, owner.token)).status).toBe(200);
+    expect((await market.client.get(proof.url, renter.token)).status).toBe(200);
+    expect((await records(order.id, renter))[0]).toMatchObject({ author_role: 'owner', content: null, withheld: true });
+    // a share arriving after the end (a move that raced it) grants nothing
+    const late = await internalClientAs(stack, 'orders').call(attachFiles, {
+      body: { keys: [shot.key], biz_type: 'order', biz_id: order.id, reader_ids: [renter.id, owner.id] },
+    });
+    expect(late).toEqual({ attached: 0 });
+    expect((await market.client.get(shot.url, renter.token)).status).toBe(404);
   });
 
   it('stored credentials handed over automatically follow the same rule', async () => {
