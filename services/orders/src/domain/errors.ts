@@ -5,7 +5,13 @@ import { Conflict, Forbidden } from '@market/shared/errors';
  * added here without one there is a type error. The kit's refusals (NotFound, Forbidden,
  * InvalidState, InvalidInput …) keep the kit's codes.
  */
-export type OrdersErrorCode = 'LISTING_UNAVAILABLE' | 'ORDER_CHANGED' | 'REALNAME_REQUIRED' | 'USER_FROZEN';
+export type OrdersErrorCode =
+  | 'LISTING_UNAVAILABLE'
+  | 'ORDER_CHANGED'
+  | 'REALNAME_REQUIRED'
+  | 'USER_FROZEN'
+  | 'REVEAL_APPROVAL_REQUIRED'
+  | 'REVEAL_APPROVER_INVOLVED';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
 export class ListingUnavailable extends Conflict {
@@ -35,5 +41,19 @@ export class RealnameRequired extends Forbidden {
 export class OrderChanged extends Conflict {
   constructor(message: string) {
     super(message, 'ORDER_CHANGED' satisfies OrdersErrorCode);
+  }
+}
+
+/** A reveal of an order without an open dispute needs the caller's own approved, unused reveal request (ADR 0056). */
+export class RevealApprovalRequired extends Conflict {
+  constructor(message: string) {
+    super(message, 'REVEAL_APPROVAL_REQUIRED' satisfies OrdersErrorCode);
+  }
+}
+
+/** The requester of a reveal, or the admin who marked the order abnormal, may not approve it: a second admin must (ADR 0056). */
+export class RevealApproverInvolved extends Forbidden {
+  constructor(message: string) {
+    super(message, 'REVEAL_APPROVER_INVOLVED' satisfies OrdersErrorCode);
   }
 }

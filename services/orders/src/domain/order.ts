@@ -35,6 +35,8 @@ export interface Order {
   fee_rate_bps: number | null;
   /** when the back office was alerted that a disputed or abnormal order is overdue (ADR 0029) */
   overdue_alerted_at: Date | null;
+  /** the admin who last marked the order abnormal: never the one who approves a reveal of it (ADR 0056) */
+  marked_abnormal_by: string | null;
 }
 
 /** What a change of an order writes: some of its columns, and always when. */
@@ -54,6 +56,7 @@ export type OrderChanges = Partial<
     | 'credentials_checked_at'
     | 'fee_rate_bps'
     | 'overdue_alerted_at'
+    | 'marked_abnormal_by'
   >
 > & { updated_at: Date };
 
