@@ -109,11 +109,12 @@ for (const service of SERVICES) {
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
   });
 }
-start('gateway', 'services/gateway/dist/main.js', { PORT: String(gatewayPort), GATEWAY_METRICS_PORT: '0' });
+start('gateway', 'services/gateway/dist/main.js', { PORT: String(gatewayPort), GATEWAY_METRICS_PORT: String(gatewayPort + 9) });
 
 const gateway = `http://127.0.0.1:${gatewayPort}`;
+// every service ready: the system's view on the gateway's metrics port (the public /readyz is the gateway's own)
 for (let i = 0; ; i++) {
-  if (await fetch(`${gateway}/readyz`).then((r) => r.ok, () => false)) break;
+  if (await fetch(`http://127.0.0.1:${gatewayPort + 9}/system/readyz`).then((r) => r.ok, () => false)) break;
   if (i > 600) throw new Error('the stack did not become ready');
   await new Promise((r) => setTimeout(r, 100));
 }

@@ -171,7 +171,9 @@ async function startSystem() {
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (launcher.exitCode !== null) throw new Error('the system did not start; see its log above');
-    const ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+    // every service ready: the system's view on the gateway's metrics port, where npm start puts it
+    const metricsPort = env.GATEWAY_METRICS_PORT ?? gatewayPort + 9;
+    const ready = await fetch(`http://127.0.0.1:${metricsPort}/system/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
     if (ready) {
       systemReady = true;
       break;

@@ -104,16 +104,19 @@ for (const service of SERVICES) {
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
   });
 }
+const gatewayMetricsPort = env.GATEWAY_METRICS_PORT ?? String(gatewayPort + 9);
 run('gateway', 'services/gateway/dist/main.js', {
   PORT: String(gatewayPort),
-  GATEWAY_METRICS_PORT: env.GATEWAY_METRICS_PORT ?? String(gatewayPort + 9),
+  GATEWAY_METRICS_PORT: gatewayMetricsPort,
 });
 
 const started = Date.now();
 const deadline = started + Number(env.START_TIMEOUT_MS ?? 60_000);
 while (!stopping) {
-  // the gateway's readiness names what is not ready yet: Redis, or a service (its database, broker, Redis, own state)
-  const readiness = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`, { signal: AbortSignal.timeout(2000) })
+  // the system's readiness, on the gateway's metrics port, names what is not ready yet: Redis, or a
+  // service (its database, broker, Redis, own state); the public /readyz says only whether the
+  // gateway itself can serve (ADR 0056)
+  const readiness = await fetch(`http://127.0.0.1:${gatewayMetricsPort}/system/readyz`, { signal: AbortSignal.timeout(2000) })
     .then(async (r) => ({ ok: r.ok, checks: (await r.json()).checks ?? {} }))
     .catch(() => ({ ok: false, checks: { gateway: false } }));
   const ready = readiness.ok;

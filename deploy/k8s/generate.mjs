@@ -295,9 +295,10 @@ for (const entry of [...SERVICE_REGISTRY, { name: 'gateway' }]) {
   // its own Secret as files: its database role, broker and Redis users and keys, nobody else's (ADR 0055)
   const secrets = secretFiles(name);
   const env = [...(gateway ? [{ name: 'GATEWAY_METRICS_PORT', value: String(GATEWAY_METRICS_PORT) }] : [{ name: 'DB_SCHEMA', value: entry.schema }]), ...secrets.env];
-  // A gateway is ready when it can route: its own /readyz asks every service, and making every
-  // gateway unready when one service is down would take the healthy routes down with it (ADR 0038).
-  const readiness = gateway ? '/healthz' : '/readyz';
+  // Every process's /readyz is its own readiness: the gateway's says whether it can route (its Redis,
+  // from a view refreshed at most once a second), never whether every service is up, so one service
+  // down does not take every gateway pod out (ADR 0056); the system's view is on the metrics port.
+  const readiness = '/readyz';
   // files keeps its objects on a volume every replica shares
   const storage =
     name === 'files'

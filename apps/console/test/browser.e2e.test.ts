@@ -299,6 +299,25 @@ describe('the console in a browser', () => {
     if (process.env.UPDATE_README_SCREENSHOT) copyFileSync(dashboardShot, path.join(__dirname, '../../../docs/console.png'));
   });
 
+  // after the audit log's test: this one's entries would push the ones it looks for off its first page
+  it('asks a second admin’s approval to reveal the handoff of an abnormal order without a dispute', async () => {
+    const { order } = await handedOffOrder('异常测试 王者荣耀');
+    await ok(back.api.POST('/api/admin/orders/{id}/mark-abnormal', { params: { path: { id: order.id } }, body: { reason: '疑似账号被盗' } }));
+    await open(`/orders/${order.id}`, '异常测试 王者荣耀');
+    await page.getByText('需另一管理员批准', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: '查看交接内容（将记入审计）' }).count()).toBe(0);
+    await page.getByRole('button', { name: '申请查看交接内容（需另一管理员批准）' }).click();
+    await page.getByRole('dialog').getByLabel('查看原因').fill('核实异常订单的交付情况');
+    await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
+    // the request waits for another admin: the requester sees it without an approve button
+    const requests = page.getByRole('table', { name: '查看申请' });
+    await requests.getByText('pending').waitFor();
+    expect(await requests.getByRole('button').count()).toBe(0);
+    const listed = await ok(back.api.GET('/api/admin/orders/{id}/handoff-records/reveal-requests', { params: { path: { id: order.id } } }));
+    expect(listed.items).toMatchObject([{ status: 'pending', reason: '核实异常订单的交付情况' }]);
+    expect(await page.getByRole('table', { name: '交接记录' }).getByText('账号已发站内信').count()).toBe(0);
+  });
+
   it('shows a reviewer only what the reviewer role may use', async () => {
     const reviewer = { username: `reviewer_${randomInt(0, 1_000_000)}`, password: 'reviewer-password-1234' };
     const created = await ok(back.api.POST('/api/admin/admins', { body: { ...reviewer, nickname: '审核员', roles: ['reviewer'] } }));

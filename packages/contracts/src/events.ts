@@ -283,7 +283,8 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
   catalog: ['user.frozen', 'user.unfrozen', 'order.created', 'order.cancelled', 'order.closed', 'order.completed'],
   orders: ['system_config.changed'],
   wallet: ['order.completed', 'order.closed', 'order.cancelled'],
-  files: [],
+  // an order's attachments stop being readable by its parties once it ends (ADR 0056)
+  files: ['order.completed', 'order.closed', 'order.cancelled'],
   notify: [
     'user.frozen',
     'user.unfrozen',

@@ -13,7 +13,6 @@ import { assertionFor, dropBusObjects, dropSchemas, internalKeysFor, testEnv, un
 import { createGateway } from '@market/gateway/app';
 import { loadGatewayConfig } from '@market/gateway/config';
 import { createGatewayMetrics } from '@market/gateway/metrics';
-import { createMetricsServer } from '@market/shared/metrics';
 import { insertAdmin, insertAdminSession } from '@market/admin/testing';
 import { DEFINITIONS } from './definitions';
 import { eventually } from './eventually';
@@ -198,7 +197,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
         resolve();
       });
     });
-    const metrics = createMetricsServer(gatewayMetrics.metrics);
+    const metrics = gatewayMetrics.server();
     metricsServer = metrics;
     await new Promise<void>((resolve) => metrics.listen(0, '127.0.0.1', resolve));
   } catch (err) {

@@ -1,12 +1,14 @@
 import path from 'node:path';
-import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
+import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { defineService, periodicJob } from '@market/shared/service';
 import { filesEnvShape } from './config';
+import { filesEventHandlers } from './events/handlers';
 import { filesErrorStatuses } from './http/error-statuses';
 import { createUploadReceiver } from './http/receive-upload';
 import { filesInternalRoutes } from './http/internal-routes';
 import { fileRoutes } from './http/routes';
 import { CreateFiles1763900000000 } from './persistence/migrations/1763900000000-create-files';
+import { RecordEndedGrants1765300000000 } from './persistence/migrations/1765300000000-record-ended-grants';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import { sweepIncoming } from './storage/sweep-incoming';
 
@@ -15,7 +17,8 @@ export const filesService = defineService({
   env: filesEnvShape,
   entities: [],
   errorStatuses: filesErrorStatuses,
-  migrations: [CreateOutboxAndInbox1763800000000, CreateFiles1763900000000],
+  // order.* events are money events, never parked: they wait in waiting_events (ADR 0026)
+  migrations: [CreateOutboxAndInbox1763800000000, CreateFiles1763900000000, CreateWaitingEvents1765100000000, RecordEndedGrants1765300000000],
   build: (ctx) => {
     const root = ctx.config.FILES_STORAGE_DIR;
     // Inside the storage root so that accepting an upload is a rename; never a valid key prefix.
@@ -24,6 +27,7 @@ export const filesService = defineService({
     return {
       routes: fileRoutes(deps, createUploadReceiver(incoming)),
       internal: filesInternalRoutes(deps),
+      handlers: filesEventHandlers(),
       jobs: [periodicJob('sweep abandoned uploads', 15 * 60_000, () => sweepIncoming(incoming, 60 * 60_000), ctx.log)],
     };
   },

@@ -1,10 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { serviceAddresses } from '@market/shared/config';
 import { acceptRequestId } from '@market/shared/context';
 import { currentTraceId } from '@market/shared/tracing';
-import { errorHandler, notFoundHandler } from '@market/shared/http';
+import { errorHandler, notFoundHandler, sendProblem } from '@market/shared/http';
 import { accessLogger, type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
 import type { GatewayConfig } from './config';
@@ -12,39 +11,21 @@ import { consoleRoutes } from './console';
 import type { GatewayMetrics } from './metrics';
 import { gatewayOpenApiDocument } from './openapi';
 import { createProxyHandler, servedBy } from './proxy-handler';
+import { createReadiness, sendReadiness, type Readiness } from './readiness';
+import { isPlainRequestTarget, malformedRequestTarget } from './request-target';
 
-/** The gateway's own routes: health, readiness, the OpenAPI document and its docs UI. */
-function createOwnRoutes(config: GatewayConfig, redis: RedisClient, log: Logger): Express {
+/** The gateway's own routes: health, its own readiness (ADR 0056), the OpenAPI document and its docs UI. */
+function createOwnRoutes(config: GatewayConfig, readiness: Readiness, log: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   const document = gatewayOpenApiDocument();
-  const addresses = serviceAddresses(config);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
-    const checks: Record<string, boolean> = {
-      redis: await redis.ping().then(() => true, () => false),
-    };
-    await Promise.all(
-      Object.entries(addresses).map(async ([service, urls]) => {
-        // a service is ready when its database, broker, Redis and its own conditions are (its
-        // /readyz), at one of its replicas at least
-        const replicas = await Promise.all(
-          urls.map((url) =>
-            fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
-              (r) => r.ok,
-              () => false,
-            ),
-          ),
-        );
-        checks[service] = replicas.some(Boolean);
-      }),
-    );
-    const ready = Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+  app.get('/readyz', (_req, res, next) => {
+    readiness.gateway().then((view) => sendReadiness(res, view), next);
   });
   app.get('/api/openapi.json', (_req, res) => {
     res.json(document);
@@ -66,12 +47,15 @@ function isGatewayOwnPath(path: string): boolean {
 }
 
 /**
- * The gateway's request listener. Every response gets a request id and an access-log line;
- * `/api/*` routes of the contracts go to the proxy handler, everything else to the Express app
+ * The gateway's request listener. Every response gets a request id and an access-log line; a
+ * request target the services could read as another path is refused first (400
+ * MALFORMED_REQUEST_TARGET); `/api/*` routes of the contracts go to the proxy handler, everything else to the Express app
  * of the gateway's own routes (which answers 404 for anything unknown, `/internal/*` included).
  */
 export function createGateway(config: GatewayConfig, redis: RedisClient, log: Logger, metrics?: GatewayMetrics): RequestListener {
-  const ownRoutes = createOwnRoutes(config, redis, log);
+  const readiness = createReadiness(config, redis);
+  metrics?.serveSystemReadiness((res) => void readiness.system().then((view) => sendReadiness(res, view)));
+  const ownRoutes = createOwnRoutes(config, readiness, log);
   const proxy = createProxyHandler(config, redis, log);
   metrics?.watchReplicas(proxy.setAside);
   const access = accessLogger(log);
@@ -97,7 +81,8 @@ export function createGateway(config: GatewayConfig, redis: RedisClient, log: Lo
         trace_id: traceId,
       });
     });
-    if (isGatewayOwnPath(path)) ownRoutes(req, res);
+    if (!isPlainRequestTarget(url)) sendProblem(res, malformedRequestTarget(), path);
+    else if (isGatewayOwnPath(path)) ownRoutes(req, res);
     else proxy(req, res, path, requestId);
   };
 }

@@ -1,7 +1,6 @@
 import './telemetry';
 import { createServer } from 'node:http';
 import { createLogger } from '@market/shared/logging';
-import { createMetricsServer } from '@market/shared/metrics';
 import { drainServer } from '@market/shared/http';
 import { flushTraces } from '@market/shared/tracing';
 import { connectRedis } from '@market/shared/redis';
@@ -15,7 +14,7 @@ async function main() {
   const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const metrics = createGatewayMetrics();
   const server = createServer(createGateway(config, redis, log, metrics));
-  const metricsServer = createMetricsServer(metrics.metrics);
+  const metricsServer = metrics.server();
   metricsServer.on('error', (err) => {
     log.fatal({ err: { message: err.message } }, `gateway metrics cannot listen on port ${config.GATEWAY_METRICS_PORT} (GATEWAY_METRICS_PORT)`);
     process.exit(1);

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ServiceName } from '@market/contracts';
-import { Metrics } from '@market/shared/metrics';
+import { createMetricsServer, Metrics, type OperatorPage } from '@market/shared/metrics';
 import { routeIdOf } from './proxy-handler';
 
 /** Route labels of the gateway's own paths; any other path no contract route matched is `unmatched`. */
@@ -15,8 +15,15 @@ function ownRoute(path: string): string {
 /** The gateway's metrics: every request by route id, method and status, replicas set aside, and the process's own figures. */
 export function createGatewayMetrics() {
   const metrics = new Metrics('gateway');
+  const pages: Record<string, OperatorPage> = {};
   return {
     metrics,
+    /** The metrics port's server: `/metrics` and the operators' pages the gateway registered. */
+    server: () => createMetricsServer(metrics, pages),
+    /** `GET /system/readyz` on the metrics port: the whole system's readiness, for operators (ADR 0056). */
+    serveSystemReadiness(page: OperatorPage) {
+      pages['/system/readyz'] = page;
+    },
     observe(res: ServerResponse, method: string, path: string, seconds: number) {
       metrics.observeHttp(routeIdOf(res) ?? ownRoute(path), method, res.statusCode, seconds);
     },

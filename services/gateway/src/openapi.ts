@@ -19,12 +19,12 @@ export function gatewayOpenApiDocument() {
       method: 'get',
       path: '/readyz',
       operationId: 'readyz',
-      summary: 'Redis and every service answer',
+      summary: 'This gateway can serve: its Redis answers (checked at most once a second; a service down is not the gateway unready)',
       tags: ['operations'],
       // a probe reads which check failed from the same shape, so the 503 is not a problem
       responses: {
         200: { description: 'ready', content: { 'application/json': { schema: Readiness } } },
-        503: { description: 'a dependency is down: `status` is not_ready and `checks` names it', content: { 'application/json': { schema: Readiness } } },
+        503: { description: "the gateway's own dependency is down: `status` is not_ready and `checks` names it", content: { 'application/json': { schema: Readiness } } },
       },
     },
     {

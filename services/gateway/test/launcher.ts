@@ -24,8 +24,9 @@ export const LAUNCH_BOUND_MS = 240_000;
 /**
  * The launcher behind `npm start`, run as a user would (built services as child processes, one
  * role and schema per service), on its own database, ports, exchange and Redis prefix; resolves once
- * the gateway's /readyz is 200 — the state tests need, not a log line (every service ready, the
- * admin service's first admin included).
+ * the system's readiness on the gateway's metrics port (the gateway's `PORT` + 9, as `npm start`
+ * sets it) is 200 — the state tests need, not a log line (every service ready, the admin service's
+ * first admin included).
  */
 export async function launchSystem(opts: { port: number; database: string; name: string; env?: Record<string, string> }): Promise<LaunchedSystem> {
   const infra = await resolveInfra();
@@ -71,6 +72,7 @@ export async function launchSystem(opts: { port: number; database: string; name:
       await client.end();
     },
   };
+  const metricsPort = opts.env?.GATEWAY_METRICS_PORT ?? opts.port + 9;
   // A loaded machine (three suites beside this one) can take a minute or more to build the schemas
   // and start eight processes: the launcher is waited for as long as it makes progress (writes
   // output), and given up on only after STALL_MS of silence or at the outer bound.
@@ -78,7 +80,7 @@ export async function launchSystem(opts: { port: number; database: string; name:
   let lastOutput = output.length;
   let lastProgress = started;
   for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${opts.port}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+    const ready = await fetch(`http://127.0.0.1:${metricsPort}/system/readyz`, { signal: AbortSignal.timeout(2000) }).then(
       (r) => r.status === 200,
       () => false,
     );

@@ -30,7 +30,9 @@ describe('the whole system started by the launcher', () => {
   });
 
   it('is ready behind the gateway with every service reachable', async () => {
-    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()).toEqual({ status: 'ready', checks: { redis: true } });
+    // the whole system's view, on the gateway's metrics port (PORT + 9 under npm start)
+    const res = await fetch(`http://127.0.0.1:${port + 9}/system/readyz`);
     const body = (await res.json()) as { checks: Record<string, boolean> };
     expect(res.status).toBe(200);
     expect(Object.values(body.checks).every(Boolean)).toBe(true);

@@ -167,6 +167,22 @@ describe('the back office’s live stream', () => {
     expect(await endsPromptly(resetStream)).toBeLessThan(PROMPTLY_MS);
   });
 
+  it('ends at once when the admin’s roles no longer hold the dashboard, not at the heartbeat, and goes on through a change that keeps it', async () => {
+    const manager = await newAdmin(stack, ['super_admin']);
+    const reviewer = await newAdmin(stack, ['reviewer']);
+    const stream = await open(reviewer.token);
+    expect(stream.status).toBe(200);
+    expect((await client.put(`/api/admin/admins/${reviewer.id}/roles`, { roles: ['finance'] }, manager.token)).status).toBe(200);
+    // the recheck the change announced found the dashboard still held: a stream the server ended
+    // would show as ended by the time a second change is answered
+    expect((await client.put(`/api/admin/admins/${reviewer.id}/roles`, { roles: ['finance', 'reviewer'] }, manager.token)).status).toBe(200);
+    expect((await open(reviewer.token)).status).toBe(200);
+    expect(stream.ended).toBe(false);
+    expect((await client.put(`/api/admin/admins/${reviewer.id}/roles`, { roles: [] }, manager.token)).status).toBe(200);
+    expect(await endsPromptly(stream)).toBeLessThan(PROMPTLY_MS);
+    expect((await open(reviewer.token)).status).toBe(403);
+  });
+
   it('ends when its access token expires', async () => {
     const admin = await newAdmin(stack, ['reviewer']);
     const stream = await open(mintToken('admin', admin.id, admin.sid, 2));

@@ -21,6 +21,7 @@ import { CreateOrders1764000000000 } from './persistence/migrations/176400000000
 import { BackOfficeIndexes1764100000000 } from './persistence/migrations/1764100000000-back-office-indexes';
 import { IndexOrderStats1764500000000 } from './persistence/migrations/1764500000000-index-order-stats';
 import { RecordChargeRequests1765200000001 } from './persistence/migrations/1765200000001-record-charge-requests';
+import { RevealRequests1765300000000 } from './persistence/migrations/1765300000000-reveal-requests';
 import { ConfigTimesAndOrderVersions1766300000001 } from './persistence/migrations/1766300000001-config-times-and-order-versions';
 import { registerOrderMetrics } from './business-metrics';
 
@@ -36,6 +37,7 @@ export const ordersService = defineService({
     BackOfficeIndexes1764100000000,
     IndexOrderStats1764500000000,
     RecordChargeRequests1765200000001,
+    RevealRequests1765300000000,
     ConfigTimesAndOrderVersions1766300000001,
   ],
   build: (ctx) => {

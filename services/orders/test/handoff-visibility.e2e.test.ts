@@ -1,4 +1,5 @@
-import { eventually, Market, type MarketCaller as Caller, newAdmin, type Stack, startMarket } from '@market/testkit';
+import { attachFiles } from '@market/contracts';
+import { eventually, internalClientAs, Market, type MarketCaller as Caller, newAdmin, type Stack, startMarket } from '@market/testkit';
 
 /**
  * Handed-over credentials are for the rental while it runs (ADR 0033): once the order has ended
@@ -11,12 +12,16 @@ describe('handoff content, visible while the rental runs', () => {
   let market: Market;
   let arbitrator: Caller;
   let reviewer: Caller;
+  let colleague: Caller;
+  let third: Caller;
 
   beforeAll(async () => {
     stack = await startMarket();
     market = new Market(stack);
     arbitrator = await newAdmin(stack, ['customer_service']);
     reviewer = await newAdmin(stack, ['reviewer', 'finance', 'auditor']);
+    colleague = await newAdmin(stack, ['customer_service']);
+    third = await newAdmin(stack, ['super_admin']);
   }, 60_000);
   afterAll(() => stack?.stop());
 
@@ -66,6 +71,39 @@ describe('handoff content, visible while the rental runs', () => {
     ]);
   });
 
+  it('the handoff’s attachments follow the text: readable by both parties while the rental runs, by the renter no more once it completed', async () => {
+    const owner = await market.user();
+    const renter = await market.fundedUser(10_000);
+    const { id: listingId } = await market.onlineListing(owner);
+    const order = await market.order(renter, listingId, 1);
+    await market.act(order.id, 'pay', renter);
+    const shot = await market.upload(owner, 'handoff');
+    const proof = await market.upload(renter, 'handoff');
+    await market.act(order.id, 'handoff', owner, { content: 'account 7002 / password perch', attachment_keys: [shot.key] });
+    await market.act(order.id, 'handoff', renter, { content: 'my screen', attachment_keys: [proof.key] });
+    expect((await market.client.get(shot.url, renter.token)).status).toBe(200);
+    expect((await market.client.get(proof.url, owner.token)).status).toBe(200);
+
+    await market.act(order.id, 'confirm-receive', renter);
+    await market.act(order.id, 'checkout', renter, { consumption: 800, reason: 'played an hour' });
+    expect(await market.act(order.id, 'checkout/confirm', owner)).toMatchObject({ status: 'completed' });
+
+    // files ends the order's grants when it sees order.completed: each party keeps only its own uploads
+    const refused = await eventually(() => market.client.get(shot.url, renter.token), (res) => res.status !== 200);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect((await market.client.get(proof.url, owner.token)).status).toBe(404);
+    expect((await market.client.get(shot.url, owner.token)).status).toBe(200);
+    expect((await market.client.get(proof.url, renter.token)).status).toBe(200);
+    expect((await records(order.id, renter))[0]).toMatchObject({ author_role: 'owner', content: null, withheld: true });
+    // a share arriving after the end (a move that raced it) grants nothing
+    const late = await internalClientAs(stack, 'orders').call(attachFiles, {
+      body: { keys: [shot.key], biz_type: 'order', biz_id: order.id, reader_ids: [renter.id, owner.id] },
+    });
+    expect(late).toEqual({ attached: 0 });
+    expect((await market.client.get(shot.url, renter.token)).status).toBe(404);
+  });
+
   it('stored credentials handed over automatically follow the same rule', async () => {
     const { owner, renter, orderId } = await handedOver({ credentials: 'QQ 515151 / pw heron' });
     expect((await records(orderId, renter))[0]).toMatchObject({ author_role: 'owner', content: 'QQ 515151 / pw heron', withheld: false });
@@ -74,7 +112,7 @@ describe('handoff content, visible while the rental runs', () => {
     expect((await records(orderId, owner))[0]).toMatchObject({ content: 'QQ 515151 / pw heron', withheld: false });
   });
 
-  it('the back office lists handoffs without content and reveals them only for an order in dispute or abnormal, with a reason, audited', async () => {
+  it('the back office lists handoffs without content and reveals an abnormal order’s only with a second admin’s approval, audited', async () => {
     const { orderId } = await handedOver();
     const listed = await market.client.get(`/api/admin/orders/${orderId}/handoff-records`, arbitrator.token);
     expect(listed.status).toBe(200);
@@ -97,19 +135,65 @@ describe('handoff content, visible while the rental runs', () => {
     const refused = await reveal(reviewer, { reason: 'settling the complaint' });
     expect(refused.status).toBe(403);
 
-    const shown = await reveal(arbitrator, { reason: 'owner says the renter locked him out' });
-    expect(shown.status).toBe(200);
+    // No open dispute: the admin who marked the order abnormal cannot reveal it alone (ADR 0056).
+    const alone = await reveal(arbitrator, { reason: 'owner says the renter locked him out' });
+    expect(alone.status).toBe(409);
+    expect(alone.body.code).toBe('REVEAL_APPROVAL_REQUIRED');
+    const requests = `/api/admin/orders/${orderId}/handoff-records/reveal-requests`;
+    const asked = await market.client.post(requests, { reason: 'owner says the renter locked him out' }, arbitrator.token);
+    expect(asked.status).toBe(201);
+    expect(asked.body).toMatchObject({ order_id: orderId, requested_by: arbitrator.id, status: 'pending', approved_by: null });
+    const approve = (requestId: string, who: Caller) => market.client.post(`${requests}/${requestId}/approve`, {}, who.token);
+    // neither the requester (who also marked it abnormal) approves it, nor does a pending request reveal
+    const own = await approve(asked.body.id, arbitrator);
+    expect(own.status).toBe(403);
+    expect(own.body.code).toBe('REVEAL_APPROVER_INVOLVED');
+    expect((await reveal(arbitrator, { reason: 'still waiting', request_id: asked.body.id })).body.code).toBe('REVEAL_APPROVAL_REQUIRED');
+    // another admin's request is not the marker's to approve either
+    const theirs = await market.client.post(requests, { reason: 'second look' }, colleague.token);
+    expect((await approve(theirs.body.id, arbitrator)).body.code).toBe('REVEAL_APPROVER_INVOLVED');
+
+    // two admins approve at once: exactly one wins
+    const approvals = await Promise.all([approve(asked.body.id, colleague), approve(asked.body.id, third)]);
+    expect(approvals.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(approvals.find((a) => a.status === 200)!.body).toMatchObject({ status: 'approved', approved_by: expect.any(String) });
+    // the approval is the requester's alone
+    expect((await reveal(colleague, { reason: 'borrowing it', request_id: asked.body.id })).body.code).toBe('REVEAL_APPROVAL_REQUIRED');
+
+    // two reveals with one approval at once: exactly one shows the content, and it is used up
+    const reveals = await Promise.all([1, 2].map(() => reveal(arbitrator, { reason: 'owner says the renter locked him out', request_id: asked.body.id })));
+    expect(reveals.map((r) => r.status).sort()).toEqual([200, 409]);
+    const shown = reveals.find((r) => r.status === 200)!;
     expect(shown.body.items.map((r: any) => [r.content, r.withheld])).toEqual([
       ['account 7001 / password marlin', false],
       ['got in, changed nothing', false],
     ]);
+    const listed2 = await market.client.get(requests, colleague.token);
+    expect(listed2.body.items.find((r: any) => r.id === asked.body.id)).toMatchObject({ status: 'used', used_at: expect.any(String) });
 
-    const audits = await eventually(() => auditsOf(orderId, 'order.handoff_records.reveal'), (found: any[]) => found.length === 2);
-    // the two entries may be written in the same instant: compared in a fixed order
-    expect(audits.map((a: any) => [a.result, a.actor_id, a.detail.reason]).sort()).toEqual([
-      ['failure', arbitrator.id, 'curious'],
-      ['success', arbitrator.id, 'owner says the renter locked him out'],
+    const audits = await eventually(() => auditsOf(orderId, 'order.handoff_records.reveal'), (found: any[]) => found.length === 6);
+    expect(audits.filter((a: any) => a.result === 'success').map((a: any) => [a.actor_id, a.detail.via, a.detail.request_id])).toEqual([
+      [arbitrator.id, 'approved_request', asked.body.id],
     ]);
-    expect(JSON.stringify(audits)).not.toContain('marlin');
+    expect(audits.filter((a: any) => a.result === 'failure').map((a: any) => a.detail.code ?? 'INVALID_STATE').sort()).toEqual([
+      'INVALID_STATE',
+      'REVEAL_APPROVAL_REQUIRED',
+      'REVEAL_APPROVAL_REQUIRED',
+      'REVEAL_APPROVAL_REQUIRED',
+      'REVEAL_APPROVAL_REQUIRED',
+    ]);
+    const approvalAudits = await eventually(() => auditsOf(orderId, 'order.handoff_records.reveal_approve'), (found: any[]) => found.length === 4);
+    expect(approvalAudits.filter((a: any) => a.result === 'success')).toHaveLength(1);
+    expect(JSON.stringify([...audits, ...approvalAudits])).not.toContain('marlin');
+  });
+
+  it('an admin settling an open dispute reveals alone', async () => {
+    const { renter, orderId } = await handedOver();
+    expect((await market.client.post(`/api/orders/${orderId}/dispute`, { reason: 'the password is wrong' }, renter.token)).status).toBe(201);
+    const shown = await market.client.post(`/api/admin/orders/${orderId}/handoff-records/reveal`, { reason: 'checking the password' }, arbitrator.token);
+    expect(shown.status).toBe(200);
+    expect(shown.body.items[0]).toMatchObject({ content: 'account 7001 / password marlin', withheld: false });
+    const audits = await eventually(() => auditsOf(orderId, 'order.handoff_records.reveal'), (found: any[]) => found.length === 1);
+    expect(audits[0]).toMatchObject({ result: 'success', detail: { via: 'open_dispute' } });
   });
 });

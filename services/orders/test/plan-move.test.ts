@@ -53,6 +53,7 @@ function orderIn(state: OrderState, over: Partial<Order> = {}): Order {
     charge_requested_at: null,
     charge_deadline_at: null,
     credentials_checked_at: null,
+    marked_abnormal_by: null,
     fee_rate_bps: paid ? 1000 : null,
     overdue_alerted_at: null,
     version: 3,
@@ -470,6 +471,9 @@ describe('planMove', () => {
     expect(held.changes.checkout).toBeUndefined();
     expect(held.resolveDispute).toEqual({ id: OPEN_DISPUTE.id, result: 'mark_abnormal', note: 'fraud suspected', at: NOW });
     expect(held.events[1]!.data).toMatchObject({ resolved_by: ADMIN, breakdown: null });
+    // who marked it abnormal is recorded: that admin may not approve a reveal of it (ADR 0056)
+    expect(held.changes.marked_abnormal_by).toBe(ADMIN);
+    expect(refunded.changes.marked_abnormal_by).toBeUndefined();
   });
 
   it('arbitrates only an open dispute, settling by the breakdown, the parties’ figures or the full rent', () => {

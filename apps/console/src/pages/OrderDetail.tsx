@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { App, Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
 import { ok, type Schema } from '@market/sdk';
-import { market } from '../session';
+import { loadSession, market } from '../session';
 import { can } from '../access';
 import { t } from '../i18n';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -34,23 +34,78 @@ const REVEALABLE = ['disputed', 'abnormal'];
 /**
  * The order's handoff records as the back office sees them: that and when each was written, its
  * content withheld until an admin allowed to reveals it with a reason (audited by the server).
+ * Without an open dispute a reveal needs another admin's approval (ADR 0056): the dialog then sends
+ * a reveal request, which a second admin approves here and the requester then uses, once.
  */
 function HandoffRecords({ order }: { order: Detail }) {
   const [state, setState] = useState<{ items?: Schema<'HandoffRecord'>[]; error?: unknown }>({});
+  const [requests, setRequests] = useState<Schema<'RevealRequest'>[]>([]);
+  const approvalNeeded = order.dispute?.status !== 'open';
+  const me = loadSession()?.admin.id;
+  const path = { params: { path: { id: order.id } } };
   const load = () => {
-    ok(market.api.GET('/api/admin/orders/{id}/handoff-records', { params: { path: { id: order.id } } })).then((r) => setState({ items: r.items }), (error: unknown) => setState({ error }));
+    ok(market.api.GET('/api/admin/orders/{id}/handoff-records', path)).then((r) => setState({ items: r.items }), (error: unknown) => setState({ error }));
+  };
+  const loadRequests = () => {
+    if (approvalNeeded && can('orders.reveal')) ok(market.api.GET('/api/admin/orders/{id}/handoff-records/reveal-requests', path)).then((r) => setRequests(r.items), () => setRequests([]));
   };
   useEffect(load, [order.id]);
-  const reveal = (reason: string) =>
-    ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal', { params: { path: { id: order.id } }, body: { reason } })).then((r) => setState({ items: r.items }));
+  useEffect(loadRequests, [order.id, approvalNeeded]);
+  const reveal = (reason: string, requestId?: string) =>
+    ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal', { ...path, body: { reason, ...(requestId ? { request_id: requestId } : {}) } })).then((r) => {
+      setState({ items: r.items });
+      loadRequests();
+    });
+  const requestReveal = (reason: string) => ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal-requests', { ...path, body: { reason } })).then(loadRequests);
+  const approve = (requestId: string) =>
+    ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve', { params: { path: { id: order.id, requestId } }, body: {} })).then(
+      loadRequests,
+      (error: unknown) => setState((current) => ({ ...current, error })),
+    );
   const withheld = state.items?.some((r) => r.withheld) ?? false;
+  const mayReveal = withheld && REVEALABLE.includes(order.status) && can('orders.reveal');
   return (
     <>
       {state.error ? <ProblemAlert error={state.error} onRetry={load} /> : null}
-      {withheld && REVEALABLE.includes(order.status) && can('orders.reveal') ? (
-        <div style={{ marginBottom: 16 }}>
-          <ReasonButton label={t('order.reveal')} reasonLabel={t('order.revealReason')} onSubmit={reveal} />
-        </div>
+      {mayReveal ? (
+        <Space style={{ marginBottom: 16 }} wrap>
+          {approvalNeeded ? (
+            <>
+              <Tag color="orange">{t('order.approvalNeeded')}</Tag>
+              <ReasonButton label={t('order.revealRequest')} reasonLabel={t('order.revealReason')} onSubmit={requestReveal} />
+            </>
+          ) : (
+            <ReasonButton label={t('order.reveal')} reasonLabel={t('order.revealReason')} onSubmit={(reason) => reveal(reason)} />
+          )}
+        </Space>
+      ) : null}
+      {mayReveal && approvalNeeded && requests.length > 0 ? (
+        <Table<Schema<'RevealRequest'>>
+          aria-label={t('order.revealRequests')}
+          rowKey="id"
+          size="small"
+          pagination={false}
+          style={{ marginBottom: 16 }}
+          dataSource={requests}
+          columns={[
+            { title: t('common.created'), dataIndex: 'created_at', render: when },
+            { title: t('order.revealReason'), dataIndex: 'reason' },
+            { title: t('common.status'), dataIndex: 'status' },
+            {
+              key: 'action',
+              render: (_, r) =>
+                r.status === 'pending' && r.requested_by !== me ? (
+                  <Button size="small" onClick={() => void approve(r.id)}>
+                    {t('order.approveReveal')}
+                  </Button>
+                ) : r.status === 'approved' && r.requested_by === me ? (
+                  <Button size="small" type="primary" onClick={() => void reveal(r.reason, r.id).catch((error: unknown) => setState((current) => ({ ...current, error })))}>
+                    {t('order.revealApproved')}
+                  </Button>
+                ) : null,
+            },
+          ]}
+        />
       ) : null}
       <Table<Schema<'HandoffRecord'>>
         aria-label={t('order.handoff')}

@@ -472,6 +472,14 @@ export const AdminMarkAbnormalBody = z
   .strict()
   .openapi('AdminMarkAbnormalBody');
 
+export const RevealBody = z
+  .object({
+    reason: z.string().trim().min(1).max(500),
+    request_id: Id.optional().openapi({ description: 'an approved reveal request of the caller for this order, needed when the order has no open dispute' }),
+  })
+  .strict()
+  .openapi('RevealBody');
+
 export const adminRevealHandoffRecords = defineRoute({
   id: 'adminRevealHandoffRecords',
   service: 'orders',
@@ -482,11 +490,83 @@ export const adminRevealHandoffRecords = defineRoute({
   summary: 'Reveal the handoff content of an order in dispute or abnormal, with a stated reason (audited)',
   description:
     'For settling a dispute: only while the order is `disputed` or `abnormal` (`409 INVALID_STATE` otherwise), with a `reason` ' +
-    '(1 to 500 characters). Every reveal writes an audit entry naming the admin, the order and the reason; a refused one too.',
+    '(1 to 500 characters). With an open dispute on the order the admin reveals alone; without one (an order held abnormal) ' +
+    'the reveal needs `request_id`, a reveal request of the caller that another admin approved, and uses it up ' +
+    '(`409 REVEAL_APPROVAL_REQUIRED` without it, or when it is not approved, not the caller\'s, of another order or used). ' +
+    'Every reveal writes an audit entry naming the admin, the order and the reason; a refused one too.',
+  tags: ['admin-orders'],
+  params: IdParams,
+  body: RevealBody,
+  success: { status: 200, description: 'all records with their content', schema: HandoffRecords },
+  errors: orderErrors(400, 404, 409),
+});
+
+export const RevealRequestStatus = z.enum(['pending', 'approved', 'used']).openapi('RevealRequestStatus');
+
+export const RevealRequest = z
+  .object({
+    id: Id,
+    order_id: Id,
+    requested_by: Id,
+    reason: z.string(),
+    status: RevealRequestStatus,
+    approved_by: orNull(Id),
+    approved_at: orNull(Timestamp),
+    used_at: orNull(Timestamp),
+    created_at: Timestamp,
+  })
+  .openapi('RevealRequest');
+
+export const RevealRequestParams = z.object({ id: z.string().max(100), requestId: z.string().max(100) }).strict();
+
+export const adminRequestReveal = defineRoute({
+  id: 'adminRequestReveal',
+  service: 'orders',
+  method: 'post',
+  path: '/api/admin/orders/{id}/handoff-records/reveal-requests',
+  auth: 'admin',
+  permission: 'handoffs.reveal',
+  summary: 'Ask another admin to approve revealing the handoff content of an order without an open dispute (audited)',
+  description:
+    'Only while the order is `disputed` or `abnormal` (`409 INVALID_STATE` otherwise). Another admin with `handoffs.reveal` ' +
+    'approves it; the requester then reveals with its id, once.',
   tags: ['admin-orders'],
   params: IdParams,
   body: ReasonBody,
-  success: { status: 200, description: 'all records with their content', schema: HandoffRecords },
+  success: { status: 201, description: 'the request, pending', schema: RevealRequest },
+  errors: orderErrors(400, 404, 409),
+});
+
+export const adminListRevealRequests = defineRoute({
+  id: 'adminListRevealRequests',
+  service: 'orders',
+  method: 'get',
+  path: '/api/admin/orders/{id}/handoff-records/reveal-requests',
+  auth: 'admin',
+  permission: 'handoffs.reveal',
+  summary: 'The reveal requests of an order, newest first',
+  tags: ['admin-orders'],
+  params: IdParams,
+  success: { status: 200, description: 'every reveal request of the order', schema: z.object({ items: z.array(RevealRequest) }) },
+  errors: orderErrors(400, 404),
+});
+
+export const adminApproveReveal = defineRoute({
+  id: 'adminApproveReveal',
+  service: 'orders',
+  method: 'post',
+  path: '/api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve',
+  auth: 'admin',
+  permission: 'handoffs.reveal',
+  summary: 'Approve another admin\'s reveal request (audited)',
+  description:
+    'Neither the requester nor the admin who marked the order abnormal may approve (`403 REVEAL_APPROVER_INVOLVED`); ' +
+    'a request already approved or used, or of an order no longer `disputed` or `abnormal`, is `409 INVALID_STATE`. ' +
+    'Of two admins approving at once exactly one wins.',
+  tags: ['admin-orders'],
+  params: RevealRequestParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the request, approved', schema: RevealRequest },
   errors: orderErrors(400, 404, 409),
 });
 
@@ -597,6 +677,9 @@ export const ordersRoutes = [
   adminGetOrder,
   adminListHandoffRecords,
   adminRevealHandoffRecords,
+  adminRequestReveal,
+  adminListRevealRequests,
+  adminApproveReveal,
   adminCloseOrder,
   adminMarkOrderAbnormal,
   adminListDisputes,

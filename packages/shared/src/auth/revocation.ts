@@ -12,8 +12,12 @@ export type SessionState = 'active' | 'revoked' | 'blocked';
  * What the revocation channel carries, published as each revocation is written: one session
  * ended (logout, refresh-token reuse, a password change), or every session of a subject (a freeze,
  * a disable). Processes that hold sessions open (the notification stream) end them at once (ADR 0034).
+ * A `recheck` notice says a subject's rights changed (an admin's roles): its sessions go on, but
+ * what is held open asks again at once whether it is still allowed (ADR 0056).
  */
-export type RevocationNotice = { realm: string; sid: string; sub?: undefined } | { realm: string; sub: string; sid?: undefined };
+export type RevocationNotice =
+  | { realm: string; sid: string; sub?: undefined; recheck?: undefined }
+  | { realm: string; sub: string; sid?: undefined; recheck?: boolean };
 
 /**
  * An admin token's session as the gateway sees it: `unknown` when the admin service never opened
@@ -51,9 +55,14 @@ export class Revocations {
     await this.redis.set(this.adminSessionKey(sid), sub, { EX: ttlSeconds });
   }
 
-  /** The gateway's copy of an admin's roles; rewritten on every change, read on every admin request. */
+  /**
+   * The gateway's copy of an admin's roles; rewritten on every change, read on every admin request.
+   * Announced as a `recheck`, so a stream the admin holds open ends at once if the new roles no
+   * longer allow it, instead of at its next heartbeat.
+   */
   async setAdminRoles(sub: string, roles: readonly string[]) {
     await this.redis.set(this.adminRolesKey(sub), JSON.stringify(roles));
+    await this.announce({ realm: 'admin', sub, recheck: true });
   }
 
   private get channel() {
@@ -127,7 +136,7 @@ function parseNotice(message: string): RevocationNotice | null {
     const value = JSON.parse(message) as Record<string, unknown>;
     if (typeof value.realm !== 'string') return null;
     if (typeof value.sid === 'string') return { realm: value.realm, sid: value.sid };
-    if (typeof value.sub === 'string') return { realm: value.realm, sub: value.sub };
+    if (typeof value.sub === 'string') return value.recheck === true ? { realm: value.realm, sub: value.sub, recheck: true } : { realm: value.realm, sub: value.sub };
     return null;
   } catch {
     return null;

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Buckets of every latency histogram, in seconds: from a cached read to the gateway's upstream timeout. */
@@ -81,13 +81,23 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
+/** An operators' page beside the metrics: answers a GET of its path. */
+export type OperatorPage = (res: ServerResponse) => void;
+
 /**
- * A server answering only `GET /metrics`, on a port of its own: the gateway's public port never
- * shows its metrics, and a Kubernetes Service or load balancer simply does not expose this one.
+ * A server answering `GET /metrics` (and the operators' pages given, by path), on a port of its
+ * own: the gateway's public port never shows its metrics, and a Kubernetes Service or load balancer
+ * simply does not expose this one.
  */
-export function createMetricsServer(metrics: Metrics): Server {
+export function createMetricsServer(metrics: Metrics, pages: Record<string, OperatorPage> = {}): Server {
   return createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/metrics') {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const page = Object.hasOwn(pages, path) ? pages[path] : undefined;
+    if (req.method === 'GET' && page) {
+      page(res);
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }

@@ -15,7 +15,10 @@ export const ProblemSchema = z
   .openapi('Problem', { description: 'RFC 9457 problem details; `code` is stable and machine-readable' });
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  400: 'VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected)',
+  400:
+    'VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); ' +
+    'MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, ' +
+    'a space, `#`, `\\` or anything outside ASCII), refused by the gateway before any route',
   401: 'UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED',
   403: 'FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED',
   404: 'NOT_FOUND: absent, or not visible to the caller',

@@ -8,8 +8,9 @@ export type AttachFilesInput = z.infer<NonNullable<typeof attachFilesRoute.body>
 
 /**
  * Lets `reader_ids` read the private files `keys` (the orders service attaches handoff and dispute
- * evidence to both parties). All or nothing: one unknown key refuses the whole call, so a caller
- * never believes evidence is shared when it is not. Repeating a call changes nothing.
+ * evidence to both parties) for as long as that business runs. All or nothing: one unknown key
+ * refuses the whole call, so a caller never believes evidence is shared when it is not. Repeating
+ * a call changes nothing; a business whose grants ended gets none (`attached: 0`).
  */
 export async function attachFiles(deps: FilesDeps, input: AttachFilesInput): Promise<{ attached: number }> {
   const keys = [...new Set(input.keys)];
@@ -21,7 +22,8 @@ export async function attachFiles(deps: FilesDeps, input: AttachFilesInput): Pro
       .filter(({ key }) => !known.has(key))
       .map(({ index }) => ({ path: `keys.${index}`, message: 'no such file' }));
     if (unknown.length > 0) throw new UnknownFiles(unknown);
-    await insertAttachments(tx, { keys, readerIds, bizType: input.biz_type, bizId: input.biz_id });
-    return { attached: keys.length };
+    // an order that already ended shares nothing more (ADR 0056)
+    const granted = await insertAttachments(tx, { keys, readerIds, bizType: input.biz_type, bizId: input.biz_id });
+    return { attached: granted ? keys.length : 0 };
   });
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '@market/shared/db';
+import type { Queryable, Tx } from '@market/shared/db';
 import type { ContentType } from '../domain/content-type';
 import type { Scene } from '../domain/scene';
 
@@ -52,15 +52,37 @@ export async function existingKeys(db: Queryable, keys: string[]): Promise<Set<s
   return new Set(rows.map((r) => r.key));
 }
 
-/** Grants are idempotent: attaching the same file to the same reader for the same business twice is one row. */
+/**
+ * Holds off, until the transaction ends, every other grant or end of one business (an order): a
+ * grant racing the order's end is written either before the end deletes it or not at all.
+ */
+async function lockBusiness(db: Queryable, bizType: string, bizId: string) {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtext('grants:' || $1 || ':' || $2))`, [bizType, bizId]);
+}
+
+/**
+ * Grants are idempotent: attaching the same file to the same reader for the same business twice is
+ * one row. A business whose grants ended gets none (answers false).
+ */
 export async function insertAttachments(
-  db: Queryable,
+  tx: Tx,
   grant: { keys: string[]; readerIds: string[]; bizType: string; bizId: string },
-): Promise<void> {
-  await db.query(
+): Promise<boolean> {
+  await lockBusiness(tx, grant.bizType, grant.bizId);
+  const ended = await tx.query(`SELECT 1 FROM ended_grants WHERE biz_type = $1 AND biz_id = $2`, [grant.bizType, grant.bizId]);
+  if (ended.length > 0) return false;
+  await tx.query(
     `INSERT INTO attachments (key, reader_id, biz_type, biz_id)
      SELECT k, r, $3, $4 FROM unnest($1::text[]) AS k CROSS JOIN unnest($2::uuid[]) AS r
      ON CONFLICT DO NOTHING`,
     [grant.keys, grant.readerIds, grant.bizType, grant.bizId],
   );
+  return true;
+}
+
+/** Ends every read grant of a business (idempotent) and keeps it from getting new ones. */
+export async function endGrants(tx: Tx, bizType: string, bizId: string): Promise<void> {
+  await lockBusiness(tx, bizType, bizId);
+  await tx.query(`INSERT INTO ended_grants (biz_type, biz_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [bizType, bizId]);
+  await tx.query(`DELETE FROM attachments WHERE biz_type = $1 AND biz_id = $2`, [bizType, bizId]);
 }

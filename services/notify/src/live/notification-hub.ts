@@ -128,8 +128,15 @@ class LiveStream {
   private async beat() {
     if (this.ended) return;
     this.res.write(': heartbeat\n\n');
-    if (!(await this.opts.source.stillAllowed(this.caller))) return this.end();
-    this.wake();
+    if (await this.recheck()) this.wake();
+  }
+
+  /** Ends the stream if its caller may no longer listen (what the gateway would decide now); answers whether it goes on. */
+  async recheck(): Promise<boolean> {
+    if (this.ended) return false;
+    if (await this.opts.source.stillAllowed(this.caller)) return !this.ended;
+    this.end();
+    return false;
   }
 
   end() {
@@ -194,15 +201,20 @@ export class NotificationHub {
 
   /**
    * Ends at once the streams a revocation takes away: the session's, or every stream of a blocked
-   * user or disabled admin (ADR 0034). The heartbeat's check stays as the net under a lost subscription.
+   * user or disabled admin (ADR 0034); after a change of an admin's roles, that admin's streams
+   * check at once whether the new roles still allow them (ADR 0056). The heartbeat's check stays as
+   * the net under a lost subscription.
    */
   revoked(notice: RevocationNotice) {
-    const ending = [...this.streams.values()].flatMap((own) =>
+    const touched = [...this.streams.values()].flatMap((own) =>
       [...own].filter(
         ({ caller }) => caller.kind === notice.realm && (notice.sub !== undefined ? caller.sub === notice.sub : caller.sid === notice.sid),
       ),
     );
-    for (const stream of ending) stream.end();
+    for (const stream of touched) {
+      if (notice.recheck) void stream.recheck();
+      else stream.end();
+    }
   }
 
   private forget(stream: LiveStream) {

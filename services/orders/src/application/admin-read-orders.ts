@@ -1,10 +1,7 @@
 import { type adminListOrders, type RouteQuery } from '@market/contracts';
-import { type AdminIdentity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { auditRefusal, recordAudit } from '@market/shared/events';
-import { InvalidState, NotFound } from '@market/shared/errors';
+import { NotFound } from '@market/shared/errors';
 import { latestDisputeOf } from '../persistence/dispute-repository';
-import { revealAllowed } from '../domain/handoff-visibility';
 import { handoffRecordsOf } from '../persistence/handoff-repository';
 import { findOrder, queryAllOrders } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
@@ -31,7 +28,7 @@ export async function allOrders(deps: OrdersDeps, query: RouteQuery<typeof admin
   return { items: page.items.map(toOrderView), next_cursor: page.next_cursor };
 }
 
-async function existingOrder(deps: OrdersDeps, id: string) {
+export async function existingOrder(deps: Pick<OrdersDeps, 'db'>, id: string) {
   const order = isUuid(id) ? await findOrder(deps.db, id) : null;
   if (!order) throw new NotFound('order not found');
   return order;
@@ -52,29 +49,10 @@ export async function adminOrderDetail(deps: OrdersDeps, id: string) {
 
 /**
  * Handoff records for the back office: who handed over what when, the content withheld. The
- * credentials are the two parties' (ADR 0033); content reaches an admin only by `revealHandoffRecords`.
+ * credentials are the two parties' (ADR 0033); content reaches an admin only by `revealHandoffRecords` (`reveal-handoff.ts`).
  */
 export async function adminHandoffRecords(deps: OrdersDeps, id: string) {
   const order = await existingOrder(deps, id);
   const rows = await handoffRecordsOf(deps.db, order.id);
   return { items: handoffRecordViews(deps, rows, 'admin', order.status) };
-}
-
-/**
- * Reveals the handoff content of an order in dispute or held abnormal, for settling it, with the
- * reason the admin states. The gateway lets only roles with `handoffs.reveal` in; every reveal is
- * audited with its reason, a refused one too.
- */
-export async function revealHandoffRecords(deps: OrdersDeps, identity: AdminIdentity, id: string, reason: string) {
-  const order = await existingOrder(deps, id);
-  const audit = { action: 'order.handoff_records.reveal', biz_type: 'order', biz_id: order.id };
-  if (!revealAllowed(order.status)) {
-    await auditRefusal(deps.db, deps.events, identity, { ...audit, detail: { reason, status: order.status } });
-    throw new InvalidState(`handoff content is revealed only for an order in dispute or abnormal; this one is ${order.status}`);
-  }
-  const rows = await handoffRecordsOf(deps.db, order.id);
-  await deps.db.transaction((tx) =>
-    recordAudit(deps.events, tx, identity, { ...audit, detail: { reason, status: order.status, records: rows.length } }),
-  );
-  return { items: handoffRecordViews(deps, rows, 'admin_reveal', order.status) };
 }

@@ -1,6 +1,6 @@
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
-import { type Tx } from '@market/shared/db';
+import { type Queryable, type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../domain/order-state';
@@ -30,10 +30,10 @@ export interface MoveDone {
 }
 
 /** The move planned on the order as it is now, with the settings in force (ADR 0042). */
-export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, tx: Tx, order: OrderRow, move: Move, by: Mover): Promise<MoveOutcome> {
+export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, db: Queryable, order: OrderRow, move: Move, by: Mover): Promise<MoveOutcome> {
   const identity = by.identity;
   const id = identity && (identity.kind === 'user' || identity.kind === 'admin') ? identity.sub : null;
-  return planMove(order, move, { role: by.role, id }, new Date(), { settings: await currentSettings(tx), minuteMs: deps.minuteMs });
+  return planMove(order, move, { role: by.role, id }, new Date(), { settings: await currentSettings(db), minuteMs: deps.minuteMs });
 }
 
 /** The plan, or its refusal thrown. */

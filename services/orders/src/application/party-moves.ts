@@ -8,13 +8,21 @@ import { toOrderView } from './order-view';
 
 /**
  * A party's move of its order, in one transaction on the locked order: planned (and refused there),
- * the files it names shared with both parties once the move is allowed, then carried out.
+ * then carried out. The files it names are shared with both parties before that transaction, so
+ * no call to the files service waits under the order's row lock: on the order as read then, the
+ * move is planned first (a move refused there shares nothing); the grant is idempotent (a retry
+ * changes nothing), and if the move is refused under the lock (another move won the race) the
+ * parties may read those files until the order ends, when every grant of the order ends (ADR 0056).
  */
 export async function partyMove(deps: OrdersDeps, identity: Identity, id: string, move: Move, filesToShare: string[] = []): Promise<MoveDone> {
+  if (filesToShare.length > 0) {
+    const { order, role } = await partyOrder(deps.db, id, identity);
+    accepted(await planOrderMove(deps, deps.db, order, move, { role, identity }));
+    await shareWithParties(deps, order, filesToShare);
+  }
   return deps.db.transaction(async (tx) => {
     const { order, role } = await partyOrder(tx, id, identity, { lock: true });
     const plan = accepted(await planOrderMove(deps, tx, order, move, { role, identity }));
-    await shareWithParties(deps, order, filesToShare);
     return carryOut(deps, tx, order, plan, identity);
   });
 }

@@ -5,7 +5,14 @@ import { Conflict, Forbidden } from '@market/shared/errors';
  * added here without one there is a type error. The kit's refusals (NotFound, Forbidden,
  * InvalidState, InvalidInput …) keep the kit's codes.
  */
-export type OrdersErrorCode = 'CHARGE_PENDING' | 'LISTING_UNAVAILABLE' | 'ORDER_CHANGED' | 'REALNAME_REQUIRED' | 'USER_FROZEN';
+export type OrdersErrorCode =
+  | 'CHARGE_PENDING'
+  | 'LISTING_UNAVAILABLE'
+  | 'ORDER_CHANGED'
+  | 'REALNAME_REQUIRED'
+  | 'USER_FROZEN'
+  | 'REVEAL_APPROVAL_REQUIRED'
+  | 'REVEAL_APPROVER_INVOLVED';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
 export class ListingUnavailable extends Conflict {
@@ -47,5 +54,19 @@ export class OrderChanged extends Conflict {
 export class ChargePending extends Conflict {
   constructor() {
     super('the order has a charge whose outcome is not known yet; decide once it is paid or its charge has lapsed', 'CHARGE_PENDING' satisfies OrdersErrorCode);
+  }
+}
+
+/** A reveal of an order without an open dispute needs the caller's own approved, unused reveal request (ADR 0056). */
+export class RevealApprovalRequired extends Conflict {
+  constructor(message: string) {
+    super(message, 'REVEAL_APPROVAL_REQUIRED' satisfies OrdersErrorCode);
+  }
+}
+
+/** The requester of a reveal, or the admin who marked the order abnormal, may not approve it: a second admin must (ADR 0056). */
+export class RevealApproverInvolved extends Forbidden {
+  constructor(message: string) {
+    super(message, 'REVEAL_APPROVER_INVOLVED' satisfies OrdersErrorCode);
   }
 }

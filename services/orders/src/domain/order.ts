@@ -37,6 +37,8 @@ export interface Order {
   overdue_alerted_at: Date | null;
   /** how many times the order was changed: a decision made on the order as read is stale once it differs (ADR 0052) */
   version: number;
+  /** the admin who last marked the order abnormal: never the one who approves a reveal of it (ADR 0056) */
+  marked_abnormal_by: string | null;
 }
 
 /** What a change of an order writes: some of its columns, and always when. */
@@ -56,6 +58,7 @@ export type OrderChanges = Partial<
     | 'credentials_checked_at'
     | 'fee_rate_bps'
     | 'overdue_alerted_at'
+    | 'marked_abnormal_by'
   >
 > & { updated_at: Date };
 

@@ -63,7 +63,7 @@ export function moveRefusal(order: Order, type: MoveType, actor: Actor): DomainE
 }
 
 /** The order's columns after the move: its state, the state's clock and deadline, and what the move records. */
-function changesOf({ order, now, config }: Ask, to: OrderState, recorded: Effects['changes']): OrderChanges {
+function changesOf({ order, now, config, actor }: Ask, to: OrderState, recorded: Effects['changes']): OrderChanges {
   const entering = to !== order.status;
   const statusChangedAt = entering ? now : order.status_changed_at;
   const endsAt = recorded?.ends_at !== undefined ? recorded.ends_at : order.ends_at;
@@ -72,6 +72,8 @@ function changesOf({ order, now, config }: Ask, to: OrderState, recorded: Effect
   const clock = { status: to, status_changed_at: statusChangedAt, ends_at: endsAt, overdue_alerted_at: overdueAlertedAt };
   return {
     ...recorded,
+    // who held the order for manual handling may not also approve revealing its credentials (ADR 0056)
+    ...(entering && to === 'abnormal' ? { marked_abnormal_by: actor.id } : {}),
     status: to,
     status_changed_at: statusChangedAt,
     overdue_alerted_at: overdueAlertedAt,

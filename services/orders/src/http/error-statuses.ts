@@ -7,5 +7,7 @@ export const ordersErrorStatuses: ErrorStatuses = {
   LISTING_UNAVAILABLE: 409,
   ORDER_CHANGED: 409,
   REALNAME_REQUIRED: 403,
+  REVEAL_APPROVAL_REQUIRED: 409,
+  REVEAL_APPROVER_INVOLVED: 403,
   USER_FROZEN: 403,
 } satisfies Record<OrdersErrorCode, ErrorStatus>;

@@ -5,6 +5,9 @@ import {
   adminListDisputes,
   adminListHandoffRecords,
   adminRevealHandoffRecords,
+  adminRequestReveal,
+  adminListRevealRequests,
+  adminApproveReveal,
   adminListOrders,
   adminMarkOrderAbnormal,
   arbitrateDispute as arbitrateDisputeRoute,
@@ -26,7 +29,8 @@ import {
 } from '@market/contracts';
 import { route, type RouteBinding } from '@market/shared/http';
 import { adminEndOrder } from '../application/admin-order-moves';
-import { adminHandoffRecords, adminOrderDetail, allOrders, revealHandoffRecords } from '../application/admin-read-orders';
+import { adminHandoffRecords, adminOrderDetail, allOrders } from '../application/admin-read-orders';
+import { approveReveal, listRevealRequests, requestReveal, revealHandoffRecords } from '../application/reveal-handoff';
 import { arbitrateDispute } from '../application/arbitrate-dispute';
 import { counterCheckoutProposal, startCheckout } from '../application/checkout';
 import { createOrder } from '../application/create-order';
@@ -60,7 +64,10 @@ export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
     route(adminListOrders, ({ query }) => allOrders(deps, query)),
     route(adminGetOrder, ({ params }) => adminOrderDetail(deps, params.id)),
     route(adminListHandoffRecords, ({ params }) => adminHandoffRecords(deps, params.id)),
-    route(adminRevealHandoffRecords, ({ params, identity, body }) => revealHandoffRecords(deps, identity, params.id, body.reason)),
+    route(adminRevealHandoffRecords, ({ params, identity, body }) => revealHandoffRecords(deps, identity, params.id, body.reason, body.request_id)),
+    route(adminRequestReveal, ({ params, identity, body }) => requestReveal(deps, identity, params.id, body.reason)),
+    route(adminListRevealRequests, ({ params }) => listRevealRequests(deps, params.id)),
+    route(adminApproveReveal, ({ params, identity }) => approveReveal(deps, identity, params.id, params.requestId)),
     route(adminCloseOrder, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_close', body)),
     route(adminMarkOrderAbnormal, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_mark_abnormal', body)),
     route(adminListDisputes, ({ query }) => allDisputes(deps, query)),

@@ -15,7 +15,7 @@ export type OrderRow = Order;
 const COLUMNS = `id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price::float8 AS hourly_price,
   rent::float8 AS rent, deposit::float8 AS deposit, amount::float8 AS amount, status, paid_at, started_at, ends_at,
   checkout, dispute_id, status_changed_at, deadline_at, created_at, updated_at,
-  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps, overdue_alerted_at, version`;
+  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps, overdue_alerted_at, version, marked_abnormal_by`;
 
 export type NewOrder = Omit<
   OrderRow,
@@ -31,6 +31,7 @@ export type NewOrder = Omit<
   | 'fee_rate_bps'
   | 'overdue_alerted_at'
   | 'version'
+  | 'marked_abnormal_by'
 >;
 
 /** The active-order index refuses a second active order on the listing: the caller maps that to 409. */
