@@ -91,7 +91,8 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(deployment).toBeDefined();
       const [container] = deployment.spec.template.spec.containers;
       expect(container.image).toMatch(new RegExp(`market/${name}:`));
-      expect(container.readinessProbe.httpGet.path).toBe(name === 'gateway' ? '/healthz' : '/readyz');
+      // every process's readiness is its own, the gateway's included (ADR 0056)
+      expect(container.readinessProbe.httpGet.path).toBe('/readyz');
       expect(container.livenessProbe.httpGet.path).toBe('/healthz');
       expect(container.resources.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
       expect(container.resources.limits.memory).toBeDefined();
