@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm start`: provisions the database, then runs every service and the gateway as child processes
 // against the local Postgres, RabbitMQ and Redis, with interleaved logs. Ctrl-C stops everything.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { provisionDatabase, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
+import { brokerPasswords, provisionDatabase, serviceAmqpUrl, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { formatLogLine } from './lib/log-format.mjs';
@@ -27,9 +27,12 @@ function launcherLog(message) {
   process.stdout.write(pretty ? `\x1b[1m[start]\x1b[0m ${message}\n` : `${JSON.stringify({ level: 'info', service: 'start', msg: message, time: new Date().toISOString() })}\n`);
 }
 
+// AMQP_URL is the broker's admin: it provisions the topology and one user per service, and each
+// service logs in as its own user (ADR 0054).
+const amqpAdminUrl = env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const unreachable = await preflight({
   DATABASE_ADMIN_URL: settings.adminUrl,
-  AMQP_URL: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+  AMQP_URL: amqpAdminUrl,
   REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 });
 if (unreachable.length > 0) {
@@ -43,6 +46,17 @@ await provisionDatabase(settings).catch((err) => {
   process.exit(1);
 });
 launcherLog(`database "${settings.database}" ready: one role and schema per service`);
+
+try {
+  execFileSync(process.execPath, [path.join(root, 'scripts/provision-broker.mjs')], {
+    env: { ...env, AMQP_ADMIN_URL: amqpAdminUrl },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+} catch (err) {
+  launcherLog(`cannot provision the broker (rabbitmqctl must reach it; RABBITMQCTL names a wrapper): ${String(err.stderr ?? err.message).trim().split('\n').pop()}`);
+  process.exit(1);
+}
+launcherLog('broker ready: one exchange and one user per service');
 
 const children = new Map();
 let stopping = false;
@@ -92,6 +106,7 @@ for (const service of SERVICES) {
     HOST: host,
     DB_SCHEMA: serviceEntry(service).schema,
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
+    AMQP_URL: serviceAmqpUrl(amqpAdminUrl, service, brokerPasswords(env)[service]),
   });
 }
 run('gateway', 'services/gateway/dist/main.js', {

@@ -7,6 +7,29 @@ const { SERVICE_REGISTRY } = createRequire(import.meta.url)('../../packages/cont
 /** Service names in registry order. */
 export const SERVICES = SERVICE_REGISTRY.map((s) => s.name);
 
+/** The password of a service's broker user outside production (provision-broker.mjs sets it, start.mjs logs in with it). */
+export function brokerDevPassword(service) {
+  return `dev-${service}-amqp-password`;
+}
+
+/** The broker users' passwords given as MARKET_AMQP_PASSWORDS=identity:…,catalog:… (none outside production: the development ones). */
+export function brokerPasswords(env) {
+  return Object.fromEntries(
+    (env.MARKET_AMQP_PASSWORDS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf(':')), pair.slice(pair.indexOf(':') + 1)]),
+  );
+}
+
+/** A service's AMQP URL: the admin URL's broker and vhost, logged in as the service's own user (ADR 0054). */
+export function serviceAmqpUrl(adminUrl, service, password = brokerDevPassword(service), userPrefix = 'market_') {
+  const url = new URL(adminUrl);
+  url.username = `${userPrefix}${service}`;
+  url.password = password;
+  return url.toString();
+}
+
 /** A service's registry entry: port offset, schema, role. */
 export function serviceEntry(service) {
   const entry = SERVICE_REGISTRY.find((s) => s.name === service);

@@ -9,7 +9,7 @@ import { InternalClient } from '@market/shared/http';
 import { createLogger } from '@market/shared/logging';
 import { connectRedis, type RedisClient } from '@market/shared/redis';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor, dropBusObjects, dropSchemas, testEnv, uniqueName } from '@market/shared/testing';
+import { assertionFor, dropSchemas, provisionTestBroker, serviceAmqpUrl, testBrokerEnv, testEnv, uniqueName, type TestBroker } from '@market/shared/testing';
 import { createGateway } from '@market/gateway/app';
 import { loadGatewayConfig } from '@market/gateway/config';
 import { createGatewayMetrics } from '@market/gateway/metrics';
@@ -30,7 +30,7 @@ export { eventually } from './eventually';
 export { ContractViolations, startComponent, type Component, type ComponentOptions } from './component/start-component';
 export { answer, FakeNeighbours, Refusal, refuse, type Answer, type AnswerFn, type NeighbourCall } from './component/fake-neighbours';
 export { anonymous, asAdmin, asUser, ContractBreach, directCaller, type DirectAnswer, type DirectCall } from './component/direct-calls';
-export { EventTap } from './component/event-bus';
+export { EventTap, publishRawAs, type RawMessage } from './component/event-bus';
 export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 export { Market, startMarket, TINY_PNG, type Client, type MarketCaller, type OrderAction } from './market';
 // Other services' internals a test may need, only through their package entries: seeding admins, the
@@ -50,6 +50,8 @@ export interface Stack {
   /** every process of each service (several where `replicas` asked for them) */
   replicas: Partial<Record<ServiceName, Array<RunningService<any>>>>;
   redis: RedisClient;
+  /** the stack's own vhost, its admin and a user per service (ADR 0054) */
+  broker: TestBroker;
   stop(): Promise<void>;
 }
 
@@ -111,6 +113,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     SHUTDOWN_GRACE_MS: '0',
     ...opts.env,
   });
+  // Its own vhost with a broker user per service, as production has them: the broker's refusals are real.
+  const broker = await provisionTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
+  Object.assign(base, testBrokerEnv(broker));
   const ports: Partial<Record<ServiceName, number[]>> = {};
   const taken = new Set<number>();
   for (const name of opts.services) {
@@ -150,8 +155,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     await Promise.allSettled(
       Object.entries(replicas).flatMap(([name, running]) => running.map((s) => namedWhenSlow(`stopping ${name}`, s.stop()))),
     );
-    const queues = Object.values(services).flatMap((s) => Object.values(s!.consumer.queues));
-    await namedWhenSlow('dropping the bus objects', dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues));
+    await namedWhenSlow('deleting the vhost and its users', broker.close());
     await namedWhenSlow('dropping the schemas', dropSchemas(String(env.DATABASE_URL), schemas));
     await redis?.quit();
   });
@@ -164,7 +168,13 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
         replicas[name] = [];
         const startedReplicas = await Promise.allSettled(
           ports[name]!.map(async (port) => {
-            const running = await startService(DEFINITIONS[name], { ...env, DB_SCHEMA: schema, PORT: String(port), ...opts.serviceEnv?.[name] });
+            const running = await startService(DEFINITIONS[name], {
+              ...env,
+              AMQP_URL: serviceAmqpUrl(env, name),
+              DB_SCHEMA: schema,
+              PORT: String(port),
+              ...opts.serviceEnv?.[name],
+            });
             replicas[name]!.push(running);
           }),
         );
@@ -209,6 +219,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     services,
     replicas,
     redis: redis!,
+    broker,
     stop,
   };
 }
@@ -325,11 +336,11 @@ export async function outboxEvents(stack: Stack, service: ServiceName, type: Eve
 }
 
 /**
- * Publishes an event as its producing service would, onto the stack's exchange; `id` replays an
- * envelope already sent (a redelivery).
+ * Publishes an event as its producing service would, with its broker user onto its exchange; `id`
+ * replays an envelope already sent (a redelivery).
  */
 export function publishEvent<T extends EventType>(stack: Stack, type: T, data: EventData<T>, id?: string): Promise<DomainEvent<T>> {
-  return publishOnExchange(String(stack.env.AMQP_URL), String(stack.env.EVENTS_EXCHANGE), type, data, id);
+  return publishOnExchange(stack.env, type, data, id);
 }
 export * from './simulators/aliyun-sms';
 export * from './simulators/aliyun-id-verify';
