@@ -9,7 +9,19 @@ import { InternalClient } from '@market/shared/http';
 import { createLogger } from '@market/shared/logging';
 import { connectRedis, type RedisClient } from '@market/shared/redis';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor, dropSchemas, provisionTestBroker, serviceAmqpUrl, testBrokerEnv, testEnv, uniqueName, type TestBroker } from '@market/shared/testing';
+import {
+  assertionFor,
+  dropSchemas,
+  processRedisUrl,
+  provisionTestBroker,
+  provisionTestRedis,
+  serviceAmqpUrl,
+  testBrokerEnv,
+  testEnv,
+  testRedisEnv,
+  uniqueName,
+  type TestBroker,
+} from '@market/shared/testing';
 import { createGateway } from '@market/gateway/app';
 import { loadGatewayConfig } from '@market/gateway/config';
 import { createGatewayMetrics } from '@market/gateway/metrics';
@@ -49,6 +61,7 @@ export interface Stack {
   services: Partial<Record<ServiceName, RunningService<any>>>;
   /** every process of each service (several where `replicas` asked for them) */
   replicas: Partial<Record<ServiceName, Array<RunningService<any>>>>;
+  /** Redis as the test's own inspector (the URL's user, every key); the gateway and each service have users of their own (ADR 0054) */
   redis: RedisClient;
   /** the stack's own vhost, its admin and a user per service (ADR 0054) */
   broker: TestBroker;
@@ -115,7 +128,12 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   });
   // Its own vhost with a broker user per service, as production has them: the broker's refusals are real.
   const broker = await provisionTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
-  Object.assign(base, testBrokerEnv(broker));
+  // and a Redis user per process, restricted to its keys
+  const redisUsers = await provisionTestRedis(String(base.REDIS_URL), String(base.REDIS_KEY_PREFIX)).catch(async (err) => {
+    await broker.close();
+    throw err;
+  });
+  Object.assign(base, testBrokerEnv(broker), testRedisEnv(redisUsers));
   const ports: Partial<Record<ServiceName, number[]>> = {};
   const taken = new Set<number>();
   for (const name of opts.services) {
@@ -139,6 +157,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const services: Stack['services'] = {};
   const replicas: Stack['replicas'] = {};
   let redis: RedisClient | undefined;
+  let gatewayRedis: RedisClient | undefined;
   let server: Server | undefined;
   let metricsServer: Server | undefined;
   // One stop for a whole stack or for whatever part of it started before a step failed.
@@ -157,7 +176,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     );
     await namedWhenSlow('deleting the vhost and its users', broker.close());
     await namedWhenSlow('dropping the schemas', dropSchemas(String(env.DATABASE_URL), schemas));
+    await gatewayRedis?.quit();
     await redis?.quit();
+    await redisUsers.close();
   });
   try {
     // allSettled, not all: a stop must not run while a sibling is still starting (it would leak).
@@ -171,6 +192,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
             const running = await startService(DEFINITIONS[name], {
               ...env,
               AMQP_URL: serviceAmqpUrl(env, name),
+              REDIS_URL: processRedisUrl(env, name),
               DB_SCHEMA: schema,
               PORT: String(port),
               ...opts.serviceEnv?.[name],
@@ -186,10 +208,11 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
-    const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
-    redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
+    const gatewayConfig = loadGatewayConfig({ ...env, REDIS_URL: processRedisUrl(env, 'gateway'), PORT: '0' });
+    redis = await connectRedis(String(env.REDIS_URL), log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
+    gatewayRedis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
     const gatewayMetrics = createGatewayMetrics();
-    const gateway = createServer(createGateway(gatewayConfig, redis, log, gatewayMetrics));
+    const gateway = createServer(createGateway(gatewayConfig, gatewayRedis, log, gatewayMetrics));
     // As the gateway's main.ts: the server outlives the client's idle keep-alive sockets, so a test
     // that pauses (an outage it stages) never reuses a socket the server is closing that instant.
     gateway.keepAliveTimeout = 65_000;

@@ -146,3 +146,4 @@ export function sealedInLegacyFormat(plaintext: string, keyring = DEV_KEYRING): 
   return ['v1', kid, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
 }
 export * from './broker';
+export * from './redis';

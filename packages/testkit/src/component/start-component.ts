@@ -2,7 +2,20 @@ import { eventConsumers, SERVICE_NAMES, type EventData, type EventType, type Int
 import type { DomainEvent } from '@market/shared/events';
 import { InternalClient } from '@market/shared/http';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor, dropSchemas, provisionTestBroker, serviceAmqpUrl, testBrokerEnv, testEnv, uniqueName, type TestBroker } from '@market/shared/testing';
+import {
+  assertionFor,
+  dropSchemas,
+  processRedisUrl,
+  provisionTestBroker,
+  provisionTestRedis,
+  serviceAmqpUrl,
+  testBrokerEnv,
+  testEnv,
+  testRedisEnv,
+  uniqueName,
+  type TestBroker,
+  type TestRedisUsers,
+} from '@market/shared/testing';
 import { DEFINITIONS } from '../definitions';
 import { eventually } from '../eventually';
 import { closeOnTeardown } from '../leftovers';
@@ -70,6 +83,7 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
   let tap: EventTap | undefined;
   let service: RunningService<any> | undefined;
   let broker: TestBroker | undefined;
+  let redisUsers: TestRedisUsers | undefined;
   let env: NodeJS.ProcessEnv = {};
   const collect = () => [...(fakes?.takeViolations() ?? []), ...(tap?.takeViolations() ?? [])];
   const stop = closeOnTeardown(async () => {
@@ -77,6 +91,7 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
     await fakes?.close();
     await tap?.close();
     await broker?.close();
+    await redisUsers?.close();
     if (env.DATABASE_URL) await dropSchemas(String(env.DATABASE_URL), [schema]);
     // what no test verified still fails the file
     const left = collect();
@@ -90,15 +105,23 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
     for (const given of opts.answers ?? []) fakes.answer(given.contract as AnyInternalRoute, given.answer);
     const base = await testEnv({ REDIS_KEY_PREFIX: `${uniqueName('c')}:`, SHUTDOWN_GRACE_MS: '0', INBOX_PREFETCH: '1', ...opts.env });
     broker = await provisionTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
+    redisUsers = await provisionTestRedis(String(base.REDIS_URL), String(base.REDIS_KEY_PREFIX));
     env = {
       ...base,
       ...testBrokerEnv(broker),
+      ...testRedisEnv(redisUsers),
       ...fakes.urls(),
       // nothing listens on port 1: a call to itself would fail loudly
       [`${name.toUpperCase()}_URL`]: 'http://127.0.0.1:1',
     };
     tap = await EventTap.open(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE));
-    service = await startService(DEFINITIONS[name], { ...env, AMQP_URL: serviceAmqpUrl(env, name), DB_SCHEMA: schema, PORT: '0' });
+    service = await startService(DEFINITIONS[name], {
+      ...env,
+      AMQP_URL: serviceAmqpUrl(env, name),
+      REDIS_URL: processRedisUrl(env, name),
+      DB_SCHEMA: schema,
+      PORT: '0',
+    });
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
