@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brokerPasswords, provisionDatabase, serviceAmqpUrl, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
+import { brokerPasswords, passwordList, processRedisUrl, provisionDatabase, serviceAmqpUrl, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { formatLogLine } from './lib/log-format.mjs';
@@ -30,10 +30,13 @@ function launcherLog(message) {
 // AMQP_URL is the broker's admin: it provisions the topology and one user per service, and each
 // service logs in as its own user (ADR 0054).
 const amqpAdminUrl = env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+// Likewise REDIS_URL: the operator's user provisions one restricted user per process.
+const redisAdminUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrlOf = (process) => processRedisUrl(redisAdminUrl, process, passwordList(env.MARKET_REDIS_PASSWORDS)[process]);
 const unreachable = await preflight({
   DATABASE_ADMIN_URL: settings.adminUrl,
   AMQP_URL: amqpAdminUrl,
-  REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  REDIS_URL: redisAdminUrl,
 });
 if (unreachable.length > 0) {
   for (const line of unreachable) launcherLog(line);
@@ -57,6 +60,17 @@ try {
   process.exit(1);
 }
 launcherLog('broker ready: one exchange and one user per service');
+
+try {
+  execFileSync(process.execPath, [path.join(root, 'scripts/provision-redis.mjs')], {
+    env: { ...env, REDIS_ADMIN_URL: redisAdminUrl },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+} catch (err) {
+  launcherLog(`cannot provision the Redis users: ${String(err.stderr ?? err.message).trim().split('\n').pop()}`);
+  process.exit(1);
+}
+launcherLog('redis ready: one user per process');
 
 const children = new Map();
 let stopping = false;
@@ -107,10 +121,12 @@ for (const service of SERVICES) {
     DB_SCHEMA: serviceEntry(service).schema,
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
     AMQP_URL: serviceAmqpUrl(amqpAdminUrl, service, brokerPasswords(env)[service]),
+    REDIS_URL: redisUrlOf(service),
   });
 }
 run('gateway', 'services/gateway/dist/main.js', {
   PORT: String(gatewayPort),
+  REDIS_URL: redisUrlOf('gateway'),
   GATEWAY_METRICS_PORT: env.GATEWAY_METRICS_PORT ?? String(gatewayPort + 9),
 });
 

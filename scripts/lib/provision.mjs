@@ -12,14 +12,32 @@ export function brokerDevPassword(service) {
   return `dev-${service}-amqp-password`;
 }
 
-/** The broker users' passwords given as MARKET_AMQP_PASSWORDS=identity:…,catalog:… (none outside production: the development ones). */
-export function brokerPasswords(env) {
+/** Passwords given as `identity:…,catalog:…` (MARKET_AMQP_PASSWORDS, MARKET_REDIS_PASSWORDS). */
+export function passwordList(text = '') {
   return Object.fromEntries(
-    (env.MARKET_AMQP_PASSWORDS ?? '')
+    text
       .split(',')
       .filter(Boolean)
       .map((pair) => [pair.slice(0, pair.indexOf(':')), pair.slice(pair.indexOf(':') + 1)]),
   );
+}
+
+/** The broker users' passwords given as MARKET_AMQP_PASSWORDS (none outside production: the development ones). */
+export function brokerPasswords(env) {
+  return passwordList(env.MARKET_AMQP_PASSWORDS);
+}
+
+/** The password of a process's Redis user outside production (provision-redis.mjs sets it, start.mjs logs in with it). */
+export function redisDevPassword(process) {
+  return `dev-${process}-redis-password`;
+}
+
+/** A process's Redis URL: the admin URL's server, logged in as the process's own user (ADR 0054). */
+export function processRedisUrl(adminUrl, process, password = redisDevPassword(process), userPrefix = 'market_') {
+  const url = new URL(adminUrl);
+  url.username = `${userPrefix}${process}`;
+  url.password = password;
+  return url.toString();
 }
 
 /** A service's AMQP URL: the admin URL's broker and vhost, logged in as the service's own user (ADR 0054). */
