@@ -17,12 +17,21 @@ export interface RawMessage {
 export async function publishRawAs(env: NodeJS.ProcessEnv, service: ServiceName, messages: RawMessage[]) {
   const url = serviceAmqpUrl(env, service);
   const connection = await connect(url);
+  connection.on('error', () => undefined);
   try {
     const channel = await connection.createConfirmChannel();
-    for (const { routingKey, content, options } of messages) {
-      channel.publish(producerExchange(String(env.EVENTS_EXCHANGE), service), routingKey, content, { persistent: true, userId: brokerUserOf(url), ...options });
+    // What the broker refused (ACCESS_REFUSED: a routing key the service does not own) closes the
+    // channel: that refusal, not "channel closed", is what the caller sees.
+    let refusal: Error | undefined;
+    channel.on('error', (err: Error) => (refusal = err));
+    try {
+      for (const { routingKey, content, options } of messages) {
+        channel.publish(producerExchange(String(env.EVENTS_EXCHANGE), service), routingKey, content, { persistent: true, userId: brokerUserOf(url), ...options });
+      }
+      await channel.waitForConfirms();
+    } catch (err) {
+      throw refusal ?? err;
     }
-    await channel.waitForConfirms();
     await channel.close();
   } finally {
     await connection.close();
