@@ -72,7 +72,6 @@ export class Bus {
   readonly channelTimeoutMs: number;
   /** the broker user this connection logs in as: what the broker checks every message's `user_id` against */
   readonly user: string;
-  readonly service: string | undefined;
 
   private constructor(
     readonly connection: RecoveringChannelModel,
@@ -84,7 +83,6 @@ export class Bus {
   ) {
     this.channelTimeoutMs = options.channelTimeoutMs ?? 5000;
     this.user = brokerUserOf(url);
-    this.service = options.service;
     connection.on('connect', () => {
       this.connected = true;
       this.log.info('amqp connection recovered');

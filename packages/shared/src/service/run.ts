@@ -166,11 +166,6 @@ export async function startService<S extends z.ZodRawShape>(
     closers.push(() => redis.quit());
     const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}`, service: def.name });
     closers.push(() => bus.close());
-    // One broker user shared by every service is development's convenience: in production the broker
-    // must tell services apart, or any of them could pass for another (ADR 0054).
-    if (config.NODE_ENV === 'production' && new BrokerUsers(bus.user, def.name).shared) {
-      throw new Error(`${def.name} must connect to the broker as its own user (market_${def.name}), not ${bus.user} (ADR 0054)`);
-    }
     const committed = new CommittedEvents(dataSource);
     const observed = serviceMetrics(def.name, dataSource, bus, eventConsumers[def.name].length > 0);
     closers.push(() => observed.close());
@@ -214,6 +209,11 @@ export async function startService<S extends z.ZodRawShape>(
       jobs.push(periodicJob('purge expired idempotency keys', 10 * 60_000, () => idempotency.purgeExpired(), log));
     }
 
+    // Before anything is published or consumed: one broker user shared by every service is development's convenience: in production the broker
+    // must tell services apart, or any of them could pass for another (ADR 0054).
+    if (config.NODE_ENV === 'production' && new BrokerUsers(bus.user, def.name).shared) {
+      throw new Error(`${def.name} must connect to the broker as its own user (market_${def.name}), not ${bus.user} (ADR 0054)`);
+    }
     const relay = new OutboxRelay({
       dataSource,
       databaseUrl: config.DATABASE_URL,
