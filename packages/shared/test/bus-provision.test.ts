@@ -203,3 +203,14 @@ describe('a consumer trusts only what the broker vouches for (ADR 0054)', () => 
     expect(await effects(subject)).toBe(0);
   });
 });
+
+describe('a test broker leaves nothing behind', () => {
+  it('closing it deletes its vhost and every user it made', async () => {
+    const broker = await provisionTestBroker((await resolveInfra()).AMQP_URL, uniqueName('test.leftovers'));
+    const ours = (listing: string) => listing.split('\n').filter((line) => line.startsWith(broker.vhost));
+    expect(ours(execFileSync('rabbitmqctl', ['list_users', '--quiet', '--no-table-headers'], { encoding: 'utf8' }))).toHaveLength(8);
+    await broker.close();
+    expect(ours(execFileSync('rabbitmqctl', ['list_users', '--quiet', '--no-table-headers'], { encoding: 'utf8' }))).toEqual([]);
+    expect(ours(execFileSync('rabbitmqctl', ['list_vhosts', '--quiet', '--no-table-headers'], { encoding: 'utf8' }))).toEqual([]);
+  }, 30_000);
+});
