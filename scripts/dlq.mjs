@@ -47,7 +47,10 @@ while (handled < Math.min(limit, messageCount)) {
   );
   if (command === 'replay') {
     const { 'x-attempts': _a, 'x-first-failed-at': _f, 'x-last-error': _e, 'x-dead-lettered-at': _d, ...keep } = headers;
-    channel.sendToQueue(main, msg.content, { ...msg.properties, headers: keep, persistent: true });
+    // The operator's user sends it now, and the broker accepts only its own user_id; the consumer
+    // trusts the sender it recorded in x-broker-user at the first delivery (ADR 0054).
+    const { userId: _u, ...properties } = msg.properties;
+    channel.sendToQueue(main, msg.content, { ...properties, headers: keep, persistent: true });
     await channel.waitForConfirms();
     channel.ack(msg);
   } else {

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npm start`: provisions the database, then runs every service and the gateway as child processes
 // against the local Postgres, RabbitMQ and Redis, with interleaved logs. Ctrl-C stops everything.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { provisionDatabase, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
+import { brokerPasswords, passwordList, processRedisUrl, provisionDatabase, serviceAmqpUrl, serviceDatabaseUrl, serviceEntry, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { formatLogLine } from './lib/log-format.mjs';
@@ -32,10 +32,16 @@ function launcherLog(message) {
   process.stdout.write(pretty ? `\x1b[1m[start]\x1b[0m ${message}\n` : `${JSON.stringify({ level: 'info', service: 'start', msg: message, time: new Date().toISOString() })}\n`);
 }
 
+// AMQP_URL is the broker's admin: it provisions the topology and one user per service, and each
+// service logs in as its own user (ADR 0054).
+const amqpAdminUrl = env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+// Likewise REDIS_URL: the operator's user provisions one restricted user per process.
+const redisAdminUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrlOf = (process) => processRedisUrl(redisAdminUrl, process, passwordList(env.MARKET_REDIS_PASSWORDS)[process]);
 const unreachable = await preflight({
   DATABASE_ADMIN_URL: settings.adminUrl,
-  AMQP_URL: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
-  REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  AMQP_URL: amqpAdminUrl,
+  REDIS_URL: redisAdminUrl,
 });
 if (unreachable.length > 0) {
   for (const line of unreachable) launcherLog(line);
@@ -53,6 +59,28 @@ for (const line of describePaymentProviders(env)) launcherLog(line);
 // A fresh internal identity key pair per process and per run (ADR 0053): each child gets its own
 // private key and everybody's public keys, so no process can sign as another.
 const internalKeys = generateInternalKeySet(`run-${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`);
+
+try {
+  execFileSync(process.execPath, [path.join(root, 'scripts/provision-broker.mjs')], {
+    env: { ...env, AMQP_ADMIN_URL: amqpAdminUrl },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+} catch (err) {
+  launcherLog(`cannot provision the broker (rabbitmqctl must reach it; RABBITMQCTL names a wrapper): ${String(err.stderr ?? err.message).trim().split('\n').pop()}`);
+  process.exit(1);
+}
+launcherLog('broker ready: one exchange and one user per service');
+
+try {
+  execFileSync(process.execPath, [path.join(root, 'scripts/provision-redis.mjs')], {
+    env: { ...env, REDIS_ADMIN_URL: redisAdminUrl },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+} catch (err) {
+  launcherLog(`cannot provision the Redis users: ${String(err.stderr ?? err.message).trim().split('\n').pop()}`);
+  process.exit(1);
+}
+launcherLog('redis ready: one user per process');
 
 const children = new Map();
 let stopping = false;
@@ -102,11 +130,14 @@ for (const service of SERVICES) {
     HOST: host,
     DB_SCHEMA: serviceEntry(service).schema,
     DATABASE_URL: serviceDatabaseUrl({ ...settings, service, password: settings.rolePassword(service) }),
+    AMQP_URL: serviceAmqpUrl(amqpAdminUrl, service, brokerPasswords(env)[service]),
+    REDIS_URL: redisUrlOf(service),
   });
 }
 const gatewayMetricsPort = env.GATEWAY_METRICS_PORT ?? String(gatewayPort + 9);
 run('gateway', 'services/gateway/dist/main.js', {
   PORT: String(gatewayPort),
+  REDIS_URL: redisUrlOf('gateway'),
   GATEWAY_METRICS_PORT: gatewayMetricsPort,
 });
 

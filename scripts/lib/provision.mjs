@@ -7,6 +7,47 @@ const { SERVICE_REGISTRY } = createRequire(import.meta.url)('../../packages/cont
 /** Service names in registry order. */
 export const SERVICES = SERVICE_REGISTRY.map((s) => s.name);
 
+/** The password of a service's broker user outside production (provision-broker.mjs sets it, start.mjs logs in with it). */
+export function brokerDevPassword(service) {
+  return `dev-${service}-amqp-password`;
+}
+
+/** Passwords given as `identity:…,catalog:…` (MARKET_AMQP_PASSWORDS, MARKET_REDIS_PASSWORDS). */
+export function passwordList(text = '') {
+  return Object.fromEntries(
+    text
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf(':')), pair.slice(pair.indexOf(':') + 1)]),
+  );
+}
+
+/** The broker users' passwords given as MARKET_AMQP_PASSWORDS (none outside production: the development ones). */
+export function brokerPasswords(env) {
+  return passwordList(env.MARKET_AMQP_PASSWORDS);
+}
+
+/** The password of a process's Redis user outside production (provision-redis.mjs sets it, start.mjs logs in with it). */
+export function redisDevPassword(process) {
+  return `dev-${process}-redis-password`;
+}
+
+/** A process's Redis URL: the admin URL's server, logged in as the process's own user (ADR 0054). */
+export function processRedisUrl(adminUrl, process, password = redisDevPassword(process), userPrefix = 'market_') {
+  const url = new URL(adminUrl);
+  url.username = `${userPrefix}${process}`;
+  url.password = password;
+  return url.toString();
+}
+
+/** A service's AMQP URL: the admin URL's broker and vhost, logged in as the service's own user (ADR 0054). */
+export function serviceAmqpUrl(adminUrl, service, password = brokerDevPassword(service), userPrefix = 'market_') {
+  const url = new URL(adminUrl);
+  url.username = `${userPrefix}${service}`;
+  url.password = password;
+  return url.toString();
+}
+
 /** A service's registry entry: port offset, schema, role. */
 export function serviceEntry(service) {
   const entry = SERVICE_REGISTRY.find((s) => s.name === service);

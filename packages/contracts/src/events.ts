@@ -225,9 +225,10 @@ export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T
 export const MONEY_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>(['order.completed', 'order.closed', 'order.cancelled']);
 
 /**
- * Who may publish each type (ADR 0011). A consumer parks an event whose envelope names another
- * producer, and in production each service's broker user may publish only its own types' routing
- * keys (`scripts/provision-broker.mjs`). Every service writes audit entries and may raise an
+ * Who may publish each type (ADR 0011, 0054). Each producer's exchange is bound into the queues of
+ * the types' consumers; its broker user may publish there only its own types' routing keys
+ * (`scripts/provision-broker.mjs`), and a consumer parks an event whose broker-checked sender is not
+ * the envelope's producer or not an owner. Every service writes audit entries and may raise an
  * operator alert, so `audit.recorded` and `ops.alert` have them all.
  */
 export const eventProducers: { readonly [T in EventType]: readonly ServiceName[] } = {
@@ -274,9 +275,10 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
 };
 
 /**
- * Which types each service consumes: the bus declares every service's queue and bindings from
- * this before any relay publishes (ADR 0011), so an event is never published before the queue
- * that wants it exists. A service's handlers must be a subset of its entry (checked at start).
+ * Which types each service consumes: the provisioning (and a process whose broker user may) declares
+ * every service's queue and bindings from this before any relay publishes (ADR 0011, 0054), so an
+ * event is never published before the queue that wants it exists. A service's handlers must be a
+ * subset of its entry (checked at start).
  */
 export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[] } = {
   identity: [],

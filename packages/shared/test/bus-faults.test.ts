@@ -7,7 +7,8 @@ import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer, undeclaredHandlers } from '../src/events/inbox';
 import { EventWriter, OutboxRelay, UnroutableEvents } from '../src/events/outbox';
-import { declareTopology, queueNames, unroutedNames } from '../src/events/topology';
+import { declareTopology, producerExchange, queueNames, unroutedNames } from '../src/events/topology';
+import { brokerUserOf } from '../src/events/broker-users';
 import { createLogger } from '../src/logging/logger';
 import { dropBusObjects, dropSchemas, resolveInfra, uniqueName, type Infra } from '../src/testing';
 import { producerAndConsumerDbs, until } from './bus-support';
@@ -120,9 +121,10 @@ describe('event bus under broker faults and hostile producers', () => {
     await manager.query(`INSERT INTO effects (event_id, user_id) VALUES ($1, $2)`, [event.id, event.data.user_id]);
   };
 
-  async function publishRaw(event: object, routingKey: string) {
+  /** Publishes as development's shared broker user would, on `from`'s exchange; `userId: null` sends none. */
+  async function publishRaw(event: object, routingKey: string, from = 'identity', userId: string | null = brokerUserOf(infra.AMQP_URL)) {
     const channel = await raw.createConfirmChannel();
-    channel.publish(exchange, routingKey, Buffer.from(JSON.stringify(event)), { persistent: true });
+    channel.publish(producerExchange(exchange, from), routingKey, Buffer.from(JSON.stringify(event)), { persistent: true, ...(userId ? { userId } : {}) });
     await channel.waitForConfirms();
     await channel.close();
   }
@@ -393,6 +395,17 @@ describe('event bus under broker faults and hostile producers', () => {
     expect(await effectCount(userId)).toBe(0);
   });
 
+  it('an event without the broker-checked user_id is parked: nothing vouches for its sender', async () => {
+    const service = uniqueName('unvouched');
+    const c = consumer(service, { 'user.registered': recordEffect });
+    await c.start();
+    const userId = uniqueName('anonymous');
+    await publishRaw(buildEvent('user.registered', registered(userId), 'identity', null), 'user.registered', 'identity', null);
+    const parked = await takeOne(queueNames(service, exchange).dead);
+    expect(parked.properties.headers['x-last-error']).toBe('no broker user_id on user.registered: the broker vouches for no sender');
+    expect(await effectCount(userId)).toBe(0);
+  });
+
   it('an event published under another type\'s routing key is parked, so topic permissions on routing keys cannot be bypassed', async () => {
     const service = uniqueName('routing');
     const c = consumer(service, { 'user.registered': recordEffect, 'user.frozen': async () => undefined });
@@ -408,7 +421,7 @@ describe('event bus under broker faults and hostile producers', () => {
   it('a start against an exchange declared before it had an alternate exchange fails at once, naming the provisioning script', async () => {
     const legacy = uniqueName('test.legacy');
     const channel = await raw.createChannel();
-    await channel.assertExchange(legacy, 'topic', { durable: true });
+    await channel.assertExchange(producerExchange(legacy, 'identity'), 'topic', { durable: true });
     try {
       const started = Date.now();
       await expect(Bus.connect(infra.AMQP_URL, legacy, log)).rejects.toThrow(/PRECONDITION_FAILED.*provision-broker\.mjs/);

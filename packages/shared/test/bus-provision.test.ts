@@ -1,111 +1,216 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { connect } from 'amqplib';
+import { connect, type Channel, type ChannelModel } from 'amqplib';
+import type { DataSource } from 'typeorm';
 import { Bus } from '../src/events/bus';
-import { buildEvent } from '../src/events/envelope';
-import { queueNames } from '../src/events/topology';
+import { buildEvent, type DomainEvent } from '../src/events/envelope';
+import { InboxConsumer } from '../src/events/inbox';
+import { EventWriter } from '../src/events/outbox';
+import { plumbingExchange, producerExchange, queueNames } from '../src/events/topology';
 import { createLogger } from '../src/logging/logger';
-import { dropBusObjects, resolveInfra, uniqueName } from '../src/testing';
+import { dropSchemas, provisionTestBroker, resolveInfra, uniqueName, type TestBroker } from '../src/testing';
+import { producerAndConsumerDbs, until } from './bus-support';
 
 const script = path.resolve(__dirname, '../../../scripts/provision-broker.mjs');
 const log = createLogger('bus-provision-test', 'silent');
 
-describe('broker provisioning (scripts/provision-broker.mjs): one user per service, publishing only its own types', () => {
-  const exchange = uniqueName('test.provision');
-  const prefix = `${uniqueName('t')}_`;
-  const user = `${prefix}catalog`;
-  const password = uniqueName('pw');
-  let serviceUrl: string;
-  let amqpUrl: string;
+const alert = (service: string, subject: string) => ({
+  alert: 'PROBE',
+  severity: 'info' as const,
+  service,
+  summary: 'a probe',
+  subject_type: 'probe',
+  subject_id: subject,
+  detail: {},
+  raised_at: new Date().toISOString(),
+});
 
-  const provision = () =>
-    execFileSync(process.execPath, [script], {
-      env: {
-        ...process.env,
-        AMQP_ADMIN_URL: amqpUrl,
-        EVENTS_EXCHANGE: exchange,
-        MARKET_AMQP_USER_PREFIX: prefix,
-        MARKET_AMQP_SERVICES: 'catalog',
-        MARKET_AMQP_PASSWORDS: `catalog:${password}`,
-      },
-      encoding: 'utf8',
-    });
+/** Publishes on a fresh confirm channel and resolves with what the broker said: 'ok', or the error that closed the channel. */
+async function attempt(connection: ChannelModel, send: (channel: Channel) => unknown): Promise<string> {
+  const channel = await connection.createConfirmChannel();
+  let closedWith: Error | null = null;
+  channel.on('error', (err: Error) => (closedWith = err));
+  try {
+    await send(channel);
+    await channel.waitForConfirms();
+    await channel.close();
+    return 'ok';
+  } catch (err) {
+    return (closedWith ?? (err as Error)).message;
+  }
+}
+
+const body = (event: DomainEvent) => Buffer.from(JSON.stringify(event));
+
+describe('broker provisioning (scripts/provision-broker.mjs): a service user writes only its own exchange, its own types', () => {
+  const exchange = uniqueName('test.provision');
+  const password = uniqueName('pw');
+  let broker: TestBroker;
+  let prefix: string;
+  let catalogUrl: string;
 
   beforeAll(async () => {
-    amqpUrl = (await resolveInfra()).AMQP_URL;
-    const url = new URL(amqpUrl);
-    url.username = user;
-    url.password = password;
-    serviceUrl = url.toString();
-    // An exchange from before the alternate exchange, as an upgraded broker has it.
-    const admin = await connect(amqpUrl);
-    const channel = await admin.createChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    await admin.close();
-    const first = provision();
-    expect(first).toContain(`re-created exchange ${exchange} with its alternate exchange`);
-    expect(first).toContain(`${user}: may publish listing.submitted`);
+    const { AMQP_URL } = await resolveInfra();
+    broker = await provisionTestBroker(AMQP_URL, exchange);
+    prefix = `${broker.vhost}_p_`;
+    const provision = () =>
+      execFileSync(process.execPath, [script], {
+        env: {
+          ...process.env,
+          AMQP_ADMIN_URL: broker.adminUrl,
+          AMQP_VHOST: broker.vhost,
+          EVENTS_EXCHANGE: exchange,
+          MARKET_AMQP_USER_PREFIX: prefix,
+          MARKET_AMQP_SERVICES: 'catalog',
+          MARKET_AMQP_PASSWORDS: `catalog:${password}`,
+        },
+        encoding: 'utf8',
+      });
+    expect(provision()).toContain(`${prefix}catalog: may publish listing.submitted`);
     // Idempotent: a second run changes the password in place and re-applies the permissions.
     provision();
+    const url = new URL(broker.adminUrl);
+    url.username = `${prefix}catalog`;
+    url.password = password;
+    catalogUrl = url.toString();
   }, 60_000);
 
   afterAll(async () => {
-    execFileSync('rabbitmqctl', ['delete_user', user, '--quiet']);
-    await dropBusObjects(amqpUrl, exchange);
+    if (prefix) execFileSync('rabbitmqctl', ['delete_user', `${prefix}catalog`, '--quiet']);
+    await broker?.close();
   });
 
-  it('the service user declares the whole topology and publishes its own types, but the broker refuses another service\'s routing key', async () => {
-    const bus = await Bus.connect(serviceUrl, exchange, log);
+  it('the service starts on the topology the provisioning declared, declaring nothing itself', async () => {
+    const bus = await Bus.connect(catalogUrl, exchange, log, { service: 'catalog' });
+    expect(bus.user).toBe(`${prefix}catalog`);
     await bus.close();
+  });
 
-    const connection = await connect(serviceUrl);
+  it('the broker refuses another type, another exchange, the default exchange, a forged user_id, declaring and reading another queue', async () => {
+    const connection = await connect(catalogUrl);
+    connection.on('error', () => undefined);
     try {
-      const own = await connection.createConfirmChannel();
-      const listing = buildEvent(
-        'listing.approved',
-        {
-          listing_id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
-          owner_id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c',
-          title: 't',
-          game: 'g',
-          hourly_price: 100,
-          deposit: 100,
-          min_hours: 1,
-          max_hours: null,
-          status: 'online',
-          review_status: 'approved',
-          updated_at: new Date().toISOString(),
-        },
-        'catalog',
-        null,
+      const own = buildEvent('ops.alert', alert('catalog', 'own'), 'catalog', null);
+      const options = { persistent: true, userId: `${prefix}catalog` };
+      expect(await attempt(connection, (c) => c.publish(producerExchange(exchange, 'catalog'), own.type, body(own), options))).toBe('ok');
+      // the broker refuses before anything reads the body
+      const closed = Buffer.from('{}');
+      expect(await attempt(connection, (c) => c.publish(producerExchange(exchange, 'catalog'), 'order.closed', closed, options))).toMatch(
+        /ACCESS_REFUSED.*topic 'order\.closed'/,
       );
-      own.publish(exchange, listing.type, Buffer.from(JSON.stringify(listing)), { mandatory: true });
-      // Retries and the DLQ go through the default exchange into its own queues, which it consumes.
-      own.sendToQueue(queueNames('catalog', exchange).dead, Buffer.from(JSON.stringify(listing)));
-      await own.waitForConfirms();
-      const { consumerTag } = await own.consume(queueNames('catalog', exchange).main, () => undefined);
-      await own.cancel(consumerTag);
-      await own.close();
-
-      const foreign = await connection.createConfirmChannel();
-      const closed = new Promise<Error>((resolve) => foreign.on('error', resolve));
-      foreign.publish(exchange, 'order.created', Buffer.from('{}'));
-      await expect(foreign.waitForConfirms()).rejects.toBeDefined();
-      expect((await closed).message).toMatch(/ACCESS_REFUSED.*order\.created/);
+      expect(await attempt(connection, (c) => c.publish(producerExchange(exchange, 'orders'), 'order.closed', closed, options))).toMatch(
+        /ACCESS_REFUSED.*exchange '.*\.orders'/,
+      );
+      expect(await attempt(connection, (c) => c.sendToQueue(queueNames('wallet', exchange).main, closed, options))).toMatch(
+        /ACCESS_REFUSED.*amq\.default/,
+      );
+      expect(await attempt(connection, (c) => c.publish(plumbingExchange('wallet', exchange), 'retry', closed, options))).toMatch(
+        /ACCESS_REFUSED/,
+      );
+      expect(
+        await attempt(connection, (c) => c.publish(producerExchange(exchange, 'catalog'), own.type, body(own), { ...options, userId: `${prefix}orders` })),
+      ).toMatch(/PRECONDITION_FAILED.*user_id/);
+      expect(await attempt(connection, (c) => c.deleteQueue(queueNames('catalog', exchange).main))).toMatch(/ACCESS_REFUSED/);
+      expect(await attempt(connection, (c) => c.consume(queueNames('admin', exchange).main, () => undefined))).toMatch(/ACCESS_REFUSED/);
     } finally {
       await connection.close().catch(() => undefined);
     }
   });
+});
 
-  it('the service user cannot read another service\'s queue', async () => {
-    const connection = await connect(serviceUrl);
-    try {
-      const channel = await connection.createChannel();
-      const closed = new Promise<Error>((resolve) => channel.on('error', resolve));
-      await expect(channel.consume(queueNames('admin', exchange).main, () => undefined)).rejects.toBeDefined();
-      expect((await closed).message).toMatch(/ACCESS_REFUSED/);
-    } finally {
-      await connection.close().catch(() => undefined);
-    }
+describe('a consumer trusts only what the broker vouches for (ADR 0054)', () => {
+  const exchange = uniqueName('test.forgery');
+  const consumerSchema = uniqueName('t_notify');
+  const producerSchema = uniqueName('t_unused');
+  let broker: TestBroker;
+  let consumerDb: DataSource;
+  let producerDb: DataSource;
+  let bus: Bus;
+  let consumer: InboxConsumer;
+  let catalog: ChannelModel;
+  let operator: ChannelModel;
+
+  async function effects(subject: string): Promise<number> {
+    const [{ n }] = await consumerDb.query(`SELECT count(*)::int AS n FROM effects WHERE user_id = $1`, [subject]);
+    return n;
+  }
+
+  beforeAll(async () => {
+    const infra = await resolveInfra();
+    broker = await provisionTestBroker(infra.AMQP_URL, exchange);
+    ({ producerDb, consumerDb } = await producerAndConsumerDbs(infra.DATABASE_URL, producerSchema, consumerSchema));
+    bus = await Bus.connect(broker.urlOf('notify'), exchange, log, { service: 'notify' });
+    consumer = new InboxConsumer({
+      service: 'notify',
+      dataSource: consumerDb,
+      bus,
+      log,
+      events: new EventWriter('notify', consumerSchema),
+      handlers: {
+        'ops.alert': async (event, tx) => {
+          await tx.query(`INSERT INTO effects (event_id, user_id) VALUES ($1, $2)`, [event.id, event.data.subject_id]);
+        },
+      },
+    });
+    await consumer.start();
+    catalog = await connect(broker.urlOf('catalog'));
+    operator = await connect(broker.adminUrl);
+  }, 60_000);
+
+  afterAll(async () => {
+    await consumer?.stop();
+    await bus?.close();
+    await catalog?.close();
+    await operator?.close();
+    await producerDb?.destroy();
+    await consumerDb?.destroy();
+    await dropSchemas((await resolveInfra()).DATABASE_URL, [consumerSchema, producerSchema]);
+    await broker?.close();
   });
+
+  const publishAsCatalog = (event: DomainEvent) =>
+    attempt(catalog, (c) =>
+      c.publish(producerExchange(exchange, 'catalog'), event.type, body(event), { persistent: true, messageId: event.id, userId: new URL(broker.urlOf('catalog')).username }),
+    );
+
+  it('applies what its producer sent on its own exchange', async () => {
+    const subject = uniqueName('genuine');
+    expect(await publishAsCatalog(buildEvent('ops.alert', alert('catalog', subject), 'catalog', null))).toBe('ok');
+    await until(async () => (await effects(subject)) === 1);
+  });
+
+  it('parks and alerts on an event whose envelope names another producer than the broker user that sent it; nothing applied', async () => {
+    const subject = uniqueName('forged');
+    const forged = buildEvent('ops.alert', alert('wallet', subject), 'wallet', null);
+    expect(await publishAsCatalog(forged)).toBe('ok');
+
+    const channel = await operator.createChannel();
+    let parked: Awaited<ReturnType<Channel['get']>> = false;
+    await until(async () => Boolean((parked = await channel.get(queueNames('notify', exchange).dead, { noAck: true }))));
+    await channel.close();
+    const message = parked as unknown as { content: Buffer; properties: { headers: Record<string, unknown> } };
+    expect(JSON.parse(message.content.toString()).id).toBe(forged.id);
+    expect(message.properties.headers['x-last-error']).toMatch(/envelope names wallet but broker user .*_catalog is catalog/);
+    expect(message.properties.headers['x-broker-user']).toBe(new URL(broker.urlOf('catalog')).username);
+
+    let alerts: Array<{ payload: DomainEvent<'ops.alert'> }> = [];
+    await until(async () => {
+      alerts = await consumerDb.query(`SELECT payload FROM outbox WHERE type = 'ops.alert'`);
+      return alerts.some((row) => row.payload.data.subject_id === forged.id);
+    });
+    const raised = alerts.find((row) => row.payload.data.subject_id === forged.id)!.payload.data;
+    expect(raised).toMatchObject({ alert: 'EVENT_UNTRUSTED', severity: 'critical', service: 'notify' });
+    expect(await effects(subject)).toBe(0);
+  });
+});
+
+describe('a test broker leaves nothing behind', () => {
+  it('closing it deletes its vhost and every user it made', async () => {
+    const broker = await provisionTestBroker((await resolveInfra()).AMQP_URL, uniqueName('test.leftovers'));
+    const ours = (listing: string) => listing.split('\n').filter((line) => line.startsWith(broker.vhost));
+    expect(ours(execFileSync('rabbitmqctl', ['list_users', '--quiet', '--no-table-headers'], { encoding: 'utf8' }))).toHaveLength(8);
+    await broker.close();
+    expect(ours(execFileSync('rabbitmqctl', ['list_users', '--quiet', '--no-table-headers'], { encoding: 'utf8' }))).toEqual([]);
+    expect(ours(execFileSync('rabbitmqctl', ['list_vhosts', '--quiet', '--no-table-headers'], { encoding: 'utf8' }))).toEqual([]);
+  }, 30_000);
 });

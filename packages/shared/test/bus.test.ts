@@ -6,7 +6,8 @@ import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer } from '../src/events/inbox';
 import { DependencyFailed, RuleBroken } from '../src/errors';
-import { queueNames } from '../src/events/topology';
+import { producerExchange, queueNames } from '../src/events/topology';
+import { brokerUserOf } from '../src/events/broker-users';
 import { EventWriter, OutboxRelay } from '../src/events/outbox';
 import { createLogger } from '../src/logging/logger';
 import { dropBusObjects, dropSchemas, resolveInfra, uniqueName, type Infra } from '../src/testing';
@@ -135,7 +136,11 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     const event = buildEvent('user.registered', registered(userId), 'identity', null);
     const channel = await rawConnection.createConfirmChannel();
     for (let i = 0; i < 3; i++) {
-      channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id });
+      channel.publish(producerExchange(exchange, 'identity'), event.type, Buffer.from(JSON.stringify(event)), {
+        persistent: true,
+        messageId: event.id,
+        userId: brokerUserOf(infra.AMQP_URL),
+      });
     }
     await channel.waitForConfirms();
     await channel.close();

@@ -224,7 +224,7 @@ describe('images and compose', () => {
       env: { PATH: process.env.PATH, ...secrets },
       encoding: 'utf8',
     });
-    expect(services.trim().split('\n').sort()).toEqual([...SERVICE_NAMES, 'gateway', 'postgres', 'provision', 'provision-broker', 'rabbitmq', 'redis'].sort());
+    expect(services.trim().split('\n').sort()).toEqual([...SERVICE_NAMES, 'gateway', 'postgres', 'provision', 'provision-broker', 'provision-redis', 'rabbitmq', 'redis'].sort());
     const missing = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], { cwd: ROOT, env: { PATH: process.env.PATH }, encoding: 'utf8' });
     expect(missing.status).not.toBe(0);
     expect(missing.stderr).toContain('Missing mandatory value');

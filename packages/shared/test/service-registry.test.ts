@@ -103,10 +103,15 @@ describe('docker-compose.yml and Dockerfile (compose check)', () => {
     expect(dockerfile).toMatch(/^FROM rabbitmq:\S+ AS provision-broker$/m);
   });
 
-  it('make Redis require a password, and give it to every client', () => {
+  it('make Redis require a password, and give every client a Redis user of its own from the ACL file (ADR 0054)', () => {
     expect(composeService('redis')).toContain('--requirepass');
-    for (const name of [...SERVICE_NAMES, 'gateway']) expect(containerVariables(name).has('REDIS_URL')).toBe(true);
-    expect(compose).toContain('REDIS_URL: redis://:${REDIS_PASSWORD:?set REDIS_PASSWORD}@redis:6379');
+    expect(composeService('redis')).toContain('--aclfile /acl/users.acl');
+    for (const name of [...SERVICE_NAMES, 'gateway']) {
+      expect(composeService(name)).toContain(`REDIS_URL: redis://market_${name}:\${${name.toUpperCase()}_REDIS_PASSWORD:?`);
+    }
+    expect(compose).not.toContain('REDIS_URL: redis://:${REDIS_PASSWORD');
+    const passwords = /MARKET_REDIS_PASSWORDS: (.*)/.exec(composeService('provision-redis'))?.[1] ?? '';
+    expect(passwords.split(',').map((pair) => pair.split(':')[0])).toEqual([...SERVICE_NAMES, 'gateway']);
   });
 
   it('start the gateway after every service', () => {

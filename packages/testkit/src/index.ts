@@ -9,7 +9,20 @@ import { InternalClient } from '@market/shared/http';
 import { createLogger } from '@market/shared/logging';
 import { connectRedis, type RedisClient } from '@market/shared/redis';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor, dropBusObjects, dropSchemas, internalKeysFor, testEnv, uniqueName } from '@market/shared/testing';
+import {
+  assertionFor,
+  dropSchemas,
+  internalKeysFor,
+  processRedisUrl,
+  provisionTestBroker,
+  provisionTestRedis,
+  serviceAmqpUrl,
+  testBrokerEnv,
+  testEnv,
+  testRedisEnv,
+  uniqueName,
+  type TestBroker,
+} from '@market/shared/testing';
 import { createGateway } from '@market/gateway/app';
 import { loadGatewayConfig } from '@market/gateway/config';
 import { createGatewayMetrics } from '@market/gateway/metrics';
@@ -29,7 +42,7 @@ export { eventually } from './eventually';
 export { ContractViolations, startComponent, type Component, type ComponentOptions } from './component/start-component';
 export { answer, FakeNeighbours, Refusal, refuse, type Answer, type AnswerFn, type NeighbourCall } from './component/fake-neighbours';
 export { anonymous, asAdmin, asUser, ContractBreach, directCaller, type DirectAnswer, type DirectCall } from './component/direct-calls';
-export { EventTap } from './component/event-bus';
+export { EventTap, publishRawAs, type RawMessage } from './component/event-bus';
 export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 export { Market, startMarket, TINY_PNG, type Client, type MarketCaller, type OrderAction } from './market';
 // Other services' internals a test may need, only through their package entries: seeding admins, the
@@ -48,7 +61,10 @@ export interface Stack {
   services: Partial<Record<ServiceName, RunningService<any>>>;
   /** every process of each service (several where `replicas` asked for them) */
   replicas: Partial<Record<ServiceName, Array<RunningService<any>>>>;
+  /** Redis as the test's own inspector (the URL's user, every key); the gateway and each service have users of their own (ADR 0054) */
   redis: RedisClient;
+  /** the stack's own vhost, its admin and a user per service (ADR 0054) */
+  broker: TestBroker;
   stop(): Promise<void>;
 }
 
@@ -110,6 +126,14 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     SHUTDOWN_GRACE_MS: '0',
     ...opts.env,
   });
+  // Its own vhost with a broker user per service, as production has them: the broker's refusals are real.
+  const broker = await provisionTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
+  // and a Redis user per process, restricted to its keys
+  const redisUsers = await provisionTestRedis(String(base.REDIS_URL), String(base.REDIS_KEY_PREFIX)).catch(async (err) => {
+    await broker.close();
+    throw err;
+  });
+  Object.assign(base, testBrokerEnv(broker), testRedisEnv(redisUsers));
   const ports: Partial<Record<ServiceName, number[]>> = {};
   const taken = new Set<number>();
   for (const name of opts.services) {
@@ -133,6 +157,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const services: Stack['services'] = {};
   const replicas: Stack['replicas'] = {};
   let redis: RedisClient | undefined;
+  let gatewayRedis: RedisClient | undefined;
   let server: Server | undefined;
   let metricsServer: Server | undefined;
   // One stop for a whole stack or for whatever part of it started before a step failed.
@@ -149,10 +174,11 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     await Promise.allSettled(
       Object.entries(replicas).flatMap(([name, running]) => running.map((s) => namedWhenSlow(`stopping ${name}`, s.stop()))),
     );
-    const queues = Object.values(services).flatMap((s) => Object.values(s!.consumer.queues));
-    await namedWhenSlow('dropping the bus objects', dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues));
+    await namedWhenSlow('deleting the vhost and its users', broker.close());
     await namedWhenSlow('dropping the schemas', dropSchemas(String(env.DATABASE_URL), schemas));
+    await gatewayRedis?.quit();
     await redis?.quit();
+    await redisUsers.close();
   });
   try {
     // allSettled, not all: a stop must not run while a sibling is still starting (it would leak).
@@ -166,6 +192,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
             const running = await startService(DEFINITIONS[name], {
               ...env,
               ...internalKeysFor(name),
+              AMQP_URL: serviceAmqpUrl(env, name),
+              REDIS_URL: processRedisUrl(env, name),
               DB_SCHEMA: schema,
               PORT: String(port),
               ...opts.serviceEnv?.[name],
@@ -181,10 +209,11 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     const log = createLogger('gateway', String(env.LOG_LEVEL), env.LOG_FILE);
-    const gatewayConfig = loadGatewayConfig({ ...env, ...internalKeysFor('gateway'), PORT: '0' });
-    redis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
+    const gatewayConfig = loadGatewayConfig({ ...env, ...internalKeysFor('gateway'), REDIS_URL: processRedisUrl(env, 'gateway'), PORT: '0' });
+    redis = await connectRedis(String(env.REDIS_URL), log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
+    gatewayRedis = await connectRedis(gatewayConfig.REDIS_URL, log, { commandTimeoutMs: gatewayConfig.REDIS_COMMAND_TIMEOUT_MS });
     const gatewayMetrics = createGatewayMetrics();
-    const gateway = createServer(createGateway(gatewayConfig, redis, log, gatewayMetrics));
+    const gateway = createServer(createGateway(gatewayConfig, gatewayRedis, log, gatewayMetrics));
     // As the gateway's main.ts: the server outlives the client's idle keep-alive sockets, so a test
     // that pauses (an outage it stages) never reuses a socket the server is closing that instant.
     gateway.keepAliveTimeout = 65_000;
@@ -214,6 +243,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     services,
     replicas,
     redis: redis!,
+    broker,
     stop,
   };
 }
@@ -330,11 +360,11 @@ export async function outboxEvents(stack: Stack, service: ServiceName, type: Eve
 }
 
 /**
- * Publishes an event as its producing service would, onto the stack's exchange; `id` replays an
- * envelope already sent (a redelivery).
+ * Publishes an event as its producing service would, with its broker user onto its exchange; `id`
+ * replays an envelope already sent (a redelivery).
  */
 export function publishEvent<T extends EventType>(stack: Stack, type: T, data: EventData<T>, id?: string): Promise<DomainEvent<T>> {
-  return publishOnExchange(String(stack.env.AMQP_URL), String(stack.env.EVENTS_EXCHANGE), type, data, id);
+  return publishOnExchange(stack.env, type, data, id);
 }
 export * from './simulators/aliyun-sms';
 export * from './simulators/aliyun-id-verify';

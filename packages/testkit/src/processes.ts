@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceName } from '@market/contracts';
 import { queueNames } from '@market/shared/events';
-import { dropBusObjects, dropSchemas, internalKeysFor, uniqueName } from '@market/shared/testing';
+import { dropBusObjects, dropSchemas, internalKeysFor, processRedisUrl, serviceAmqpUrl, uniqueName } from '@market/shared/testing';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -61,7 +61,16 @@ export function serviceProcess(name: ServiceName, port: number, env: () => NodeJ
     schema,
     output: () => log,
     async start() {
-      const childEnv: NodeJS.ProcessEnv = { ...env(), ...internalKeysFor(name), DB_SCHEMA: schema, PORT: String(port), HOST: '127.0.0.1' };
+      const stackEnv = env();
+      const childEnv: NodeJS.ProcessEnv = {
+        ...stackEnv,
+        ...internalKeysFor(name),
+        AMQP_URL: serviceAmqpUrl(stackEnv, name),
+        REDIS_URL: processRedisUrl(stackEnv, name),
+        DB_SCHEMA: schema,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      };
       exchange = String(childEnv.EVENTS_EXCHANGE);
       const started = spawn(process.execPath, [path.join(root, `services/${name}/dist/main.js`)], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       started.stdout!.on('data', (chunk) => (log += chunk));

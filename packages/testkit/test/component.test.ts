@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'amqplib';
 import { getOrder, systemConfigValues } from '@market/contracts';
-import { asUser, ContractBreach, ContractViolations, directCaller, eventually, startComponent, type Component } from '@market/testkit';
+import { asUser, ContractBreach, ContractViolations, directCaller, eventually, publishRawAs, startComponent, type Component } from '@market/testkit';
 
 describe('a component test’s contract checks', () => {
   let orders: Component;
@@ -43,16 +42,8 @@ describe('a component test’s contract checks', () => {
   });
 
   it('holds every event on the exchange to the event contracts, whoever published it', async () => {
-    const connection = await connect(String(orders.env.AMQP_URL));
-    try {
-      const channel = await connection.createConfirmChannel();
-      const envelope = { id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', type: 'order.paid', version: 1, occurred_at: new Date().toISOString(), producer: 'orders', correlation_id: null, data: { order_id: 'x' } };
-      channel.publish(String(orders.env.EVENTS_EXCHANGE), 'order.paid', Buffer.from(JSON.stringify(envelope)));
-      await channel.waitForConfirms();
-      await channel.close();
-    } finally {
-      await connection.close();
-    }
+    const envelope = { id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', type: 'order.paid', version: 1, occurred_at: new Date().toISOString(), producer: 'orders', correlation_id: null, data: { order_id: 'x' } };
+    await publishRawAs(orders.env, 'orders', [{ routingKey: 'order.paid', content: Buffer.from(JSON.stringify(envelope)) }]);
     const found = await eventually(async () => violations(), (v) => v.length > 0);
     expect(found).toEqual([expect.stringContaining('an event off its contract (routing key order.paid)')]);
   });

@@ -1,6 +1,6 @@
 import { connect, type ChannelModel } from 'amqplib';
 import { SYSTEM_CONFIG_DEFAULTS, type ServiceName } from '@market/contracts';
-import { parseEvent } from '@market/shared/events';
+import { parseEvent, producerExchange } from '@market/shared/events';
 import { assertionFor } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
@@ -69,7 +69,7 @@ describe('back office: configs, audit log, dashboard, internal routes', () => {
     it('changes a value, publishes system_config.changed, records an audit entry, and serves it internally', async () => {
       const channel = await amqp.createChannel();
       const { queue } = await channel.assertQueue('', { exclusive: true });
-      await channel.bindQueue(queue, String(stack.env.EVENTS_EXCHANGE), 'system_config.changed');
+      await channel.bindQueue(queue, producerExchange(String(stack.env.EVENTS_EXCHANGE), 'admin'), 'system_config.changed');
       const received: any[] = [];
       await channel.consume(queue, (msg) => msg && received.push(JSON.parse(msg.content.toString())), { noAck: true });
 

@@ -1,9 +1,8 @@
-import { connect } from 'amqplib';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, eventProducers, orderEscrow } from '@market/contracts';
 import { buildEvent } from '@market/shared/events';
-import { eventually, internalClientAs, startStack, type Stack } from '@market/testkit';
+import { eventually, internalClientAs, publishRawAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { breakdown, newUser, orderData, recharge, type Caller } from './support';
 
@@ -33,14 +32,13 @@ describe('a settlement burst beside concurrent pays', () => {
   }
 
   async function publishCompletions(orders: Array<{ id: string; renter: Caller; owner: Caller; rent: number; deposit: number }>) {
-    const connection = await connect(String(stack.env.AMQP_URL));
-    const channel = await connection.createConfirmChannel();
-    for (const order of orders) {
-      const event = buildEvent('order.completed', { ...orderData(order, 'completed'), ...breakdown(1_000, 800, 200) }, eventProducers['order.completed'][0]!, null);
-      channel.publish(String(stack.env.EVENTS_EXCHANGE), event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, type: event.type });
-    }
-    await channel.waitForConfirms();
-    await connection.close();
+    const producer = eventProducers['order.completed'][0]!;
+    const events = orders.map((order) => buildEvent('order.completed', { ...orderData(order, 'completed'), ...breakdown(1_000, 800, 200) }, producer, null));
+    await publishRawAs(
+      stack.env,
+      producer,
+      events.map((event) => ({ routingKey: event.type, content: Buffer.from(JSON.stringify(event)), options: { messageId: event.id, type: event.type } })),
+    );
   }
 
   const held = async () => {

@@ -4,7 +4,7 @@ import { connect } from 'amqplib';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, eventProducers } from '@market/contracts';
-import { api, eventually, internalClientAs, newAdmin, outboxEvents, publishEvent, startStack, type Stack } from '@market/testkit';
+import { api, eventually, internalClientAs, newAdmin, outboxEvents, publishEvent, publishRawAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { breakdown, newUser, orderData, recharge, tcpProxy } from './support';
 
@@ -164,13 +164,10 @@ describe('settlement through a database outage', () => {
 
   it('parks at once what can never succeed: an event failing its schema, and a completion of an order the wallet never charged', async () => {
     expect(await dlqCount()).toBe(0);
-    const connection = await connect(String(stack.env.AMQP_URL));
-    const channel = await connection.createConfirmChannel();
     const unreadableId = uuidv7();
-    const broken = { id: unreadableId, type: 'order.completed', version: 1, occurred_at: new Date().toISOString(), producer: eventProducers['order.completed'][0], data: { order_id: 'x', amount: -5 } };
-    channel.publish(String(stack.env.EVENTS_EXCHANGE), 'order.completed', Buffer.from(JSON.stringify(broken)), { persistent: true, messageId: unreadableId });
-    await channel.waitForConfirms();
-    await connection.close();
+    const producer = eventProducers['order.completed'][0]!;
+    const broken = { id: unreadableId, type: 'order.completed', version: 1, occurred_at: new Date().toISOString(), producer, data: { order_id: 'x', amount: -5 } };
+    await publishRawAs(stack.env, producer, [{ routingKey: 'order.completed', content: Buffer.from(JSON.stringify(broken)), options: { messageId: unreadableId } }]);
     const stranger = { id: uuidv7(), renter: newUser(), owner: newUser(), rent: 1_000, deposit: 0 };
     const unknown = await publishEvent(stack, 'order.completed', { ...orderData(stranger, 'completed'), ...breakdown(1_000, 1_000, 0) });
 

@@ -1,13 +1,23 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type RecoveringChannelModel } from 'amqplib';
 import type { Logger } from 'pino';
-import { declareTopology } from './topology';
+import type { EventType } from '@market/contracts';
+import { brokerUserOf } from './broker-users';
+import { checkServiceTopology, declareConsumerQueues, declareTopology, queueNames } from './topology';
 
 export interface BusOptions {
   /** shows in the broker's connection list, so an operator can tell which process holds which connection */
   name?: string;
   /** longest wait for a channel; a disconnected bus refuses at once */
   channelTimeoutMs?: number;
+  /**
+   * the service this connection is: a service user may declare nothing (ADR 0054), so when the
+   * broker refuses the topology the bus checks that the service's own part exists instead
+   */
+  service?: string;
 }
+
+/** Whether this connection declares the topology, or only checks the part its service uses. */
+type TopologyRole = { declares: boolean };
 
 /** The broker cannot be reached now; the caller retries later, nothing is lost. */
 export class BrokerUnavailable extends Error {
@@ -60,14 +70,19 @@ export class Bus {
   private connected = false;
   private closed = false;
   readonly channelTimeoutMs: number;
+  /** the broker user this connection logs in as: what the broker checks every message's `user_id` against */
+  readonly user: string;
 
   private constructor(
     readonly connection: RecoveringChannelModel,
     readonly exchange: string,
     private readonly log: Logger,
     options: BusOptions,
+    url: string,
+    private readonly role: TopologyRole,
   ) {
     this.channelTimeoutMs = options.channelTimeoutMs ?? 5000;
+    this.user = brokerUserOf(url);
     connection.on('connect', () => {
       this.connected = true;
       this.log.info('amqp connection recovered');
@@ -87,22 +102,24 @@ export class Bus {
 
   static async connect(url: string, exchange: string, log: Logger, options: BusOptions | string = {}): Promise<Bus> {
     const opts: BusOptions = typeof options === 'string' ? { name: options } : options;
+    const role: TopologyRole = { declares: true };
     const connection = await connect(url, {
       recovery: {
         initialDelay: 200,
         maxDelay: 5000,
         initialMaxRetries: 20,
         waitForConnect: false,
-        setup: (model: ChannelModel) => declareTopologyOn(model, exchange, log),
+        setup: (model: ChannelModel) => declareTopologyOn(model, exchange, log, opts.service, role),
       },
       ...(opts.name ? { clientProperties: { connection_name: opts.name } } : {}),
     });
     // A topology the broker refuses (an exchange declared before it had an alternate exchange)
     // will not heal by retrying: fail the start at once, saying what to run.
     let refused: Error | null = null;
+    // Nor will a topology that is missing where the service user may only check it.
     const onFailed = (err: Error & { code?: number }) => {
-      if (err.code !== 406) return;
-      refused = new Error(`the broker refused the event topology (${err.message}); run scripts/provision-broker.mjs (ADR 0011)`);
+      if (err.code !== 406 && err.code !== 404 && err.code !== 403) return;
+      refused = new Error(`the broker refused the event topology (${err.message}); run scripts/provision-broker.mjs (ADR 0011, 0054)`);
       void closeQuietly(connection);
     };
     connection.on('connect-failed', onFailed);
@@ -113,7 +130,7 @@ export class Bus {
     } finally {
       connection.off('connect-failed', onFailed);
     }
-    const bus = new Bus(connection, exchange, log, opts);
+    const bus = new Bus(connection, exchange, log, opts, url, role);
     bus.connected = true;
     return bus;
   }
@@ -129,6 +146,15 @@ export class Bus {
 
   private runListener(listener: () => Promise<void>) {
     listener().catch((err) => this.log.error({ err: { message: (err as Error).message } }, 'amqp reconnect setup failed'));
+  }
+
+  /**
+   * Makes sure a consumer's queues are there on `channel` before it consumes: declared again (the
+   * broker cancels a consumer whose queue was deleted) where this connection may, checked otherwise.
+   */
+  async ensureConsumerQueues(channel: Channel, service: string, types: readonly EventType[]) {
+    if (this.role.declares) await declareConsumerQueues(channel, this.exchange, service, types);
+    else for (const queue of Object.values(queueNames(service, this.exchange))) await channel.checkQueue(queue);
   }
 
   async confirmChannel(): Promise<ConfirmChannel> {
@@ -155,14 +181,36 @@ export class Bus {
   }
 }
 
-async function declareTopologyOn(model: ChannelModel, exchange: string, log: Logger) {
+/**
+ * Declares the whole topology when the connection's user may (development's shared user, an
+ * operator); a service user may not (ADR 0054): the broker refuses with 403, and then the service's
+ * own exchange, queues and plumbing, which the provisioning declared, must exist.
+ */
+async function declareTopologyOn(model: ChannelModel, exchange: string, log: Logger, service: string | undefined, role: TopologyRole) {
   const channel = await model.createChannel();
   channel.on('error', () => undefined);
   try {
     await declareTopology(channel, exchange);
     await channel.close();
+    role.declares = true;
   } catch (err) {
-    log.error({ err: { message: (err as Error).message } }, 'declaring the event topology failed');
+    if ((err as { code?: number }).code !== 403 || !service) {
+      log.error({ err: { message: (err as Error).message } }, 'declaring the event topology failed');
+      throw err;
+    }
+    await checkOwnTopology(model, exchange, log, service);
+    role.declares = false;
+  }
+}
+
+async function checkOwnTopology(model: ChannelModel, exchange: string, log: Logger, service: string) {
+  const channel = await model.createChannel();
+  channel.on('error', () => undefined);
+  try {
+    await checkServiceTopology(channel, exchange, service);
+    await channel.close();
+  } catch (err) {
+    log.error({ err: { message: (err as Error).message } }, 'the event topology of this service is missing; provision the broker');
     throw err;
   }
 }

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { eventDataSchemas, type EventData, type EventType } from '@market/contracts';
 import { currentTraceparent } from '../tracing';
 
-/** docs/rules.md §8: every message on `marketplace.events` is this envelope, routing key = `type`. */
+/** Every event message is this envelope (docs/rules.md §8), on its producer's own exchange with routing key = `type` (ADR 0011, 0054). */
 export const EventEnvelope = z.object({
   id: z.string().uuid(),
   type: z.string(),

@@ -8,7 +8,9 @@ import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
 import type { EventWriter } from './outbox';
 import { decideRetry, type RetryPolicy } from './retry-policy';
-import { declareConsumerQueues, queueNames } from './topology';
+import { BrokerUsers } from './broker-users';
+import { plumbingExchange, producerExchange, queueNames } from './topology';
+import { alertUntrusted } from './untrusted-events';
 import { clearWaiting, recordParked, recordWaiting, type EarlierFailures, type ParkedEvent } from './waiting-events';
 
 /**
@@ -67,8 +69,8 @@ export interface InboxConsumerOptions {
  * failure is parked in the dead-letter queue at once for an operator (`npm run dlq`); a transient
  * one is retried through a TTL queue with capped growing delay, after `maxAttempts` parked unless
  * the event moves money, which is retried until it succeeds and kept visible in `waiting_events`.
- * An unreadable event, or one whose envelope names a producer that does not own its type, is
- * parked at once (ADR 0011).
+ * An unreadable event is parked at once (ADR 0011); so is an event the broker did not vouch for as
+ * its contract producer's (ADR 0054), with an `ops.alert`, nothing of it applied.
  *
  * A channel that closes (broker restart, channel error) while handlers run leaves their messages
  * unacked: the broker redelivers them and the inbox makes that harmless. The consumer opens a new
@@ -82,6 +84,7 @@ export class InboxConsumer {
   private stopped = false;
   private inFlight = new Set<Promise<void>>();
   readonly queues: ReturnType<typeof queueNames>;
+  private readonly users: BrokerUsers;
   /**
    * The money events this process is retrying now, as `waiting_events` has them: readable while
    * the database is what is down (a metrics exporter, a test).
@@ -90,6 +93,7 @@ export class InboxConsumer {
 
   constructor(private readonly opts: InboxConsumerOptions) {
     this.queues = queueNames(opts.service, opts.bus.exchange);
+    this.users = new BrokerUsers(opts.bus.user, opts.service);
   }
 
   get eventTypes(): EventType[] {
@@ -162,7 +166,7 @@ export class InboxConsumer {
       this.resubscribeSoon();
     });
     try {
-      await declareConsumerQueues(channel, this.opts.bus.exchange, this.opts.service, this.eventTypes);
+      await this.opts.bus.ensureConsumerQueues(channel, this.opts.service, this.eventTypes);
       await channel.prefetch(this.opts.prefetch ?? 4);
       const { consumerTag } = await channel.consume(this.queues.main, (msg) => {
         // The broker cancels the consumer when its queue is deleted: a new channel re-declares it.
@@ -208,9 +212,12 @@ export class InboxConsumer {
     }
     const distrust = this.distrust(event, msg);
     if (distrust) {
-      this.opts.log.error({ event_id: event.id, type: event.type, producer: event.producer, reason: distrust }, 'untrusted event parked in DLQ');
-      if (this.mayMoveMoney([event.type, msg.fields.routingKey])) await this.noteParked(event, distrust);
+      this.opts.log.error(
+        { event_id: event.id, type: event.type, producer: event.producer, broker_user: this.senderOf(msg) ?? null, reason: distrust },
+        'untrusted event parked in DLQ',
+      );
       await this.park(channel, msg, distrust);
+      await this.alertUntrusted(event, msg, distrust);
       return;
     }
     try {
@@ -223,16 +230,57 @@ export class InboxConsumer {
   }
 
   /**
-   * Why an event cannot be trusted, if it cannot: only the owner of a type may publish it, and on
-   * the exchange the routing key (which the broker's topic permissions check) must be the type.
+   * The broker user that sent `msg`, as the broker vouched for it. A message comes in through a
+   * producer's exchange, where the broker has checked its `user_id` against the connection's user;
+   * or through the default exchange, which only the broker (dead-lettering from this consumer's
+   * retry queue) and an operator replaying the DLQ may write: those carry the user vouched for at
+   * the first delivery in `x-broker-user`, which this consumer wrote when it moved the message.
+   */
+  private senderOf(msg: ConsumeMessage): string | undefined {
+    const vouched = msg.fields.exchange === '' ? msg.properties.headers?.['x-broker-user'] : msg.properties.userId;
+    return typeof vouched === 'string' && vouched ? vouched : undefined;
+  }
+
+  /**
+   * Why an event cannot be trusted, if it cannot (ADR 0011, 0054): the broker must vouch for a
+   * sender that is the service the envelope names as producer, that service must own the type, the
+   * message must have come through that service's own exchange, under the type as routing key.
    */
   private distrust(event: DomainEvent, msg: ConsumeMessage): string | null {
+    const user = this.senderOf(msg);
+    if (!user) return `no broker user_id on ${event.type}: the broker vouches for no sender`;
+    const sender = this.users.serviceOf(user, event.producer);
+    if (!sender) return `broker user ${user} is no service's`;
+    if (sender !== event.producer) return `envelope names ${event.producer} but broker user ${user} is ${sender}`;
     const owners: readonly string[] = eventProducers[event.type];
-    if (!owners.includes(event.producer)) return `producer ${event.producer} does not own ${event.type}`;
-    if (msg.fields.exchange === this.opts.bus.exchange && msg.fields.routingKey !== event.type) {
-      return `routing key ${msg.fields.routingKey} is not the event type ${event.type}`;
+    if (!owners.includes(sender)) return `producer ${sender} does not own ${event.type}`;
+    if (msg.fields.exchange === '') return null;
+    if (msg.fields.exchange !== producerExchange(this.opts.bus.exchange, sender)) {
+      return `${event.type} from ${sender} came through ${msg.fields.exchange}, not ${sender}'s exchange`;
     }
+    if (msg.fields.routingKey !== event.type) return `routing key ${msg.fields.routingKey} is not the event type ${event.type}`;
     return null;
+  }
+
+  /** The sender the broker vouched for, kept on a message this consumer moves to its retry queue or DLQ. */
+  private vouchedHeader(msg: ConsumeMessage): Record<string, string> {
+    const user = this.senderOf(msg);
+    return user ? { 'x-broker-user': user } : {};
+  }
+
+  private async alertUntrusted(event: DomainEvent, msg: ConsumeMessage, reason: string) {
+    if (!this.opts.events) return;
+    try {
+      await alertUntrusted(this.opts.dataSource, this.opts.events, this.opts.service, {
+        event_id: event.id,
+        type: event.type,
+        producer: event.producer,
+        broker_user: this.senderOf(msg) ?? null,
+        reason,
+      });
+    } catch (err) {
+      this.opts.log.error({ event_id: event.id, err: { message: (err as Error).message } }, 'could not alert the back office of an untrusted event');
+    }
   }
 
   private get policy(): RetryPolicy {
@@ -258,10 +306,16 @@ export class InboxConsumer {
       this.waiting.set(event.id, { event_id: event.id, type: event.type, attempts, first_failed_at: firstFailedAt, last_error: reason.slice(0, 500) });
       await this.noteWaiting(event, attempts, new Date(firstFailedAt), reason, decision.alert);
     }
-    channel.sendToQueue(this.queues.retry, msg.content, {
+    channel.publish(plumbingExchange(this.opts.service, this.opts.bus.exchange), 'retry', msg.content, {
       ...this.copyProperties(msg),
       expiration: String(decision.delayMs),
-      headers: { ...msg.properties.headers, 'x-attempts': attempts, 'x-first-failed-at': firstFailedAt, 'x-last-error': reason.slice(0, 500) },
+      headers: {
+        ...msg.properties.headers,
+        ...this.vouchedHeader(msg),
+        'x-attempts': attempts,
+        'x-first-failed-at': firstFailedAt,
+        'x-last-error': reason.slice(0, 500),
+      },
     });
     await this.confirmed(channel);
     channel.ack(msg);
@@ -332,9 +386,11 @@ export class InboxConsumer {
     return withTimeout(channel.waitForConfirms(), this.confirmTimeoutMs, 'waiting for broker confirms');
   }
 
+  /** What a moved message keeps; its `user_id` becomes this consumer's, the only one the broker lets it send. */
   private copyProperties(msg: ConsumeMessage) {
     return {
       persistent: true,
+      userId: this.opts.bus.user,
       messageId: msg.properties.messageId,
       type: msg.properties.type,
       contentType: msg.properties.contentType,
@@ -342,10 +398,11 @@ export class InboxConsumer {
   }
 
   private async park(channel: ConfirmChannel, msg: ConsumeMessage, reason: string, attempts = 1) {
-    channel.sendToQueue(this.queues.dead, msg.content, {
+    channel.publish(plumbingExchange(this.opts.service, this.opts.bus.exchange), 'dead', msg.content, {
       ...this.copyProperties(msg),
       headers: {
         ...msg.properties.headers,
+        ...this.vouchedHeader(msg),
         'x-attempts': attempts,
         'x-last-error': reason.slice(0, 500),
         'x-original-routing-key': msg.fields.routingKey,

@@ -6,4 +6,7 @@ export * from './outbox';
 export * from './retry-policy';
 export * from './topology';
 export * from './waiting-events';
+export * from './broker-users';
+export * from './broker-permissions';
+export * from './untrusted-events';
 export * from './committed-events';

@@ -8,6 +8,7 @@ import type { ServiceName, EventData, EventType } from '@market/contracts';
 import { currentRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { buildEvent, type DomainEvent } from './envelope';
+import { producerExchange } from './topology';
 import { withTraceparent } from '../tracing';
 
 /** Outbox and inbox tables, created in every service's own schema by its first migration. */
@@ -213,7 +214,7 @@ export class OutboxRelay {
     await runner.connect();
     await runner.startTransaction();
     try {
-      const rows: Array<{ id: string; type: string; payload: { traceparent?: string } }> = await runner.query(
+      const rows: Array<{ id: string; type: string; payload: { producer: string; traceparent?: string } }> = await runner.query(
         `SELECT id, type, payload FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.opts.batchSize ?? 100],
       );
@@ -224,11 +225,13 @@ export class OutboxRelay {
       const ids = rows.map((r) => r.id);
       for (const id of ids) this.returned.delete(id);
       for (const row of rows) {
-        // published in the trace of the change that wrote the event (its envelope's traceparent)
+        // published in the trace of the change that wrote the event (its envelope's traceparent), on
+        // its producer's own exchange, stamped with the broker user the broker checks it against (ADR 0054)
         withTraceparent(row.payload.traceparent, () =>
-          channel.publish(this.opts.bus.exchange, row.type, Buffer.from(JSON.stringify(row.payload)), {
+          channel.publish(producerExchange(this.opts.bus.exchange, row.payload.producer), row.type, Buffer.from(JSON.stringify(row.payload)), {
             persistent: true,
             mandatory: true,
+            userId: this.opts.bus.user,
             messageId: row.id,
             type: row.type,
             contentType: 'application/json',

@@ -1,5 +1,5 @@
 import type { Channel } from 'amqplib';
-import { eventConsumers, type EventType, SERVICE_NAMES } from '@market/contracts';
+import { eventConsumers, eventProducers, type EventType, SERVICE_NAMES } from '@market/contracts';
 
 export const DEFAULT_EXCHANGE = 'marketplace.events';
 
@@ -16,12 +16,38 @@ export function queueNames(service: string, exchange: string = DEFAULT_EXCHANGE)
   return { main, retry: `${main}.retry`, dead: `${main}.dlq` };
 }
 
+/**
+ * The topic exchange one service publishes on, and nobody else may (ADR 0054): `exchange` names the
+ * environment, each service has its own exchange under it, bound into the queues of the services
+ * that consume its types.
+ */
+export function producerExchange(exchange: string, service: string): string {
+  return `${exchange}.${service}`;
+}
+
+/** Which service's exchange `name` is, if it is one of `exchange`'s. */
+export function serviceOfExchange(exchange: string, name: string): string | undefined {
+  return SERVICE_NAMES.find((service) => producerExchange(exchange, service) === name);
+}
+
+/**
+ * A consumer's own way into its retry queue and DLQ (direct, keys `retry` and `dead`): the default
+ * exchange would let whoever may write to it fill any queue, so no service may, and each writes only
+ * its own plumbing.
+ */
+export function plumbingExchange(service: string, exchange: string = DEFAULT_EXCHANGE): string {
+  return `${queueNames(service, exchange).main}.plumbing`;
+}
+
 /** The alternate exchange and its holding queue: what no service consumes lands there instead of vanishing. */
 export function unroutedNames(exchange: string) {
   return { exchange: `${exchange}.unrouted`, queue: `${exchange}.unrouted` };
 }
 
-/** Declares one consumer's queues (main, retry that dead-letters back into main, DLQ) and its bindings. */
+/**
+ * Declares one consumer's queues (main, retry that dead-letters back into main, DLQ), its plumbing
+ * exchange, and the bindings of its main queue from the exchange of every producer of its types.
+ */
 export async function declareConsumerQueues(channel: Channel, exchange: string, service: string, types: readonly EventType[]) {
   const { main, retry, dead } = queueNames(service, exchange);
   await channel.assertQueue(main, { durable: true });
@@ -30,24 +56,45 @@ export async function declareConsumerQueues(channel: Channel, exchange: string, 
     arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': main },
   });
   await channel.assertQueue(dead, { durable: true });
-  for (const type of types) await channel.bindQueue(main, exchange, type);
+  const plumbing = plumbingExchange(service, exchange);
+  await channel.assertExchange(plumbing, 'direct', { durable: true });
+  await channel.bindQueue(retry, plumbing, 'retry');
+  await channel.bindQueue(dead, plumbing, 'dead');
+  for (const type of types) {
+    for (const producer of eventProducers[type]) await channel.bindQueue(main, producerExchange(exchange, producer), type);
+  }
 }
 
 /**
- * The whole topology of one exchange, from the contracts: the topic exchange with its alternate
- * exchange and holding queue, and every consuming service's queues and bindings. Idempotent;
- * runs on every (re)connect before any channel is handed out, so no relay publishes into a
- * topology that does not exist yet.
+ * The whole topology of one exchange, from the contracts: one topic exchange per service with the
+ * common alternate exchange and its holding queue, and every consuming service's queues, plumbing
+ * and bindings. Idempotent. Declared by whoever provisions the broker (scripts/provision-broker.mjs,
+ * the testkit) and, where the connection's user may, by every process on every (re)connect before
+ * any channel is handed out, so no relay publishes into a topology that does not exist yet.
  */
 export async function declareTopology(channel: Channel, exchange: string) {
   const unrouted = unroutedNames(exchange);
   await channel.assertExchange(unrouted.exchange, 'fanout', { durable: true });
   await channel.assertQueue(unrouted.queue, { durable: true, arguments: { 'x-message-ttl': HOLDING_TTL_MS } });
   await channel.bindQueue(unrouted.queue, unrouted.exchange, '');
-  await channel.assertExchange(exchange, 'topic', { durable: true, alternateExchange: unrouted.exchange });
+  for (const service of SERVICE_NAMES) {
+    await channel.assertExchange(producerExchange(exchange, service), 'topic', { durable: true, alternateExchange: unrouted.exchange });
+  }
   for (const service of SERVICE_NAMES) {
     const types = eventConsumers[service];
     if (types.length > 0) await declareConsumerQueues(channel, exchange, service, types);
+  }
+}
+
+/**
+ * What a service user, who may declare nothing, checks exists before it starts (passive
+ * declarations need no permission): its exchange and, when it consumes, its queues and plumbing.
+ */
+export async function checkServiceTopology(channel: Channel, exchange: string, service: string) {
+  await channel.checkExchange(producerExchange(exchange, service));
+  if ((eventConsumers as Record<string, readonly EventType[]>)[service]?.length) {
+    for (const queue of Object.values(queueNames(service, exchange))) await channel.checkQueue(queue);
+    await channel.checkExchange(plumbingExchange(service, exchange));
   }
 }
 
@@ -56,5 +103,13 @@ export function topologyQueues(exchange: string): string[] {
   return [
     unroutedNames(exchange).queue,
     ...SERVICE_NAMES.filter((s) => eventConsumers[s].length > 0).flatMap((s) => Object.values(queueNames(s, exchange))),
+  ];
+}
+
+/** Every exchange the topology of `exchange` declares, besides the holding queue's. */
+export function topologyExchanges(exchange: string): string[] {
+  return [
+    ...SERVICE_NAMES.map((s) => producerExchange(exchange, s)),
+    ...SERVICE_NAMES.filter((s) => eventConsumers[s].length > 0).map((s) => plumbingExchange(s, exchange)),
   ];
 }

@@ -139,3 +139,4 @@ export async function connectRedis(url: string, log: Logger, opts: RedisOptions 
   await client.connect();
   return bounded(client, timeoutMs);
 }
+export * from './acl';

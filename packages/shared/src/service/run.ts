@@ -10,6 +10,7 @@ import { type EventType, type ServiceName, DEFAULT_PORTS, eventConsumers } from 
 import { createDataSource, DB_TIMEOUT_DEFAULTS, initializeDataSource } from '../db/data-source';
 import type { Db } from '../db/sql';
 import { Bus } from '../events/bus';
+import { BrokerUsers } from '../events/broker-users';
 import { CommittedEvents, type CommittedEventListener } from '../events/committed-events';
 import type { Metrics } from '../metrics/registry';
 import { instrumentHandlers, serviceMetrics } from './service-metrics';
@@ -165,7 +166,7 @@ export async function startService<S extends z.ZodRawShape>(
     await initializeDataSource(dataSource, schema);
     const redis = await connectRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
     closers.push(() => redis.quit());
-    const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}` });
+    const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}`, service: def.name });
     closers.push(() => bus.close());
     const committed = new CommittedEvents(dataSource);
     const observed = serviceMetrics(def.name, dataSource, bus, eventConsumers[def.name].length > 0);
@@ -210,6 +211,11 @@ export async function startService<S extends z.ZodRawShape>(
       jobs.push(periodicJob('purge expired idempotency keys', 10 * 60_000, () => idempotency.purgeExpired(), log));
     }
 
+    // Before anything is published or consumed: one broker user shared by every service is development's convenience: in production the broker
+    // must tell services apart, or any of them could pass for another (ADR 0054).
+    if (config.NODE_ENV === 'production' && new BrokerUsers(bus.user, def.name).shared) {
+      throw new Error(`${def.name} must connect to the broker as its own user (market_${def.name}), not ${bus.user} (ADR 0054)`);
+    }
     const relay = new OutboxRelay({
       dataSource,
       databaseUrl: config.DATABASE_URL,

@@ -6,7 +6,7 @@ import type { InternalCaller, ServiceName } from '@market/contracts';
 import { createAssertionVerifier, GATEWAY_ISSUER, signAssertion, type AssertionVerifier, type Identity } from '../auth/assertion';
 import { generateInternalKeySet, internalKeyEnv, parsePublicKeys, type GeneratedKeySet, type SigningKey } from '../auth/internal-keys';
 import { DEV_KEYRING } from '../crypto/secret-box';
-import { topologyQueues, unroutedNames } from '../events/topology';
+import { topologyExchanges, topologyQueues, unroutedNames } from '../events/topology';
 
 export interface Infra {
   DATABASE_URL: string;
@@ -120,7 +120,7 @@ export async function dropBusObjects(amqpUrl: string, exchange: string, queues: 
   try {
     const channel = await connection.createChannel();
     for (const queue of new Set([...queues, ...topologyQueues(exchange)])) await channel.deleteQueue(queue);
-    await channel.deleteExchange(exchange);
+    for (const name of topologyExchanges(exchange)) await channel.deleteExchange(name);
     await channel.deleteExchange(unroutedNames(exchange).exchange);
     await channel.close();
   } finally {
@@ -187,3 +187,5 @@ export function sealedInLegacyFormat(plaintext: string, keyring = DEV_KEYRING): 
   const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return ['v1', kid, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
 }
+export * from './broker';
+export * from './redis';

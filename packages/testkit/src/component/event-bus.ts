@@ -1,35 +1,55 @@
-import { connect, type Channel, type ChannelModel } from 'amqplib';
-import { eventProducers, type EventData, type EventType } from '@market/contracts';
-import { buildEvent, declareTopology, parseEvent, type DomainEvent } from '@market/shared/events';
+import { connect, type Channel, type ChannelModel, type Options } from 'amqplib';
+import { eventProducers, SERVICE_NAMES, type EventData, type EventType, type ServiceName } from '@market/contracts';
+import { brokerUserOf, buildEvent, declareTopology, parseEvent, producerExchange, type DomainEvent } from '@market/shared/events';
+import { serviceAmqpUrl } from '@market/shared/testing';
+
+/** A message as a test sends it: what no relay would send (an unreadable body), or a burst on one channel. */
+export interface RawMessage {
+  routingKey: string;
+  content: Buffer;
+  options?: Options.Publish;
+}
 
 /**
- * Publishes an event as its producing service would: the contract's envelope, data validated
- * against the event contract, onto `exchange` with the relay's message properties. `id` replays an
- * envelope already sent (a redelivery).
+ * Publishes `messages` as `service` would: logged in as its broker user, onto its own exchange,
+ * stamped with its user_id (ADR 0054), on one channel. `env` is the stack's or component's environment.
  */
-export async function publishOnExchange<T extends EventType>(
-  amqpUrl: string,
-  exchange: string,
-  type: T,
-  data: EventData<T>,
-  id?: string,
-): Promise<DomainEvent<T>> {
-  const connection = await connect(amqpUrl);
+export async function publishRawAs(env: NodeJS.ProcessEnv, service: ServiceName, messages: RawMessage[]) {
+  const url = serviceAmqpUrl(env, service);
+  const connection = await connect(url);
+  connection.on('error', () => undefined);
   try {
     const channel = await connection.createConfirmChannel();
-    const event = { ...buildEvent(type, data, eventProducers[type][0]!, null), ...(id ? { id } : {}) };
-    channel.publish(exchange, type, Buffer.from(JSON.stringify(event)), {
-      persistent: true,
-      messageId: event.id,
-      type,
-      contentType: 'application/json',
-    });
-    await channel.waitForConfirms();
+    // What the broker refused (ACCESS_REFUSED: a routing key the service does not own) closes the
+    // channel: that refusal, not "channel closed", is what the caller sees.
+    let refusal: Error | undefined;
+    channel.on('error', (err: Error) => (refusal = err));
+    try {
+      for (const { routingKey, content, options } of messages) {
+        channel.publish(producerExchange(String(env.EVENTS_EXCHANGE), service), routingKey, content, { persistent: true, userId: brokerUserOf(url), ...options });
+      }
+      await channel.waitForConfirms();
+    } catch (err) {
+      throw refusal ?? err;
+    }
     await channel.close();
-    return event;
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * Publishes an event as its producing service would: the contract's envelope, data validated
+ * against the event contract, with the producer's broker user onto its exchange and with the relay's
+ * message properties. `id` replays an envelope already sent (a redelivery).
+ */
+export async function publishOnExchange<T extends EventType>(env: NodeJS.ProcessEnv, type: T, data: EventData<T>, id?: string): Promise<DomainEvent<T>> {
+  const producer = eventProducers[type][0]!;
+  const event = { ...buildEvent(type, data, producer, null), ...(id ? { id } : {}) };
+  await publishRawAs(env, producer, [
+    { routingKey: type, content: Buffer.from(JSON.stringify(event)), options: { messageId: event.id, type, contentType: 'application/json' } },
+  ]);
+  return event;
 }
 
 /**
@@ -48,14 +68,14 @@ export class EventTap {
     readonly queue: string,
   ) {}
 
-  /** Declares the exchange's topology as the services do (so their declarations agree) and starts listening. */
+  /** Declares the exchange's topology as the services do (so their declarations agree) and listens to every service's exchange. */
   static async open(amqpUrl: string, exchange: string): Promise<EventTap> {
     const connection = await connect(amqpUrl);
     try {
       const channel = await connection.createChannel();
       await declareTopology(channel, exchange);
       const { queue } = await channel.assertQueue(`${exchange}.tap`, { exclusive: true, autoDelete: true });
-      await channel.bindQueue(queue, exchange, '#');
+      for (const service of SERVICE_NAMES) await channel.bindQueue(queue, producerExchange(exchange, service), '#');
       const tap = new EventTap(connection, channel, queue);
       await channel.consume(queue, (message) => message && tap.take(message.fields.routingKey, message.content), { noAck: true });
       return tap;

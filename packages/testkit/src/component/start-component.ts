@@ -2,7 +2,21 @@ import { eventConsumers, SERVICE_NAMES, type EventData, type EventType, type Int
 import type { DomainEvent } from '@market/shared/events';
 import { InternalClient } from '@market/shared/http';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor, dropBusObjects, dropSchemas, internalKeysFor, testEnv, uniqueName } from '@market/shared/testing';
+import {
+  assertionFor,
+  dropSchemas,
+  internalKeysFor,
+  processRedisUrl,
+  provisionTestBroker,
+  provisionTestRedis,
+  serviceAmqpUrl,
+  testBrokerEnv,
+  testEnv,
+  testRedisEnv,
+  uniqueName,
+  type TestBroker,
+  type TestRedisUsers,
+} from '@market/shared/testing';
 import { DEFINITIONS } from '../definitions';
 import { eventually } from '../eventually';
 import { closeOnTeardown } from '../leftovers';
@@ -69,17 +83,17 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
   let fakes: FakeNeighbours | undefined;
   let tap: EventTap | undefined;
   let service: RunningService<any> | undefined;
+  let broker: TestBroker | undefined;
+  let redisUsers: TestRedisUsers | undefined;
   let env: NodeJS.ProcessEnv = {};
   const collect = () => [...(fakes?.takeViolations() ?? []), ...(tap?.takeViolations() ?? [])];
   const stop = closeOnTeardown(async () => {
     await service?.stop();
     await fakes?.close();
     await tap?.close();
-    if (env.EVENTS_EXCHANGE) {
-      const queues = service ? Object.values(service.consumer.queues) : [];
-      await dropBusObjects(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), queues);
-      await dropSchemas(String(env.DATABASE_URL), [schema]);
-    }
+    await broker?.close();
+    await redisUsers?.close();
+    if (env.DATABASE_URL) await dropSchemas(String(env.DATABASE_URL), [schema]);
     // what no test verified still fails the file
     const left = collect();
     if (left.length > 0) throw new ContractViolations(left);
@@ -90,14 +104,26 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
       SERVICE_NAMES.filter((other) => other !== name),
     );
     for (const given of opts.answers ?? []) fakes.answer(given.contract as AnyInternalRoute, given.answer);
+    const base = await testEnv({ REDIS_KEY_PREFIX: `${uniqueName('c')}:`, SHUTDOWN_GRACE_MS: '0', INBOX_PREFETCH: '1', ...opts.env });
+    broker = await provisionTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
+    redisUsers = await provisionTestRedis(String(base.REDIS_URL), String(base.REDIS_KEY_PREFIX));
     env = {
-      ...(await testEnv({ REDIS_KEY_PREFIX: `${uniqueName('c')}:`, SHUTDOWN_GRACE_MS: '0', INBOX_PREFETCH: '1', ...opts.env })),
+      ...base,
+      ...testBrokerEnv(broker),
+      ...testRedisEnv(redisUsers),
       ...fakes.urls(),
       // nothing listens on port 1: a call to itself would fail loudly
       [`${name.toUpperCase()}_URL`]: 'http://127.0.0.1:1',
     };
     tap = await EventTap.open(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE));
-    service = await startService(DEFINITIONS[name], { ...env, ...internalKeysFor(name), DB_SCHEMA: schema, PORT: '0' });
+    service = await startService(DEFINITIONS[name], {
+      ...env,
+      ...internalKeysFor(name),
+      AMQP_URL: serviceAmqpUrl(env, name),
+      REDIS_URL: processRedisUrl(env, name),
+      DB_SCHEMA: schema,
+      PORT: '0',
+    });
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
@@ -125,7 +151,7 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
       if (!(eventConsumers[name] as readonly EventType[]).includes(type)) {
         throw new Error(`${name} does not consume ${type} (eventConsumers in contracts/events.ts): publishing it would prove nothing`);
       }
-      return publishOnExchange(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE), type, data, id);
+      return publishOnExchange(env, type, data, id);
     },
     published,
     awaitPublished: (type, accept, count = 1) =>
