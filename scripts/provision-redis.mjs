@@ -20,7 +20,8 @@ const require = createRequire(import.meta.url);
 const { REDIS_PROCESSES, redisAclRules, redisUserOf } = require('../packages/shared/dist/redis/index.js');
 
 const env = process.env;
-const production = env.NODE_ENV === 'production';
+// development only by name (ADR 0055): anything else needs real passwords
+const production = env.NODE_ENV !== 'development';
 const prefix = env.REDIS_KEY_PREFIX ?? '';
 const userPrefix = env.MARKET_REDIS_USER_PREFIX ?? 'market_';
 const passwords = passwordList(env.MARKET_REDIS_PASSWORDS);

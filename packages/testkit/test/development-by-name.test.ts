@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceName } from '@market/contracts';
 import { loadGatewayConfig } from '@market/gateway/config';
 import { startService } from '@market/shared/service';
-import { dropBusObjects, dropSchemas, internalKeysFor, testEnv, uniqueName } from '@market/shared/testing';
+import { dropBusObjects, dropSchemas, internalKeysFor, provisionTestBroker, serviceAmqpUrl, testBrokerEnv, testEnv, uniqueName } from '@market/shared/testing';
 import { DEFINITIONS } from '../src/definitions';
 
 /** The start of one service on `env` with its own signing key (its own schema, dropped afterwards): the error it refused with. */
 async function refusal(name: ServiceName, env: NodeJS.ProcessEnv): Promise<string> {
   const schema = uniqueName(`t_${name}_env`);
   try {
-    const running = await startService(DEFINITIONS[name], { ...env, ...internalKeysFor(name), DB_SCHEMA: schema }).catch((err: Error) => err);
+    const running = await startService(DEFINITIONS[name], { ...env, ...internalKeysFor(name), AMQP_URL: serviceAmqpUrl(env, name), DB_SCHEMA: schema }).catch((err: Error) => err);
     if (!(running instanceof Error)) {
       await running.stop();
       return `${name} started`;
@@ -79,7 +79,15 @@ describe.each([
 
   it('starts once each is configured as production wants it: strict captchas, an upload token', async () => {
     const env = await environment(mode, { ...realSecrets(), CAPTCHA_MODE: 'strict', OPEN_UPLOAD_TOKEN: randomBytes(24).toString('hex') });
-    expect(await refusal('admin', env)).toBe('admin started');
-    expect(await refusal('catalog', env)).toBe('catalog started');
+    // as in production, each service connects to the broker as its own user (ADR 0054), on a
+    // vhost of its own here since each start drops the topology it finds
+    for (const name of ['admin', 'catalog'] as const) {
+      const broker = await provisionTestBroker(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE));
+      try {
+        expect(await refusal(name, { ...env, ...testBrokerEnv(broker) })).toBe(`${name} started`);
+      } finally {
+        await broker.close();
+      }
+    }
   }, 120_000);
 });

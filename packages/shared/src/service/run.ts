@@ -213,7 +213,7 @@ export async function startService<S extends z.ZodRawShape>(
 
     // Before anything is published or consumed: one broker user shared by every service is development's convenience: in production the broker
     // must tell services apart, or any of them could pass for another (ADR 0054).
-    if (config.NODE_ENV === 'production' && new BrokerUsers(bus.user, def.name).shared) {
+    if (!inDevelopment(config) && new BrokerUsers(bus.user, def.name).shared) {
       throw new Error(`${def.name} must connect to the broker as its own user (market_${def.name}), not ${bus.user} (ADR 0054)`);
     }
     const relay = new OutboxRelay({
