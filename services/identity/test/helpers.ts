@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { EventType, ServiceName } from '@market/contracts';
 import { assertionFor } from '@market/shared/testing';
-import { api, mintToken, outboxEvents as outboxOf, startStack, type Stack } from '@market/testkit';
+import { api, mintToken, outboxEvents as outboxOf, startStack, type Component, type Stack } from '@market/testkit';
 
 export type Client = ReturnType<typeof api>;
 
@@ -48,9 +48,9 @@ export function newIp(): string {
 
 export const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
-/** Lets a test send a second code to a phone without waiting out the 60 s resend interval. */
-export async function forgetResendInterval(stack: Stack, phone: string) {
-  const { ctx } = stack.services.identity!;
+/** Lets a test send a second code to a phone without waiting out the 60 s resend interval (in a stack's identity or an identity component). */
+export async function forgetResendInterval(where: Stack | Component, phone: string) {
+  const { ctx } = 'service' in where ? where.service : where.services.identity!;
   await ctx.redis.del(ctx.redisKey(`identity:sms:resend:${phone}`));
 }
 
