@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { getMe, loginWithSms, sendSmsCode, type EventData, type EventType } from '@market/contracts';
-import type { Identity } from '@market/shared/auth';
+import { getMe } from '@market/contracts';
 import { asUser, startComponent, type Component } from '@market/testkit';
 import { forgetResendInterval, newIp, newPhone } from '../helpers';
+import { smsLogin } from './support';
 
 const logDir = mkdtempSync(path.join(tmpdir(), 'identity-log-'));
 const logFile = path.join(logDir, 'identity.log');
@@ -24,32 +24,7 @@ describe('identity alone: SMS login', () => {
     rmSync(logDir, { recursive: true, force: true });
   });
 
-  /** An anonymous caller at an address of its own, as the gateway asserts one. */
-  const at = (ip = newIp()): Identity => ({ kind: 'anonymous', ip });
-  const send = (body: unknown, ip?: string) => identity.call(sendSmsCode, { body, as: at(ip) });
-  const login = (body: unknown, ip?: string) => identity.call(loginWithSms, { body, as: at(ip) });
-
-  async function sendCode(phone: string, ip?: string): Promise<string> {
-    const res = await send({ phone }, ip);
-    if (res.status !== 200) throw new Error(`send failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.dev_code;
-  }
-
-  async function logIn(phone = newPhone(), ip = newIp()) {
-    const code = await sendCode(phone, ip);
-    const res = await login({ phone, code }, ip);
-    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as { access_token: string; refresh_token: string; user: { id: string } };
-  }
-
-  /** What identity wrote to its outbox with each change, oldest first. */
-  async function outboxEvents<T extends EventType>(type: T): Promise<Array<{ data: EventData<T> }>> {
-    const rows: Array<{ payload: { data: EventData<T> } }> = await identity.service.ctx.db.query(
-      `SELECT payload FROM outbox WHERE type = $1 ORDER BY created_at, id`,
-      [type],
-    );
-    return rows.map((r) => r.payload);
-  }
+  const { send, login, sendCode, logIn, outboxEvents } = smsLogin(() => identity);
 
   it('sends a 6-digit code (+86 accepted) that logs a new phone in once, registering the user', async () => {
     const phone = newPhone();
