@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { OPEN_UPLOAD_ACCOUNT_EXAMPLE } from '@market/contracts';
+import { ADMIN_PERMISSIONS, OPEN_UPLOAD_ACCOUNT_EXAMPLE } from '@market/contracts';
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
-import { eventually, login, loginToken, uniqueUsername, userToken, type Client } from './helpers';
+import { eventually, login, loginToken, newAdmin, uniqueUsername, userToken, type Client } from './helpers';
 
 const MAX_FAILURES = 3;
 
@@ -11,6 +11,9 @@ const newPassword = () => `pw-${randomBytes(10).toString('hex')}`;
 /**
  * Managing back-office admins through the gateway. Catalog and identity run too, because a
  * disabled admin must stop matching open uploads, which catalog asks the admin service about.
+ * The admin tokens the gateway checks on every request are here too: a logout or a disabling
+ * ends them at once, and a token of the other realm is refused. The captcha login and its lockouts,
+ * which the admin service decides alone, are in test/component/login.test.ts (ADR 0058).
  */
 describe('managing admins', () => {
   let stack: Stack;
@@ -246,6 +249,49 @@ describe('managing admins', () => {
     const text = JSON.stringify(entries);
     expect(text).not.toContain(target.password);
     expect(text).not.toContain(replacement);
+  });
+
+  it('logs in with captcha and password, shows the admin, and a logout kills the token on the next request', async () => {
+    const admin = await newAdmin(stack, { nickname: '客服小艾' });
+    const res = await login(client, admin.username, admin.password);
+    expect(res.status).toBe(200);
+    const token = res.body.access_token;
+
+    const me = await client.get('/api/admin/me', token);
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      id: admin.id,
+      username: admin.username,
+      nickname: '客服小艾',
+      status: 'active',
+      roles: ['super_admin'],
+      permissions: [...ADMIN_PERMISSIONS],
+      created_at: admin.created_at,
+    });
+
+    const out = await client.post('/api/admin/auth/logout', undefined, token);
+    expect(out.status).toBe(204);
+    const after = await client.get('/api/admin/me', token);
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('TOKEN_REVOKED');
+    const [session] = await stack.services.admin!.ctx.db.query(`SELECT revoked_at FROM admin_sessions WHERE admin_id = $1`, [admin.id]);
+    expect(session.revoked_at).not.toBeNull();
+  });
+
+  it('refuses the token of an admin disabled since it was issued with 403', async () => {
+    const admin = await newAdmin(stack);
+    const token = await loginToken(client, admin.username, admin.password);
+    await stack.services.admin!.ctx.db.query(`UPDATE admin_users SET status = 'disabled' WHERE id = $1`, [admin.id]);
+    expect((await client.get('/api/admin/me', token)).status).toBe(403);
+  });
+
+  it('refuses user tokens and missing tokens on admin routes, and an admin token on user routes', async () => {
+    for (const path of ['/api/admin/me', '/api/admin/system-configs', '/api/admin/audit-logs', '/api/admin/dashboard']) {
+      expect((await client.get(path, userToken())).status).toBe(401);
+      expect((await client.get(path)).status).toBe(401);
+    }
+    expect((await client.post('/api/admin/auth/logout', undefined, userToken())).status).toBe(401);
+    expect((await client.get('/api/me', root)).status).toBe(401);
   });
 
   it('documents the account endpoints and their rules in the OpenAPI document', async () => {
