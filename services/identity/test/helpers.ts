@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import type { EventType, ServiceName } from '@market/contracts';
-import { assertionFor } from '@market/shared/testing';
 import { api, mintToken, outboxEvents as outboxOf, startStack, type Component, type Stack } from '@market/testkit';
 
 export type Client = ReturnType<typeof api>;
@@ -70,13 +69,4 @@ export async function logIn(client: Client, phone = newPhone(), ip = newIp()) {
 /** Events the identity service wrote to its outbox (what the relay publishes), oldest first. */
 export function outboxEvents(stack: Stack, type: EventType) {
   return outboxOf(stack, 'identity', type);
-}
-
-export function internalClient(stack: Stack, caller: 'catalog' | 'admin' | 'orders' = 'catalog') {
-  const client = api(stack.services.identity!.url);
-  const headers = { 'x-internal-assertion': assertionFor({ kind: 'service', sub: caller, ip: null }) };
-  return {
-    get: (path: string) => client.get(path, undefined, headers),
-    post: (path: string, body: unknown) => client.post(path, body, undefined, headers),
-  };
 }
