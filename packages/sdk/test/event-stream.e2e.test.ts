@@ -74,6 +74,7 @@ describe('openEventStream', () => {
         onState: (s) => s === 'open' && opened.push(Date.now()),
       }),
     );
+    // a window of time is the subject: how often the readers reopen within it
     await new Promise((resolve) => setTimeout(resolve, 3000));
     for (const reader of readers) reader.close();
     // one stream per admin here: each opening ends the other's, which waits half a second to come back

@@ -45,6 +45,17 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     await producerDb.transaction((m) => writer().publish(m, 'user.registered', registered(userId)));
   }
 
+  /** Queues a marker event behind whatever is on the queue and waits for its effect: everything before it has been handled. */
+  async function handledSoFar() {
+    const marker = uniqueName('marker');
+    const event = buildEvent('user.registered', registered(marker), 'identity', null);
+    const channel = await rawConnection.createConfirmChannel();
+    channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id });
+    await channel.waitForConfirms();
+    await channel.close();
+    await until(async () => (await effectCount(marker)) === 1);
+  }
+
   function relay(afterPublish?: (ids: string[]) => Promise<void>) {
     return new OutboxRelay({
       dataSource: producerDb,
@@ -70,6 +81,8 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
       log,
       maxAttempts: 3,
       baseDelayMs: 20,
+      // one event at a time, in queue order: once a marker is handled, so is everything queued before it
+      prefetch: 1,
       handlers: {
         'user.registered': async (event, manager) => {
           await manager.query(`INSERT INTO effects (event_id, user_id) VALUES ($1, $2)`, [event.id, event.data.user_id]);
@@ -127,7 +140,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
       [userId],
     );
     expect(seen).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
+    await handledSoFar();
     expect(await effectCount(userId)).toBe(1);
   });
 
@@ -145,7 +158,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     await channel.waitForConfirms();
     await channel.close();
     await until(async () => (await effectCount(userId)) === 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await handledSoFar();
     expect(await effectCount(userId)).toBe(1);
   });
 
@@ -184,7 +197,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     const r = relay();
     await r.drain();
     await until(async () => failuresLeft === 0 && (await effectCount(userId)) === 1);
-    await new Promise((res) => setTimeout(res, 300));
+    await handledSoFar();
     expect(await effectCount(userId)).toBe(1);
   });
 

@@ -19,7 +19,11 @@ describe('draining a server', () => {
   afterEach(() => server?.closeAllConnections());
 
   it('ends soon after a request in flight at the start is answered, though its connection was kept alive', async () => {
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
     server = createServer((_req, res) => {
+      arrived();
+      // a slow answer is the subject: the drain must wait for it
       setTimeout(() => res.end('late'), 300);
     });
     // as the services: an idle keep-alive connection would otherwise be kept a minute
@@ -29,7 +33,7 @@ describe('draining a server', () => {
     const agent = new Agent({ keepAlive: true });
     try {
       const answered = get(port, agent);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await inFlight;
       const started = Date.now();
       const drained = drainServer(server, 0).then(() => Date.now() - started);
       expect(await answered).toBe(200);

@@ -63,6 +63,7 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
           const serial = executed;
           if (body.amount === 13) throw problems.conflict('unlucky amount');
           if (body.amount === 500) await new Promise((r) => setTimeout(r, 300));
+          // slower than the lease, on purpose: what the claim's renewal is tested against
           if (body.amount === SLOW) await new Promise((r) => setTimeout(r, 2.5 * LEASE_SECONDS * 1000));
           const held = heldRuns.shift();
           if (held) await held;
@@ -181,6 +182,7 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
     const key = uniqueName('k');
     const slow = post({ amount: SLOW }, key);
     await untilClaimed(key);
+    // the lease's length passing is the subject: the claim must outlive it while the request runs
     await new Promise((r) => setTimeout(r, 1.5 * LEASE_SECONDS * 1000));
     const meanwhile = await post({ amount: SLOW }, key);
     expect(meanwhile.status).toBe(409);

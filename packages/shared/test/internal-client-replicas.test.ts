@@ -74,6 +74,7 @@ describe('InternalClient over replicas', () => {
     await client.call(echo, { body: { n: 4 } });
     await client.call(echo, { body: { n: 5 } });
     expect(back.seen).toEqual([]);
+    // the eject time passing is the subject: only then does the replica get requests again
     await new Promise((resolve) => setTimeout(resolve, 450));
     await client.call(echo, { body: { n: 6 } });
     await client.call(echo, { body: { n: 7 } });

@@ -48,6 +48,7 @@ describe('ReadCache', () => {
     const load = async () => ++loads;
     expect((await cache.get('k', load)).value).toBe(1);
     expect((await cache.get('k', load)).value).toBe(1);
+    // the time to live running out is the subject
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect((await cache.get('k', load)).value).toBe(2);
   });

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { startStack } from '@market/testkit';
+import { eventually, startStack } from '@market/testkit';
 
 /** Sockets, servers and timers this process holds: what would keep jest alive after the file. */
 function liveHandles(): Record<string, number> {
@@ -25,8 +25,11 @@ describe('a stack whose start fails halfway', () => {
     // Catalog starts whole; wallet gets its database, broker, relay and consumer, then cannot listen.
     const failure = await startStack({ services: ['catalog', 'wallet'], serviceEnv: { wallet: { PORT: String(port) } } }).catch((err) => err);
     expect(failure).toMatchObject({ code: 'EADDRINUSE' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const after = liveHandles();
+    // sockets being closed leave the handle list a moment after their close resolved
+    const after = await eventually(
+      async () => liveHandles(),
+      (now) => Object.keys(now).every((kind) => now[kind]! <= (before[kind] ?? 0)),
+    ).catch(() => liveHandles());
     const grown = Object.keys(after).filter((kind) => after[kind]! > (before[kind] ?? 0));
     expect({ grown, before, after }).toEqual({ grown: [], before, after });
   });

@@ -65,6 +65,7 @@ describe('disabling the last active admins', () => {
       const [changed, ...logins] = await Promise.all([
         client.post('/api/admin/me/password', { current_password: old, new_password: replacement }, changer),
         ...captchas.map(async ({ captcha_id, dev_text }, i) => {
+          // the stagger is the subject: logins start at spread moments around the change's commit
           await new Promise((resolve) => setTimeout(resolve, i * 40));
           return client.post('/api/admin/auth/login', { username, password: old, captcha_id, captcha_code: dev_text });
         }),

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { OPEN_UPLOAD_ACCOUNT_EXAMPLE } from '@market/contracts';
+import { ADMIN_PERMISSIONS, OPEN_UPLOAD_ACCOUNT_EXAMPLE } from '@market/contracts';
 import { api, startStack, type Stack } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
-import { eventually, login, loginToken, uniqueUsername, userToken, type Client } from './helpers';
+import { eventually, login, loginToken, newAdmin, uniqueUsername, userToken, type Client } from './helpers';
 
 const MAX_FAILURES = 3;
 
@@ -11,6 +11,9 @@ const newPassword = () => `pw-${randomBytes(10).toString('hex')}`;
 /**
  * Managing back-office admins through the gateway. Catalog and identity run too, because a
  * disabled admin must stop matching open uploads, which catalog asks the admin service about.
+ * The admin tokens the gateway checks on every request are here too: a logout or a disabling
+ * ends them at once, and a token of the other realm is refused. The captcha login and its lockouts,
+ * which the admin service decides alone, are in test/component/login.test.ts (ADR 0058).
  */
 describe('managing admins', () => {
   let stack: Stack;
@@ -248,13 +251,111 @@ describe('managing admins', () => {
     expect(text).not.toContain(replacement);
   });
 
-  it('documents the account endpoints and their rules in the OpenAPI document', async () => {
-    const { body } = await client.get('/api/openapi.json');
-    expect(Object.keys(body.paths['/api/admin/admins']).sort()).toEqual(['get', 'post']);
-    expect(body.paths['/api/admin/admins']['post'].responses['409']).toBeDefined();
-    expect(body.paths['/api/admin/admins/{id}/disable'].post.description).toContain('LAST_ACTIVE_ADMIN');
-    expect(body.paths['/api/admin/admins/{id}/enable'].post).toBeDefined();
-    expect(body.paths['/api/admin/me/password'].post.description).toContain('other session');
-    expect(body.paths['/api/admin/auth/login'].post.description).toContain('whether an admin has it or not');
+  it('logs in with captcha and password, shows the admin, and a logout kills the token on the next request', async () => {
+    const admin = await newAdmin(stack, { nickname: '客服小艾' });
+    const res = await login(client, admin.username, admin.password);
+    expect(res.status).toBe(200);
+    const token = res.body.access_token;
+
+    const me = await client.get('/api/admin/me', token);
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      id: admin.id,
+      username: admin.username,
+      nickname: '客服小艾',
+      status: 'active',
+      roles: ['super_admin'],
+      permissions: [...ADMIN_PERMISSIONS],
+      created_at: admin.created_at,
+    });
+
+    const out = await client.post('/api/admin/auth/logout', undefined, token);
+    expect(out.status).toBe(204);
+    const after = await client.get('/api/admin/me', token);
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('TOKEN_REVOKED');
+    const [session] = await stack.services.admin!.ctx.db.query(`SELECT revoked_at FROM admin_sessions WHERE admin_id = $1`, [admin.id]);
+    expect(session.revoked_at).not.toBeNull();
+  });
+
+  it('refuses the token of an admin disabled since it was issued with 403', async () => {
+    const admin = await newAdmin(stack);
+    const token = await loginToken(client, admin.username, admin.password);
+    await stack.services.admin!.ctx.db.query(`UPDATE admin_users SET status = 'disabled' WHERE id = $1`, [admin.id]);
+    expect((await client.get('/api/admin/me', token)).status).toBe(403);
+  });
+
+  it('refuses user tokens and missing tokens on admin routes, and an admin token on user routes', async () => {
+    for (const path of ['/api/admin/me', '/api/admin/system-configs', '/api/admin/audit-logs', '/api/admin/dashboard']) {
+      expect((await client.get(path, userToken())).status).toBe(401);
+      expect((await client.get(path)).status).toBe(401);
+    }
+    expect((await client.post('/api/admin/auth/logout', undefined, userToken())).status).toBe(401);
+    expect((await client.get('/api/me', root)).status).toBe(401);
+  });
+
+  /** An admin who manages admins resets another admin's password (what admin-password-reset.e2e held, on this stack now). */
+  describe('resetting an admin’s password', () => {
+    let manager: { id: string; token: string };
+
+    beforeAll(async () => {
+      const made = await newAdmin(stack, { roles: ['super_admin'] });
+      manager = { id: made.id, token: await loginToken(client, made.username, made.password) };
+    });
+
+    it('sets the new password, ends every session of the admin at once and is audited without the password', async () => {
+      const target = await newAdmin(stack, { roles: ['reviewer'] });
+      const sessions = [await loginToken(client, target.username, target.password), await loginToken(client, target.username, target.password)];
+      for (const token of sessions) expect((await client.get('/api/admin/me', token)).status).toBe(200);
+
+      const password = newPassword();
+      const reset = await client.post(`/api/admin/admins/${target.id}/password`, { password }, manager.token);
+      expect(reset.status).toBe(204);
+
+      for (const token of sessions) expect((await client.get('/api/admin/me', token)).status).toBe(401);
+      expect((await login(client, target.username, target.password)).status).toBe(401);
+      expect(await loginToken(client, target.username, password)).toEqual(expect.any(String));
+      // The manager's own session is untouched.
+      expect((await client.get('/api/admin/me', manager.token)).status).toBe(200);
+
+      const entries = await eventually(
+        async () => (await client.get(`/api/admin/audit-logs?action=admin_user.reset_password&biz_type=admin_user`, manager.token)).body.items,
+        (items: Array<{ biz_id: string }>) => items.some((e) => e.biz_id === target.id),
+      );
+      const entry = entries.find((e: { biz_id: string }) => e.biz_id === target.id);
+      expect(entry).toMatchObject({ actor_id: manager.id, detail: { username: target.username, sessions_ended: 2 } });
+      expect(JSON.stringify(entry)).not.toContain(password);
+    });
+
+    it('refuses an admin without admins.manage, and anyone on their own account', async () => {
+      const target = await newAdmin(stack, { roles: ['reviewer'] });
+      const auditor = await newAdmin(stack, { roles: ['auditor'] });
+      const auditorToken = await loginToken(client, auditor.username, auditor.password);
+      const refused = await client.post(`/api/admin/admins/${target.id}/password`, { password: newPassword() }, auditorToken);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('FORBIDDEN');
+
+      const own = await client.post(`/api/admin/admins/${manager.id}/password`, { password: newPassword() }, manager.token);
+      expect(own.status).toBe(403);
+      expect(own.body).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringContaining('/api/admin/me/password') });
+      // Neither refusal changed a password.
+      expect(await loginToken(client, target.username, target.password)).toEqual(expect.any(String));
+    });
+
+    it('checks the password by the rules of creation, and answers 404 for no such admin', async () => {
+      const target = await newAdmin(stack, { roles: ['reviewer'] });
+      const tooShort = await client.post(`/api/admin/admins/${target.id}/password`, { password: 'short' }, manager.token);
+      expect(tooShort.status).toBe(400);
+      expect(tooShort.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [expect.objectContaining({ path: 'password', message: 'must be at least 12 characters' })] });
+      for (const body of [{}, { password: newPassword(), extra: 1 }, { password: 'x'.repeat(201) }]) {
+        expect((await client.post(`/api/admin/admins/${target.id}/password`, body, manager.token)).status).toBe(400);
+      }
+      expect(await loginToken(client, target.username, target.password)).toEqual(expect.any(String));
+
+      const missing = await client.post(`/api/admin/admins/0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b/password`, { password: newPassword() }, manager.token);
+      expect(missing.status).toBe(404);
+      // as every admin route by id: an id that cannot be one names no admin
+      expect((await client.post(`/api/admin/admins/not-an-id/password`, { password: newPassword() }, manager.token)).status).toBe(404);
+    });
   });
 });

@@ -22,6 +22,7 @@ const NO_ORDERS = Object.fromEntries(OrderStatus.options.map((s) => [s, 0]));
 /** "Today" figures are per UTC day: a test that straddles 00:00 UTC would compare two days. */
 async function clearOfUtcMidnight() {
   const msToMidnight = 86_400_000 - (Date.now() % 86_400_000);
+  // the clock is the subject: nothing in the system can signal that a day has turned
   if (msToMidnight < 90_000) await new Promise((resolve) => setTimeout(resolve, msToMidnight + 1000));
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AdminRole } from '@market/contracts';
-import { mintToken, type api, type Stack } from '@market/testkit';
+import { mintToken, type api, type Component, type Stack } from '@market/testkit';
 import { Argon2Passwords } from '../src/adapters/argon2-passwords';
 import { createAdmin } from '../src/application/create-admin';
 
@@ -14,11 +14,11 @@ export function uniqueUsername(prefix = 'adm') {
   return `${prefix}_${randomBytes(4).toString('hex')}`;
 }
 
-/** A new active admin, made by the same use case as `npm run admin:create`. */
-export async function newAdmin(stack: Stack, overrides: { username?: string; nickname?: string; roles?: AdminRole[] } = {}) {
+/** A new active admin, made by the same use case as `npm run admin:create`, in a stack's admin or an admin component. */
+export async function newAdmin(where: Stack | Component, overrides: { username?: string; nickname?: string; roles?: AdminRole[] } = {}) {
   const username = overrides.username ?? uniqueUsername();
   const password = `pw-${randomBytes(12).toString('hex')}`;
-  const ctx = stack.services.admin!.ctx;
+  const ctx = ('service' in where ? where.service : where.services.admin!).ctx;
   const admin = await createAdmin(
     { db: ctx.db, events: ctx.events, passwords: new Argon2Passwords() },
     { username, nickname: overrides.nickname ?? username, password, roles: overrides.roles ?? ['super_admin'] },

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { EventType, ServiceName } from '@market/contracts';
-import { assertionFor } from '@market/shared/testing';
-import { api, mintToken, outboxEvents as outboxOf, startStack, type Stack } from '@market/testkit';
+import { api, mintToken, outboxEvents as outboxOf, startStack, type Component, type Stack } from '@market/testkit';
 
 export type Client = ReturnType<typeof api>;
 
@@ -48,9 +47,9 @@ export function newIp(): string {
 
 export const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
-/** Lets a test send a second code to a phone without waiting out the 60 s resend interval. */
-export async function forgetResendInterval(stack: Stack, phone: string) {
-  const { ctx } = stack.services.identity!;
+/** Lets a test send a second code to a phone without waiting out the 60 s resend interval (in a stack's identity or an identity component). */
+export async function forgetResendInterval(where: Stack | Component, phone: string) {
+  const { ctx } = 'service' in where ? where.service : where.services.identity!;
   await ctx.redis.del(ctx.redisKey(`identity:sms:resend:${phone}`));
 }
 
@@ -70,16 +69,4 @@ export async function logIn(client: Client, phone = newPhone(), ip = newIp()) {
 /** Events the identity service wrote to its outbox (what the relay publishes), oldest first. */
 export function outboxEvents(stack: Stack, type: EventType) {
   return outboxOf(stack, 'identity', type);
-}
-
-export function internalClient(stack: Stack, caller: 'catalog' | 'admin' | 'orders' = 'catalog') {
-  const client = api(stack.services.identity!.url);
-  // an assertion is made for one method and path (ADR 0053)
-  const headers = async (method: string, path: string) => ({
-    'x-internal-assertion': await assertionFor({ kind: 'service', sub: caller, ip: null }, { service: 'identity', method, path: path.split('?')[0]! }),
-  });
-  return {
-    get: async (path: string) => client.get(path, undefined, await headers('GET', path)),
-    post: async (path: string, body: unknown) => client.post(path, body, undefined, await headers('POST', path)),
-  };
 }

@@ -1,14 +1,21 @@
-import { api, type Stack } from '@market/testkit';
+import { api, newAdmin, type Caller, type Stack } from '@market/testkit';
 import { purgeExpiredRefreshTokens } from '../src/persistence/session-repository';
 import { adminToken, forgetResendInterval, foreignUserToken, logIn, newPhone, outboxEvents, startIdentityStack, type Client } from './helpers';
 
+/**
+ * The sessions a user's tokens carry, which the gateway checks on every request: rotation and reuse of
+ * refresh tokens, logout, and a freeze by the back office (the admin service runs for its real
+ * sessions). What identity decides alone is in test/component/ (ADR 0058).
+ */
 describe('sessions: refresh rotation, reuse and logout', () => {
   let stack: Stack;
   let client: Client;
+  let backOffice: Caller;
 
   beforeAll(async () => {
-    stack = await startIdentityStack();
+    stack = await startIdentityStack({}, {}, ['identity', 'admin']);
     client = api(stack.url);
+    backOffice = await newAdmin(stack, ['customer_service']);
   });
   afterAll(() => stack.stop());
 
@@ -125,5 +132,36 @@ describe('sessions: refresh rotation, reuse and logout', () => {
     expect(n).toBe(0);
     expect((await refresh(stale.refresh_token)).status).toBe(401);
     expect((await refresh(live.refresh_token)).status).toBe(200);
+  });
+
+  describe('a freeze by the back office', () => {
+    const freeze = (id: string) => client.post(`/api/admin/users/${id}/freeze`, { reason: 'chargeback abuse' }, backOffice.token);
+
+    it('stops every token of the user on the next request', async () => {
+      const session = await logIn(client);
+      expect((await client.get('/api/me', session.access_token)).status).toBe(200);
+      expect((await freeze(session.user.id)).status).toBe(200);
+      const me = await client.get('/api/me', session.access_token);
+      expect([me.status, me.body.code]).toEqual([403, 'USER_FROZEN']);
+    });
+
+    it('leaves the tokens from before dead after an unfreeze, while a new login works', async () => {
+      const phone = newPhone();
+      const before = await logIn(client, phone);
+      await freeze(before.user.id);
+      expect((await client.post(`/api/admin/users/${before.user.id}/unfreeze`, {}, backOffice.token)).status).toBe(200);
+      const old = await client.get('/api/me', before.access_token);
+      expect([old.status, old.body.code]).toEqual([401, 'TOKEN_REVOKED']);
+      expect((await refresh(before.refresh_token)).body.code).toBe('TOKEN_REVOKED');
+      await forgetResendInterval(stack, phone);
+      const after = await logIn(client, phone);
+      expect((await client.get('/api/me', after.access_token)).body).toMatchObject({ id: before.user.id, frozen: false });
+    });
+
+    it('is refused to user tokens and to no token', async () => {
+      const { access_token, user } = await logIn(client);
+      expect((await client.get('/api/admin/users')).status).toBe(401);
+      expect((await client.post(`/api/admin/users/${user.id}/freeze`, { reason: 'self' }, access_token)).status).toBe(401);
+    });
   });
 });

@@ -189,6 +189,26 @@ describe('the back office’s live stream', () => {
     expect(stream.status).toBe(200);
     await stream.untilEnded(4000);
   });
+
+  // On this stack because it has the real catalog: the one notification flow that crosses services
+  // (how notify builds and serves notifications alone is in test/component/notifications.test.ts).
+  it('tells the owner when the back office approves their listing in the real catalog', async () => {
+    const owner = newUser();
+    const { token: adminToken } = await newAdmin(stack, ['reviewer']);
+    const created = await client.post(
+      '/api/listings',
+      { title: '和平精英 战神', game: '和平精英', hourly_price: 600, min_hours: 1, max_hours: 12, deposit: 3000 },
+      owner.token,
+    );
+    expect(created.status).toBe(201);
+    expect((await client.post(`/api/listings/${created.body.id}/submit-review`, {}, owner.token)).status).toBe(200);
+    expect((await client.post(`/api/admin/listings/${created.body.id}/approve`, {}, adminToken)).status).toBe(200);
+    const { body } = await eventually(
+      () => client.get('/api/notifications', owner.token),
+      (res) => res.status === 200 && res.body.items.length === 1,
+    );
+    expect(body.items[0]).toMatchObject({ kind: 'listing.approved', biz_type: 'listing', biz_id: created.body.id, body: '「和平精英 战神」已通过审核并上架。' });
+  });
 });
 
 describe('the back office’s live stream and the admin’s roles', () => {

@@ -61,10 +61,14 @@ describe('live streams end with their session', () => {
   it('ends at once when a rotated refresh token is reused', async () => {
     const user = await logIn();
     const stream = await open(user.access);
+    const later = await logIn();
+    const marker = await open(later.access);
     const rotated = await client.post('/api/auth/refresh', { refresh_token: user.refresh });
     expect(rotated.status).toBe(200);
-    // The refresh does not end the session; its reuse does.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The refresh does not end the session; its reuse does. A later logout's stream ending shows the
+    // revocation channel has carried whatever the refresh sent before it.
+    expect((await client.post('/api/auth/logout', { refresh_token: later.refresh }, later.access)).status).toBe(204);
+    expect(await endsPromptly(marker)).toBeLessThan(PROMPTLY_MS);
     expect(stream.ended).toBe(false);
     expect((await client.post('/api/auth/refresh', { refresh_token: user.refresh })).status).toBe(401);
     expect(await endsPromptly(stream)).toBeLessThan(PROMPTLY_MS);

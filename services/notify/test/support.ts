@@ -13,7 +13,7 @@ export function eventHandled(stack: Stack, eventId: string) {
 }
 
 /** An order between two users as orders describes it in its events. */
-export function orderSnapshot(renter: Caller, owner: Caller, overrides: Partial<EventData<'order.paid'>> = {}): EventData<'order.paid'> {
+export function orderSnapshot(renter: Pick<Caller, 'id'>, owner: Pick<Caller, 'id'>, overrides: Partial<EventData<'order.paid'>> = {}): EventData<'order.paid'> {
   return {
     order_id: uuidv7(),
     listing_id: uuidv7(),

@@ -28,7 +28,7 @@ export const anonymous: Identity = { kind: 'anonymous', ip: '127.0.0.1' };
 export interface DirectCall {
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean>;
-  /** sent as JSON; a string goes out as it is */
+  /** sent as JSON; a string goes out as it is, and so does a FormData (multipart, its boundary set by fetch) */
   body?: unknown;
   /** who the gateway would say is calling (default: an anonymous caller) */
   as?: Identity;
@@ -39,6 +39,8 @@ export interface DirectAnswer<T = any> {
   status: number;
   headers: Headers;
   body: T;
+  /** the body as sent, for answers that are not text (a stored file) */
+  bytes: Buffer;
 }
 
 function pathOf(route: AnyRoute, params: Record<string, string> = {}): string {
@@ -62,20 +64,22 @@ export function directCaller(baseUrl: string) {
       : '';
     const hasBody = input.body !== undefined || route.method === 'post' || route.method === 'put';
     const body = input.body === undefined ? (hasBody ? {} : undefined) : input.body;
+    const multipart = body instanceof FormData;
     const path = pathOf(route, input.params);
     const method = route.method.toUpperCase();
     const response = await fetch(baseUrl + path + query, {
       method,
       headers: {
         [ASSERTION_HEADER]: await assertionFor(input.as ?? anonymous, { service: route.service, method, path }),
-        ...(hasBody ? { 'content-type': 'application/json' } : {}),
+        ...(hasBody && !multipart ? { 'content-type': 'application/json' } : {}),
         ...input.headers,
       },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === 'string' || multipart ? body : JSON.stringify(body),
     });
+    const bytes = Buffer.from(await response.clone().arrayBuffer());
     const parsed = await readBody(response);
     check(route, response.status, parsed);
-    return { status: response.status, headers: response.headers, body: parsed };
+    return { status: response.status, headers: response.headers, body: parsed, bytes };
   }
 
   /** `call`, expecting the route's success; answers with its typed body. */

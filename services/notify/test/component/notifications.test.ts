@@ -1,13 +1,34 @@
 import { v7 as uuidv7 } from 'uuid';
-import { eventConsumers, type EventData, type EventType } from '@market/contracts';
-import { api, eventually, newAdmin, publishEvent, startStack, type Stack } from '@market/testkit';
-import { eventHandled, newUser, orderSnapshot, type Caller } from './support';
+import {
+  eventConsumers,
+  listBackOfficeNotifications,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  streamNotifications,
+  type EventData,
+  type EventType,
+} from '@market/contracts';
+import type { UserIdentity } from '@market/shared/auth';
+import { anonymous, asAdmin, asUser, eventually, startComponent, type Component } from '@market/testkit';
+import { orderSnapshot } from '../support';
 
 const admin = uuidv7();
 
+/** A user as notify sees one: the id events address, and the caller the gateway would assert. */
+interface Party {
+  id: string;
+  as: UserIdentity;
+}
+
+function newParty(): Party {
+  const as = asUser();
+  return { id: as.sub, as };
+}
+
 interface Parties {
-  renter: Caller;
-  owner: Caller;
+  renter: Party;
+  owner: Party;
 }
 
 interface Case {
@@ -347,25 +368,28 @@ const CASES: Case[] = [
   },
 ];
 
-describe('notifications built from events', () => {
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
+describe('notify alone: notifications built from events, read and marked', () => {
+  let notify: Component;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['notify', 'catalog', 'admin'] });
-    client = api(stack.url);
+    notify = await startComponent('notify');
   });
-  afterAll(() => stack?.stop());
+  afterEach(() => notify.verify());
+  afterAll(() => notify?.stop());
 
-  const list = async (who: Caller, query = '') => {
-    const res = await client.get(`/api/notifications${query}`, who.token);
-    expect(res.status).toBe(200);
-    return res.body as { items: any[]; next_cursor: string | null; unread_count: number };
-  };
+  const db = () => notify.service.ctx.db;
 
+  const list = async (who: Party, query: Record<string, string | number | boolean> = {}) => notify.ok(listNotifications, { as: who.as, query });
+
+  const markRead = (id: string, who: Party, body: unknown = {}) => notify.call(markNotificationRead, { params: { id }, as: who.as, body });
+
+  /** Publishes the event as its producer would, and waits until notify has handled it (its inbox holds the id). */
   const publish = async <T extends EventType>(type: T, data: EventData<T>, id?: string) => {
-    const event = await publishEvent(stack, type, data, id);
-    await eventHandled(stack, event.id);
+    const event = await notify.publish(type, data, id);
+    await eventually(
+      () => db().query(`SELECT 1 FROM inbox WHERE event_id = $1`, [event.id]),
+      (rows: unknown[]) => rows.length === 1,
+    );
     return event;
   };
 
@@ -374,8 +398,8 @@ describe('notifications built from events', () => {
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s, and nobody else', async (_, c) => {
-    const parties = { renter: newUser(), owner: newUser() };
-    const stranger = newUser();
+    const parties = { renter: newParty(), owner: newParty() };
+    const stranger = newParty();
     const event = await publish(c.type, c.data(parties) as EventData<typeof c.type>);
     for (const role of ['renter', 'owner'] as const) {
       const { items, unread_count } = await list(parties[role]);
@@ -388,11 +412,11 @@ describe('notifications built from events', () => {
       expect(unread_count).toBe(1);
       const [n] = items;
       expect(n).toMatchObject({ user_id: parties[role].id, kind: c.type, title: expected.title, read: false, read_at: null });
-      if (expected.body) expect(n.body).toContain(expected.body);
-      if (c.without) expect(n.body).not.toContain(c.without);
-      if (expected.data) expect(n.data).toMatchObject(expected.data);
-      expect(Date.parse(n.created_at)).not.toBeNaN();
-      const stored = await stack.services.notify!.ctx.db.query(`SELECT event_id FROM notifications WHERE id = $1`, [n.id]);
+      if (expected.body) expect(n!.body).toContain(expected.body);
+      if (c.without) expect(n!.body).not.toContain(c.without);
+      if (expected.data) expect(n!.data).toMatchObject(expected.data);
+      expect(Date.parse(n!.created_at)).not.toBeNaN();
+      const stored = await db().query(`SELECT event_id FROM notifications WHERE id = $1`, [n!.id]);
       expect(stored[0].event_id).toBe(event.id);
     }
     expect((await list(stranger)).items).toEqual([]);
@@ -401,9 +425,8 @@ describe('notifications built from events', () => {
   it('keeps operator alerts for the back office: every admin reads them, users cannot', async () => {
     const alert = opsAlert();
     const event = await publish('ops.alert', alert);
-    const res = await client.get('/api/admin/notifications?limit=100', (await newAdmin(stack, ['finance'])).token);
-    expect(res.status).toBe(200);
-    const mine = res.body.items.filter((n: { biz_id: string }) => n.biz_id === alert.subject_id);
+    const page = await notify.ok(listBackOfficeNotifications, { as: asAdmin(), query: { limit: 100 } });
+    const mine = page.items.filter((n) => n.biz_id === alert.subject_id);
     expect(mine).toEqual([
       expect.objectContaining({
         user_id: 'back-office',
@@ -414,37 +437,30 @@ describe('notifications built from events', () => {
         data: { alert: 'EVENT_WAITING', severity: 'critical', service: 'wallet', subject_type: 'event', subject_id: alert.subject_id, attempts: 9, type: 'order.completed', retried: 'true', ratio: '0.5' },
       }),
     ]);
-    const stored = await stack.services.notify!.ctx.db.query(`SELECT event_id FROM notifications WHERE id = $1`, [mine[0].id]);
+    const stored = await db().query(`SELECT event_id FROM notifications WHERE id = $1`, [mine[0]!.id]);
     expect(stored[0].event_id).toBe(event.id);
-    expect((await client.get('/api/admin/notifications', newUser().token)).status).toBe(401);
-    expect((await client.get('/api/admin/notifications')).status).toBe(401);
+    expect((await notify.call(listBackOfficeNotifications, { as: asUser() })).status).toBe(401);
+    expect((await notify.call(listBackOfficeNotifications)).status).toBe(401);
   });
 
   it('links order notifications to the order and listing', async () => {
-    const parties = { renter: newUser(), owner: newUser() };
+    const parties = { renter: newParty(), owner: newParty() };
     const order = orderSnapshot(parties.renter, parties.owner);
     await publish('order.paid', order);
     const [n] = (await list(parties.owner)).items;
     expect(n).toMatchObject({ biz_type: 'order', biz_id: order.order_id, data: { order_id: order.order_id, listing_id: order.listing_id, role: 'owner' } });
   });
 
-  it('tells the owner when the back office approves their listing in the real catalog', async () => {
-    const owner = newUser();
-    const { token: adminToken } = await newAdmin(stack, ['reviewer']);
-    const created = await client.post(
-      '/api/listings',
-      { title: '和平精英 战神', game: '和平精英', hourly_price: 600, min_hours: 1, max_hours: 12, deposit: 3000 },
-      owner.token,
-    );
-    expect(created.status).toBe(201);
-    expect((await client.post(`/api/listings/${created.body.id}/submit-review`, {}, owner.token)).status).toBe(200);
-    expect((await client.post(`/api/admin/listings/${created.body.id}/approve`, {}, adminToken)).status).toBe(200);
-    const { items } = await eventually(() => list(owner), (page) => page.items.length === 1);
-    expect(items[0]).toMatchObject({ kind: 'listing.approved', biz_type: 'listing', biz_id: created.body.id, body: '「和平精英 战神」已通过审核并上架。' });
+  it('tells the owner of a listing the back office approved', async () => {
+    const parties = { renter: newParty(), owner: newParty() };
+    const approved = listing(parties, { title: '和平精英 战神', game: '和平精英' });
+    await publish('listing.approved', approved);
+    const [n] = (await list(parties.owner)).items;
+    expect(n).toMatchObject({ kind: 'listing.approved', biz_type: 'listing', biz_id: approved.listing_id, body: '「和平精英 战神」已通过审核并上架。' });
   });
 
   it('creates no duplicate when an event is delivered again', async () => {
-    const parties = { renter: newUser(), owner: newUser() };
+    const parties = { renter: newParty(), owner: newParty() };
     const first = await publish('order.completed', { ...orderSnapshot(parties.renter, parties.owner, { status: 'completed' }), ...settled });
     await publish('order.completed', first.data, first.id);
     await publish('order.completed', first.data, first.id);
@@ -453,72 +469,69 @@ describe('notifications built from events', () => {
   });
 
   it('lets nobody but the addressee read or mark a notification (404, as for one that does not exist)', async () => {
-    const parties = { renter: newUser(), owner: newUser() };
+    const parties = { renter: newParty(), owner: newParty() };
     await publish('order.paid', orderSnapshot(parties.renter, parties.owner));
     const [n] = (await list(parties.owner)).items;
-    const stranger = newUser();
+    const stranger = newParty();
 
     for (const who of [stranger, parties.renter]) {
-      const refused = await client.post(`/api/notifications/${n.id}/read`, {}, who.token);
-      expect(refused.status).toBe(404);
-      expect(refused.body.code).toBe('NOT_FOUND');
+      const refused = await markRead(n!.id, who);
+      expect([refused.status, refused.body.code]).toEqual([404, 'NOT_FOUND']);
       expect(refused.headers.get('content-type')).toContain('application/problem+json');
-      expect((await list(who)).items.map((i) => i.id)).not.toContain(n.id);
+      expect((await list(who)).items.map((i) => i.id)).not.toContain(n!.id);
     }
-    expect((await client.post(`/api/notifications/${uuidv7()}/read`, {}, parties.owner.token)).status).toBe(404);
-    expect((await client.post(`/api/notifications/not-a-uuid/read`, {}, parties.owner.token)).status).toBe(404);
-    expect((await list(parties.owner)).items[0]).toMatchObject({ id: n.id, read: false });
+    expect((await markRead(uuidv7(), parties.owner)).status).toBe(404);
+    expect((await markRead('not-a-uuid', parties.owner)).status).toBe(404);
+    expect((await list(parties.owner)).items[0]).toMatchObject({ id: n!.id, read: false });
   });
 
   it('marks a notification read once: a repeat answers the same read time and the count stays down', async () => {
-    const parties = { renter: newUser(), owner: newUser() };
+    const parties = { renter: newParty(), owner: newParty() };
     await publish('order.closed', { ...orderSnapshot(parties.renter, parties.owner, { status: 'closed' }), ...settled });
     const [n] = (await list(parties.renter)).items;
 
-    const first = await client.post(`/api/notifications/${n.id}/read`, {}, parties.renter.token);
+    const first = await markRead(n!.id, parties.renter);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ id: n.id, read: true });
+    expect(first.body).toMatchObject({ id: n!.id, read: true });
     expect(Date.parse(first.body.read_at)).not.toBeNaN();
-    const again = await client.post(`/api/notifications/${n.id}/read`, {}, parties.renter.token);
+    const again = await markRead(n!.id, parties.renter);
     expect(again.status).toBe(200);
     expect(again.body.read_at).toBe(first.body.read_at);
     expect((await list(parties.renter)).unread_count).toBe(0);
-    expect((await client.post(`/api/notifications/${n.id}/read`, { extra: 1 }, parties.renter.token)).status).toBe(400);
+    expect((await markRead(n!.id, parties.renter, { extra: 1 })).status).toBe(400);
   });
 
   it('filters unread and read ones, counts the unread, and marks them all read', async () => {
-    const user = newUser();
-    const other = newUser();
+    const user = newParty();
+    const other = newParty();
     for (let i = 0; i < 4; i++) await publish('user.unfrozen', { user_id: user.id, unfrozen_by: admin, unfrozen_at: new Date().toISOString() });
     await publish('user.unfrozen', { user_id: other.id, unfrozen_by: admin, unfrozen_at: new Date().toISOString() });
     const all = await list(user);
     expect(all.unread_count).toBe(4);
-    await client.post(`/api/notifications/${all.items[1].id}/read`, {}, user.token);
+    await notify.ok(markNotificationRead, { params: { id: all.items[1]!.id }, as: user.as });
 
-    const unread = await list(user, '?unread=true');
-    expect(unread.items.map((i) => i.id)).toEqual([all.items[0].id, all.items[2].id, all.items[3].id]);
+    const unread = await list(user, { unread: true });
+    expect(unread.items.map((i) => i.id)).toEqual([all.items[0]!.id, all.items[2]!.id, all.items[3]!.id]);
     expect(unread.unread_count).toBe(3);
-    expect((await list(user, '?unread=false')).items.map((i) => i.id)).toEqual([all.items[1].id]);
-    expect((await client.get('/api/notifications?unread=yes', user.token)).status).toBe(400);
+    expect((await list(user, { unread: false })).items.map((i) => i.id)).toEqual([all.items[1]!.id]);
+    expect((await notify.call(listNotifications, { as: user.as, query: { unread: 'yes' } })).status).toBe(400);
 
-    const readAll = await client.post('/api/notifications/read-all', {}, user.token);
-    expect(readAll.status).toBe(200);
-    expect(readAll.body).toEqual({ marked: 3, unread_count: 0 });
-    expect((await list(user, '?unread=true')).items).toEqual([]);
-    expect((await client.post('/api/notifications/read-all', {}, user.token)).body).toEqual({ marked: 0, unread_count: 0 });
+    expect(await notify.ok(markAllNotificationsRead, { as: user.as })).toEqual({ marked: 3, unread_count: 0 });
+    expect((await list(user, { unread: true })).items).toEqual([]);
+    expect(await notify.ok(markAllNotificationsRead, { as: user.as })).toEqual({ marked: 0, unread_count: 0 });
     expect((await list(other)).unread_count).toBe(1);
   });
 
   it('pages newest first with the kit pager: every notification once, and a foreign cursor is refused', async () => {
-    const user = newUser();
+    const user = newParty();
     for (let i = 0; i < 7; i++) {
       await publish('payment.failed', { payment_id: uuidv7(), user_id: user.id, amount: i + 1, purpose: 'recharge', gateway_txn_id: null, failed_at: new Date().toISOString() });
     }
-    const seen: any[] = [];
+    const seen: Array<{ data: Record<string, unknown> }> = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { items: any[]; next_cursor: string | null; unread_count: number } = await list(user, `?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<typeof list>> = await list(user, cursor ? { limit: 3, cursor } : { limit: 3 });
       seen.push(...page.items);
       expect(page.unread_count).toBe(7);
       cursor = page.next_cursor;
@@ -526,15 +539,15 @@ describe('notifications built from events', () => {
     } while (cursor);
     expect(pages).toBe(3);
     expect(seen.map((n) => n.data.amount)).toEqual([7, 6, 5, 4, 3, 2, 1]);
-    const bad = await client.get('/api/notifications?cursor=bm9wZQ', user.token);
-    expect(bad.status).toBe(400);
-    expect(bad.body.code).toBe('VALIDATION_FAILED');
-    expect((await client.get('/api/notifications?limit=101', user.token)).status).toBe(400);
+    const bad = await notify.call(listNotifications, { as: user.as, query: { cursor: 'bm9wZQ' } });
+    expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect((await notify.call(listNotifications, { as: user.as, query: { limit: 101 } })).status).toBe(400);
   });
 
-  it('refuses callers without a user token', async () => {
-    expect((await client.get('/api/notifications')).status).toBe(401);
-    expect((await client.post('/api/notifications/read-all', {})).status).toBe(401);
-    expect((await client.get('/api/notifications/stream')).status).toBe(401);
+  it('refuses callers without a user', async () => {
+    expect((await notify.call(listNotifications, { as: anonymous })).status).toBe(401);
+    expect((await notify.call(markAllNotificationsRead, { as: anonymous })).status).toBe(401);
+    expect((await notify.call(streamNotifications, { as: anonymous })).status).toBe(401);
+    expect((await notify.call(listNotifications, { as: asAdmin() })).status).toBe(401);
   });
 });
