@@ -14,6 +14,7 @@ import { stringify } from 'yaml';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const { SERVICE_REGISTRY, allInternalRoutes, allRoutes } = require('../../packages/contracts/dist/index.js');
+const { redisAclRules } = require('../../packages/shared/dist/redis/index.js');
 
 const PORT = 8080;
 const GATEWAY_METRICS_PORT = 9464;
@@ -371,11 +372,12 @@ texts['overlays/development/secrets/kustomization.yaml'] =
     },
     { lineWidth: 0 },
   );
-// the default user is off: every connection names its process's user; the kit's own ACL rules
-// (key patterns and commands per service) replace these development ones in production
+// the default user is off: every connection names its process's user, with the kit's own rules (its
+// key patterns, the trusted keys only their owners write, no dangerous or admin commands; ADR 0054),
+// as `node scripts/provision-redis.mjs --acl-file` writes them for production with real passwords
 texts['overlays/development/secrets/users.acl'] = [
   'user default off',
-  ...processes.map((name) => `user ${redisUser(name)} on >${devRedisPassword(name)} ~* &* +@all -@admin -flushall -flushdb`),
+  ...processes.map((name) => `user ${redisUser(name)} on >${devRedisPassword(name)} resetchannels ${redisAclRules(name, '').join(' ')}`),
   '',
 ].join('\n');
 
