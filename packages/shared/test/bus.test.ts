@@ -50,7 +50,11 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     const marker = uniqueName('marker');
     const event = buildEvent('user.registered', registered(marker), 'identity', null);
     const channel = await rawConnection.createConfirmChannel();
-    channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id });
+    channel.publish(producerExchange(exchange, 'identity'), event.type, Buffer.from(JSON.stringify(event)), {
+      persistent: true,
+      messageId: event.id,
+      userId: brokerUserOf(infra.AMQP_URL),
+    });
     await channel.waitForConfirms();
     await channel.close();
     await until(async () => (await effectCount(marker)) === 1);

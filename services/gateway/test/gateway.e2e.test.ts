@@ -24,7 +24,8 @@ describe('gateway in front of running services', () => {
   let client: ReturnType<typeof api>;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['orders', 'wallet', 'notify', 'admin'] });
+    // identity too: only it may write users' revocations and blocks (its Redis user, ADR 0054)
+    stack = await startStack({ services: ['identity', 'orders', 'wallet', 'notify', 'admin'] });
     client = api(stack.url);
   });
   afterAll(() => stack.stop());
@@ -104,17 +105,17 @@ describe('gateway in front of running services', () => {
   it('sees revocation and blocking on the very next request', async () => {
     const token = userToken('u-revoke', 'sid-revoke');
     expect((await client.get('/api/disputes', token)).status).toBe(200);
-    await stack.services.orders!.ctx.revocations.revokeSession('user', 'sid-revoke', 600);
+    await stack.services.identity!.ctx.revocations.revokeSession('user', 'sid-revoke', 600);
     const revoked = await client.get('/api/disputes', token);
     expect(revoked.status).toBe(401);
     expect(revoked.body.code).toBe('TOKEN_REVOKED');
 
     const frozenToken = userToken('u-frozen', 'sid-frozen');
-    await stack.services.orders!.ctx.revocations.blockSubject('user', 'u-frozen');
+    await stack.services.identity!.ctx.revocations.blockSubject('user', 'u-frozen');
     const frozen = await client.get('/api/disputes', frozenToken);
     expect(frozen.status).toBe(403);
     expect(frozen.body.code).toBe('USER_FROZEN');
-    await stack.services.orders!.ctx.revocations.unblockSubject('user', 'u-frozen');
+    await stack.services.identity!.ctx.revocations.unblockSubject('user', 'u-frozen');
     expect((await client.get('/api/disputes', frozenToken)).status).toBe(200);
   });
 

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { type EventData } from '@market/contracts';
+import { Revocations } from '@market/shared/auth';
 import { buildEvent } from '@market/shared/events';
 import { startService, type RunningService } from '@market/shared/service';
 import { assertionFor, internalKeysFor } from '@market/shared/testing';
@@ -123,7 +124,8 @@ describe('the live notification stream through the gateway', () => {
   it('ends when the session is logged out (checked at the next heartbeat)', async () => {
     const user = newUser();
     const stream = await open(user);
-    await stack.services.notify!.ctx.revocations.revokeSession('user', user.sid, 60);
+    // as identity would at logout: notify itself may only read the session keys (ADR 0054)
+    await new Revocations(stack.redis, String(stack.env.REDIS_KEY_PREFIX)).revokeSession('user', user.sid, 60);
     await stream.untilEnded(HEARTBEAT_MS * 3);
     expect((await api(stack.url).get('/api/notifications', user.token)).status).toBe(401);
   });

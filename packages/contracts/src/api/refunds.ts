@@ -113,8 +113,8 @@ export const startRefund = defineRoute({
   description:
     'Audited, approved at once and sent. `late_success`: the recharge was credited after it had been given up; its whole amount ' +
     'moves from the user’s available balance (409 INSUFFICIENT_BALANCE when spent) less what is already refunded. ' +
-    '`amount_mismatch`: the recharge was never credited and its provider says another amount was paid; that amount, taken from ' +
-    'the gateway clearing account, is returned (409 INVALID_STATE when the provider says nothing was paid or the recharge is ' +
+    '`amount_mismatch`: the recharge was never credited and its provider says another amount was paid; that amount, taken ' +
+    'from the gateway clearing account, is returned (409 INVALID_STATE when the provider says nothing was paid or the recharge is ' +
     'credited; once per recharge). Unknown recharge → 404. ' + STATES,
   tags: ['admin-wallet'],
   body: StartRefundBody,
