@@ -218,6 +218,12 @@ const CASES: Case[] = [
     expect: { owner: { title: '提现失败', body: '已退回余额' } },
   },
   {
+    name: 'withdrawal.reversed tells the requester a paid withdrawal came back to the balance',
+    type: 'withdrawal.reversed',
+    data: (p) => withdrawal(p, { status: 'reversed', reason: '收款账户已注销' }),
+    expect: { owner: { title: '提现被退回', body: '提现 ¥123.45 到账后被退回，款项已回到余额。原因：收款账户已注销' } },
+  },
+  {
     name: 'refund.refunded tells the user the money went back to how they paid',
     type: 'refund.refunded',
     data: (p) => refund(p, {}),
