@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, Checkbox, Form, Input, Modal, Radio } from 'antd';
 import { ok, type Schema } from '@market/sdk';
+import { settle, type Escrow, type Proposal } from '@market/contracts';
 import { market } from '../session';
 import { t } from '../i18n';
 import { commissionBps } from '../commission';
-import { previewBreakdown, type Breakdown, type Escrow } from '../breakdown';
 import { BreakdownForm } from './BreakdownForm';
 import { ProblemAlert } from './ProblemAlert';
 import { useSubmit } from './use-submit';
@@ -18,10 +18,10 @@ export function ArbitrateButton({ dispute, escrow, onDone }: { dispute: Schema<'
   const [result, setResult] = useState<Result>('complete');
   const [note, setNote] = useState('');
   const [withBreakdown, setWithBreakdown] = useState(false);
-  const [breakdown, setBreakdown] = useState<Partial<Breakdown>>({ consumption: escrow.rent, deposit_deduction: 0 });
+  const [breakdown, setBreakdown] = useState<Partial<Proposal>>({ consumption: escrow.rent, deposit_deduction: 0 });
   const { busy, error, setError, run } = useSubmit(() => setOpen(false));
   const useBreakdown = withBreakdown && result !== 'mark_abnormal';
-  const valid = note.trim().length > 0 && (!useBreakdown || (bps !== null && previewBreakdown(escrow, breakdown, bps).ok));
+  const valid = note.trim().length > 0 && (!useBreakdown || (bps !== null && settle(escrow, breakdown, bps).ok));
 
   const show = () => {
     setOpen(true);
@@ -29,7 +29,7 @@ export function ArbitrateButton({ dispute, escrow, onDone }: { dispute: Schema<'
   };
   const submit = () =>
     run(async () => {
-      const body = { result, note, ...(useBreakdown ? { breakdown: breakdown as Breakdown } : {}) };
+      const body = { result, note, ...(useBreakdown ? { breakdown: breakdown as Proposal } : {}) };
       onDone(await ok(market.api.POST('/api/admin/disputes/{id}/arbitrate', { params: { path: { id: dispute.id } }, body })));
     });
   return (

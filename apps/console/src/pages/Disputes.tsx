@@ -2,13 +2,13 @@ import { Link } from 'react-router';
 import { Image, Space, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { ok, type Schema } from '@market/sdk';
+import type { Escrow } from '@market/contracts';
 import { market } from '../session';
 import { can } from '../access';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
 import { ArbitrateButton } from '../components/ArbitrateButton';
 import { useCursorList } from '../components/use-cursor-list';
-import type { Escrow } from '../breakdown';
 import { when } from '../components/format';
 
 type Dispute = Schema<'Dispute'>;
