@@ -1,17 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { App, Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../session';
-import { can } from '../access';
-import { t } from '../i18n';
+import { Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
+import { useCustom, useShow } from '@refinedev/core';
+import type { Schema } from '@market/sdk';
+import { label, t } from '../i18n';
+import { useAllowed } from '../use-allowed';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { ReasonButton } from '../components/ReasonDialog';
 import { ArbitrateButton } from '../components/ArbitrateButton';
+import { Status } from '../components/Status';
+import { useMove } from '../components/use-move';
 import { when, yuan } from '../components/format';
 
-const fetchOrder = (id: string) => ok(market.api.GET('/api/admin/orders/{id}', { params: { path: { id } } }));
-type Detail = Awaited<ReturnType<typeof fetchOrder>>;
+type Detail = Schema<'AdminOrderDetail'>;
 const TERMINAL = ['completed', 'cancelled', 'closed'];
 
 /** The order's history as its timestamps tell it (the API keeps no separate event list). */
@@ -21,9 +22,9 @@ function timeline(o: Detail) {
     [o.paid_at, 'paid'],
     [o.started_at, 'in use'],
     [o.ends_at, 'rental ends'],
-    [o.dispute?.created_at, `dispute opened: ${o.dispute?.type} — ${o.dispute?.reason}`],
-    [o.dispute?.resolved_at, `dispute resolved: ${o.dispute?.result} — ${o.dispute?.resolution_note}`],
-    [o.updated_at, `now ${o.status}`],
+    [o.dispute?.created_at, `dispute opened: ${label('disputeType', o.dispute?.type)} — ${o.dispute?.reason}`],
+    [o.dispute?.resolved_at, `dispute resolved: ${label('ruling', o.dispute?.result)} — ${o.dispute?.resolution_note}`],
+    [o.updated_at, `now ${label('order', o.status)}`],
   ];
   return steps.filter(([at]) => at).sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([at, label]) => ({ children: `${when(at)} · ${label}` }));
 }
@@ -36,18 +37,22 @@ const REVEALABLE = ['disputed', 'abnormal'];
  * content withheld until an admin allowed to reveals it with a reason (audited by the server).
  */
 function HandoffRecords({ order }: { order: Detail }) {
-  const [state, setState] = useState<{ items?: Schema<'HandoffRecord'>[]; error?: unknown }>({});
-  const load = () => {
-    ok(market.api.GET('/api/admin/orders/{id}/handoff-records', { params: { path: { id: order.id } } })).then((r) => setState({ items: r.items }), (error: unknown) => setState({ error }));
-  };
-  useEffect(load, [order.id]);
-  const reveal = (reason: string) =>
-    ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal', { params: { path: { id: order.id } }, body: { reason } })).then((r) => setState({ items: r.items }));
+  const records = useCustom<{ items: Schema<'HandoffRecord'>[] }>({
+    url: '/api/admin/orders/{id}/handoff-records',
+    method: 'get',
+    meta: { path: { id: order.id } },
+    errorNotification: false,
+  });
+  const [revealed, setRevealed] = useState<Schema<'HandoffRecord'>[]>();
+  const move = useMove();
+  const mayReveal = useAllowed('orders.reveal');
+  const reveal = (reason: string) => move<{ items: Schema<'HandoffRecord'>[] }>('/api/admin/orders/{id}/handoff-records/reveal', { id: order.id }, { reason }).then((r) => setRevealed(r.items));
+  const state = { items: revealed ?? records.query.data?.data.items, error: records.query.error };
   const withheld = state.items?.some((r) => r.withheld) ?? false;
   return (
     <>
-      {state.error ? <ProblemAlert error={state.error} onRetry={load} /> : null}
-      {withheld && REVEALABLE.includes(order.status) && can('orders.reveal') ? (
+      {state.error ? <ProblemAlert error={state.error} onRetry={() => void records.query.refetch()} /> : null}
+      {withheld && REVEALABLE.includes(order.status) && mayReveal ? (
         <div style={{ marginBottom: 16 }}>
           <ReasonButton label={t('order.reveal')} reasonLabel={t('order.revealReason')} onSubmit={reveal} />
         </div>
@@ -60,7 +65,7 @@ function HandoffRecords({ order }: { order: Detail }) {
         dataSource={state.items ?? []}
         columns={[
           { title: t('common.created'), dataIndex: 'created_at', render: when },
-          { title: t('order.author'), dataIndex: 'author_role' },
+          { title: t('order.author'), dataIndex: 'author_role', render: (r: string) => label('party', r) },
           {
             title: t('common.detail'),
             key: 'content',
@@ -84,34 +89,28 @@ function HandoffRecords({ order }: { order: Detail }) {
 
 export default function OrderDetail() {
   const { id = '' } = useParams();
-  const { message } = App.useApp();
-  const [state, setState] = useState<{ order?: Detail; error?: unknown }>({});
-  const load = () => {
-    fetchOrder(id).then((order) => setState({ order }), (error: unknown) => setState({ error }));
-  };
-  useEffect(load, [id]);
-  if (state.error) return <ProblemAlert error={state.error} onRetry={load} />;
-  const o = state.order;
+  const { result: o, query } = useShow<Detail>({ resource: 'orders', id, errorNotification: false });
+  const move = useMove();
+  const mayMove = useAllowed('orders.move');
+  const mayArbitrate = useAllowed('disputes.arbitrate');
+  if (query.error) return <ProblemAlert error={query.error} onRetry={() => void query.refetch()} />;
   if (!o) return <Skeleton active aria-label={t('common.loading')} />;
-  const moved = () => {
-    void message.success(t('common.done'));
-    load();
-  };
-  const movable = can('orders.move') && !TERMINAL.includes(o.status);
+  const moved = () => void query.refetch();
+  const movable = mayMove && !TERMINAL.includes(o.status);
   return (
     <>
       <Link to="/orders">{t('common.back')}</Link>
       <Typography.Title level={3}>
-        {o.listing_title} <Tag>{o.status}</Tag>
+        {o.listing_title} <Status kind="order" value={o.status} />
       </Typography.Title>
       <Space style={{ marginBottom: 16 }}>
         {movable ? (
-          <ReasonButton danger label={t('order.close')} reasonLabel={t('common.reason')} onSubmit={(reason) => ok(market.api.POST('/api/admin/orders/{id}/close', { params: { path: { id } }, body: { reason } })).then(moved)} />
+          <ReasonButton danger label={t('order.close')} reasonLabel={t('common.reason')} onSubmit={(reason) => move('/api/admin/orders/{id}/close', { id }, { reason }).then(moved)} />
         ) : null}
         {movable && o.status !== 'abnormal' ? (
-          <ReasonButton label={t('order.abnormal')} reasonLabel={t('common.reason')} onSubmit={(reason) => ok(market.api.POST('/api/admin/orders/{id}/mark-abnormal', { params: { path: { id } }, body: { reason } })).then(moved)} />
+          <ReasonButton label={t('order.abnormal')} reasonLabel={t('common.reason')} onSubmit={(reason) => move('/api/admin/orders/{id}/mark-abnormal', { id }, { reason }).then(moved)} />
         ) : null}
-        {o.dispute?.status === 'open' && can('disputes.arbitrate') ? <ArbitrateButton dispute={o.dispute} escrow={{ rent: o.rent, deposit: o.deposit, amount: o.amount }} onDone={moved} /> : null}
+        {o.dispute?.status === 'open' && mayArbitrate ? <ArbitrateButton dispute={o.dispute} escrow={{ rent: o.rent, deposit: o.deposit, amount: o.amount }} onDone={moved} /> : null}
       </Space>
       <Descriptions bordered column={2} size="small">
         <Descriptions.Item label="ID">{o.id}</Descriptions.Item>
@@ -123,7 +122,7 @@ export default function OrderDetail() {
         <Descriptions.Item label={t('order.rent')}>{yuan(o.rent)}</Descriptions.Item>
         <Descriptions.Item label={t('listing.deposit')}>{yuan(o.deposit)}</Descriptions.Item>
         <Descriptions.Item label={t('order.amount')}>{yuan(o.amount)}</Descriptions.Item>
-        <Descriptions.Item label={t('order.escrow')}>{o.escrow ? `${o.escrow.status} · ${yuan(o.escrow.held)}` : '—'}</Descriptions.Item>
+        <Descriptions.Item label={t('order.escrow')}>{o.escrow ? `${label('escrow', o.escrow.status)} · ${yuan(o.escrow.held)}` : '—'}</Descriptions.Item>
         {o.checkout ? (
           <Descriptions.Item label={t('breakdown.ownerIncome')} span={2}>
             {t('breakdown.consumption')} {yuan(o.checkout.consumption)} · {t('breakdown.deduction')} {yuan(o.checkout.deposit_deduction)} · {t('breakdown.ownerIncome')}{' '}
@@ -145,7 +144,7 @@ export default function OrderDetail() {
         <HandoffRecords order={o} />
       </Card>
       <Card title={t('menu.money')} style={{ marginTop: 16 }}>
-        <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type' }, { title: t('money.user'), dataIndex: 'user_id' }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />
+        <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type', render: (b: string) => <Status kind="biz" value={b} /> }, { title: t('money.user'), dataIndex: 'user_id' }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />
       </Card>
     </>
   );

@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { Alert, Button, Table, Typography } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../../session';
+import { useCustom } from '@refinedev/core';
+import type { Schema } from '@market/sdk';
 import { t } from '../../i18n';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { when, yuan } from '../../components/format';
@@ -11,15 +10,11 @@ type Check = Schema<'MoneyCheck'>;
 
 /** money:verify on demand: whether orders and wallet agree, and every mismatch with the order or payment and the fen. */
 export default function MoneyCheck() {
-  const [state, setState] = useState<{ loading: boolean; check?: Check; error?: unknown }>({ loading: false });
-  const run = () => {
-    setState({ loading: true });
-    ok(market.api.GET('/api/admin/money-check')).then(
-      (check) => setState({ loading: false, check }),
-      (error: unknown) => setState({ loading: false, error }),
-    );
-  };
-  const check = state.check;
+  // run on demand only: the check reads every order and every ledger entry
+  const { query } = useCustom<Check>({ url: '/api/admin/money-check', method: 'get', errorNotification: false, queryOptions: { enabled: false, retry: false } });
+  const run = () => void query.refetch();
+  const state = { loading: query.isFetching, error: query.error };
+  const check = query.data?.data;
   return (
     <>
       <Typography.Title level={3}>{t('menu.money')}</Typography.Title>

@@ -1,11 +1,12 @@
-import { App, Button, Space, Tag } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../../session';
-import { can } from '../../access';
+import { Button, Space } from 'antd';
+import type { Schema } from '@market/sdk';
 import { t } from '../../i18n';
+import { useAllowed } from '../../use-allowed';
 import { ListView } from '../../components/ListView';
 import { ReasonButton } from '../../components/ReasonDialog';
-import { useCursorList } from '../../components/use-cursor-list';
+import { Status } from '../../components/Status';
+import { useCursorTable } from '../../components/use-cursor-table';
+import { useMove } from '../../components/use-move';
 import { when, yuan } from '../../components/format';
 import { MoneyTabs } from './MoneyTabs';
 
@@ -15,27 +16,15 @@ const COLORS: Partial<Record<Withdrawal['status'], string>> = { pending_review: 
 
 /** Withdrawals to review: approving sends the transfer, rejecting (with a reason) gives the hold back. */
 export default function Withdrawals() {
-  const { message } = App.useApp();
-  const list = useCursorList<Withdrawal>(
-    [
-      { name: 'status', label: t('common.status'), options: STATUSES, width: 160 },
-      { name: 'channel', label: t('money.channel'), options: ['alipay', 'wechatpay'], width: 140 },
-      { name: 'user_id', label: t('money.user') },
-    ],
-    (q) =>
-      ok(
-        market.api.GET('/api/admin/withdrawals', {
-          params: { query: { cursor: q.cursor, status: q.status as Withdrawal['status'] | undefined, channel: q.channel as Withdrawal['channel'] | undefined, user_id: q.user_id } },
-        }),
-      ),
-  );
-  const done = () => {
-    void message.success(t('common.done'));
-    list.reload();
-  };
-  const approve = (w: Withdrawal) =>
-    ok(market.api.POST('/api/admin/withdrawals/{id}/approve', { params: { path: { id: w.id } }, body: {} })).then(done, (e: unknown) => message.error(String(e)));
-  const reject = (w: Withdrawal) => (reason: string) => ok(market.api.POST('/api/admin/withdrawals/{id}/reject', { params: { path: { id: w.id } }, body: { reason } })).then(done);
+  const list = useCursorTable<Withdrawal>('withdrawals', [
+    { name: 'status', label: t('common.status'), options: STATUSES, labels: 'withdrawal', width: 160 },
+    { name: 'channel', label: t('money.channel'), options: ['alipay', 'wechatpay'], labels: 'channel', width: 140 },
+    { name: 'user_id', label: t('money.user') },
+  ]);
+  const move = useMove();
+  const manage = useAllowed('withdrawals.manage');
+  const approve = (w: Withdrawal) => move('/api/admin/withdrawals/{id}/approve', { id: w.id }, {}, { notifyRefusal: true }).then(list.reload, list.reload);
+  const reject = (w: Withdrawal) => (reason: string) => move('/api/admin/withdrawals/{id}/reject', { id: w.id }, { reason }).then(list.reload);
   return (
     <ListView<Withdrawal>
       title={t('menu.money')}
@@ -45,16 +34,16 @@ export default function Withdrawals() {
       columns={[
         { title: t('money.user'), dataIndex: 'user_id' },
         { title: t('order.amount'), dataIndex: 'amount', render: yuan },
-        { title: t('money.channel'), dataIndex: 'channel' },
+        { title: t('money.channel'), dataIndex: 'channel', render: (c: string) => <Status kind="channel" value={c} /> },
         { title: t('money.payee'), key: 'payee', render: (_, w) => `${w.payee_name_masked} · ${w.payee_account_masked}` },
-        { title: t('common.status'), dataIndex: 'status', render: (s: Withdrawal['status']) => <Tag color={COLORS[s]}>{s}</Tag> },
+        { title: t('common.status'), dataIndex: 'status', render: (s: Withdrawal['status']) => <Status kind="withdrawal" value={s} color={COLORS[s]} /> },
         { title: t('common.reason'), dataIndex: 'reason' },
         { title: t('common.created'), dataIndex: 'created_at', render: when },
         {
           title: t('money.review'),
           key: 'actions',
           render: (_, w) =>
-            w.status === 'pending_review' && can('withdrawals.manage') ? (
+            w.status === 'pending_review' && manage ? (
               <Space>
                 <Button type="primary" onClick={() => approve(w)}>
                   {t('money.approve')}
