@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { App as AntdApp, ConfigProvider, Spin } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
-import enUS from 'antd/locale/en_US';
+// the ES modules: the CommonJS entry (antd/locale/…) arrives wrapped in the bundle and antd fell back to English
+import zhCN from 'antd/es/locale/zh_CN';
+import enUS from 'antd/es/locale/en_US';
 import { useTranslation } from 'react-i18next';
 import { Authenticated, Refine } from '@refinedev/core';
 import { useNotificationProvider } from '@refinedev/antd';

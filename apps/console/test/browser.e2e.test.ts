@@ -296,6 +296,7 @@ describe('the console in a browser', () => {
     await shot('audit');
     // the orders' date filters are Ant Design's pickers in Chinese
     await open('/orders', '订单');
+    await page.getByPlaceholder('请选择日期').first().waitFor();
     expect(await page.getByPlaceholder('请选择日期').count()).toBe(2);
     for (const [route, heading, name] of [
       ['/orders', '订单', 'orders'],

@@ -95,14 +95,17 @@ export function ListView<T extends BaseRecord>({
         scroll={{ x: true }}
         locale={{ emptyText: <Empty description={t('common.empty')} /> }}
       />
-      <Space style={{ marginTop: 16 }}>
-        <Button onClick={list.firstPage} disabled={!list.cursor}>
-          {t('common.first')}
-        </Button>
-        <Button onClick={list.nextPage} disabled={!list.next}>
-          {t('common.next')}
-        </Button>
-      </Space>
+      {/* a list that fits one page (the configs, a short queue) has no paging to offer */}
+      {list.cursor || list.next ? (
+        <Space style={{ marginTop: 16 }}>
+          <Button onClick={list.firstPage} disabled={!list.cursor}>
+            {t('common.first')}
+          </Button>
+          <Button onClick={list.nextPage} disabled={!list.next}>
+            {t('common.next')}
+          </Button>
+        </Space>
+      ) : null}
     </>
   );
 }

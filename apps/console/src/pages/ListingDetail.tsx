@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button, Card, Descriptions, Image, Skeleton, Space, Typography } from 'antd';
-import { CanAccess, useShow } from '@refinedev/core';
+import { useShow } from '@refinedev/core';
 import type { Schema } from '@market/sdk';
 import { t } from '../i18n';
 import { useAllowed } from '../use-allowed';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { ReasonButton } from '../components/ReasonDialog';
+import { Person, usePeople } from '../components/people';
 import { Status } from '../components/Status';
 import { useMove } from '../components/use-move';
 import { when, yuan } from '../components/format';
@@ -20,6 +21,7 @@ export default function ListingDetail() {
   const [actionError, setActionError] = useState<unknown>(null);
   const move = useMove();
   const review = useAllowed('listings.review');
+  const people = usePeople([l?.owner_id]);
   if (query.error) return <ProblemAlert error={query.error} onRetry={() => void query.refetch()} />;
   if (!l) return <Skeleton active aria-label={t('common.loading')} />;
   const done = () => {
@@ -43,9 +45,7 @@ export default function ListingDetail() {
       <Descriptions bordered column={2} aria-label={l.title}>
         <Descriptions.Item label={t('listing.game')}>{l.game}</Descriptions.Item>
         <Descriptions.Item label={t('listing.owner')}>
-          <CanAccess resource="users" action="list" fallback={l.owner_id}>
-            <Link to={`/users?id=${l.owner_id}`}>{l.owner_id}</Link>
-          </CanAccess>
+          <Person id={l.owner_id} people={people} />
         </Descriptions.Item>
         <Descriptions.Item label={t('listing.price')}>{yuan(l.hourly_price)}</Descriptions.Item>
         <Descriptions.Item label={t('listing.deposit')}>{yuan(l.deposit)}</Descriptions.Item>

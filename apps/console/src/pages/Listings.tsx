@@ -3,6 +3,7 @@ import { Segmented } from 'antd';
 import type { Schema } from '@market/sdk';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
+import { Person, usePeople } from '../components/people';
 import { Status } from '../components/Status';
 import { useCursorTable, type FilterField } from '../components/use-cursor-table';
 import { when, yuan } from '../components/format';
@@ -25,6 +26,7 @@ export default function Listings() {
   const [params, setParams] = useSearchParams();
   const all = params.get('view') === 'all';
   const list = useCursorTable<Listing>(all ? 'listings' : 'listings-pending', all ? allFields() : []);
+  const people = usePeople(list.items.map((l) => l.owner_id));
   const view = (
     <Segmented
       style={{ marginBottom: 16 }}
@@ -45,6 +47,7 @@ export default function Listings() {
       columns={[
         { title: t('listing.title'), dataIndex: 'title', render: (title: string, l) => <Link to={`/listings/${l.id}`}>{title}</Link> },
         { title: t('listing.game'), dataIndex: 'game' },
+        { title: t('listing.owner'), dataIndex: 'owner_id', render: (id: string) => <Person id={id} people={people} /> },
         { title: t('listing.price'), dataIndex: 'hourly_price', render: yuan },
         { title: t('listing.deposit'), dataIndex: 'deposit', render: yuan },
         { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="listing" value={s} /> },

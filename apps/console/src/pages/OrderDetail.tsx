@@ -8,6 +8,7 @@ import { useAllowed } from '../use-allowed';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { ReasonButton } from '../components/ReasonDialog';
 import { ArbitrateButton } from '../components/ArbitrateButton';
+import { Person, usePeople } from '../components/people';
 import { Status } from '../components/Status';
 import { useMove } from '../components/use-move';
 import { when, yuan } from '../components/format';
@@ -93,6 +94,7 @@ export default function OrderDetail() {
   const move = useMove();
   const mayMove = useAllowed('orders.move');
   const mayArbitrate = useAllowed('disputes.arbitrate');
+  const people = usePeople([o?.renter_id, o?.owner_id, ...(o?.ledger_entries.map((e) => e.user_id) ?? [])]);
   if (query.error) return <ProblemAlert error={query.error} onRetry={() => void query.refetch()} />;
   if (!o) return <Skeleton active aria-label={t('common.loading')} />;
   const moved = () => void query.refetch();
@@ -117,8 +119,12 @@ export default function OrderDetail() {
         <Descriptions.Item label={t('listing.title')}>
           <Link to={`/listings/${o.listing_id}`}>{o.listing_id}</Link>
         </Descriptions.Item>
-        <Descriptions.Item label={t('order.renter')}>{o.renter_id}</Descriptions.Item>
-        <Descriptions.Item label={t('listing.owner')}>{o.owner_id}</Descriptions.Item>
+        <Descriptions.Item label={t('order.renter')}>
+          <Person id={o.renter_id} people={people} />
+        </Descriptions.Item>
+        <Descriptions.Item label={t('listing.owner')}>
+          <Person id={o.owner_id} people={people} />
+        </Descriptions.Item>
         <Descriptions.Item label={t('order.rent')}>{yuan(o.rent)}</Descriptions.Item>
         <Descriptions.Item label={t('listing.deposit')}>{yuan(o.deposit)}</Descriptions.Item>
         <Descriptions.Item label={t('order.amount')}>{yuan(o.amount)}</Descriptions.Item>
@@ -144,7 +150,7 @@ export default function OrderDetail() {
         <HandoffRecords order={o} />
       </Card>
       <Card title={t('menu.money')} style={{ marginTop: 16 }}>
-        <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type', render: (b: string) => <Status kind="biz" value={b} /> }, { title: t('money.user'), dataIndex: 'user_id' }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />
+        <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type', render: (b: string) => <Status kind="biz" value={b} /> }, { title: t('money.person'), dataIndex: 'user_id', render: (id: string) => <Person id={id} people={people} /> }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />
       </Card>
     </>
   );

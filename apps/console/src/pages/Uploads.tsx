@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Drawer, Table, Typography } from 'antd';
+import { Button, Table, Typography } from 'antd';
 import { useShow } from '@refinedev/core';
 import type { Schema } from '@market/sdk';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
 import { ProblemAlert } from '../components/ProblemAlert';
+import { SideDrawer } from '../components/SideDrawer';
 import { Status } from '../components/Status';
 import { useCursorTable } from '../components/use-cursor-table';
 import { when } from '../components/format';
@@ -39,14 +40,14 @@ export default function Uploads() {
         ]}
       />
       {shown && open?.id === shown ? (
-        <Drawer open title={`${t('menu.uploads')} ${when(open.received_at)}`} width={640} onClose={() => setShown(undefined)}>
+        <SideDrawer title={`${t('menu.uploads')} ${when(open.received_at)}`} width={640} onClose={() => setShown(undefined)}>
           <Typography.Title level={5}>{t('upload.items')}</Typography.Title>
           <Table aria-label={t('upload.items')} rowKey={(_, i) => String(i)} pagination={false} dataSource={open.errors} columns={[{ title: '#', dataIndex: 'index' }, { title: t('common.detail'), render: (_, e) => JSON.stringify(e) }]} />
           <Typography.Title level={5}>{t('upload.raw')}</Typography.Title>
           <pre style={{ whiteSpace: 'pre-wrap', maxHeight: 400, overflow: 'auto' }}>{open.redacted_text ?? JSON.stringify(open.redacted_body, null, 2)}</pre>
           <Typography.Title level={5}>{t('upload.outcome')}</Typography.Title>
           <pre style={{ whiteSpace: 'pre-wrap' }}>{JSON.stringify(open.result, null, 2)}</pre>
-        </Drawer>
+        </SideDrawer>
       ) : null}
     </>
   );

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button, Descriptions, Drawer, Space, Tag } from 'antd';
+import { Button, Descriptions, Space, Tag } from 'antd';
 import type { Schema } from '@market/sdk';
 import { CanAccess } from '@refinedev/core';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
 import { ReasonButton } from '../components/ReasonDialog';
+import { SideDrawer } from '../components/SideDrawer';
 import { Status } from '../components/Status';
 import { useCursorTable } from '../components/use-cursor-table';
 import { useMove } from '../components/use-move';
@@ -19,7 +20,7 @@ function UserDrawer({ user, onClose, onChanged }: { user: User; onClose: () => v
   const move = useMove();
   const path = { id: user.id };
   return (
-    <Drawer open title={user.nickname} onClose={onClose} width={520} keyboard autoFocus>
+    <SideDrawer title={user.nickname} onClose={onClose} width={520}>
       <Descriptions column={1} bordered size="small">
         <Descriptions.Item label="ID">{user.id}</Descriptions.Item>
         <Descriptions.Item label={t('user.phone')}>{user.phone_masked}</Descriptions.Item>
@@ -46,12 +47,13 @@ function UserDrawer({ user, onClose, onChanged }: { user: User; onClose: () => v
           <Link to={`/money?user_id=${user.id}`}>{t('user.ledger')}</Link>
         </CanAccess>
       </Space>
-    </Drawer>
+    </SideDrawer>
   );
 }
 
 export default function Users() {
   const list = useCursorTable<User>('users', [
+    { name: 'ids', label: 'ID' },
     { name: 'phone', label: t('user.phone') },
     { name: 'frozen', label: t('common.status'), options: [{ value: 'true', label: t('user.frozen') }, { value: 'false', label: t('user.active') }], width: 120 },
     { name: 'realname_status', label: t('user.realname'), options: ['unverified', 'pending', 'verified', 'failed'], labels: 'realname', width: 140 },

@@ -4993,7 +4993,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description listings awaiting review */
+            /** @description listings awaiting review, oldest first (the one waiting longest on top) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6663,6 +6663,8 @@ export interface operations {
             query?: {
                 cursor?: string;
                 frozen?: "true" | "false";
+                /** @description these users only: 1 to 100 ids, comma-separated */
+                ids?: string;
                 limit?: number;
                 phone?: string;
                 realname_status?: "unverified" | "pending" | "verified" | "failed";

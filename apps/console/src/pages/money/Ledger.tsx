@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Schema } from '@market/sdk';
 import { t } from '../../i18n';
 import { ListView } from '../../components/ListView';
+import { Person, usePeople } from '../../components/people';
 import { Status } from '../../components/Status';
 import { useCursorTable } from '../../components/use-cursor-table';
 import { when, yuan } from '../../components/format';
@@ -19,6 +20,7 @@ export default function Ledger() {
     { name: 'user_id', label: t('money.user') },
     { name: 'order_id', label: t('money.order') },
   ]);
+  const people = usePeople(list.items.map((e) => e.user_id));
   return (
     <ListView<Entry>
       title={t('menu.money')}
@@ -27,7 +29,7 @@ export default function Ledger() {
       rowKey="id"
       columns={[
         { title: t('money.biz'), dataIndex: 'biz_type', render: (b: string) => <Status kind="biz" value={b} /> },
-        { title: t('money.user'), dataIndex: 'user_id' },
+        { title: t('money.person'), dataIndex: 'user_id', render: (id: string) => <Person id={id} people={people} /> },
         { title: t('money.order'), dataIndex: 'order_id', render: (id: string | null) => (id ? <Link to={`/orders/${id}`}>{id.slice(-12)}</Link> : '—') },
         { title: t('order.amount'), dataIndex: 'amount', render: yuan },
         { title: t('money.balanceAfter'), dataIndex: 'balance_after', render: yuan },

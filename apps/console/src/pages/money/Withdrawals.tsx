@@ -4,6 +4,7 @@ import { t } from '../../i18n';
 import { useAllowed } from '../../use-allowed';
 import { ListView } from '../../components/ListView';
 import { ReasonButton } from '../../components/ReasonDialog';
+import { Person, usePeople } from '../../components/people';
 import { Status } from '../../components/Status';
 import { useCursorTable } from '../../components/use-cursor-table';
 import { useMove } from '../../components/use-move';
@@ -22,6 +23,7 @@ export default function Withdrawals() {
     { name: 'user_id', label: t('money.user') },
   ]);
   const move = useMove();
+  const people = usePeople(list.items.map((w) => w.user_id));
   const manage = useAllowed('withdrawals.manage');
   const approve = (w: Withdrawal) => move('/api/admin/withdrawals/{id}/approve', { id: w.id }, {}, { notifyRefusal: true }).then(list.reload, list.reload);
   const reject = (w: Withdrawal) => (reason: string) => move('/api/admin/withdrawals/{id}/reject', { id: w.id }, { reason }).then(list.reload);
@@ -32,7 +34,7 @@ export default function Withdrawals() {
       list={list}
       rowKey="id"
       columns={[
-        { title: t('money.user'), dataIndex: 'user_id' },
+        { title: t('money.person'), dataIndex: 'user_id', render: (id: string) => <Person id={id} people={people} /> },
         { title: t('order.amount'), dataIndex: 'amount', render: yuan },
         { title: t('money.channel'), dataIndex: 'channel', render: (c: string) => <Status kind="channel" value={c} /> },
         { title: t('money.payee'), key: 'payee', render: (_, w) => `${w.payee_name_masked} · ${w.payee_account_masked}` },
