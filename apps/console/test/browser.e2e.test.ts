@@ -232,6 +232,11 @@ describe('the console in a browser', () => {
     const resolved = await ok(back.api.GET('/api/admin/disputes', { params: { query: { order_id: order.id } } }));
     expect(resolved.items[0]).toMatchObject({ id: dispute.id, status: 'resolved', result: 'complete' });
     await open(`/orders/${order.id}`, '纠纷测试 王者荣耀');
+    // people by nickname and masked phone, never by id: the renter above and in the money rows
+    const renterName = new RegExp(`^${renter.user.nickname} · \\d{3}\\*{4}\\d{4}$`);
+    await page.getByRole('link', { name: renterName }).first().waitFor();
+    expect(await page.getByRole('table', { name: '资金' }).getByRole('link', { name: renterName }).count()).toBeGreaterThanOrEqual(2);
+    expect(await page.getByText(renter.user.id, { exact: true }).count()).toBe(0);
     await shot('order-detail');
   });
 

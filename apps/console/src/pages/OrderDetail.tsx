@@ -19,13 +19,13 @@ const TERMINAL = ['completed', 'cancelled', 'closed'];
 /** The order's history as its timestamps tell it (the API keeps no separate event list). */
 function timeline(o: Detail) {
   const steps: Array<[string | null | undefined, string]> = [
-    [o.created_at, 'created'],
-    [o.paid_at, 'paid'],
-    [o.started_at, 'in use'],
-    [o.ends_at, 'rental ends'],
-    [o.dispute?.created_at, `dispute opened: ${label('disputeType', o.dispute?.type)} — ${o.dispute?.reason}`],
-    [o.dispute?.resolved_at, `dispute resolved: ${label('ruling', o.dispute?.result)} — ${o.dispute?.resolution_note}`],
-    [o.updated_at, `now ${label('order', o.status)}`],
+    [o.created_at, t('timeline.created')],
+    [o.paid_at, t('timeline.paid')],
+    [o.started_at, t('timeline.inUse')],
+    [o.ends_at, t('timeline.ends')],
+    [o.dispute?.created_at, `${t('timeline.disputeOpened')}: ${label('disputeType', o.dispute?.type)} — ${o.dispute?.reason}`],
+    [o.dispute?.resolved_at, `${t('timeline.disputeResolved')}: ${label('ruling', o.dispute?.result)} — ${o.dispute?.resolution_note}`],
+    [o.updated_at, `${t('timeline.now')} ${label('order', o.status)}`],
   ];
   return steps.filter(([at]) => at).sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([at, label]) => ({ children: `${when(at)} · ${label}` }));
 }
