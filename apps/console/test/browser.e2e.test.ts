@@ -374,6 +374,30 @@ describe('the console in a browser', () => {
     }
   });
 
+  it('creates an admin through the dialog, refuses a taken username with the problem, on the Admins page', async () => {
+    const fresh = `ops_${randomInt(0, 1_000_000)}`;
+    await open('/admins', '管理员');
+    const create = async () => {
+      await page.getByRole('button', { name: '新建管理员' }).click();
+      const dialog = page.getByRole('dialog', { name: '新建管理员' });
+      await dialog.getByLabel('用户名').fill(fresh);
+      await dialog.getByLabel('昵称').fill('新运营');
+      await dialog.getByLabel('初始密码').fill('new-operator-password-1');
+      await dialog.getByRole('button', { name: '确 定' }).or(dialog.getByRole('button', { name: '确定' })).click();
+      return dialog;
+    };
+    await (await create()).waitFor({ state: 'hidden' });
+    // the list is read again after the creation
+    await page.getByRole('cell', { name: fresh, exact: true }).waitFor();
+    const admins = await ok(back.api.GET('/api/admin/admins', { params: { query: { limit: 100 } } }));
+    expect(admins.items.find((a) => a.username === fresh)).toMatchObject({ nickname: '新运营', status: 'active' });
+    const again = await create();
+    await again.getByRole('alert').getByText(/· 409$/).waitFor();
+    expect(await again.getByRole('alert').textContent()).toContain('already taken');
+    await again.getByRole('button', { name: '取 消' }).or(again.getByRole('button', { name: '取消' })).click();
+    await again.waitFor({ state: 'hidden' });
+  });
+
   it('lets the super admin change an admin’s roles on the Admins page', async () => {
     const username = `cs_${randomInt(0, 1_000_000)}`;
     await ok(back.api.POST('/api/admin/admins', { body: { username, nickname: '客服', password: 'customer-service-1234', roles: ['reviewer'] } }));

@@ -1,11 +1,14 @@
-import { App, Button, Checkbox, Form, Input, Space, Tag } from 'antd';
-import { useCreate, useGetIdentity, useUpdate } from '@refinedev/core';
+import { App, Button, Checkbox, Form, Input, Modal, Space, Tag } from 'antd';
+import { useGetIdentity, useUpdate } from '@refinedev/core';
+import { useModalForm } from '@refinedev/antd';
 import { ADMIN_ROLES, type AdminRole } from '@market/contracts';
 import type { Schema } from '@market/sdk';
 import { useAllowed } from '../use-allowed';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
 import { FormDialog } from '../components/FormDialog';
+import { ProblemAlert } from '../components/ProblemAlert';
+import type { ProblemError } from '../data/problem';
 import { Status } from '../components/Status';
 import { useCursorTable } from '../components/use-cursor-table';
 import { useMove } from '../components/use-move';
@@ -20,25 +23,41 @@ const rolesField = () => (
   </Form.Item>
 );
 
-function CreateAdmin({ onCreated }: { onCreated: () => void }) {
-  const { mutateAsync } = useCreate();
+/**
+ * A new admin through Refine's form (`useModalForm`, create on the `admins` resource): the list
+ * is read again when it succeeds; a field the server refuses is marked on that field (the
+ * problem's `errors`), any other refusal shows as the problem in the dialog.
+ */
+function CreateAdmin() {
+  const { modalProps, formProps, show, mutation } = useModalForm<Admin, ProblemError, NewAdmin>({
+    resource: 'admins',
+    action: 'create',
+    redirect: false,
+    successNotification: () => ({ message: t('common.done'), type: 'success' }),
+    errorNotification: false,
+  });
   return (
-    <FormDialog<NewAdmin>
-      label={t('admin.create')}
-      button={{ type: 'primary', style: { marginBottom: 16 } }}
-      onSubmit={(values) => mutateAsync({ resource: 'admins', values, successNotification: false, errorNotification: false }).then(onCreated)}
-    >
-      <Form.Item label={t('admin.username')} name="username" rules={[{ required: true, pattern: /^[a-z0-9_.-]{3,32}$/ }]}>
-        <Input autoComplete="off" />
-      </Form.Item>
-      <Form.Item label={t('admin.nickname')} name="nickname" rules={[{ required: true, max: 32 }]}>
-        <Input />
-      </Form.Item>
-      <Form.Item label={t('admin.password')} name="password" rules={[{ required: true, min: 12, max: 200 }]}>
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      {rolesField()}
-    </FormDialog>
+    <>
+      <Button type="primary" style={{ marginBottom: 16 }} onClick={() => show()}>
+        {t('admin.create')}
+      </Button>
+      <Modal {...modalProps} title={t('admin.create')} okText={t('common.confirm')} cancelText={t('common.cancel')}>
+        {mutation.error ? <ProblemAlert error={mutation.error} /> : null}
+        {/* named: Refine keeps this form mounted, and its field ids must not be the other dialogs' (a label finds its field by id) */}
+        <Form {...formProps} name="new-admin" layout="vertical">
+          <Form.Item label={t('admin.username')} name="username" rules={[{ required: true, pattern: /^[a-z0-9_.-]{3,32}$/ }]}>
+            <Input autoComplete="off" />
+          </Form.Item>
+          <Form.Item label={t('admin.nickname')} name="nickname" rules={[{ required: true, max: 32 }]}>
+            <Input />
+          </Form.Item>
+          <Form.Item label={t('admin.password')} name="password" rules={[{ required: true, min: 12, max: 200 }]}>
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          {rolesField()}
+        </Form>
+      </Modal>
+    </>
   );
 }
 
@@ -105,7 +124,7 @@ export default function Admins() {
   return (
     <ListView<Admin>
       title={t('menu.admins')}
-      extra={manage ? <CreateAdmin onCreated={list.reload} /> : null}
+      extra={manage ? <CreateAdmin /> : null}
       list={list}
       rowKey="id"
       columns={[
