@@ -89,6 +89,24 @@ describe('the data provider over the SDK', () => {
     expect(updated.data).toEqual({ key: 'order.payment_timeout_minutes', value: 20 });
   });
 
+  it('hands Refine\'s abort signal to the request, so a replaced read is cancelled on the wire', async () => {
+    const signals: AbortSignal[] = [];
+    const client = createMarketClient({
+      baseUrl: 'http://console.test',
+      realm: 'admin',
+      fetch: async (request) => {
+        signals.push(request.signal);
+        return new Response(JSON.stringify({ items: [], next_cursor: null }), { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const controller = new AbortController();
+    await createDataProvider(client).getList({ resource: 'audit', meta: { signal: controller.signal } });
+    await createDataProvider(client).custom!({ url: '/api/admin/dashboard', method: 'get', meta: { signal: controller.signal } });
+    expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+    controller.abort();
+    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+  });
+
   it('names a failure without an answer NETWORK_ERROR', async () => {
     const client = createMarketClient({ baseUrl: 'http://console.test', realm: 'admin', fetch: () => Promise.reject(new TypeError('fetch failed')) });
     const failed = await createDataProvider(client).getOne({ resource: 'orders', id: 'o1' }).catch((e: unknown) => e);

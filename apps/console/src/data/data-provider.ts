@@ -20,6 +20,12 @@ function pathParams(path: string, id: string | number | undefined, given?: Recor
   return { ...(name && id !== undefined ? { [name]: String(id) } : {}), ...given };
 }
 
+/**
+ * The abort signal Refine hands a read (react-query's): a read replaced by a newer one (a badge's
+ * refetch on the next queue change) is cancelled on the wire, so reads of one query never overlap.
+ */
+const signalOf = (meta: { [key: string]: unknown } | undefined) => (meta?.signal instanceof AbortSignal ? { signal: meta.signal } : {});
+
 /** The API filters by query parameters, each equal to one value: Refine's `eq` filters become them. */
 export function filtersToQuery(filters: CrudFilter[] | undefined): Record<string, string> {
   const query: Record<string, string> = {};
@@ -57,20 +63,20 @@ export function createDataProvider(client: MarketClient): DataProvider {
       const limit = !whole && (pagination?.mode ?? 'server') === 'server' ? pagination?.pageSize : undefined;
       const after = !whole && meta?.cursor ? String(meta.cursor) : undefined;
       const query = { ...filtersToQuery(filters), ...(limit ? { limit } : {}), ...(after ? { cursor: after } : {}) };
-      const page = await call<CursorPage<T> | { items: T[]; next_cursor?: null }>('GET', routes(resource, 'list'), { params: { query } });
+      const page = await call<CursorPage<T> | { items: T[]; next_cursor?: null }>('GET', routes(resource, 'list'), { params: { query }, ...signalOf(meta) });
       const cursor: CursorMeta['cursor'] = { next: page.next_cursor ?? undefined, prev: undefined };
       return { data: page.items, total: page.items.length, cursor };
     },
 
     async getOne<T extends BaseRecord>({ resource, id, meta }: Parameters<DataProvider['getOne']>[0]) {
       const path = routes(resource, 'one');
-      return { data: await call<T>('GET', path, { params: { path: pathParams(path, id, meta?.path) } }) };
+      return { data: await call<T>('GET', path, { params: { path: pathParams(path, id, meta?.path) }, ...signalOf(meta) }) };
     },
 
     async getMany<T extends BaseRecord>({ resource, ids, meta }: Parameters<NonNullable<DataProvider['getMany']>>[0]) {
       const path = routes(resource, 'one');
       // no batch route: one read per id, as many as the page shows
-      return { data: await Promise.all(ids.map((id) => call<T>('GET', path, { params: { path: pathParams(path, id, meta?.path) } }))) };
+      return { data: await Promise.all(ids.map((id) => call<T>('GET', path, { params: { path: pathParams(path, id, meta?.path) }, ...signalOf(meta) }))) };
     },
 
     async create<T extends BaseRecord>({ resource, variables }: Parameters<DataProvider['create']>[0]) {
@@ -88,7 +94,7 @@ export function createDataProvider(client: MarketClient): DataProvider {
 
     async custom<T extends BaseRecord>({ url, method, payload, query, meta }: Parameters<NonNullable<DataProvider['custom']>>[0]) {
       const verb = method.toUpperCase() as keyof typeof api;
-      const init = { params: { path: meta?.path ?? {}, query: query ?? {} }, ...(verb === 'GET' ? {} : { body: payload ?? {} }) };
+      const init = { params: { path: meta?.path ?? {}, query: query ?? {} }, ...(verb === 'GET' ? signalOf(meta) : { body: payload ?? {} }) };
       return { data: await call<T>(verb, url, init) };
     },
   };
