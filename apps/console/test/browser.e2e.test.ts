@@ -119,11 +119,22 @@ describe('the console in a browser', () => {
     await shot('dashboard');
   });
 
-  it('approves a listing created through the SDK', async () => {
+  it('opens the review queue on the pending listings, oldest first, and approves one', async () => {
     const owner = await user();
     const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '浏览器测试 原神 满命', game: '原神', hourly_price: 800, deposit: 5000, min_hours: 1 } }));
     await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
-    await open('/listings?pending=1', '商品审核');
+    const later = await ok(owner.market.api.POST('/api/listings', { body: { title: '浏览器测试 原神 后提交', game: '原神', hourly_price: 900, deposit: 5000, min_hours: 1 } }));
+    await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: later.id } }, body: {} }));
+    await open('/listings', '商品审核');
+    // the one waiting longest is on top; the statuses read in Chinese
+    const rows = page.getByRole('table').getByRole('row');
+    await rows.filter({ hasText: later.title }).waitFor();
+    const titles = await rows.allInnerTexts();
+    expect(titles.findIndex((r) => r.includes(listing.title))).toBeGreaterThanOrEqual(1);
+    expect(titles.findIndex((r) => r.includes(listing.title))).toBeLessThan(titles.findIndex((r) => r.includes(later.title)));
+    await rows.filter({ hasText: listing.title }).getByText('待审核', { exact: true }).waitFor();
+    await rows.filter({ hasText: listing.title }).getByText('草稿', { exact: true }).waitFor();
+    expect(await rows.filter({ hasText: listing.title }).getByText('pending', { exact: true }).count()).toBe(0);
     await page.getByRole('link', { name: listing.title }).click();
     await page.getByRole('heading', { name: listing.title }).waitFor();
     await shot('listing-detail');
@@ -148,6 +159,16 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: '冻 结' }).or(page.getByRole('button', { name: '冻结' })).waitFor();
     const after = await ok(back.api.GET('/api/admin/users', { params: { query: { frozen: 'false' } } }));
     expect(after.items.find((u) => u.id === someone.user.id)).toMatchObject({ frozen: false });
+    // Escape closes the drawer, as it closes a dialog
+    const drawer = page.locator('.ant-drawer-content-wrapper');
+    await drawer.waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    // and brings it back with a click on the user
+    await page.getByRole('button', { name: someone.user.nickname }).click();
+    await drawer.waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
   });
 
   /** An order paid for two hours of a 10 yuan/hour listing with a 40 yuan deposit, handed off: ready to be disputed. */
@@ -189,7 +210,7 @@ describe('the console in a browser', () => {
     await open('/disputes', '纠纷');
     await page.getByRole('button', { name: '仲 裁' }).or(page.getByRole('button', { name: '仲裁' })).first().click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('complete').check();
+    await dialog.getByLabel('完成订单').check();
     await dialog.getByLabel('裁决说明').fill('号主未能交付可用账号，按一小时计费');
     await dialog.getByLabel('指定结算金额').check();
     // over the rent: the form refuses as the server would, naming the invariant
@@ -211,6 +232,11 @@ describe('the console in a browser', () => {
     const resolved = await ok(back.api.GET('/api/admin/disputes', { params: { query: { order_id: order.id } } }));
     expect(resolved.items[0]).toMatchObject({ id: dispute.id, status: 'resolved', result: 'complete' });
     await open(`/orders/${order.id}`, '纠纷测试 王者荣耀');
+    // people by nickname and masked phone, never by id: the renter above and in the money rows
+    const renterName = new RegExp(`^${renter.user.nickname} · \\d{3}\\*{4}\\d{4}$`);
+    await page.getByRole('link', { name: renterName }).first().waitFor();
+    expect(await page.getByRole('table', { name: '资金' }).getByRole('link', { name: renterName }).count()).toBeGreaterThanOrEqual(2);
+    expect(await page.getByText(renter.user.id, { exact: true }).count()).toBe(0);
     await shot('order-detail');
   });
 
@@ -246,8 +272,12 @@ describe('the console in a browser', () => {
     await shot('live-badge');
   }, 60_000);
 
-  it('edits a config with validation', async () => {
+  it('edits a config with validation, values shown in their units', async () => {
     await open('/configs', '系统配置');
+    const row = (key: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: key, exact: true }) });
+    await row('withdrawal.daily_limit').getByText('¥50000.00', { exact: true }).waitFor();
+    await row('order.dispute_timeout_hours').getByText('72 小时', { exact: true }).waitFor();
+    await row('order.handoff_timeout_minutes').getByText('30 分钟', { exact: true }).waitFor();
     await page.getByRole('button', { name: '编辑 order.payment_timeout_minutes' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('值').fill('0');
@@ -269,6 +299,10 @@ describe('the console in a browser', () => {
     await open('/audit', '审计日志');
     for (const action of actions) await page.getByRole('table').getByText(action, { exact: true }).first().waitFor();
     await shot('audit');
+    // the orders' date filters are Ant Design's pickers in Chinese
+    await open('/orders', '订单');
+    await page.getByPlaceholder('请选择日期').first().waitFor();
+    expect(await page.getByPlaceholder('请选择日期').count()).toBe(2);
     for (const [route, heading, name] of [
       ['/orders', '订单', 'orders'],
       ['/money', '资金', 'money'],
@@ -281,7 +315,9 @@ describe('the console in a browser', () => {
     }
     // the picture in docs/console.md: the dashboard after the actions above
     await open('/', '概览');
-    await page.getByText('pending_handoff').waitFor();
+    // the statuses by count read in Chinese, never as the API's codes
+    await page.getByText(/^待交付: \d+$/).first().waitFor();
+    expect(await page.getByText(/^pending_handoff/).count()).toBe(0);
     // the 30-day charts name today's figures as the API gives them, with one bar per day
     const { last_30_days: days } = await ok(back.api.GET('/api/admin/dashboard'));
     const today = days.at(-1)!;
@@ -355,6 +391,30 @@ describe('the console in a browser', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('creates an admin through the dialog, refuses a taken username with the problem, on the Admins page', async () => {
+    const fresh = `ops_${randomInt(0, 1_000_000)}`;
+    await open('/admins', '管理员');
+    const create = async () => {
+      await page.getByRole('button', { name: '新建管理员' }).click();
+      const dialog = page.getByRole('dialog', { name: '新建管理员' });
+      await dialog.getByLabel('用户名').fill(fresh);
+      await dialog.getByLabel('昵称').fill('新运营');
+      await dialog.getByLabel('初始密码').fill('new-operator-password-1');
+      await dialog.getByRole('button', { name: '确 定' }).or(dialog.getByRole('button', { name: '确定' })).click();
+      return dialog;
+    };
+    await (await create()).waitFor({ state: 'hidden' });
+    // the list is read again after the creation
+    await page.getByRole('cell', { name: fresh, exact: true }).waitFor();
+    const admins = await ok(back.api.GET('/api/admin/admins', { params: { query: { limit: 100 } } }));
+    expect(admins.items.find((a) => a.username === fresh)).toMatchObject({ nickname: '新运营', status: 'active' });
+    const again = await create();
+    await again.getByRole('alert').getByText(/· 409$/).waitFor();
+    expect(await again.getByRole('alert').textContent()).toContain('already taken');
+    await again.getByRole('button', { name: '取 消' }).or(again.getByRole('button', { name: '取消' })).click();
+    await again.waitFor({ state: 'hidden' });
   });
 
   it('lets the super admin change an admin’s roles on the Admins page', async () => {
@@ -431,13 +491,13 @@ describe('the console in a browser', () => {
 
     await open(`/money/withdrawals?user_id=${requester.id}`, '资金');
     await page.getByRole('tab', { name: '提现审核' }).waitFor();
-    const row = page.getByRole('row').filter({ hasText: 'pending_review' });
+    const row = page.getByRole('row').filter({ hasText: '待审核' });
     await row.getByRole('button', { name: '批准提现' }).waitFor();
     await shot('withdrawals');
     await row.getByRole('button', { name: '驳回提现' }).click();
     await page.getByRole('dialog').getByLabel('驳回原因').fill('收款账户与实名不符');
     await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
-    await page.getByRole('row').filter({ hasText: 'rejected' }).getByText('收款账户与实名不符').waitFor();
+    await page.getByRole('row').filter({ hasText: '已驳回' }).getByText('收款账户与实名不符').waitFor();
 
     const listed = await ok(back.api.GET('/api/admin/withdrawals', { params: { query: { user_id: requester.id } } }));
     expect(listed.items).toEqual([expect.objectContaining({ status: 'rejected', reason: '收款账户与实名不符' })]);
@@ -446,7 +506,7 @@ describe('the console in a browser', () => {
     // approved, the transfer goes out to Alipay and the withdrawal is paid
     const second = await ok(market.api.POST('/api/wallet/withdrawals', { body: { amount: 1_500, channel: 'alipay', payee_account: 'owner@example.com', payee_name: '张三' } }));
     await page.reload();
-    await page.getByRole('row').filter({ hasText: 'pending_review' }).getByRole('button', { name: '批准提现' }).click();
+    await page.getByRole('row').filter({ hasText: '待审核' }).getByRole('button', { name: '批准提现' }).click();
     await page.getByText('操作成功').first().waitFor();
     await eventually(
       () => ok(back.api.GET('/api/admin/withdrawals', { params: { query: { user_id: requester.id, status: 'paid' } } })),
@@ -548,10 +608,16 @@ describe('the console in a browser', () => {
       await on.keyboard.press('Enter');
       await on.getByRole('button', { name: '收起菜单', expanded: true }).waitFor();
 
-      // in English too
+      // in English too, without a page load, Ant Design's own texts included
+      // a mark on the window survives only if the page is not loaded again
+      await on.evaluate(() => Object.assign(window, { languageMark: 'kept' }));
       await on.getByRole('button', { name: '切换语言' }).click();
       await on.getByRole('button', { name: 'Collapse menu' }).waitFor();
       expect(await unnamedControls(on)).toEqual([]);
+      await on.getByRole('menu').getByRole('link', { name: 'Orders' }).click();
+      await on.getByRole('heading', { name: 'Orders' }).first().waitFor();
+      expect(await on.getByPlaceholder('Select date').count()).toBe(2);
+      expect(await on.evaluate(() => (window as unknown as { languageMark?: string }).languageMark)).toBe('kept');
       // and on a small screen, where the menu is a drawer opened by a button
       await on.setViewportSize({ width: 800, height: 900 });
       await on.getByRole('button', { name: 'Open menu' }).click();

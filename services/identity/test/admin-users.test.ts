@@ -49,10 +49,19 @@ describe('back office: users, freeze and unfreeze', () => {
     const unverified = await client.get('/api/admin/users?realname_status=unverified&limit=100', admin);
     expect(unverified.body.items.map((u: { id: string }) => u.id)).toEqual(expect.arrayContaining(ids));
     expect((await client.get('/api/admin/users?realname_status=verified', admin)).body.items).toEqual([]);
+    // the people of a page by id, in one read (an unknown id is simply not there)
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const byIds = await client.get(`/api/admin/users?ids=${ids[0]},${ids[2]!.toUpperCase()},${unknown}`, admin);
+    expect(byIds.status).toBe(200);
+    expect(byIds.body.items.map((u: { id: string; phone_masked: string }) => [u.id, u.phone_masked])).toEqual([
+      [ids[2], expect.stringContaining('****')],
+      [ids[0], expect.stringContaining('****')],
+    ]);
   });
 
   it('refuses bad list queries with 400', async () => {
-    for (const q of ['limit=0', 'limit=101', 'frozen=yes', 'realname_status=maybe', 'phone=123', 'cursor=garbage', 'sort=name']) {
+    const many = Array.from({ length: 101 }, () => '00000000-0000-4000-8000-000000000000').join(',');
+    for (const q of ['limit=0', 'limit=101', 'frozen=yes', 'realname_status=maybe', 'phone=123', 'cursor=garbage', 'sort=name', 'ids=', 'ids=not-an-id', `ids=${many}`]) {
       const res = await client.get(`/api/admin/users?${q}`, admin);
       expect([q, res.status]).toEqual([q, 400]);
     }
