@@ -347,11 +347,35 @@ describe('the console in a browser', () => {
     await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
     // the request waits for another admin: the requester sees it without an approve button
     const requests = page.getByRole('table', { name: '查看申请' });
-    await requests.getByText('pending').waitFor();
+    await requests.getByText('待批准', { exact: true }).waitFor();
+    expect(await requests.getByText('pending', { exact: true }).count()).toBe(0);
     expect(await requests.getByRole('button').count()).toBe(0);
-    const listed = await ok(back.api.GET('/api/admin/orders/{id}/handoff-records/reveal-requests', { params: { path: { id: order.id } } }));
+    await shot('reveal-request');
+    const path = { params: { path: { id: order.id } } };
+    const listed = await ok(back.api.GET('/api/admin/orders/{id}/handoff-records/reveal-requests', path));
     expect(listed.items).toMatchObject([{ status: 'pending', reason: '核实异常订单的交付情况' }]);
     expect(await page.getByRole('table', { name: '交接记录' }).getByText('账号已发站内信').count()).toBe(0);
+    // the server holds the same rule: no reveal without the approval, and no approving one's own request
+    const direct = await back.api.POST('/api/admin/orders/{id}/handoff-records/reveal', { ...path, body: { reason: '直接查看' } });
+    expect([direct.response.status, direct.error?.code]).toEqual([409, 'REVEAL_APPROVAL_REQUIRED']);
+    const requestId = listed.items[0]!.id;
+    const approvePath = { params: { path: { id: order.id, requestId } }, body: {} };
+    const own = await back.api.POST('/api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve', approvePath);
+    expect([own.response.status, own.error?.code]).toEqual([403, 'REVEAL_APPROVER_INVOLVED']);
+
+    // a second admin approves; the requester then uses the approval here, once
+    const second = { username: `support_${randomInt(0, 1_000_000)}`, password: 'support-password-1234' };
+    await ok(back.api.POST('/api/admin/admins', { body: { ...second, nickname: '客服二', roles: ['customer_service'] } }));
+    const theirs = createMarketClient({ baseUrl: stack.url, realm: 'admin' });
+    const captcha = await ok(theirs.api.GET('/api/admin/auth/captcha'));
+    const login = await ok(theirs.api.POST('/api/admin/auth/login', { body: { ...second, captcha_id: captcha.captcha_id, captcha_code: captcha.dev_text! } }));
+    theirs.signIn({ accessToken: login.access_token });
+    await ok(theirs.api.POST('/api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve', approvePath));
+    await page.reload();
+    await requests.getByText('已批准', { exact: true }).waitFor();
+    await requests.getByRole('button', { name: '查看（已批准）' }).click();
+    await page.getByRole('table', { name: '交接记录' }).getByText('账号已发站内信').waitFor();
+    expect((await ok(back.api.GET('/api/admin/orders/{id}/handoff-records/reveal-requests', path))).items).toMatchObject([{ id: requestId, status: 'used' }]);
   });
 
   it('shows a reviewer only what the reviewer role may use', async () => {
@@ -514,16 +538,53 @@ describe('the console in a browser', () => {
     );
     expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 3_500 });
 
-    // and the money check, run on demand, finds orders and wallet in agreement
+    // a transfer Alipay answers with a system error stays `processing`; finance resolves it as failed on the bill's evidence
+    alipay.setTransferMode('refuse', 'SYSTEM_ERROR');
+    const stuck = await ok(market.api.POST('/api/wallet/withdrawals', { body: { amount: 1_000, channel: 'alipay', payee_account: 'owner@example.com', payee_name: '张三' } }));
+    await ok(back.api.POST('/api/admin/withdrawals/{id}/approve', { params: { path: { id: stuck.id } }, body: {} }));
+    await page.reload();
+    const processing = page.getByRole('row').filter({ hasText: '打款中' });
+    await processing.getByRole('button', { name: '人工确认结果' }).click();
+    const resolve = page.getByRole('dialog', { name: '按渠道凭证确认提现结果' });
+    await resolve.getByRole('combobox', { name: '结果' }).click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '失败' }).click();
+    await resolve.getByLabel('渠道转账单号').fill('none');
+    await resolve.getByLabel('账单明细（或渠道客服答复）').fill('账单无此 out_biz_no');
+    await shot('withdrawal-resolve');
+    await resolve.getByRole('button', { name: '确 定' }).or(resolve.getByRole('button', { name: '确定' })).click();
+    await resolve.waitFor({ state: 'hidden' });
+    alipay.setTransferMode('success');
+    await page.getByRole('row').filter({ hasText: '失败' }).waitFor();
+    expect(await ok(back.api.GET('/api/admin/withdrawals', { params: { query: { user_id: requester.id, status: 'failed' } } }))).toMatchObject({ items: [{ id: stuck.id }] });
+    expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 3_500 });
+
+    // the money check shows the latest result on opening; the button asks the server for a fresh run
     await page.getByRole('tab', { name: '资金核对' }).click();
+    await page.getByText('订单与钱包一致').waitFor();
+    const fresh = page.waitForResponse((r) => r.url().endsWith('/api/admin/money-check') && r.request().method() === 'POST');
     await page.getByRole('button', { name: '立即核对' }).click();
+    const answer = (await (await fresh).json()) as { checked_at: string; ledger: { checks: number; differences: unknown[] } };
+    expect(answer.ledger.differences).toEqual([]);
+    await page.getByText(`账本平衡（${answer.ledger.checks} 项规则）`).waitFor();
+    // the page shows the fresh run's time, as the browser formats it in its own zone
+    const local = await page.evaluate((iso) => {
+      const d = new Date(iso);
+      const two = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+    }, answer.checked_at);
+    await page.getByText(`核对时间 ${local}`).waitFor();
     await page.getByText('订单与钱包一致').waitFor();
     await shot('money-check');
 
     // a refund of that recharge, approved on the Refunds tab, holds its amount and goes to the sandbox
     const refund = await ok(market.api.POST('/api/wallet/refunds', { body: { payment_id: payment.id, amount: 1_000 } }));
     await page.getByRole('tab', { name: '退款审核' }).click();
-    await page.getByRole('row').filter({ hasText: 'requested' }).getByRole('button', { name: '批准退款' }).click();
+    const requested = page.getByRole('row').filter({ hasText: '待审核' });
+    // every code in the operator's language: kind, status and channel
+    await requested.getByText('用户申请', { exact: true }).waitFor();
+    await requested.getByText('沙箱', { exact: true }).waitFor();
+    expect(await requested.getByText('requested', { exact: true }).count()).toBe(0);
+    await requested.getByRole('button', { name: '批准退款' }).click();
     const approved = await eventually(
       () => ok(back.api.GET('/api/admin/refunds', { params: { query: { user_id: requester.id } } })),
       // approved, then sent: the sandbox answers `processing` until a tester marks it
@@ -531,6 +592,8 @@ describe('the console in a browser', () => {
     );
     expect(approved.items).toEqual([expect.objectContaining({ id: refund.id, status: 'processing' })]);
     expect(await ok(market.api.GET('/api/wallet/balance'))).toMatchObject({ available: 2_500 });
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: '用户申请' }).getByText('退款中', { exact: true }).waitFor();
     await shot('refunds');
 
     // the sandbox's bill of yesterday, reconciled on demand, is listed
@@ -538,10 +601,14 @@ describe('the console in a browser', () => {
     await page.getByRole('tab', { name: '对账' }).click();
     await page.getByRole('button', { name: '立即对账' }).click();
     // antd's select opens by its shown value, its options in a list of their own outside the dialog
-    await page.getByRole('dialog').getByTitle('alipay').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: 'sandbox' }).click();
+    await page.getByRole('dialog').getByTitle('支付宝').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '沙箱' }).click();
     await page.getByRole('dialog').getByRole('button', { name: '确 定' }).or(page.getByRole('dialog').getByRole('button', { name: '确定' })).click();
-    await page.getByRole('row').filter({ hasText: yesterday }).filter({ hasText: 'sandbox' }).waitFor();
+    const run = page.getByRole('row').filter({ hasText: yesterday }).filter({ hasText: '沙箱' });
+    await run.waitFor();
+    // the run's status in Chinese, whichever it is
+    await run.getByText(/^(一致|有差异)$/).waitFor();
+    expect(await run.getByText(/^(clean|findings|sandbox)$/).count()).toBe(0);
     await shot('reconciliation');
   });
 
