@@ -1,13 +1,18 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { App as AntdApp, ConfigProvider, Spin } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
-import enUS from 'antd/locale/en_US';
-import 'dayjs/locale/zh-cn';
+// the ES modules: the CommonJS entry (antd/locale/…) arrives wrapped in the bundle and antd fell back to English
+import zhCN from 'antd/es/locale/zh_CN';
+import enUS from 'antd/es/locale/en_US';
+import { useTranslation } from 'react-i18next';
 import { Authenticated, Refine } from '@refinedev/core';
+import { useNotificationProvider } from '@refinedev/antd';
 import routerProvider from '@refinedev/react-router';
 import { accessControlProvider, authProvider } from './auth-provider';
-import { currentLocale, i18nProvider, t } from './i18n';
+import { createDataProvider } from './data/data-provider';
+import { createLiveProvider } from './live-provider';
+import { market } from './session';
+import { i18nProvider, t } from './i18n';
 import { LoginPage } from './pages/Login';
 
 const Shell = lazy(() => import('./Shell'));
@@ -28,7 +33,11 @@ const Audit = lazy(() => import('./pages/Audit'));
 const Admins = lazy(() => import('./pages/Admins'));
 const Uploads = lazy(() => import('./pages/Uploads'));
 
-const RESOURCES = [
+const dataProvider = createDataProvider(market);
+const liveProvider = createLiveProvider(market);
+
+/** The menu's resources, labelled in the current language. */
+const resources = () => [
   { name: 'dashboard', list: '/', meta: { label: t('menu.dashboard') } },
   { name: 'listings', list: '/listings', show: '/listings/:id', meta: { label: t('menu.listings') } },
   { name: 'users', list: '/users', show: '/users/:id', meta: { label: t('menu.users') } },
@@ -41,21 +50,27 @@ const RESOURCES = [
   { name: 'uploads', list: '/uploads', meta: { label: t('menu.uploads') } },
 ];
 
-const loading = <Spin aria-label={t('common.loading')} style={{ display: 'block', margin: 48 }} />;
-
 export function App() {
-  const locale = currentLocale();
+  // re-rendered on a language switch: Ant Design's locale (date pickers, pagination) follows i18next's
+  const { i18n } = useTranslation();
+  const en = i18n.language === 'en';
+  const loading = <Spin aria-label={t('common.loading')} style={{ display: 'block', margin: 48 }} />;
   return (
     <BrowserRouter basename="/admin">
-      <ConfigProvider locale={locale === 'en' ? enUS : zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
+      <ConfigProvider locale={en ? enUS : zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
         <AntdApp>
           <Refine
+            // a new language draws every screen anew in it (menu labels, columns, filters), without a page load
+            key={i18n.language}
             routerProvider={routerProvider}
+            dataProvider={dataProvider}
+            liveProvider={liveProvider}
+            notificationProvider={useNotificationProvider}
             authProvider={authProvider}
             accessControlProvider={accessControlProvider}
             i18nProvider={i18nProvider}
-            resources={RESOURCES}
-            options={{ disableTelemetry: true }}
+            resources={resources()}
+            options={{ disableTelemetry: true, liveMode: 'off' }}
           >
             <Suspense fallback={loading}>
               <Routes>

@@ -1,11 +1,11 @@
 import type { AdminPermission } from '@market/contracts';
-import { loadSession } from './session';
 
 /**
  * The permission each screen or action of the console needs: the same names the routes declare in
  * `@market/contracts` (a misspelt one fails the type check), so a menu entry or a button shows
  * exactly when the server would answer it. Screens are keyed by their Refine resource name, actions
- * by `resource.action`.
+ * by `resource.action`; the accessControlProvider (src/auth-provider.ts) answers Refine's `useCan` /
+ * `<CanAccess>` with them (src/use-allowed.ts).
  */
 export const PERMISSIONS = {
   dashboard: 'dashboard.read',
@@ -36,9 +36,4 @@ export type Capability = keyof typeof PERMISSIONS;
 
 export function allows(permissions: readonly AdminPermission[] | undefined, capability: Capability): boolean {
   return permissions?.includes(PERMISSIONS[capability]) ?? false;
-}
-
-/** For the signed-in admin (its permissions as `GET /api/admin/me` answered them at login). */
-export function can(capability: Capability): boolean {
-  return allows(loadSession()?.admin.permissions, capability);
 }

@@ -47,7 +47,8 @@ export const authProvider: AuthProvider = {
     return { authenticated: true };
   },
   async onError(error: unknown) {
-    if (error instanceof ApiProblem && error.status === 401) return { logout: true, redirectTo: '/login' };
+    const status = error instanceof ApiProblem ? error.status : (error as { statusCode?: number } | null)?.statusCode;
+    if (status === 401) return { logout: true, redirectTo: '/login' };
     return {};
   },
   async getIdentity() {

@@ -7,4 +7,5 @@ export * from './routing';
 export * from './services';
 export * from './system-config';
 export * from './permissions';
+export * from './settlement';
 export { orNull, z } from './zod';

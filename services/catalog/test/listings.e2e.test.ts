@@ -28,6 +28,29 @@ describe('listings through the gateway', () => {
 
   const { create, online } = listingMaker(() => client, () => admin);
 
+  it('serves the review queue oldest first, paging forward in that order', async () => {
+    const owner = newUser();
+    const listings = [];
+    for (let i = 0; i < 3; i++) listings.push(await create(owner));
+    // submitted in the reverse order: the queue follows the listings' age
+    for (const l of [...listings].reverse()) expect((await client.post(`/api/listings/${l.id}/submit-review`, {}, owner.token)).status).toBe(200);
+    const ours = new Set(listings.map((l) => l.id));
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { status: number; body: { items: Array<{ id: string; created_at: string }>; next_cursor: string | null } } = await client.get(
+        `/api/admin/listings/pending?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        admin.token,
+      );
+      expect(res.status).toBe(200);
+      walked.push(...res.body.items.map((l) => l.id));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(walked.filter((id) => ours.has(id))).toEqual(listings.map((l) => l.id));
+    const whole = (await client.get('/api/admin/listings/pending?limit=100', admin.token)).body.items as Array<{ created_at: string }>;
+    expect(whole.map((l) => l.created_at)).toEqual([...whole.map((l) => l.created_at)].sort());
+  });
+
   it('runs the review flow: draft → pending → online, visible to all, with events and an audit entry', async () => {
     const owner = newUser();
     const stranger = newUser();

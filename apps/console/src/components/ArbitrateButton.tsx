@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, Checkbox, Form, Input, Modal, Radio } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../session';
-import { t } from '../i18n';
-import { commissionBps } from '../commission';
-import { previewBreakdown, type Breakdown, type Escrow } from '../breakdown';
+import { useList } from '@refinedev/core';
+import type { Schema } from '@market/sdk';
+import { settle, type Escrow, type Proposal } from '@market/contracts';
+import { label, t } from '../i18n';
+import { useMove } from './use-move';
 import { BreakdownForm } from './BreakdownForm';
 import { ProblemAlert } from './ProblemAlert';
 import { useSubmit } from './use-submit';
@@ -14,23 +14,25 @@ type Result = 'complete' | 'close' | 'mark_abnormal';
 /** Arbitration of an open dispute; complete and close may carry a breakdown, previewed before it is sent. */
 export function ArbitrateButton({ dispute, escrow, onDone }: { dispute: Schema<'Dispute'>; escrow: Escrow; onDone: (d: Schema<'Dispute'>) => void }) {
   const [open, setOpen] = useState(false);
-  const [bps, setBps] = useState<number | null>(null);
+  // the platform commission the server applies at settlement now (system config platform.commission_rate_bps)
+  const configs = useList<Schema<'SystemConfig'>>({ resource: 'configs', queryOptions: { enabled: open }, errorNotification: false });
+  const rate = configs.result.data.find((c) => c.key === 'platform.commission_rate_bps')?.value;
+  const bps = configs.query.isSuccess ? (typeof rate === 'number' ? rate : 0) : null;
+  const move = useMove();
   const [result, setResult] = useState<Result>('complete');
   const [note, setNote] = useState('');
   const [withBreakdown, setWithBreakdown] = useState(false);
-  const [breakdown, setBreakdown] = useState<Partial<Breakdown>>({ consumption: escrow.rent, deposit_deduction: 0 });
-  const { busy, error, setError, run } = useSubmit(() => setOpen(false));
+  const [breakdown, setBreakdown] = useState<Partial<Proposal>>({ consumption: escrow.rent, deposit_deduction: 0 });
+  const { busy, error: refusal, run } = useSubmit(() => setOpen(false));
+  const error = refusal ?? configs.query.error;
   const useBreakdown = withBreakdown && result !== 'mark_abnormal';
-  const valid = note.trim().length > 0 && (!useBreakdown || (bps !== null && previewBreakdown(escrow, breakdown, bps).ok));
+  const valid = note.trim().length > 0 && (!useBreakdown || (bps !== null && settle(escrow, breakdown, bps).ok));
 
-  const show = () => {
-    setOpen(true);
-    commissionBps().then(setBps, setError);
-  };
+  const show = () => setOpen(true);
   const submit = () =>
     run(async () => {
-      const body = { result, note, ...(useBreakdown ? { breakdown: breakdown as Breakdown } : {}) };
-      onDone(await ok(market.api.POST('/api/admin/disputes/{id}/arbitrate', { params: { path: { id: dispute.id } }, body })));
+      const body = { result, note, ...(useBreakdown ? { breakdown: breakdown as Proposal } : {}) };
+      onDone(await move<Schema<'Dispute'>>('/api/admin/disputes/{id}/arbitrate', { id: dispute.id }, body));
     });
   return (
     <>
@@ -42,9 +44,11 @@ export function ArbitrateButton({ dispute, escrow, onDone }: { dispute: Schema<'
         <Form layout="vertical">
           <Form.Item label={t('dispute.result')}>
             <Radio.Group aria-label={t('dispute.result')} value={result} onChange={(e) => setResult(e.target.value as Result)}>
-              <Radio value="complete">complete</Radio>
-              <Radio value="close">close</Radio>
-              <Radio value="mark_abnormal">mark_abnormal</Radio>
+              {(['complete', 'close', 'mark_abnormal'] as const).map((r) => (
+                <Radio key={r} value={r}>
+                  {label('ruling', r)}
+                </Radio>
+              ))}
             </Radio.Group>
           </Form.Item>
           <Form.Item label={t('dispute.note')} htmlFor="arbitrate-note" required>

@@ -1,11 +1,11 @@
 import { Descriptions, Form, InputNumber } from 'antd';
 import { t } from '../i18n';
-import { previewBreakdown, type Breakdown, type Escrow } from '../breakdown';
+import { settle, type Escrow, type Proposal } from '@market/contracts';
 import { yuan } from './format';
 
 /**
  * The two figures an admin decides (consumption, deposit deduction), checked against the
- * contract's invariants as they are typed, with what each party would get.
+ * settlement's invariants as they are typed, with what each party would get.
  */
 export function BreakdownForm({
   escrow,
@@ -15,11 +15,13 @@ export function BreakdownForm({
 }: {
   escrow: Escrow;
   commissionBps: number;
-  value: Partial<Breakdown>;
-  onChange: (next: Partial<Breakdown>) => void;
+  value: Partial<Proposal>;
+  onChange: (next: Partial<Proposal>) => void;
 }) {
-  const result = previewBreakdown(escrow, value, commissionBps);
-  const errors = result.ok ? {} : result.errors;
+  // the server's own split (the contracts' rule), so the preview is what arbitration will book
+  const result = settle(escrow, value, commissionBps);
+  const errors: Partial<Record<string, string>> = {};
+  if (!result.ok) for (const e of result.errors) errors[e.path] ??= e.message;
   return (
     <>
       <Form.Item
@@ -55,9 +57,9 @@ export function BreakdownForm({
         />
       </Form.Item>
       <Descriptions size="small" column={3} bordered aria-label="breakdown preview">
-        <Descriptions.Item label={t('breakdown.ownerIncome')}>{result.ok ? yuan(result.preview.owner_income) : '—'}</Descriptions.Item>
-        <Descriptions.Item label={t('breakdown.fee')}>{result.ok ? yuan(result.preview.platform_fee) : '—'}</Descriptions.Item>
-        <Descriptions.Item label={t('breakdown.refund')}>{result.ok ? yuan(result.preview.refund) : '—'}</Descriptions.Item>
+        <Descriptions.Item label={t('breakdown.ownerIncome')}>{result.ok ? yuan(result.settlement.owner_income) : '—'}</Descriptions.Item>
+        <Descriptions.Item label={t('breakdown.fee')}>{result.ok ? yuan(result.settlement.platform_fee) : '—'}</Descriptions.Item>
+        <Descriptions.Item label={t('breakdown.refund')}>{result.ok ? yuan(result.settlement.refund) : '—'}</Descriptions.Item>
       </Descriptions>
     </>
   );

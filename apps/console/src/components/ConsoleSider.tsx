@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import { Button, Drawer, Grid, Layout, Menu, theme } from 'antd';
-import { useMenu } from '@refinedev/core';
+import { useMenu, usePermissions } from '@refinedev/core';
+import type { AdminPermission } from '@market/contracts';
 import { ThemedTitle, useThemedLayoutContext, type RefineThemedLayoutSiderProps } from '@refinedev/antd';
 import { allows, PERMISSIONS, type Capability } from '../access';
-import { loadSession } from '../session';
 import { t } from '../i18n';
 
 /** A glyph beside a named control: the name says what it does, so assistive technology skips the glyph. */
@@ -20,7 +20,8 @@ export function ConsoleSider({ Title }: RefineThemedLayoutSiderProps) {
   const { token } = theme.useToken();
   const breakpoint = Grid.useBreakpoint();
   const small = breakpoint.lg === undefined ? false : !breakpoint.lg;
-  const permissions = loadSession()?.admin.permissions;
+  // the menu is drawn at once from the permissions the authProvider holds (the same rule as useCan's answers)
+  const { data: permissions } = usePermissions<AdminPermission[]>({});
   const RenderTitle = Title ?? ThemedTitle;
 
   const menu = (

@@ -1,9 +1,10 @@
 import { Button, DatePicker, Empty, Form, Input, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
-import { t } from '../i18n';
+import { label, t } from '../i18n';
 import { ProblemAlert } from './ProblemAlert';
-import type { CursorList, FilterField } from './use-cursor-list';
+import type { BaseRecord } from '@refinedev/core';
+import type { CursorTable, FilterField } from './use-cursor-table';
 
 type FormValues = Record<string, string | Dayjs | undefined>;
 
@@ -15,7 +16,7 @@ function control(field: FilterField) {
         aria-label={field.label}
         allowClear={field.fallback === undefined}
         style={{ width: field.width ?? 160 }}
-        options={field.options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o))}
+        options={field.options.map((o) => (typeof o === 'string' ? { value: o, label: field.labels ? label(field.labels, o) : o } : o))}
       />
     );
   // antd's clear button is named only by its icon ("close-circle"): name it for what it clears
@@ -28,7 +29,7 @@ function control(field: FilterField) {
 }
 
 /** The list's filters as a form; submitting puts them in the URL (days as the instants they start or end). */
-function FilterForm({ list }: { list: CursorList<unknown> }) {
+function FilterForm({ list }: { list: CursorTable<BaseRecord> }) {
   const initial = Object.fromEntries(list.fields.map((f) => [f.name, f.day && list.filters[f.name] ? dayjs(list.filters[f.name]) : list.filters[f.name]]));
   const submit = (values: FormValues) =>
     list.setFilters(
@@ -60,9 +61,10 @@ function FilterForm({ list }: { list: CursorList<unknown> }) {
 
 /**
  * A list page: its title, the filter form of its fields, the table with its loading, empty and
- * error states, and cursor paging. Every list of the console is one of these.
+ * error states, and cursor paging. Every list of the console is one of these: a resource
+ * (`useCursorTable`) plus its columns.
  */
-export function ListView<T extends object>({
+export function ListView<T extends BaseRecord>({
   title,
   list,
   columns,
@@ -70,7 +72,7 @@ export function ListView<T extends object>({
   extra,
 }: {
   title: string;
-  list: CursorList<T>;
+  list: CursorTable<T>;
   columns: TableColumnsType<T>;
   rowKey: keyof T & string;
   /** What stands between the title and the filters (a create button, a detail's error). */
@@ -80,27 +82,30 @@ export function ListView<T extends object>({
     <>
       <Typography.Title level={3}>{title}</Typography.Title>
       {extra}
-      {list.fields.length ? <FilterForm list={list as CursorList<unknown>} /> : null}
+      {list.fields.length ? <FilterForm list={list as unknown as CursorTable<BaseRecord>} /> : null}
       {list.error ? <ProblemAlert error={list.error} onRetry={list.reload} /> : null}
       <Table<T>
         aria-label={title}
         rowKey={rowKey}
         columns={columns}
-        dataSource={list.page?.items ?? []}
+        dataSource={list.items}
         loading={list.loading}
         pagination={false}
         size="middle"
         scroll={{ x: true }}
         locale={{ emptyText: <Empty description={t('common.empty')} /> }}
       />
-      <Space style={{ marginTop: 16 }}>
-        <Button onClick={list.firstPage} disabled={!list.cursor}>
-          {t('common.first')}
-        </Button>
-        <Button onClick={list.nextPage} disabled={!list.page?.next_cursor}>
-          {t('common.next')}
-        </Button>
-      </Space>
+      {/* a list that fits one page (the configs, a short queue) has no paging to offer */}
+      {list.cursor || list.next ? (
+        <Space style={{ marginTop: 16 }}>
+          <Button onClick={list.firstPage} disabled={!list.cursor}>
+            {t('common.first')}
+          </Button>
+          <Button onClick={list.nextPage} disabled={!list.next}>
+            {t('common.next')}
+          </Button>
+        </Space>
+      ) : null}
     </>
   );
 }

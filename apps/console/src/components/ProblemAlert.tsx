@@ -1,19 +1,19 @@
 import { Alert, Button } from 'antd';
-import { ApiProblem } from '@market/sdk';
+import { toProblemError } from '../data/problem';
 import { t } from '../i18n';
 
-/** A failed call as the operator sees it: the problem's stable code and its message. */
+/** A failed call as the operator sees it: the problem's stable code and status, its detail and the fields it names. */
 export function ProblemAlert({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const problem = error instanceof ApiProblem ? error : null;
-  const message = problem ? `${problem.code} · ${problem.status}` : 'NETWORK_ERROR';
-  const detail = problem ? problem.detail + (problem.errors.length ? `: ${problem.errors.map((e) => `${e.path} ${e.message}`).join('; ')}` : '') : String(error);
+  const { code, statusCode, detail, problem } = toProblemError(error);
+  const message = statusCode ? `${code} · ${statusCode}` : code;
+  const description = detail + (problem.errors.length ? `: ${problem.errors.map((e) => `${e.path} ${e.message}`).join('; ')}` : '');
   return (
     <Alert
       role="alert"
       type="error"
       showIcon
       message={message}
-      description={detail}
+      description={description}
       action={onRetry ? <Button onClick={onRetry}>{t('common.retry')}</Button> : undefined}
       style={{ marginBottom: 16 }}
     />
@@ -21,5 +21,6 @@ export function ProblemAlert({ error, onRetry }: { error: unknown; onRetry?: () 
 }
 
 export function problemText(error: unknown): string {
-  return error instanceof ApiProblem ? `${error.code}: ${error.detail}` : String(error);
+  const { code, detail } = toProblemError(error);
+  return `${code}: ${detail}`;
 }

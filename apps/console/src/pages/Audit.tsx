@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { Tag } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../session';
-import { t } from '../i18n';
+import type { Schema } from '@market/sdk';
+import { label, t } from '../i18n';
 import { ListView } from '../components/ListView';
-import { useCursorList } from '../components/use-cursor-list';
+import { Status } from '../components/Status';
+import { useCursorTable } from '../components/use-cursor-table';
 import { when } from '../components/format';
 
 type Entry = Schema<'AuditLog'>;
@@ -26,14 +26,11 @@ function targetLink(e: Entry) {
 }
 
 export default function Audit() {
-  const list = useCursorList<Entry>(
-    [
-      { name: 'actor_id', label: t('audit.actor') },
-      { name: 'action', label: t('audit.action') },
-      { name: 'biz_type', label: t('audit.target') },
-    ],
-    (q) => ok(market.api.GET('/api/admin/audit-logs', { params: { query: q } })),
-  );
+  const list = useCursorTable<Entry>('audit', [
+    { name: 'actor_id', label: t('audit.actor') },
+    { name: 'action', label: t('audit.action') },
+    { name: 'biz_type', label: t('audit.target') },
+  ]);
   return (
     <ListView<Entry>
       title={t('menu.audit')}
@@ -41,10 +38,10 @@ export default function Audit() {
       rowKey="id"
       columns={[
         { title: t('common.created'), dataIndex: 'created_at', render: when },
-        { title: t('audit.actor'), dataIndex: 'actor_id', render: (id: string | null, e) => `${e.actor_type} ${id ?? ''}` },
+        { title: t('audit.actor'), dataIndex: 'actor_id', render: (id: string | null, e) => `${label('actor', e.actor_type)} ${id ?? ''}` },
         { title: t('audit.action'), dataIndex: 'action', render: (a: string) => <Tag>{a}</Tag> },
         { title: t('audit.target'), key: 'target', render: (_, e) => targetLink(e) },
-        { title: t('audit.result'), dataIndex: 'result' },
+        { title: t('audit.result'), dataIndex: 'result', render: (r: string) => <Status kind="auditResult" value={r} color={r === 'failure' ? 'red' : undefined} /> },
         { title: t('common.detail'), dataIndex: 'detail', render: (d: unknown) => <code>{JSON.stringify(d)}</code> },
       ]}
     />

@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react';
-import { App, Button, Form, Input, Modal, Table, Typography } from 'antd';
-import { ok, type Schema } from '@market/sdk';
+import { useState } from 'react';
+import { Button, Form, Input, Modal, Typography } from 'antd';
+import { useUpdate } from '@refinedev/core';
+import type { Schema } from '@market/sdk';
 import { isSystemConfigKey, SYSTEM_CONFIG_SCHEMAS } from '@market/contracts';
-import { market } from '../session';
-import { can } from '../access';
+import { useAllowed } from '../use-allowed';
 import { t } from '../i18n';
+import { ListView } from '../components/ListView';
 import { ProblemAlert } from '../components/ProblemAlert';
-import { when } from '../components/format';
+import { useCursorTable } from '../components/use-cursor-table';
+import { configDescription, configValue, when } from '../components/format';
 
 type Config = Schema<'SystemConfig'>;
 
@@ -25,17 +27,23 @@ function checkValue(key: string, text: string): { ok: true; value: unknown } | {
 }
 
 function EditConfig({ config, onSaved }: { config: Config; onSaved: () => void }) {
-  const { message } = App.useApp();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState(JSON.stringify(config.value));
   const [error, setError] = useState<unknown>(null);
+  const { mutateAsync } = useUpdate();
   const check = checkValue(config.key, text);
   const save = async () => {
     if (!check.ok) return;
     try {
-      await ok(market.api.PUT('/api/admin/system-configs/{key}', { params: { path: { key: config.key } }, body: { value: check.value as Config['value'] } }));
+      await mutateAsync({
+        resource: 'configs',
+        id: config.key,
+        values: { value: check.value },
+        mutationMode: 'pessimistic',
+        successNotification: () => ({ message: t('common.done'), type: 'success' }),
+        errorNotification: false,
+      });
       setOpen(false);
-      void message.success(t('common.done'));
       onSaved();
     } catch (e) {
       setError(e);
@@ -48,9 +56,14 @@ function EditConfig({ config, onSaved }: { config: Config; onSaved: () => void }
       </Button>
       <Modal title={config.key} open={open} onCancel={() => setOpen(false)} onOk={save} okText={t('common.save')} cancelText={t('common.cancel')} okButtonProps={{ disabled: !check.ok }}>
         {error ? <ProblemAlert error={error} /> : null}
-        <Typography.Paragraph type="secondary">{config.description}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">{configDescription(config.key, config.description)}</Typography.Paragraph>
         <Form layout="vertical">
-          <Form.Item label={t('config.value')} htmlFor="config-value" validateStatus={check.ok ? undefined : 'error'} help={check.ok ? undefined : check.message}>
+          <Form.Item
+            label={t('config.value')}
+            htmlFor="config-value"
+            validateStatus={check.ok ? undefined : 'error'}
+            help={check.ok ? configValue(config.key, check.value) : check.message}
+          >
             <Input.TextArea id="config-value" rows={3} value={text} onChange={(e) => setText(e.target.value)} />
           </Form.Item>
         </Form>
@@ -59,31 +72,22 @@ function EditConfig({ config, onSaved }: { config: Config; onSaved: () => void }
   );
 }
 
+/** Every system config with its value in its unit (¥, minutes, hours, %) and what it means. */
 export default function Configs() {
-  const [state, setState] = useState<{ items?: Config[]; error?: unknown; loading: boolean }>({ loading: true });
-  const load = () => {
-    setState((s) => ({ ...s, loading: true }));
-    ok(market.api.GET('/api/admin/system-configs')).then((r) => setState({ items: r.items, loading: false }), (error: unknown) => setState({ error, loading: false }));
-  };
-  useEffect(load, []);
+  const list = useCursorTable<Config>('configs', []);
+  const edit = useAllowed('configs.edit');
   return (
-    <>
-      <Typography.Title level={3}>{t('menu.configs')}</Typography.Title>
-      {state.error ? <ProblemAlert error={state.error} onRetry={load} /> : null}
-      <Table<Config>
-        aria-label={t('menu.configs')}
-        rowKey="key"
-        loading={state.loading}
-        dataSource={state.items ?? []}
-        pagination={false}
-        columns={[
-          { title: t('config.key'), dataIndex: 'key' },
-          { title: t('config.value'), dataIndex: 'value', render: (v: unknown) => <code>{JSON.stringify(v)}</code> },
-          { title: t('config.description'), dataIndex: 'description' },
-          { title: t('config.updated'), dataIndex: 'updated_at', render: when },
-          { title: t('config.edit'), key: 'edit', render: (_, c) => (can('configs.edit') ? <EditConfig config={c} onSaved={load} /> : null) },
-        ]}
-      />
-    </>
+    <ListView<Config>
+      title={t('menu.configs')}
+      list={list}
+      rowKey="key"
+      columns={[
+        { title: t('config.key'), dataIndex: 'key' },
+        { title: t('config.value'), dataIndex: 'value', render: (v: unknown, c) => <span title={JSON.stringify(v)}>{configValue(c.key, v)}</span> },
+        { title: t('config.description'), dataIndex: 'description', render: (d: string, c) => configDescription(c.key, d) },
+        { title: t('config.updated'), dataIndex: 'updated_at', render: when },
+        { title: t('config.edit'), key: 'edit', render: (_, c) => (edit ? <EditConfig config={c} onSaved={list.reload} /> : null) },
+      ]}
+    />
   );
 }

@@ -1,10 +1,10 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert, Card, Col, Progress, Row, Skeleton, Statistic, Typography } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../session';
-import { can } from '../access';
-import { t } from '../i18n';
+import { useCustom } from '@refinedev/core';
+import type { Schema } from '@market/sdk';
+import { useAllowed } from '../use-allowed';
+import { label, t, type Enum } from '../i18n';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { yuan } from '../components/format';
 import { DailyChart } from '../components/DailyChart';
@@ -15,7 +15,7 @@ function LinkIf({ to, allowed, children }: { to: string; allowed: boolean; child
 }
 
 /** Counts by status as horizontal bars, largest first. */
-function StatusBars({ title, counts }: { title: string; counts: Record<string, number> | null }) {
+function StatusBars({ title, counts, kind }: { title: string; counts: Record<string, number> | null; kind: Enum }) {
   const entries = Object.entries(counts ?? {}).sort((a, b) => b[1] - a[1]);
   const max = Math.max(1, ...entries.map(([, n]) => n));
   return (
@@ -24,9 +24,9 @@ function StatusBars({ title, counts }: { title: string; counts: Record<string, n
       {entries.map(([status, n]) => (
         <div key={status}>
           <Typography.Text>
-            {status}: {n}
+            {label(kind, status)}: {n}
           </Typography.Text>
-          <Progress percent={(n / max) * 100} showInfo={false} aria-label={`${status} ${n}`} />
+          <Progress percent={(n / max) * 100} showInfo={false} aria-label={`${label(kind, status)} ${n}`} />
         </div>
       ))}
     </Card>
@@ -34,14 +34,11 @@ function StatusBars({ title, counts }: { title: string; counts: Record<string, n
 }
 
 export default function Dashboard() {
-  const [state, setState] = useState<{ data?: Schema<'Dashboard'>; error?: unknown }>({});
-  const load = () => {
-    setState({});
-    ok(market.api.GET('/api/admin/dashboard')).then((data) => setState({ data }), (error: unknown) => setState({ error }));
-  };
-  useEffect(load, []);
-  if (state.error) return <ProblemAlert error={state.error} onRetry={load} />;
-  const d = state.data;
+  const { query } = useCustom<Schema<'Dashboard'>>({ url: '/api/admin/dashboard', method: 'get', errorNotification: false });
+  const listings = useAllowed('listings');
+  const disputes = useAllowed('disputes');
+  if (query.error) return <ProblemAlert error={query.error} onRetry={() => void query.refetch()} />;
+  const d = query.data?.data;
   if (!d) return <Skeleton active aria-label={t('common.loading')} />;
   const figures: Array<[string, string | number | null]> = [
     [t('dashboard.users'), d.users_total],
@@ -69,14 +66,14 @@ export default function Dashboard() {
       <Row gutter={[16, 16]}>
         <Col xs={24} md={12}>
           <Card>
-            <LinkIf to="/listings?pending=1" allowed={can('listings')}>
+            <LinkIf to="/listings" allowed={listings}>
               <Statistic title={t('dashboard.pending')} value={d.listings_pending_review ?? '—'} />
             </LinkIf>
           </Card>
         </Col>
         <Col xs={24} md={12}>
           <Card>
-            <LinkIf to="/disputes?status=open" allowed={can('disputes')}>
+            <LinkIf to="/disputes?status=open" allowed={disputes}>
               <Statistic title={t('dashboard.disputes')} value={d.disputes_open ?? '—'} />
             </LinkIf>
           </Card>
@@ -94,10 +91,10 @@ export default function Dashboard() {
           </Col>
         ))}
         <Col xs={24} md={12}>
-          <StatusBars title={t('dashboard.ordersByStatus')} counts={d.orders_by_status} />
+          <StatusBars title={t('dashboard.ordersByStatus')} counts={d.orders_by_status} kind="order" />
         </Col>
         <Col xs={24} md={12}>
-          <StatusBars title={t('dashboard.listingsByStatus')} counts={d.listings_by_status} />
+          <StatusBars title={t('dashboard.listingsByStatus')} counts={d.listings_by_status} kind="listing" />
         </Col>
       </Row>
     </>

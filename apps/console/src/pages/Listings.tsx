@@ -1,54 +1,59 @@
-import { Link } from 'react-router';
-import { Tag } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../session';
+import { Link, useSearchParams } from 'react-router';
+import { Segmented } from 'antd';
+import type { Schema } from '@market/sdk';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
-import { useCursorList } from '../components/use-cursor-list';
+import { Person, usePeople } from '../components/people';
+import { Status } from '../components/Status';
+import { useCursorTable, type FilterField } from '../components/use-cursor-table';
 import { when, yuan } from '../components/format';
 
 type Listing = Schema<'Listing'>;
 const STATUSES = ['draft', 'online', 'offline', 'abnormal', 'deleted'] as const;
 const REVIEWS = ['none', 'pending', 'approved', 'rejected'] as const;
 
+const allFields = (): FilterField[] => [
+  { name: 'status', label: t('common.status'), options: STATUSES, labels: 'listing', width: 140 },
+  { name: 'review_status', label: t('listing.review'), options: REVIEWS, labels: 'review', width: 140 },
+  { name: 'owner_id', label: t('listing.owner') },
+];
+
+/**
+ * The review queue first (listings awaiting review, oldest first: the one waiting longest is on
+ * top), every listing with its filters one click away (`?view=all`).
+ */
 export default function Listings() {
-  const list = useCursorList<Listing>(
-    [
-      { name: 'pending', label: t('listing.pendingOnly'), options: [{ value: '1', label: t('listing.pendingOnly') }], width: 120 },
-      { name: 'status', label: t('common.status'), options: STATUSES, width: 140 },
-      { name: 'review_status', label: t('listing.review'), options: REVIEWS, width: 140 },
-      { name: 'owner_id', label: t('listing.owner') },
-    ],
-    (q) =>
-      q.pending
-        ? ok(market.api.GET('/api/admin/listings/pending', { params: { query: { cursor: q.cursor } } }))
-        : ok(
-            market.api.GET('/api/admin/listings', {
-              params: {
-                query: {
-                  cursor: q.cursor,
-                  status: q.status as Listing['status'] | undefined,
-                  review_status: q.review_status as Listing['review_status'] | undefined,
-                  owner_id: q.owner_id,
-                },
-              },
-            }),
-          ),
+  const [params, setParams] = useSearchParams();
+  const all = params.get('view') === 'all';
+  const list = useCursorTable<Listing>(all ? 'listings' : 'listings-pending', all ? allFields() : []);
+  const people = usePeople(list.items.map((l) => l.owner_id));
+  const view = (
+    <Segmented
+      style={{ marginBottom: 16 }}
+      value={all ? 'all' : 'queue'}
+      onChange={(v) => setParams(v === 'all' ? { view: 'all' } : {})}
+      options={[
+        { value: 'queue', label: t('listing.queue') },
+        { value: 'all', label: t('listing.all') },
+      ]}
+    />
   );
   return (
     <ListView<Listing>
       title={t('menu.listings')}
+      extra={<div>{view}</div>}
       list={list}
       rowKey="id"
-        columns={[
-          { title: t('listing.title'), dataIndex: 'title', render: (title: string, l) => <Link to={`/listings/${l.id}`}>{title}</Link> },
-          { title: t('listing.game'), dataIndex: 'game' },
-          { title: t('listing.price'), dataIndex: 'hourly_price', render: yuan },
-          { title: t('listing.deposit'), dataIndex: 'deposit', render: yuan },
-          { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Tag>{s}</Tag> },
-          { title: t('listing.review'), dataIndex: 'review_status', render: (s: string) => <Tag color={s === 'pending' ? 'orange' : undefined}>{s}</Tag> },
-          { title: t('common.created'), dataIndex: 'created_at', render: when },
-        ]}
+      columns={[
+        { title: t('listing.title'), dataIndex: 'title', render: (title: string, l) => <Link to={`/listings/${l.id}`}>{title}</Link> },
+        { title: t('listing.game'), dataIndex: 'game' },
+        { title: t('listing.owner'), dataIndex: 'owner_id', render: (id: string) => <Person id={id} people={people} /> },
+        { title: t('listing.price'), dataIndex: 'hourly_price', render: yuan },
+        { title: t('listing.deposit'), dataIndex: 'deposit', render: yuan },
+        { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="listing" value={s} /> },
+        { title: t('listing.review'), dataIndex: 'review_status', render: (s: string) => <Status kind="review" value={s} color={s === 'pending' ? 'orange' : undefined} /> },
+        { title: t('common.created'), dataIndex: 'created_at', render: when },
+      ]}
     />
   );
 }

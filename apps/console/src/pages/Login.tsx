@@ -1,10 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, Button, Card, Form, Input, Space, Typography } from 'antd';
-import { useLogin } from '@refinedev/core';
-import { ok } from '@market/sdk';
-import { market } from '../session';
-import { currentLocale, i18nProvider, t } from '../i18n';
+import { useCustom, useLogin, useSetLocale } from '@refinedev/core';
+import { currentLocale, t } from '../i18n';
 import type { LoginInput } from '../auth-provider';
 import { problemText } from '../components/ProblemAlert';
 
@@ -15,25 +13,21 @@ interface Captcha {
 
 export function LoginPage() {
   const [params] = useSearchParams();
-  const [captcha, setCaptcha] = useState<Captcha | null>(null);
-  const [captchaError, setCaptchaError] = useState<string | null>(null);
   const { mutate: login, isPending, data } = useLogin<LoginInput>();
+  const setLocale = useSetLocale();
   const [form] = Form.useForm();
-
-  const refresh = useCallback(() => {
-    ok(market.api.GET('/api/admin/auth/captcha')).then(
-      (c) => {
-        setCaptcha(c);
-        setCaptchaError(null);
-        form.setFieldValue('captcha_code', '');
-      },
-      (e: unknown) => setCaptchaError(problemText(e)),
-    );
-  }, [form]);
-  useEffect(refresh, [refresh]);
+  // a captcha is good for one attempt: never served from the cache, read again after a refusal
+  const { query } = useCustom<Captcha>({ url: '/api/admin/auth/captcha', method: 'get', errorNotification: false, queryOptions: { gcTime: 0, staleTime: 0, retry: false } });
+  const captcha = query.data?.data ?? null;
+  const captchaError = query.error ? problemText(query.error) : null;
+  const refresh = () => {
+    form.setFieldValue('captcha_code', '');
+    void query.refetch();
+  };
   useEffect(() => {
     if (data && !data.success) refresh();
-  }, [data, refresh]);
+    // only a new login answer asks for a new captcha
+  }, [data]);
 
   return (
     <main style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: '#f0f2f5' }}>
@@ -71,7 +65,7 @@ export function LoginPage() {
             {t('login.submit')}
           </Button>
         </Form>
-        <Button type="link" onClick={() => i18nProvider.changeLocale(currentLocale() === 'en' ? 'zh-CN' : 'en')} style={{ marginTop: 8 }}>
+        <Button type="link" onClick={() => setLocale(currentLocale() === 'en' ? 'zh-CN' : 'en')} style={{ marginTop: 8 }}>
           {t('app.language')}
         </Button>
       </Card>

@@ -1,29 +1,31 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { App, Button, Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { loadSession, market } from '../session';
-import { can } from '../access';
-import { t } from '../i18n';
+import { Button, Card, Descriptions, Image, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
+import { useCustom, useGetIdentity, useShow } from '@refinedev/core';
+import type { Schema } from '@market/sdk';
+import { label, t } from '../i18n';
+import { useAllowed } from '../use-allowed';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { ReasonButton } from '../components/ReasonDialog';
 import { ArbitrateButton } from '../components/ArbitrateButton';
+import { Person, usePeople } from '../components/people';
+import { Status } from '../components/Status';
+import { useMove } from '../components/use-move';
 import { when, yuan } from '../components/format';
 
-const fetchOrder = (id: string) => ok(market.api.GET('/api/admin/orders/{id}', { params: { path: { id } } }));
-type Detail = Awaited<ReturnType<typeof fetchOrder>>;
+type Detail = Schema<'AdminOrderDetail'>;
 const TERMINAL = ['completed', 'cancelled', 'closed'];
 
 /** The order's history as its timestamps tell it (the API keeps no separate event list). */
 function timeline(o: Detail) {
   const steps: Array<[string | null | undefined, string]> = [
-    [o.created_at, 'created'],
-    [o.paid_at, 'paid'],
-    [o.started_at, 'in use'],
-    [o.ends_at, 'rental ends'],
-    [o.dispute?.created_at, `dispute opened: ${o.dispute?.type} — ${o.dispute?.reason}`],
-    [o.dispute?.resolved_at, `dispute resolved: ${o.dispute?.result} — ${o.dispute?.resolution_note}`],
-    [o.updated_at, `now ${o.status}`],
+    [o.created_at, t('timeline.created')],
+    [o.paid_at, t('timeline.paid')],
+    [o.started_at, t('timeline.inUse')],
+    [o.ends_at, t('timeline.ends')],
+    [o.dispute?.created_at, `${t('timeline.disputeOpened')}: ${label('disputeType', o.dispute?.type)} — ${o.dispute?.reason}`],
+    [o.dispute?.resolved_at, `${t('timeline.disputeResolved')}: ${label('ruling', o.dispute?.result)} — ${o.dispute?.resolution_note}`],
+    [o.updated_at, `${t('timeline.now')} ${label('order', o.status)}`],
   ];
   return steps.filter(([at]) => at).sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([at, label]) => ({ children: `${when(at)} · ${label}` }));
 }
@@ -38,36 +40,43 @@ const REVEALABLE = ['disputed', 'abnormal'];
  * a reveal request, which a second admin approves here and the requester then uses, once.
  */
 function HandoffRecords({ order }: { order: Detail }) {
-  const [state, setState] = useState<{ items?: Schema<'HandoffRecord'>[]; error?: unknown }>({});
-  const [requests, setRequests] = useState<Schema<'RevealRequest'>[]>([]);
+  const mayReveal = useAllowed('orders.reveal');
   const approvalNeeded = order.dispute?.status !== 'open';
-  const me = loadSession()?.admin.id;
-  const path = { params: { path: { id: order.id } } };
-  const load = () => {
-    ok(market.api.GET('/api/admin/orders/{id}/handoff-records', path)).then((r) => setState({ items: r.items }), (error: unknown) => setState({ error }));
-  };
-  const loadRequests = () => {
-    if (approvalNeeded && can('orders.reveal')) ok(market.api.GET('/api/admin/orders/{id}/handoff-records/reveal-requests', path)).then((r) => setRequests(r.items), () => setRequests([]));
-  };
-  useEffect(load, [order.id]);
-  useEffect(loadRequests, [order.id, approvalNeeded]);
+  const { data: me } = useGetIdentity<{ id: string }>();
+  const path = { id: order.id };
+  const records = useCustom<{ items: Schema<'HandoffRecord'>[] }>({
+    url: '/api/admin/orders/{id}/handoff-records',
+    method: 'get',
+    meta: { path },
+    errorNotification: false,
+  });
+  const requests = useCustom<{ items: Schema<'RevealRequest'>[] }>({
+    url: '/api/admin/orders/{id}/handoff-records/reveal-requests',
+    method: 'get',
+    meta: { path },
+    errorNotification: false,
+    queryOptions: { enabled: mayReveal && approvalNeeded },
+  });
+  const [revealed, setRevealed] = useState<Schema<'HandoffRecord'>[]>();
+  const [refused, setRefused] = useState<unknown>();
+  const move = useMove();
+  const reloadRequests = () => void requests.query.refetch();
   const reveal = (reason: string, requestId?: string) =>
-    ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal', { ...path, body: { reason, ...(requestId ? { request_id: requestId } : {}) } })).then((r) => {
-      setState({ items: r.items });
-      loadRequests();
+    move<{ items: Schema<'HandoffRecord'>[] }>('/api/admin/orders/{id}/handoff-records/reveal', path, { reason, ...(requestId ? { request_id: requestId } : {}) }).then((r) => {
+      setRevealed(r.items);
+      if (requestId) reloadRequests();
     });
-  const requestReveal = (reason: string) => ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal-requests', { ...path, body: { reason } })).then(loadRequests);
-  const approve = (requestId: string) =>
-    ok(market.api.POST('/api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve', { params: { path: { id: order.id, requestId } }, body: {} })).then(
-      loadRequests,
-      (error: unknown) => setState((current) => ({ ...current, error })),
-    );
+  const requestReveal = (reason: string) => move('/api/admin/orders/{id}/handoff-records/reveal-requests', path, { reason }).then(reloadRequests);
+  const approve = (requestId: string) => move('/api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve', { ...path, requestId }).then(reloadRequests, setRefused);
+  const revealApproved = (r: Schema<'RevealRequest'>) => reveal(r.reason, r.id).catch(setRefused);
+  const state = { items: revealed ?? records.query.data?.data.items, error: records.query.error ?? refused };
   const withheld = state.items?.some((r) => r.withheld) ?? false;
-  const mayReveal = withheld && REVEALABLE.includes(order.status) && can('orders.reveal');
+  const revealable = mayReveal && withheld && REVEALABLE.includes(order.status);
+  const pending = requests.query.data?.data.items ?? [];
   return (
     <>
-      {state.error ? <ProblemAlert error={state.error} onRetry={load} /> : null}
-      {mayReveal ? (
+      {state.error ? <ProblemAlert error={state.error} onRetry={() => void records.query.refetch().then(() => setRefused(undefined))} /> : null}
+      {revealable ? (
         <Space style={{ marginBottom: 16 }} wrap>
           {approvalNeeded ? (
             <>
@@ -79,27 +88,28 @@ function HandoffRecords({ order }: { order: Detail }) {
           )}
         </Space>
       ) : null}
-      {mayReveal && approvalNeeded && requests.length > 0 ? (
+      {revealable && approvalNeeded && pending.length > 0 ? (
         <Table<Schema<'RevealRequest'>>
           aria-label={t('order.revealRequests')}
           rowKey="id"
           size="small"
           pagination={false}
           style={{ marginBottom: 16 }}
-          dataSource={requests}
+          dataSource={pending}
           columns={[
             { title: t('common.created'), dataIndex: 'created_at', render: when },
             { title: t('order.revealReason'), dataIndex: 'reason' },
-            { title: t('common.status'), dataIndex: 'status' },
+            { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="revealRequest" value={s} color={s === 'pending' ? 'orange' : undefined} /> },
             {
               key: 'action',
               render: (_, r) =>
-                r.status === 'pending' && r.requested_by !== me ? (
+                // the server refuses an approval by the requester (403 REVEAL_APPROVER_INVOLVED) and a use by anyone else
+                r.status === 'pending' && r.requested_by !== me?.id ? (
                   <Button size="small" onClick={() => void approve(r.id)}>
                     {t('order.approveReveal')}
                   </Button>
-                ) : r.status === 'approved' && r.requested_by === me ? (
-                  <Button size="small" type="primary" onClick={() => void reveal(r.reason, r.id).catch((error: unknown) => setState((current) => ({ ...current, error })))}>
+                ) : r.status === 'approved' && r.requested_by === me?.id ? (
+                  <Button size="small" type="primary" onClick={() => void revealApproved(r)}>
                     {t('order.revealApproved')}
                   </Button>
                 ) : null,
@@ -115,7 +125,7 @@ function HandoffRecords({ order }: { order: Detail }) {
         dataSource={state.items ?? []}
         columns={[
           { title: t('common.created'), dataIndex: 'created_at', render: when },
-          { title: t('order.author'), dataIndex: 'author_role' },
+          { title: t('order.author'), dataIndex: 'author_role', render: (r: string) => label('party', r) },
           {
             title: t('common.detail'),
             key: 'content',
@@ -139,46 +149,45 @@ function HandoffRecords({ order }: { order: Detail }) {
 
 export default function OrderDetail() {
   const { id = '' } = useParams();
-  const { message } = App.useApp();
-  const [state, setState] = useState<{ order?: Detail; error?: unknown }>({});
-  const load = () => {
-    fetchOrder(id).then((order) => setState({ order }), (error: unknown) => setState({ error }));
-  };
-  useEffect(load, [id]);
-  if (state.error) return <ProblemAlert error={state.error} onRetry={load} />;
-  const o = state.order;
+  const { result: o, query } = useShow<Detail>({ resource: 'orders', id, errorNotification: false });
+  const move = useMove();
+  const mayMove = useAllowed('orders.move');
+  const mayArbitrate = useAllowed('disputes.arbitrate');
+  const people = usePeople([o?.renter_id, o?.owner_id, ...(o?.ledger_entries.map((e) => e.user_id) ?? [])]);
+  if (query.error) return <ProblemAlert error={query.error} onRetry={() => void query.refetch()} />;
   if (!o) return <Skeleton active aria-label={t('common.loading')} />;
-  const moved = () => {
-    void message.success(t('common.done'));
-    load();
-  };
-  const movable = can('orders.move') && !TERMINAL.includes(o.status);
+  const moved = () => void query.refetch();
+  const movable = mayMove && !TERMINAL.includes(o.status);
   return (
     <>
       <Link to="/orders">{t('common.back')}</Link>
       <Typography.Title level={3}>
-        {o.listing_title} <Tag>{o.status}</Tag>
+        {o.listing_title} <Status kind="order" value={o.status} />
       </Typography.Title>
       <Space style={{ marginBottom: 16 }}>
         {movable ? (
-          <ReasonButton danger label={t('order.close')} reasonLabel={t('common.reason')} onSubmit={(reason) => ok(market.api.POST('/api/admin/orders/{id}/close', { params: { path: { id } }, body: { reason } })).then(moved)} />
+          <ReasonButton danger label={t('order.close')} reasonLabel={t('common.reason')} onSubmit={(reason) => move('/api/admin/orders/{id}/close', { id }, { reason }).then(moved)} />
         ) : null}
         {movable && o.status !== 'abnormal' ? (
-          <ReasonButton label={t('order.abnormal')} reasonLabel={t('common.reason')} onSubmit={(reason) => ok(market.api.POST('/api/admin/orders/{id}/mark-abnormal', { params: { path: { id } }, body: { reason } })).then(moved)} />
+          <ReasonButton label={t('order.abnormal')} reasonLabel={t('common.reason')} onSubmit={(reason) => move('/api/admin/orders/{id}/mark-abnormal', { id }, { reason }).then(moved)} />
         ) : null}
-        {o.dispute?.status === 'open' && can('disputes.arbitrate') ? <ArbitrateButton dispute={o.dispute} escrow={{ rent: o.rent, deposit: o.deposit, amount: o.amount }} onDone={moved} /> : null}
+        {o.dispute?.status === 'open' && mayArbitrate ? <ArbitrateButton dispute={o.dispute} escrow={{ rent: o.rent, deposit: o.deposit, amount: o.amount }} onDone={moved} /> : null}
       </Space>
       <Descriptions bordered column={2} size="small">
         <Descriptions.Item label="ID">{o.id}</Descriptions.Item>
         <Descriptions.Item label={t('listing.title')}>
           <Link to={`/listings/${o.listing_id}`}>{o.listing_id}</Link>
         </Descriptions.Item>
-        <Descriptions.Item label={t('order.renter')}>{o.renter_id}</Descriptions.Item>
-        <Descriptions.Item label={t('listing.owner')}>{o.owner_id}</Descriptions.Item>
+        <Descriptions.Item label={t('order.renter')}>
+          <Person id={o.renter_id} people={people} />
+        </Descriptions.Item>
+        <Descriptions.Item label={t('listing.owner')}>
+          <Person id={o.owner_id} people={people} />
+        </Descriptions.Item>
         <Descriptions.Item label={t('order.rent')}>{yuan(o.rent)}</Descriptions.Item>
         <Descriptions.Item label={t('listing.deposit')}>{yuan(o.deposit)}</Descriptions.Item>
         <Descriptions.Item label={t('order.amount')}>{yuan(o.amount)}</Descriptions.Item>
-        <Descriptions.Item label={t('order.escrow')}>{o.escrow ? `${o.escrow.status} · ${yuan(o.escrow.held)}` : '—'}</Descriptions.Item>
+        <Descriptions.Item label={t('order.escrow')}>{o.escrow ? `${label('escrow', o.escrow.status)} · ${yuan(o.escrow.held)}` : '—'}</Descriptions.Item>
         {o.checkout ? (
           <Descriptions.Item label={t('breakdown.ownerIncome')} span={2}>
             {t('breakdown.consumption')} {yuan(o.checkout.consumption)} · {t('breakdown.deduction')} {yuan(o.checkout.deposit_deduction)} · {t('breakdown.ownerIncome')}{' '}
@@ -200,7 +209,7 @@ export default function OrderDetail() {
         <HandoffRecords order={o} />
       </Card>
       <Card title={t('menu.money')} style={{ marginTop: 16 }}>
-        <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type' }, { title: t('money.user'), dataIndex: 'user_id' }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />
+        <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type', render: (b: string) => <Status kind="biz" value={b} /> }, { title: t('money.person'), dataIndex: 'user_id', render: (id: string) => <Person id={id} people={people} /> }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />
       </Card>
     </>
   );

@@ -1,10 +1,9 @@
 import { Link } from 'react-router';
-import { Tag } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../session';
+import type { Schema } from '@market/sdk';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
-import { useCursorList } from '../components/use-cursor-list';
+import { Status } from '../components/Status';
+import { useCursorTable } from '../components/use-cursor-table';
 import { when, yuan } from '../components/format';
 
 type Order = Schema<'Order'>;
@@ -14,17 +13,14 @@ const STATUSES: Order['status'][] = [
 ];
 
 export default function Orders() {
-  const list = useCursorList<Order>(
-    [
-      { name: 'status', label: t('common.status'), options: STATUSES, width: 200 },
-      { name: 'renter_id', label: t('order.renter') },
-      { name: 'owner_id', label: t('listing.owner') },
-      { name: 'listing_id', label: t('listing.title') },
-      { name: 'created_from', label: t('order.from'), day: 'start' },
-      { name: 'created_to', label: t('order.to'), day: 'end' },
-    ],
-    (q) => ok(market.api.GET('/api/admin/orders', { params: { query: { ...q, status: q.status as Order['status'] | undefined } } })),
-  );
+  const list = useCursorTable<Order>('orders', [
+    { name: 'status', label: t('common.status'), options: STATUSES, labels: 'order', width: 200 },
+    { name: 'renter_id', label: t('order.renter') },
+    { name: 'owner_id', label: t('listing.owner') },
+    { name: 'listing_id', label: t('listing.title') },
+    { name: 'created_from', label: t('order.from'), day: 'start' },
+    { name: 'created_to', label: t('order.to'), day: 'end' },
+  ]);
   return (
     <ListView<Order>
       title={t('menu.orders')}
@@ -33,7 +29,7 @@ export default function Orders() {
       columns={[
         { title: 'ID', dataIndex: 'id', render: (id: string) => <Link to={`/orders/${id}`}>{id.slice(-12)}</Link> },
         { title: t('listing.title'), dataIndex: 'listing_title' },
-        { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Tag>{s}</Tag> },
+        { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="order" value={s} /> },
         { title: t('order.amount'), dataIndex: 'amount', render: yuan },
         { title: t('common.created'), dataIndex: 'created_at', render: when },
       ]}

@@ -432,7 +432,7 @@ export const adminListPendingListings = defineRoute({
   summary: 'Listings awaiting review (draft / pending)',
   tags: ['admin-listings'],
   query: PageQuery,
-  success: { status: 200, description: 'listings awaiting review', schema: Page(Listing) },
+  success: { status: 200, description: 'listings awaiting review, oldest first (the one waiting longest on top)', schema: Page(Listing) },
   errors: [400, 401, 403],
 });
 

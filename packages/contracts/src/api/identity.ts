@@ -10,6 +10,12 @@ export const Phone = z
 
 export const RealnameStatus = z.enum(['unverified', 'pending', 'verified', 'failed']);
 
+/** Up to 100 user ids, comma-separated: a query parameter that lists these users only. */
+export const UserIdList = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(,[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}){0,99}$/i, 'must be 1 to 100 user ids, comma-separated')
+  .openapi({ description: 'these users only: 1 to 100 ids, comma-separated', example: '0b6f3c1e-7d2a-4f5e-9c1b-2a3d4e5f6a7b' });
+
 export const User = z
   .object({
     id: Id,
@@ -199,6 +205,8 @@ export const adminListUsers = defineRoute({
     phone: Phone.optional(),
     frozen: QueryBoolean.optional(),
     realname_status: RealnameStatus.optional(),
+    // how the back office names the people of a page (owners, renters, ledger rows) in one read
+    ids: UserIdList.optional(),
   }),
   success: { status: 200, description: 'users, newest first', schema: Page(UserAdminView) },
   errors: [400, 401, 403],

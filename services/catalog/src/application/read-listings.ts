@@ -90,11 +90,12 @@ export async function adminListings(deps: CatalogDeps, query: RouteQuery<typeof 
 }
 
 /**
- * The review queue: draft listings awaiting a decision. A pending listing that was marked abnormal
+ * The review queue: draft listings awaiting a decision, oldest first (the one waiting longest is
+ * decided first). A pending listing that was marked abnormal
  * or deleted meanwhile cannot be approved, so it is not in the queue.
  */
 export async function pendingListings(deps: CatalogDeps, query: z.infer<typeof PageQuery>) {
-  return page(deps, { status: 'draft', reviewStatus: 'pending', order: 'newest', limit: query.limit, cursor: query.cursor });
+  return page(deps, { status: 'draft', reviewStatus: 'pending', order: 'oldest', limit: query.limit, cursor: query.cursor });
 }
 
 /** For the admin dashboard: every status with its count, and the length of the review queue. */

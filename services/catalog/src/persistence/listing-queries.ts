@@ -2,7 +2,7 @@ import { type ListingStatus, type ReviewStatus, type z } from '@market/contracts
 import { keysetPage, NEWEST_FIRST, type KeysetOrder, type KeysetPageRequest, type KeysetPageResult, type Queryable, sqlParams } from '@market/shared/db';
 import { LISTING_COLUMNS, type ListingRow } from './listing-repository';
 
-export type ListingOrder = 'newest' | 'price_asc' | 'price_desc';
+export type ListingOrder = 'newest' | 'oldest' | 'price_asc' | 'price_desc';
 
 export interface ListingQuery {
   status?: z.infer<typeof ListingStatus>;
@@ -29,6 +29,8 @@ const byPrice = (direction: KeysetOrder['direction']): KeysetOrder => ({
 
 const ORDERS: Record<ListingOrder, KeysetOrder> = {
   newest: NEWEST_FIRST,
+  // a queue is served in arrival order (the same index, read backwards)
+  oldest: { ...NEWEST_FIRST, direction: 'asc' },
   price_asc: byPrice('asc'),
   price_desc: byPrice('desc'),
 };

@@ -22,6 +22,7 @@ export interface UserRecord {
 }
 
 export interface UserFilters {
+  ids?: string[];
   phone?: string;
   frozen?: boolean;
   realname_status?: RealnameState;
@@ -104,6 +105,7 @@ export async function findUsersPage(
     args.push(value);
     return `$${args.length}`;
   };
+  if (filters.ids !== undefined) where.push(`u.id = ANY(${arg(filters.ids)}::uuid[])`);
   if (filters.phone !== undefined) where.push(`u.phone = ${arg(filters.phone)}`);
   if (filters.frozen !== undefined) where.push(`u.frozen = ${arg(filters.frozen)}`);
   if (filters.realname_status !== undefined) where.push(`COALESCE(r.status, 'unverified') = ${arg(filters.realname_status)}`);

@@ -49,10 +49,20 @@ describe('identity alone: the back office’s users, freeze and unfreeze, and th
       expect(ids(await list({ frozen: false, limit: 100 }))).not.toContain(made[0]);
       expect(ids(await list({ realname_status: 'unverified', limit: 100 }))).toEqual(expect.arrayContaining(made));
       expect((await list({ realname_status: 'verified' })).body.items).toEqual([]);
+
+      // the people of a page by id, in one read (an unknown id is simply not there)
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const byIds = await list({ ids: `${made[0]},${made[2]!.toUpperCase()},${unknown}` });
+      expect(byIds.status).toBe(200);
+      expect(byIds.body.items.map((u: { id: string; phone_masked: string }) => [u.id, u.phone_masked])).toEqual([
+        [made[2], expect.stringContaining('****')],
+        [made[0], expect.stringContaining('****')],
+      ]);
     });
 
     it('refuses bad list queries with 400', async () => {
-      for (const q of ['limit=0', 'limit=101', 'frozen=yes', 'realname_status=maybe', 'phone=123', 'cursor=garbage', 'sort=name']) {
+      const many = Array.from({ length: 101 }, () => '00000000-0000-4000-8000-000000000000').join(',');
+      for (const q of ['limit=0', 'limit=101', 'frozen=yes', 'realname_status=maybe', 'phone=123', 'cursor=garbage', 'sort=name', 'ids=', 'ids=not-an-id', `ids=${many}`]) {
         const [name, value] = q.split('=') as [string, string];
         expect([q, (await list({ [name]: value })).status]).toEqual([q, 400]);
       }

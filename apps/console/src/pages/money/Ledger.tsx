@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../../session';
+import type { Schema } from '@market/sdk';
 import { t } from '../../i18n';
 import { ListView } from '../../components/ListView';
-import { useCursorList } from '../../components/use-cursor-list';
+import { Person, usePeople } from '../../components/people';
+import { Status } from '../../components/Status';
+import { useCursorTable } from '../../components/use-cursor-table';
 import { when, yuan } from '../../components/format';
 import { MoneyTabs } from './MoneyTabs';
 
@@ -14,14 +15,12 @@ const BIZ: Entry['biz_type'][] = [
 
 /** Every user's ledger entries as the admin API offers them; recharges are the `recharge` entries. */
 export default function Ledger() {
-  const list = useCursorList<Entry>(
-    [
-      { name: 'biz_type', label: t('money.biz'), options: BIZ, width: 180 },
-      { name: 'user_id', label: t('money.user') },
-      { name: 'order_id', label: t('money.order') },
-    ],
-    (q) => ok(market.api.GET('/api/admin/wallet/ledger', { params: { query: { cursor: q.cursor, biz_type: q.biz_type as Entry['biz_type'] | undefined, user_id: q.user_id, order_id: q.order_id } } })),
-  );
+  const list = useCursorTable<Entry>('ledger', [
+    { name: 'biz_type', label: t('money.biz'), options: BIZ, labels: 'biz', width: 180 },
+    { name: 'user_id', label: t('money.user') },
+    { name: 'order_id', label: t('money.order') },
+  ]);
+  const people = usePeople(list.items.map((e) => e.user_id));
   return (
     <ListView<Entry>
       title={t('menu.money')}
@@ -29,8 +28,8 @@ export default function Ledger() {
       list={list}
       rowKey="id"
       columns={[
-        { title: t('money.biz'), dataIndex: 'biz_type' },
-        { title: t('money.user'), dataIndex: 'user_id' },
+        { title: t('money.biz'), dataIndex: 'biz_type', render: (b: string) => <Status kind="biz" value={b} /> },
+        { title: t('money.person'), dataIndex: 'user_id', render: (id: string) => <Person id={id} people={people} /> },
         { title: t('money.order'), dataIndex: 'order_id', render: (id: string | null) => (id ? <Link to={`/orders/${id}`}>{id.slice(-12)}</Link> : '—') },
         { title: t('order.amount'), dataIndex: 'amount', render: yuan },
         { title: t('money.balanceAfter'), dataIndex: 'balance_after', render: yuan },

@@ -1,55 +1,108 @@
 import { useState } from 'react';
-import { Alert, Button, Table, Typography } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../../session';
+import { Alert, Button, Card, Col, Row, Table, Typography } from 'antd';
+import { useCustom } from '@refinedev/core';
+import type { Schema } from '@market/sdk';
 import { t } from '../../i18n';
+import type { ProblemError } from '../../data/problem';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { useMove } from '../../components/use-move';
 import { when, yuan } from '../../components/format';
 import { MoneyTabs } from './MoneyTabs';
 
 type Check = Schema<'MoneyCheck'>;
 
-/** money:verify on demand: whether orders and wallet agree, and every mismatch with the order or payment and the fen. */
+/** Orders against the wallet: every mismatch with the order or payment and the fen. */
+function CrossService({ check }: { check: Check }) {
+  return (
+    <Card title={t('money.crossService')} size="small">
+      <Alert type={check.mismatches.length ? 'error' : 'success'} message={check.mismatches.length ? `${t('money.mismatches')}: ${check.mismatches.length}` : t('money.agree')} style={{ marginBottom: 16 }} />
+      {check.mismatches.length ? (
+        <Table<Schema<'MoneyMismatch'>>
+          aria-label={t('money.mismatches')}
+          rowKey={(m) => `${m.check} ${m.id}`}
+          pagination={false}
+          size="small"
+          scroll={{ x: true }}
+          dataSource={check.mismatches}
+          columns={[
+            { title: t('money.rule'), dataIndex: 'check' },
+            { title: 'ID', dataIndex: 'id' },
+            { title: t('order.amount'), dataIndex: 'fen', render: yuan },
+            { title: t('common.detail'), dataIndex: 'detail' },
+          ]}
+        />
+      ) : null}
+    </Card>
+  );
+}
+
+/** The wallet's double-entry ledger: each rule that does not hold, with the rows that break it as the check read them. */
+function LedgerFindings({ ledger }: { ledger: Check['ledger'] }) {
+  const { differences } = ledger;
+  return (
+    <Card title={t('money.ledgerCheck')} size="small">
+      <Alert
+        type={differences.length ? 'error' : 'success'}
+        message={differences.length ? `${t('money.ledgerDifferences')}: ${differences.length}` : t('money.ledgerSound', { checks: ledger.checks })}
+        style={{ marginBottom: 16 }}
+      />
+      {differences.length ? (
+        <Table<Schema<'LedgerDifference'>>
+          aria-label={t('money.ledgerDifferences')}
+          rowKey="check"
+          pagination={false}
+          size="small"
+          scroll={{ x: true }}
+          dataSource={differences}
+          columns={[
+            { title: t('money.rule'), dataIndex: 'check' },
+            { title: t('money.rows'), dataIndex: 'rows', render: (rows: Schema<'LedgerDifference'>['rows']) => <code style={{ whiteSpace: 'pre-wrap' }}>{rows.map((r) => JSON.stringify(r)).join('\n')}</code> },
+          ]}
+        />
+      ) : null}
+    </Card>
+  );
+}
+
+/**
+ * The money check: whether orders and wallet agree, and whether the wallet's ledger balances.
+ * Opening the page reads the latest result (the server answers one under a minute old and runs the
+ * check only when older); the button asks for a fresh run.
+ */
 export default function MoneyCheck() {
-  const [state, setState] = useState<{ loading: boolean; check?: Check; error?: unknown }>({ loading: false });
+  const { query } = useCustom<Check>({ url: '/api/admin/money-check', method: 'get', errorNotification: false, queryOptions: { retry: false } });
+  const move = useMove();
+  const [fresh, setFresh] = useState<{ check?: Check; error?: ProblemError; running: boolean }>({ running: false });
   const run = () => {
-    setState({ loading: true });
-    ok(market.api.GET('/api/admin/money-check')).then(
-      (check) => setState({ loading: false, check }),
-      (error: unknown) => setState({ loading: false, error }),
+    setFresh((current) => ({ ...current, running: true }));
+    move<Check>('/api/admin/money-check', {}).then(
+      (check) => setFresh({ check, running: false }),
+      (error: ProblemError) => setFresh((current) => ({ ...current, error, running: false })),
     );
   };
-  const check = state.check;
+  const check = fresh.check ?? query.data?.data;
+  const error = fresh.error ?? (fresh.check ? undefined : query.error);
   return (
     <>
       <Typography.Title level={3}>{t('menu.money')}</Typography.Title>
       <MoneyTabs />
-      <Button type="primary" onClick={run} loading={state.loading} style={{ marginBottom: 16 }}>
+      <Button type="primary" onClick={run} loading={fresh.running} style={{ marginBottom: 16 }}>
         {t('money.runCheck')}
       </Button>
-      {state.error ? <ProblemAlert error={state.error} onRetry={run} /> : null}
+      {error ? <ProblemAlert error={error} onRetry={run} /> : null}
       {check ? (
         <>
-          <Alert
-            type={check.mismatches.length ? 'error' : 'success'}
-            message={check.mismatches.length ? `${t('money.mismatches')}: ${check.mismatches.length}` : t('money.agree')}
-            description={`${t('money.checkedAt')} ${when(check.checked_at)}`}
-            style={{ marginBottom: 16 }}
-          />
-          {check.mismatches.length ? (
-            <Table<Schema<'MoneyMismatch'>>
-              aria-label={t('money.mismatches')}
-              rowKey={(m) => `${m.check} ${m.id}`}
-              pagination={false}
-              dataSource={check.mismatches}
-              columns={[
-                { title: t('money.rule'), dataIndex: 'check' },
-                { title: 'ID', dataIndex: 'id' },
-                { title: t('order.amount'), dataIndex: 'fen', render: yuan },
-                { title: t('common.detail'), dataIndex: 'detail' },
-              ]}
-            />
-          ) : null}
+          <Typography.Paragraph>
+            {t('money.checkedAt')} {when(check.checked_at)}
+          </Typography.Paragraph>
+          <Row gutter={[16, 16]}>
+            <Col xs={24} xl={12}>
+              <CrossService check={check} />
+            </Col>
+            <Col xs={24} xl={12}>
+              <LedgerFindings ledger={check.ledger} />
+            </Col>
+          </Row>
         </>
       ) : null}
     </>

@@ -1,18 +1,22 @@
 import { useState } from 'react';
-import { App, Button, Form, Input, Modal, Select, Table, Tag } from 'antd';
-import { ok, type Schema } from '@market/sdk';
-import { market } from '../../session';
-import { can } from '../../access';
-import { t } from '../../i18n';
+import { Button, Form, Input, Modal, Select, Table } from 'antd';
+import { useOne } from '@refinedev/core';
+import type { Schema } from '@market/sdk';
+import { label, t } from '../../i18n';
+import { useAllowed } from '../../use-allowed';
+import type { ProblemError } from '../../data/problem';
 import { FormDialog } from '../../components/FormDialog';
 import { ListView } from '../../components/ListView';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { useCursorList } from '../../components/use-cursor-list';
+import { Status } from '../../components/Status';
+import { useCursorTable } from '../../components/use-cursor-table';
+import { useMove } from '../../components/use-move';
 import { when, yuan } from '../../components/format';
 import { MoneyTabs } from './MoneyTabs';
 
 type Run = Schema<'ReconciliationRun'>;
 type Finding = Schema<'ReconciliationFinding'>;
+type RunRequest = { provider: Run['provider']; day: string };
 const PROVIDERS: Run['provider'][] = ['alipay', 'wechatpay', 'sandbox'];
 
 /** Yesterday in Asia/Shanghai (UTC+8 all year), the day the providers billed last. */
@@ -22,77 +26,61 @@ function shanghaiYesterday(): string {
 
 const money = (fen: number | null) => (fen === null ? '—' : yuan(fen));
 
-/** One run's findings, both sides' reference and amount, loaded when opened. */
+/** One run's findings, both sides' reference and amount, read (the resource's `one`) only once opened. */
+function FindingsDialog({ run, onClose }: { run: Run; onClose: () => void }) {
+  const { result, query } = useOne<Run & { items: Finding[] }, ProblemError>({ resource: 'reconciliations', id: run.id, errorNotification: false, queryOptions: { retry: false } });
+  return (
+    <Modal title={`${label('channel', run.provider)} · ${run.day}`} open onCancel={onClose} footer={null} width={900}>
+      {query.error ? <ProblemAlert error={query.error} onRetry={() => void query.refetch()} /> : null}
+      <Table<Finding>
+        aria-label={t('money.findings')}
+        rowKey="id"
+        pagination={false}
+        loading={query.isFetching}
+        dataSource={result?.items ?? []}
+        scroll={{ x: true }}
+        columns={[
+          { title: t('money.finding'), dataIndex: 'kind', render: (k: string) => <Status kind="finding" value={k} color="red" /> },
+          { title: t('money.lineKind'), dataIndex: 'line_kind', render: (k: string) => <Status kind="lineKind" value={k} /> },
+          { title: t('money.reference'), dataIndex: 'reference' },
+          { title: t('money.providerId'), dataIndex: 'provider_id' },
+          { title: t('money.billAmount'), dataIndex: 'bill_amount', render: money },
+          { title: t('money.ledgerAmount'), dataIndex: 'ledger_amount', render: money },
+        ]}
+      />
+    </Modal>
+  );
+}
+
 function FindingsButton({ run }: { run: Run }) {
-  const [state, setState] = useState<{ open: boolean; items?: Finding[]; error?: unknown }>({ open: false });
-  const open = () => {
-    setState({ open: true });
-    ok(market.api.GET('/api/admin/reconciliations/{id}', { params: { path: { id: run.id } } })).then(
-      (detail) => setState({ open: true, items: detail.items }),
-      (error: unknown) => setState({ open: true, error }),
-    );
-  };
+  const [open, setOpen] = useState(false);
   return (
     <>
-      <Button onClick={open} disabled={run.findings === 0}>
+      <Button onClick={() => setOpen(true)} disabled={run.findings === 0}>
         {t('money.findings')} ({run.findings})
       </Button>
-      <Modal title={`${run.provider} · ${run.day}`} open={state.open} onCancel={() => setState({ open: false })} footer={null} width={900} destroyOnHidden>
-        {state.error ? <ProblemAlert error={state.error} /> : null}
-        <Table<Finding>
-          aria-label={t('money.findings')}
-          rowKey="id"
-          pagination={false}
-          loading={!state.items && !state.error}
-          dataSource={state.items ?? []}
-          scroll={{ x: true }}
-          columns={[
-            { title: t('money.finding'), dataIndex: 'kind', render: (k: Finding['kind']) => <Tag color="red">{t(`money.finding.${k}`)}</Tag> },
-            { title: t('money.lineKind'), dataIndex: 'line_kind' },
-            { title: t('money.reference'), dataIndex: 'reference' },
-            { title: t('money.providerId'), dataIndex: 'provider_id' },
-            { title: t('money.billAmount'), dataIndex: 'bill_amount', render: money },
-            { title: t('money.ledgerAmount'), dataIndex: 'ledger_amount', render: money },
-          ]}
-        />
-      </Modal>
+      {open ? <FindingsDialog run={run} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }
 
 /** Daily reconciliation runs of the providers' bills with the ledger, their findings, and a run on demand. */
 export default function Reconciliations() {
-  const { message } = App.useApp();
-  const list = useCursorList<Run>(
-    [
-      { name: 'provider', label: t('money.channel'), options: PROVIDERS, width: 140 },
-      { name: 'status', label: t('common.status'), options: ['clean', 'findings'], width: 140 },
-    ],
-    (q) =>
-      ok(
-        market.api.GET('/api/admin/reconciliations', {
-          params: { query: { cursor: q.cursor, provider: q.provider as Run['provider'] | undefined, status: q.status as Run['status'] | undefined } },
-        }),
-      ),
-  );
-  const runNow = (values: { provider: Run['provider']; day: string }) =>
-    ok(market.api.POST('/api/admin/reconciliations', { body: values })).then(() => {
-      void message.success(t('common.done'));
-      list.reload();
-    });
+  const list = useCursorTable<Run>('reconciliations', [
+    { name: 'provider', label: t('money.channel'), options: PROVIDERS, labels: 'channel', width: 140 },
+    { name: 'status', label: t('common.status'), options: ['clean', 'findings'], labels: 'reconciliation', width: 140 },
+  ]);
+  const move = useMove();
+  const mayRun = useAllowed('reconciliation.run');
+  const runNow = (values: RunRequest) => move('/api/admin/reconciliations', {}, values).then(list.reload);
   const extra = (
     <>
       <MoneyTabs />
-      {can('reconciliation.run') ? (
+      {mayRun ? (
         <div style={{ marginBottom: 16 }}>
-          <FormDialog<{ provider: Run['provider']; day: string }>
-            label={t('money.runReconciliation')}
-            button={{ type: 'primary' }}
-            initialValues={{ provider: PROVIDERS[0], day: shanghaiYesterday() }}
-            onSubmit={runNow}
-          >
+          <FormDialog<RunRequest> label={t('money.runReconciliation')} button={{ type: 'primary' }} initialValues={{ provider: PROVIDERS[0], day: shanghaiYesterday() }} onSubmit={runNow}>
             <Form.Item label={t('money.channel')} name="provider" rules={[{ required: true }]}>
-              <Select aria-label={t('money.channel')} options={PROVIDERS.map((p) => ({ value: p, label: p }))} />
+              <Select aria-label={t('money.channel')} options={PROVIDERS.map((p) => ({ value: p, label: label('channel', p) }))} />
             </Form.Item>
             <Form.Item label={t('money.day')} name="day" rules={[{ required: true, pattern: /^\d{4}-\d{2}-\d{2}$/ }]}>
               <Input placeholder="YYYY-MM-DD" />
@@ -110,8 +98,8 @@ export default function Reconciliations() {
       rowKey="id"
       columns={[
         { title: t('money.day'), dataIndex: 'day' },
-        { title: t('money.channel'), dataIndex: 'provider' },
-        { title: t('common.status'), dataIndex: 'status', render: (s: Run['status']) => <Tag color={s === 'clean' ? 'green' : 'red'}>{t(`money.run.${s}`)}</Tag> },
+        { title: t('money.channel'), dataIndex: 'provider', render: (p: string) => <Status kind="channel" value={p} /> },
+        { title: t('common.status'), dataIndex: 'status', render: (s: Run['status']) => <Status kind="reconciliation" value={s} color={s === 'clean' ? 'green' : 'red'} /> },
         { title: t('money.billLines'), key: 'lines', render: (_, r) => `${r.matched} / ${r.bill_lines} · ${r.ledger_lines}` },
         { title: t('money.billTotal'), dataIndex: 'bill_total', render: yuan },
         { title: t('money.ledgerTotal'), dataIndex: 'ledger_total', render: yuan },
