@@ -3,6 +3,7 @@ import { createLogger } from '@market/shared/logging';
 import { startAlipaySimulator, type AlipaySimulator } from '@market/testkit';
 import { AlipayBills } from '../src/adapters/alipay-bills';
 import { AlipayClient, AlipayGateway } from '../src/adapters/alipay-gateway';
+import { AlipayPayouts } from '../src/adapters/alipay-payouts';
 import { AlipayRefunds } from '../src/adapters/alipay-refunds';
 import { ALIPAY_NOTIFY_URL } from './support';
 
@@ -11,6 +12,7 @@ describe('the Alipay refund and bill adapters (against the simulator, certificat
   let gateway: AlipayGateway;
   let refunds: AlipayRefunds;
   let bills: AlipayBills;
+  let payouts: AlipayPayouts;
 
   beforeAll(async () => {
     sim = await startAlipaySimulator({ certificateMode: true });
@@ -28,6 +30,7 @@ describe('the Alipay refund and bill adapters (against the simulator, certificat
     gateway = new AlipayGateway(client);
     refunds = new AlipayRefunds(client);
     bills = new AlipayBills(client, 5_000);
+    payouts = new AlipayPayouts(client);
   });
   afterAll(() => sim?.stop());
   afterEach(() => sim.setRefundMode('success'));
@@ -94,5 +97,17 @@ describe('the Alipay refund and bill adapters (against the simulator, certificat
     sim.withholdBill(day);
     expect(await bills.dailyBill(day)).toBeNull();
     sim.withholdBill(day, false);
+  });
+
+  it('reads a transfer paid out from the account-flow bill, by its out_biz_no', async () => {
+    const withdrawalId = uuidv7();
+    expect(await payouts.send({ withdrawalId, amount: 12_300, payeeAccount: 'payee@example.com', payeeName: '张三' })).toMatchObject({ outcome: 'paid' });
+    const transfer = sim.transfers.get(withdrawalId)!;
+    const lines = await bills.dailyBill(transfer.trans_date.slice(0, 10));
+    expect(lines?.filter((l) => l.reference === withdrawalId)).toEqual([
+      { kind: 'transfer', reference: withdrawalId, providerId: transfer.order_id, amount: 12_300, fee: 0, occurredAt: expect.any(Date) },
+    ]);
+    sim.dropBillLine(transfer.trans_date.slice(0, 10), withdrawalId);
+    expect((await bills.dailyBill(transfer.trans_date.slice(0, 10)))?.some((l) => l.reference === withdrawalId)).toBe(false);
   });
 });

@@ -86,6 +86,17 @@ describe('Alipay refunds (alipay.trade.refund) and daily bills, through the gate
     expect([more.status, more.body.code]).toEqual([422, 'REFUND_EXCEEDS_PAYMENT']);
   });
 
+  it('sends a refund to Alipay once under three racing approvals', async () => {
+    const user = newUser();
+    const payment = await paidRecharge(user, 6_000);
+    const refund = Refund.strict().parse((await client.post('/api/wallet/refunds', { payment_id: payment, amount: 6_000 }, user.token)).body);
+    const answers = await Promise.all([1, 2, 3].map(() => client.post(`/api/admin/refunds/${refund.id}/approve`, {}, finance.token)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    await refundedOnce(refund.id, payment, '60.00');
+    expect(sim.refundRequests.get(refund.id)).toBe(1);
+    expect(await available(user)).toBe(0);
+  });
+
   it.each([
     ['a lost answer (504)', 'lost'],
     ['a system busy answer (code 20000)', 'busy'],
