@@ -343,8 +343,10 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
     const trade = trades.get(biz.out_trade_no);
     if (!trade) return notFound('ACQ.TRADE_NOT_EXIST', '交易不存在');
     const r = refunds.get(biz.out_request_no);
-    // Alipay answers an unknown refund number with success and nothing about a refund
-    if (!r || r.out_trade_no !== trade.out_trade_no) return { code: '10000', msg: 'Success' };
+    // Alipay answers an unknown refund number with success, the trade echoed and no refund_status
+    if (!r || r.out_trade_no !== trade.out_trade_no) {
+      return { code: '10000', msg: 'Success', trade_no: trade.trade_no, out_trade_no: trade.out_trade_no, out_request_no: biz.out_request_no };
+    }
     const wantsTime = Array.isArray(biz.query_options) && biz.query_options.includes('gmt_refund_pay');
     return {
       code: '10000',

@@ -65,9 +65,10 @@ export class AlipayRefunds implements RefundChannel {
   }
 
   /**
-   * REFUND_SUCCESS is refunded. An answer that echoes no refund (no `out_request_no`, no
-   * `refund_amount`) means Alipay has none under that number, as does an unknown payment; an
-   * answer about the refund without REFUND_SUCCESS is still being processed.
+   * REFUND_SUCCESS is refunded. Alipay's rule for the rest: no `refund_status` means it did not
+   * receive the refund or the refund did not go through, and the merchant sends it again under the
+   * same `out_request_no` — so it is "not found", and the resend (refunded once at most) says what
+   * it became. An unknown payment has no refund either. Any other status is unknown.
    */
   async query(input: Parameters<RefundChannel['query']>[0]): Promise<RefundOutcome> {
     const answer = await this.client.call('alipay.trade.fastpay.refund.query', {
@@ -79,7 +80,7 @@ export class AlipayRefunds implements RefundChannel {
     if (answer.refund_status === 'REFUND_SUCCESS') {
       return { outcome: 'refunded', providerRefundId: answer.trade_no ?? null, refundedAt: fromAlipayTime(answer.gmt_refund_pay) ?? new Date() };
     }
-    if (!answer.out_request_no && !answer.refund_amount) return { outcome: 'not_found' };
-    return { outcome: 'unknown', detail: String(answer.refund_status ?? 'no refund_status') };
+    if (!answer.refund_status) return { outcome: 'not_found' };
+    return { outcome: 'unknown', detail: String(answer.refund_status) };
   }
 }
