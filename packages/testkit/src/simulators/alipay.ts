@@ -1,6 +1,8 @@
 import { createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { zipSync } from 'fflate';
+import { encode as encodeText } from 'iconv-lite';
 import { alipayCertSn, certificateAuthority } from './certificates';
 import { readBody } from './simulator-server';
 
@@ -52,6 +54,31 @@ export interface SimulatedTransfer {
   trans_date: string;
 }
 
+/**
+ * How the next refunds end: `success` (refunded, answered with fund_change Y); `system_error`
+ * (refunded, answered 40004 ACQ.SYSTEM_ERROR); `system_error_before` (nothing refunded, answered
+ * 40004 ACQ.SYSTEM_ERROR); `busy` (refunded, answered code 20000); `lost` (refunded, the answer lost: a 504).
+ */
+export type RefundMode = 'success' | 'system_error' | 'system_error_before' | 'busy' | 'lost';
+
+export interface SimulatedRefund {
+  out_trade_no: string;
+  out_request_no: string;
+  trade_no: string;
+  refund_amount: string;
+  refund_reason: string | null;
+  gmt_refund_pay: string;
+}
+
+/** A line a test puts into a day's bill that Alipay's records do not have (as another system on the same account would). */
+export interface ExtraBillLine {
+  kind: 'payment' | 'refund' | 'transfer';
+  /** 商户订单号 (payments, transfers) or 退款批次号/请求号 (refunds) */
+  reference: string;
+  /** yuan, two decimals */
+  amount: string;
+}
+
 export interface AlipaySimulator {
   /** the gateway URL to give the SDK as `gateway` */
   gatewayUrl: string;
@@ -84,6 +111,20 @@ export interface AlipaySimulator {
   setQueriesFailing(failing: boolean): void;
   /** every transfer call and query that passed the signature checks, in order, with when it arrived (ms) */
   transferCalls: Array<{ method: 'alipay.fund.trans.uni.transfer' | 'alipay.fund.trans.common.query'; outBizNo: string; at: number }>;
+  /** the refunds made, by out_request_no (one per number, however often it was asked for) */
+  refunds: Map<string, SimulatedRefund>;
+  /** how many refund requests arrived per out_request_no */
+  refundRequests: Map<string, number>;
+  /** how the next refunds end (RefundMode) */
+  setRefundMode(mode: RefundMode): void;
+  /** while true, every refund query answers 40004 ACQ.SYSTEM_ERROR */
+  setRefundQueriesFailing(failing: boolean): void;
+  /** while a day is withheld its bills are not out yet (40004 isv.bill_not_exist) */
+  withholdBill(day: string, withheld?: boolean): void;
+  /** Leaves out of a day's bills the line whose merchant number is `reference` (as if Alipay had not booked it). */
+  dropBillLine(day: string, reference: string): void;
+  /** Adds a line to a day's bills that no record here has. */
+  addBillLine(day: string, line: ExtraBillLine): void;
   stop(): Promise<void>;
 }
 
@@ -92,6 +133,12 @@ function alipayTime(at = new Date()): string {
   const t = new Date(at.getTime() + 8 * 3600_000).toISOString();
   return `${t.slice(0, 10)} ${t.slice(11, 19)}`;
 }
+
+/** The Shanghai day (`YYYY-MM-DD`) of an Alipay time. */
+const dayOf = (time: string | null) => (time ?? '').slice(0, 10);
+
+/** Alipay's service fee on a payment in this simulator: 0.6 %, to the fen, half up. */
+const feeOf = (yuan: string) => ((Math.round(Number(yuan) * 100 * 0.006) / 100).toFixed(2));
 
 function signContent(fields: Record<string, string>, omit: string[]): string {
   return Object.keys(fields)
@@ -135,6 +182,15 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
   let transferFailReason = 'PAYEE_NOT_EXIST';
   let queriesFailing = false;
   const transferCalls: AlipaySimulator['transferCalls'] = [];
+  const refunds = new Map<string, SimulatedRefund>();
+  const refundRequests = new Map<string, number>();
+  let refundMode: RefundMode = 'success';
+  let refundQueriesFailing = false;
+  const withheldDays = new Set<string>();
+  const droppedLines = new Map<string, Set<string>>();
+  const extraLines = new Map<string, ExtraBillLine[]>();
+  const billFiles = new Map<string, Uint8Array>();
+  let port = 0;
 
   const rsaSign = (content: string) => createSign('RSA-SHA256').update(content, 'utf8').sign(alipayPrivateKey, 'base64');
 
@@ -242,9 +298,163 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
     return { ...transferView(t), ...(t.fail_reason ? { fail_reason: t.fail_reason, error_code: t.fail_reason } : {}) };
   }
 
+  const toFen = (yuan: string) => Math.round(Number(yuan) * 100);
+
+  /** Returns null when the answer is to be lost (the refund was made, the caller cannot know). */
+  function refund(biz: Record<string, any>) {
+    refundRequests.set(biz.out_request_no, (refundRequests.get(biz.out_request_no) ?? 0) + 1);
+    const trade = trades.get(biz.out_trade_no);
+    if (!trade) return notFound('ACQ.TRADE_NOT_EXIST', '交易不存在');
+    if (!/^\d+(\.\d{1,2})?$/.test(String(biz.refund_amount ?? '')) || !biz.out_request_no) return fail('40002', 'Invalid Arguments', 'isv.invalid-parameter', 'refund_amount');
+    const done = refunds.get(biz.out_request_no);
+    const answerOf = (r: SimulatedRefund, fundChange: 'Y' | 'N') => ({
+      code: '10000',
+      msg: 'Success',
+      trade_no: trade.trade_no,
+      out_trade_no: trade.out_trade_no,
+      buyer_logon_id: 'buy***@example.com',
+      fund_change: fundChange,
+      refund_fee: r.refund_amount,
+      gmt_refund_pay: r.gmt_refund_pay,
+    });
+    // Alipay refunds one out_request_no once: a repeat is answered without moving money again
+    if (done) return done.refund_amount === biz.refund_amount ? answerOf(done, 'N') : notFound('ACQ.DISCORDANT_REPEAT_REQUEST', '请求信息不一致');
+    if (refundMode === 'system_error_before') return notFound('ACQ.SYSTEM_ERROR', '系统错误');
+    if (trade.status !== 'TRADE_SUCCESS') return notFound('ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
+    const refunded = [...refunds.values()].filter((r) => r.out_trade_no === trade.out_trade_no).reduce((sum, r) => sum + toFen(r.refund_amount), 0);
+    if (refunded + toFen(biz.refund_amount) > toFen(trade.total_amount)) return notFound('ACQ.REASON_TRADE_REFUND_FEE_ERR', '退款金额无效');
+    const made: SimulatedRefund = {
+      out_trade_no: trade.out_trade_no,
+      out_request_no: biz.out_request_no,
+      trade_no: trade.trade_no,
+      refund_amount: biz.refund_amount,
+      refund_reason: biz.refund_reason ?? null,
+      gmt_refund_pay: alipayTime(),
+    };
+    refunds.set(made.out_request_no, made);
+    if (refundMode === 'lost') return null;
+    if (refundMode === 'system_error') return notFound('ACQ.SYSTEM_ERROR', '系统错误');
+    if (refundMode === 'busy') return fail('20000', 'Service Currently Unavailable', 'isp.unknow-error', '系统繁忙');
+    return answerOf(made, 'Y');
+  }
+
+  function refundQuery(biz: Record<string, any>) {
+    if (refundQueriesFailing) return notFound('ACQ.SYSTEM_ERROR', '系统错误');
+    const trade = trades.get(biz.out_trade_no);
+    if (!trade) return notFound('ACQ.TRADE_NOT_EXIST', '交易不存在');
+    const r = refunds.get(biz.out_request_no);
+    // Alipay answers an unknown refund number with success, the trade echoed and no refund_status
+    if (!r || r.out_trade_no !== trade.out_trade_no) {
+      return { code: '10000', msg: 'Success', trade_no: trade.trade_no, out_trade_no: trade.out_trade_no, out_request_no: biz.out_request_no };
+    }
+    const wantsTime = Array.isArray(biz.query_options) && biz.query_options.includes('gmt_refund_pay');
+    return {
+      code: '10000',
+      msg: 'Success',
+      trade_no: trade.trade_no,
+      out_trade_no: trade.out_trade_no,
+      out_request_no: r.out_request_no,
+      total_amount: trade.total_amount,
+      refund_amount: r.refund_amount,
+      refund_status: 'REFUND_SUCCESS',
+      ...(wantsTime ? { gmt_refund_pay: r.gmt_refund_pay } : {}),
+    };
+  }
+
+  const cell = (value: string) => `${value}\t`;
+
+  /** The trade bill's detail list of a day, in Alipay's layout: comments, header, rows, end and totals. */
+  function tradeBillCsv(day: string, dropped: Set<string>, extra: ExtraBillLine[]): string {
+    const header = '支付宝交易号,商户订单号,业务类型,商品名称,创建时间,完成时间,门店编号,门店名称,操作员,终端号,对方账户,订单金额（元）,商家实收（元）,支付宝红包（元）,集分宝（元）,支付宝优惠（元）,商家优惠（元）,券核销金额（元）,券名称,商家红包消费金额（元）,卡消费金额（元）,退款批次号/请求号,服务费（元）,分润（元）,备注';
+    const row = (tradeNo: string, outTradeNo: string, kind: '交易' | '退款', at: string, total: string, received: string, requestNo: string, fee: string) =>
+      [tradeNo, outTradeNo, kind, '钱包充值', at, at, '', '', '', '', 'buy***@example.com', total, received, '0.00', '0.00', '0.00', '0.00', '0.00', '', '0.00', '0.00', requestNo, fee, '0.00', ''].map(cell).join(',');
+    const rows: string[] = [];
+    for (const t of trades.values()) {
+      if (t.gmt_payment && dayOf(t.gmt_payment) === day && !dropped.has(t.out_trade_no)) rows.push(row(t.trade_no, t.out_trade_no, '交易', t.gmt_payment, t.total_amount, t.total_amount, '', `-${feeOf(t.total_amount)}`));
+    }
+    for (const r of refunds.values()) {
+      const t = trades.get(r.out_trade_no)!;
+      if (dayOf(r.gmt_refund_pay) === day && !dropped.has(r.out_request_no)) rows.push(row(r.trade_no, r.out_trade_no, '退款', r.gmt_refund_pay, t.total_amount, `-${r.refund_amount}`, r.out_request_no, feeOf(r.refund_amount)));
+    }
+    for (const x of extra.filter((e) => e.kind !== 'transfer')) {
+      const at = `${day} 12:00:00`;
+      const tradeNo = `2026${randomBytes(12).toString('hex')}`;
+      rows.push(x.kind === 'payment' ? row(tradeNo, x.reference, '交易', at, x.amount, x.amount, '', `-${feeOf(x.amount)}`) : row(tradeNo, '', '退款', at, x.amount, `-${x.amount}`, x.reference, feeOf(x.amount)));
+    }
+    return [
+      '#支付宝业务明细查询',
+      '#账号：[20881234567890120156]',
+      `#起始日期：[${day} 00:00:00]   终止日期：[${day} 23:59:59]`,
+      '#-----------------------------------------业务明细列表----------------------------------------',
+      header,
+      ...rows,
+      '#-----------------------------------------业务明细列表结束------------------------------------',
+      `#交易合计：${rows.length}笔`,
+      `#导出时间：[${alipayTime()}]`,
+    ].join('\r\n');
+  }
+
+  /** The trade bill's summary (汇总): read by no one here, present as in Alipay's zip. */
+  function tradeSummaryCsv(day: string): string {
+    return ['#支付宝业务汇总查询', `#起始日期：[${day} 00:00:00]   终止日期：[${day} 23:59:59]`, '门店编号,门店名称,交易订单总笔数,退款订单总笔数,订单金额（元）,商家实收（元）', '合计,,0,0,0.00,0.00', '#导出时间：[' + alipayTime() + ']'].join('\r\n');
+  }
+
+  /** The account flow (账务明细) of a day: each transfer paid out as an expense, 商户订单号 its out_biz_no. */
+  function accountFlowCsv(day: string, dropped: Set<string>, extra: ExtraBillLine[]): string {
+    const header = '账务流水号,业务流水号,商户订单号,商品名称,发生时间,对方账号,收入金额（+元）,支出金额（-元）,账户余额（元）,交易渠道,业务类型,备注';
+    const row = (outBizNo: string, orderId: string, at: string, amount: string) =>
+      [`2026${randomBytes(10).toString('hex')}`, orderId, outBizNo, '账户提现', at, 'payee***@example.com', '0.00', `-${amount}`, '0.00', '支付宝', '转账', ''].map(cell).join(',');
+    const rows: string[] = [];
+    for (const t of transfers.values()) {
+      if (t.status === 'SUCCESS' && dayOf(t.trans_date) === day && !dropped.has(t.out_biz_no)) rows.push(row(t.out_biz_no, t.order_id, t.trans_date, t.trans_amount));
+    }
+    for (const x of extra.filter((e) => e.kind === 'transfer')) rows.push(row(x.reference, `2026${randomBytes(10).toString('hex')}`, `${day} 12:00:00`, x.amount));
+    return [
+      '#支付宝账务明细查询',
+      '#账号：[20881234567890120156]',
+      `#起始日期：[${day} 00:00:00]   终止日期：[${day} 23:59:59]`,
+      '#-----------------------------------------账务明细列表----------------------------------------',
+      header,
+      ...rows,
+      '#-----------------------------------------账务明细列表结束------------------------------------',
+      `#支出合计：${rows.length}笔`,
+      `#导出时间：[${alipayTime()}]`,
+    ].join('\r\n');
+  }
+
+  /** The bill of a day as Alipay makes it: a zip of GBK CSVs, served once at a short-lived link. */
+  function billDownload(biz: Record<string, any>) {
+    const day = String(biz.bill_date ?? '');
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !['trade', 'signcustomer'].includes(biz.bill_type)) return fail('40002', 'Invalid Arguments', 'isv.invalid-parameter', 'bill_type/bill_date');
+    if (withheldDays.has(day)) return notFound('isv.bill_not_exist', '账单不存在');
+    const dropped = droppedLines.get(day) ?? new Set<string>();
+    const extra = extraLines.get(day) ?? [];
+    const name = `20881234567890120156_${day.replaceAll('-', '')}`;
+    const gbk = (text: string) => new Uint8Array(encodeText(text, 'gbk'));
+    const files: Record<string, Uint8Array> =
+      biz.bill_type === 'trade'
+        ? { [`${name}_业务明细.csv`]: gbk(tradeBillCsv(day, dropped, extra)), [`${name}_业务明细(汇总).csv`]: gbk(tradeSummaryCsv(day)) }
+        : { [`${name}_账务明细.csv`]: gbk(accountFlowCsv(day, dropped, extra)) };
+    const fileId = randomBytes(12).toString('hex');
+    billFiles.set(fileId, zipSync(files));
+    return {
+      code: '10000',
+      msg: 'Success',
+      bill_download_url: `http://127.0.0.1:${port}/downloadBillFile.resource?bizType=${biz.bill_type}&fileType=csv.zip&fileId=${fileId}`,
+    };
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://simulator');
     const body = (await readBody(req)).toString('utf8');
+    if (url.pathname === '/downloadBillFile.resource') {
+      // the link Alipay hands out is good for one download (it expires within seconds)
+      const file = billFiles.get(url.searchParams.get('fileId') ?? '');
+      billFiles.delete(url.searchParams.get('fileId') ?? '');
+      if (!file) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/zip' });
+      return void res.end(file);
+    }
     const fields: Record<string, string> = {};
     for (const [k, v] of url.searchParams) fields[k] = v;
     for (const [k, v] of new URLSearchParams(body)) fields[k] = v;
@@ -285,6 +495,18 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
       case 'alipay.fund.trans.common.query':
         transferCalls.push({ method, outBizNo: String(biz.out_biz_no), at: Date.now() });
         return respond(res, method, transferQuery(biz));
+      case 'alipay.trade.refund': {
+        const answer = refund(biz);
+        if (!answer) {
+          res.writeHead(504).end('gateway timeout');
+          return;
+        }
+        return respond(res, method, answer);
+      }
+      case 'alipay.trade.fastpay.refund.query':
+        return respond(res, method, refundQuery(biz));
+      case 'alipay.data.dataservice.bill.downloadurl.query':
+        return respond(res, method, billDownload(biz));
       default:
         return respond(res, method, fail('40004', 'Business Failed', 'isv.invalid-method', '不存在的方法名'));
     }
@@ -296,7 +518,7 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  ({ port } = server.address() as AddressInfo);
 
   function notificationFor(outTradeNo: string, overrides: Record<string, string> = {}): Record<string, string> {
     const trade = trades.get(outTradeNo);
@@ -365,6 +587,24 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
     transferCalls,
     setQueriesFailing(failing) {
       queriesFailing = failing;
+    },
+    refunds,
+    refundRequests,
+    setRefundMode(mode) {
+      refundMode = mode;
+    },
+    setRefundQueriesFailing(failing) {
+      refundQueriesFailing = failing;
+    },
+    withholdBill(day, withheld = true) {
+      if (withheld) withheldDays.add(day);
+      else withheldDays.delete(day);
+    },
+    dropBillLine(day, reference) {
+      droppedLines.set(day, (droppedLines.get(day) ?? new Set()).add(reference));
+    },
+    addBillLine(day, line) {
+      extraLines.set(day, [...(extraLines.get(day) ?? []), line]);
     },
     refundTransfer(outBizNo) {
       const t = transfers.get(outBizNo);

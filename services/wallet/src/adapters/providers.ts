@@ -4,7 +4,9 @@ import { type Logger } from '@market/shared/logging';
 import type { AlipayNotifications, BillSource, PaymentGateway, PayoutChannel, RefundChannel, WechatPayNotifications } from '../application/ports';
 import type { PaymentProvider } from '../domain/payment-channel';
 import { AlipayClient, AlipayGateway, type AlipayVerification } from './alipay-gateway';
+import { AlipayBills } from './alipay-bills';
 import { AlipayPayouts } from './alipay-payouts';
+import { AlipayRefunds } from './alipay-refunds';
 import { SandboxPayouts } from './sandbox-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
 import { WechatPayBills } from './wechatpay-bills';
@@ -211,6 +213,8 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
         if (verification.mode === 'public_key') log.warn('Alipay payouts in public-key mode: Alipay refuses its fund APIs without certificate mode (refused in production)');
         payouts.set('alipay', new AlipayPayouts(alipayClient));
       }
+      refunds.set(provider, new AlipayRefunds(alipayClient));
+      bills.set(provider, new AlipayBills(alipayClient, config.ALIPAY_TIMEOUT_MS));
     } else if (provider === 'wechatpay') {      const wechatClient = new WechatPayClient(
         {
           appId: config.WECHATPAY_APP_ID!,
