@@ -16,7 +16,7 @@ import {
   processRedisUrl,
   provisionTestBroker,
   provisionTestRedis,
-  serviceAmqpUrl,
+  serviceEnv,
   testBrokerEnv,
   testEnv,
   testRedisEnv,
@@ -190,10 +190,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
         const startedReplicas = await Promise.allSettled(
           ports[name]!.map(async (port) => {
             const running = await startService(DEFINITIONS[name], {
-              ...env,
-              ...internalKeysFor(name),
-              AMQP_URL: serviceAmqpUrl(env, name),
-              REDIS_URL: processRedisUrl(env, name),
+              ...serviceEnv(env, name),
               DB_SCHEMA: schema,
               PORT: String(port),
               ...opts.serviceEnv?.[name],

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceName } from '@market/contracts';
 import { queueNames } from '@market/shared/events';
-import { dropBusObjects, dropSchemas, internalKeysFor, processRedisUrl, serviceAmqpUrl, uniqueName } from '@market/shared/testing';
+import { dropBusObjects, dropSchemas, serviceEnv, uniqueName } from '@market/shared/testing';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -61,12 +61,8 @@ export function serviceProcess(name: ServiceName, port: number, env: () => NodeJ
     schema,
     output: () => log,
     async start() {
-      const stackEnv = env();
       const childEnv: NodeJS.ProcessEnv = {
-        ...stackEnv,
-        ...internalKeysFor(name),
-        AMQP_URL: serviceAmqpUrl(stackEnv, name),
-        REDIS_URL: processRedisUrl(stackEnv, name),
+        ...serviceEnv(env(), name),
         DB_SCHEMA: schema,
         PORT: String(port),
         HOST: '127.0.0.1',

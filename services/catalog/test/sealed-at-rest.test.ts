@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
 import { startService } from '@market/shared/service';
-import { internalKeysFor, sealedInLegacyFormat } from '@market/shared/testing';
+import { sealedInLegacyFormat, serviceEnv } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
 import { LISTING_CREDENTIALS_SEALED } from '../src/persistence/credentials-repository';
 import { OPEN_UPLOAD_RAW_SEALED } from '../src/persistence/open-upload-repository';
@@ -35,7 +35,7 @@ describe('listing credentials and open-upload bodies sealed at rest, bound to th
       [uploadId, sealedInLegacyFormat(rawUpload)],
     );
 
-    const restarted = await startService(catalogService, { ...stack.env, ...internalKeysFor('catalog'), DB_SCHEMA: schema, PORT: '0' });
+    const restarted = await startService(catalogService, { ...serviceEnv(stack.env, 'catalog'), DB_SCHEMA: schema, PORT: '0' });
     await restarted.stop();
 
     const box = new SecretBox(DEV_KEYRING);

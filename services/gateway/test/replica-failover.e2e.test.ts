@@ -1,6 +1,6 @@
 import { startService } from '@market/shared/service';
 import { api, DEFINITIONS, mintToken, startStack, type Stack } from '@market/testkit';
-import { internalKeysFor } from '@market/shared/testing';
+import { serviceEnv } from '@market/shared/testing';
 
 const EJECT_MS = 1500;
 
@@ -51,7 +51,7 @@ describe('a replica that refuses connections', () => {
     for (let i = 0; i < 6; i++) later.push(await readAll(), await list());
     expect(later.map((r) => r.status)).toEqual(later.map(() => 200));
 
-    const back = await startService(DEFINITIONS.notify, { ...stack.env, ...internalKeysFor('notify'), DB_SCHEMA: second!.ctx.schema, PORT: port });
+    const back = await startService(DEFINITIONS.notify, { ...serviceEnv(stack.env, 'notify'), DB_SCHEMA: second!.ctx.schema, PORT: port });
     stack.replicas.notify![1] = back;
     expect(await served(back.url, 'listNotifications')).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, EJECT_MS + 100));

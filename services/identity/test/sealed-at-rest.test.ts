@@ -1,6 +1,6 @@
 import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
 import { startService } from '@market/shared/service';
-import { internalKeysFor, sealedInLegacyFormat } from '@market/shared/testing';
+import { sealedInLegacyFormat, serviceEnv } from '@market/shared/testing';
 import { api, type Stack } from '@market/testkit';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED } from '../src/persistence/realname-repository';
 import { identityService } from '../src/service';
@@ -40,7 +40,7 @@ describe('real-name data sealed at rest, bound to its row', () => {
       sealedInLegacyFormat(VALID_ID),
     ]);
 
-    const restarted = await startService(identityService, { ...stack.env, ...internalKeysFor('identity'), DB_SCHEMA: stack.services.identity!.ctx.schema, PORT: '0' });
+    const restarted = await startService(identityService, { ...serviceEnv(stack.env, 'identity'), DB_SCHEMA: stack.services.identity!.ctx.schema, PORT: '0' });
     await restarted.stop();
 
     const row = await rowOf(userId);

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { startService, type RunningService } from '@market/shared/service';
 import { eventually, newUser, publishEvent, startStack, type Stack } from '@market/testkit';
-import { internalKeysFor } from '@market/shared/testing';
+import { serviceEnv } from '@market/shared/testing';
 import { notifyService } from '../src/service';
 import { orderSnapshot } from './support';
 
@@ -51,7 +51,7 @@ describe('an event consumer stopped in the middle of a burst', () => {
     await expect(first.ctx.db.query('SELECT 1')).rejects.toThrow();
     expect(await handledSoFar()).toBe(atStop);
 
-    successor = await startService(notifyService, { ...stack.env, ...internalKeysFor('notify'), DB_SCHEMA: first.ctx.schema, PORT: '0', SHUTDOWN_GRACE_MS: '0' });
+    successor = await startService(notifyService, { ...serviceEnv(stack.env, 'notify'), DB_SCHEMA: first.ctx.schema, PORT: '0', SHUTDOWN_GRACE_MS: '0' });
     await eventually(handledSoFar, (n) => n === BURST, 30_000);
 
     // each event's notification exactly once: the owner is told to hand over, once per order

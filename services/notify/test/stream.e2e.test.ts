@@ -3,7 +3,7 @@ import { type EventData } from '@market/contracts';
 import { Revocations } from '@market/shared/auth';
 import { buildEvent } from '@market/shared/events';
 import { startService, type RunningService } from '@market/shared/service';
-import { assertionFor, internalKeysFor } from '@market/shared/testing';
+import { assertionFor, serviceEnv } from '@market/shared/testing';
 import { api, eventually, publishEvent, startStack, type Stack } from '@market/testkit';
 import { notifyService } from '../src/service';
 import { eventHandled, newUser, orderSnapshot, SseClient, type Caller } from './support';
@@ -214,7 +214,7 @@ describe('the live stream across notify replicas', () => {
   beforeAll(async () => {
     stack = await startStack({ services: ['notify'] });
     const first = stack.services.notify!;
-    second = await startService(notifyService, { ...stack.env, ...internalKeysFor('notify'), DB_SCHEMA: first.ctx.schema, PORT: '0' });
+    second = await startService(notifyService, { ...serviceEnv(stack.env, 'notify'), DB_SCHEMA: first.ctx.schema, PORT: '0' });
   });
   afterAll(async () => {
     await second?.stop();

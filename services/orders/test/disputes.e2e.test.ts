@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Dispute } from '@market/contracts';
+import { internalKeysFor } from '@market/shared/testing';
 import { backOfficeAlerts, eventually, findLedgerDifferences, internalClientAs, Market, newAdmin, type MarketCaller as Caller, type Stack, startMarket, verifyMoney } from '@market/testkit';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400; the platform takes 5 % of consumption. */
@@ -522,11 +523,12 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
   });
 
   /** money:verify as an operator runs it: the built script against the stack's services (which run in this process, so not spawnSync). */
-  function moneyVerifyScript(): Promise<{ status: number; stdout: string }> {
+  /** The script as an operator runs it: with the admin service's own internal identity key (ADR 0053). */
+  function moneyVerifyScript(): Promise<{ status: number; stdout: string; stderr: string }> {
     const script = path.resolve(__dirname, '../../admin/dist/cli/money-verify.js');
     return new Promise((resolve) => {
-      execFile(process.execPath, [script], { env: { ...process.env, ...stack.env }, timeout: 60_000 }, (err, stdout) => {
-        resolve({ status: err ? Number(err.code) : 0, stdout });
+      execFile(process.execPath, [script], { env: { ...process.env, ...stack.env, ...internalKeysFor('admin') }, timeout: 60_000 }, (err, stdout, stderr) => {
+        resolve({ status: err ? Number(err.code) : 0, stdout, stderr });
       });
     });
   }
@@ -538,7 +540,7 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
       (found) => found.mismatches.length === 0 && found.ledger.differences.length === 0,
     );
     const clean = await moneyVerifyScript();
-    expect(clean.stdout).toContain('orders and wallet agree');
+    expect(clean.stdout + clean.stderr).toContain('orders and wallet agree');
     expect(clean.status).toBe(0);
 
     // plant: the order says the owner got 100 fen less and the renter 100 more than the wallet paid

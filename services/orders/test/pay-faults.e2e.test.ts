@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { orderChargeStatus } from '@market/contracts';
 import { eventually, freePort, internalClientAs, Market, type MarketCaller as Caller, outboxEvents, serviceProcess, type ServiceProcess, type Stack, startMarket, tcpProxy, type TcpProxy, verifyMoney } from '@market/testkit';
-import { internalKeysFor } from '@market/shared/testing';
+import { serviceEnv } from '@market/shared/testing';
 import { startService, type RunningService } from '@market/shared/service';
 import { ordersService } from '../src/service';
 
@@ -37,7 +37,7 @@ describe('pay when the wallet dies or answers too late', () => {
       orders: { ...ORDERS_ENV, CATALOG_URL: catalogProxy.url },
     });
     await wallet.start();
-    replica = await startService(ordersService, { ...stack.env, ...internalKeysFor('orders'), ...ORDERS_ENV, DB_SCHEMA: stack.services.orders!.ctx.schema, PORT: '0' });
+    replica = await startService(ordersService, { ...serviceEnv(stack.env, 'orders'), ...ORDERS_ENV, DB_SCHEMA: stack.services.orders!.ctx.schema, PORT: '0' });
     market = new Market(stack);
     await market.admin();
     owner = await market.user();
@@ -45,8 +45,9 @@ describe('pay when the wallet dies or answers too late', () => {
 
   afterAll(async () => {
     await replica?.stop();
-    await stack.stop();
+    // the wallet process before the stack: the stack's stop deletes the broker users it logs in with
     await wallet.stop();
+    await stack.stop();
     await proxy.close();
     await catalogProxy.close();
   }, 60_000);

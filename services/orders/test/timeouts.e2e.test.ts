@@ -1,6 +1,6 @@
 import { startService } from '@market/shared/service';
 import { backOfficeAlerts, eventually, Market, newAdmin, type MarketCaller as Caller, type Stack, startMarket } from '@market/testkit';
-import { internalKeysFor } from '@market/shared/testing';
+import { serviceEnv } from '@market/shared/testing';
 import { ordersService } from '../src/service';
 
 /**
@@ -277,7 +277,7 @@ describe('the timeout scan', () => {
 
   it('moves each due order once when two replicas scan together', async () => {
     const schema = stack.services.orders!.ctx.schema;
-    const replica = await startService(ordersService, { ...stack.env, ...internalKeysFor('orders'), ...ORDER_ENV, DB_SCHEMA: schema, PORT: '0' });
+    const replica = await startService(ordersService, { ...serviceEnv(stack.env, 'orders'), ...ORDER_ENV, DB_SCHEMA: schema, PORT: '0' });
     try {
       const orders: Array<{ id: string; renter: Caller }> = [];
       const owner = await market.user();

@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow } from '@market/contracts';
 import { startService, type RunningService } from '@market/shared/service';
 import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
-import { internalKeysFor } from '@market/shared/testing';
+import { serviceEnv } from '@market/shared/testing';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { walletService } from '../src/service';
 import { breakdown, newUser, orderData, recharge } from './support';
@@ -43,7 +43,7 @@ describe('the settlement consumer killed mid-batch', () => {
     }
 
     const schema = stack.services.wallet!.ctx.schema;
-    const env = { ...stack.env, ...internalKeysFor('wallet'), DB_SCHEMA: schema, PORT: '0', DB_POOL_SIZE: '2', INBOX_PREFETCH: '1', LOG_LEVEL: 'silent' };
+    const env = { ...serviceEnv(stack.env, 'wallet'), DB_SCHEMA: schema, PORT: '0', DB_POOL_SIZE: '2', INBOX_PREFETCH: '1', LOG_LEVEL: 'silent' };
     child = spawn(process.execPath, [require.resolve('tsx/cli'), 'src/main.ts'], { cwd: path.resolve(__dirname, '..'), env, stdio: 'ignore' });
     const atKill = await eventually(handled, (n) => n >= 5, 30_000);
     child.kill('SIGKILL');

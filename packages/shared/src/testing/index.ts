@@ -7,6 +7,8 @@ import { createAssertionVerifier, GATEWAY_ISSUER, signAssertion, type AssertionV
 import { generateInternalKeySet, internalKeyEnv, parsePublicKeys, type GeneratedKeySet, type SigningKey } from '../auth/internal-keys';
 import { DEV_KEYRING } from '../crypto/secret-box';
 import { topologyExchanges, topologyQueues, unroutedNames } from '../events/topology';
+import { serviceAmqpUrl } from './broker';
+import { processRedisUrl } from './redis';
 
 export interface Infra {
   DATABASE_URL: string;
@@ -142,6 +144,16 @@ export function testKeys(): GeneratedKeySet {
 /** `INTERNAL_SIGNING_KEY`, `INTERNAL_SIGNING_KEY_ID` and `INTERNAL_PUBLIC_KEYS` of `issuer`, from the test keys. */
 export function internalKeysFor(issuer: InternalCaller): Record<string, string> {
   return internalKeyEnv(testKeys(), issuer);
+}
+
+/**
+ * What one process of `service` runs with in a test environment: the environment, its own internal
+ * identity key (ADR 0053), and its own broker and Redis users where the stack made them (ADR 0054).
+ * A second replica or a restarted process started by a test needs exactly this, or it would connect
+ * as the stack's operator and distrust its neighbours' events.
+ */
+export function serviceEnv(env: NodeJS.ProcessEnv, service: ServiceName): NodeJS.ProcessEnv {
+  return { ...env, ...internalKeysFor(service), AMQP_URL: serviceAmqpUrl(env, service), REDIS_URL: processRedisUrl(env, service) };
 }
 
 /** A receiver's check of the test keys' assertions, as `receiver` runs it. */

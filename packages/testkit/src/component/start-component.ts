@@ -5,11 +5,9 @@ import { startService, type RunningService } from '@market/shared/service';
 import {
   assertionFor,
   dropSchemas,
-  internalKeysFor,
-  processRedisUrl,
   provisionTestBroker,
   provisionTestRedis,
-  serviceAmqpUrl,
+  serviceEnv,
   testBrokerEnv,
   testEnv,
   testRedisEnv,
@@ -117,10 +115,7 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
     };
     tap = await EventTap.open(String(env.AMQP_URL), String(env.EVENTS_EXCHANGE));
     service = await startService(DEFINITIONS[name], {
-      ...env,
-      ...internalKeysFor(name),
-      AMQP_URL: serviceAmqpUrl(env, name),
-      REDIS_URL: processRedisUrl(env, name),
+      ...serviceEnv(env, name),
       DB_SCHEMA: schema,
       PORT: '0',
     });
