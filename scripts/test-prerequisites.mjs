@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The first step of `npm test`: is everything the tests use here? The tools some tests run (Chromium
 // for the console's browser tests, Prometheus' promtool for the alert rules, docker-compose and
-// kubectl for the deployment checks, CJK fonts for readable screenshots) and the three backing
+// kubectl for the deployment checks, rabbitmqctl for each stack's broker users, CJK fonts for
+// readable screenshots) and the three backing
 // services (PostgreSQL with its `test` database, RabbitMQ, Redis). A missing Debian package is
 // installed when this runs as root with apt; otherwise, and for whatever apt cannot bring, it stops
 // within seconds naming each missing thing and the one command that brings it.
@@ -25,6 +26,8 @@ const TOOLS = [
   { what: 'CJK fonts (readable Chinese screenshots)', present: () => CJK_FONTS.some((f) => existsSync(f)), debian: 'fonts-noto-cjk' },
   { what: 'promtool (alert rules check)', present: () => onPath('promtool'), debian: 'prometheus' },
   { what: 'docker-compose (compose file check)', present: () => onPath('docker-compose'), debian: 'docker-compose' },
+  // each test stack makes its own broker vhost and per-service users with it (ADR 0054)
+  { what: 'rabbitmqctl (per-test broker users)', present: () => (env.RABBITMQCTL ? true : onPath('rabbitmqctl')), debian: 'rabbitmq-server' },
   {
     what: 'kubectl with Kustomize 5 (Kubernetes manifest check)',
     present: () => onPath('kubectl'),
