@@ -1,3 +1,4 @@
+import { planOrThrow } from '@market/shared/planning';
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { type Queryable, type Tx } from '@market/shared/db';
@@ -37,10 +38,7 @@ export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, db: Quer
 }
 
 /** The plan, or its refusal thrown. */
-export function accepted(outcome: MoveOutcome): MovePlan {
-  if (!outcome.ok) throw outcome.refusal;
-  return outcome.plan;
-}
+export const accepted: (outcome: MoveOutcome) => MovePlan = planOrThrow;
 
 /**
  * Carries a plan out on the locked order in the caller's transaction, exactly as planned: the

@@ -1,5 +1,5 @@
+import type { Planned } from '@market/shared/planning';
 import type { EventData, EventType } from '@market/contracts';
-import type { DomainError } from '@market/shared/errors';
 import type { ArbitrationResult } from './arbitration';
 import type { OrderChanges } from './order';
 import type { Actor, OrderState, OrderTrigger } from './order-state';
@@ -126,7 +126,7 @@ export interface MovePlan {
   audits: PlannedAudit[];
 }
 
-export type MoveOutcome = { ok: true; plan: MovePlan } | { ok: false; refusal: DomainError };
+export type MoveOutcome = Planned<MovePlan>;
 
 /** The kind of move a type names (a kind may name several types, as the three arbitrations). */
 export type MoveOf<T extends MoveType> = KindOf<Move, T>;

@@ -151,13 +151,13 @@ function assemble(ask: Ask, row: OrderTransition, effects: Effects): MovePlan {
  */
 export function planMove(order: Order, move: Move, actor: MoveActor, now: Date, config: MoveConfig): MoveOutcome {
   const early = precondition(order, move);
-  if (early) return { ok: false, refusal: early };
+  if (early) return early;
   const trigger = triggerOf(order, move.type);
   const row = transitionOrRefusal(order.status, trigger, actor.role);
-  if (row instanceof Error) return { ok: false, refusal: row };
+  if (row instanceof Error) return row;
   const ask: Ask = { order, move, actor, now, config, trigger };
   const effects = effectsOf(ask);
-  if (effects instanceof Error) return { ok: false, refusal: effects };
-  return { ok: true, plan: assemble(ask, row, effects) };
+  if (effects instanceof Error) return effects;
+  return assemble(ask, row, effects);
 }
 

@@ -1,4 +1,5 @@
-import { DomainError, Forbidden, InvalidState, NotFound } from '@market/shared/errors';
+import type { Planned } from '@market/shared/planning';
+import { actorId, cellOrRefusal, decisionStamps, type HoldTransfer, type MoneyMoveActor, type MoneyMoveCell, type MoneyMoveRole } from './money-move-table';
 import type { WithdrawalState } from './withdrawal';
 
 /** The evidence finance settles an unknown transfer on: the provider's transfer id and the bill line (or support's answer). */
@@ -34,9 +35,9 @@ export type WithdrawalMove =
 export type WithdrawalMoveName = WithdrawalMove['name'];
 
 /** Who moves it; a user is the withdrawal's `owner` or a `stranger` to it. */
-export type WithdrawalActor = { kind: 'user'; id: string } | { kind: 'admin'; id: string } | { kind: 'system' } | { kind: 'provider' };
+export type WithdrawalActor = MoneyMoveActor;
 
-export type WithdrawalRole = 'owner' | 'stranger' | 'admin' | 'system' | 'provider';
+export type WithdrawalRole = MoneyMoveRole;
 
 /** The withdrawal as the plan reads it; `status` null is one being requested, not yet stored. */
 export interface PlannedWithdrawal {
@@ -46,11 +47,7 @@ export interface PlannedWithdrawal {
   status: WithdrawalState | null;
 }
 
-/**
- * Where the held amount goes: from the user's balance into the hold, out to the provider, back to
- * the user, or (`return`) from the provider's payout account back to the user after a reversal.
- */
-export type HoldTransfer = 'take' | 'pay_out' | 'release' | 'return';
+export type { HoldTransfer };
 
 type WithdrawalEventType = 'withdrawal.requested' | 'withdrawal.approved' | 'withdrawal.rejected' | 'withdrawal.paid' | 'withdrawal.failed' | 'withdrawal.reversed';
 type WithdrawalAuditAction = 'withdrawal.approve' | 'withdrawal.auto_approve' | 'withdrawal.reject' | 'withdrawal.reverse' | 'withdrawal.resolve';
@@ -86,19 +83,7 @@ export interface WithdrawalPlan {
   effects: WithdrawalEffect[];
 }
 
-/** One allowed (state, move, actor) cell of the table and what it does. */
-interface Cell {
-  from: WithdrawalState | null;
-  move: WithdrawalMoveName;
-  actor: WithdrawalRole;
-  to: WithdrawalState;
-  /** the decision is stamped (when, and by whom if a person) */
-  decided?: true;
-  hold?: HoldTransfer;
-  event?: WithdrawalEventType;
-  audit?: WithdrawalAuditAction;
-  send?: true;
-}
+type Cell = MoneyMoveCell<WithdrawalState, WithdrawalMoveName, WithdrawalEventType, WithdrawalAuditAction>;
 
 /**
  * The withdrawal state table (ADR 0032, ADR 0049): every (state, move, actor) not listed is refused.
@@ -129,20 +114,8 @@ const WITHDRAWAL_CELLS: readonly Cell[] = [
 
 const isFinalWithdrawal = (state: WithdrawalState | null) => state !== null && state !== 'pending_review' && state !== 'processing';
 
-function roleOf(withdrawal: PlannedWithdrawal, actor: WithdrawalActor): WithdrawalRole {
-  if (actor.kind === 'user') return actor.id === withdrawal.user_id ? 'owner' : 'stranger';
-  return actor.kind;
-}
-
-const actorId = (actor: WithdrawalActor) => (actor.kind === 'user' || actor.kind === 'admin' ? actor.id : null);
-
 function stampsOf(cell: Cell, withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor, now: Date): WithdrawalStamps {
-  const stamps: WithdrawalStamps = {};
-  const by = actorId(actor);
-  if (cell.decided) {
-    stamps.decided_at = now;
-    if (by !== null) stamps.decided_by = by;
-  }
+  const stamps: WithdrawalStamps = decisionStamps(cell, actor, now);
   if (move.name === 'reject' || move.name === 'transfer_failed' || move.name === 'transfer_reversed' || move.name === 'resolve_failed') stamps.reason = move.reason;
   if (move.name === 'transfer_succeeded' && withdrawal.status === 'processing') {
     stamps.paid_at = move.paidAt;
@@ -215,17 +188,11 @@ const MOVE_DONE: Record<WithdrawalMove['name'], string> = {
 
 /**
  * What `move` by `actor` does to `withdrawal` now: the refusal, or the next state with the fields
- * it stamps and its effects, from the table alone. A user never learns of another's withdrawal
- * (NOT_FOUND); a move the actor may never make is FORBIDDEN; one it may make, but not from this
- * state, is INVALID_STATE.
+ * it stamps and its effects, from the table alone (refused as every money-out move is: see
+ * `cellOrRefusal`).
  */
-export function planWithdrawalMove(withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor, now: Date): WithdrawalPlan | DomainError {
-  const role = roleOf(withdrawal, actor);
-  if (role === 'stranger') return new NotFound('withdrawal not found');
-  const cell = WITHDRAWAL_CELLS.find((c) => c.from === withdrawal.status && c.move === move.name && c.actor === role);
-  if (!cell) {
-    if (!WITHDRAWAL_CELLS.some((c) => c.move === move.name && c.actor === role)) return new Forbidden();
-    return new InvalidState(`the withdrawal is ${withdrawal.status ?? 'not requested yet'}; it cannot be ${MOVE_DONE[move.name]}`);
-  }
+export function planWithdrawalMove(withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor, now: Date): Planned<WithdrawalPlan> {
+  const cell = cellOrRefusal({ cells: WITHDRAWAL_CELLS, noun: 'withdrawal', moveDone: MOVE_DONE }, withdrawal, move.name, actor);
+  if (!('to' in cell)) return cell;
   return { next: cell.to, stamps: stampsOf(cell, withdrawal, move, actor, now), effects: effectsOf(cell, withdrawal, move, actor) };
 }
