@@ -1,4 +1,4 @@
-import { PermanentError } from '@market/shared/errors';
+import { PermanentRefusal } from '@market/shared/errors';
 import type { BodyFault } from '../domain/open-upload';
 
 /**
@@ -8,10 +8,13 @@ import type { BodyFault } from '../domain/open-upload';
  */
 export type DeliveryErrorCode = 'MALFORMED_JSON' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'MALFORMED_BODY' | 'REQUEST_ABORTED';
 
+/** The base of the refusals under these codes (a code outside them does not compile). */
+const Permanent = PermanentRefusal<DeliveryErrorCode>;
+
 /** A delivery whose body is not JSON; only the parser's position is told, never the text around it. */
-export class DeliveryNotJson extends PermanentError {
+export class DeliveryNotJson extends Permanent {
   constructor(position: number | null) {
-    super('MALFORMED_JSON' satisfies DeliveryErrorCode, `request body is not valid JSON${position === null ? '' : ` (at position ${position})`}`);
+    super('MALFORMED_JSON', `request body is not valid JSON${position === null ? '' : ` (at position ${position})`}`);
   }
 }
 
@@ -23,7 +26,7 @@ const UNREADABLE: Record<BodyFault, { code: DeliveryErrorCode; message: string }
 };
 
 /** A delivery whose bytes could not be taken as a body at all. */
-export class UnreadableDelivery extends PermanentError {
+export class UnreadableDelivery extends Permanent {
   constructor(readonly fault: BodyFault) {
     super(UNREADABLE[fault].code, UNREADABLE[fault].message);
   }

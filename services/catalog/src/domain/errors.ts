@@ -1,4 +1,4 @@
-import { Conflict, Forbidden, InvalidState, NotFound, RuleBroken, Unauthenticated } from '@market/shared/errors';
+import { Forbidden, InvalidState, NotFound, PermanentRefusal, TransientRefusal, Unauthenticated } from '@market/shared/errors';
 import type { ListingState } from './listing-state';
 
 /**
@@ -9,6 +9,10 @@ export type CatalogErrorCode =
   | 'LISTING_UNAVAILABLE'
   | 'OWNER_FROZEN'
   | 'UPLOADER_NOT_MATCHED';
+
+/** The bases of the refusals under these codes (a code outside them does not compile). */
+const Permanent = PermanentRefusal<CatalogErrorCode>;
+const Transient = TransientRefusal<CatalogErrorCode>;
 
 /** A listing that is not there, or not the caller's to see: the same refusal, so ids reveal nothing. */
 export class ListingNotFound extends NotFound {
@@ -32,16 +36,16 @@ export class ListingMoveForbidden extends Forbidden {
 }
 
 /** A listing rented out cannot change under its renter; it can once the rental has ended. */
-export class ListingRented extends Conflict {
+export class ListingRented extends Transient {
   constructor() {
-    super('listing is rented; try again when the rental has ended', 'LISTING_UNAVAILABLE' satisfies CatalogErrorCode);
+    super('LISTING_UNAVAILABLE', 'listing is rented; try again when the rental has ended');
   }
 }
 
 /** A move that would put a frozen owner's listing in renters' reach; it can once they are unfrozen. */
-export class OwnerFrozen extends Conflict {
+export class OwnerFrozen extends Transient {
   constructor() {
-    super('the listing’s owner is frozen; it cannot go online until they are unfrozen', 'OWNER_FROZEN' satisfies CatalogErrorCode);
+    super('OWNER_FROZEN', 'the listing’s owner is frozen; it cannot go online until they are unfrozen');
   }
 }
 
@@ -59,8 +63,8 @@ export class UploadTokenRefused extends Unauthenticated {
 }
 
 /** An open upload whose `uploaderName` names no active admin (spec rule 4). */
-export class UploaderNotMatched extends RuleBroken {
+export class UploaderNotMatched extends Permanent {
   constructor() {
-    super('UPLOADER_NOT_MATCHED' satisfies CatalogErrorCode, 'uploaderName matches no active admin');
+    super('UPLOADER_NOT_MATCHED', 'uploaderName matches no active admin');
   }
 }

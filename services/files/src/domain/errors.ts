@@ -1,10 +1,13 @@
-import { InvalidInput, NotFound, PermanentError, type FieldError } from '@market/shared/errors';
+import { type FieldError, InvalidInput, NotFound, PermanentRefusal } from '@market/shared/errors';
 
 /**
  * The files service's own refusal codes, beyond the kit's (NOT_FOUND, FORBIDDEN, VALIDATION_FAILED):
  * each has a status in `http/error-statuses.ts`, whose table must name every one of them.
  */
 export type FilesErrorCode = 'UNSUPPORTED_MEDIA_TYPE';
+
+/** The bases of the refusals under these codes (a code outside them does not compile). */
+const Permanent = PermanentRefusal<FilesErrorCode>;
 
 /**
  * A key that is malformed, unknown, or names a file the caller may not read: the same refusal,
@@ -13,9 +16,9 @@ export type FilesErrorCode = 'UNSUPPORTED_MEDIA_TYPE';
 export class FileNotFound extends NotFound {}
 
 /** Bytes that are none of the accepted types (judged by their magic numbers, not the client's word). */
-export class FileTypeNotAccepted extends PermanentError {
+export class FileTypeNotAccepted extends Permanent {
   constructor() {
-    super('UNSUPPORTED_MEDIA_TYPE' satisfies FilesErrorCode, 'only JPG, PNG, WebP and PDF files are accepted');
+    super('UNSUPPORTED_MEDIA_TYPE', 'only JPG, PNG, WebP and PDF files are accepted');
   }
 }
 
