@@ -65,9 +65,9 @@ export class TransientError extends DomainError {
 
 /**
  * The bases of a service's refusals under its own codes, typed to them: a service's `domain/errors.ts`
- * declares its codes once, as a union, instantiates these two with it
- * (`const Permanent = PermanentRefusal<OrdersErrorCode>`), and declares each refusal as a short
- * class on one of them, so a code outside the union is a type error where the refusal is written.
+ * declares its codes once, as a union, and each refusal as a short class on one of these typed to
+ * it (`class OrderChanged extends TransientRefusal<OrdersErrorCode>`), so a code outside the union
+ * is a type error where the refusal is written.
  * A refusal under one of the kit's codes (NOT_FOUND, FORBIDDEN, RATE_LIMITED …) subclasses the
  * kit's class below instead. Which base says what a retry can do, as `PermanentError` and
  * `TransientError` do (a conflict, a limit or an outage is transient; a broken rule permanent).

@@ -6,10 +6,6 @@ import { Forbidden, NotFound, PermanentRefusal, RateLimited, TransientRefusal, U
  */
 export type AdminErrorCode = 'CAPTCHA_INVALID' | 'CURRENT_PASSWORD_INCORRECT' | 'LAST_ACTIVE_ADMIN' | 'LAST_SUPER_ADMIN';
 
-/** The bases of the refusals under these codes (a code outside them does not compile). */
-const Permanent = PermanentRefusal<AdminErrorCode>;
-const Transient = TransientRefusal<AdminErrorCode>;
-
 export class AdminNotFound extends NotFound {
   constructor() {
     super('admin not found');
@@ -37,13 +33,13 @@ export class InvalidCredentials extends Unauthenticated {
 }
 
 /** The captcha answer is wrong, expired or already used (which of them is not told). */
-export class CaptchaWrong extends Permanent {
+export class CaptchaWrong extends PermanentRefusal<AdminErrorCode> {
   constructor() {
     super('CAPTCHA_INVALID', 'the captcha answer is wrong, expired or already used');
   }
 }
 
-export class CurrentPasswordWrong extends Permanent {
+export class CurrentPasswordWrong extends PermanentRefusal<AdminErrorCode> {
   constructor() {
     super('CURRENT_PASSWORD_INCORRECT', 'the current password is wrong');
   }
@@ -57,14 +53,14 @@ export class LoginLocked extends RateLimited {
 }
 
 /** The back office must keep someone who can log in. */
-export class LastActiveAdmin extends Transient {
+export class LastActiveAdmin extends TransientRefusal<AdminErrorCode> {
   constructor() {
     super('LAST_ACTIVE_ADMIN', 'the last active admin cannot be disabled');
   }
 }
 
 /** Some active admin must keep the power to manage admins. */
-export class LastSuperAdmin extends Transient {
+export class LastSuperAdmin extends TransientRefusal<AdminErrorCode> {
   constructor(message: string) {
     super('LAST_SUPER_ADMIN', message);
   }

@@ -8,11 +8,8 @@ import type { BodyFault } from '../domain/open-upload';
  */
 export type DeliveryErrorCode = 'MALFORMED_JSON' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'MALFORMED_BODY' | 'REQUEST_ABORTED';
 
-/** The base of the refusals under these codes (a code outside them does not compile). */
-const Permanent = PermanentRefusal<DeliveryErrorCode>;
-
 /** A delivery whose body is not JSON; only the parser's position is told, never the text around it. */
-export class DeliveryNotJson extends Permanent {
+export class DeliveryNotJson extends PermanentRefusal<DeliveryErrorCode> {
   constructor(position: number | null) {
     super('MALFORMED_JSON', `request body is not valid JSON${position === null ? '' : ` (at position ${position})`}`);
   }
@@ -26,7 +23,7 @@ const UNREADABLE: Record<BodyFault, { code: DeliveryErrorCode; message: string }
 };
 
 /** A delivery whose bytes could not be taken as a body at all. */
-export class UnreadableDelivery extends Permanent {
+export class UnreadableDelivery extends PermanentRefusal<DeliveryErrorCode> {
   constructor(readonly fault: BodyFault) {
     super(UNREADABLE[fault].code, UNREADABLE[fault].message);
   }

@@ -10,10 +10,6 @@ export type CatalogErrorCode =
   | 'OWNER_FROZEN'
   | 'UPLOADER_NOT_MATCHED';
 
-/** The bases of the refusals under these codes (a code outside them does not compile). */
-const Permanent = PermanentRefusal<CatalogErrorCode>;
-const Transient = TransientRefusal<CatalogErrorCode>;
-
 /** A listing that is not there, or not the caller's to see: the same refusal, so ids reveal nothing. */
 export class ListingNotFound extends NotFound {
   constructor() {
@@ -36,14 +32,14 @@ export class ListingMoveForbidden extends Forbidden {
 }
 
 /** A listing rented out cannot change under its renter; it can once the rental has ended. */
-export class ListingRented extends Transient {
+export class ListingRented extends TransientRefusal<CatalogErrorCode> {
   constructor() {
     super('LISTING_UNAVAILABLE', 'listing is rented; try again when the rental has ended');
   }
 }
 
 /** A move that would put a frozen owner's listing in renters' reach; it can once they are unfrozen. */
-export class OwnerFrozen extends Transient {
+export class OwnerFrozen extends TransientRefusal<CatalogErrorCode> {
   constructor() {
     super('OWNER_FROZEN', 'the listing’s owner is frozen; it cannot go online until they are unfrozen');
   }
@@ -63,7 +59,7 @@ export class UploadTokenRefused extends Unauthenticated {
 }
 
 /** An open upload whose `uploaderName` names no active admin (spec rule 4). */
-export class UploaderNotMatched extends Permanent {
+export class UploaderNotMatched extends PermanentRefusal<CatalogErrorCode> {
   constructor() {
     super('UPLOADER_NOT_MATCHED', 'uploaderName matches no active admin');
   }

@@ -6,9 +6,6 @@ import { type FieldError, InvalidInput, NotFound, PermanentRefusal } from '@mark
  */
 export type FilesErrorCode = 'UNSUPPORTED_MEDIA_TYPE';
 
-/** The bases of the refusals under these codes (a code outside them does not compile). */
-const Permanent = PermanentRefusal<FilesErrorCode>;
-
 /**
  * A key that is malformed, unknown, or names a file the caller may not read: the same refusal,
  * so a stranger cannot even learn that a private file exists.
@@ -16,7 +13,7 @@ const Permanent = PermanentRefusal<FilesErrorCode>;
 export class FileNotFound extends NotFound {}
 
 /** Bytes that are none of the accepted types (judged by their magic numbers, not the client's word). */
-export class FileTypeNotAccepted extends Permanent {
+export class FileTypeNotAccepted extends PermanentRefusal<FilesErrorCode> {
   constructor() {
     super('UNSUPPORTED_MEDIA_TYPE', 'only JPG, PNG, WebP and PDF files are accepted');
   }

@@ -15,10 +15,6 @@ export type IdentityErrorCode =
   | 'REALNAME_PROVIDER_LIMITED'
   | 'REALNAME_UNAVAILABLE';
 
-/** The bases of the refusals under these codes (a code outside them does not compile). */
-const Permanent = PermanentRefusal<IdentityErrorCode>;
-const Transient = TransientRefusal<IdentityErrorCode>;
-
 export class UserNotFound extends NotFound {
   constructor() {
     super('user not found');
@@ -26,27 +22,27 @@ export class UserNotFound extends NotFound {
 }
 
 /** A frozen user neither logs in, refreshes, nor has codes sent to their phone. */
-export class UserFrozen extends Permanent {
+export class UserFrozen extends PermanentRefusal<IdentityErrorCode> {
   constructor() {
     super('USER_FROZEN', 'this account is frozen');
   }
 }
 
 /** The refresh token's session is over: logged out, frozen, or its family ended on reuse. */
-export class RefreshTokenRevoked extends Permanent {
+export class RefreshTokenRevoked extends PermanentRefusal<IdentityErrorCode> {
   constructor() {
     super('TOKEN_REVOKED', 'token has been revoked');
   }
 }
 
-export class RefreshTokenExpired extends Permanent {
+export class RefreshTokenExpired extends PermanentRefusal<IdentityErrorCode> {
   constructor() {
     super('TOKEN_EXPIRED', 'token has expired');
   }
 }
 
 /** The login code is wrong, expired or already used (which of them is not told). */
-export class SmsCodeWrong extends Permanent {
+export class SmsCodeWrong extends PermanentRefusal<IdentityErrorCode> {
   constructor() {
     super('SMS_CODE_INVALID', 'the code is wrong, expired or already used');
   }
@@ -57,33 +53,33 @@ export class SmsCodeWrong extends Permanent {
  * out: a flood from many addresses at once spends money on messages, so it stops at a cost the
  * operator chose until the hour turns.
  */
-export class SmsBudgetSpent extends Transient {
+export class SmsBudgetSpent extends TransientRefusal<IdentityErrorCode> {
   constructor(retryAfterSeconds: number) {
     super('SMS_BUDGET_SPENT', 'no more login codes can be sent this hour; try again later', { retryAfterSeconds });
   }
 }
 
 /** The SMS provider's own frequency limit for this phone; worth trying after the resend interval. */
-export class SmsProviderThrottled extends Transient {
+export class SmsProviderThrottled extends TransientRefusal<IdentityErrorCode> {
   constructor(retryAfterSeconds: number) {
     super('SMS_FREQUENCY_LIMITED', 'the SMS provider refuses more messages to this phone for now; try again later', { retryAfterSeconds });
   }
 }
 
-export class SmsProviderUnavailable extends Transient {
+export class SmsProviderUnavailable extends TransientRefusal<IdentityErrorCode> {
   constructor() {
     super('SMS_UNAVAILABLE', 'the SMS provider is unavailable; no code was sent, try again shortly');
   }
 }
 
 /** The verifier's own daily limit on checks of one identity; it lifts at the next UTC day. */
-export class RealnameProviderThrottled extends Transient {
+export class RealnameProviderThrottled extends TransientRefusal<IdentityErrorCode> {
   constructor(retryAfterSeconds: number) {
     super('REALNAME_PROVIDER_LIMITED', 'this identity was checked too often today; try again tomorrow', { retryAfterSeconds });
   }
 }
 
-export class RealnameProviderUnavailable extends Transient {
+export class RealnameProviderUnavailable extends TransientRefusal<IdentityErrorCode> {
   constructor() {
     super('REALNAME_UNAVAILABLE', 'the real-name verification provider is unavailable; nothing was recorded, try again shortly');
   }

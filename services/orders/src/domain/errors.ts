@@ -14,26 +14,22 @@ export type OrdersErrorCode =
   | 'REVEAL_APPROVAL_REQUIRED'
   | 'REVEAL_APPROVER_INVOLVED';
 
-/** The bases of the refusals under these codes (a code outside them does not compile). */
-const Permanent = PermanentRefusal<OrdersErrorCode>;
-const Transient = TransientRefusal<OrdersErrorCode>;
-
 /** The listing is not online, or another order holds it; it may be free again later. */
-export class ListingUnavailable extends Transient {
+export class ListingUnavailable extends TransientRefusal<OrdersErrorCode> {
   constructor() {
     super('LISTING_UNAVAILABLE', 'listing is not available for rent');
   }
 }
 
 /** The renter's account is frozen: it cannot rent until the back office lifts the freeze. */
-export class RenterFrozen extends Permanent {
+export class RenterFrozen extends PermanentRefusal<OrdersErrorCode> {
   constructor() {
     super('USER_FROZEN', 'this account is frozen');
   }
 }
 
 /** Renting needs a verified real name while `order.require_realname` is on. */
-export class RealnameRequired extends Permanent {
+export class RealnameRequired extends PermanentRefusal<OrdersErrorCode> {
   constructor() {
     super('REALNAME_REQUIRED', 'verify your real name before renting');
   }
@@ -43,7 +39,7 @@ export class RealnameRequired extends Permanent {
  * An admin's decision met an order that moved after the request arrived, or that is not in the
  * state the admin saw: another move won the race, and the admin must look again.
  */
-export class OrderChanged extends Transient {
+export class OrderChanged extends TransientRefusal<OrdersErrorCode> {
   constructor(message: string) {
     super('ORDER_CHANGED', message);
   }
@@ -55,21 +51,21 @@ export class OrderChanged extends Transient {
  * payment. Once the reconciler has learnt the outcome (within the charge window) the admin decides
  * on an order that is either paid or not.
  */
-export class ChargePending extends Transient {
+export class ChargePending extends TransientRefusal<OrdersErrorCode> {
   constructor() {
     super('CHARGE_PENDING', 'the order has a charge whose outcome is not known yet; decide once it is paid or its charge has lapsed');
   }
 }
 
 /** A reveal of an order without an open dispute needs the caller's own approved, unused reveal request (ADR 0056). */
-export class RevealApprovalRequired extends Transient {
+export class RevealApprovalRequired extends TransientRefusal<OrdersErrorCode> {
   constructor(message: string) {
     super('REVEAL_APPROVAL_REQUIRED', message);
   }
 }
 
 /** The requester of a reveal, or the admin who marked the order abnormal, may not approve it: a second admin must (ADR 0056). */
-export class RevealApproverInvolved extends Permanent {
+export class RevealApproverInvolved extends PermanentRefusal<OrdersErrorCode> {
   constructor(message: string) {
     super('REVEAL_APPROVER_INVOLVED', message);
   }

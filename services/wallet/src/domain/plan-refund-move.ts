@@ -1,5 +1,5 @@
 import type { Planned } from '@market/shared/planning';
-import { cellOrRefusal, decisionStamps, type HoldTransfer, type MoneyMoveActor, type MoneyMoveCell, type MoneyMoveRole } from './money-move-table';
+import { cellEffects, decisionStamps, planMoneyMove, type HoldEffect, type MoneyMoveActor, type MoneyMoveCell, type MoneyMovePlan, type PlannedMoneyMove } from './money-move-table';
 import { FINAL_REFUND_STATES, type RefundState } from './refund';
 
 /** What moves a refund: its user, finance, the sender, or the provider's answer. */
@@ -23,22 +23,14 @@ export type RefundMoveName = RefundMove['name'];
 /** Who moves it; a user is the refund's `owner` or a `stranger` to it. */
 export type RefundActor = MoneyMoveActor;
 
-export type RefundRole = MoneyMoveRole;
-
-/** The refund as the plan reads it; `status` null is one being opened, not yet stored. */
-export interface PlannedRefund {
-  id: string;
-  user_id: string;
-  amount: string | number;
-  status: RefundState | null;
-}
+type PlannedRefund = PlannedMoneyMove<RefundState>;
 
 export type RefundEventType = 'refund.requested' | 'refund.rejected' | 'refund.refunded' | 'refund.failed';
 export type RefundAuditAction = 'refund.start' | 'refund.approve' | 'refund.reject';
 
 /** What happens beside the state change, in this order, as data for the application to carry out. */
 export type RefundEffect =
-  | { kind: 'hold'; transfer: HoldTransfer }
+  | HoldEffect
   | { kind: 'event'; type: RefundEventType }
   | { kind: 'audit'; action: RefundAuditAction; detail: Record<string, unknown> }
   /** the refund is sent to the provider once the move has committed */
@@ -56,11 +48,7 @@ export interface RefundStamps {
   finished_at?: Date;
 }
 
-export interface RefundPlan {
-  next: RefundState;
-  stamps: RefundStamps;
-  effects: RefundEffect[];
-}
+export type RefundPlan = MoneyMovePlan<RefundState, RefundStamps, RefundEffect>;
 
 type Cell = MoneyMoveCell<RefundState, RefundMoveName, RefundEventType, RefundAuditAction>;
 
@@ -107,12 +95,11 @@ function auditDetail(refund: PlannedRefund, move: RefundMove): Record<string, un
 }
 
 function effectsOf(cell: Cell, refund: PlannedRefund, move: RefundMove): RefundEffect[] {
-  const effects: RefundEffect[] = [];
-  if (cell.hold) effects.push({ kind: 'hold', transfer: cell.hold });
-  if (cell.event) effects.push({ kind: 'event', type: cell.event });
-  if (cell.audit) effects.push({ kind: 'audit', action: cell.audit, detail: auditDetail(refund, move) });
-  if (cell.send) effects.push({ kind: 'send_refund' });
-  return effects;
+  return cellEffects<RefundEffect>(
+    cell,
+    [cell.event && { kind: 'event', type: cell.event }, cell.audit && { kind: 'audit', action: cell.audit, detail: auditDetail(refund, move) }],
+    { kind: 'send_refund' },
+  );
 }
 
 /** How a refusal names the move done ("it cannot be approved"). */
@@ -131,10 +118,11 @@ const MOVE_DONE: Record<RefundMoveName, string> = {
 /**
  * What `move` by `actor` does to `refund` now: the refusal, or the next state with the fields it
  * stamps and its effects, from the table alone (refused as every money-out move is: see
- * `cellOrRefusal`).
+ * `planMoneyMove`).
  */
 export function planRefundMove(refund: PlannedRefund, move: RefundMove, actor: RefundActor, now: Date): Planned<RefundPlan> {
-  const cell = cellOrRefusal({ cells: REFUND_CELLS, noun: 'refund', moveDone: MOVE_DONE }, refund, move.name, actor);
-  if (!('to' in cell)) return cell;
-  return { next: cell.to, stamps: stampsOf(cell, move, actor, now), effects: effectsOf(cell, refund, move) };
+  return planMoneyMove({ cells: REFUND_CELLS, noun: 'refund', moveDone: MOVE_DONE }, refund, move.name, actor, (cell) => ({
+    stamps: stampsOf(cell, move, actor, now),
+    effects: effectsOf(cell, refund, move),
+  }));
 }

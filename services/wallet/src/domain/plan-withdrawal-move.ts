@@ -1,5 +1,16 @@
 import type { Planned } from '@market/shared/planning';
-import { actorId, cellOrRefusal, decisionStamps, type HoldTransfer, type MoneyMoveActor, type MoneyMoveCell, type MoneyMoveRole } from './money-move-table';
+import {
+  actorId,
+  cellEffects,
+  decisionStamps,
+  planMoneyMove,
+  type HoldEffect,
+  type HoldTransfer,
+  type MoneyMoveActor,
+  type MoneyMoveCell,
+  type MoneyMovePlan,
+  type PlannedMoneyMove,
+} from './money-move-table';
 import type { WithdrawalState } from './withdrawal';
 
 /** The evidence finance settles an unknown transfer on: the provider's transfer id and the bill line (or support's answer). */
@@ -37,15 +48,7 @@ export type WithdrawalMoveName = WithdrawalMove['name'];
 /** Who moves it; a user is the withdrawal's `owner` or a `stranger` to it. */
 export type WithdrawalActor = MoneyMoveActor;
 
-export type WithdrawalRole = MoneyMoveRole;
-
-/** The withdrawal as the plan reads it; `status` null is one being requested, not yet stored. */
-export interface PlannedWithdrawal {
-  id: string;
-  user_id: string;
-  amount: string | number;
-  status: WithdrawalState | null;
-}
+type PlannedWithdrawal = PlannedMoneyMove<WithdrawalState>;
 
 export type { HoldTransfer };
 
@@ -54,7 +57,7 @@ type WithdrawalAuditAction = 'withdrawal.approve' | 'withdrawal.auto_approve' | 
 
 /** What happens beside the state change, in this order, as data for the application to carry out. */
 export type WithdrawalEffect =
-  | { kind: 'hold'; transfer: HoldTransfer }
+  | HoldEffect
   | { kind: 'event'; type: 'withdrawal.requested' | 'withdrawal.paid' | 'withdrawal.failed' | 'withdrawal.reversed' }
   | { kind: 'event'; type: 'withdrawal.approved'; approvedBy: string | null }
   | { kind: 'event'; type: 'withdrawal.rejected'; rejectedBy: string }
@@ -77,11 +80,7 @@ export interface WithdrawalStamps {
   unknown_alerted_at?: Date;
 }
 
-export interface WithdrawalPlan {
-  next: WithdrawalState;
-  stamps: WithdrawalStamps;
-  effects: WithdrawalEffect[];
-}
+export type WithdrawalPlan = MoneyMovePlan<WithdrawalState, WithdrawalStamps, WithdrawalEffect>;
 
 type Cell = MoneyMoveCell<WithdrawalState, WithdrawalMoveName, WithdrawalEventType, WithdrawalAuditAction>;
 
@@ -154,18 +153,23 @@ function auditDetail(withdrawal: PlannedWithdrawal, move: WithdrawalMove): Recor
   return { amount, user_id: withdrawal.user_id };
 }
 
+function eventOf(cell: Cell, actor: WithdrawalActor): WithdrawalEffect | null {
+  if (cell.event === 'withdrawal.approved') return { kind: 'event', type: cell.event, approvedBy: actorId(actor) };
+  if (cell.event === 'withdrawal.rejected') return { kind: 'event', type: cell.event, rejectedBy: actorId(actor)! };
+  return cell.event ? { kind: 'event', type: cell.event } : null;
+}
+
 function effectsOf(cell: Cell, withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor): WithdrawalEffect[] {
-  const effects: WithdrawalEffect[] = [];
-  if (cell.hold) effects.push({ kind: 'hold', transfer: cell.hold });
-  if (cell.event === 'withdrawal.approved') effects.push({ kind: 'event', type: cell.event, approvedBy: actorId(actor) });
-  else if (cell.event === 'withdrawal.rejected') effects.push({ kind: 'event', type: cell.event, rejectedBy: actorId(actor)! });
-  else if (cell.event) effects.push({ kind: 'event', type: cell.event });
-  if (cell.audit) effects.push({ kind: 'audit', action: cell.audit, detail: auditDetail(withdrawal, move) });
-  if ((move.name === 'transfer_unknown' || move.name === 'transfer_awaiting_payee') && move.alert && cell.to === 'processing') {
-    effects.push({ kind: 'alert', alert: 'WITHDRAWAL_UNKNOWN' });
-  }
-  if (cell.send) effects.push({ kind: 'send_transfer' });
-  return effects;
+  const alerted = (move.name === 'transfer_unknown' || move.name === 'transfer_awaiting_payee') && move.alert && cell.to === 'processing';
+  return cellEffects<WithdrawalEffect>(
+    cell,
+    [
+      eventOf(cell, actor),
+      cell.audit && { kind: 'audit', action: cell.audit, detail: auditDetail(withdrawal, move) },
+      alerted ? { kind: 'alert', alert: 'WITHDRAWAL_UNKNOWN' } : null,
+    ],
+    { kind: 'send_transfer' },
+  );
 }
 
 /** How a refusal names the move done ("it cannot be cancelled"). */
@@ -189,10 +193,11 @@ const MOVE_DONE: Record<WithdrawalMove['name'], string> = {
 /**
  * What `move` by `actor` does to `withdrawal` now: the refusal, or the next state with the fields
  * it stamps and its effects, from the table alone (refused as every money-out move is: see
- * `cellOrRefusal`).
+ * `planMoneyMove`).
  */
 export function planWithdrawalMove(withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor, now: Date): Planned<WithdrawalPlan> {
-  const cell = cellOrRefusal({ cells: WITHDRAWAL_CELLS, noun: 'withdrawal', moveDone: MOVE_DONE }, withdrawal, move.name, actor);
-  if (!('to' in cell)) return cell;
-  return { next: cell.to, stamps: stampsOf(cell, withdrawal, move, actor, now), effects: effectsOf(cell, withdrawal, move, actor) };
+  return planMoneyMove({ cells: WITHDRAWAL_CELLS, noun: 'withdrawal', moveDone: MOVE_DONE }, withdrawal, move.name, actor, (cell) => ({
+    stamps: stampsOf(cell, withdrawal, move, actor, now),
+    effects: effectsOf(cell, withdrawal, move, actor),
+  }));
 }
