@@ -1,9 +1,9 @@
 import { OrderStatus, SYSTEM_CONFIG_DEFAULTS } from '@market/contracts';
+import { everyCell, isRefusal, planOrThrow } from '@market/shared/planning';
 import type { Order } from '../src/domain/order';
 import type { Actor, OrderState } from '../src/domain/order-state';
 import { MOVE_TYPES, type DisputeRef, type Move, type MoveActor, type MovePlan, type MoveType } from '../src/domain/moves';
 import { planMove } from '../src/domain/plan-move';
-import { everyCell, isRefusal, planOrThrow } from '@market/shared/planning';
 import { deadlineOf } from '../src/domain/timeouts';
 
 const STATES = OrderStatus.options as OrderState[];

@@ -1,8 +1,8 @@
-import { planOrThrow } from '@market/shared/planning';
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { type Queryable, type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
+import { planOrThrow } from '@market/shared/planning';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../domain/order-state';
 import type { Move, MoveOutcome, MovePlan } from '../domain/moves';
@@ -37,9 +37,6 @@ export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, db: Quer
   return planMove(order, move, { role: by.role, id }, new Date(), { settings: await currentSettings(db), minuteMs: deps.minuteMs });
 }
 
-/** The plan, or its refusal thrown. */
-export const accepted: (outcome: MoveOutcome) => MovePlan = planOrThrow;
-
 /**
  * Carries a plan out on the locked order in the caller's transaction, exactly as planned: the
  * dispute it opens, the order's columns, the handoff record (sealed), the dispute it resolves, then
@@ -73,5 +70,5 @@ export async function carryOut(
 
 /** Plans `by`'s move of the locked order, refuses it or carries it out. */
 export async function moveOrder(deps: Pick<OrdersDeps, 'events' | 'secrets' | 'minuteMs'>, tx: Tx, order: OrderRow, move: Move, by: Mover): Promise<MoveDone> {
-  return carryOut(deps, tx, order, accepted(await planOrderMove(deps, tx, order, move, by)), by.identity);
+  return carryOut(deps, tx, order, planOrThrow(await planOrderMove(deps, tx, order, move, by)), by.identity);
 }

@@ -1,5 +1,5 @@
-import { isRefusal } from '@market/shared/planning';
 import type { Identity } from '@market/shared/auth';
+import { isRefusal } from '@market/shared/planning';
 import { moveRefusal } from '../domain/plan-move';
 import { findOrder, updateOrder, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';

@@ -1,5 +1,5 @@
-import type { Planned } from '@market/shared/planning';
 import type { EventData, EventType } from '@market/contracts';
+import type { Planned } from '@market/shared/planning';
 import type { ArbitrationResult } from './arbitration';
 import type { OrderChanges } from './order';
 import type { Actor, OrderState, OrderTrigger } from './order-state';
