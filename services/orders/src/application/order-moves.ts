@@ -2,10 +2,10 @@ import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { type Queryable, type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { planOrThrow } from '@market/shared/planning';
+import { planOrThrow, type Planned } from '@market/shared/planning';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../domain/order-state';
-import type { Move, MoveOutcome, MovePlan } from '../domain/moves';
+import type { Move, MovePlan } from '../domain/moves';
 import { planMove } from '../domain/plan-move';
 import { insertDispute, resolveDispute, type DisputeRow } from '../persistence/dispute-repository';
 import { HANDOFF_CONTENT_SEALED, insertHandoffRecord, type HandoffRecordRow } from '../persistence/handoff-repository';
@@ -31,7 +31,7 @@ export interface MoveDone {
 }
 
 /** The move planned on the order as it is now, with the settings in force (ADR 0042). */
-export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, db: Queryable, order: OrderRow, move: Move, by: Mover): Promise<MoveOutcome> {
+export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, db: Queryable, order: OrderRow, move: Move, by: Mover): Promise<Planned<MovePlan>> {
   const identity = by.identity;
   const id = identity && (identity.kind === 'user' || identity.kind === 'admin') ? identity.sub : null;
   return planMove(order, move, { role: by.role, id }, new Date(), { settings: await currentSettings(db), minuteMs: deps.minuteMs });

@@ -1,5 +1,4 @@
 import type { EventData, EventType } from '@market/contracts';
-import type { Planned } from '@market/shared/planning';
 import type { ArbitrationResult } from './arbitration';
 import type { OrderChanges } from './order';
 import type { Actor, OrderState, OrderTrigger } from './order-state';
@@ -125,8 +124,6 @@ export interface MovePlan {
   events: PlannedEvent[];
   audits: PlannedAudit[];
 }
-
-export type MoveOutcome = Planned<MovePlan>;
 
 /** The kind of move a type names (a kind may name several types, as the three arbitrations). */
 export type MoveOf<T extends MoveType> = KindOf<Move, T>;

@@ -1,4 +1,5 @@
 import { InvalidState, type DomainError } from '@market/shared/errors';
+import type { Planned } from '@market/shared/planning';
 import { OrderChanged } from './errors';
 import { effectsOf, type Ask, type Effects } from './move-effects';
 import {
@@ -7,7 +8,6 @@ import {
   type Move,
   type MoveActor,
   type MoveConfig,
-  type MoveOutcome,
   type MovePlan,
   type MoveType,
   type PlannedAudit,
@@ -149,7 +149,7 @@ function assemble(ask: Ask, row: OrderTransition, effects: Effects): MovePlan {
  * handoff record or dispute it writes, the events and audit entries — as data. Pure: the caller
  * carries the plan out in one transaction on the locked order.
  */
-export function planMove(order: Order, move: Move, actor: MoveActor, now: Date, config: MoveConfig): MoveOutcome {
+export function planMove(order: Order, move: Move, actor: MoveActor, now: Date, config: MoveConfig): Planned<MovePlan> {
   const early = precondition(order, move);
   if (early) return early;
   const trigger = triggerOf(order, move.type);
