@@ -1,7 +1,6 @@
-import { defineService, periodicJob } from '@market/shared/service';
+import { defineService } from '@market/shared/service';
 import { inDevelopment } from '@market/shared/config';
 import { Argon2Passwords } from './adapters/argon2-passwords';
-import { alertMoneyMismatches } from './application/alert-money-mismatches';
 import type { AdminDeps } from './application/deps';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
 import { publishAdminSessions } from './application/publish-admin-sessions';
@@ -10,8 +9,9 @@ import { storeAuditEntry } from './events/store-audit-entry';
 import { adminErrorStatuses } from './http/error-statuses';
 import { adminInternalRoutes } from './http/internal-routes';
 import { adminRoutes } from './http/routes';
+import { forgetQuietLoginFailuresJob } from './jobs/forget-quiet-login-failures';
+import { moneyVerification } from './jobs/money-verification';
 import { CaptchaStore } from './persistence/captcha-store';
-import { forgetQuietLoginFailures } from './persistence/login-failures';
 import { countAdmins } from './persistence/admin-users';
 import { adminMigrations } from './persistence/migrations';
 
@@ -40,8 +40,8 @@ export const adminService = defineService({
       internal: adminInternalRoutes(deps),
       handlers: { 'audit.recorded': storeAuditEntry },
       jobs: [
-        periodicJob('forget quiet login failures', 60 * 60_000, () => forgetQuietLoginFailures(ctx.db), ctx.log),
-        periodicJob('money verification', ctx.config.MONEY_VERIFY_INTERVAL_MS, () => alertMoneyMismatches(deps), ctx.log),
+        forgetQuietLoginFailuresJob(ctx.db, ctx.log),
+        moneyVerification(deps, ctx.config.MONEY_VERIFY_INTERVAL_MS, ctx.log),
       ],
       // the back office can be used only once an admin exists to log in
       readiness: async () => ({ first_admin: (await countAdmins(ctx.db)) > 0 }),

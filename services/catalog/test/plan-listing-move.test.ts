@@ -1,4 +1,4 @@
-import { DomainError } from '@market/shared/errors';
+import { everyCell, outcomeOf } from '@market/shared/planning';
 import { planListingMove, type ListingPlan } from '../src/domain/plan-listing-move';
 import { ACTORS, ALL_STATES, expectedOutcome, key, MOVES, type Actor, type Move, type State } from './expected-listing-moves';
 
@@ -18,20 +18,13 @@ describe('planListingMove, every (state, move, actor) cell against the written e
   for (const move of MOVES) {
     for (const actor of ACTORS) {
       it(`${move} by ${actor}`, () => {
-        const cells = ALL_STATES.flatMap((state) => FACTS.map((facts) => ({ from: key(state), ...facts })));
-        const actual = ALL_STATES.flatMap((state) =>
-          FACTS.map((facts) => {
-            const planned = outcome(state, move, actor, facts);
-            if (planned instanceof DomainError) {
-              return planned.code === 'INVALID_STATE'
-                ? { allowed: false, code: planned.code, message: planned.message }
-                : { allowed: false, code: planned.code };
-            }
-            return { allowed: true, to: planned.next };
-          }),
+        const { actual, expected } = everyCell(
+          { state: ALL_STATES, facts: FACTS },
+          ({ state, facts }) => outcomeOf(outcome(state, move, actor, facts), (plan) => plan.next, (code) => code === 'INVALID_STATE'),
+          ({ state, facts }) => expectedOutcome(state, move, actor, facts),
         );
-        const expected = ALL_STATES.flatMap((state) => FACTS.map((facts) => expectedOutcome(state, move, actor, facts)));
-        expect(cells.map((cell, i) => ({ ...cell, outcome: actual[i] }))).toEqual(cells.map((cell, i) => ({ ...cell, outcome: expected[i] })));
+        const named = (cells: typeof actual) => cells.map(({ cell: { state, facts }, outcome }) => ({ from: key(state), ...facts, outcome }));
+        expect(named(actual)).toEqual(named(expected));
       });
     }
   }

@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
-import { defineService, periodicJob } from '@market/shared/service';
+import { defineService } from '@market/shared/service';
 import { filesEnvShape } from './config';
 import { filesEventHandlers } from './events/handlers';
 import { filesErrorStatuses } from './http/error-statuses';
 import { createUploadReceiver } from './http/receive-upload';
 import { filesInternalRoutes } from './http/internal-routes';
 import { fileRoutes } from './http/routes';
+import { sweepAbandonedUploads } from './jobs/sweep-abandoned-uploads';
 import { CreateFiles1763900000000 } from './persistence/migrations/1763900000000-create-files';
 import { RecordEndedGrants1765300000000 } from './persistence/migrations/1765300000000-record-ended-grants';
-import { LocalDiskStorage } from './storage/local-disk-storage';
-import { sweepIncoming } from './storage/sweep-incoming';
+import { LocalDiskStorage } from './adapters/storage/local-disk-storage';
 
 export const filesService = defineService({
   name: 'files',
@@ -28,7 +28,7 @@ export const filesService = defineService({
       routes: fileRoutes(deps, createUploadReceiver(incoming)),
       internal: filesInternalRoutes(deps),
       handlers: filesEventHandlers(),
-      jobs: [periodicJob('sweep abandoned uploads', 15 * 60_000, () => sweepIncoming(incoming, 60 * 60_000), ctx.log)],
+      jobs: [sweepAbandonedUploads(incoming, ctx.log)],
     };
   },
 });

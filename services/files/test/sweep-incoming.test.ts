@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sweepIncoming } from '../src/storage/sweep-incoming';
+import { sweepIncoming } from '../src/adapters/storage/sweep-incoming';
 
 describe('sweeping the upload folder', () => {
   it('removes files a crashed upload left behind and keeps uploads in progress', async () => {

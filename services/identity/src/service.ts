@@ -1,15 +1,15 @@
 import { resealLegacySecrets, SecretBox } from '@market/shared/crypto';
 import { CreateOutboxAndInbox1763800000000 } from '@market/shared/events';
-import { defineService, periodicJob } from '@market/shared/service';
+import { defineService } from '@market/shared/service';
 import { createProviders } from './adapters/providers';
 import type { IdentityDeps } from './application/deps';
 import { identityEnv } from './config';
 import { identityErrorStatuses } from './http/error-statuses';
 import { identityInternalRoutes } from './http/internal-routes';
 import { identityRouteBindings } from './http/routes';
+import { purgeExpiredRefreshTokensJob } from './jobs/purge-expired-refresh-tokens';
 import { CalendarQuota } from './persistence/calendar-quota';
 import { IDENTITY_SEALED_COLUMNS } from './persistence/realname-repository';
-import { purgeExpiredRefreshTokens } from './persistence/session-repository';
 import { CreateIdentityTables1763900000000 } from './persistence/migrations/1763900000000-create-identity-tables';
 import { RedisLocks } from './persistence/redis-lock';
 import { SmsCodeStore } from './persistence/sms-code-store';
@@ -39,7 +39,7 @@ export const identityService = defineService({
     return {
       routes: identityRouteBindings(deps),
       internal: identityInternalRoutes(deps),
-      jobs: [periodicJob('purge expired refresh tokens', 60 * 60_000, () => purgeExpiredRefreshTokens(ctx.db), ctx.log)],
+      jobs: [purgeExpiredRefreshTokensJob(ctx.db, ctx.log)],
     };
   },
 });

@@ -1,4 +1,5 @@
 import { OrderStatus, SYSTEM_CONFIG_DEFAULTS } from '@market/contracts';
+import { everyCell, isRefusal, planOrThrow } from '@market/shared/planning';
 import type { Order } from '../src/domain/order';
 import type { Actor, OrderState } from '../src/domain/order-state';
 import { MOVE_TYPES, type DisputeRef, type Move, type MoveActor, type MovePlan, type MoveType } from '../src/domain/moves';
@@ -221,38 +222,39 @@ function expectedOutcome(state: OrderState, move: MoveType, role: Actor) {
 }
 
 function plan(order: Order, move: Move, role: Actor): MovePlan {
-  const outcome = planMove(order, move, by(role), NOW, CONFIG);
-  if (!outcome.ok) throw outcome.refusal;
-  return outcome.plan;
+  return planOrThrow(planMove(order, move, by(role), NOW, CONFIG));
 }
 
 function refusal(order: Order, move: Move, role: Actor) {
   const outcome = planMove(order, move, by(role), NOW, CONFIG);
-  if (outcome.ok) throw new Error(`${move.type} by ${role} from ${order.status} was planned`);
-  return { code: outcome.refusal.code, message: outcome.refusal.message, kind: outcome.refusal.kind, ...outcome.refusal.details };
+  if (!isRefusal(outcome)) throw new Error(`${move.type} by ${role} from ${order.status} was planned`);
+  return { code: outcome.code, message: outcome.message, kind: outcome.kind, ...outcome.details };
 }
 
 describe('planMove', () => {
   it('decides every (state, move, actor) cell as docs/rules.md §4 says', () => {
-    const cells = STATES.flatMap((state) => MOVE_TYPES.flatMap((move) => ROLES.map((role) => ({ state, move, role }))));
-    expect(cells).toHaveLength(11 * 16 * 4);
+    const planned = ({ state, move, role }: { state: OrderState; move: MoveType; role: Actor }) => planMove(orderIn(state), moveOf(move, state), by(role), NOW, CONFIG);
+    const { actual, expected: listed } = everyCell(
+      { state: STATES, move: MOVE_TYPES, role: ROLES },
+      (cell): ReturnType<typeof expectedOutcome> => {
+        const outcome = planned(cell);
+        return isRefusal(outcome) ? { refused: outcome.code } : { to: outcome.to, events: outcome.events.map((e) => e.type), audits: outcome.audits.map((a) => a.action) };
+      },
+      ({ state, move, role }) => expectedOutcome(state, move, role),
+    );
+    expect(actual).toHaveLength(11 * 16 * 4);
     expect(expected.size).toBe(45);
-    for (const { state, move, role } of cells) {
-      const outcome = planMove(orderIn(state), moveOf(move, state), by(role), NOW, CONFIG);
-      const got = outcome.ok
-        ? { to: outcome.plan.to, events: outcome.plan.events.map((e) => e.type), audits: outcome.plan.audits.map((a) => a.action) }
-        : { refused: outcome.refusal.code };
-      const cell = `${state} ${move} by ${role}`;
-      expect({ cell, ...got }).toEqual({ cell, ...expectedOutcome(state, move, role) });
-      if (outcome.ok) {
-        const entered = outcome.plan.to !== state;
-        expect({ cell, status: outcome.plan.changes.status, since: outcome.plan.changes.status_changed_at, at: outcome.plan.changes.updated_at }).toEqual({
-          cell,
-          status: outcome.plan.to,
-          since: entered ? NOW : ENTERED,
-          at: NOW,
-        });
-      }
+    expect(actual).toEqual(listed);
+    for (const { cell } of actual) {
+      const outcome = planned(cell);
+      if (isRefusal(outcome)) continue;
+      const entered = outcome.to !== cell.state;
+      expect({ cell, status: outcome.changes.status, since: outcome.changes.status_changed_at, at: outcome.changes.updated_at }).toEqual({
+        cell,
+        status: outcome.to,
+        since: entered ? NOW : ENTERED,
+        at: NOW,
+      });
     }
   });
 
@@ -261,7 +263,7 @@ describe('planMove', () => {
     for (const move of MOVE_TYPES) {
       for (const role of ROLES) {
         const outcome = planMove(charging, moveOf(move, 'pending_payment'), by(role), NOW, CONFIG);
-        const got = outcome.ok ? { to: outcome.plan.to } : { refused: outcome.refusal.code };
+        const got = isRefusal(outcome) ? { refused: outcome.code } : { to: outcome.to };
         const refused = chargeOpen.get(`pending_payment ${move} ${role}`);
         const { events: _events, audits: _audits, ...table } = expectedOutcome('pending_payment', move, role) as { to?: OrderState; refused?: string; events?: string[]; audits?: string[] };
         const cell = `pending_payment with a charge open: ${move} by ${role}`;
@@ -275,7 +277,7 @@ describe('planMove', () => {
     for (const state of STATES) {
       for (const alerted of [null, ENTERED]) {
         const order = orderIn(state, { overdue_alerted_at: alerted });
-        const timed = planMove(order, { type: 'timeout', openDispute: null }, by('system'), NOW, CONFIG).ok;
+        const timed = !isRefusal(planMove(order, { type: 'timeout', openDispute: null }, by('system'), NOW, CONFIG));
         expect({ state, alerted, timed }).toEqual({ state, alerted, timed: deadlineOf(order, CONFIG.settings, CONFIG.minuteMs) !== null });
       }
     }

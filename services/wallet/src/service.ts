@@ -1,20 +1,21 @@
 import { SecretBox } from '@market/shared/crypto';
 import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { idempotencyMigrations } from '@market/shared/http';
-import { defineService, periodicJob } from '@market/shared/service';
+import { defineService } from '@market/shared/service';
 import { payeeDirectory, withdrawalSettings } from './adapters/payee-directory';
 import { createPaymentChannels } from './adapters/providers';
 import type { WalletDeps } from './application/deps';
 import { receivePaygateNotification } from './application/receive-paygate-notification';
-import { resolveDueWithdrawals } from './application/send-withdrawal';
-import { resolveDueRefunds } from './application/send-refund';
-import { reconcileYesterday } from './application/reconcile-day';
-import { expireOverduePayments, queryPendingPayments } from './application/recharge';
 import { walletEnv } from './config';
 import { walletEventHandlers } from './events/handlers';
 import { walletErrorStatuses } from './http/error-statuses';
 import { walletInternalRoutes } from './http/internal-routes';
 import { walletRouteBindings } from './http/routes';
+import { expireOverduePaymentsJob } from './jobs/expire-overdue-payments';
+import { queryPendingPaymentsJob } from './jobs/query-pending-payments';
+import { reconcileYesterdayJob } from './jobs/reconcile-yesterday';
+import { resolveDueRefundsJob } from './jobs/resolve-due-refunds';
+import { resolveDueWithdrawalsJob } from './jobs/resolve-due-withdrawals';
 import { CreateLedger1764000000000 } from './persistence/migrations/1764000000000-create-ledger';
 import { CreateSandboxPayments1764000000001 } from './persistence/migrations/1764000000001-create-sandbox-payments';
 import { IndexTransfersByTypeTime1764500000000 } from './persistence/migrations/1764500000000-index-transfers-by-type-time';
@@ -85,11 +86,11 @@ export const walletService = defineService({
       internal: walletInternalRoutes(deps),
       handlers: walletEventHandlers({ log: ctx.log, events: ctx.events }),
       jobs: [
-        periodicJob('expire overdue recharge payments', ctx.config.PAYMENT_EXPIRY_SCAN_MS, () => expireOverduePayments(deps, new Date(), ctx.config.PAYMENT_EXPIRY_SCAN_MS), ctx.log),
-        periodicJob('query pending recharge payments', ctx.config.PAYMENT_QUERY_SCAN_MS, () => queryPendingPayments(deps), ctx.log),
-        periodicJob('resolve withdrawals being sent', ctx.config.WITHDRAWAL_CHECK_MS, () => resolveDueWithdrawals(deps), ctx.log),
-        periodicJob('resolve refunds being sent', ctx.config.REFUND_CHECK_MS, () => resolveDueRefunds(deps), ctx.log),
-        periodicJob('reconcile yesterday’s bills', ctx.config.RECONCILIATION_SCAN_MS, () => reconcileYesterday(deps), ctx.log),
+        expireOverduePaymentsJob(deps, ctx.config.PAYMENT_EXPIRY_SCAN_MS, ctx.log),
+        queryPendingPaymentsJob(deps, ctx.config.PAYMENT_QUERY_SCAN_MS, ctx.log),
+        resolveDueWithdrawalsJob(deps, ctx.config.WITHDRAWAL_CHECK_MS, ctx.log),
+        resolveDueRefundsJob(deps, ctx.config.REFUND_CHECK_MS, ctx.log),
+        reconcileYesterdayJob(deps, ctx.config.RECONCILIATION_SCAN_MS, ctx.log),
       ],
     };
   },

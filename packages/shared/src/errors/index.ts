@@ -63,10 +63,36 @@ export class TransientError extends DomainError {
   }
 }
 
+/**
+ * The bases of a service's refusals under its own codes, typed to them: a service's `domain/errors.ts`
+ * declares its codes once, as a union, and each refusal as a short class on one of these typed to
+ * it (`class OrderChanged extends TransientRefusal<OrdersErrorCode>`), so a code outside the union
+ * is a type error where the refusal is written.
+ * A refusal under one of the kit's codes (NOT_FOUND, FORBIDDEN, RATE_LIMITED …) subclasses the
+ * kit's class below instead. Which base says what a retry can do, as `PermanentError` and
+ * `TransientError` do (a conflict, a limit or an outage is transient; a broken rule permanent).
+ */
+export class PermanentRefusal<Code extends string> extends PermanentError {
+  declare readonly code: Code;
+
+  constructor(code: Code, message: string, details?: DomainErrorDetails) {
+    super(code, message, details);
+  }
+}
+
+/** The transient counterpart of `PermanentRefusal`: a refusal under a service's own code that a later try can escape. */
+export class TransientRefusal<Code extends string> extends TransientError {
+  declare readonly code: Code;
+
+  constructor(code: Code, message: string, details?: DomainErrorDetails) {
+    super(code, message, details);
+  }
+}
+
 /*
  * The refusals every service meets, under the codes the API has always answered. A service's own
- * refusals are `PermanentError`/`TransientError`s (or subclasses in its `domain/errors.ts`) with
- * its own codes, each given a status in its HTTP edge's table.
+ * refusals are `PermanentRefusal`/`TransientRefusal`s in its `domain/errors.ts` under its own
+ * codes, each given a status in its HTTP edge's table.
  */
 
 /** The thing asked for does not exist, or is not the caller's to see. */

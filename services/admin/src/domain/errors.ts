@@ -1,4 +1,4 @@
-import { Conflict, Forbidden, NotFound, PermanentError, RateLimited, Unauthenticated } from '@market/shared/errors';
+import { Forbidden, NotFound, PermanentRefusal, RateLimited, TransientRefusal, Unauthenticated } from '@market/shared/errors';
 
 /**
  * Admin's own refusal codes, beside the kit's (ADR 0041). `http/error-statuses.ts` must answer
@@ -33,15 +33,15 @@ export class InvalidCredentials extends Unauthenticated {
 }
 
 /** The captcha answer is wrong, expired or already used (which of them is not told). */
-export class CaptchaWrong extends PermanentError {
+export class CaptchaWrong extends PermanentRefusal<AdminErrorCode> {
   constructor() {
-    super('CAPTCHA_INVALID' satisfies AdminErrorCode, 'the captcha answer is wrong, expired or already used');
+    super('CAPTCHA_INVALID', 'the captcha answer is wrong, expired or already used');
   }
 }
 
-export class CurrentPasswordWrong extends PermanentError {
+export class CurrentPasswordWrong extends PermanentRefusal<AdminErrorCode> {
   constructor() {
-    super('CURRENT_PASSWORD_INCORRECT' satisfies AdminErrorCode, 'the current password is wrong');
+    super('CURRENT_PASSWORD_INCORRECT', 'the current password is wrong');
   }
 }
 
@@ -53,15 +53,15 @@ export class LoginLocked extends RateLimited {
 }
 
 /** The back office must keep someone who can log in. */
-export class LastActiveAdmin extends Conflict {
+export class LastActiveAdmin extends TransientRefusal<AdminErrorCode> {
   constructor() {
-    super('the last active admin cannot be disabled', 'LAST_ACTIVE_ADMIN' satisfies AdminErrorCode);
+    super('LAST_ACTIVE_ADMIN', 'the last active admin cannot be disabled');
   }
 }
 
 /** Some active admin must keep the power to manage admins. */
-export class LastSuperAdmin extends Conflict {
+export class LastSuperAdmin extends TransientRefusal<AdminErrorCode> {
   constructor(message: string) {
-    super(message, 'LAST_SUPER_ADMIN' satisfies AdminErrorCode);
+    super('LAST_SUPER_ADMIN', message);
   }
 }

@@ -1,4 +1,4 @@
-import { PermanentError } from '@market/shared/errors';
+import { PermanentRefusal } from '@market/shared/errors';
 import type { BodyFault } from '../domain/open-upload';
 
 /**
@@ -9,9 +9,9 @@ import type { BodyFault } from '../domain/open-upload';
 export type DeliveryErrorCode = 'MALFORMED_JSON' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'MALFORMED_BODY' | 'REQUEST_ABORTED';
 
 /** A delivery whose body is not JSON; only the parser's position is told, never the text around it. */
-export class DeliveryNotJson extends PermanentError {
+export class DeliveryNotJson extends PermanentRefusal<DeliveryErrorCode> {
   constructor(position: number | null) {
-    super('MALFORMED_JSON' satisfies DeliveryErrorCode, `request body is not valid JSON${position === null ? '' : ` (at position ${position})`}`);
+    super('MALFORMED_JSON', `request body is not valid JSON${position === null ? '' : ` (at position ${position})`}`);
   }
 }
 
@@ -23,7 +23,7 @@ const UNREADABLE: Record<BodyFault, { code: DeliveryErrorCode; message: string }
 };
 
 /** A delivery whose bytes could not be taken as a body at all. */
-export class UnreadableDelivery extends PermanentError {
+export class UnreadableDelivery extends PermanentRefusal<DeliveryErrorCode> {
   constructor(readonly fault: BodyFault) {
     super(UNREADABLE[fault].code, UNREADABLE[fault].message);
   }

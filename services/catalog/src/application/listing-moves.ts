@@ -1,15 +1,14 @@
 import { type EventData } from '@market/contracts';
 import { type Identity } from '@market/shared/auth';
 import { type Tx } from '@market/shared/db';
-import { DomainError } from '@market/shared/errors';
 import { recordAudit, type EventWriter } from '@market/shared/events';
+import { planOrThrow } from '@market/shared/planning';
 import { ListingMoveRefused } from '../domain/errors';
 import {
   planListingMove,
   type ListingActor,
   type ListingFacts,
   type ListingMove,
-  type ListingMoveRefusal,
   type ListingPlan,
 } from '../domain/plan-listing-move';
 import { updateListing, type ListingRow, type ListingUpdate } from '../persistence/listing-repository';
@@ -44,12 +43,6 @@ export interface MoveBy {
 /** What the plan needs to know of a listing read under lock. */
 export function listingFacts(row: Pick<ListingRow, 'status' | 'review_status' | 'rented'>, ownerFrozen: boolean): ListingFacts {
   return { status: row.status, review_status: row.review_status, rented: row.rented, ownerFrozen };
-}
-
-/** A plan, or its refusal thrown. */
-export function planOrThrow(outcome: ListingPlan | ListingMoveRefusal): ListingPlan {
-  if (outcome instanceof DomainError) throw outcome;
-  return outcome;
 }
 
 /**

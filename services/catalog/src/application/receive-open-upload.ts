@@ -4,6 +4,7 @@ import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { DomainError, InvalidInput, zodIssuesToFieldErrors } from '@market/shared/errors';
 import { clientInputErrors } from '@market/shared/http';
+import { planOrThrow } from '@market/shared/planning';
 import { type Logger } from '@market/shared/logging';
 import { v7 as uuidv7 } from 'uuid';
 import { UploaderNotMatched, UploadTokenRefused } from '../domain/errors';
@@ -16,7 +17,7 @@ import { insertListingCredentials, LISTING_CREDENTIALS_SEALED } from '../persist
 import { insertListing } from '../persistence/listing-repository';
 import { insertOpenUpload } from '../persistence/open-upload-repository';
 import type { CatalogDeps } from './deps';
-import { carryOutListingPlan, listingFacts, planOrThrow } from './listing-moves';
+import { carryOutListingPlan, listingFacts } from './listing-moves';
 import { DeliveryNotJson, UnreadableDelivery } from './delivery-refusals';
 import { deliveryRecord, recordRefusal, type DeliveryFacts } from './open-upload-records';
 

@@ -1,4 +1,4 @@
-import { Conflict, Forbidden, InvalidState, NotFound, RuleBroken, Unauthenticated } from '@market/shared/errors';
+import { Forbidden, InvalidState, NotFound, PermanentRefusal, TransientRefusal, Unauthenticated } from '@market/shared/errors';
 import type { ListingState } from './listing-state';
 
 /**
@@ -32,16 +32,16 @@ export class ListingMoveForbidden extends Forbidden {
 }
 
 /** A listing rented out cannot change under its renter; it can once the rental has ended. */
-export class ListingRented extends Conflict {
+export class ListingRented extends TransientRefusal<CatalogErrorCode> {
   constructor() {
-    super('listing is rented; try again when the rental has ended', 'LISTING_UNAVAILABLE' satisfies CatalogErrorCode);
+    super('LISTING_UNAVAILABLE', 'listing is rented; try again when the rental has ended');
   }
 }
 
 /** A move that would put a frozen owner's listing in renters' reach; it can once they are unfrozen. */
-export class OwnerFrozen extends Conflict {
+export class OwnerFrozen extends TransientRefusal<CatalogErrorCode> {
   constructor() {
-    super('the listing’s owner is frozen; it cannot go online until they are unfrozen', 'OWNER_FROZEN' satisfies CatalogErrorCode);
+    super('OWNER_FROZEN', 'the listing’s owner is frozen; it cannot go online until they are unfrozen');
   }
 }
 
@@ -59,8 +59,8 @@ export class UploadTokenRefused extends Unauthenticated {
 }
 
 /** An open upload whose `uploaderName` names no active admin (spec rule 4). */
-export class UploaderNotMatched extends RuleBroken {
+export class UploaderNotMatched extends PermanentRefusal<CatalogErrorCode> {
   constructor() {
-    super('UPLOADER_NOT_MATCHED' satisfies CatalogErrorCode, 'uploaderName matches no active admin');
+    super('UPLOADER_NOT_MATCHED', 'uploaderName matches no active admin');
   }
 }

@@ -1,4 +1,5 @@
 import type { EventType } from '@market/contracts';
+import { lookUpCell, type Planned } from '@market/shared/planning';
 import { ListingMoveForbidden, ListingMoveRefused, ListingRented, OwnerFrozen } from './errors';
 import { isPublic, type ListingState } from './listing-state';
 
@@ -66,7 +67,7 @@ export interface ListingCell {
   /** `review_status` omitted: any */
   from: { status: Status; review_status?: Review };
   move: ListingMoveName;
-  by: ListingActor;
+  actor: ListingActor;
   /** `review_status` omitted: unchanged */
   to: { status: Status; review_status?: Review };
 }
@@ -80,25 +81,25 @@ export interface ListingCell {
  * Every other cell is refused: 403 when the move is never the actor's, else 409 INVALID_STATE.
  */
 export const LISTING_CELLS: readonly ListingCell[] = [
-  { from: { status: 'draft', review_status: 'none' }, move: 'submit', by: 'owner', to: { status: 'draft', review_status: 'pending' } },
-  { from: { status: 'draft', review_status: 'rejected' }, move: 'submit', by: 'owner', to: { status: 'draft', review_status: 'pending' } },
-  { from: { status: 'draft', review_status: 'pending' }, move: 'approve', by: 'admin', to: { status: 'online', review_status: 'approved' } },
-  { from: { status: 'draft', review_status: 'pending' }, move: 'reject', by: 'admin', to: { status: 'draft', review_status: 'rejected' } },
-  { from: { status: 'online' }, move: 'offline', by: 'admin', to: { status: 'offline' } },
-  { from: { status: 'draft' }, move: 'mark_abnormal', by: 'admin', to: { status: 'abnormal' } },
-  { from: { status: 'online' }, move: 'mark_abnormal', by: 'admin', to: { status: 'abnormal' } },
-  { from: { status: 'offline' }, move: 'mark_abnormal', by: 'admin', to: { status: 'abnormal' } },
-  { from: { status: 'draft', review_status: 'none' }, move: 'edit', by: 'owner', to: { status: 'draft' } },
-  { from: { status: 'draft', review_status: 'rejected' }, move: 'edit', by: 'owner', to: { status: 'draft' } },
-  { from: { status: 'draft', review_status: 'pending' }, move: 'edit', by: 'owner', to: { status: 'draft', review_status: 'none' } },
-  { from: { status: 'online' }, move: 'edit', by: 'owner', to: { status: 'draft', review_status: 'none' } },
-  { from: { status: 'offline' }, move: 'edit', by: 'owner', to: { status: 'draft', review_status: 'none' } },
-  { from: { status: 'draft' }, move: 'delete', by: 'owner', to: { status: 'deleted' } },
-  { from: { status: 'online' }, move: 'delete', by: 'owner', to: { status: 'deleted' } },
-  { from: { status: 'offline' }, move: 'delete', by: 'owner', to: { status: 'deleted' } },
-  { from: { status: 'abnormal' }, move: 'delete', by: 'owner', to: { status: 'deleted' } },
-  { from: { status: 'online' }, move: 'owner_frozen', by: 'system', to: { status: 'offline' } },
-  { from: { status: 'offline', review_status: 'approved' }, move: 'owner_unfrozen', by: 'system', to: { status: 'online' } },
+  { from: { status: 'draft', review_status: 'none' }, move: 'submit', actor: 'owner', to: { status: 'draft', review_status: 'pending' } },
+  { from: { status: 'draft', review_status: 'rejected' }, move: 'submit', actor: 'owner', to: { status: 'draft', review_status: 'pending' } },
+  { from: { status: 'draft', review_status: 'pending' }, move: 'approve', actor: 'admin', to: { status: 'online', review_status: 'approved' } },
+  { from: { status: 'draft', review_status: 'pending' }, move: 'reject', actor: 'admin', to: { status: 'draft', review_status: 'rejected' } },
+  { from: { status: 'online' }, move: 'offline', actor: 'admin', to: { status: 'offline' } },
+  { from: { status: 'draft' }, move: 'mark_abnormal', actor: 'admin', to: { status: 'abnormal' } },
+  { from: { status: 'online' }, move: 'mark_abnormal', actor: 'admin', to: { status: 'abnormal' } },
+  { from: { status: 'offline' }, move: 'mark_abnormal', actor: 'admin', to: { status: 'abnormal' } },
+  { from: { status: 'draft', review_status: 'none' }, move: 'edit', actor: 'owner', to: { status: 'draft' } },
+  { from: { status: 'draft', review_status: 'rejected' }, move: 'edit', actor: 'owner', to: { status: 'draft' } },
+  { from: { status: 'draft', review_status: 'pending' }, move: 'edit', actor: 'owner', to: { status: 'draft', review_status: 'none' } },
+  { from: { status: 'online' }, move: 'edit', actor: 'owner', to: { status: 'draft', review_status: 'none' } },
+  { from: { status: 'offline' }, move: 'edit', actor: 'owner', to: { status: 'draft', review_status: 'none' } },
+  { from: { status: 'draft' }, move: 'delete', actor: 'owner', to: { status: 'deleted' } },
+  { from: { status: 'online' }, move: 'delete', actor: 'owner', to: { status: 'deleted' } },
+  { from: { status: 'offline' }, move: 'delete', actor: 'owner', to: { status: 'deleted' } },
+  { from: { status: 'abnormal' }, move: 'delete', actor: 'owner', to: { status: 'deleted' } },
+  { from: { status: 'online' }, move: 'owner_frozen', actor: 'system', to: { status: 'offline' } },
+  { from: { status: 'offline', review_status: 'approved' }, move: 'owner_unfrozen', actor: 'system', to: { status: 'online' } },
 ];
 
 /** A listing's columns a move sets. */
@@ -120,8 +121,6 @@ export interface ListingPlan {
   heldByFreeze: boolean;
 }
 
-export type ListingMoveRefusal = ListingMoveForbidden | ListingRented | ListingMoveRefused | OwnerFrozen;
-
 const matches = (from: ListingCell['from'], state: ListingState) =>
   from.status === state.status && (from.review_status === undefined || from.review_status === state.review_status);
 
@@ -131,12 +130,13 @@ const matches = (from: ListingCell['from'], state: ListingState) =>
  * for a move that would put the listing in renters' reach. Pure: the caller reads the facts under
  * the listing's lock and carries the plan out in the same transaction.
  */
-export function planListingMove(listing: ListingFacts, move: ListingMove, actor: ListingActor, now: Date): ListingPlan | ListingMoveRefusal {
+export function planListingMove(listing: ListingFacts, move: ListingMove, actor: ListingActor, now: Date): Planned<ListingPlan> {
   const effects = EFFECTS[move.name];
-  if (!LISTING_CELLS.some((c) => c.move === move.name && c.by === actor)) return new ListingMoveForbidden(actor, move.name);
+  const found = lookUpCell(LISTING_CELLS, listing, move.name, actor, matches);
+  if ('refused' in found && found.refused === 'never_theirs') return new ListingMoveForbidden(actor, move.name);
   if (effects.refusedWhileRented && listing.rented) return new ListingRented();
-  const cell = LISTING_CELLS.find((c) => c.move === move.name && c.by === actor && matches(c.from, listing));
-  if (!cell) return new ListingMoveRefused(listing, move.name);
+  if ('refused' in found) return new ListingMoveRefused(listing, move.name);
+  const { cell } = found;
   const from: ListingState = { status: listing.status, review_status: listing.review_status };
   const next: ListingState = { status: cell.to.status, review_status: cell.to.review_status ?? listing.review_status };
   if (isPublic(next) && listing.ownerFrozen) return new OwnerFrozen();

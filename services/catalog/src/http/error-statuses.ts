@@ -1,11 +1,11 @@
 import { DomainError } from '@market/shared/errors';
-import { problemOfDomainError, type ErrorStatus, type ErrorStatuses } from '@market/shared/http';
+import { problemOfDomainError, type ErrorStatus } from '@market/shared/http';
 import type { DeliveryErrorCode } from '../application/delivery-refusals';
 import type { RefusalAnswer } from '../application/ports';
 import type { CatalogErrorCode } from '../domain/errors';
 
 /** What the API answers each of catalog's own refusals with (the kit's codes are known everywhere, ADR 0041). */
-export const catalogErrorStatuses: ErrorStatuses = {
+export const catalogErrorStatuses = {
   LISTING_UNAVAILABLE: 409,
   OWNER_FROZEN: 409,
   UPLOADER_NOT_MATCHED: 422,
@@ -14,7 +14,7 @@ export const catalogErrorStatuses: ErrorStatuses = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   MALFORMED_BODY: 400,
   REQUEST_ABORTED: 400,
-} satisfies Record<CatalogErrorCode | DeliveryErrorCode, ErrorStatus>;
+} as const satisfies Record<CatalogErrorCode | DeliveryErrorCode, ErrorStatus>;
 
 /**
  * How the edge answers `err`, for the record of a refused open upload: a domain error through the

@@ -6,8 +6,8 @@ import { FileTypeNotAccepted } from '../domain/errors';
 import { newFileKey } from '../domain/file-key';
 import { sanitiseOriginalName } from '../domain/file-name';
 import type { Scene } from '../domain/scene';
-import { sha256OfFile } from '../media/sha256-of-file';
-import { sniffContentType } from '../media/sniff-content-type';
+import { sha256OfFile } from '../adapters/media/sha256-of-file';
+import { sniffContentType } from '../adapters/media/sniff-content-type';
 import { insertFile, type FileRecord } from '../persistence/file-repository';
 import type { FilesDeps } from './deps';
 

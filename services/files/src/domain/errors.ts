@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound, PermanentError, type FieldError } from '@market/shared/errors';
+import { type FieldError, InvalidInput, NotFound, PermanentRefusal } from '@market/shared/errors';
 
 /**
  * The files service's own refusal codes, beyond the kit's (NOT_FOUND, FORBIDDEN, VALIDATION_FAILED):
@@ -13,9 +13,9 @@ export type FilesErrorCode = 'UNSUPPORTED_MEDIA_TYPE';
 export class FileNotFound extends NotFound {}
 
 /** Bytes that are none of the accepted types (judged by their magic numbers, not the client's word). */
-export class FileTypeNotAccepted extends PermanentError {
+export class FileTypeNotAccepted extends PermanentRefusal<FilesErrorCode> {
   constructor() {
-    super('UNSUPPORTED_MEDIA_TYPE' satisfies FilesErrorCode, 'only JPG, PNG, WebP and PDF files are accepted');
+    super('UNSUPPORTED_MEDIA_TYPE', 'only JPG, PNG, WebP and PDF files are accepted');
   }
 }
 

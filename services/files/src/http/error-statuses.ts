@@ -1,7 +1,7 @@
-import type { ErrorStatus, ErrorStatuses } from '@market/shared/http';
+import type { ErrorStatus } from '@market/shared/http';
 import type { FilesErrorCode } from '../domain/errors';
 
 /** What the API answers each of the files service's own refusals with (the kit's codes are known everywhere, ADR 0041). */
-export const filesErrorStatuses: ErrorStatuses = {
+export const filesErrorStatuses = {
   UNSUPPORTED_MEDIA_TYPE: 415,
-} satisfies Record<FilesErrorCode, ErrorStatus>;
+} as const satisfies Record<FilesErrorCode, ErrorStatus>;

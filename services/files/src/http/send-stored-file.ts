@@ -8,7 +8,7 @@ import { FileNotFound } from '../domain/errors';
 import { asciiFallbackName } from '../domain/file-name';
 import { isPublicScene } from '../domain/scene';
 import type { FileRecord } from '../persistence/file-repository';
-import { ObjectNotFound, type Storage } from '../storage/storage';
+import { ObjectNotFound, type Storage } from '../adapters/storage/storage';
 
 /**
  * Streams a stored file with the headers of contract §6. Keys never change content, so a public

@@ -1,4 +1,4 @@
-import { NotFound, PermanentError, RateLimited, TransientError } from '@market/shared/errors';
+import { NotFound, PermanentRefusal, TransientRefusal } from '@market/shared/errors';
 
 /**
  * Identity's own refusal codes, beside the kit's (ADR 0041). `http/error-statuses.ts` must answer
@@ -22,29 +22,29 @@ export class UserNotFound extends NotFound {
 }
 
 /** A frozen user neither logs in, refreshes, nor has codes sent to their phone. */
-export class UserFrozen extends PermanentError {
+export class UserFrozen extends PermanentRefusal<IdentityErrorCode> {
   constructor() {
-    super('USER_FROZEN' satisfies IdentityErrorCode, 'this account is frozen');
+    super('USER_FROZEN', 'this account is frozen');
   }
 }
 
 /** The refresh token's session is over: logged out, frozen, or its family ended on reuse. */
-export class RefreshTokenRevoked extends PermanentError {
+export class RefreshTokenRevoked extends PermanentRefusal<IdentityErrorCode> {
   constructor() {
-    super('TOKEN_REVOKED' satisfies IdentityErrorCode, 'token has been revoked');
+    super('TOKEN_REVOKED', 'token has been revoked');
   }
 }
 
-export class RefreshTokenExpired extends PermanentError {
+export class RefreshTokenExpired extends PermanentRefusal<IdentityErrorCode> {
   constructor() {
-    super('TOKEN_EXPIRED' satisfies IdentityErrorCode, 'token has expired');
+    super('TOKEN_EXPIRED', 'token has expired');
   }
 }
 
 /** The login code is wrong, expired or already used (which of them is not told). */
-export class SmsCodeWrong extends PermanentError {
+export class SmsCodeWrong extends PermanentRefusal<IdentityErrorCode> {
   constructor() {
-    super('SMS_CODE_INVALID' satisfies IdentityErrorCode, 'the code is wrong, expired or already used');
+    super('SMS_CODE_INVALID', 'the code is wrong, expired or already used');
   }
 }
 
@@ -53,41 +53,34 @@ export class SmsCodeWrong extends PermanentError {
  * out: a flood from many addresses at once spends money on messages, so it stops at a cost the
  * operator chose until the hour turns.
  */
-export class SmsBudgetSpent extends RateLimited {
+export class SmsBudgetSpent extends TransientRefusal<IdentityErrorCode> {
   constructor(retryAfterSeconds: number) {
-    super(retryAfterSeconds, 'no more login codes can be sent this hour; try again later', 'SMS_BUDGET_SPENT' satisfies IdentityErrorCode);
+    super('SMS_BUDGET_SPENT', 'no more login codes can be sent this hour; try again later', { retryAfterSeconds });
   }
 }
 
 /** The SMS provider's own frequency limit for this phone; worth trying after the resend interval. */
-export class SmsProviderThrottled extends RateLimited {
+export class SmsProviderThrottled extends TransientRefusal<IdentityErrorCode> {
   constructor(retryAfterSeconds: number) {
-    super(
-      retryAfterSeconds,
-      'the SMS provider refuses more messages to this phone for now; try again later',
-      'SMS_FREQUENCY_LIMITED' satisfies IdentityErrorCode,
-    );
+    super('SMS_FREQUENCY_LIMITED', 'the SMS provider refuses more messages to this phone for now; try again later', { retryAfterSeconds });
   }
 }
 
-export class SmsProviderUnavailable extends TransientError {
+export class SmsProviderUnavailable extends TransientRefusal<IdentityErrorCode> {
   constructor() {
-    super('SMS_UNAVAILABLE' satisfies IdentityErrorCode, 'the SMS provider is unavailable; no code was sent, try again shortly');
+    super('SMS_UNAVAILABLE', 'the SMS provider is unavailable; no code was sent, try again shortly');
   }
 }
 
 /** The verifier's own daily limit on checks of one identity; it lifts at the next UTC day. */
-export class RealnameProviderThrottled extends RateLimited {
+export class RealnameProviderThrottled extends TransientRefusal<IdentityErrorCode> {
   constructor(retryAfterSeconds: number) {
-    super(retryAfterSeconds, 'this identity was checked too often today; try again tomorrow', 'REALNAME_PROVIDER_LIMITED' satisfies IdentityErrorCode);
+    super('REALNAME_PROVIDER_LIMITED', 'this identity was checked too often today; try again tomorrow', { retryAfterSeconds });
   }
 }
 
-export class RealnameProviderUnavailable extends TransientError {
+export class RealnameProviderUnavailable extends TransientRefusal<IdentityErrorCode> {
   constructor() {
-    super(
-      'REALNAME_UNAVAILABLE' satisfies IdentityErrorCode,
-      'the real-name verification provider is unavailable; nothing was recorded, try again shortly',
-    );
+    super('REALNAME_UNAVAILABLE', 'the real-name verification provider is unavailable; nothing was recorded, try again shortly');
   }
 }

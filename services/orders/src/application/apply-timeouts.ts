@@ -1,9 +1,10 @@
 import type { Tx } from '@market/shared/db';
 import type { Logger } from '@market/shared/logging';
+import { planOrThrow } from '@market/shared/planning';
 import { lockOpenDisputeOf } from '../persistence/dispute-repository';
 import { claimDueOrder, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { accepted, carryOut, planOrderMove } from './order-moves';
+import { carryOut, planOrderMove } from './order-moves';
 
 /**
  * The timed move for the state the order is in, made by the system (planMove says which, ADR 0042).
@@ -11,7 +12,7 @@ import { accepted, carryOut, planOrderMove } from './order-moves';
  */
 async function timeOut(deps: OrdersDeps, tx: Tx, log: Logger, order: OrderRow): Promise<void> {
   const openDispute = await lockOpenDisputeOf(tx, order.id);
-  const plan = accepted(await planOrderMove(deps, tx, order, { type: 'timeout', openDispute }, { role: 'system', identity: null }));
+  const plan = planOrThrow(await planOrderMove(deps, tx, order, { type: 'timeout', openDispute }, { role: 'system', identity: null }));
   if (plan.trigger === 'overdue') {
     const alert = { order_id: order.id, status: order.status, since: order.status_changed_at, resolves_at: plan.changes.deadline_at };
     log.error(alert, 'order overdue; the back office must decide');

@@ -2,9 +2,10 @@ import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { type Queryable, type Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
+import { planOrThrow, type Planned } from '@market/shared/planning';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../domain/order-state';
-import type { Move, MoveOutcome, MovePlan } from '../domain/moves';
+import type { Move, MovePlan } from '../domain/moves';
 import { planMove } from '../domain/plan-move';
 import { insertDispute, resolveDispute, type DisputeRow } from '../persistence/dispute-repository';
 import { HANDOFF_CONTENT_SEALED, insertHandoffRecord, type HandoffRecordRow } from '../persistence/handoff-repository';
@@ -30,16 +31,10 @@ export interface MoveDone {
 }
 
 /** The move planned on the order as it is now, with the settings in force (ADR 0042). */
-export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, db: Queryable, order: OrderRow, move: Move, by: Mover): Promise<MoveOutcome> {
+export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, db: Queryable, order: OrderRow, move: Move, by: Mover): Promise<Planned<MovePlan>> {
   const identity = by.identity;
   const id = identity && (identity.kind === 'user' || identity.kind === 'admin') ? identity.sub : null;
   return planMove(order, move, { role: by.role, id }, new Date(), { settings: await currentSettings(db), minuteMs: deps.minuteMs });
-}
-
-/** The plan, or its refusal thrown. */
-export function accepted(outcome: MoveOutcome): MovePlan {
-  if (!outcome.ok) throw outcome.refusal;
-  return outcome.plan;
 }
 
 /**
@@ -75,5 +70,5 @@ export async function carryOut(
 
 /** Plans `by`'s move of the locked order, refuses it or carries it out. */
 export async function moveOrder(deps: Pick<OrdersDeps, 'events' | 'secrets' | 'minuteMs'>, tx: Tx, order: OrderRow, move: Move, by: Mover): Promise<MoveDone> {
-  return carryOut(deps, tx, order, accepted(await planOrderMove(deps, tx, order, move, by)), by.identity);
+  return carryOut(deps, tx, order, planOrThrow(await planOrderMove(deps, tx, order, move, by)), by.identity);
 }

@@ -1,9 +1,10 @@
 import { type Identity } from '@market/shared/auth';
+import { planOrThrow } from '@market/shared/planning';
 import type { Move } from '../domain/moves';
 import { shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
-import { accepted, carryOut, planOrderMove, type MoveDone } from './order-moves';
+import { carryOut, planOrderMove, type MoveDone } from './order-moves';
 import { toOrderView } from './order-view';
 
 /**
@@ -17,12 +18,12 @@ import { toOrderView } from './order-view';
 export async function partyMove(deps: OrdersDeps, identity: Identity, id: string, move: Move, filesToShare: string[] = []): Promise<MoveDone> {
   if (filesToShare.length > 0) {
     const { order, role } = await partyOrder(deps.db, id, identity);
-    accepted(await planOrderMove(deps, deps.db, order, move, { role, identity }));
+    planOrThrow(await planOrderMove(deps, deps.db, order, move, { role, identity }));
     await shareWithParties(deps, order, filesToShare);
   }
   return deps.db.transaction(async (tx) => {
     const { order, role } = await partyOrder(tx, id, identity, { lock: true });
-    const plan = accepted(await planOrderMove(deps, tx, order, move, { role, identity }));
+    const plan = planOrThrow(await planOrderMove(deps, tx, order, move, { role, identity }));
     return carryOut(deps, tx, order, plan, identity);
   });
 }

@@ -1,4 +1,5 @@
 import type { Identity } from '@market/shared/auth';
+import { isRefusal } from '@market/shared/planning';
 import { moveRefusal } from '../domain/plan-move';
 import { findOrder, updateOrder, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
@@ -20,12 +21,12 @@ export async function recordPayment(
     const order = await findOrder(tx, id, { lock: true });
     if (!order) return null;
     const outcome = await planOrderMove(deps, tx, order, { type: 'pay', paidAt: new Date(charge.charged_at) }, { role: by.actor, identity: by.identity });
-    if (!outcome.ok) {
+    if (isRefusal(outcome)) {
       // the reconciler learns of a charge the order has moved past (a renter's pay recorded it first)
       if (by.actor === 'system') return null;
-      throw outcome.refusal;
+      throw outcome;
     }
-    return (await carryOut(deps, tx, order, outcome.plan, by.identity)).order;
+    return (await carryOut(deps, tx, order, outcome, by.identity)).order;
   });
 }
 

@@ -1,4 +1,4 @@
-import { Conflict, Forbidden } from '@market/shared/errors';
+import { PermanentRefusal, TransientRefusal } from '@market/shared/errors';
 
 /**
  * The codes of orders' own refusals; `http/error-statuses.ts` gives each its status, and a code
@@ -15,23 +15,23 @@ export type OrdersErrorCode =
   | 'REVEAL_APPROVER_INVOLVED';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
-export class ListingUnavailable extends Conflict {
+export class ListingUnavailable extends TransientRefusal<OrdersErrorCode> {
   constructor() {
-    super('listing is not available for rent', 'LISTING_UNAVAILABLE' satisfies OrdersErrorCode);
+    super('LISTING_UNAVAILABLE', 'listing is not available for rent');
   }
 }
 
 /** The renter's account is frozen: it cannot rent until the back office lifts the freeze. */
-export class RenterFrozen extends Forbidden {
+export class RenterFrozen extends PermanentRefusal<OrdersErrorCode> {
   constructor() {
-    super('this account is frozen', 'USER_FROZEN' satisfies OrdersErrorCode);
+    super('USER_FROZEN', 'this account is frozen');
   }
 }
 
 /** Renting needs a verified real name while `order.require_realname` is on. */
-export class RealnameRequired extends Forbidden {
+export class RealnameRequired extends PermanentRefusal<OrdersErrorCode> {
   constructor() {
-    super('verify your real name before renting', 'REALNAME_REQUIRED' satisfies OrdersErrorCode);
+    super('REALNAME_REQUIRED', 'verify your real name before renting');
   }
 }
 
@@ -39,9 +39,9 @@ export class RealnameRequired extends Forbidden {
  * An admin's decision met an order that moved after the request arrived, or that is not in the
  * state the admin saw: another move won the race, and the admin must look again.
  */
-export class OrderChanged extends Conflict {
+export class OrderChanged extends TransientRefusal<OrdersErrorCode> {
   constructor(message: string) {
-    super(message, 'ORDER_CHANGED' satisfies OrdersErrorCode);
+    super('ORDER_CHANGED', message);
   }
 }
 
@@ -51,22 +51,22 @@ export class OrderChanged extends Conflict {
  * payment. Once the reconciler has learnt the outcome (within the charge window) the admin decides
  * on an order that is either paid or not.
  */
-export class ChargePending extends Conflict {
+export class ChargePending extends TransientRefusal<OrdersErrorCode> {
   constructor() {
-    super('the order has a charge whose outcome is not known yet; decide once it is paid or its charge has lapsed', 'CHARGE_PENDING' satisfies OrdersErrorCode);
+    super('CHARGE_PENDING', 'the order has a charge whose outcome is not known yet; decide once it is paid or its charge has lapsed');
   }
 }
 
 /** A reveal of an order without an open dispute needs the caller's own approved, unused reveal request (ADR 0056). */
-export class RevealApprovalRequired extends Conflict {
+export class RevealApprovalRequired extends TransientRefusal<OrdersErrorCode> {
   constructor(message: string) {
-    super(message, 'REVEAL_APPROVAL_REQUIRED' satisfies OrdersErrorCode);
+    super('REVEAL_APPROVAL_REQUIRED', message);
   }
 }
 
 /** The requester of a reveal, or the admin who marked the order abnormal, may not approve it: a second admin must (ADR 0056). */
-export class RevealApproverInvolved extends Forbidden {
+export class RevealApproverInvolved extends PermanentRefusal<OrdersErrorCode> {
   constructor(message: string) {
-    super(message, 'REVEAL_APPROVER_INVOLVED' satisfies OrdersErrorCode);
+    super('REVEAL_APPROVER_INVOLVED', message);
   }
 }

@@ -1,5 +1,4 @@
 import type { EventData, EventType } from '@market/contracts';
-import type { DomainError } from '@market/shared/errors';
 import type { ArbitrationResult } from './arbitration';
 import type { OrderChanges } from './order';
 import type { Actor, OrderState, OrderTrigger } from './order-state';
@@ -125,8 +124,6 @@ export interface MovePlan {
   events: PlannedEvent[];
   audits: PlannedAudit[];
 }
-
-export type MoveOutcome = { ok: true; plan: MovePlan } | { ok: false; refusal: DomainError };
 
 /** The kind of move a type names (a kind may name several types, as the three arbitrations). */
 export type MoveOf<T extends MoveType> = KindOf<Move, T>;

@@ -1,4 +1,5 @@
 import { InvalidState, type DomainError } from '@market/shared/errors';
+import type { Planned } from '@market/shared/planning';
 import { OrderChanged } from './errors';
 import { effectsOf, type Ask, type Effects } from './move-effects';
 import {
@@ -7,7 +8,6 @@ import {
   type Move,
   type MoveActor,
   type MoveConfig,
-  type MoveOutcome,
   type MovePlan,
   type MoveType,
   type PlannedAudit,
@@ -149,15 +149,15 @@ function assemble(ask: Ask, row: OrderTransition, effects: Effects): MovePlan {
  * handoff record or dispute it writes, the events and audit entries — as data. Pure: the caller
  * carries the plan out in one transaction on the locked order.
  */
-export function planMove(order: Order, move: Move, actor: MoveActor, now: Date, config: MoveConfig): MoveOutcome {
+export function planMove(order: Order, move: Move, actor: MoveActor, now: Date, config: MoveConfig): Planned<MovePlan> {
   const early = precondition(order, move);
-  if (early) return { ok: false, refusal: early };
+  if (early) return early;
   const trigger = triggerOf(order, move.type);
   const row = transitionOrRefusal(order.status, trigger, actor.role);
-  if (row instanceof Error) return { ok: false, refusal: row };
+  if (row instanceof Error) return row;
   const ask: Ask = { order, move, actor, now, config, trigger };
   const effects = effectsOf(ask);
-  if (effects instanceof Error) return { ok: false, refusal: effects };
-  return { ok: true, plan: assemble(ask, row, effects) };
+  if (effects instanceof Error) return effects;
+  return assemble(ask, row, effects);
 }
 

@@ -1,4 +1,5 @@
 import { InvalidState, type DomainError } from '@market/shared/errors';
+import type { Planned } from '@market/shared/planning';
 import { RevealApprovalRequired, RevealApproverInvolved } from './errors';
 import { revealAllowed } from './handoff-visibility';
 import type { OrderState } from './order-state';
@@ -33,7 +34,7 @@ export function planReveal(
   openDispute: boolean,
   request: RevealRequestFacts | null,
   adminId: string,
-): RevealGrant | DomainError {
+): Planned<RevealGrant> {
   if (!revealAllowed(order.status)) return new InvalidState(`handoff content is revealed only for an order in dispute or abnormal; this one is ${order.status}`);
   if (openDispute) return { via: 'open_dispute' };
   if (!request) return new RevealApprovalRequired('this order has no open dispute: its reveal needs a reveal request another admin approved');

@@ -1,8 +1,8 @@
-import type { ErrorStatus, ErrorStatuses } from '@market/shared/http';
+import type { ErrorStatus } from '@market/shared/http';
 import type { OrdersErrorCode } from '../domain/errors';
 
 /** What the HTTP edge answers for each of orders' own refusal codes (ADR 0041); the kit's codes are known already. */
-export const ordersErrorStatuses: ErrorStatuses = {
+export const ordersErrorStatuses = {
   CHARGE_PENDING: 409,
   LISTING_UNAVAILABLE: 409,
   ORDER_CHANGED: 409,
@@ -10,4 +10,4 @@ export const ordersErrorStatuses: ErrorStatuses = {
   REVEAL_APPROVAL_REQUIRED: 409,
   REVEAL_APPROVER_INVOLVED: 403,
   USER_FROZEN: 403,
-} satisfies Record<OrdersErrorCode, ErrorStatus>;
+} as const satisfies Record<OrdersErrorCode, ErrorStatus>;

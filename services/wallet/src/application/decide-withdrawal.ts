@@ -1,7 +1,8 @@
 import { type RouteBody, type resolveWithdrawal as resolveRoute } from '@market/contracts';
 import { type AdminIdentity, type UserIdentity } from '@market/shared/auth';
 import { isUuid, type Tx } from '@market/shared/db';
-import { DependencyFailed, DomainError, NotFound } from '@market/shared/errors';
+import { DependencyFailed, NotFound } from '@market/shared/errors';
+import { planOrThrow } from '@market/shared/planning';
 import { ChannelUnavailable, PayeeCanStillConfirm, PayeeFrozenSinceRequest, ProviderSaysPaid } from '../domain/errors';
 import { planWithdrawalMove, type WithdrawalMove } from '../domain/plan-withdrawal-move';
 import { openPayeeName } from '../persistence/sealed-payee';
@@ -58,8 +59,8 @@ export async function resolveWithdrawal(deps: WalletDeps, admin: AdminIdentity, 
   const move: WithdrawalMove =
     body.outcome === 'paid' ? { name: 'resolve_paid', evidence } : { name: 'resolve_failed', evidence, reason: body.reason ?? 'resolved as failed by finance' };
   const actor = { kind: 'admin', id: admin.sub } as const;
-  const refused = planWithdrawalMove(found, move, actor, new Date());
-  if (refused instanceof DomainError) throw refused;
+  // a move the table refuses is refused before the provider is asked
+  planOrThrow(planWithdrawalMove(found, move, actor, new Date()));
   if (move.name === 'resolve_failed') {
     const payouts = deps.payouts.get(found.channel);
     if (!payouts) throw new ChannelUnavailable(`withdrawals to ${found.channel} are not enabled; the provider cannot be asked`);

@@ -1,7 +1,7 @@
 import type { Identity } from '@market/shared/auth';
 import type { Tx } from '@market/shared/db';
-import { DomainError } from '@market/shared/errors';
 import { recordAudit } from '@market/shared/events';
+import { planOrThrow } from '@market/shared/planning';
 import { InsufficientBalance } from '../domain/errors';
 import { InsufficientFunds } from '../domain/ledger';
 import type { HoldTransfer } from '../domain/plan-withdrawal-move';
@@ -49,8 +49,7 @@ export const sendsRefund = (plan: RefundPlan) => plan.effects.some((e) => e.kind
  */
 export async function moveRefund(deps: WalletDeps, tx: Tx, row: RefundRow, move: RefundMove, actor: RefundActor, audited: Identity | null) {
   const now = new Date();
-  const plan = planRefundMove(row, move, actor, now);
-  if (plan instanceof DomainError) throw plan;
+  const plan = planOrThrow(planRefundMove(row, move, actor, now));
   const changes = plan.next !== row.status || Object.keys(plan.stamps).length > 0;
   const moved = changes ? await updateRefund(tx, row.id, row.status, { ...plan.stamps, status: plan.next }) : row;
   await carryOutRefundEffects(deps, tx, moved, plan.effects, audited, now);

@@ -1,7 +1,7 @@
 import type { Identity } from '@market/shared/auth';
 import type { Tx } from '@market/shared/db';
-import { DomainError } from '@market/shared/errors';
 import { recordAudit } from '@market/shared/events';
+import { planOrThrow } from '@market/shared/planning';
 import { payoutClearing, userAvailable, withdrawalHold } from '../domain/accounts';
 import { InsufficientBalance } from '../domain/errors';
 import { InsufficientFunds, type Transfer } from '../domain/ledger';
@@ -78,8 +78,7 @@ export const sendsTransfer = (plan: WithdrawalPlan) => plan.effects.some((e) => 
  */
 export async function moveWithdrawal(deps: WalletDeps, tx: Tx, row: WithdrawalRow, move: WithdrawalMove, actor: WithdrawalActor, audited: Identity | null) {
   const now = new Date();
-  const plan = planWithdrawalMove(row, move, actor, now);
-  if (plan instanceof DomainError) throw plan;
+  const plan = planOrThrow(planWithdrawalMove(row, move, actor, now));
   const changes = plan.next !== row.status || Object.keys(plan.stamps).length > 0;
   const moved = changes ? await updateWithdrawal(tx, row.id, row.status, { ...plan.stamps, status: plan.next }) : row;
   await carryOutWithdrawalEffects(deps, tx, moved, plan.effects, audited, now);

@@ -2,6 +2,7 @@ import type { RouteBody, requestRefund as requestRoute, startRefund as startRout
 import type { AdminIdentity, Identity, UserIdentity } from '@market/shared/auth';
 import { isUuid, type Tx } from '@market/shared/db';
 import { DomainError, InvalidState, NotFound } from '@market/shared/errors';
+import { planOrThrow } from '@market/shared/planning';
 import { v7 as uuidv7 } from 'uuid';
 import { userAvailable } from '../domain/accounts';
 import { ChannelUnavailable, InsufficientBalance } from '../domain/errors';
@@ -30,8 +31,7 @@ async function open(
 ) {
   const now = new Date();
   const id = uuidv7();
-  const plan = planRefundMove({ id, user_id: payment.user_id, amount: refund.amount, status: null }, first.move, first.actor, now);
-  if (plan instanceof DomainError) throw plan;
+  const plan = planOrThrow(planRefundMove({ id, user_id: payment.user_id, amount: refund.amount, status: null }, first.move, first.actor, now));
   const row = await insertRefund(
     tx,
     { id, payment_id: payment.id, user_id: payment.user_id, provider: payment.provider, ...refund, status: plan.next, created_at: now },

@@ -1,6 +1,7 @@
 import { type RouteBody, type requestWithdrawal as requestRoute } from '@market/contracts';
 import { type UserIdentity } from '@market/shared/auth';
-import { DomainError, Forbidden } from '@market/shared/errors';
+import { Forbidden } from '@market/shared/errors';
+import { planOrThrow } from '@market/shared/planning';
 import { v7 as uuidv7 } from 'uuid';
 import { userAvailable } from '../domain/accounts';
 import { ChannelUnavailable, PayeeFrozen, PayeeNameMismatch, RealNameRequired } from '../domain/errors';
@@ -34,8 +35,7 @@ export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity
   const { row, send } = await deps.db.transaction(async (tx) => {
     const now = new Date();
     const id = uuidv7();
-    const requested = planWithdrawalMove({ id, user_id: identity.sub, amount: body.amount, status: null }, { name: 'request' }, { kind: 'user', id: identity.sub }, now);
-    if (requested instanceof DomainError) throw requested;
+    const requested = planOrThrow(planWithdrawalMove({ id, user_id: identity.sub, amount: body.amount, status: null }, { name: 'request' }, { kind: 'user', id: identity.sub }, now));
     // Locks the user's available account first: two requests of one user queue here.
     await tx.query(`SELECT 1 FROM accounts WHERE key = $1 FOR UPDATE`, [userAvailable(identity.sub).key]);
     const refused = withdrawalLimitError(body.amount, await requestedSince(tx, identity.sub, startOfUtcDay(now)), limits);

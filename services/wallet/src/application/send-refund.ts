@@ -1,4 +1,4 @@
-import { DomainError } from '@market/shared/errors';
+import { isRefusal } from '@market/shared/planning';
 import { planRefundMove, type RefundActor, type RefundMove } from '../domain/plan-refund-move';
 import { findPayment } from '../persistence/payment-repository';
 import { claimDueRefunds, claimRefund, findRefund, type RefundRow } from '../persistence/refund-repository';
@@ -35,7 +35,7 @@ async function applyAnswer(deps: WalletDeps, id: string, answer: RefundOutcome):
     if (!row) return false;
     const move = moveOf(answer);
     // a refusal here is a late answer for a refund already final
-    if (planRefundMove(row, move, PROVIDER, new Date()) instanceof DomainError) return false;
+    if (isRefusal(planRefundMove(row, move, PROVIDER, new Date()))) return false;
     if (answer.outcome === 'failed') deps.log.warn({ refund_id: id, reason: answer.reason }, 'refund refused by the provider; hold released');
     return (await moveRefund(deps, tx, row, move, PROVIDER, null)).send;
   });
@@ -45,7 +45,7 @@ async function applyAnswer(deps: WalletDeps, id: string, answer: RefundOutcome):
 async function markSending(deps: WalletDeps, id: string): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     const row = await findRefund(tx, id, true);
-    if (!row || planRefundMove(row, { name: 'send' }, SENDER, new Date()) instanceof DomainError) return false;
+    if (!row || isRefusal(planRefundMove(row, { name: 'send' }, SENDER, new Date()))) return false;
     await moveRefund(deps, tx, row, { name: 'send' }, SENDER, null);
     return true;
   });

@@ -1,4 +1,4 @@
-import { DomainError } from '@market/shared/errors';
+import { isRefusal } from '@market/shared/planning';
 import { planWithdrawalMove, type WithdrawalActor, type WithdrawalMove } from '../domain/plan-withdrawal-move';
 import { nextTransferCheck } from '../domain/withdrawal';
 import { findWithdrawal, claimDueWithdrawals, claimWithdrawal, markSent, type WithdrawalRow } from '../persistence/withdrawal-repository';
@@ -54,7 +54,7 @@ export async function applyAnswer(deps: WalletDeps, id: string, answer: PayoutOu
     if (!row) return false;
     const move = moveOf(deps, row, answer, new Date());
     // a refusal here is a late answer for a withdrawal already final
-    if (planWithdrawalMove(row, move, PROVIDER, new Date()) instanceof DomainError) return false;
+    if (isRefusal(planWithdrawalMove(row, move, PROVIDER, new Date()))) return false;
     if (answer.outcome === 'failed' || answer.outcome === 'reversed') {
       deps.log.warn({ withdrawal_id: id, outcome: answer.outcome, reason: answer.reason, was: row.status }, 'withdrawal transfer refused or returned by the provider');
     }

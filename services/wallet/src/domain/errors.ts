@@ -1,4 +1,4 @@
-import { Conflict, DependencyFailed, PermanentError, TransientError } from '@market/shared/errors';
+import { DependencyFailed, PermanentRefusal, TransientRefusal } from '@market/shared/errors';
 
 /**
  * The wallet's own refusals (ADR 0041), by the codes its clients have always read. The kit's
@@ -23,24 +23,23 @@ export type WalletErrorCode =
   | 'REFUND_EXCEEDS_PAYMENT'
   | 'BILL_NOT_READY';
 
-/** A permanent refusal under one of the wallet's codes. */
-class WalletRefusal extends PermanentError {
-  declare readonly code: WalletErrorCode;
-
-  constructor(code: WalletErrorCode, message: string) {
-    super(code, message);
-  }
-}
+/**
+ * The codes of the wallet's failures that never leave it: each is caught where it can happen and
+ * translated (an account short of money into INSUFFICIENT_BALANCE, figures that cannot be paid out
+ * into a parked event), so the HTTP table gives them no status — one that escaped would be a bug,
+ * answered 500 like any other.
+ */
+export type WalletFaultCode = 'LEDGER_OVERDRAWN' | 'UNSETTLEABLE_ORDER';
 
 /** The payment or payout channel asked for is not enabled in this deployment. */
-export class ChannelUnavailable extends WalletRefusal {
+export class ChannelUnavailable extends PermanentRefusal<WalletErrorCode> {
   constructor(message: string) {
     super('CHANNEL_UNAVAILABLE', message);
   }
 }
 
 /** The user asking to be paid out is frozen. */
-export class PayeeFrozen extends WalletRefusal {
+export class PayeeFrozen extends PermanentRefusal<WalletErrorCode> {
   constructor() {
     super('USER_FROZEN', 'this account is frozen');
   }
@@ -51,74 +50,70 @@ export class PayeeFrozen extends WalletRefusal {
  * out now, but may be once the user is unfrozen (so transient), or the back office rejects it. The
  * wire code is the same as `PayeeFrozen`'s, answered 409 rather than 403 (http/error-statuses.ts).
  */
-export class PayeeFrozenSinceRequest extends TransientError {
-  declare readonly code: WalletErrorCode;
-
+export class PayeeFrozenSinceRequest extends TransientRefusal<WalletErrorCode> {
   constructor() {
-    super('USER_FROZEN' satisfies WalletErrorCode, 'the user is frozen; the withdrawal cannot be paid out now');
+    super('USER_FROZEN', 'the user is frozen; the withdrawal cannot be paid out now');
   }
 }
 
 /** Withdrawals go only to users whose real name is verified. */
-export class RealNameRequired extends WalletRefusal {
+export class RealNameRequired extends PermanentRefusal<WalletErrorCode> {
   constructor() {
     super('REALNAME_REQUIRED', 'withdrawals need a verified real name');
   }
 }
 
 /** The payee name given is not the user's verified real name. */
-export class PayeeNameMismatch extends WalletRefusal {
+export class PayeeNameMismatch extends PermanentRefusal<WalletErrorCode> {
   constructor() {
     super('PAYEE_NAME_MISMATCH', 'the payee name must be your verified real name');
   }
 }
 
 /** The amount is below the smallest withdrawal the back office allows. */
-export class WithdrawalBelowMinimum extends WalletRefusal {
+export class WithdrawalBelowMinimum extends PermanentRefusal<WalletErrorCode> {
   constructor(minAmount: number) {
     super('WITHDRAWAL_BELOW_MINIMUM', `a withdrawal is at least ${minAmount} fen`);
   }
 }
 
 /** The amount would take the user's withdrawals of the day past the daily limit. */
-export class WithdrawalDailyLimit extends WalletRefusal {
+export class WithdrawalDailyLimit extends PermanentRefusal<WalletErrorCode> {
   constructor(dailyLimit: number, requestedToday: number) {
     super('WITHDRAWAL_DAILY_LIMIT', `at most ${dailyLimit} fen a day; ${requestedToday} already requested today`);
   }
 }
 
 /** The user's available balance is short of what is asked; a recharge can change that, so it is not final. */
-export class InsufficientBalance extends Conflict {
-  declare readonly code: WalletErrorCode;
-
+export class InsufficientBalance extends TransientRefusal<WalletErrorCode> {
   constructor(balance: number, amount: number, purpose: 'withdraw' | 'pay' | 'refund') {
-    super(`available balance ${balance} is less than the ${amount} to ${purpose}`, 'INSUFFICIENT_BALANCE' satisfies WalletErrorCode);
+    super('INSUFFICIENT_BALANCE', `available balance ${balance} is less than the ${amount} to ${purpose}`);
   }
 }
 
 /** An order's charge that arrived after its deadline: it never lands, whatever the retries (ADR 0028). */
-export class ChargeExpired extends WalletRefusal {
+export class ChargeExpired extends PermanentRefusal<WalletErrorCode> {
   constructor() {
     super('CHARGE_EXPIRED', 'the charge arrived after its deadline; pay again');
   }
 }
 
 /** The payment gateway's callback does not carry a valid signature over its bytes. */
-export class NotificationSignatureInvalid extends WalletRefusal {
+export class NotificationSignatureInvalid extends PermanentRefusal<WalletErrorCode> {
   constructor(reason: string) {
     super('SIGNATURE_INVALID', reason);
   }
 }
 
 /** The payment gateway's signed callback is not JSON. */
-export class NotificationNotJson extends WalletRefusal {
+export class NotificationNotJson extends PermanentRefusal<WalletErrorCode> {
   constructor() {
     super('MALFORMED_JSON', 'request body is not valid JSON');
   }
 }
 
 /** The payment gateway reported another amount than the payment's; nothing is credited. */
-export class NotificationAmountMismatch extends WalletRefusal {
+export class NotificationAmountMismatch extends PermanentRefusal<WalletErrorCode> {
   constructor() {
     super('PAYGATE_REJECTED', 'the amount differs from the payment; nothing was credited');
   }
@@ -139,31 +134,29 @@ export class ProviderFailed extends DependencyFailed {
  * Finance would resolve as failed a transfer the provider, asked once more, says it paid: the
  * withdrawal is marked paid instead (the provider's answer is the truth about the money).
  */
-export class ProviderSaysPaid extends WalletRefusal {
+export class ProviderSaysPaid extends PermanentRefusal<WalletErrorCode> {
   constructor() {
     super('PROVIDER_SAYS_PAID', 'the provider says this transfer was paid; the withdrawal is marked paid, not failed');
   }
 }
 
 /** Finance would resolve as failed a transfer the payee can still confirm (and so be paid): it must be cancelled at the provider first. */
-export class PayeeCanStillConfirm extends WalletRefusal {
+export class PayeeCanStillConfirm extends PermanentRefusal<WalletErrorCode> {
   constructor() {
     super('PAYEE_CAN_STILL_CONFIRM', 'the payee can still confirm this transfer; cancel it at the provider before resolving it as failed');
   }
 }
 
 /** A refund would return more of a recharge than it paid, counting its refunds not rejected or failed. */
-export class RefundExceedsPayment extends WalletRefusal {
+export class RefundExceedsPayment extends PermanentRefusal<WalletErrorCode> {
   constructor(refundable: number) {
     super('REFUND_EXCEEDS_PAYMENT', `at most ${refundable} fen of this recharge can still be refunded`);
   }
 }
 
 /** The provider has not published the bill of that day yet; asking later can succeed, so it is not final. */
-export class BillNotReady extends Conflict {
-  declare readonly code: WalletErrorCode;
-
+export class BillNotReady extends TransientRefusal<WalletErrorCode> {
   constructor(provider: string, day: string) {
-    super(`${provider} has no bill for ${day} yet; try again later`, 'BILL_NOT_READY' satisfies WalletErrorCode);
+    super('BILL_NOT_READY', `${provider} has no bill for ${day} yet; try again later`);
   }
 }

@@ -1,5 +1,7 @@
 import type { LedgerBizType, z } from '@market/contracts';
+import { TransientRefusal } from '@market/shared/errors';
 import { mayGoNegative, type AccountRef } from './accounts';
+import type { WalletFaultCode } from './errors';
 
 export type BizType = z.infer<typeof LedgerBizType>;
 
@@ -21,14 +23,17 @@ export interface Posting {
   balanceAfter: number;
 }
 
-/** An account would go below zero; for a user's available balance that is 409 INSUFFICIENT_BALANCE. */
-export class InsufficientFunds extends Error {
+/**
+ * An account would go below zero; for a user's available balance that is 409 INSUFFICIENT_BALANCE.
+ * Transient: a recharge or a release can change the balance.
+ */
+export class InsufficientFunds extends TransientRefusal<WalletFaultCode> {
   constructor(
     readonly account: AccountRef,
     readonly balance: number,
     readonly needed: number,
   ) {
-    super(`account ${account.key} holds ${balance}, needs ${needed}`);
+    super('LEDGER_OVERDRAWN', `account ${account.key} holds ${balance}, needs ${needed}`);
   }
 }
 

@@ -1,5 +1,5 @@
-import { DomainError, Forbidden, InvalidState, NotFound } from '@market/shared/errors';
-import type { HoldTransfer } from './plan-withdrawal-move';
+import type { Planned } from '@market/shared/planning';
+import { cellEffects, decisionStamps, planMoneyMove, type HoldEffect, type MoneyMoveActor, type MoneyMoveCell, type MoneyMovePlan, type PlannedMoneyMove } from './money-move-table';
 import { FINAL_REFUND_STATES, type RefundState } from './refund';
 
 /** What moves a refund: its user, finance, the sender, or the provider's answer. */
@@ -21,24 +21,16 @@ export type RefundMove =
 export type RefundMoveName = RefundMove['name'];
 
 /** Who moves it; a user is the refund's `owner` or a `stranger` to it. */
-export type RefundActor = { kind: 'user'; id: string } | { kind: 'admin'; id: string } | { kind: 'system' } | { kind: 'provider' };
+export type RefundActor = MoneyMoveActor;
 
-export type RefundRole = 'owner' | 'stranger' | 'admin' | 'system' | 'provider';
-
-/** The refund as the plan reads it; `status` null is one being opened, not yet stored. */
-export interface PlannedRefund {
-  id: string;
-  user_id: string;
-  amount: string | number;
-  status: RefundState | null;
-}
+type PlannedRefund = PlannedMoneyMove<RefundState>;
 
 export type RefundEventType = 'refund.requested' | 'refund.rejected' | 'refund.refunded' | 'refund.failed';
 export type RefundAuditAction = 'refund.start' | 'refund.approve' | 'refund.reject';
 
 /** What happens beside the state change, in this order, as data for the application to carry out. */
 export type RefundEffect =
-  | { kind: 'hold'; transfer: HoldTransfer }
+  | HoldEffect
   | { kind: 'event'; type: RefundEventType }
   | { kind: 'audit'; action: RefundAuditAction; detail: Record<string, unknown> }
   /** the refund is sent to the provider once the move has committed */
@@ -56,25 +48,9 @@ export interface RefundStamps {
   finished_at?: Date;
 }
 
-export interface RefundPlan {
-  next: RefundState;
-  stamps: RefundStamps;
-  effects: RefundEffect[];
-}
+export type RefundPlan = MoneyMovePlan<RefundState, RefundStamps, RefundEffect>;
 
-/** One allowed (state, move, actor) cell of the table and what it does. */
-interface Cell {
-  from: RefundState | null;
-  move: RefundMoveName;
-  actor: RefundRole;
-  to: RefundState;
-  /** the decision is stamped (when, and by whom if a person) */
-  decided?: true;
-  hold?: HoldTransfer;
-  event?: RefundEventType;
-  audit?: RefundAuditAction;
-  send?: true;
-}
+type Cell = MoneyMoveCell<RefundState, RefundMoveName, RefundEventType, RefundAuditAction>;
 
 /**
  * The refund state table (ADR 0050): every (state, move, actor) not listed is refused. Nothing is
@@ -96,20 +72,8 @@ const REFUND_CELLS: readonly Cell[] = [
 
 const isFinal = (state: RefundState | null) => state !== null && FINAL_REFUND_STATES.includes(state);
 
-function roleOf(refund: PlannedRefund, actor: RefundActor): RefundRole {
-  if (actor.kind === 'user') return actor.id === refund.user_id ? 'owner' : 'stranger';
-  return actor.kind;
-}
-
-const actorId = (actor: RefundActor) => (actor.kind === 'user' || actor.kind === 'admin' ? actor.id : null);
-
 function stampsOf(cell: Cell, move: RefundMove, actor: RefundActor, now: Date): RefundStamps {
-  const stamps: RefundStamps = {};
-  const by = actorId(actor);
-  if (cell.decided) {
-    stamps.decided_at = now;
-    if (by !== null) stamps.decided_by = by;
-  }
+  const stamps: RefundStamps = decisionStamps(cell, actor, now);
   if (move.name === 'reject' || move.name === 'refund_failed') stamps.reason = move.reason;
   if (move.name === 'send') stamps.sent_at = now;
   if (move.name === 'refund_succeeded') {
@@ -131,12 +95,11 @@ function auditDetail(refund: PlannedRefund, move: RefundMove): Record<string, un
 }
 
 function effectsOf(cell: Cell, refund: PlannedRefund, move: RefundMove): RefundEffect[] {
-  const effects: RefundEffect[] = [];
-  if (cell.hold) effects.push({ kind: 'hold', transfer: cell.hold });
-  if (cell.event) effects.push({ kind: 'event', type: cell.event });
-  if (cell.audit) effects.push({ kind: 'audit', action: cell.audit, detail: auditDetail(refund, move) });
-  if (cell.send) effects.push({ kind: 'send_refund' });
-  return effects;
+  return cellEffects<RefundEffect>(
+    cell,
+    [cell.event && { kind: 'event', type: cell.event }, cell.audit && { kind: 'audit', action: cell.audit, detail: auditDetail(refund, move) }],
+    { kind: 'send_refund' },
+  );
 }
 
 /** How a refusal names the move done ("it cannot be approved"). */
@@ -154,17 +117,12 @@ const MOVE_DONE: Record<RefundMoveName, string> = {
 
 /**
  * What `move` by `actor` does to `refund` now: the refusal, or the next state with the fields it
- * stamps and its effects, from the table alone. A user never learns of another's refund
- * (NOT_FOUND); a move the actor may never make is FORBIDDEN; one it may make, but not from this
- * state, is INVALID_STATE.
+ * stamps and its effects, from the table alone (refused as every money-out move is: see
+ * `planMoneyMove`).
  */
-export function planRefundMove(refund: PlannedRefund, move: RefundMove, actor: RefundActor, now: Date): RefundPlan | DomainError {
-  const role = roleOf(refund, actor);
-  if (role === 'stranger') return new NotFound('refund not found');
-  const cell = REFUND_CELLS.find((c) => c.from === refund.status && c.move === move.name && c.actor === role);
-  if (!cell) {
-    if (!REFUND_CELLS.some((c) => c.move === move.name && c.actor === role)) return new Forbidden();
-    return new InvalidState(`the refund is ${refund.status ?? 'not requested yet'}; it cannot be ${MOVE_DONE[move.name]}`);
-  }
-  return { next: cell.to, stamps: stampsOf(cell, move, actor, now), effects: effectsOf(cell, refund, move) };
+export function planRefundMove(refund: PlannedRefund, move: RefundMove, actor: RefundActor, now: Date): Planned<RefundPlan> {
+  return planMoneyMove({ cells: REFUND_CELLS, noun: 'refund', moveDone: MOVE_DONE }, refund, move.name, actor, (cell) => ({
+    stamps: stampsOf(cell, move, actor, now),
+    effects: effectsOf(cell, refund, move),
+  }));
 }

@@ -1,4 +1,16 @@
-import { DomainError, Forbidden, InvalidState, NotFound } from '@market/shared/errors';
+import type { Planned } from '@market/shared/planning';
+import {
+  actorId,
+  cellEffects,
+  decisionStamps,
+  planMoneyMove,
+  type HoldEffect,
+  type HoldTransfer,
+  type MoneyMoveActor,
+  type MoneyMoveCell,
+  type MoneyMovePlan,
+  type PlannedMoneyMove,
+} from './money-move-table';
 import type { WithdrawalState } from './withdrawal';
 
 /** The evidence finance settles an unknown transfer on: the provider's transfer id and the bill line (or support's answer). */
@@ -34,30 +46,18 @@ export type WithdrawalMove =
 export type WithdrawalMoveName = WithdrawalMove['name'];
 
 /** Who moves it; a user is the withdrawal's `owner` or a `stranger` to it. */
-export type WithdrawalActor = { kind: 'user'; id: string } | { kind: 'admin'; id: string } | { kind: 'system' } | { kind: 'provider' };
+export type WithdrawalActor = MoneyMoveActor;
 
-export type WithdrawalRole = 'owner' | 'stranger' | 'admin' | 'system' | 'provider';
+type PlannedWithdrawal = PlannedMoneyMove<WithdrawalState>;
 
-/** The withdrawal as the plan reads it; `status` null is one being requested, not yet stored. */
-export interface PlannedWithdrawal {
-  id: string;
-  user_id: string;
-  amount: string | number;
-  status: WithdrawalState | null;
-}
-
-/**
- * Where the held amount goes: from the user's balance into the hold, out to the provider, back to
- * the user, or (`return`) from the provider's payout account back to the user after a reversal.
- */
-export type HoldTransfer = 'take' | 'pay_out' | 'release' | 'return';
+export type { HoldTransfer };
 
 type WithdrawalEventType = 'withdrawal.requested' | 'withdrawal.approved' | 'withdrawal.rejected' | 'withdrawal.paid' | 'withdrawal.failed' | 'withdrawal.reversed';
 type WithdrawalAuditAction = 'withdrawal.approve' | 'withdrawal.auto_approve' | 'withdrawal.reject' | 'withdrawal.reverse' | 'withdrawal.resolve';
 
 /** What happens beside the state change, in this order, as data for the application to carry out. */
 export type WithdrawalEffect =
-  | { kind: 'hold'; transfer: HoldTransfer }
+  | HoldEffect
   | { kind: 'event'; type: 'withdrawal.requested' | 'withdrawal.paid' | 'withdrawal.failed' | 'withdrawal.reversed' }
   | { kind: 'event'; type: 'withdrawal.approved'; approvedBy: string | null }
   | { kind: 'event'; type: 'withdrawal.rejected'; rejectedBy: string }
@@ -80,25 +80,9 @@ export interface WithdrawalStamps {
   unknown_alerted_at?: Date;
 }
 
-export interface WithdrawalPlan {
-  next: WithdrawalState;
-  stamps: WithdrawalStamps;
-  effects: WithdrawalEffect[];
-}
+export type WithdrawalPlan = MoneyMovePlan<WithdrawalState, WithdrawalStamps, WithdrawalEffect>;
 
-/** One allowed (state, move, actor) cell of the table and what it does. */
-interface Cell {
-  from: WithdrawalState | null;
-  move: WithdrawalMoveName;
-  actor: WithdrawalRole;
-  to: WithdrawalState;
-  /** the decision is stamped (when, and by whom if a person) */
-  decided?: true;
-  hold?: HoldTransfer;
-  event?: WithdrawalEventType;
-  audit?: WithdrawalAuditAction;
-  send?: true;
-}
+type Cell = MoneyMoveCell<WithdrawalState, WithdrawalMoveName, WithdrawalEventType, WithdrawalAuditAction>;
 
 /**
  * The withdrawal state table (ADR 0032, ADR 0049): every (state, move, actor) not listed is refused.
@@ -129,20 +113,8 @@ const WITHDRAWAL_CELLS: readonly Cell[] = [
 
 const isFinalWithdrawal = (state: WithdrawalState | null) => state !== null && state !== 'pending_review' && state !== 'processing';
 
-function roleOf(withdrawal: PlannedWithdrawal, actor: WithdrawalActor): WithdrawalRole {
-  if (actor.kind === 'user') return actor.id === withdrawal.user_id ? 'owner' : 'stranger';
-  return actor.kind;
-}
-
-const actorId = (actor: WithdrawalActor) => (actor.kind === 'user' || actor.kind === 'admin' ? actor.id : null);
-
 function stampsOf(cell: Cell, withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor, now: Date): WithdrawalStamps {
-  const stamps: WithdrawalStamps = {};
-  const by = actorId(actor);
-  if (cell.decided) {
-    stamps.decided_at = now;
-    if (by !== null) stamps.decided_by = by;
-  }
+  const stamps: WithdrawalStamps = decisionStamps(cell, actor, now);
   if (move.name === 'reject' || move.name === 'transfer_failed' || move.name === 'transfer_reversed' || move.name === 'resolve_failed') stamps.reason = move.reason;
   if (move.name === 'transfer_succeeded' && withdrawal.status === 'processing') {
     stamps.paid_at = move.paidAt;
@@ -181,18 +153,23 @@ function auditDetail(withdrawal: PlannedWithdrawal, move: WithdrawalMove): Recor
   return { amount, user_id: withdrawal.user_id };
 }
 
+function eventOf(cell: Cell, actor: WithdrawalActor): WithdrawalEffect | null {
+  if (cell.event === 'withdrawal.approved') return { kind: 'event', type: cell.event, approvedBy: actorId(actor) };
+  if (cell.event === 'withdrawal.rejected') return { kind: 'event', type: cell.event, rejectedBy: actorId(actor)! };
+  return cell.event ? { kind: 'event', type: cell.event } : null;
+}
+
 function effectsOf(cell: Cell, withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor): WithdrawalEffect[] {
-  const effects: WithdrawalEffect[] = [];
-  if (cell.hold) effects.push({ kind: 'hold', transfer: cell.hold });
-  if (cell.event === 'withdrawal.approved') effects.push({ kind: 'event', type: cell.event, approvedBy: actorId(actor) });
-  else if (cell.event === 'withdrawal.rejected') effects.push({ kind: 'event', type: cell.event, rejectedBy: actorId(actor)! });
-  else if (cell.event) effects.push({ kind: 'event', type: cell.event });
-  if (cell.audit) effects.push({ kind: 'audit', action: cell.audit, detail: auditDetail(withdrawal, move) });
-  if ((move.name === 'transfer_unknown' || move.name === 'transfer_awaiting_payee') && move.alert && cell.to === 'processing') {
-    effects.push({ kind: 'alert', alert: 'WITHDRAWAL_UNKNOWN' });
-  }
-  if (cell.send) effects.push({ kind: 'send_transfer' });
-  return effects;
+  const alerted = (move.name === 'transfer_unknown' || move.name === 'transfer_awaiting_payee') && move.alert && cell.to === 'processing';
+  return cellEffects<WithdrawalEffect>(
+    cell,
+    [
+      eventOf(cell, actor),
+      cell.audit && { kind: 'audit', action: cell.audit, detail: auditDetail(withdrawal, move) },
+      alerted ? { kind: 'alert', alert: 'WITHDRAWAL_UNKNOWN' } : null,
+    ],
+    { kind: 'send_transfer' },
+  );
 }
 
 /** How a refusal names the move done ("it cannot be cancelled"). */
@@ -215,17 +192,12 @@ const MOVE_DONE: Record<WithdrawalMove['name'], string> = {
 
 /**
  * What `move` by `actor` does to `withdrawal` now: the refusal, or the next state with the fields
- * it stamps and its effects, from the table alone. A user never learns of another's withdrawal
- * (NOT_FOUND); a move the actor may never make is FORBIDDEN; one it may make, but not from this
- * state, is INVALID_STATE.
+ * it stamps and its effects, from the table alone (refused as every money-out move is: see
+ * `planMoneyMove`).
  */
-export function planWithdrawalMove(withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor, now: Date): WithdrawalPlan | DomainError {
-  const role = roleOf(withdrawal, actor);
-  if (role === 'stranger') return new NotFound('withdrawal not found');
-  const cell = WITHDRAWAL_CELLS.find((c) => c.from === withdrawal.status && c.move === move.name && c.actor === role);
-  if (!cell) {
-    if (!WITHDRAWAL_CELLS.some((c) => c.move === move.name && c.actor === role)) return new Forbidden();
-    return new InvalidState(`the withdrawal is ${withdrawal.status ?? 'not requested yet'}; it cannot be ${MOVE_DONE[move.name]}`);
-  }
-  return { next: cell.to, stamps: stampsOf(cell, withdrawal, move, actor, now), effects: effectsOf(cell, withdrawal, move, actor) };
+export function planWithdrawalMove(withdrawal: PlannedWithdrawal, move: WithdrawalMove, actor: WithdrawalActor, now: Date): Planned<WithdrawalPlan> {
+  return planMoneyMove({ cells: WITHDRAWAL_CELLS, noun: 'withdrawal', moveDone: MOVE_DONE }, withdrawal, move.name, actor, (cell) => ({
+    stamps: stampsOf(cell, withdrawal, move, actor, now),
+    effects: effectsOf(cell, withdrawal, move, actor),
+  }));
 }

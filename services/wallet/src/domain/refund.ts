@@ -1,6 +1,6 @@
 import type { RefundKind, RefundStatus, z } from '@market/contracts';
 import { GATEWAY_CLEARING, refundClearing, refundHold, userAvailable, type AccountRef } from './accounts';
-import type { HoldTransfer } from './plan-withdrawal-move';
+import type { HoldTransfer } from './money-move-table';
 import { InvalidState } from '@market/shared/errors';
 import { RefundExceedsPayment } from './errors';
 import type { PaymentStatus } from './payment';

@@ -1,3 +1,5 @@
+import { PermanentRefusal } from '@market/shared/errors';
+import type { WalletFaultCode } from './errors';
 import type { BizType } from './ledger';
 
 /** The figures an ending order carries (docs/rules.md §4 checkout breakdown), all integer fen. */
@@ -17,7 +19,11 @@ export interface Payout {
 }
 
 /** Figures that would create or destroy money, or that do not match what the escrow holds: never paid out. */
-export class UnsettleableOrder extends Error {}
+export class UnsettleableOrder extends PermanentRefusal<WalletFaultCode> {
+  constructor(message: string) {
+    super('UNSETTLEABLE_ORDER', message);
+  }
+}
 
 /**
  * How an escrow holding `held` is paid out per the figures: owner income, platform fee, the rest

@@ -1,4 +1,4 @@
-import type { ErrorStatus, ErrorStatuses } from '@market/shared/http';
+import type { ErrorStatus } from '@market/shared/http';
 import { PayeeFrozenSinceRequest, type WalletErrorCode } from '../domain/errors';
 
 /**
@@ -22,4 +22,4 @@ export const walletErrorStatuses = {
   PAYEE_CAN_STILL_CONFIRM: 409,
   REFUND_EXCEEDS_PAYMENT: 422,
   BILL_NOT_READY: 409,
-} as const satisfies Record<WalletErrorCode, ErrorStatus> & ErrorStatuses;
+} as const satisfies Record<WalletErrorCode, ErrorStatus>;

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, open, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { isFileKey } from '../domain/file-key';
+import { isFileKey } from '../../domain/file-key';
 import { ObjectNotFound, type Storage } from './storage';
 
 function isMissing(err: unknown): boolean {
