@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startWechatPaySimulator, type WechatPaySimulator } from '@market/testkit';
-import { billYuanToFen, tradeBillLines } from '../src/adapters/wechatpay-bill-csv';
+import { tradeBillLines } from '../src/adapters/wechatpay-bill-csv';
+import { billYuanToFen } from '../src/domain/yuan';
 import { WechatPayBills } from '../src/adapters/wechatpay-bills';
 import { WechatPayGateway } from '../src/adapters/wechatpay-gateway';
 import { WechatPayPayouts } from '../src/adapters/wechatpay-payouts';

@@ -1,7 +1,7 @@
 import { unzipSync } from 'fflate';
 import type { BillLine } from '../application/ports';
 import { idOfMerchantNo } from '../domain/wechat-merchant-no';
-import { billYuanToFen } from './wechatpay-bill-csv';
+import { billYuanToFen } from '../domain/yuan';
 
 /** A bill's time, `YYYY-MM-DD HH:mm:ss` in China time. */
 const chinaTime = (cell: string | undefined) => new Date(`${(cell ?? '').trim().replace(' ', 'T')}+08:00`);

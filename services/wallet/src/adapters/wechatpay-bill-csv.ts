@@ -1,17 +1,7 @@
 import { Formatter } from 'wechatpay-axios-plugin';
 import type { BillLine } from '../application/ports';
 import { idOfMerchantNo } from '../domain/wechat-merchant-no';
-
-/**
- * Money in a WeChat Pay bill: yuan with up to five decimals (fees are written to 0.00001 yuan), an
- * optional sign; rounded half up to the fen, as WeChat Pay settles it. Null when the cell is not one.
- */
-export function billYuanToFen(cell: string | undefined): number | null {
-  const match = /^-?(\d{1,12})(?:\.(\d{1,5}))?$/.exec(cell?.trim() ?? '');
-  if (!match) return null;
-  const hundredThousandths = Number(match[1]) * 100_000 + Number((match[2] ?? '').padEnd(5, '0'));
-  return Math.floor((hundredThousandths + 500) / 1000);
-}
+import { billYuanToFen } from '../domain/yuan';
 
 /** A bill's time, `YYYY-MM-DD HH:mm:ss` in China time. */
 const chinaTime = (cell: string | undefined) => new Date(`${(cell ?? '').trim().replace(' ', 'T')}+08:00`);
