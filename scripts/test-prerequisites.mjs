@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The first step of `npm test`: is everything the tests use here? The tools some tests run (Chromium
 // for the console's browser tests, Prometheus' promtool for the alert rules, docker-compose and
-// kubectl for the deployment checks, rabbitmqctl for each stack's broker users, CJK fonts for
+// kubectl for the deployment checks, rabbitmqctl and the broker's management API (each stack's broker users), CJK fonts for
 // readable screenshots) and the three backing
 // services (PostgreSQL with its `test` database, RabbitMQ, Redis). A missing Debian package is
 // installed when this runs as root with apt; otherwise, and for whatever apt cannot bring, it stops
@@ -26,8 +26,8 @@ const TOOLS = [
   { what: 'CJK fonts (readable Chinese screenshots)', present: () => CJK_FONTS.some((f) => existsSync(f)), debian: 'fonts-noto-cjk' },
   { what: 'promtool (alert rules check)', present: () => onPath('promtool'), debian: 'prometheus' },
   { what: 'docker-compose (compose file check)', present: () => onPath('docker-compose'), debian: 'docker-compose' },
-  // each test stack makes its own broker vhost and per-service users with it (ADR 0054)
-  { what: 'rabbitmqctl (per-test broker users)', present: () => (env.RABBITMQCTL ? true : onPath('rabbitmqctl')), debian: 'rabbitmq-server' },
+  // the tests that drop a broker connection or stop the broker, and `npm start`'s provisioning, use it
+  { what: 'rabbitmqctl (broker connection and fault tests)', present: () => (env.RABBITMQCTL ? true : onPath('rabbitmqctl')), debian: 'rabbitmq-server' },
   {
     what: 'kubectl with Kustomize 5 (Kubernetes manifest check)',
     present: () => onPath('kubectl'),
@@ -90,9 +90,32 @@ if (unreachable.length === 0) {
   }
 }
 
+if (unreachable.length === 0) {
+  // Each test stack makes its broker vhost and users through the management HTTP API (one request,
+  // where a `rabbitmqctl` start costs seconds): the plugin is enabled here when it is not yet.
+  const amqp = new URL(urls.AMQP_URL);
+  const management = new URL(env.RABBITMQ_MANAGEMENT_URL ?? `http://${amqp.hostname}:15672`);
+  const credentials = `${decodeURIComponent(management.username || amqp.username || 'guest')}:${decodeURIComponent(management.password || amqp.password || 'guest')}`;
+  management.username = '';
+  management.password = '';
+  const answers = () =>
+    fetch(new URL('/api/overview', management), {
+      headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+      signal: AbortSignal.timeout(3000),
+    }).then((r) => r.ok, () => false);
+  if (!(await answers()) && isRoot && onPath('rabbitmq-plugins')) {
+    say('enabling the RabbitMQ management plugin (rabbitmq-plugins enable rabbitmq_management)');
+    spawnSync('rabbitmq-plugins', ['enable', 'rabbitmq_management'], { stdio: 'inherit', timeout: 120_000 });
+    for (let i = 0; i < 30 && !(await answers()); i++) await new Promise((r) => setTimeout(r, 1000));
+  }
+  if (!(await answers())) {
+    problems.push(`the RabbitMQ management API does not answer at ${management.origin} (test stacks make their broker users with it): sudo rabbitmq-plugins enable rabbitmq_management`);
+  }
+}
+
 if (problems.length > 0) {
   for (const line of problems) say(line);
   say('no test was run');
   process.exit(1);
 }
-say(`ready: ${TOOLS.length} tools, PostgreSQL (${testDatabase}), RabbitMQ and Redis`);
+say(`ready: ${TOOLS.length} tools, PostgreSQL (${testDatabase}), RabbitMQ with its management API, and Redis`);

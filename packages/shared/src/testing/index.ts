@@ -97,7 +97,9 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<N
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     PORT: '0',
     EVENTS_EXCHANGE: uniqueName('test.events'),
-    OUTBOX_POLL_MS: '200',
+    // The relay wakes on its commit's notification; the poll is the fallback, and at the production
+    // default it halves what an idle stack costs the machine.
+    OUTBOX_POLL_MS: '1000',
     INBOX_RETRY_BASE_MS: '50',
     // Three suites share two cores (docs/testing.md): an event loop can stall past the production
     // default of 1 s, which a test would read as Redis down. The fault pass keeps the default it tests.
