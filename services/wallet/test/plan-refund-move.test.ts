@@ -1,5 +1,5 @@
 import { everyCell, isRefusal } from '@market/shared/planning';
-import { planRefundMove, type RefundActor, type RefundMove, type RefundPlan } from '../src/domain/plan-refund-move';
+import { MOVE_DONE, planRefundMove, type RefundActor, type RefundMove, type RefundPlan } from '../src/domain/plan-refund-move';
 import type { RefundState } from '../src/domain/refund';
 
 const OWNER = '0193a1b2-0000-7000-8000-00000000000a';
@@ -99,25 +99,12 @@ const MAY: Record<Role, string[]> = {
   provider: ['refund_succeeded', 'refund_failed', 'refund_unknown', 'refund_not_found'],
 };
 
-/** How the refusal names the move done. */
-const AS_DONE: Record<RefundMove['name'], string> = {
-  request: 'requested',
-  start: 'started',
-  approve: 'approved',
-  reject: 'rejected',
-  send: 'sent',
-  refund_succeeded: 'marked refunded',
-  refund_failed: 'marked failed',
-  refund_unknown: 'left in doubt',
-  refund_not_found: 'sent again',
-};
-
 function expected(state: RefundState | null, move: RefundMove, role: Role): RefundPlan | { code: string; message: string } {
   const allowed = ALLOWED[`${state ?? 'new'} ${move.name} ${role}`];
   if (role === 'stranger') return { code: 'NOT_FOUND', message: 'refund not found' };
   if (allowed) return allowed;
   if (!MAY[role].includes(move.name)) return { code: 'FORBIDDEN', message: 'not allowed' };
-  return { code: 'INVALID_STATE', message: `the refund is ${state ?? 'not requested yet'}; it cannot be ${AS_DONE[move.name]}` };
+  return { code: 'INVALID_STATE', message: `the refund is ${state ?? 'not requested yet'}; it cannot be ${MOVE_DONE[move.name]}` };
 }
 
 const { actual, expected: listed } = everyCell(

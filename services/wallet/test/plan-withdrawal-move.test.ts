@@ -1,5 +1,5 @@
 import { everyCell, isRefusal } from '@market/shared/planning';
-import { planWithdrawalMove, type WithdrawalActor, type WithdrawalMove, type WithdrawalPlan } from '../src/domain/plan-withdrawal-move';
+import { MOVE_DONE, planWithdrawalMove, type WithdrawalActor, type WithdrawalMove, type WithdrawalPlan } from '../src/domain/plan-withdrawal-move';
 import type { WithdrawalState } from '../src/domain/withdrawal';
 
 const OWNER = '0193a1b2-0000-7000-8000-00000000000a';
@@ -185,30 +185,12 @@ const MAY: Record<Role, string[]> = {
   provider: ['transfer_succeeded', 'transfer_failed', 'transfer_unknown', 'transfer_awaiting_payee', 'transfer_not_found', 'transfer_reversed', 'reversal_check_done'],
 };
 
-/** How the refusal names the move done. */
-const AS_DONE: Record<WithdrawalMove['name'], string> = {
-  request: 'requested',
-  approve: 'approved',
-  auto_approve: 'approved',
-  reject: 'rejected',
-  cancel: 'cancelled',
-  transfer_succeeded: 'marked paid',
-  transfer_failed: 'marked failed',
-  transfer_unknown: 'left in doubt',
-  transfer_awaiting_payee: 'left to the payee',
-  transfer_not_found: 'sent again',
-  transfer_reversed: 'reversed',
-  reversal_check_done: 'checked for a return',
-  resolve_paid: 'resolved as paid',
-  resolve_failed: 'resolved as failed',
-};
-
 function expected(state: WithdrawalState | null, move: WithdrawalMove, role: Role): WithdrawalPlan | { code: string; message: string } {
   const allowed = ALLOWED[`${state ?? 'new'} ${keyOf(move)} ${role}`];
   if (role === 'stranger') return { code: 'NOT_FOUND', message: 'withdrawal not found' };
   if (allowed) return allowed;
   if (!MAY[role].includes(move.name)) return { code: 'FORBIDDEN', message: 'not allowed' };
-  return { code: 'INVALID_STATE', message: `the withdrawal is ${state ?? 'not requested yet'}; it cannot be ${AS_DONE[move.name]}` };
+  return { code: 'INVALID_STATE', message: `the withdrawal is ${state ?? 'not requested yet'}; it cannot be ${MOVE_DONE[move.name]}` };
 }
 
 const { actual, expected: listed } = everyCell(

@@ -1,4 +1,4 @@
-import type { OrderStatus, z } from '@market/contracts';
+import { OrderStatus, type z } from '@market/contracts';
 import { Forbidden, InvalidState } from '@market/shared/errors';
 
 export type OrderState = z.infer<typeof OrderStatus>;
@@ -51,18 +51,9 @@ export interface OrderTransition {
 
 const PARTIES: readonly Actor[] = ['renter', 'owner'];
 
-/** Every state in which an order has not ended; `abnormal` is held for the back office and still counts. */
-export const ACTIVE_STATES: readonly OrderState[] = [
-  'pending_payment',
-  'pending_handoff',
-  'pending_receive',
-  'in_use',
-  'pending_checkout_confirm',
-  'pending_correction_confirm',
-  'disputed',
-  'abnormal',
-];
 export const TERMINAL_STATES: readonly OrderState[] = ['completed', 'cancelled', 'closed'];
+/** Every state in which an order has not ended; `abnormal` is held for the back office and still counts. */
+export const ACTIVE_STATES: readonly OrderState[] = OrderStatus.options.filter((s) => !TERMINAL_STATES.includes(s));
 const NON_TERMINAL = ACTIVE_STATES.filter((s) => s !== 'abnormal');
 
 /** States in which either party may append handoff notes after the first one. */

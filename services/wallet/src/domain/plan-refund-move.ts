@@ -102,8 +102,8 @@ function effectsOf(cell: Cell, refund: PlannedRefund, move: RefundMove): RefundE
   );
 }
 
-/** How a refusal names the move done ("it cannot be approved"). */
-const MOVE_DONE: Record<RefundMoveName, string> = {
+/** How a refusal names the move done ("it cannot be approved"): wording, which the tests read from here rather than restate. */
+export const MOVE_DONE: Record<RefundMoveName, string> = {
   request: 'requested',
   start: 'started',
   approve: 'approved',

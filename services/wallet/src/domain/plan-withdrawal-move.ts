@@ -172,8 +172,8 @@ function effectsOf(cell: Cell, withdrawal: PlannedWithdrawal, move: WithdrawalMo
   );
 }
 
-/** How a refusal names the move done ("it cannot be cancelled"). */
-const MOVE_DONE: Record<WithdrawalMove['name'], string> = {
+/** How a refusal names the move done ("it cannot be cancelled"): wording, which the tests read from here rather than restate. */
+export const MOVE_DONE: Record<WithdrawalMove['name'], string> = {
   request: 'requested',
   approve: 'approved',
   auto_approve: 'approved',
