@@ -5,6 +5,7 @@ import { claimDueRefunds, claimRefund, findRefund, type RefundRow } from '../per
 import type { WalletDeps } from './deps';
 import { moveRefund } from './move-refund';
 import type { RefundChannel, RefundOutcome } from './ports';
+import { lookAtDue, lookNow, type ProviderLooks } from './provider-looks';
 
 /** The provider answering about a refund. */
 const PROVIDER: RefundActor = { kind: 'provider' };
@@ -82,30 +83,21 @@ function sendTo(channel: RefundChannel, row: RefundRow, payment: { gatewayTxnId:
   });
 }
 
+const REFUNDS: ProviderLooks<RefundRow> = {
+  noun: 'refund',
+  claim: (deps, id, now) => claimRefund(deps.db, id, now, deps.refund.recheckMs),
+  claimDue: (deps, now, limit) => claimDueRefunds(deps.db, now, deps.refund.recheckMs, limit),
+  find: (deps, id) => findRefund(deps.db, id),
+  lookedAtIn: ['approved', 'processing'],
+  look,
+};
+
 /** Sends (or asks about) one refund now, if it is due; answers it as it then stands. */
-export async function sendRefund(deps: WalletDeps, id: string): Promise<RefundRow> {
-  const claimed = await claimRefund(deps.db, id, new Date(), deps.refund.recheckMs);
-  if (claimed) {
-    try {
-      await look(deps, claimed);
-    } catch (err) {
-      deps.log.warn({ refund_id: id, err: { message: (err as Error).message } }, 'refund outcome not known yet; asked again later');
-    }
-  }
-  return (await findRefund(deps.db, id))!;
+export function sendRefund(deps: WalletDeps, id: string): Promise<RefundRow> {
+  return lookNow(deps, REFUNDS, id);
 }
 
 /** The periodic job: every refund approved or being sent whose next look is due gets one, until each is refunded or failed. */
-export async function resolveDueRefunds(deps: WalletDeps, now = new Date()): Promise<number> {
-  const ids = await claimDueRefunds(deps.db, now, deps.refund.recheckMs, 50);
-  for (const id of ids) {
-    const row = await findRefund(deps.db, id);
-    if (!row || (row.status !== 'approved' && row.status !== 'processing')) continue;
-    try {
-      await look(deps, row);
-    } catch (err) {
-      deps.log.warn({ refund_id: id, err: { message: (err as Error).message } }, 'refund outcome not known yet; asked again later');
-    }
-  }
-  return ids.length;
+export function resolveDueRefunds(deps: WalletDeps, now = new Date()): Promise<number> {
+  return lookAtDue(deps, REFUNDS, now);
 }

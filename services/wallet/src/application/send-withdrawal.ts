@@ -6,6 +6,7 @@ import { openPayee } from '../persistence/sealed-payee';
 import type { WalletDeps } from './deps';
 import { moveWithdrawal } from './move-withdrawal';
 import type { PayoutOutcome } from './ports';
+import { lookAtDue, lookNow, type ProviderLooks } from './provider-looks';
 
 /** The payout provider answering about a transfer. */
 const PROVIDER: WithdrawalActor = { kind: 'provider' };
@@ -86,33 +87,24 @@ async function look(deps: WalletDeps, row: WithdrawalRow): Promise<void> {
   if (await applyAnswer(deps, row.id, firstSend ? await send() : await payouts.query(row.id))) await applyAnswer(deps, row.id, await send());
 }
 
+const WITHDRAWALS: ProviderLooks<WithdrawalRow> = {
+  noun: 'withdrawal',
+  claim: (deps, id, now) => claimWithdrawal(deps.db, id, now, deps.withdrawal.recheckMs),
+  claimDue: (deps, now, limit) => claimDueWithdrawals(deps.db, now, deps.withdrawal.recheckMs, limit),
+  find: (deps, id) => findWithdrawal(deps.db, id),
+  lookedAtIn: ['processing', 'paid'],
+  look,
+};
+
 /** Sends (or asks about) one withdrawal now, if it is due; answers it as it then stands. */
-export async function sendWithdrawal(deps: WalletDeps, id: string): Promise<WithdrawalRow> {
-  const claimed = await claimWithdrawal(deps.db, id, new Date(), deps.withdrawal.recheckMs);
-  if (claimed) {
-    try {
-      await look(deps, claimed);
-    } catch (err) {
-      deps.log.warn({ withdrawal_id: id, err: { message: (err as Error).message } }, 'withdrawal outcome not known yet; asked again later');
-    }
-  }
-  return (await findWithdrawal(deps.db, id))!;
+export function sendWithdrawal(deps: WalletDeps, id: string): Promise<WithdrawalRow> {
+  return lookNow(deps, WITHDRAWALS, id);
 }
 
 /**
  * The periodic job: every withdrawal being sent whose next look is due gets one, until each is paid
  * or failed; a paid one waiting for its look for a return gets that look.
  */
-export async function resolveDueWithdrawals(deps: WalletDeps, now = new Date()): Promise<number> {
-  const ids = await claimDueWithdrawals(deps.db, now, deps.withdrawal.recheckMs, 50);
-  for (const id of ids) {
-    const row = await findWithdrawal(deps.db, id);
-    if (!row || (row.status !== 'processing' && row.status !== 'paid')) continue;
-    try {
-      await look(deps, row);
-    } catch (err) {
-      deps.log.warn({ withdrawal_id: id, err: { message: (err as Error).message } }, 'withdrawal outcome not known yet; asked again later');
-    }
-  }
-  return ids.length;
+export function resolveDueWithdrawals(deps: WalletDeps, now = new Date()): Promise<number> {
+  return lookAtDue(deps, WITHDRAWALS, now);
 }
