@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import S3rver from 's3rver';
 
@@ -83,6 +84,8 @@ export interface TestS3 {
   endpoint: string;
   /** the S3 settings of the files service's S3Storage, as the env above gives them */
   settings: { endpoint: string; region: string; bucket: string; forcePathStyle: boolean; keyPrefix: string; accessKeyId: string; secretAccessKey: string; timeoutMs: number };
+  /** every key in the bucket (the prefix included), in order */
+  keys(): Promise<string[]>;
   /** requests refused for want of a valid signature */
   refusedSignatures: () => number;
   /** stops listening and cuts every open connection: the store is down */
@@ -158,6 +161,20 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
     bucket: BUCKET,
     endpoint,
     settings,
+    keys: async () => {
+      const client = new S3Client({
+        endpoint,
+        region: REGION,
+        forcePathStyle: true,
+        credentials: { accessKeyId: ACCESS_KEY_ID, secretAccessKey },
+      });
+      try {
+        const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET }));
+        return (listed.Contents ?? []).map((object) => object.Key!).sort();
+      } finally {
+        client.destroy();
+      }
+    },
     refusedSignatures: () => refused,
     stop,
     start: async () => {
