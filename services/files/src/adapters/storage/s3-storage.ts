@@ -54,6 +54,7 @@ export class S3Storage implements Storage {
     private readonly settings: S3StorageSettings,
     private readonly log: Logger,
   ) {
+    const sdkNote = (...content: unknown[]) => log.debug({ note: content.filter((c) => typeof c === 'string').join(' ') }, 'S3 client note');
     this.client = new S3Client({
       endpoint: settings.endpoint,
       region: settings.region,
@@ -63,8 +64,11 @@ export class S3Storage implements Storage {
       // which OSS, COS and older MinIO refuse; Content-MD5 (sent on every put) checks the bytes instead.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // Reads, heads and deletes are retried; a put is not (its body is a stream read once): the client tries again.
       maxAttempts: 3,
       requestHandler: { connectionTimeout: settings.timeoutMs, requestTimeout: settings.timeoutMs },
+      // The SDK would otherwise write its own notes to the console; failures are logged below, once, by name.
+      logger: { debug: () => undefined, info: () => undefined, warn: sdkNote, error: sdkNote },
     });
   }
 
