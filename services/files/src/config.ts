@@ -35,9 +35,9 @@ export const filesEnvShape = {
     .string()
     .regex(/^([a-z0-9][a-z0-9._-]*\/)*$/, 'lower-case path segments, each ending with /')
     .default(''),
-  /** an access key allowed Get/Put/Delete/HeadObject on the bucket (and nothing else); a secret */
+  /** an access key allowed Get/Put/Delete/HeadObject on the bucket (and nothing else): its id (AWS access key id, Aliyun AccessKey ID, COS SecretId) and secret (secret access key, AccessKey Secret, SecretKey) */
   FILES_S3_ACCESS_KEY_ID: bucketSetting(),
-  FILES_S3_SECRET_ACCESS_KEY: bucketSetting(),
+  FILES_S3_ACCESS_KEY_SECRET: bucketSetting(),
   /** longest wait for the bucket to accept a connection or to send more of an answer; past it (after retries) the request gets a 503 */
   FILES_S3_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
 };

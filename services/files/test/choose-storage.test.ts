@@ -15,7 +15,7 @@ const bucketEnv = {
   FILES_S3_REGION: 'oss-cn-hangzhou',
   FILES_S3_BUCKET: 'market-files',
   FILES_S3_ACCESS_KEY_ID: 'LTAI-key-id',
-  FILES_S3_SECRET_ACCESS_KEY: SECRET,
+  FILES_S3_ACCESS_KEY_SECRET: SECRET,
 };
 const configOf = (env: Record<string, string>) => loadConfig({ NODE_ENV: baseEnvShape.NODE_ENV, ...filesEnvShape }, env);
 
@@ -47,7 +47,7 @@ describe('choosing the file store from the environment', () => {
 
   it('refuses incomplete bucket settings in any environment, naming each, and a plain-http endpoint outside development', () => {
     expect(bucketConfigFaults(configOf({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'b', NODE_ENV: 'development' }))).toEqual([
-      'the s3 store needs FILES_S3_REGION, FILES_S3_ACCESS_KEY_ID, FILES_S3_SECRET_ACCESS_KEY (each as X or as a file in X_FILE)',
+      'the s3 store needs FILES_S3_REGION, FILES_S3_ACCESS_KEY_ID, FILES_S3_ACCESS_KEY_SECRET (each as X or as a file in X_FILE)',
     ]);
     const plainHttp = { ...bucketEnv, FILES_S3_ENDPOINT: 'http://minio.internal:9000' };
     expect(bucketConfigFaults(configOf({ ...plainHttp, NODE_ENV: 'development' }))).toEqual([]);
@@ -63,8 +63,8 @@ describe('choosing the file store from the environment', () => {
   it('reads the credentials from files, as mounted secrets are', () => {
     const secretFile = path.join(dir, 'secret');
     writeFileSync(secretFile, `${SECRET}\n`);
-    const { FILES_S3_SECRET_ACCESS_KEY: _, ...rest } = bucketEnv;
-    expect(configOf({ ...rest, FILES_S3_SECRET_ACCESS_KEY_FILE: secretFile }).FILES_S3_SECRET_ACCESS_KEY).toBe(SECRET);
+    const { FILES_S3_ACCESS_KEY_SECRET: _, ...rest } = bucketEnv;
+    expect(configOf({ ...rest, FILES_S3_ACCESS_KEY_SECRET_FILE: secretFile }).FILES_S3_ACCESS_KEY_SECRET).toBe(SECRET);
     expect(() => configOf({ ...bucketEnv, FILES_S3_FORCE_PATH_STYLE: 'yes' })).toThrow(ConfigError);
     expect(() => configOf({ ...bucketEnv, FILES_S3_KEY_PREFIX: 'no-trailing-slash' })).toThrow(ConfigError);
     expect(() => configOf({ ...bucketEnv, FILES_S3_ENDPOINT: 'https://oss.example/path' })).toThrow(ConfigError);

@@ -138,7 +138,7 @@ describe('npm run files:migrate-to-bucket: the disk store copied into a bucket',
       code: 2,
       stderr: expect.stringContaining('FILES_S3_ENDPOINT must be https outside development (NODE_ENV is production)'),
     });
-    const incomplete = run(process.execPath, command, { env: { ...env, FILES_S3_SECRET_ACCESS_KEY: '' } });
-    await expect(incomplete).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('the s3 store needs FILES_S3_SECRET_ACCESS_KEY') });
+    const incomplete = run(process.execPath, command, { env: { ...env, FILES_S3_ACCESS_KEY_SECRET: '' } });
+    await expect(incomplete).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('the s3 store needs FILES_S3_ACCESS_KEY_SECRET') });
   });
 });

@@ -155,7 +155,7 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
       FILES_S3_FORCE_PATH_STYLE: 'true',
       FILES_S3_KEY_PREFIX: keyPrefix,
       FILES_S3_ACCESS_KEY_ID: ACCESS_KEY_ID,
-      FILES_S3_SECRET_ACCESS_KEY: secretAccessKey,
+      FILES_S3_ACCESS_KEY_SECRET: secretAccessKey,
       FILES_S3_TIMEOUT_MS: '2000',
     },
     bucket: BUCKET,

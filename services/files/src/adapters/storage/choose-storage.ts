@@ -14,7 +14,7 @@ export interface StorageConfig {
   FILES_S3_FORCE_PATH_STYLE: boolean;
   FILES_S3_KEY_PREFIX: string;
   FILES_S3_ACCESS_KEY_ID?: string;
-  FILES_S3_SECRET_ACCESS_KEY?: string;
+  FILES_S3_ACCESS_KEY_SECRET?: string;
   FILES_S3_TIMEOUT_MS: number;
 }
 
@@ -25,7 +25,7 @@ export interface StorageConfig {
  */
 export function bucketConfigFaults(config: StorageConfig): string[] {
   const faults: string[] = [];
-  const absent = (['FILES_S3_REGION', 'FILES_S3_BUCKET', 'FILES_S3_ACCESS_KEY_ID', 'FILES_S3_SECRET_ACCESS_KEY'] as const).filter((name) => !config[name]);
+  const absent = (['FILES_S3_REGION', 'FILES_S3_BUCKET', 'FILES_S3_ACCESS_KEY_ID', 'FILES_S3_ACCESS_KEY_SECRET'] as const).filter((name) => !config[name]);
   if (absent.length > 0) faults.push(`the s3 store needs ${absent.join(', ')} (each as X or as a file in X_FILE)`);
   if (!inDevelopment(config) && config.FILES_S3_ENDPOINT && !config.FILES_S3_ENDPOINT.startsWith('https:')) {
     faults.push(`FILES_S3_ENDPOINT must be https outside development (NODE_ENV is ${config.NODE_ENV})`);
@@ -44,7 +44,7 @@ export function bucketSettings(config: StorageConfig): S3StorageSettings {
     forcePathStyle: config.FILES_S3_FORCE_PATH_STYLE,
     keyPrefix: config.FILES_S3_KEY_PREFIX,
     accessKeyId: config.FILES_S3_ACCESS_KEY_ID!,
-    secretAccessKey: config.FILES_S3_SECRET_ACCESS_KEY!,
+    secretAccessKey: config.FILES_S3_ACCESS_KEY_SECRET!,
     timeoutMs: config.FILES_S3_TIMEOUT_MS,
   };
 }
