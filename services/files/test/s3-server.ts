@@ -88,6 +88,8 @@ export interface TestS3 {
   keys(): Promise<string[]>;
   /** requests refused for want of a valid signature */
   refusedSignatures: () => number;
+  /** keeps taking connections and requests but answers none (a stalled store), until `stall(false)` */
+  stall(on: boolean): void;
   /** stops listening and cuts every open connection: the store is down */
   stop(): Promise<void>;
   /** listens again on the same port, with the objects it had */
@@ -108,12 +110,14 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
   await s3rver.configureBuckets();
   const handle = s3rver.getMiddleware();
   let refused = 0;
+  let stalled = false;
   let server: Server | null = null;
   let port = 0;
 
   const listen = (on: number) =>
     new Promise<Server>((resolve, reject) => {
       const s = createServer((req, res) => {
+        if (stalled) return;
         signedWith(req, secretAccessKey).then(
           (ok) => {
             if (ok) return handle(req, res);
@@ -176,6 +180,11 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
       }
     },
     refusedSignatures: () => refused,
+    stall: (on) => {
+      stalled = on;
+      // requests left unanswered while stalled end with their connections
+      if (!on) server?.closeAllConnections();
+    },
     stop,
     start: async () => {
       server ??= await listen(port);

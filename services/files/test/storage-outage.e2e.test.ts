@@ -91,4 +91,35 @@ describe('the files bucket unreachable for ~10 s, through the gateway', () => {
     for (const { url } of kept) expect((await get(url)).bytes.equals(PNG)).toBe(true);
     expect(await s3.keys()).toEqual([...objectsBefore, again.body.key].sort());
   });
+
+  it('answers within FILES_S3_TIMEOUT_MS and its retries when the bucket takes connections but never answers', async () => {
+    const stored = await upload('listing');
+    const first = await get(stored.body.url);
+    const etag = first.headers.get('etag')!;
+    const rowsBefore = await fileRows();
+
+    s3.stall(true);
+    try {
+      let sentAt = Date.now();
+      const refused = await upload('dispute');
+      expect([refused.status, refused.body.code]).toEqual([503, 'STORAGE_UNAVAILABLE']);
+      // an upload is tried once: one timeout (2 s here), not the gateway's 30 s
+      expect(Date.now() - sentAt).toBeLessThan(4_000);
+
+      sentAt = Date.now();
+      expect((await get(stored.body.url, { 'if-none-match': etag })).status).toBe(304);
+      expect(Date.now() - sentAt).toBeLessThan(1_000);
+
+      sentAt = Date.now();
+      const uncached = await get(stored.body.url);
+      expect(uncached.status).toBe(503);
+      // a read is tried 3 times
+      expect(Date.now() - sentAt).toBeLessThan(10_000);
+    } finally {
+      s3.stall(false);
+    }
+    expect(await fileRows()).toBe(rowsBefore);
+    const again = await eventually(() => upload('dispute'), (res) => res.status === 201);
+    expect((await get(again.body.url)).bytes.equals(PNG)).toBe(true);
+  });
 });

@@ -66,7 +66,9 @@ export class S3Storage implements Storage {
       responseChecksumValidation: 'WHEN_REQUIRED',
       // Reads, heads and deletes are retried; a put is not (its body is a stream read once): the client tries again.
       maxAttempts: 3,
-      requestHandler: { connectionTimeout: settings.timeoutMs, requestTimeout: settings.timeoutMs },
+      // bounds the wait for a connection and every silence after it (a stalled store), not a whole
+      // transfer: a 10 MB upload over a slow link may take longer than either
+      requestHandler: { connectionTimeout: settings.timeoutMs, socketTimeout: settings.timeoutMs },
       // The SDK would otherwise write its own notes to the console; failures are logged below, once, by name.
       logger: { debug: () => undefined, info: () => undefined, warn: sdkNote, error: sdkNote },
     });
