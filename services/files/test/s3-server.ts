@@ -86,6 +86,8 @@ export interface TestS3 {
   settings: { endpoint: string; region: string; bucket: string; forcePathStyle: boolean; keyPrefix: string; accessKeyId: string; secretAccessKey: string; timeoutMs: number };
   /** every key in the bucket (the prefix included), in order */
   keys(): Promise<string[]>;
+  /** each object written, as its request said it: the key (without the bucket), its Content-MD5 and any ACL it asked for */
+  puts(): Array<{ key: string; contentMd5: string | undefined; acl: string | undefined }>;
   /** requests refused for want of a valid signature */
   refusedSignatures: () => number;
   /** keeps taking connections and requests but answers none (a stalled store), until `stall(false)` */
@@ -111,6 +113,7 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
   const handle = s3rver.getMiddleware();
   let refused = 0;
   let stalled = false;
+  const puts: Array<{ key: string; contentMd5: string | undefined; acl: string | undefined }> = [];
   let server: Server | null = null;
   let port = 0;
 
@@ -120,6 +123,10 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
         if (stalled) return;
         signedWith(req, secretAccessKey).then(
           (ok) => {
+            if (ok && req.method === 'PUT') {
+              const key = decodeURIComponent(new URL(req.url ?? '/', 'http://s3.invalid').pathname).slice(`/${BUCKET}/`.length);
+              puts.push({ key, contentMd5: req.headers['content-md5'] as string | undefined, acl: req.headers['x-amz-acl'] as string | undefined });
+            }
             if (ok) return handle(req, res);
             refused += 1;
             res.writeHead(403, { 'content-type': 'application/xml' });
@@ -180,6 +187,7 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
       }
     },
     refusedSignatures: () => refused,
+    puts: () => [...puts],
     stall: (on) => {
       stalled = on;
       // requests left unanswered while stalled end with their connections

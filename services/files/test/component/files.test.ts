@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -89,6 +90,12 @@ describe.each(['disk', 's3'] as const)('files alone (%s store): upload scenes, t
       expect(res.body.key.startsWith('listing/')).toBe(true);
       expect(res.body.key.endsWith(`.${ext}`)).toBe(true);
       expect(await storedKeys()).toContain(res.body.key);
+      // written private (no ACL: the bucket's) and with the digest the store checks the bytes against
+      if (s3) {
+        expect(s3.puts().filter((put) => put.key === res.body.key)).toEqual([
+          { key: res.body.key, contentMd5: createHash('md5').update(part.bytes).digest('base64'), acl: undefined },
+        ]);
+      }
     }
     // the bucket store keeps nothing on the disk but the (empty) upload folder
     if (s3) expect(readdirSync(storageDir)).toEqual(['.incoming']);
