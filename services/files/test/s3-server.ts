@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import S3rver from 's3rver';
 
@@ -86,6 +86,8 @@ export interface TestS3 {
   settings: { endpoint: string; region: string; bucket: string; forcePathStyle: boolean; keyPrefix: string; accessKeyId: string; secretAccessKey: string; timeoutMs: number };
   /** every key in the bucket (the prefix included), in order */
   keys(): Promise<string[]>;
+  /** writes an object as another tool would, with no metadata, under `key` (the prefix included) */
+  putForeign(key: string, bytes: Buffer): Promise<void>;
   /** each object written, as its request said it: the key (without the bucket), its Content-MD5 and any ACL it asked for */
   puts(): Array<{ key: string; contentMd5: string | undefined; acl: string | undefined }>;
   /** requests refused for want of a valid signature */
@@ -148,6 +150,14 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
   }
 
   const endpoint = `http://127.0.0.1:${port}`;
+  async function withClient<T>(use: (client: S3Client) => Promise<T>): Promise<T> {
+    const client = new S3Client({ endpoint, region: REGION, forcePathStyle: true, credentials: { accessKeyId: ACCESS_KEY_ID, secretAccessKey } });
+    try {
+      return await use(client);
+    } finally {
+      client.destroy();
+    }
+  }
   const settings = { endpoint, region: REGION, bucket: BUCKET, forcePathStyle: true, keyPrefix, accessKeyId: ACCESS_KEY_ID, secretAccessKey, timeoutMs: 2000 };
   const stop = async () => {
     const s = server;
@@ -172,20 +182,15 @@ export async function startTestS3(keyPrefix = ''): Promise<TestS3> {
     bucket: BUCKET,
     endpoint,
     settings,
-    keys: async () => {
-      const client = new S3Client({
-        endpoint,
-        region: REGION,
-        forcePathStyle: true,
-        credentials: { accessKeyId: ACCESS_KEY_ID, secretAccessKey },
-      });
-      try {
+    keys: () =>
+      withClient(async (client) => {
         const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET }));
         return (listed.Contents ?? []).map((object) => object.Key!).sort();
-      } finally {
-        client.destroy();
-      }
-    },
+      }),
+    putForeign: (key, bytes) =>
+      withClient(async (client) => {
+        await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: bytes }));
+      }),
     refusedSignatures: () => refused,
     puts: () => [...puts],
     stall: (on) => {

@@ -26,15 +26,20 @@ export interface MigrationOptions {
 }
 
 /**
- * Whether the bucket holds exactly these bytes: the same size, and the same SHA-256, read from the
- * metadata this service writes with each object or, for an object written by another tool, from
- * its bytes.
+ * Whether the bucket already holds these bytes: the same size, and the same SHA-256 as recorded in
+ * the object's metadata when this command or the service wrote it (after checking it), or, for an
+ * object another tool wrote, as read from its bytes.
  */
-async function holds(bucket: Bucket, key: string, size: number, sha256: string): Promise<boolean> {
+async function alreadyHolds(bucket: Bucket, key: string, size: number, sha256: string): Promise<boolean> {
   const found = await bucket.head(key);
   if (!found || found.size !== size) return false;
-  if (found.sha256 !== undefined && found.sha256 !== sha256) return false;
-  return (await bucket.sha256Of(key)) === sha256;
+  return found.sha256 !== undefined ? found.sha256 === sha256 : (await bucket.sha256Of(key)) === sha256;
+}
+
+/** Whether the copy just written reads back whole: its size, and the SHA-256 of the bytes the bucket sends. */
+async function readsBack(bucket: Bucket, key: string, size: number, sha256: string): Promise<boolean> {
+  const found = await bucket.head(key);
+  return found?.size === size && (await bucket.sha256Of(key)) === sha256;
 }
 
 /**
@@ -55,9 +60,9 @@ export async function migrateToBucket(disk: DiskObjects, bucket: Bucket, options
       const file = disk.pathOf(key);
       const [{ size }, sha256] = await Promise.all([stat(file), sha256OfFile(file)]);
       let outcome: CopyOutcome = 'present';
-      if (!(await holds(bucket, key, size, sha256))) {
+      if (!(await alreadyHolds(bucket, key, size, sha256))) {
         await bucket.put(key, file);
-        outcome = (await holds(bucket, key, size, sha256)) ? 'copied' : 'failed';
+        outcome = (await readsBack(bucket, key, size, sha256)) ? 'copied' : 'failed';
       }
       if (outcome === 'failed') {
         summary.failed += 1;
