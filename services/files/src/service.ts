@@ -10,7 +10,7 @@ import { fileRoutes } from './http/routes';
 import { sweepAbandonedUploads } from './jobs/sweep-abandoned-uploads';
 import { CreateFiles1763900000000 } from './persistence/migrations/1763900000000-create-files';
 import { RecordEndedGrants1765300000000 } from './persistence/migrations/1765300000000-record-ended-grants';
-import { LocalDiskStorage } from './adapters/storage/local-disk-storage';
+import { chooseStorage } from './adapters/storage/choose-storage';
 
 export const filesService = defineService({
   name: 'files',
@@ -20,10 +20,10 @@ export const filesService = defineService({
   // order.* events are money events, never parked: they wait in waiting_events (ADR 0026)
   migrations: [CreateOutboxAndInbox1763800000000, CreateFiles1763900000000, CreateWaitingEvents1765100000000, RecordEndedGrants1765300000000],
   build: (ctx) => {
-    const root = ctx.config.FILES_STORAGE_DIR;
-    // Inside the storage root so that accepting an upload is a rename; never a valid key prefix.
-    const incoming = path.join(root, '.incoming');
-    const deps = { db: ctx.db, events: ctx.events, storage: new LocalDiskStorage(root) };
+    // Inside the disk store's root so that accepting an upload is a rename; never a valid key prefix.
+    // The bucket store receives uploads there too, then streams them to the bucket.
+    const incoming = path.join(ctx.config.FILES_STORAGE_DIR, '.incoming');
+    const deps = { db: ctx.db, events: ctx.events, storage: chooseStorage(ctx.config, ctx.log) };
     return {
       routes: fileRoutes(deps, createUploadReceiver(incoming)),
       internal: filesInternalRoutes(deps),

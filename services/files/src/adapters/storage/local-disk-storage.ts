@@ -1,4 +1,4 @@
-import { copyFile, mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { isFileKey } from '../../domain/file-key';
@@ -17,7 +17,7 @@ export class LocalDiskStorage implements Storage {
   }
 
   /** Only well-formed keys map to a path, and the path is checked to stay under the root. */
-  private pathOf(key: string): string {
+  pathOf(key: string): string {
     if (!isFileKey(key)) throw new ObjectNotFound(key);
     const full = path.resolve(this.root, key);
     if (!full.startsWith(this.root + path.sep)) throw new ObjectNotFound(key);
@@ -51,5 +51,24 @@ export class LocalDiskStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /**
+   * Every stored key, folder by folder in name order (so a listing is the same from run to run).
+   * Only paths that are generated keys count: the upload folder and anything else put there are not objects.
+   */
+  async *keys(): AsyncGenerator<string> {
+    async function* walk(dir: string, prefix: string): AsyncGenerator<string> {
+      const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+        if (isMissing(err)) return [];
+        throw err;
+      });
+      for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+        const key = `${prefix}${entry.name}`;
+        if (entry.isDirectory() && !entry.name.startsWith('.')) yield* walk(path.join(dir, entry.name), `${key}/`);
+        else if (entry.isFile() && isFileKey(key)) yield key;
+      }
+    }
+    yield* walk(this.root, '');
   }
 }
