@@ -4,6 +4,10 @@
 // service that declares nothing, publishes only on its own exchange and only its own types' routing
 // keys, writes only its own retry/DLQ plumbing, reads only its own queue, and cannot write to the
 // default exchange. Idempotent: run it again after a release that adds event types or consumers.
+// Every queue is a quorum queue (ADR 0062); a broker that still has the classic queues of an earlier
+// release gets them emptied into their quorum successors and deleted, except those a process of the
+// old release still consumes: the script names them, and running it again once that release has
+// stopped finishes the move. No queued event is lost either way.
 // Needs `npm run build` first (the topology and permissions come from the shared kit) and
 // `rabbitmqctl` with access to the broker (run it on a broker node, or set RABBITMQCTL to a wrapper).
 //   NODE_ENV=production MARKET_AMQP_PASSWORDS=identity:…,catalog:… AMQP_ADMIN_URL=amqp://admin:…@rabbit:5672 \
@@ -15,7 +19,7 @@ import { connect } from 'amqplib';
 import { brokerDevPassword, brokerPasswords, SERVICES } from './lib/provision.mjs';
 
 const require = createRequire(import.meta.url);
-const { declareTopology, servicePermissions, ownedTypes, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
+const { declareTopology, migrateLegacyQueues, servicePermissions, ownedTypes, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
 
 const env = process.env;
 // only development, said by name, runs on the made-up broker passwords
@@ -47,6 +51,12 @@ async function declareWholeTopology() {
     channel.on('error', () => undefined);
     await declareTopology(channel, exchange);
     await channel.close();
+    const report = await migrateLegacyQueues(connection, exchange);
+    for (const [queue, moved] of Object.entries(report.moved)) console.log(`${queue}: moved ${moved} message(s) into its quorum queue`);
+    for (const queue of report.deleted) console.log(`${queue}: classic queue emptied and deleted`);
+    for (const queue of report.inUse) {
+      console.warn(`${queue}: classic queue still consumed (or refilled) by a process of the previous release; run this script again once that release has stopped`);
+    }
   } finally {
     await connection.close();
   }

@@ -10,3 +10,4 @@ export * from './broker-users';
 export * from './broker-permissions';
 export * from './untrusted-events';
 export * from './committed-events';
+export * from './queue-migration';
