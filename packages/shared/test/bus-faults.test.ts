@@ -529,6 +529,25 @@ describe('event bus under broker faults and hostile producers', () => {
     }
   }, 60_000);
 
+  it('an event whose deliveries keep ending unsettled (its handler takes the consumer down each time) is parked by the consumer, not redelivered for ever', async () => {
+    const poison = buildEvent('user.registered', registered(uniqueName('poison')), 'identity', null);
+    let runs = 0;
+    const c: InboxConsumer = consumer(uniqueName('poisoned'), {
+      'user.registered': async () => {
+        runs += 1;
+        // as a crash would: the delivery's channel goes before anything settles it
+        await c['channel']?.close();
+        throw new Error('the consumer went down');
+      },
+    });
+    await c.start();
+    await publishRaw(poison, 'user.registered');
+    const parked = await takeOne(c.queues.dead);
+    expect(JSON.parse(parked.content.toString()).id).toBe(poison.id);
+    expect(parked.properties.headers['x-last-error']).toMatch(/^delivered 11 times without being settled/);
+    expect(runs).toBe(10);
+  }, 30_000);
+
   it('a service handling a type it does not declare is named at start', () => {
     expect(undeclaredHandlers('admin', { 'audit.recorded': async () => undefined })).toEqual([]);
     expect(undeclaredHandlers('admin', { 'audit.recorded': async () => undefined, 'user.frozen': async () => undefined })).toEqual(['user.frozen']);
