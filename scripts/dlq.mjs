@@ -5,9 +5,8 @@
 // Messages keep their event id, so a replay of an event that was in fact handled changes nothing.
 // Queue names follow EVENTS_EXCHANGE (ADR 0011); needs `npm run build` (they come from the shared kit).
 import { createRequire } from 'node:module';
-import { connect } from 'amqplib';
 
-const { queueNames, DEFAULT_EXCHANGE } = createRequire(import.meta.url)('../packages/shared/dist/events/index.js');
+const { queueNames, connectFirstAnswering, DEFAULT_EXCHANGE } = createRequire(import.meta.url)('../packages/shared/dist/events/index.js');
 
 const [command, service, ...rest] = process.argv.slice(2);
 const limitIndex = rest.indexOf('--limit');
@@ -18,7 +17,8 @@ if (!['list', 'replay'].includes(command) || !service) {
 }
 
 const { main, dead } = queueNames(service, process.env.EVENTS_EXCHANGE ?? DEFAULT_EXCHANGE);
-const connection = await connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+// AMQP_URL may list a cluster's nodes (ADR 0062): the first that answers serves.
+const connection = await connectFirstAnswering(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
 const channel = await connection.createConfirmChannel();
 const { messageCount } = await channel.checkQueue(dead);
 console.log(`${dead}: ${messageCount} message(s)`);

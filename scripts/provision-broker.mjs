@@ -15,11 +15,10 @@
 // Each service then connects with AMQP_URL=amqp://market_<service>:<password>@rabbit:5672.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { connect } from 'amqplib';
 import { brokerDevPassword, brokerPasswords, SERVICES } from './lib/provision.mjs';
 
 const require = createRequire(import.meta.url);
-const { declareTopology, migrateLegacyQueues, servicePermissions, ownedTypes, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
+const { brokerAddresses, connectFirstAnswering, declareTopology, migrateLegacyQueues, servicePermissions, ownedTypes, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
 
 const env = process.env;
 // only development, said by name, runs on the made-up broker passwords
@@ -43,9 +42,13 @@ function ctl(...args) {
 }
 
 async function declareWholeTopology() {
-  const url = new URL(adminUrl);
-  if (vhost !== '/') url.pathname = `/${encodeURIComponent(vhost)}`;
-  const connection = await connect(url.toString());
+  // AMQP_ADMIN_URL may list a cluster's nodes (ADR 0062): the first that answers serves.
+  const addresses = brokerAddresses(adminUrl).map((address) => {
+    const url = new URL(address);
+    if (vhost !== '/') url.pathname = `/${encodeURIComponent(vhost)}`;
+    return url.toString();
+  });
+  const connection = await connectFirstAnswering(addresses.join(','));
   try {
     const channel = await connection.createChannel();
     channel.on('error', () => undefined);

@@ -23,6 +23,22 @@ export function addressForLog(url: string): string {
   return `${parsed.hostname}:${parsed.port || 5672}`;
 }
 
+/**
+ * A plain connection to the first of `urls` (comma-separated, as `AMQP_URL`) that answers: for
+ * operator tools (`npm run dlq`, the provisioning), which run once and need no recovery.
+ */
+export async function connectFirstAnswering(urls: string): Promise<ChannelModel> {
+  let lastError: unknown;
+  for (const address of brokerAddresses(urls)) {
+    try {
+      return await connect(address);
+    } catch (err) {
+      lastError = err;
+    }
+  }
+  throw lastError;
+}
+
 export interface FailoverOptions {
   addresses: readonly string[];
   /** the `connection_name` client property: how an operator (and `rabbitmqctl close_connection`) finds this connection */
