@@ -48,9 +48,12 @@ while (handled < Math.min(limit, messageCount)) {
   if (command === 'replay') {
     const { 'x-attempts': _a, 'x-first-failed-at': _f, 'x-last-error': _e, 'x-dead-lettered-at': _d, ...keep } = headers;
     // The operator's user sends it now, and the broker accepts only its own user_id; the consumer
-    // trusts the sender it recorded in x-broker-user at the first delivery (ADR 0054).
-    const { userId: _u, ...properties } = msg.properties;
-    channel.sendToQueue(main, msg.content, { ...properties, headers: keep, persistent: true });
+    // trusts the sender it recorded in x-broker-user at the first delivery (ADR 0054). A message the
+    // broker itself parked (its delivery limit, ADR 0062) has no such header: its user_id is the
+    // sender the broker vouched for when it was published.
+    const { userId, ...properties } = msg.properties;
+    const vouched = keep['x-broker-user'] ?? userId;
+    channel.sendToQueue(main, msg.content, { ...properties, headers: { ...keep, ...(vouched ? { 'x-broker-user': vouched } : {}) }, persistent: true });
     await channel.waitForConfirms();
     channel.ack(msg);
   } else {

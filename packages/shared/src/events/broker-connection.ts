@@ -164,7 +164,8 @@ export class FailoverConnection extends EventEmitter {
       this.emit('disconnect', reason);
       this.schedule(reason);
     });
-    model.on('error', (err: Error) => this.emit('error', err));
+    // an 'error' nobody listens to would throw: the bus listens once the first connection is made
+    model.on('error', (err: Error) => this.listenerCount('error') > 0 && this.emit('error', err));
     this.settleInitial();
     this.emit('connect', model);
   }
