@@ -116,6 +116,10 @@ export async function migrateLegacyQueues(connection: ChannelModel, exchange: st
     for (const legacy of legacyQueues(exchange)) {
       const present = await onOwnChannel(connection, (c) => c.checkQueue(legacy.queue));
       if (!present) continue;
+      // the default exchange drops, confirmed, what it cannot route: the successor must be there first
+      if (!(await onOwnChannel(connection, (c) => c.checkQueue(legacy.into)))) {
+        throw new Error(`${legacy.into} does not exist: declare the topology before moving ${legacy.queue} into it`);
+      }
       for (const { exchange: source, key } of legacy.bindings) {
         await onOwnChannel(connection, (c) => c.unbindQueue(legacy.queue, source, key));
       }

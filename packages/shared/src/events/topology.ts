@@ -37,8 +37,8 @@ export function legacyQueueNames(service: string, exchange: string = DEFAULT_EXC
 }
 
 /**
- * How often the broker hands a consumer's queue one message without it being settled (acked, or
- * moved to the retry queue or DLQ) before it dead-letters it into the DLQ: a message that kills or
+ * How often the broker hands out one message of a consumer's queue again after a delivery that
+ * ended unsettled (not acked, nor moved to the retry queue or DLQ) before it dead-letters it into the DLQ: a message that kills or
  * hangs its consumer every time would otherwise be redelivered for ever. The consumer parks such a
  * message itself, with its alerts, at `UNSETTLED_DELIVERY_LIMIT`; this is the broker's backstop.
  */
@@ -95,8 +95,8 @@ export function legacyUnroutedQueue(exchange: string): string {
 }
 
 /**
- * Declares one consumer's quorum queues (ADR 0062): the main queue, which dead-letters a message
- * delivered `BROKER_DELIVERY_LIMIT` times without being settled into the DLQ; the retry queue, whose
+ * Declares one consumer's quorum queues (ADR 0062): the main queue, which dead-letters into the DLQ
+ * a message delivered more than `BROKER_DELIVERY_LIMIT` times without being settled; the retry queue, whose
  * messages wait out their per-message TTL and dead-letter back into the main queue; the DLQ. Then its
  * plumbing exchange, and the bindings of its main queue from the exchange of every producer of its types.
  */
