@@ -463,6 +463,10 @@ describe('event bus under broker faults and hostile producers', () => {
     } finally {
       await listed.close();
     }
+    // the broker user is who consumers trust (ADR 0054): one for every node
+    await expect(Bus.connect('amqp://market_catalog:a@rabbit-0:5672,amqp://market_orders:b@rabbit-1:5672', exchange, log)).rejects.toThrow(
+      'every address in AMQP_URL must log in as the same broker user',
+    );
   });
 
   it('a burst through a quorum queue while the broker closes the consumer\'s and the relay\'s connections mid-delivery: every event applied once, both resume by themselves', async () => {
