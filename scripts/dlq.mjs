@@ -5,9 +5,8 @@
 // Messages keep their event id, so a replay of an event that was in fact handled changes nothing.
 // Queue names follow EVENTS_EXCHANGE (ADR 0011); needs `npm run build` (they come from the shared kit).
 import { createRequire } from 'node:module';
-import { connect } from 'amqplib';
 
-const { queueNames, DEFAULT_EXCHANGE } = createRequire(import.meta.url)('../packages/shared/dist/events/index.js');
+const { queueNames, connectFirstAnswering, DEFAULT_EXCHANGE } = createRequire(import.meta.url)('../packages/shared/dist/events/index.js');
 
 const [command, service, ...rest] = process.argv.slice(2);
 const limitIndex = rest.indexOf('--limit');
@@ -18,7 +17,8 @@ if (!['list', 'replay'].includes(command) || !service) {
 }
 
 const { main, dead } = queueNames(service, process.env.EVENTS_EXCHANGE ?? DEFAULT_EXCHANGE);
-const connection = await connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+// AMQP_URL may list a cluster's nodes (ADR 0062): the first that answers serves.
+const connection = await connectFirstAnswering(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
 const channel = await connection.createConfirmChannel();
 const { messageCount } = await channel.checkQueue(dead);
 console.log(`${dead}: ${messageCount} message(s)`);
@@ -48,9 +48,12 @@ while (handled < Math.min(limit, messageCount)) {
   if (command === 'replay') {
     const { 'x-attempts': _a, 'x-first-failed-at': _f, 'x-last-error': _e, 'x-dead-lettered-at': _d, ...keep } = headers;
     // The operator's user sends it now, and the broker accepts only its own user_id; the consumer
-    // trusts the sender it recorded in x-broker-user at the first delivery (ADR 0054).
-    const { userId: _u, ...properties } = msg.properties;
-    channel.sendToQueue(main, msg.content, { ...properties, headers: keep, persistent: true });
+    // trusts the sender it recorded in x-broker-user at the first delivery (ADR 0054). A message the
+    // broker itself parked (its delivery limit, ADR 0062) has no such header: its user_id is the
+    // sender the broker vouched for when it was published.
+    const { userId, ...properties } = msg.properties;
+    const vouched = keep['x-broker-user'] ?? userId;
+    channel.sendToQueue(main, msg.content, { ...properties, headers: { ...keep, ...(vouched ? { 'x-broker-user': vouched } : {}) }, persistent: true });
     await channel.waitForConfirms();
     channel.ack(msg);
   } else {

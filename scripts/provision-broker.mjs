@@ -4,6 +4,10 @@
 // service that declares nothing, publishes only on its own exchange and only its own types' routing
 // keys, writes only its own retry/DLQ plumbing, reads only its own queue, and cannot write to the
 // default exchange. Idempotent: run it again after a release that adds event types or consumers.
+// Every queue is a quorum queue (ADR 0062); a broker that still has the classic queues of an earlier
+// release gets them emptied into their quorum successors and deleted, except those a process of the
+// old release still consumes: the script names them, and running it again once that release has
+// stopped finishes the move. No queued event is lost either way.
 // Needs `npm run build` first (the topology and permissions come from the shared kit) and
 // `rabbitmqctl` with access to the broker (run it on a broker node, or set RABBITMQCTL to a wrapper).
 //   NODE_ENV=production MARKET_AMQP_PASSWORDS=identity:…,catalog:… AMQP_ADMIN_URL=amqp://admin:…@rabbit:5672 \
@@ -11,11 +15,10 @@
 // Each service then connects with AMQP_URL=amqp://market_<service>:<password>@rabbit:5672.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { connect } from 'amqplib';
 import { brokerDevPassword, brokerPasswords, SERVICES } from './lib/provision.mjs';
 
 const require = createRequire(import.meta.url);
-const { declareTopology, servicePermissions, ownedTypes, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
+const { brokerAddresses, connectFirstAnswering, declareTopology, migrateLegacyQueues, servicePermissions, ownedTypes, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
 
 const env = process.env;
 // only development, said by name, runs on the made-up broker passwords
@@ -39,14 +42,24 @@ function ctl(...args) {
 }
 
 async function declareWholeTopology() {
-  const url = new URL(adminUrl);
-  if (vhost !== '/') url.pathname = `/${encodeURIComponent(vhost)}`;
-  const connection = await connect(url.toString());
+  // AMQP_ADMIN_URL may list a cluster's nodes (ADR 0062): the first that answers serves.
+  const addresses = brokerAddresses(adminUrl).map((address) => {
+    const url = new URL(address);
+    if (vhost !== '/') url.pathname = `/${encodeURIComponent(vhost)}`;
+    return url.toString();
+  });
+  const connection = await connectFirstAnswering(addresses.join(','));
   try {
     const channel = await connection.createChannel();
     channel.on('error', () => undefined);
     await declareTopology(channel, exchange);
     await channel.close();
+    const report = await migrateLegacyQueues(connection, exchange);
+    for (const [queue, moved] of Object.entries(report.moved)) console.log(`${queue}: moved ${moved} message(s) into its quorum queue`);
+    for (const queue of report.deleted) console.log(`${queue}: classic queue emptied and deleted`);
+    for (const queue of report.inUse) {
+      console.warn(`${queue}: classic queue still consumed (or refilled) by a process of the previous release; run this script again once that release has stopped`);
+    }
   } finally {
     await connection.close();
   }

@@ -432,6 +432,126 @@ describe('event bus under broker faults and hostile producers', () => {
     }
   });
 
+  /** Closes, from the broker's side, the one connection whose client named itself `name` (ADR 0062). */
+  function closeConnectionNamed(name: string) {
+    const connections = execFileSync('rabbitmqctl', ['list_connections', 'pid', 'client_properties', '--quiet'], { encoding: 'utf8' });
+    const pid = connections.split('\n').find((line) => line.includes(`"${name}"`))?.split('\t')[0];
+    if (!pid) throw new Error(`no connection named ${name}`);
+    execFileSync('rabbitmqctl', ['close_connection', pid, 'test: the broker closed the connection']);
+  }
+
+  /** An address of the broker's user where nothing listens: a node that is down. */
+  async function deadAddress(): Promise<string> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const url = new URL(infra.AMQP_URL);
+    url.hostname = '127.0.0.1';
+    url.port = String(port);
+    return url.toString();
+  }
+
+  it('a client given several broker addresses whose first is down connects to the next one that answers', async () => {
+    const live = new URL(infra.AMQP_URL);
+    const listed = await Bus.connect(`${await deadAddress()},${infra.AMQP_URL}`, exchange, log, { name: uniqueName('second-address') });
+    try {
+      expect(listed.isConnected).toBe(true);
+      expect(listed.connection.connectedTo).toBe(`${live.hostname}:${live.port || 5672}`);
+      const channel = await listed.confirmChannel();
+      await channel.close();
+    } finally {
+      await listed.close();
+    }
+    // the broker user is who consumers trust (ADR 0054): one for every node
+    await expect(Bus.connect('amqp://market_catalog:a@rabbit-0:5672,amqp://market_orders:b@rabbit-1:5672', exchange, log)).rejects.toThrow(
+      'every address in AMQP_URL must log in as the same broker user',
+    );
+  });
+
+  it('a burst through a quorum queue while the broker closes the consumer\'s and the relay\'s connections mid-delivery: every event applied once, both resume by themselves', async () => {
+    const consumerName = uniqueName('burst-consumer');
+    const relayName = uniqueName('burst-relay');
+    // the consumer lists a dead node first: it starts on the second address and, once its
+    // connection is closed, passes over the dead one again on its way back
+    const consumerBus = await Bus.connect(`${await deadAddress()},${infra.AMQP_URL}`, exchange, log, { name: consumerName });
+    const relayBus = await Bus.connect(infra.AMQP_URL, exchange, log, { name: relayName });
+    const prefix = uniqueName('burst');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let gatedId: string | null = null;
+    let entered = 0;
+    const c = consumer(uniqueName('burst'), {
+      'user.registered': async (event, manager) => {
+        entered += 1;
+        if (entered === 20) {
+          gatedId = event.id;
+          await gate;
+        }
+        await recordEffect(event, manager);
+      },
+    }, consumerBus);
+    const burstRelay = relay({ bus: relayBus, pollIntervalMs: 50, batchSize: 10 });
+    let disconnects = 0;
+    consumerBus.connection.on('disconnect', () => (disconnects += 1));
+    try {
+      await c.start();
+      await burstRelay.start();
+      const handled = jest.spyOn(c, 'handle');
+      for (let i = 0; i < 60; i += 1) await writeEvent('user.registered', `${prefix}-${i}`);
+      await until(() => gatedId !== null, 20_000);
+
+      closeConnectionNamed(consumerName);
+      closeConnectionNamed(relayName);
+      // the gated handler commits now, on a channel that is gone: its ack cannot reach the broker
+      release();
+      for (let i = 60; i < 120; i += 1) await writeEvent('user.registered', `${prefix}-${i}`);
+
+      const applied = async () =>
+        (await consumerDb.query(`SELECT count(*)::int AS n, count(DISTINCT user_id)::int AS users FROM effects WHERE user_id LIKE $1`, [`${prefix}-%`]))[0] as {
+          n: number;
+          users: number;
+        };
+      await until(async () => (await applied()).users === 120, 30_000);
+      await until(async () => (await pendingOutbox()) === 0);
+      // the gated event was delivered again after the close and met the inbox, which applied nothing twice
+      await until(() => handled.mock.calls.filter(([event]) => event.id === gatedId).length >= 2);
+      expect(await applied()).toEqual({ n: 120, users: 120 });
+      expect(disconnects).toBe(1);
+      expect(consumerBus.isConnected && relayBus.isConnected && c.isConsuming).toBe(true);
+
+      const types = execFileSync('rabbitmqctl', ['list_queues', 'name', 'type', '--quiet', '--no-table-headers'], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter(([name]) => Object.values(c.queues).includes(name!));
+      expect(types.map(([, type]) => type)).toEqual(['quorum', 'quorum', 'quorum']);
+    } finally {
+      await burstRelay.stop();
+      await c.stop();
+      await consumerBus.close();
+      await relayBus.close();
+    }
+  }, 60_000);
+
+  it('an event whose deliveries keep ending unsettled (its handler takes the consumer down each time) is parked by the consumer, not redelivered for ever', async () => {
+    const poison = buildEvent('user.registered', registered(uniqueName('poison')), 'identity', null);
+    let runs = 0;
+    const c: InboxConsumer = consumer(uniqueName('poisoned'), {
+      'user.registered': async () => {
+        runs += 1;
+        // as a crash would: the delivery's channel goes before anything settles it
+        await c['channel']?.close();
+        throw new Error('the consumer went down');
+      },
+    });
+    await c.start();
+    await publishRaw(poison, 'user.registered');
+    const parked = await takeOne(c.queues.dead);
+    expect(JSON.parse(parked.content.toString()).id).toBe(poison.id);
+    expect(parked.properties.headers['x-last-error']).toMatch(/^delivered 11 times without being settled/);
+    expect(runs).toBe(10);
+  }, 30_000);
+
   it('a service handling a type it does not declare is named at start', () => {
     expect(undeclaredHandlers('admin', { 'audit.recorded': async () => undefined })).toEqual([]);
     expect(undeclaredHandlers('admin', { 'audit.recorded': async () => undefined, 'user.frozen': async () => undefined })).toEqual(['user.frozen']);

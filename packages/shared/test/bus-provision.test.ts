@@ -6,7 +6,8 @@ import { Bus } from '../src/events/bus';
 import { buildEvent, type DomainEvent } from '../src/events/envelope';
 import { InboxConsumer } from '../src/events/inbox';
 import { EventWriter } from '../src/events/outbox';
-import { plumbingExchange, producerExchange, queueNames } from '../src/events/topology';
+import { declareTopology, legacyQueueNames, legacyUnroutedQueue, plumbingExchange, producerExchange, queueNames, unroutedNames } from '../src/events/topology';
+import { migrateLegacyQueues } from '../src/events/queue-migration';
 import { createLogger } from '../src/logging/logger';
 import { dropSchemas, provisionTestBroker, resolveInfra, uniqueName, type TestBroker } from '../src/testing';
 import { producerAndConsumerDbs, until } from './bus-support';
@@ -202,6 +203,80 @@ describe('a consumer trusts only what the broker vouches for (ADR 0054)', () => 
     expect(raised).toMatchObject({ alert: 'EVENT_UNTRUSTED', severity: 'critical', service: 'notify' });
     expect(await effects(subject)).toBe(0);
   });
+
+  it('an upgrade from the classic queues of an earlier release loses no queued event: the provisioning empties them into the quorum queues, and what they held is applied once', async () => {
+    const legacy = legacyQueueNames('notify', exchange);
+    const current = queueNames('notify', exchange);
+    const plumbing = plumbingExchange('notify', exchange);
+    const unrouted = unroutedNames(exchange);
+    const catalogUser = new URL(broker.urlOf('catalog')).username;
+    // The broker as the earlier release left it: notify's classic queues hold the bindings.
+    const setup = await operator.createChannel();
+    await setup.assertQueue(legacy.main, { durable: true });
+    await setup.assertQueue(legacy.retry, { durable: true, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': legacy.main } });
+    await setup.assertQueue(legacy.dead, { durable: true });
+    await setup.assertQueue(legacyUnroutedQueue(exchange), { durable: true });
+    await setup.bindQueue(legacy.main, producerExchange(exchange, 'catalog'), 'ops.alert');
+    await setup.unbindQueue(current.main, producerExchange(exchange, 'catalog'), 'ops.alert');
+    for (const [queue, key] of [[legacy.retry, 'retry'], [legacy.dead, 'dead']] as const) {
+      await setup.unbindQueue(key === 'retry' ? current.retry : current.dead, plumbing, key);
+      await setup.bindQueue(queue, plumbing, key);
+    }
+    await setup.unbindQueue(unrouted.queue, unrouted.exchange, '');
+    await setup.bindQueue(legacyUnroutedQueue(exchange), unrouted.exchange, '');
+
+    // Queued there: events not yet consumed, one waiting (long) for its retry, one parked, one held unrouted.
+    const waiting = Array.from({ length: 3 }, () => buildEvent('ops.alert', alert('catalog', uniqueName('queued')), 'catalog', null));
+    for (const event of waiting) expect(await publishAsCatalog(event)).toBe('ok');
+    const retried = buildEvent('ops.alert', alert('catalog', uniqueName('retried')), 'catalog', null);
+    const parked = buildEvent('ops.alert', alert('catalog', uniqueName('parked')), 'catalog', null);
+    const notify = await connect(broker.urlOf('notify'));
+    const asNotify = { persistent: true, userId: new URL(broker.urlOf('notify')).username };
+    expect(
+      await attempt(notify, (c) => {
+        c.publish(plumbing, 'retry', body(retried), { ...asNotify, expiration: '600000', headers: { 'x-broker-user': catalogUser, 'x-attempts': 1 } });
+        c.publish(plumbing, 'dead', body(parked), { ...asNotify, headers: { 'x-broker-user': catalogUser, 'x-last-error': 'parked before the upgrade' } });
+      }),
+    ).toBe('ok');
+    await notify.close();
+    setup.sendToQueue(legacyUnroutedQueue(exchange), Buffer.from('held'), { persistent: true });
+    await until(async () => (await setup.checkQueue(legacy.main)).messageCount === 3);
+    await setup.close();
+    expect(await effects(waiting[0]!.data.subject_id!)).toBe(0);
+
+    // The provisioning of the new release.
+    const declaring = await operator.createChannel();
+    await declareTopology(declaring, exchange);
+    await declaring.close();
+    const report = await migrateLegacyQueues(operator, exchange);
+
+    expect(report.moved).toEqual({ [legacy.main]: 3, [legacy.retry]: 1, [legacy.dead]: 1, [legacyUnroutedQueue(exchange)]: 1 });
+    expect(report.deleted.sort()).toEqual([legacy.main, legacy.retry, legacy.dead, legacyUnroutedQueue(exchange)].sort());
+    expect(report.inUse).toEqual([]);
+    for (const event of [...waiting, retried]) await until(async () => (await effects(event.data.subject_id!)) === 1);
+    const inspect = await operator.createChannel();
+    const stillParked = await inspect.get(current.dead, { noAck: true });
+    expect(stillParked && JSON.parse(stillParked.content.toString()).id).toBe(parked.id);
+    expect(stillParked && stillParked.properties.headers?.['x-last-error']).toBe('parked before the upgrade');
+    const held = await inspect.get(unrouted.queue, { noAck: true });
+    expect(held && held.content.toString()).toBe('held');
+    await inspect.close();
+    const queues = execFileSync('rabbitmqctl', ['list_queues', '-p', broker.vhost, 'name', 'type', '--quiet', '--no-table-headers'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(queues.map(([name]) => name)).not.toContain(legacy.main);
+    expect(new Set(queues.map(([, type]) => type))).toEqual(new Set(['quorum']));
+
+    // A classic queue a process of the earlier release still consumes stays, until a later run finds it free.
+    const oldRelease = await operator.createChannel();
+    await oldRelease.assertQueue(legacy.dead, { durable: true });
+    const { consumerTag } = await oldRelease.consume(legacy.dead, () => undefined);
+    expect((await migrateLegacyQueues(operator, exchange)).inUse).toEqual([legacy.dead]);
+    await oldRelease.cancel(consumerTag);
+    await oldRelease.close();
+    expect(await migrateLegacyQueues(operator, exchange)).toEqual({ moved: {}, deleted: [legacy.dead], inUse: [] });
+  }, 60_000);
 });
 
 describe('a test broker leaves nothing behind', () => {

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { connect, type ChannelModel } from 'amqplib';
+import { connect, type ChannelModel, type Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { Bus } from '../src/events/bus';
 import { buildEvent } from '../src/events/envelope';
 import { InboxConsumer } from '../src/events/inbox';
 import { DependencyFailed, RuleBroken } from '../src/errors';
-import { producerExchange, queueNames } from '../src/events/topology';
+import { BROKER_DELIVERY_LIMIT, declareConsumerQueues, DEFAULT_EXCHANGE, plumbingExchange, producerExchange, queueNames } from '../src/events/topology';
 import { brokerUserOf } from '../src/events/broker-users';
 import { EventWriter, OutboxRelay } from '../src/events/outbox';
 import { createLogger } from '../src/logging/logger';
@@ -276,21 +276,31 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
 });
 
 describe('the operator DLQ tool (npm run dlq)', () => {
-  it('lists parked messages without removing them, and replays them onto the main queue', async () => {
+  it('lists parked messages without removing them, and replays them onto the main queue, those the broker parked at its delivery limit vouched for as sent', async () => {
     const infra = await resolveInfra();
     const service = uniqueName('dlq_tool');
     const queues = queueNames(service);
     const connection = await connect(infra.AMQP_URL);
     try {
       const channel = await connection.createConfirmChannel();
-      await channel.assertQueue(queues.main, { durable: true });
-      await channel.assertQueue(queues.dead, { durable: true });
+      await declareConsumerQueues(channel, DEFAULT_EXCHANGE, service, []);
       const event = buildEvent('user.unfrozen', { user_id: 'u-1', unfrozen_by: 'a-1', unfrozen_at: new Date().toISOString() }, 'identity', null);
       channel.sendToQueue(queues.dead, Buffer.from(JSON.stringify(event)), {
         persistent: true,
         headers: { 'x-attempts': 6, 'x-last-error': 'handler exploded' },
       });
+      // one that no consumer ever settled: the broker parks it after BROKER_DELIVERY_LIMIT + 1 deliveries
+      const unsettled = buildEvent('user.unfrozen', { user_id: 'u-2', unfrozen_by: 'a-1', unfrozen_at: new Date().toISOString() }, 'identity', null);
+      const sender = brokerUserOf(infra.AMQP_URL);
+      channel.sendToQueue(queues.main, Buffer.from(JSON.stringify(unsettled)), { persistent: true, userId: sender });
       await channel.waitForConfirms();
+      for (let delivery = 0; delivery <= BROKER_DELIVERY_LIMIT; delivery += 1) {
+        const message = await channel.get(queues.main, { noAck: false });
+        expect(message).not.toBe(false);
+        channel.nack(message as Message, false, true);
+      }
+      await until(async () => (await channel.checkQueue(queues.dead)).messageCount === 2);
+      expect((await channel.checkQueue(queues.main)).messageCount).toBe(0);
 
       const tool = (...args: string[]) =>
         execFileSync(process.execPath, [path.resolve(__dirname, '../../../scripts/dlq.mjs'), ...args], {
@@ -299,16 +309,21 @@ describe('the operator DLQ tool (npm run dlq)', () => {
         });
       const listed = tool('list', service);
       expect(listed).toContain(event.id);
+      expect(listed).toContain(unsettled.id);
       expect(listed).toContain('handler exploded');
-      expect((await channel.checkQueue(queues.dead)).messageCount).toBe(1);
+      expect((await channel.checkQueue(queues.dead)).messageCount).toBe(2);
 
-      expect(tool('replay', service)).toContain('replayed 1 message(s)');
+      expect(tool('replay', service)).toContain('replayed 2 message(s)');
       expect((await channel.checkQueue(queues.dead)).messageCount).toBe(0);
-      const replayed = await channel.get(queues.main, { noAck: true });
-      expect(replayed && JSON.parse(replayed.content.toString()).id).toBe(event.id);
-      expect(replayed && replayed.properties.headers?.['x-attempts']).toBeUndefined();
-      await channel.deleteQueue(queues.main);
-      await channel.deleteQueue(queues.dead);
+      const replayed = new Map<string, Message>();
+      for (let i = 0; i < 2; i += 1) {
+        const message = (await channel.get(queues.main, { noAck: true })) as Message;
+        replayed.set(JSON.parse(message.content.toString()).id, message);
+      }
+      expect(replayed.get(event.id)!.properties.headers?.['x-attempts']).toBeUndefined();
+      expect(replayed.get(unsettled.id)!.properties.headers?.['x-broker-user']).toBe(sender);
+      for (const queue of Object.values(queues)) await channel.deleteQueue(queue);
+      await channel.deleteExchange(plumbingExchange(service));
       await channel.close();
     } finally {
       await connection.close();

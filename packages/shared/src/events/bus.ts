@@ -1,6 +1,7 @@
-import { connect, type Channel, type ChannelModel, type ConfirmChannel, type RecoveringChannelModel } from 'amqplib';
+import type { Channel, ChannelModel, ConfirmChannel } from 'amqplib';
 import type { Logger } from 'pino';
 import type { EventType } from '@market/contracts';
+import { brokerAddresses, FailoverConnection } from './broker-connection';
 import { brokerUserOf } from './broker-users';
 import { checkServiceTopology, declareConsumerQueues, declareTopology, queueNames } from './topology';
 
@@ -59,11 +60,12 @@ export async function closeQuietly(closable: { close(): Promise<unknown> } | nul
 }
 
 /**
- * One recovering AMQP connection per process. The whole topology is declared on every
- * (re)connect before any channel is handed out (ADR 0011). Channels die with a connection, so
- * users register an `onConnect` callback that (re)creates what they need each time the
- * connection comes back. No broker failure escapes as an unhandled rejection: after start, the
- * broker coming and going is an ordinary condition.
+ * One recovering AMQP connection per process, over one broker address or the several nodes of a
+ * cluster (`FailoverConnection`, ADR 0062). The whole topology is declared on every (re)connect
+ * before any channel is handed out (ADR 0011). Channels die with a connection, so users register an
+ * `onReconnect` callback that (re)creates what they need each time the connection comes back (the
+ * consumer subscribes again, the relay publishes what waited). No broker failure escapes as an
+ * unhandled rejection: after start, the broker coming and going is an ordinary condition.
  */
 export class Bus {
   private readonly listeners: Array<() => Promise<void>> = [];
@@ -74,7 +76,7 @@ export class Bus {
   readonly user: string;
 
   private constructor(
-    readonly connection: RecoveringChannelModel,
+    readonly connection: FailoverConnection,
     readonly exchange: string,
     private readonly log: Logger,
     options: BusOptions,
@@ -85,7 +87,7 @@ export class Bus {
     this.user = brokerUserOf(url);
     connection.on('connect', () => {
       this.connected = true;
-      this.log.info('amqp connection recovered');
+      this.log.info({ broker: connection.connectedTo }, 'amqp connection recovered');
       for (const listener of this.listeners) this.runListener(listener);
     });
     connection.on('disconnect', (err: Error) => {
@@ -100,18 +102,18 @@ export class Bus {
     connection.on('error', (err: Error) => this.log.warn({ err: { message: err.message } }, 'amqp error'));
   }
 
-  static async connect(url: string, exchange: string, log: Logger, options: BusOptions | string = {}): Promise<Bus> {
+  /** `urls`: one broker address, or several separated by commas (`AMQP_URL`), tried in turn. */
+  static async connect(urls: string, exchange: string, log: Logger, options: BusOptions | string = {}): Promise<Bus> {
     const opts: BusOptions = typeof options === 'string' ? { name: options } : options;
     const role: TopologyRole = { declares: true };
-    const connection = await connect(url, {
-      recovery: {
-        initialDelay: 200,
-        maxDelay: 5000,
-        initialMaxRetries: 20,
-        waitForConnect: false,
-        setup: (model: ChannelModel) => declareTopologyOn(model, exchange, log, opts.service, role),
-      },
-      ...(opts.name ? { clientProperties: { connection_name: opts.name } } : {}),
+    const addresses = brokerAddresses(urls);
+    const connection = new FailoverConnection({
+      addresses,
+      ...(opts.name ? { connectionName: opts.name } : {}),
+      initialDelayMs: 200,
+      maxDelayMs: 5000,
+      initialMaxRetries: 20,
+      setup: (model: ChannelModel) => declareTopologyOn(model, exchange, log, opts.service, role),
     });
     // A topology the broker refuses (an exchange declared before it had an alternate exchange)
     // will not heal by retrying: fail the start at once, saying what to run.
@@ -130,7 +132,7 @@ export class Bus {
     } finally {
       connection.off('connect-failed', onFailed);
     }
-    const bus = new Bus(connection, exchange, log, opts, url, role);
+    const bus = new Bus(connection, exchange, log, opts, addresses[0]!, role);
     bus.connected = true;
     return bus;
   }

@@ -220,6 +220,16 @@ export class InboxConsumer {
       await this.alertUntrusted(event, msg, distrust);
       return;
     }
+    const unsettled = unsettledDeliveries(msg);
+    if (unsettled >= UNSETTLED_DELIVERY_LIMIT) {
+      // Its earlier deliveries ended without an ack, a retry or a park: the consumer died or lost its
+      // connection each time while the handler ran. Parked before the handler runs again (ADR 0062).
+      const reason = `delivered ${unsettled + 1} times without being settled: its handler may stop or hang the consumer`;
+      this.opts.log.error({ event_id: event.id, type: event.type, deliveries: unsettled + 1 }, 'event parked in DLQ after unsettled deliveries');
+      if (MONEY_EVENT_TYPES.has(event.type)) await this.noteParked(event, reason);
+      await this.park(channel, msg, reason, attemptsOf(msg) + 1);
+      return;
+    }
     try {
       await runWithRequestId(event.correlation_id ?? event.id, () => this.handle(event, earlierFailures(msg)));
     } catch (err) {
@@ -412,6 +422,20 @@ export class InboxConsumer {
     await this.confirmed(channel);
     channel.ack(msg);
   }
+}
+
+/**
+ * Deliveries of one message from the consumer's quorum queue that ended unsettled, after which the
+ * consumer parks it itself, with the alerts of a parked money event; the broker's own
+ * `x-delivery-limit` (`BROKER_DELIVERY_LIMIT`, above this) is the backstop should the consumer never
+ * get this far (ADR 0062). Well above what connection losses in a failover cost a message.
+ */
+export const UNSETTLED_DELIVERY_LIMIT = 10;
+
+/** How often the quorum queue handed this message out before without it being settled (its `x-delivery-count`). */
+function unsettledDeliveries(msg: ConsumeMessage): number {
+  const count = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
+  return Number.isFinite(count) ? count : 0;
 }
 
 function attemptsOf(msg: ConsumeMessage): number {

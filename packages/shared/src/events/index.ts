@@ -10,3 +10,5 @@ export * from './broker-users';
 export * from './broker-permissions';
 export * from './untrusted-events';
 export * from './committed-events';
+export * from './broker-connection';
+export * from './queue-migration';
