@@ -24,6 +24,7 @@ import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400
 import { sealWithdrawalPayees } from './persistence/migrations/1766000000001-seal-withdrawal-payees';
 import { WithdrawalLifecycle1766600000001 } from './persistence/migrations/1766600000001-withdrawal-lifecycle';
 import { CreateRefundsAndReconciliations1766500000050 } from './persistence/migrations/1766500000050-create-refunds-and-reconciliations';
+import { ChainLedgerEntries1767200000001 } from './persistence/migrations/1767200000001-chain-ledger-entries';
 import { registerWalletMetrics } from './business-metrics';
 
 export const walletService = defineService({
@@ -43,6 +44,7 @@ export const walletService = defineService({
     sealWithdrawalPayees(new SecretBox(config.DATA_ENCRYPTION_KEYS)),
     WithdrawalLifecycle1766600000001,
     CreateRefundsAndReconciliations1766500000050,
+    ChainLedgerEntries1767200000001,
   ],
   build: (ctx) => {
     registerWalletMetrics(ctx);

@@ -1,6 +1,7 @@
 import type { LedgerVerification, z } from '@market/contracts';
 import type { Queryable } from '@market/shared/db';
 import type { AccountKind } from '../domain/accounts';
+import { findLedgerChainBreaks } from './ledger-chain';
 
 export type LedgerDifference = z.infer<typeof LedgerVerification>['differences'][number];
 
@@ -188,12 +189,18 @@ const CHECKS: Array<{ check: string; sql: string }> = [
   },
 ];
 
+/** The check the hash chains answer (ADR 0067): each break names its account, its first broken entry and what is wrong. */
+export const CHAIN_CHECK =
+  'every account’s entries form an unbroken hash chain up to its head: none altered, removed or inserted';
+
 export async function findLedgerDifferences(db: Queryable): Promise<LedgerDifference[]> {
   const differences: LedgerDifference[] = [];
   for (const { check, sql } of CHECKS) {
     const rows: Array<Record<string, unknown>> = await db.query(sql);
     if (rows.length > 0) differences.push({ check, rows });
   }
+  const breaks = await findLedgerChainBreaks(db);
+  if (breaks.length > 0) differences.push({ check: CHAIN_CHECK, rows: breaks.map((b) => ({ ...b })) });
   return differences;
 }
 
@@ -203,7 +210,7 @@ export async function findLedgerDifferences(db: Queryable): Promise<LedgerDiffer
  * `db` should be one read-only snapshot, so rules read together agree with each other.
  */
 export async function verifyLedger(db: Queryable): Promise<z.infer<typeof LedgerVerification>> {
-  return { checks: CHECKS.length, differences: await findLedgerDifferences(db) };
+  return { checks: CHECKS.length + 1, differences: await findLedgerDifferences(db) };
 }
 
 export async function findRechargeDiscrepancies(
