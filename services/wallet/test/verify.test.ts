@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow } from '@market/contracts';
+import { chargeOrderEscrow, LEDGER_CHAIN_CHECK } from '@market/contracts';
 import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
-import { CHAIN_CHECK, findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { entryHash } from '../src/persistence/ledger-chain';
 import { ChainLedgerEntries1767200000001 } from '../src/persistence/migrations/1767200000001-chain-ledger-entries';
 import { breakdown, inboxHas, newUser, orderData, recharge } from './support';
@@ -166,7 +166,7 @@ describe('wallet:verify', () => {
     type Entry = { seq: string; id: string; prev_hash: string; hash: string } & Record<string, unknown>;
     const chainOf = async (account: string): Promise<Entry[]> =>
       db().query(`SELECT * FROM entries WHERE account_key = $1 ORDER BY seq`, [account]);
-    const chainBreaks = async () => (await findLedgerDifferences(db())).find((d) => d.check === CHAIN_CHECK)?.rows;
+    const chainBreaks = async () => (await findLedgerDifferences(db())).find((d) => d.check === LEDGER_CHAIN_CHECK)?.rows;
 
     it('links every entry of an account to the one before, up to the head kept on the account row', async () => {
       const chain = await chainOf(renterAccount);
@@ -185,7 +185,7 @@ describe('wallet:verify', () => {
         expect(await chainBreaks()).toEqual([{ chain: renterAccount, entry: second!.id, problem: 'altered' }]);
         const broken = await runVerify(env);
         expect(broken.code).toBe(1);
-        expect(JSON.parse(broken.stdout).differences).toEqual([{ check: CHAIN_CHECK, rows: [{ chain: renterAccount, entry: second!.id, problem: 'altered' }] }]);
+        expect(JSON.parse(broken.stdout).differences).toEqual([{ check: LEDGER_CHAIN_CHECK, rows: [{ chain: renterAccount, entry: second!.id, problem: 'altered' }] }]);
       } finally {
         await db().query(`UPDATE entries SET created_at = created_at - interval '1 second' WHERE id = $1`, [second!.id]);
       }

@@ -1,4 +1,4 @@
-import type { LedgerVerification, z } from '@market/contracts';
+import { LEDGER_CHAIN_CHECK, type LedgerVerification, type z } from '@market/contracts';
 import type { Queryable } from '@market/shared/db';
 import type { AccountKind } from '../domain/accounts';
 import { findLedgerChainBreaks } from './ledger-chain';
@@ -189,10 +189,6 @@ const CHECKS: Array<{ check: string; sql: string }> = [
   },
 ];
 
-/** The check the hash chains answer (ADR 0067): each break names its account, its first broken entry and what is wrong. */
-export const CHAIN_CHECK =
-  'every account’s entries form an unbroken hash chain up to its head: none altered, removed or inserted';
-
 export async function findLedgerDifferences(db: Queryable): Promise<LedgerDifference[]> {
   const differences: LedgerDifference[] = [];
   for (const { check, sql } of CHECKS) {
@@ -200,7 +196,7 @@ export async function findLedgerDifferences(db: Queryable): Promise<LedgerDiffer
     if (rows.length > 0) differences.push({ check, rows });
   }
   const breaks = await findLedgerChainBreaks(db);
-  if (breaks.length > 0) differences.push({ check: CHAIN_CHECK, rows: breaks.map((b) => ({ ...b })) });
+  if (breaks.length > 0) differences.push({ check: LEDGER_CHAIN_CHECK, rows: breaks.map((b) => ({ ...b })) });
   return differences;
 }
 
