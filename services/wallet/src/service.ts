@@ -12,6 +12,7 @@ import { walletErrorStatuses } from './http/error-statuses';
 import { walletInternalRoutes } from './http/internal-routes';
 import { walletRouteBindings } from './http/routes';
 import { expireOverduePaymentsJob } from './jobs/expire-overdue-payments';
+import { ledgerHeadAnchorJob } from './jobs/ledger-head-anchor';
 import { queryPendingPaymentsJob } from './jobs/query-pending-payments';
 import { reconcileYesterdayJob } from './jobs/reconcile-yesterday';
 import { resolveDueRefundsJob } from './jobs/resolve-due-refunds';
@@ -93,6 +94,7 @@ export const walletService = defineService({
         resolveDueWithdrawalsJob(deps, ctx.config.WITHDRAWAL_CHECK_MS, ctx.log),
         resolveDueRefundsJob(deps, ctx.config.REFUND_CHECK_MS, ctx.log),
         reconcileYesterdayJob(deps, ctx.config.RECONCILIATION_SCAN_MS, ctx.log),
+        ledgerHeadAnchorJob(deps, ctx.log),
       ],
     };
   },

@@ -3,8 +3,10 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, LEDGER_CHAIN_CHECK } from '@market/contracts';
+import { HeadsDigest } from '@market/shared/crypto';
 import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { logLedgerHeads } from '../src/application/log-ledger-heads';
 import { entryHash } from '../src/persistence/ledger-chain';
 import { ChainLedgerEntries1767200000001 } from '../src/persistence/migrations/1767200000001-chain-ledger-entries';
 import { breakdown, inboxHas, newUser, orderData, recharge } from './support';
@@ -236,6 +238,23 @@ describe('wallet:verify', () => {
       });
       expect(await db().query(`SELECT id, prev_hash, hash FROM entries ORDER BY seq`)).toEqual(before);
       expect(await db().query(`SELECT key, head_hash FROM accounts ORDER BY key`)).toEqual(heads);
+    });
+
+    it('logs one hash over every account’s head, which any change of a head changes', async () => {
+      const logged: unknown[] = [];
+      const log = { info: (fields: unknown) => logged.push(fields) } as never;
+      const anchor = await logLedgerHeads({ db: db(), log });
+      const expected = new HeadsDigest();
+      const heads: Array<{ key: string; head_hash: string }> = await db().query(`SELECT key, head_hash FROM accounts ORDER BY key`);
+      for (const h of heads) expected.add(h.key, h.head_hash);
+      expect(anchor).toEqual({ accounts: heads.length, heads_hash: expected.value });
+      expect(logged).toEqual([{ ledger_heads: anchor }]);
+      await db().query(`UPDATE accounts SET head_hash = reverse(head_hash) WHERE key = $1`, [renterAccount]);
+      try {
+        expect((await logLedgerHeads({ db: db(), log })).heads_hash).not.toBe(anchor.heads_hash);
+      } finally {
+        await db().query(`UPDATE accounts SET head_hash = reverse(head_hash) WHERE key = $1`, [renterAccount]);
+      }
     });
 
     it('keeps one line per account under parallel movements: no two entries share a previous hash', async () => {

@@ -115,3 +115,20 @@ export function findChainBreak(chain: string, records: Iterable<ChainedRecord>, 
   for (const record of records) walk.add(record);
   return walk.finish();
 }
+
+/**
+ * One hash over every chain's head, folded in chain order (`add` in ascending chain name), so a
+ * verifier pages through any number of chains: the value logged daily as the anchor of a set of
+ * chains (ADR 0067). It changes whenever any head does.
+ */
+export class HeadsDigest {
+  private digest = GENESIS_HASH;
+
+  add(chain: string, head: string): void {
+    this.digest = chainHash(this.digest, [chain, head]);
+  }
+
+  get value(): string {
+    return this.digest;
+  }
+}

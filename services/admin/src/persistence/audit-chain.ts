@@ -1,4 +1,4 @@
-import { ChainWalk, chainHash, GENESIS_HASH, type CanonicalValue, type ChainBreak } from '@market/shared/crypto';
+import { ChainWalk, chainHash, HeadsDigest, type CanonicalValue, type ChainBreak } from '@market/shared/crypto';
 import type { Queryable } from '@market/shared/db';
 
 /**
@@ -58,15 +58,16 @@ export interface AuditChainVerification {
   breaks: ChainBreak[];
 }
 
-/** The hash over every chain's head, in chain order. */
+/** The hash over every chain's head; `chains` in chain order, as `auditChainHeads` reads them. */
 export function headsHash(chains: Array<{ chain: string; head_hash: string }>): string {
-  const sorted = [...chains].sort((a, b) => (a.chain < b.chain ? -1 : a.chain > b.chain ? 1 : 0));
-  return chainHash(GENESIS_HASH, sorted.map((c) => [c.chain, c.head_hash]));
+  const digest = new HeadsDigest();
+  for (const c of chains) digest.add(c.chain, c.head_hash);
+  return digest.value;
 }
 
-/** Every chain's head as stored now. */
+/** Every chain's head as stored now, in chain order (byte order, the same on every database). */
 export async function auditChainHeads(db: Queryable): Promise<Array<{ chain: string; seq: string; head_hash: string }>> {
-  return db.query(`SELECT chain, seq, head_hash FROM audit_chains ORDER BY chain`);
+  return db.query(`SELECT chain, seq, head_hash FROM audit_chains ORDER BY chain COLLATE "C"`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ChainWalk, chainHash, type ChainBreak } from '@market/shared/crypto';
+import { ChainWalk, chainHash, HeadsDigest, type ChainBreak } from '@market/shared/crypto';
 import type { Queryable } from '@market/shared/db';
 
 /**
@@ -99,4 +99,24 @@ export async function findLedgerChainBreaks(db: Queryable, limit = 50): Promise<
     if (found) breaks.push(found);
   }
   return breaks.slice(0, limit);
+}
+
+/**
+ * The hash over every account's head, in key order (the primary key's, so it pages on the index):
+ * what the wallet logs daily as the ledger's anchor, with how many accounts it covers.
+ */
+export async function ledgerHeadsDigest(db: Queryable): Promise<{ accounts: number; heads_hash: string }> {
+  const digest = new HeadsDigest();
+  let accounts = 0;
+  let after: string | null = null;
+  for (;;) {
+    const rows: Array<{ key: string; head_hash: string }> = await db.query(
+      `SELECT key, head_hash FROM accounts ${after === null ? '' : 'WHERE key > $1'} ORDER BY key LIMIT ${PAGE}`,
+      after === null ? [] : [after],
+    );
+    for (const row of rows) digest.add(row.key, row.head_hash);
+    accounts += rows.length;
+    if (rows.length < PAGE) return { accounts, heads_hash: digest.value };
+    after = rows[rows.length - 1]!.key;
+  }
 }
