@@ -87,6 +87,7 @@ describe('audit log hash chains', () => {
     expect(res.body).toMatchObject({ breaks: [], entries: expect.any(Number), head_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(res.body.entries).toBeGreaterThanOrEqual(80);
     expect((await runVerify(env)).code).toBe(0);
+    expect((await runVerify({ ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' })).code).toBe(2);
   }, 60_000);
 
   it('names the altered entry and its chain, through the route and audit:verify', async () => {
