@@ -80,7 +80,8 @@ export async function verifyAuditChains(db: Queryable): Promise<AuditChainVerifi
   const heads = new Map(chains.map((c) => [c.chain, c.head_hash]));
   const breaks: ChainBreak[] = [];
   let entries = 0;
-  let walk: ChainWalk | null = null;
+  // asserted, not annotated: the SDK's type check (tsc with its own options) keeps the null of the declaration through the loop
+  let walk = null as ChainWalk | null;
   const finish = () => {
     if (!walk) return;
     const found = walk.finish();

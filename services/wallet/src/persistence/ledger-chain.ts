@@ -67,7 +67,8 @@ export async function findLedgerChainBreaks(db: Queryable, limit = 50): Promise<
   const accounts: Array<{ key: string; head_hash: string }> = await db.query(`SELECT key, head_hash FROM accounts`);
   const heads = new Map(accounts.map((a) => [a.key, a.head_hash]));
   const breaks: ChainBreak[] = [];
-  let walk: ChainWalk | null = null;
+  // asserted, not annotated: the SDK's type check (tsc with its own options) keeps the null of the declaration through the loop
+  let walk = null as ChainWalk | null;
   const finish = () => {
     if (!walk) return;
     const found = walk.finish();
