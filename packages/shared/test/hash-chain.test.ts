@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, chainHash, findChainBreak, GENESIS_HASH, type ChainedRecord } from '../src/crypto';
+import { canonicalJson, chainHash, findChainBreak, GENESIS_HASH, HeadsDigest, type ChainedRecord } from '../src/crypto';
 
 function chainOf(contents: Array<Record<string, unknown>>): ChainedRecord[] {
   const records: ChainedRecord[] = [];
@@ -61,5 +61,24 @@ describe('hash chains', () => {
     expect(findChainBreak('c', [...records, appended], head)).toEqual({ chain: 'c', entry: 'appended', problem: 'removed_or_inserted' });
     expect(findChainBreak('c', records.slice(0, 1), GENESIS_HASH)).toEqual({ chain: 'c', entry: 'r0', problem: 'removed_or_inserted' });
     expect(findChainBreak('c', records, null)).toEqual({ chain: 'c', entry: null, problem: 'head_mismatch' });
+  });
+});
+
+describe('HeadsDigest', () => {
+  const digestOf = (heads: Array<[string, string]>) => {
+    const digest = new HeadsDigest();
+    for (const [chain, head] of heads) digest.add(chain, head);
+    return digest.value;
+  };
+  const a = chainHash(GENESIS_HASH, { n: 1 });
+  const b = chainHash(GENESIS_HASH, { n: 2 });
+
+  it('changes with any head, and with which chain holds it', () => {
+    const base = digestOf([['orders', a], ['wallet', b]]);
+    expect(base).toMatch(/^[0-9a-f]{64}$/);
+    expect(digestOf([['orders', a], ['wallet', b]])).toBe(base);
+    expect(digestOf([['orders', a], ['wallet', a]])).not.toBe(base);
+    expect(digestOf([['orders', b], ['wallet', a]])).not.toBe(base);
+    expect(digestOf([['orders', a]])).not.toBe(base);
   });
 });
