@@ -299,6 +299,29 @@ describe('the console in a browser', () => {
     await open('/audit', '审计日志');
     for (const action of actions) await page.getByRole('table').getByText(action, { exact: true }).first().waitFor();
     await shot('audit');
+    // the audit log's hash chains, recomputed on the server: every entry the actions above wrote is intact
+    const verified = page.waitForResponse((r) => r.url().endsWith('/api/admin/audit-logs/verify') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: '校验哈希链' }).click();
+    const chains = (await (await verified).json()) as { chains: number; entries: number; breaks: unknown[] };
+    expect(chains.breaks).toEqual([]);
+    expect(chains.entries).toBeGreaterThanOrEqual(actions.length);
+    await page.getByText(`哈希链完好：${chains.chains} 条链，${chains.entries} 条记录`).waitFor();
+    await shot('audit-chains');
+    // an entry altered in the database is named, with its chain and what is wrong, until it is put back
+    const adminDb = stack.services.admin!.ctx.db;
+    const [altered] = await adminDb.query(`SELECT id, producer, detail FROM audit_logs WHERE action = 'user.freeze' LIMIT 1`);
+    await adminDb.query(`UPDATE audit_logs SET detail = detail || '{"reason": "rewritten"}' WHERE id = $1`, [altered.id]);
+    try {
+      await page.getByRole('button', { name: '校验哈希链' }).click();
+      const row = page.getByRole('table', { name: '哈希链断裂' }).getByRole('row').filter({ hasText: altered.id });
+      await row.getByText('内容被改动').waitFor();
+      await row.getByText(altered.producer, { exact: true }).waitFor();
+      await shot('audit-chain-broken');
+    } finally {
+      await adminDb.query(`UPDATE audit_logs SET detail = $2 WHERE id = $1`, [altered.id, JSON.stringify(altered.detail)]);
+    }
+    await page.getByRole('button', { name: '校验哈希链' }).click();
+    await page.getByText(/^哈希链完好：/).waitFor();
     // the orders' date filters are Ant Design's pickers in Chinese
     await open('/orders', '订单');
     await page.getByPlaceholder('请选择日期').first().waitFor();
@@ -575,6 +598,12 @@ describe('the console in a browser', () => {
     await page.getByText(`核对时间 ${local}`).waitFor();
     await page.getByText('订单与钱包一致').waitFor();
     await shot('money-check');
+    // the ledger's hash chains are part of the check; their own button runs it anew
+    await page.getByText('每个账户的分录哈希链完好').waitFor();
+    const rechecked = page.waitForResponse((r) => r.url().endsWith('/api/admin/money-check') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: '校验哈希链' }).click();
+    expect(((await (await rechecked).json()) as typeof answer).ledger.differences).toEqual([]);
+    await page.getByText('每个账户的分录哈希链完好').waitFor();
 
     // a refund of that recharge, approved on the Refunds tab, holds its amount and goes to the sandbox
     const refund = await ok(market.api.POST('/api/wallet/refunds', { body: { payment_id: payment.id, amount: 1_000 } }));

@@ -81,6 +81,7 @@ describe('route contracts', () => {
         'POST /api/admin/admins/{id}/password',
         'POST /api/admin/me/password',
         'POST /api/admin/money-check',
+        'POST /api/admin/audit-logs/verify',
         'POST /api/admin/orders/{id}/handoff-records/reveal',
         'GET /api/admin/orders/{id}/handoff-records/reveal-requests',
         'POST /api/admin/orders/{id}/handoff-records/reveal-requests',

@@ -11,6 +11,7 @@ import { adminInternalRoutes } from './http/internal-routes';
 import { adminRoutes } from './http/routes';
 import { forgetQuietLoginFailuresJob } from './jobs/forget-quiet-login-failures';
 import { moneyVerification } from './jobs/money-verification';
+import { auditHeadAnchor } from './jobs/audit-head-anchor';
 import { CaptchaStore } from './persistence/captcha-store';
 import { countAdmins } from './persistence/admin-users';
 import { adminMigrations } from './persistence/migrations';
@@ -42,6 +43,7 @@ export const adminService = defineService({
       jobs: [
         forgetQuietLoginFailuresJob(ctx.db, ctx.log),
         moneyVerification(deps, ctx.config.MONEY_VERIFY_INTERVAL_MS, ctx.log),
+        auditHeadAnchor(deps, ctx.log),
       ],
       // the back office can be used only once an admin exists to log in
       readiness: async () => ({ first_admin: (await countAdmins(ctx.db)) > 0 }),

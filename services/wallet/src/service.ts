@@ -12,6 +12,7 @@ import { walletErrorStatuses } from './http/error-statuses';
 import { walletInternalRoutes } from './http/internal-routes';
 import { walletRouteBindings } from './http/routes';
 import { expireOverduePaymentsJob } from './jobs/expire-overdue-payments';
+import { ledgerHeadAnchorJob } from './jobs/ledger-head-anchor';
 import { queryPendingPaymentsJob } from './jobs/query-pending-payments';
 import { reconcileYesterdayJob } from './jobs/reconcile-yesterday';
 import { resolveDueRefundsJob } from './jobs/resolve-due-refunds';
@@ -24,6 +25,7 @@ import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400
 import { sealWithdrawalPayees } from './persistence/migrations/1766000000001-seal-withdrawal-payees';
 import { WithdrawalLifecycle1766600000001 } from './persistence/migrations/1766600000001-withdrawal-lifecycle';
 import { CreateRefundsAndReconciliations1766500000050 } from './persistence/migrations/1766500000050-create-refunds-and-reconciliations';
+import { ChainLedgerEntries1767200000001 } from './persistence/migrations/1767200000001-chain-ledger-entries';
 import { registerWalletMetrics } from './business-metrics';
 
 export const walletService = defineService({
@@ -43,6 +45,7 @@ export const walletService = defineService({
     sealWithdrawalPayees(new SecretBox(config.DATA_ENCRYPTION_KEYS)),
     WithdrawalLifecycle1766600000001,
     CreateRefundsAndReconciliations1766500000050,
+    ChainLedgerEntries1767200000001,
   ],
   build: (ctx) => {
     registerWalletMetrics(ctx);
@@ -91,6 +94,7 @@ export const walletService = defineService({
         resolveDueWithdrawalsJob(deps, ctx.config.WITHDRAWAL_CHECK_MS, ctx.log),
         resolveDueRefundsJob(deps, ctx.config.REFUND_CHECK_MS, ctx.log),
         reconcileYesterdayJob(deps, ctx.config.RECONCILIATION_SCAN_MS, ctx.log),
+        ledgerHeadAnchorJob(deps, ctx.log),
       ],
     };
   },

@@ -2,9 +2,13 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow } from '@market/contracts';
+import { chargeOrderEscrow, LEDGER_CHAIN_CHECK } from '@market/contracts';
+import { HeadsDigest } from '@market/shared/crypto';
 import { eventually, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { logLedgerHeads } from '../src/application/log-ledger-heads';
+import { entryHash } from '../src/persistence/ledger-chain';
+import { ChainLedgerEntries1767200000001 } from '../src/persistence/migrations/1767200000001-chain-ledger-entries';
 import { breakdown, inboxHas, newUser, orderData, recharge } from './support';
 
 const WALLET_DIR = path.resolve(__dirname, '..');
@@ -24,6 +28,7 @@ function runVerify(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: stri
 describe('wallet:verify', () => {
   let stack: Stack;
   let env: NodeJS.ProcessEnv;
+  let renterAccount: string;
 
   beforeAll(async () => {
     stack = await startStack({ services: ['wallet'] });
@@ -37,6 +42,7 @@ describe('wallet:verify', () => {
     for (const id of [held, done]) {
       await internalClientAs(stack, 'orders').call(chargeOrderEscrow, { params: { id }, body: { renter_id: renter.id, owner_id: owner.id, amount: 10_000 } });
     }
+    renterAccount = `user:${renter.id}`;
     const order = { id: done, renter, owner, rent: 6_000, deposit: 4_000 };
     const completed = await publishEvent(stack, 'order.completed', { ...orderData(order, 'completed'), ...breakdown(10_000, 5_000, 500) });
     const voided = await publishEvent(stack, 'order.cancelled', orderData({ ...order, id: uuidv7() }, 'cancelled'));
@@ -156,5 +162,117 @@ describe('wallet:verify', () => {
       `UPDATE transfers SET amount = amount - 7 WHERE biz_type = 'platform_fee'`,
       /hold every platform fee taken/,
     );
+  });
+
+  describe('hash chains (ADR 0067)', () => {
+    type Entry = { seq: string; id: string; prev_hash: string; hash: string } & Record<string, unknown>;
+    const chainOf = async (account: string): Promise<Entry[]> =>
+      db().query(`SELECT * FROM entries WHERE account_key = $1 ORDER BY seq`, [account]);
+    const chainBreaks = async () => (await findLedgerDifferences(db())).find((d) => d.check === LEDGER_CHAIN_CHECK)?.rows;
+
+    it('links every entry of an account to the one before, up to the head kept on the account row', async () => {
+      const chain = await chainOf(renterAccount);
+      expect(chain.length).toBeGreaterThanOrEqual(3);
+      expect(chain[0]!.prev_hash).toBe('0'.repeat(64));
+      chain.slice(1).forEach((entry, i) => expect(entry.prev_hash).toBe(chain[i]!.hash));
+      const [account] = await db().query(`SELECT head_hash FROM accounts WHERE key = $1`, [renterAccount]);
+      expect(account.head_hash).toBe(chain.at(-1)!.hash);
+      expect(await chainBreaks()).toBeUndefined();
+    });
+
+    it('names the altered entry and its account, in wallet:verify too', async () => {
+      const [, second] = await chainOf(renterAccount);
+      await db().query(`UPDATE entries SET created_at = created_at + interval '1 second' WHERE id = $1`, [second!.id]);
+      try {
+        expect(await chainBreaks()).toEqual([{ chain: renterAccount, entry: second!.id, problem: 'altered' }]);
+        const broken = await runVerify(env);
+        expect(broken.code).toBe(1);
+        expect(JSON.parse(broken.stdout).differences).toEqual([{ check: LEDGER_CHAIN_CHECK, rows: [{ chain: renterAccount, entry: second!.id, problem: 'altered' }] }]);
+      } finally {
+        await db().query(`UPDATE entries SET created_at = created_at - interval '1 second' WHERE id = $1`, [second!.id]);
+      }
+      expect(await findLedgerDifferences(db())).toEqual([]);
+    }, 60_000);
+
+    it('names the entry after a removed one, and the newest removed through the head', async () => {
+      const chain = await chainOf(renterAccount);
+      const remove = async (entry: Entry, expected: unknown) => {
+        await db().query(`DELETE FROM entries WHERE id = $1`, [entry.id]);
+        try {
+          expect(await chainBreaks()).toEqual([expected]);
+        } finally {
+          const columns = Object.keys(entry);
+          await db().query(`INSERT INTO entries (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(entry));
+        }
+      };
+      await remove(chain[1]!, { chain: renterAccount, entry: chain[2]!.id, problem: 'removed_or_inserted' });
+      await remove(chain.at(-1)!, { chain: renterAccount, entry: null, problem: 'head_mismatch' });
+      expect(await findLedgerDifferences(db())).toEqual([]);
+    });
+
+    it('names an entry inserted, even one hashed as the writer would', async () => {
+      const chain = await chainOf(renterAccount);
+      const last = chain.at(-1)!;
+      const forged = { ...last, id: uuidv7(), amount: '1', balance_after: String(Number(last.balance_after) + 1), created_at: new Date(), prev_hash: last.hash };
+      const hash = entryHash(last.hash, forged as never);
+      await db().query(
+        `INSERT INTO entries (id, transfer_id, account_key, user_id, order_id, biz_type, amount, balance_after, created_at, prev_hash, hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [forged.id, last.transfer_id, renterAccount, last.user_id, last.order_id, last.biz_type, 1, forged.balance_after, forged.created_at, last.hash, hash],
+      );
+      try {
+        expect(await chainBreaks()).toEqual([{ chain: renterAccount, entry: forged.id, problem: 'removed_or_inserted' }]);
+      } finally {
+        await db().query(`DELETE FROM entries WHERE id = $1`, [forged.id]);
+      }
+      expect(await findLedgerDifferences(db())).toEqual([]);
+    });
+
+    it('the migration chains the entries already written, as the writer chains them', async () => {
+      const before: Array<{ id: string; prev_hash: string; hash: string }> = await db().query(`SELECT id, prev_hash, hash FROM entries ORDER BY seq`);
+      const heads = await db().query(`SELECT key, head_hash FROM accounts ORDER BY key`);
+      const migration = new ChainLedgerEntries1767200000001();
+      await db().transaction(async (tx) => {
+        await migration.down(tx);
+        await migration.up(tx);
+      });
+      expect(await db().query(`SELECT id, prev_hash, hash FROM entries ORDER BY seq`)).toEqual(before);
+      expect(await db().query(`SELECT key, head_hash FROM accounts ORDER BY key`)).toEqual(heads);
+    });
+
+    it('logs one hash over every account’s head, which any change of a head changes', async () => {
+      const logged: unknown[] = [];
+      const log = { info: (fields: unknown) => logged.push(fields) } as never;
+      const anchor = await logLedgerHeads({ db: db(), log });
+      const expected = new HeadsDigest();
+      const heads: Array<{ key: string; head_hash: string }> = await db().query(`SELECT key, head_hash FROM accounts ORDER BY key`);
+      for (const h of heads) expected.add(h.key, h.head_hash);
+      expect(anchor).toEqual({ accounts: heads.length, heads_hash: expected.value });
+      expect(logged).toEqual([{ ledger_heads: anchor }]);
+      await db().query(`UPDATE accounts SET head_hash = reverse(head_hash) WHERE key = $1`, [renterAccount]);
+      try {
+        expect((await logLedgerHeads({ db: db(), log })).heads_hash).not.toBe(anchor.heads_hash);
+      } finally {
+        await db().query(`UPDATE accounts SET head_hash = reverse(head_hash) WHERE key = $1`, [renterAccount]);
+      }
+    });
+
+    it('keeps one line per account under parallel movements: no two entries share a previous hash', async () => {
+      const renter = newUser();
+      await recharge(stack, renter, 50_000);
+      const orders = internalClientAs(stack, 'orders');
+      const owner = newUser();
+      const charges = await Promise.allSettled(
+        Array.from({ length: 16 }, () =>
+          orders.call(chargeOrderEscrow, { params: { id: uuidv7() }, body: { renter_id: renter.id, owner_id: owner.id, amount: 1_000 } }),
+        ),
+      );
+      expect(charges.filter((c) => c.status === 'fulfilled')).toHaveLength(16);
+      const chain = await chainOf(`user:${renter.id}`);
+      expect(chain).toHaveLength(17);
+      chain.slice(1).forEach((entry, i) => expect(entry.prev_hash).toBe(chain[i]!.hash));
+      expect(await db().query(`SELECT account_key, prev_hash FROM entries GROUP BY account_key, prev_hash HAVING count(*) > 1`)).toEqual([]);
+      expect(await findLedgerDifferences(db())).toEqual([]);
+    });
   });
 });

@@ -1,8 +1,13 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { Tag } from 'antd';
+import { Button, Tag } from 'antd';
 import type { Schema } from '@market/sdk';
 import { label, t } from '../i18n';
+import type { ProblemError } from '../data/problem';
+import { ChainBreaks } from '../components/ChainBreaks';
 import { ListView } from '../components/ListView';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { useMove } from '../components/use-move';
 import { Status } from '../components/Status';
 import { useCursorTable } from '../components/use-cursor-table';
 import { when } from '../components/format';
@@ -25,6 +30,28 @@ function targetLink(e: Entry) {
   return path ? <Link to={path}>{label}</Link> : label;
 }
 
+/** Recomputes the audit log's hash chains on the server and shows what it found (ADR 0067). */
+function VerifyChains() {
+  const move = useMove();
+  const [state, setState] = useState<{ found?: Schema<'AuditChainVerification'>; error?: ProblemError; running: boolean }>({ running: false });
+  const verify = () => {
+    setState({ running: true });
+    move<Schema<'AuditChainVerification'>>('/api/admin/audit-logs/verify', {}).then(
+      (found) => setState({ found, running: false }),
+      (error: ProblemError) => setState({ error, running: false }),
+    );
+  };
+  return (
+    <div style={{ marginBottom: 16 }}>
+      <Button onClick={verify} loading={state.running} style={{ marginBottom: 16 }}>
+        {t('chains.verify')}
+      </Button>
+      {state.error ? <ProblemAlert error={state.error} onRetry={verify} /> : null}
+      {state.found ? <ChainBreaks breaks={state.found.breaks} intact={t('chains.intact', { chains: state.found.chains, entries: state.found.entries })} /> : null}
+    </div>
+  );
+}
+
 export default function Audit() {
   const list = useCursorTable<Entry>('audit', [
     { name: 'actor_id', label: t('audit.actor') },
@@ -35,6 +62,7 @@ export default function Audit() {
     <ListView<Entry>
       title={t('menu.audit')}
       list={list}
+      extra={<VerifyChains />}
       rowKey="id"
       columns={[
         { title: t('common.created'), dataIndex: 'created_at', render: when },

@@ -275,6 +275,45 @@ export const listAuditLogs = defineRoute({
   errors: [400, 401, 403],
 });
 
+export const ChainBreak = z
+  .object({
+    chain: z.string().openapi({ description: 'the chain: the producing service of an audit entry, the account key of a ledger entry', example: 'orders' }),
+    entry: z.string().nullable().openapi({ description: 'the id of the first entry at which the chain stops holding; null when the chain’s head points past its newest entry' }),
+    problem: z.enum(['altered', 'removed_or_inserted', 'head_mismatch']).openapi({
+      description:
+        '`altered`: the entry’s content or hash was changed; `removed_or_inserted`: the entry does not follow the one before it (one ' +
+        'between was removed, or it was inserted); `head_mismatch`: the chain’s recorded head is not its newest entry (the newest removed, or one appended past it)',
+    }),
+  })
+  .openapi('ChainBreak');
+
+export const AuditChainVerification = z
+  .object({
+    checked_at: Timestamp,
+    chains: z.number().int().min(0).openapi({ description: 'how many chains (producing services) were walked' }),
+    entries: z.number().int().min(0).openapi({ description: 'how many entries were rehashed' }),
+    head_hash: z.string().openapi({ description: 'SHA-256 over every chain’s head, in chain order: the value logged daily to anchor the log (ADR 0067)' }),
+    breaks: z.array(ChainBreak).openapi({ description: 'each chain’s first break; empty when the audit log is intact' }),
+  })
+  .openapi('AuditChainVerification');
+
+export const verifyAuditLogs = defineRoute({
+  id: 'verifyAuditLogs',
+  service: 'admin',
+  method: 'post',
+  path: '/api/admin/audit-logs/verify',
+  auth: 'admin',
+  permission: 'audit.read',
+  summary: 'Recompute the audit log’s hash chains and name the first entry altered, removed or inserted in each',
+  description:
+    'Every audit entry carries the SHA-256 of its canonical content and of the previous entry of its producer’s chain (ADR 0067). ' +
+    'This walks every chain from its start, as `npm run audit:verify` does, from one snapshot; it changes nothing. What it cannot see: ' +
+    'someone with write access to the database who rewrites a whole chain and its head; the daily head logged (`head_hash`) anchors that.',
+  tags: ['admin-audit'],
+  success: { status: 200, description: 'the chains walked and each break found', schema: AuditChainVerification },
+  errors: [401, 403],
+});
+
 export const changeAdminPassword = defineRoute({
   id: 'changeAdminPassword',
   service: 'admin',
@@ -427,7 +466,8 @@ const MONEY_CHECK_RULES =
   'The check the periodic job and `npm run money:verify` run: across orders and the wallet (every paid order charged once, every ended ' +
   'order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with ' +
   'their payments), read through the services’ internal APIs, and the wallet’s own ledger (`ledger`: everything sums to zero, each ' +
-  'balance is its entries, escrow and revenue accounts, every kind of hold account), the same checks `npm run wallet:verify` prints. ';
+  'balance is its entries, escrow and revenue accounts, every kind of hold account, and every account’s hash chain of entries, whose ' +
+  'break names the account and the first entry altered, removed or inserted: ADR 0067), the same checks `npm run wallet:verify` prints. ';
 
 export const getMoneyCheck = defineRoute({
   id: 'getMoneyCheck',
@@ -481,6 +521,7 @@ export const adminRoutes = [
   listSystemConfigs,
   updateSystemConfig,
   listAuditLogs,
+  verifyAuditLogs,
   getMoneyCheck,
   runMoneyCheck,
 ];

@@ -362,6 +362,12 @@ export const LedgerDifference = z
   })
   .openapi('LedgerDifference');
 
+/**
+ * The ledger rule the hash chains answer (ADR 0067): its rows are ChainBreaks (the account, the first
+ * entry at which its chain stops holding, what is wrong), so the console shows them as such.
+ */
+export const LEDGER_CHAIN_CHECK = 'every account’s entries form an unbroken hash chain up to its head: none altered, removed or inserted';
+
 /** The wallet's ledger verification (`npm run wallet:verify`): how many rules were checked and each that does not hold. */
 export const LedgerVerification = z
   .object({

@@ -135,6 +135,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/audit-logs/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute the audit log’s hash chains and name the first entry altered, removed or inserted in each
+         * @description Every audit entry carries the SHA-256 of its canonical content and of the previous entry of its producer’s chain (ADR 0067). This walks every chain from its start, as `npm run audit:verify` does, from one snapshot; it changes nothing. What it cannot see: someone with write access to the database who rewrites a whole chain and its head; the daily head logged (`head_hash`) anchors that.
+         *
+         *     Permission: `audit.read` (roles: super_admin, auditor).
+         */
+        post: operations["verifyAuditLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/auth/captcha": {
         parameters: {
             query?: never;
@@ -469,7 +491,7 @@ export interface paths {
         };
         /**
          * The latest money check: every disagreement between the orders and the wallet, and in the wallet’s ledger
-         * @description The check the periodic job and `npm run money:verify` run: across orders and the wallet (every paid order charged once, every ended order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), read through the services’ internal APIs, and the wallet’s own ledger (`ledger`: everything sums to zero, each balance is its entries, escrow and revenue accounts, every kind of hold account), the same checks `npm run wallet:verify` prints. Answers the latest result (of the periodic job, an earlier GET or a POST) while it is under a minute old (`checked_at` says when it was read), and runs the check again only when it is older, so reloading a page never costs a full reconciliation; ask for a fresh run with POST. Writes no audit entry (the periodic job raises `money.mismatch`). 502/503 when a check is due and orders or the wallet cannot answer.
+         * @description The check the periodic job and `npm run money:verify` run: across orders and the wallet (every paid order charged once, every ended order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), read through the services’ internal APIs, and the wallet’s own ledger (`ledger`: everything sums to zero, each balance is its entries, escrow and revenue accounts, every kind of hold account, and every account’s hash chain of entries, whose break names the account and the first entry altered, removed or inserted: ADR 0067), the same checks `npm run wallet:verify` prints. Answers the latest result (of the periodic job, an earlier GET or a POST) while it is under a minute old (`checked_at` says when it was read), and runs the check again only when it is older, so reloading a page never costs a full reconciliation; ask for a fresh run with POST. Writes no audit entry (the periodic job raises `money.mismatch`). 502/503 when a check is due and orders or the wallet cannot answer.
          *
          *     Permission: `ledger.read` (roles: super_admin, finance, auditor).
          */
@@ -477,7 +499,7 @@ export interface paths {
         put?: never;
         /**
          * Run the money check now, whatever the age of the latest result
-         * @description The check the periodic job and `npm run money:verify` run: across orders and the wallet (every paid order charged once, every ended order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), read through the services’ internal APIs, and the wallet’s own ledger (`ledger`: everything sums to zero, each balance is its entries, escrow and revenue accounts, every kind of hold account), the same checks `npm run wallet:verify` prints. Runs at once and answers the fresh result, which GET answers from then on. Same permission as GET. 502/503 when orders or the wallet cannot answer.
+         * @description The check the periodic job and `npm run money:verify` run: across orders and the wallet (every paid order charged once, every ended order’s escrow paid out as its checkout or arbitration says, no escrow held past the settlement deadline, recharges agreeing with their payments), read through the services’ internal APIs, and the wallet’s own ledger (`ledger`: everything sums to zero, each balance is its entries, escrow and revenue accounts, every kind of hold account, and every account’s hash chain of entries, whose break names the account and the first entry altered, removed or inserted: ADR 0067), the same checks `npm run wallet:verify` prints. Runs at once and answers the fresh result, which GET answers from then on. Same permission as GET. 502/503 when orders or the wallet cannot answer.
          *
          *     Permission: `ledger.read` (roles: super_admin, finance, auditor).
          */
@@ -2242,6 +2264,21 @@ export interface components {
             /** @enum {string} */
             result: "complete" | "close" | "mark_abnormal";
         };
+        AuditChainVerification: {
+            /** @description each chain’s first break; empty when the audit log is intact */
+            breaks: components["schemas"]["ChainBreak"][];
+            /** @description how many chains (producing services) were walked */
+            chains: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            checked_at: string;
+            /** @description how many entries were rehashed */
+            entries: number;
+            /** @description SHA-256 over every chain’s head, in chain order: the value logged daily to anchor the log (ADR 0067) */
+            head_hash: string;
+        };
         AuditLog: {
             /** @example listing.approve */
             action: string;
@@ -2276,6 +2313,20 @@ export interface components {
              * @example data:image/svg+xml;base64,PHN2Zy4uLg==
              */
             image: string;
+        };
+        ChainBreak: {
+            /**
+             * @description the chain: the producing service of an audit entry, the account key of a ledger entry
+             * @example orders
+             */
+            chain: string;
+            /** @description the id of the first entry at which the chain stops holding; null when the chain’s head points past its newest entry */
+            entry: string | null;
+            /**
+             * @description `altered`: the entry’s content or hash was changed; `removed_or_inserted`: the entry does not follow the one before it (one between was removed, or it was inserted); `head_mismatch`: the chain’s recorded head is not its newest entry (the newest removed, or one appended past it)
+             * @enum {string}
+             */
+            problem: "altered" | "removed_or_inserted" | "head_mismatch";
         };
         Checkout: {
             /**
@@ -3975,6 +4026,98 @@ export interface operations {
                         items: components["schemas"]["AuditLog"][];
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyAuditLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the chains walked and each break found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditChainVerification"];
                 };
             };
             /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */

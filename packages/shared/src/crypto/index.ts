@@ -1,2 +1,3 @@
 export * from './reseal';
 export * from './secret-box';
+export * from './hash-chain';

@@ -12,6 +12,7 @@ import {
   getMoneyCheck,
   runMoneyCheck as runMoneyCheckRoute,
   listAuditLogs as listAuditLogsRoute,
+  verifyAuditLogs as verifyAuditLogsRoute,
   listSystemConfigs as listSystemConfigsRoute,
   updateSystemConfig as updateSystemConfigRoute,
   setAdminRoles as setAdminRolesRoute,
@@ -35,6 +36,7 @@ import { logOutAdmin } from '../application/log-out-admin';
 import { resetAdminPassword } from '../application/reset-admin-password';
 import { setAdminRoles } from '../application/set-admin-roles';
 import { updateSystemConfig } from '../application/update-system-config';
+import { verifyAuditLog } from '../application/verify-audit-log';
 
 export function adminRoutes(deps: AdminDeps): RouteBinding[] {
   return [
@@ -55,5 +57,6 @@ export function adminRoutes(deps: AdminDeps): RouteBinding[] {
     route(listSystemConfigsRoute, () => listSystemConfigs(deps)),
     route(updateSystemConfigRoute, ({ identity, params, body }) => updateSystemConfig(deps, identity, params.key, body.value)),
     route(listAuditLogsRoute, ({ query }) => listAuditLogs(deps, query)),
+    route(verifyAuditLogsRoute, () => verifyAuditLog(deps)),
   ];
 }

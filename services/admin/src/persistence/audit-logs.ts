@@ -1,4 +1,6 @@
-import { keysetPage, NEWEST_FIRST, type KeysetPageResult, type Queryable } from '@market/shared/db';
+import { GENESIS_HASH } from '@market/shared/crypto';
+import { keysetPage, NEWEST_FIRST, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
+import { auditEntryHash } from './audit-chain';
 
 export interface AuditLogRow {
   id: string;
@@ -16,12 +18,30 @@ export interface AuditLogRow {
 
 export type NewAuditLog = Omit<AuditLogRow, 'created_at'> & { producer: string; created_at: string };
 
-/** The event id is the row id, so a republished event is a no-op even past the inbox. */
-export async function insertAuditLog(db: Queryable, entry: NewAuditLog) {
-  await db.query(
-    `INSERT INTO audit_logs (id, actor_type, actor_id, action, biz_type, biz_id, detail, ip, result, request_id, producer, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)
-     ON CONFLICT (id) DO NOTHING`,
+/**
+ * The event id is the row id, so a republished event is a no-op even past the inbox. The entry joins
+ * its producer's hash chain (ADR 0067): the chain's head row is locked (created at the producer's
+ * first entry) so two consumers never link to the same head, and moves only when the row is new.
+ * The time is stored to the millisecond, the precision the hash covers.
+ */
+export async function insertAuditLog(tx: Tx, entry: NewAuditLog) {
+  const [head]: Array<{ seq: string; head_hash: string }> = await tx.query(
+    `INSERT INTO audit_chains (chain, seq, head_hash) VALUES ($1, 0, $2)
+     ON CONFLICT (chain) DO UPDATE SET chain = EXCLUDED.chain
+     RETURNING seq, head_hash`,
+    [entry.producer, GENESIS_HASH],
+  );
+  const createdAt = new Date(entry.created_at);
+  const seq = BigInt(head!.seq) + 1n;
+  const hash = auditEntryHash(head!.head_hash, { ...entry, created_at: createdAt });
+  await tx.query(
+    `WITH inserted AS (
+       INSERT INTO audit_logs (id, actor_type, actor_id, action, biz_type, biz_id, detail, ip, result, request_id, producer, created_at, chain_seq, prev_hash, hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id
+     )
+     UPDATE audit_chains SET seq = $13, head_hash = $15 WHERE chain = $11 AND EXISTS (SELECT 1 FROM inserted)`,
     [
       entry.id,
       entry.actor_type,
@@ -34,7 +54,10 @@ export async function insertAuditLog(db: Queryable, entry: NewAuditLog) {
       entry.result,
       entry.request_id,
       entry.producer,
-      entry.created_at,
+      createdAt,
+      seq.toString(),
+      head!.head_hash,
+      hash,
     ],
   );
 }

@@ -1,6 +1,7 @@
-import type { LedgerVerification, z } from '@market/contracts';
+import { LEDGER_CHAIN_CHECK, type LedgerVerification, type z } from '@market/contracts';
 import type { Queryable } from '@market/shared/db';
 import type { AccountKind } from '../domain/accounts';
+import { findLedgerChainBreaks } from './ledger-chain';
 
 export type LedgerDifference = z.infer<typeof LedgerVerification>['differences'][number];
 
@@ -194,6 +195,8 @@ export async function findLedgerDifferences(db: Queryable): Promise<LedgerDiffer
     const rows: Array<Record<string, unknown>> = await db.query(sql);
     if (rows.length > 0) differences.push({ check, rows });
   }
+  const breaks = await findLedgerChainBreaks(db);
+  if (breaks.length > 0) differences.push({ check: LEDGER_CHAIN_CHECK, rows: breaks.map((b) => ({ ...b })) });
   return differences;
 }
 
@@ -203,7 +206,7 @@ export async function findLedgerDifferences(db: Queryable): Promise<LedgerDiffer
  * `db` should be one read-only snapshot, so rules read together agree with each other.
  */
 export async function verifyLedger(db: Queryable): Promise<z.infer<typeof LedgerVerification>> {
-  return { checks: CHECKS.length, differences: await findLedgerDifferences(db) };
+  return { checks: CHECKS.length + 1, differences: await findLedgerDifferences(db) };
 }
 
 export async function findRechargeDiscrepancies(

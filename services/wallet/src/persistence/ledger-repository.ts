@@ -2,12 +2,14 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Queryable, Tx } from '@market/shared/db';
 import type { AccountRef } from '../domain/accounts';
 import { postTransfers, type Transfer } from '../domain/ledger';
+import { chainEntries } from './ledger-chain';
 
 /**
  * Writes transfers in the caller's transaction: creates missing accounts, locks every account
  * involved in key order (so two transfers over the same accounts queue instead of deadlocking),
  * then writes each transfer, its two entries and the new balances. Refusals (InsufficientFunds)
- * are thrown before anything is written.
+ * are thrown before anything is written. Each entry is linked into its account's hash chain from the
+ * head read with the lock, and the new head is written with the balance (ADR 0067): no statement more.
  */
 export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Date()): Promise<void> {
   if (transfers.length === 0) return;
@@ -22,14 +24,27 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
      SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[]) ON CONFLICT (key) DO NOTHING`,
     [refs.map((a) => a.key), refs.map((a) => a.kind), refs.map((a) => a.ownerId)],
   );
-  const locked: Array<{ key: string; balance: string }> = await tx.query(
-    `SELECT key, balance FROM accounts WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE`,
+  const locked: Array<{ key: string; balance: string; head_hash: string }> = await tx.query(
+    `SELECT key, balance, head_hash FROM accounts WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE`,
     [refs.map((a) => a.key)],
   );
   const balances = new Map(locked.map((row) => [row.key, Number(row.balance)]));
   const postings = postTransfers(balances, transfers);
 
   const transferIds = transfers.map(() => uuidv7());
+  const entries = postings.map((p) => ({
+    id: uuidv7(),
+    transfer_id: transferIds[p.transferIndex]!,
+    account_key: p.account.key,
+    user_id: p.account.kind === 'user_available' ? p.account.ownerId : null,
+    order_id: transfers[p.transferIndex]!.orderId,
+    biz_type: transfers[p.transferIndex]!.bizType,
+    amount: p.amount,
+    balance_after: p.balanceAfter,
+    created_at: at,
+  }));
+  const heads = new Map(locked.map((row) => [row.key, row.head_hash]));
+  const links = chainEntries(heads, entries);
   await tx.query(
     `INSERT INTO transfers (id, from_account, to_account, amount, biz_type, order_id, payment_id, withdrawal_id, refund_id, created_at)
      SELECT id, f, t, amount, biz, order_id, payment_id, withdrawal_id, refund_id, $8
@@ -49,29 +64,31 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
     ],
   );
   await tx.query(
-    `INSERT INTO entries (id, transfer_id, account_key, user_id, order_id, biz_type, amount, balance_after, created_at)
-     SELECT id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, $9
-     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::text[], $7::bigint[], $8::bigint[])
-       WITH ORDINALITY AS x(id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, n)
+    `INSERT INTO entries (id, transfer_id, account_key, user_id, order_id, biz_type, amount, balance_after, created_at, prev_hash, hash)
+     SELECT id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, $9, prev_hash, hash
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::text[], $7::bigint[], $8::bigint[], $10::text[], $11::text[])
+       WITH ORDINALITY AS x(id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, prev_hash, hash, n)
      ORDER BY n`,
     [
-      postings.map(() => uuidv7()),
-      postings.map((p) => transferIds[p.transferIndex]),
-      postings.map((p) => p.account.key),
-      postings.map((p) => (p.account.kind === 'user_available' ? p.account.ownerId : null)),
-      postings.map((p) => transfers[p.transferIndex]!.orderId),
-      postings.map((p) => transfers[p.transferIndex]!.bizType),
-      postings.map((p) => p.amount),
-      postings.map((p) => p.balanceAfter),
+      entries.map((e) => e.id),
+      entries.map((e) => e.transfer_id),
+      entries.map((e) => e.account_key),
+      entries.map((e) => e.user_id),
+      entries.map((e) => e.order_id),
+      entries.map((e) => e.biz_type),
+      entries.map((e) => e.amount),
+      entries.map((e) => e.balance_after),
       at,
+      links.map((l) => l.prevHash),
+      links.map((l) => l.hash),
     ],
   );
   const finalBalance = new Map<string, number>();
   for (const p of postings) finalBalance.set(p.account.key, p.balanceAfter);
   await tx.query(
-    `UPDATE accounts a SET balance = x.balance
-     FROM unnest($1::text[], $2::bigint[]) AS x(key, balance) WHERE a.key = x.key`,
-    [[...finalBalance.keys()], [...finalBalance.values()]],
+    `UPDATE accounts a SET balance = x.balance, head_hash = x.head_hash
+     FROM unnest($1::text[], $2::bigint[], $3::text[]) AS x(key, balance, head_hash) WHERE a.key = x.key`,
+    [[...finalBalance.keys()], [...finalBalance.values()], [...finalBalance.keys()].map((key) => heads.get(key)!)],
   );
 }
 

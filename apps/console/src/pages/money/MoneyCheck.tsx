@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Col, Row, Table, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
+import { LEDGER_CHAIN_CHECK } from '@market/contracts';
 import type { Schema } from '@market/sdk';
 import { t } from '../../i18n';
 import type { ProblemError } from '../../data/problem';
+import { ChainBreaks } from '../../components/ChainBreaks';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMove } from '../../components/use-move';
 import { when, yuan } from '../../components/format';
@@ -36,9 +38,22 @@ function CrossService({ check }: { check: Check }) {
   );
 }
 
+/**
+ * The ledger's hash chains (ADR 0067), one per account: the money check recomputes them with the
+ * other ledger rules, and its rows of breaks are shown here as such; the button runs the check anew.
+ */
+function LedgerChains({ ledger, verify, running }: { ledger: Check['ledger'] | undefined; verify: () => void; running: boolean }) {
+  const chains = ledger?.differences.find((d) => d.check === LEDGER_CHAIN_CHECK);
+  return (
+    <Card title={t('chains.verify')} size="small" extra={<Button onClick={verify} loading={running}>{t('chains.verify')}</Button>}>
+      {ledger ? <ChainBreaks breaks={(chains?.rows ?? []) as Schema<'ChainBreak'>[]} intact={t('chains.ledgerIntact')} /> : null}
+    </Card>
+  );
+}
+
 /** The wallet's double-entry ledger: each rule that does not hold, with the rows that break it as the check read them. */
 function LedgerFindings({ ledger }: { ledger: Check['ledger'] }) {
-  const { differences } = ledger;
+  const differences = ledger.differences.filter((d) => d.check !== LEDGER_CHAIN_CHECK);
   return (
     <Card title={t('money.ledgerCheck')} size="small">
       <Alert
@@ -101,6 +116,9 @@ export default function MoneyCheck() {
             </Col>
             <Col xs={24} xl={12}>
               <LedgerFindings ledger={check.ledger} />
+            </Col>
+            <Col xs={24}>
+              <LedgerChains ledger={check.ledger} verify={run} running={fresh.running} />
             </Col>
           </Row>
         </>

@@ -8,6 +8,7 @@ import { AdminRoles1765500000001 } from './1765500000001-admin-roles';
 import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-logins-per-address';
 import { RememberMoneyMismatches1765900000001 } from './1765900000001-remember-money-mismatches';
 import { KeepMoneyCheckResults1766300000002 } from './1766300000002-keep-money-check-results';
+import { ChainAuditLog1767200000002 } from './1767200000002-chain-audit-log';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -20,4 +21,5 @@ export const adminMigrations = [
   ThrottleLoginsPerAddress1765500000002,
   RememberMoneyMismatches1765900000001,
   KeepMoneyCheckResults1766300000002,
+  ChainAuditLog1767200000002,
 ];
