@@ -18,4 +18,10 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
+
+  it('recognises a server that takes no writes, behind a failover, wrapped as TypeORM wraps it', () => {
+    const refused = Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' });
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new TypeORMError('query failed'), { driverError: refused }))).toBe(true);
+  });
 });

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { allInternalRoutes, allRoutes, SERVICE_NAMES, SERVICE_REGISTRY } from '@market/contracts';
+import { servicePermissions } from '../src/events/broker-permissions';
+import { DEFAULT_EXCHANGE } from '../src/events/topology';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const TURBO = path.join(ROOT, 'node_modules/.bin/turbo');
@@ -151,7 +153,10 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     const fromNamespace = (namespace: string) => (rule: any) => rule.from.some((peer: any) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === namespace);
     const ingressRules = objects.filter((o) => o.kind === 'NetworkPolicy').flatMap((p) => (p.spec.ingress ?? []).map((rule: any) => ({ policy: p.metadata.name, rule })));
     expect(ingressRules.filter(({ rule }) => fromNamespace('ingress-nginx')(rule)).map(({ policy, rule }) => [policy, rule.ports])).toEqual([['gateway', [{ protocol: 'TCP', port: 8080 }]]]);
-    expect(ingressRules.filter(({ rule }) => fromNamespace('monitoring')(rule)).every(({ policy, rule }) => rule.ports[0].port === (policy === 'gateway' ? 9464 : 8080))).toBe(true);
+    // (the production broker's nodes serve theirs on RabbitMQ's Prometheus port)
+    const metricsPorts: Record<string, number> = { gateway: 9464, 'market-mq-nodes': 15692 };
+    const metricsPort = (policy: string) => metricsPorts[policy] ?? 8080;
+    expect(ingressRules.filter(({ rule }) => fromNamespace('monitoring')(rule)).every(({ policy, rule }) => rule.ports.length === 1 && rule.ports[0].port === metricsPort(policy))).toBe(true);
     // providers on the internet only for identity and wallet, on https, never a private address
     const providers = named(objects, 'NetworkPolicy', 'provider-clients');
     expect(processes.filter((name) => selects(providers.spec.podSelector, podLabels(name))).sort()).toEqual(['identity', 'wallet']);
@@ -201,6 +206,107 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(problems).toContainEqual(expect.stringContaining('Deployment/two: loads the whole Secret other into its environment'));
       expect(problems).toContainEqual(expect.stringContaining('Deployment/one: B_FILE names /run/secrets/market/B, which no Secret of its own mounts'));
       expect(problems.join()).not.toContain('A_FILE');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('run Postgres and RabbitMQ in production from operator templates, the services reaching them by their usual names', () => {
+    const objects = render('production');
+    const custom = (apiVersion: string, kind: string) => objects.filter((o) => o.apiVersion === apiVersion && o.kind === kind);
+    // three Postgres instances, one synchronous replica, behind a session-mode pooler (ADR 0064)
+    const [pg] = custom('postgresql.cnpg.io/v1', 'Cluster');
+    expect(pg.spec).toEqual(expect.objectContaining({ instances: 3, minSyncReplicas: 1, enableSuperuserAccess: true }));
+    const [pooler] = custom('postgresql.cnpg.io/v1', 'Pooler');
+    expect(pooler.spec).toEqual(expect.objectContaining({ cluster: { name: pg.metadata.name }, type: 'rw' }));
+    expect(pooler.spec.pgbouncer.poolMode).toBe('session');
+    // what the services send at connect and PgBouncer cannot pass on is ignored there, never refused
+    expect(pooler.spec.pgbouncer.parameters.ignore_startup_parameters.split(',')).toEqual(
+      expect.arrayContaining(['options', 'statement_timeout', 'idle_in_transaction_session_timeout']),
+    );
+    expect(named(objects, 'Service', 'postgres').spec.externalName).toBe(`${pooler.metadata.name}.market.svc.cluster.local`);
+    // three broker nodes, and each service's user with exactly the permissions provision-broker.mjs grants
+    const [mq] = custom('rabbitmq.com/v1beta1', 'RabbitmqCluster');
+    expect(mq.spec.replicas).toBe(3);
+    expect(named(objects, 'Service', 'rabbitmq').spec.externalName).toBe(`${mq.metadata.name}.market.svc.cluster.local`);
+    for (const service of SERVICE_NAMES) {
+      const granted = servicePermissions(DEFAULT_EXCHANGE, service);
+      const user = custom('rabbitmq.com/v1beta1', 'User').find((u) => u.metadata.name === `market-mq-${service}`);
+      expect(user.spec).toEqual({ tags: [], importCredentialsSecret: { name: `market-mq-user-${service}` }, rabbitmqClusterReference: { name: mq.metadata.name } });
+      const ofUser = (kind: string) => custom('rabbitmq.com/v1beta1', kind).filter((p) => p.spec.userReference.name === user.metadata.name);
+      expect(ofUser('Permission').map((p) => [p.spec.vhost, p.spec.permissions])).toEqual([['/', { configure: granted.configure, write: granted.write, read: granted.read }]]);
+      expect(ofUser('TopicPermission').map((p) => [p.spec.vhost, p.spec.permissions])).toEqual([['/', granted.topic]]);
+    }
+    expect(custom('rabbitmq.com/v1beta1', 'User')).toHaveLength(SERVICE_NAMES.length);
+    // the engines' Secrets are the operators' alone, never a workload's
+    const workloadSecrets = [...secretKeys().keys()];
+    for (const secret of [pg.spec.superuserSecret.name, ...custom('rabbitmq.com/v1beta1', 'User').map((u) => u.spec.importCredentialsSecret.name)]) {
+      expect(workloadSecrets).not.toContain(secret);
+    }
+    // the network both ways: the services to the pooler and the broker's nodes, the pooler to the instances, and nobody else
+    const podsMatch = (policy: any, labels: Record<string, string>) => selects(policy.spec.podSelector, labels);
+    const allows = (fromLabels: Record<string, string>, toLabels: Record<string, string>, port: number) => {
+      const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+      const peer = (peers: any[] | undefined, labels: Record<string, string>) => (peers ?? []).some((p) => p.podSelector && !p.namespaceSelector && selects(p.podSelector, labels));
+      const onPort = (ports: any[] | undefined) => (ports ?? []).some((p) => p.port === port);
+      const out = policies.filter((p) => p.spec.policyTypes.includes('Egress') && podsMatch(p, fromLabels)).some((p) => (p.spec.egress ?? []).some((r: any) => peer(r.to, toLabels) && onPort(r.ports)));
+      const into = policies.filter((p) => p.spec.policyTypes.includes('Ingress') && podsMatch(p, toLabels)).some((p) => (p.spec.ingress ?? []).some((r: any) => peer(r.from, fromLabels) && onPort(r.ports)));
+      return out && into;
+    };
+    const poolerPod = { 'cnpg.io/poolerName': pooler.metadata.name, 'cnpg.io/podRole': 'pooler' };
+    const instancePod = { 'cnpg.io/cluster': pg.metadata.name, 'cnpg.io/podRole': 'instance' };
+    const brokerPod = { 'app.kubernetes.io/name': mq.metadata.name, 'app.kubernetes.io/component': 'rabbitmq' };
+    for (const service of SERVICE_NAMES) {
+      expect([service, allows(podLabels(service), poolerPod, 5432), allows(podLabels(service), brokerPod, 5672)]).toEqual([service, true, true]);
+    }
+    expect(allows(podLabels('gateway'), poolerPod, 5432)).toBe(false);
+    expect(allows(podLabels('gateway'), brokerPod, 5672)).toBe(false);
+    expect(allows(poolerPod, instancePod, 5432)).toBe(true);
+    expect(allows(podLabels('market-provision'), instancePod, 5432)).toBe(true);
+    expect(allows(instancePod, instancePod, 5432)).toBe(true);
+    expect(allows(podLabels('orders'), instancePod, 5432)).toBe(false);
+  });
+
+  it('expose in production only the gateway, through an ingress with TLS that lets event streams idle', () => {
+    const objects = render('production');
+    const ingresses = objects.filter((o) => o.kind === 'Ingress');
+    expect(ingresses.map((i) => i.metadata.name)).toEqual(['gateway']);
+    const [ingress] = ingresses;
+    const backends = ingress.spec.rules.flatMap((r: any) => r.http.paths.map((p: any) => p.backend.service));
+    expect(backends).toEqual([{ name: 'gateway', port: { name: 'http' } }]);
+    // the metrics port is not the one the ingress routes to
+    expect(named(objects, 'Service', 'gateway').spec.ports.find((p: any) => p.name === 'http').targetPort).toBe('http');
+    const hosts = ingress.spec.rules.map((r: any) => r.host);
+    expect(ingress.spec.tls).toEqual([{ hosts, secretName: expect.any(String) }]);
+    const annotations = ingress.metadata.annotations;
+    expect(annotations['nginx.ingress.kubernetes.io/ssl-redirect']).toBe('true');
+    expect(annotations['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('off');
+    // a stream idles for one heartbeat (notify's NOTIFY_HEARTBEAT_MS default, 15 s) between reads
+    expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThan(2 * 15);
+  });
+
+  it('the validator refuses custom resources and routes whose references this render does not hold', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'k8s-'));
+    try {
+      const file = path.join(dir, 'refs.yaml');
+      appendFileSync(file, 'apiVersion: postgresql.cnpg.io/v1\nkind: Pooler\nmetadata: { name: p }\nspec: { cluster: { name: nowhere }, type: rw, pgbouncer: { poolMode: statement } }\n');
+      appendFileSync(file, '---\napiVersion: rabbitmq.com/v1beta1\nkind: Permission\nmetadata: { name: q }\nspec: { vhost: /, userReference: { name: ghost }, rabbitmqClusterReference: { name: none }, permissions: { configure: x, write: x, read: x } }\n');
+      appendFileSync(file, '---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: { name: i }\nspec: { rules: [{ http: { paths: [{ path: /, pathType: Prefix, backend: { service: { name: absent, port: { name: http } } } }] } }] }\n');
+      appendFileSync(file, '---\napiVersion: v1\nkind: Service\nmetadata: { name: postgres }\nspec: { type: ExternalName, externalName: missing-rw.market.svc.cluster.local }\n');
+      const run = spawnSync(process.execPath, [path.join(ROOT, 'deploy/k8s/validate.mjs'), file], { encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      const problems: string[] = JSON.parse(run.stdout).problems;
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('Pooler/p: spec.cluster names nowhere'),
+          expect.stringContaining('Pooler/p: spec.pgbouncer.poolMode must be session or transaction'),
+          expect.stringContaining('Permission/q: spec.rabbitmqClusterReference names none'),
+          expect.stringContaining('Permission/q: spec.userReference names ghost'),
+          expect.stringContaining('Ingress/i: routes to absent:http'),
+          expect.stringContaining('Service/postgres: points at missing-rw.market.svc.cluster.local'),
+        ]),
+      );
+      expect(problems).toHaveLength(6);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,10 +1,13 @@
 /**
  * SQLSTATEs that say "not now" rather than "wrong query": the connection failed (class 08), the
- * server is short of resources (53), shutting down, restarting or ended the session (57P0x), or a
- * timeout of ours fired (57014 statement timeout, 25P03 idle in transaction). Retrying later can
- * succeed, so the client is told 503, not 500.
+ * server is short of resources (53), shutting down, restarting or ended the session (57P0x), a
+ * timeout of ours fired (57014 statement timeout, 25P03 idle in transaction), or the server takes
+ * no writes (25006: a standby, or a primary a failover demoted, still behind the address; the
+ * connection is replaced, see data-source.ts). Retrying later can succeed, so the client is told
+ * 503, not 500, and the inbox retries an event. No use case writes in a read-only transaction of
+ * its own (the ledger check only reads), so 25006 never hides a bug of ours.
  */
-const UNAVAILABLE_SQLSTATE = /^(08|53|57P0)|^(57014|25P03)$/;
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0)|^(57014|25P03|25006)$/;
 
 /** Socket failures under pg, which carry Node's errno code instead of a SQLSTATE. */
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);

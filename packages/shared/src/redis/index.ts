@@ -11,6 +11,7 @@ import {
   TimeoutError,
 } from 'redis';
 import type { Logger } from 'pino';
+import { currentRedisUrl, parseRedisTarget } from './target';
 
 export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
 
@@ -85,17 +86,25 @@ function isThenable(value: unknown): value is Promise<unknown> {
  * The client with every command bounded by the deadline, and so are the objects it hands out
  * (MULTI, `withCommandOptions`, `duplicate`). Wrapping the client once keeps the bound for every
  * caller, rate-limiter-flexible included, instead of relying on each call site to remember it.
+ * `current` names the client each call goes to, which a failover replaces (`connectRedis`);
+ * `onReply` hears every failed command's error.
  */
-function bounded<T extends object>(target: T, ms: number): T {
-  return new Proxy(target, {
-    get(object, property, proxy) {
+function bounded<T extends object>(initial: T, ms: number, current: () => T = () => initial, onError: (err: unknown) => void = () => undefined): T {
+  return new Proxy(initial, {
+    get(_, property, proxy) {
+      const object = current();
       const value: unknown = Reflect.get(object, property, object);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const result: unknown = value.apply(object, args);
-        if (isThenable(result)) return withDeadline(result, ms, String(property));
+        if (isThenable(result)) {
+          return withDeadline(result, ms, String(property)).catch((err: unknown) => {
+            onError(err);
+            throw err;
+          });
+        }
         if (result === object) return proxy;
-        if (typeof result === 'object' && result !== null) return bounded(result, ms);
+        if (typeof result === 'object' && result !== null) return bounded(result, ms, undefined, onError);
         return result;
       };
     },
@@ -107,6 +116,9 @@ export interface RedisOptions {
   commandTimeoutMs?: number;
 }
 
+/** Reconnection waits: doubling from 100 ms to 2 s, with jitter so a fleet of replicas does not reconnect in step. */
+const reconnectDelay = (retries: number) => Math.min(100 * 2 ** retries, 2000) + Math.floor(Math.random() * 100);
+
 function createRedisClient(url: string, commandTimeoutMs: number) {
   return createClient({
     url,
@@ -115,28 +127,95 @@ function createRedisClient(url: string, commandTimeoutMs: number) {
     // Bounds what a long stall can pile up; past it commands fail at once.
     commandsQueueMaxLength: 10_000,
     commandOptions: { timeout: commandTimeoutMs },
-    socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000) },
+    socket: { reconnectStrategy: reconnectDelay },
   });
 }
 
 export type RedisClient = ReturnType<typeof createRedisClient>;
 
+/** A write answered by a replica: the connection leads to a server a failover demoted (or to the wrong node). */
+const isReadOnlyReply = (err: unknown) => err instanceof RedisUnavailableError && err.cause instanceof ErrorReply && err.cause.message.startsWith('READONLY');
+
+/**
+ * Connects to `url`'s Redis: one address, or the master its Sentinels name (`redis+sentinel://…`,
+ * target.ts). The client reconnects by itself when the connection drops (a restart, a network
+ * cut); commands meanwhile fail at once as RedisUnavailableError. Through a failover (ADR 0064):
+ * a write answered READONLY means the connection leads to a replica (the old primary, or an
+ * address its provider has not moved yet), so the client is replaced by a new connection, which
+ * resolves the name again or asks the Sentinels where the master is now; with Sentinels, a lost
+ * connection also asks them, and moves to the new master when they name another. The object the
+ * caller holds stays the same. A subscriber made with `duplicate()` stays on the node it was made
+ * for (a replica still delivers what is published on the master).
+ */
 export async function connectRedis(url: string, log: Logger, opts: RedisOptions = {}): Promise<RedisClient> {
   const timeoutMs = opts.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
-  const client = createRedisClient(url, timeoutMs);
+  const target = parseRedisTarget(url);
   // One line when Redis becomes unreachable and one when it is back, not one per reconnection attempt.
   let down = false;
-  client.on('error', (err: Error) => {
-    if (down) return;
-    down = true;
-    log.warn({ err: { message: err.message } }, 'redis unreachable; reconnecting in the background');
+  let client: RedisClient;
+  let address: string;
+  let replacing: Promise<void> | undefined;
+  let closed = false;
+
+  const open = async (at: string) => {
+    const next = createRedisClient(at, timeoutMs);
+    next.on('error', (err: Error) => {
+      if (next === client && target.kind === 'sentinel') void moveTo('the connection to the master was lost');
+      if (down) return;
+      down = true;
+      log.warn({ err: { message: err.message } }, 'redis unreachable; reconnecting in the background');
+    });
+    next.on('ready', () => {
+      if (!down) return;
+      down = false;
+      log.info('redis reachable again');
+    });
+    await next.connect();
+    return next;
+  };
+
+  /** Replaces the client with one connected where the target leads now; one replacement at a time. */
+  const moveTo = (reason: string, always = false) => {
+    replacing ??= (async () => {
+      try {
+        const now = await currentRedisUrl(target);
+        if (closed || (now === address && !always)) return;
+        const next = await open(now);
+        if (closed) {
+          next.destroy();
+          return;
+        }
+        const previous = client;
+        client = next;
+        address = now;
+        log.warn({ reason }, 'redis connection replaced after a failover');
+        previous.destroy();
+      } catch (err) {
+        // the next failed command tries again; meanwhile commands fail as unavailable
+        log.warn({ err: { message: (err as Error).message }, reason }, 'redis failover: no new connection yet');
+      } finally {
+        replacing = undefined;
+      }
+    })();
+    return replacing;
+  };
+
+  address = await currentRedisUrl(target);
+  client = await open(address);
+  const proxy = bounded(client, timeoutMs, () => client, (err) => {
+    if (isReadOnlyReply(err)) void moveTo('a write was answered READONLY', true);
   });
-  client.on('ready', () => {
-    if (!down) return;
-    down = false;
-    log.info('redis reachable again');
+  // once the caller ends the client, no failover may open another
+  return new Proxy(proxy, {
+    get(bound, property, receiver) {
+      const value: unknown = Reflect.get(bound, property, receiver);
+      if (!(property === 'quit' || property === 'close' || property === 'destroy') || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        closed = true;
+        return (value as (...a: unknown[]) => unknown)(...args);
+      };
+    },
   });
-  await client.connect();
-  return bounded(client, timeoutMs);
 }
 export * from './acl';
+export * from './target';
