@@ -240,6 +240,17 @@ describe('the console in a browser', () => {
     await shot('order-detail');
   });
 
+  it('shows a renewal on the order’s timeline, with the hours, the rent and the end it moved', async () => {
+    const { renter, order } = await handedOffOrder('续租测试 王者荣耀');
+    const path = { params: { path: { id: order.id } } };
+    await ok(renter.market.api.POST('/api/orders/{id}/confirm-receive', { ...path, body: {} }));
+    const renewed = await ok(renter.market.api.POST('/api/orders/{id}/renew', { ...path, body: { hours: 1 } }));
+    expect(renewed).toMatchObject({ hours: 3, rent: 3000, amount: 7000 });
+    await open(`/orders/${order.id}`, '续租测试 王者荣耀');
+    await page.getByText(/续租: \+1 h, ¥10\.00 → \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/).waitFor();
+    await shot('order-renewed');
+  });
+
   it('counts a dispute opened and a listing submitted while the console is open in the header badges, live and without a reload', async () => {
     const { renter, order } = await handedOffOrder('徽标测试 王者荣耀');
     await open('/', '概览');

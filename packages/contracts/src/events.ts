@@ -94,6 +94,14 @@ export const eventDataSchemas = {
   'order.completed': OrderSnapshot.extend(Settlement.shape),
   'order.closed': OrderSnapshot.extend(Settlement.shape),
   'order.marked_abnormal': OrderSnapshot,
+  /** the renter extended the rental: the snapshot's hours, rent and amount are the renewed totals */
+  'order.renewed': OrderSnapshot.extend({
+    renewal_id: Id,
+    added_hours: RentalHours,
+    added_rent: Money,
+    previous_ends_at: Timestamp,
+    ends_at: Timestamp,
+  }),
 
   'dispute.opened': z.object({
     dispute_id: Id,
@@ -253,6 +261,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'order.completed': ['orders'],
   'order.closed': ['orders'],
   'order.marked_abnormal': ['orders'],
+  'order.renewed': ['orders'],
   'dispute.opened': ['orders'],
   'dispute.resolved': ['orders'],
   'payment.succeeded': ['wallet'],
@@ -304,6 +313,7 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'order.completed',
     'order.closed',
     'order.marked_abnormal',
+    'order.renewed',
     'dispute.opened',
     'dispute.resolved',
     'payment.succeeded',

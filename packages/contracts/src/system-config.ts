@@ -27,6 +27,8 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'order.dispute_timeout_hours': TimeoutHours,
   /** an abnormal order past this alerts the back office; past twice this its default resolution applies (ADR 0029) */
   'order.abnormal_timeout_hours': TimeoutHours,
+  /** a renewal is refused once less than this many minutes of the rental remain before ends_at (docs/rules.md §4 Renewal) */
+  'order.renewal_min_remaining_minutes': z.number().int().min(0).max(1440),
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -47,6 +49,7 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'withdrawal.auto_approve_below': 0,
   'order.dispute_timeout_hours': 72,
   'order.abnormal_timeout_hours': 168,
+  'order.renewal_min_remaining_minutes': 5,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

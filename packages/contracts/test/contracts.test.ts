@@ -110,6 +110,7 @@ describe('route contracts', () => {
         'POST /api/admin/reconciliations',
         'GET /api/admin/reconciliations',
         'GET /api/admin/reconciliations/{id}',
+        'POST /api/orders/{id}/renew',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

@@ -21,6 +21,7 @@ const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'fen' | 'bps' 
   'withdrawal.auto_approve_below': 'fen',
   'order.dispute_timeout_hours': 'hours',
   'order.abnormal_timeout_hours': 'hours',
+  'order.renewal_min_remaining_minutes': 'minutes',
 };
 
 /** A config value as an operator reads it: fen as ¥, timeouts in minutes or hours, a rate in % (bps beside it). */

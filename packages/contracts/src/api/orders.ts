@@ -115,11 +115,23 @@ export const OrderEscrowView = z
   })
   .openapi('OrderEscrow');
 
+export const OrderRenewal = z
+  .object({
+    id: Id,
+    hours: RentalHours.openapi({ description: 'hours added' }),
+    rent: Money.openapi({ description: 'hours × the order’s hourly_price, in fen, charged into escrow' }),
+    previous_ends_at: Timestamp,
+    ends_at: Timestamp,
+    renewed_at: Timestamp,
+  })
+  .openapi('OrderRenewal');
+
 export const AdminOrderDetail = Order.extend({
   dispute: orNull(Dispute).openapi({ description: 'the order’s latest dispute' }),
   payments: z.array(OrderPayment).openapi({ description: 'the payment of the order (none while unpaid)' }),
   escrow: orNull(OrderEscrowView).openapi({ description: 'null when the wallet never charged the order' }),
   ledger_entries: z.array(LedgerEntry).openapi({ description: 'the users’ ledger entries of this order, oldest first' }),
+  renewals: z.array(OrderRenewal).openapi({ description: 'the renewals charged on the order, oldest first' }),
 }).openapi('AdminOrderDetail');
 
 /** Keys returned by `POST /api/files/upload`; the service resolves them to URLs. */
@@ -207,6 +219,27 @@ export const payOrder = defineRoute({
   headers: IdempotencyHeaders,
   body: EmptyBody,
   success: { status: 200, description: 'the order, now pending_handoff', schema: Order },
+  errors: orderErrors(400, 404, 409),
+});
+
+export const renewOrder = defineRoute({
+  id: 'renewOrder',
+  service: 'orders',
+  method: 'post',
+  path: '/api/orders/{id}/renew',
+  auth: 'user',
+  summary: 'Extend an order in use by whole hours',
+  description: moveDescription(
+    'Renter only, in in_use. Charges hours × the order’s hourly_price (the deposit is not charged again) from the renter’s wallet balance into the order’s escrow and moves ends_at later by the hours; the order’s hours, rent and amount become the renewed totals, so checkout and settlement count the whole rent. ' +
+      'The total hours stay within the listing’s max_hours (720 when it has none): 409 RENEWAL_OVER_MAX_HOURS. 409 RENEWAL_NOT_ALLOWED when the owner switched renewal off for the listing (allow_renewal false); 409 LISTING_UNAVAILABLE when the listing is not online; ' +
+      '409 RENEWAL_TOO_LATE when less than order.renewal_min_remaining_minutes remain before ends_at; 409 INSUFFICIENT_BALANCE when the balance is short (nothing changes); 409 RENEWAL_PENDING while another renewal’s charge is under way; ' +
+      '503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached (renewing again is safe once the pending charge is settled: the reconciler asks the wallet). Both parties are notified (order.renewed). Honours Idempotency-Key.',
+  ),
+  tags: ['orders'],
+  params: IdParams,
+  headers: IdempotencyHeaders,
+  body: z.object({ hours: RentalHours }).strict(),
+  success: { status: 200, description: 'the order, ends_at moved', schema: Order },
   errors: orderErrors(400, 404, 409),
 });
 
@@ -661,6 +694,7 @@ export const ordersRoutes = [
   listOrders,
   getOrder,
   payOrder,
+  renewOrder,
   cancelOrder,
   submitHandoff,
   listHandoffRecords,

@@ -123,6 +123,16 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
   'order.handed_off': (o) => [
     orderDraft('order.handed_off', o, 'renter', '账号已交付，请确认收货', `「${o.listing_title}」的账号已交付，请查看交付信息并确认账号可用。`),
   ],
+  'order.renewed': (o) => [
+    orderDraft('order.renewed', o, 'renter', '订单已续租', `「${o.listing_title}」已续租 ${o.added_hours} 小时（租金 ${yuan(o.added_rent)}），到期时间延至 ${o.ends_at}。`, {
+      added_hours: o.added_hours,
+      added_rent: o.added_rent,
+    }),
+    orderDraft('order.renewed', o, 'owner', '租客已续租', `租客为「${o.listing_title}」续租 ${o.added_hours} 小时（租金 ${yuan(o.added_rent)}），到期时间延至 ${o.ends_at}。`, {
+      added_hours: o.added_hours,
+      added_rent: o.added_rent,
+    }),
+  ],
   'order.checkout_requested': (o) => [
     orderDraft('order.checkout_requested', o, 'owner', '租客申请结算，请确认', `「${o.listing_title}」申请结算：${settlementText(o)}请确认或提出修改。`, {
       consumption: o.consumption,

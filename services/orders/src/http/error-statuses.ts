@@ -10,4 +10,8 @@ export const ordersErrorStatuses = {
   REVEAL_APPROVAL_REQUIRED: 409,
   REVEAL_APPROVER_INVOLVED: 403,
   USER_FROZEN: 403,
+  RENEWAL_NOT_ALLOWED: 409,
+  RENEWAL_TOO_LATE: 409,
+  RENEWAL_OVER_MAX_HOURS: 409,
+  RENEWAL_PENDING: 409,
 } as const satisfies Record<OrdersErrorCode, ErrorStatus>;

@@ -24,6 +24,7 @@ import {
   listOrders,
   payOrder as payOrderRoute,
   rejectCheckout as rejectCheckoutRoute,
+  renewOrder as renewOrderRoute,
   startCheckout as startCheckoutRoute,
   submitHandoff as submitHandoffRoute,
 } from '@market/contracts';
@@ -41,6 +42,7 @@ import { callerOrders, partyHandoffRecords, partyOrderView } from '../applicatio
 import { openDispute } from '../application/open-dispute';
 import { allDisputes, callerDisputes, partyDispute } from '../application/read-disputes';
 import { rejectCheckout } from '../application/reject-checkout';
+import { renewOrder } from '../application/renew-order';
 import { submitHandoff } from '../application/submit-handoff';
 
 export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
@@ -49,6 +51,7 @@ export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
     route(listOrders, ({ query, identity }) => callerOrders(deps, identity, query)),
     route(getOrder, ({ params, identity }) => partyOrderView(deps, identity, params.id)),
     route(payOrderRoute, ({ params, identity }) => payOrder(deps, identity, params.id)),
+    route(renewOrderRoute, ({ params, body, identity }) => renewOrder(deps, identity, params.id, body.hours)),
     route(cancelOrderRoute, ({ params, body, identity }) => cancelOrder(deps, identity, params.id, body.reason ?? null)),
     route(submitHandoffRoute, ({ params, body, identity }) => submitHandoff(deps, identity, params.id, body)),
     route(listHandoffRecords, ({ params, identity }) => partyHandoffRecords(deps, identity, params.id)),

@@ -19,6 +19,10 @@ import {
   adminCloseOrder,
   adminMarkOrderAbnormal,
   orderChargeStatus,
+  chargeOrderRenewal,
+  openDispute,
+  renewalChargeStatus,
+  renewOrder,
   systemConfigValues,
   type AnyRoute,
   type InternalResult,
@@ -274,6 +278,116 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     expect((await orders.ok(listOrders, { query: { role: 'owner' }, as: renter })).items).toEqual([]);
     expect((await orders.call(listOrders, { query: { cursor: 'eyJ2IjoiIiwiaWQiOiIifQ' }, as: renter })).status).toBe(400);
     expect((await orders.call(listOrders, { query: { role: 'admin' }, as: renter })).status).toBe(400);
+  });
+
+  /** An order of `hours` (3 by default) paid, handed over and received: in_use, its rental running. */
+  async function orderInUse(listingOverrides: Parameters<Neighbourhood['listing']>[1] = {}, hours = HOURS) {
+    const { owner, renter } = parties();
+    const listing = world.listing(owner.sub, listingOverrides);
+    const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours }, as: renter });
+    await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 1 / pw 2' }, as: owner });
+    const running = await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
+    return { owner, renter, listing, order: running };
+  }
+
+  it('renews an order in use: the extra rent charged by renewal id, ends_at and the totals moved, order.renewed, a checkout over the whole rent', async () => {
+    const { owner, renter, order } = await orderInUse();
+    const renewed = await orders.ok(renewOrder, { params: { id: order.id }, body: { hours: 2 }, as: renter });
+    // 2 more hours at 800: the deposit is not charged again
+    expect(renewed).toMatchObject({ status: 'in_use', hours: 5, rent: 4000, deposit: 5000, amount: 9000 });
+    expect(Date.parse(renewed.ends_at!) - Date.parse(order.ends_at!)).toBe(2 * 3_600_000);
+    expect(Date.parse(renewed.deadline_at!) - Date.parse(renewed.ends_at!)).toBe(30 * 60_000);
+    const [call] = orders.neighbours.calls(chargeOrderRenewal).filter((c) => c.input.params.id === order.id);
+    expect(call!.input.body).toEqual({ renter_id: renter.sub, amount: 1600, not_after: expect.any(String) });
+    const [event] = await orders.awaitPublished('order.renewed', (e) => e.data.order_id === order.id);
+    expect(event!.data).toMatchObject({
+      renter_id: renter.sub,
+      owner_id: owner.sub,
+      hours: 5,
+      rent: 4000,
+      amount: 9000,
+      renewal_id: call!.input.params.renewal_id,
+      added_hours: 2,
+      added_rent: 1600,
+      previous_ends_at: order.ends_at,
+      ends_at: renewed.ends_at,
+      actor_id: renter.sub,
+    });
+    // a checkout at once: one started hour of the renewed rent used, the rest of the renewed escrow back
+    const checkout = await orders.ok(startCheckout, { params: { id: order.id }, body: {}, as: renter });
+    expect(checkout.checkout).toMatchObject({ consumption: 800, deposit_deduction: 0, refund: 8200, owner_income: 760, platform_fee: 40 });
+  });
+
+  it('refuses a renewal the listing, the clock, the state or the wallet does not allow, each by its code, and changes nothing', async () => {
+    const renewal = (id: string, as: ReturnType<typeof asUser>, hours = 1) => orders.call(renewOrder, { params: { id }, body: { hours }, as });
+    const refusedAs = async (res: Awaited<ReturnType<typeof renewal>>) => [res.status, res.body.code];
+
+    const off = await orderInUse({ allow_renewal: false });
+    expect(await refusedAs(await renewal(off.order.id, off.renter))).toEqual([409, 'RENEWAL_NOT_ALLOWED']);
+
+    const { owner, renter, listing, order } = await orderInUse();
+    expect(await refusedAs(await renewal(order.id, owner))).toEqual([403, 'FORBIDDEN']);
+    expect(await refusedAs(await renewal(order.id, asUser()))).toEqual([404, 'NOT_FOUND']);
+    expect(await refusedAs(await renewal(order.id, renter, 0))).toEqual([400, 'VALIDATION_FAILED']);
+    // 3 hours held, the listing allows 24 in all
+    const over = await renewal(order.id, renter, 22);
+    expect([over.status, over.body.code, over.body.detail]).toEqual([409, 'RENEWAL_OVER_MAX_HOURS', expect.stringContaining('at most 24 hours')]);
+    world.listings.set(listing.id, { ...listing, status: 'offline' });
+    expect(await refusedAs(await renewal(order.id, renter))).toEqual([409, 'LISTING_UNAVAILABLE']);
+    world.listings.set(listing.id, listing);
+
+    const restore = orders.neighbours.answer(chargeOrderRenewal, () => refuse(409, 'INSUFFICIENT_BALANCE', 'the balance does not cover it'));
+    expect(await refusedAs(await renewal(order.id, renter).finally(restore))).toEqual([409, 'INSUFFICIENT_BALANCE']);
+    expect(await orders.ok(getOrder, { params: { id: order.id }, as: renter })).toMatchObject({ hours: 3, amount: AMOUNT, ends_at: order.ends_at });
+    // a refused charge leaves nothing pending: the renter renews once the balance covers it
+    expect(await orders.ok(renewOrder, { params: { id: order.id }, body: { hours: 21 }, as: renter })).toMatchObject({ hours: 24 });
+
+    const unpaid = await newOrder();
+    expect(await refusedAs(await renewal(unpaid.order.id, unpaid.renter))).toEqual([409, 'INVALID_STATE']);
+
+    // an hour remains of a one-hour order: too late once renewals must come two hours before the end
+    const short = await orderInUse({}, 1);
+    const minRemaining = (value: number) =>
+      orders.publish('system_config.changed', { key: 'order.renewal_min_remaining_minutes', value, updated_by: uuidv7(), updated_at: new Date().toISOString() });
+    await minRemaining(120);
+    try {
+      // 1 + 24 hours is over the listing's 24 as well, so no probe renews before the change has arrived
+      const late = await eventually(() => renewal(short.order.id, short.renter, 24), (res) => res.body.code !== 'RENEWAL_OVER_MAX_HOURS');
+      expect([late.status, late.body.code, late.body.detail]).toEqual([409, 'RENEWAL_TOO_LATE', expect.stringContaining('120 minutes')]);
+    } finally {
+      await minRemaining(5);
+    }
+    expect((await eventually(() => renewal(short.order.id, short.renter), (res) => res.status === 200)).body).toMatchObject({ hours: 2 });
+    expect(orders.published('order.renewed', (e) => [off.order.id, unpaid.order.id].includes(e.data.order_id))).toEqual([]);
+  });
+
+  it('holds every other move of an order while its renewal’s charge is unknown, and records the charge once the reconciler asks', async () => {
+    const { owner, renter, order } = await orderInUse();
+    // the wallet charges the renewal, the answer is lost, and the wallet cannot be asked for a while
+    const restoreCharge = orders.neighbours.answer(chargeOrderRenewal, ({ params, body }) => {
+      world.renewalCharge(params.id, params.renewal_id, body.renter_id, body.amount);
+      return refuse(503, 'answer lost');
+    });
+    const restoreStatus = orders.neighbours.answer(renewalChargeStatus, () => refuse(503, 'wallet down'));
+    try {
+      const lost = await orders.call(renewOrder, { params: { id: order.id }, body: { hours: 1 }, as: renter }).finally(restoreCharge);
+      expect([lost.status, lost.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+      const attempts = [
+        await orders.call(startCheckout, { params: { id: order.id }, body: {}, as: renter }),
+        await orders.call(renewOrder, { params: { id: order.id }, body: { hours: 1 }, as: renter }),
+        await orders.call(openDispute, { params: { id: order.id }, body: { reason: 'banned' }, as: owner }),
+        await orders.call(adminCloseOrder, { params: { id: order.id }, body: { reason: 'fraud suspected' }, as: asAdmin() }),
+      ];
+      expect(attempts.map((r) => [r.status, r.body.code])).toEqual(Array(4).fill([409, 'RENEWAL_PENDING']));
+    } finally {
+      restoreStatus();
+    }
+    // the wallet answers again: the reconciler records the renewal it charged, and the order moves again
+    const [renewed] = await orders.awaitPublished('order.renewed', (e) => e.data.order_id === order.id);
+    expect(renewed!.data).toMatchObject({ hours: 4, amount: AMOUNT + 800, added_rent: 800, actor_id: null });
+    expect(orders.neighbours.calls(chargeOrderRenewal).filter((c) => c.input.params.id === order.id)).toHaveLength(1);
+    expect(await orders.ok(startCheckout, { params: { id: order.id }, body: {}, as: renter })).toMatchObject({ status: 'pending_checkout_confirm', amount: AMOUNT + 800 });
   });
 
   it('refuses every move the state table does not have: 409 for a wrong state, 403 for the other party', async () => {
