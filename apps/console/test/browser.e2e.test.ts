@@ -171,6 +171,27 @@ describe('the console in a browser', () => {
     await drawer.waitFor({ state: 'hidden' });
   });
 
+  it('shows a user’s renter limits and the blocks by and of them in the user drawer', async () => {
+    const owner = await user();
+    const renter = await user();
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '拉黑测试 王者荣耀', game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
+    await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
+    await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
+    await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 1 } }));
+    await ok(owner.market.api.POST('/api/seller/blocks/{user_id}', { params: { path: { user_id: renter.user.id } }, body: {} }));
+    await open(`/users?ids=${renter.user.id}`, '用户');
+    await page.getByRole('button', { name: renter.user.nickname }).click();
+    const drawer = page.locator('.ant-drawer-content-wrapper');
+    await drawer.getByText('新租客：受限制').waitFor();
+    // one active order of two, one of five today; the owner who blocked them named, never by id
+    await drawer.getByText('1 / 2', { exact: true }).waitFor();
+    await drawer.getByText('1 / 5', { exact: true }).waitFor();
+    await drawer.getByText(new RegExp(`^${owner.user.nickname} · \\d{3}\\*{4}\\d{4}$`)).waitFor();
+    await shot('user-renter-standing');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+  });
+
   /** An order paid for two hours of a 10 yuan/hour listing with a 40 yuan deposit, handed off: ready to be disputed. */
   async function handedOffOrder(title: string) {
     const owner = await user();

@@ -341,6 +341,17 @@ export const renewalChargeStatus = defineInternalRoute({
   }),
 });
 
+/** wallet: a user's available balance now, for orders' renter limits (a new renter holding enough is exempt, ADR 0065). */
+export const userAvailableBalance = defineInternalRoute({
+  id: 'userAvailableBalance',
+  service: 'wallet',
+  callers: ['orders'],
+  method: 'get',
+  path: '/users/{id}/available',
+  params: IdParams,
+  response: z.object({ user_id: Id, available: Money }),
+});
+
 /** wallet: what was charged into the order's escrow and what it holds now (back office, dashboard); 404 when never charged. */
 export const orderEscrow = defineInternalRoute({
   id: 'orderEscrow',
@@ -514,6 +525,7 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   orderChargeStatus,
   chargeOrderRenewal,
   renewalChargeStatus,
+  userAvailableBalance,
   orderEscrow,
   orderLedger,
   orderStats,

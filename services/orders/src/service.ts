@@ -25,6 +25,7 @@ import { RecordChargeRequests1765200000001 } from './persistence/migrations/1765
 import { RevealRequests1765300000000 } from './persistence/migrations/1765300000000-reveal-requests';
 import { ConfigTimesAndOrderVersions1766300000001 } from './persistence/migrations/1766300000001-config-times-and-order-versions';
 import { OrderRenewals1767000000001 } from './persistence/migrations/1767000000001-order-renewals';
+import { RenterBlocks1767000000002 } from './persistence/migrations/1767000000002-renter-blocks';
 import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
@@ -42,6 +43,7 @@ export const ordersService = defineService({
     RevealRequests1765300000000,
     ConfigTimesAndOrderVersions1766300000001,
     OrderRenewals1767000000001,
+    RenterBlocks1767000000002,
   ],
   build: (ctx) => {
     registerOrderMetrics(ctx);

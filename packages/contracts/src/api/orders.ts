@@ -689,6 +689,89 @@ export const arbitrateDispute = defineRoute({
   errors: orderErrors(400, 404, 409),
 });
 
+export const RenterBlock = z
+  .object({
+    user_id: Id.openapi({ description: 'the blocked renter' }),
+    created_at: Timestamp,
+  })
+  .openapi('RenterBlock');
+
+const UserIdParams = z.object({ user_id: z.string().min(1).max(100) });
+
+export const blockRenter = defineRoute({
+  id: 'blockRenter',
+  service: 'orders',
+  method: 'post',
+  path: '/api/seller/blocks/{user_id}',
+  auth: 'user',
+  summary: 'Block a renter from the caller’s listings',
+  description:
+    'The renter can no longer order any of the caller’s listings: POST /api/orders answers 403 LISTING_UNAVAILABLE_TO_YOU, which does not say who blocked them or why. Orders already running are not touched. Blocking again answers the block as it stands (200). An unknown or malformed user id is 404; blocking oneself is 403 FORBIDDEN. Audited.',
+  tags: ['orders'],
+  params: UserIdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the block', schema: RenterBlock },
+  errors: orderErrors(400, 404),
+});
+
+export const unblockRenter = defineRoute({
+  id: 'unblockRenter',
+  service: 'orders',
+  method: 'delete',
+  path: '/api/seller/blocks/{user_id}',
+  auth: 'user',
+  summary: 'Lift a block',
+  description: 'The renter may order the caller’s listings again. 404 when the caller has not blocked this user. Audited.',
+  tags: ['orders'],
+  params: UserIdParams,
+  success: { status: 204, description: 'lifted' },
+  errors: orderErrors(404),
+});
+
+export const listRenterBlocks = defineRoute({
+  id: 'listRenterBlocks',
+  service: 'orders',
+  method: 'get',
+  path: '/api/seller/blocks',
+  auth: 'user',
+  summary: 'The renters the caller has blocked',
+  description: 'Newest first.',
+  tags: ['orders'],
+  query: PageQuery,
+  success: { status: 200, description: 'blocks, newest first', schema: Page(RenterBlock) },
+  errors: orderErrors(400),
+});
+
+export const RenterStanding = z
+  .object({
+    user_id: Id,
+    completed_orders: z.number().int().min(0),
+    active_orders: z.number().int().min(0),
+    orders_today: z.number().int().min(0).openapi({ description: 'orders created as renter since 00:00 UTC' }),
+    trusted: z.boolean().openapi({ description: 'completed_orders ≥ renter.trusted_after_orders: the limits do not apply' }),
+    exempt: z.boolean().nullable().openapi({ description: 'a new renter whose available balance is ≥ renter.new_balance_exempt; null when the wallet could not say' }),
+    max_active: z.number().int().nullable().openapi({ description: 'the limit that applies now; null when none does' }),
+    max_daily: z.number().int().nullable(),
+    blocked_by: z.array(z.object({ owner_id: Id, created_at: Timestamp })).openapi({ description: 'owners who blocked this user' }),
+    blocking: z.array(RenterBlock).openapi({ description: 'renters this user blocked as an owner' }),
+  })
+  .openapi('RenterStanding');
+
+export const adminRenterStanding = defineRoute({
+  id: 'adminRenterStanding',
+  service: 'orders',
+  method: 'get',
+  path: '/api/admin/renters/{id}/standing',
+  auth: 'admin',
+  permission: 'users.read',
+  summary: 'A user’s renter limits and blocks',
+  description: 'Completed, active and today’s orders as renter, whether the new-renter limits apply (docs/rules.md §4 Renter limits), and the blocks by and of the user. A user with no orders answers zeros.',
+  tags: ['admin-orders'],
+  params: IdParams,
+  success: { status: 200, description: 'the standing', schema: RenterStanding },
+  errors: [401, 403, 404],
+});
+
 export const ordersRoutes = [
   createOrder,
   listOrders,
@@ -718,4 +801,8 @@ export const ordersRoutes = [
   adminMarkOrderAbnormal,
   adminListDisputes,
   arbitrateDispute,
+  blockRenter,
+  unblockRenter,
+  listRenterBlocks,
+  adminRenterStanding,
 ];

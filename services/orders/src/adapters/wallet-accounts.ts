@@ -1,4 +1,4 @@
-import { chargeOrderEscrow, chargeOrderRenewal, orderChargeStatus, orderLedger, renewalChargeStatus } from '@market/contracts';
+import { chargeOrderEscrow, chargeOrderRenewal, orderChargeStatus, orderLedger, renewalChargeStatus, userAvailableBalance } from '@market/contracts';
 import { RemoteRefusal, type InternalClient } from '@market/shared/http';
 import type { WalletAccounts } from '../application/ports';
 
@@ -24,6 +24,7 @@ export function walletAccounts(internal: InternalClient): WalletAccounts {
         throw err;
       }
     },
+    available: async (userId) => (await internal.call(userAvailableBalance, { params: { id: userId } })).available,
     renewalChargeStatus: (orderId, renewalId) => internal.call(renewalChargeStatus, { params: { id: orderId, renewal_id: renewalId } }),
   };
 }

@@ -50,6 +50,8 @@ export interface WalletAccounts {
    */
   chargeRenewal(renewal: { orderId: string; renewalId: string; renterId: string; amount: number; notAfter: Date }): Promise<{ charged: RenewalCharge } | { refused: DomainError }>;
   renewalChargeStatus(orderId: string, renewalId: string): Promise<RenewalChargeStatus>;
+  /** the user's available balance now (0 for a user the wallet has never seen) */
+  available(userId: string): Promise<number>;
 }
 
 /** files: who uploaded a key, and letting an order's parties read private files. */

@@ -16,7 +16,9 @@ export type OrdersErrorCode =
   | 'RENEWAL_NOT_ALLOWED'
   | 'RENEWAL_TOO_LATE'
   | 'RENEWAL_OVER_MAX_HOURS'
-  | 'RENEWAL_PENDING';
+  | 'RENEWAL_PENDING'
+  | 'RENTER_LIMIT_REACHED'
+  | 'LISTING_UNAVAILABLE_TO_YOU';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
 export class ListingUnavailable extends TransientRefusal<OrdersErrorCode> {
@@ -104,5 +106,22 @@ export class RenewalOverMaxHours extends PermanentRefusal<OrdersErrorCode> {
 export class RenewalPending extends TransientRefusal<OrdersErrorCode> {
   constructor() {
     super('RENEWAL_PENDING', 'a renewal of this order is being charged; try again in a moment');
+  }
+}
+
+/** A new renter reached one of their limits (ADR 0065); the problem names the limit by its configuration key and value. */
+export class RenterLimitReached extends TransientRefusal<OrdersErrorCode> {
+  constructor(name: string, value: number, message: string) {
+    super('RENTER_LIMIT_REACHED', message, { limit: { name, value } });
+  }
+}
+
+/**
+ * The listing's owner blocked this renter. Said without naming who or why (ADR 0065): the renter learns
+ * only that this listing is not for them.
+ */
+export class ListingUnavailableToYou extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('LISTING_UNAVAILABLE_TO_YOU', 'this listing cannot be rented by you');
   }
 }

@@ -14,4 +14,6 @@ export const ordersErrorStatuses = {
   RENEWAL_TOO_LATE: 409,
   RENEWAL_OVER_MAX_HOURS: 409,
   RENEWAL_PENDING: 409,
+  RENTER_LIMIT_REACHED: 409,
+  LISTING_UNAVAILABLE_TO_YOU: 403,
 } as const satisfies Record<OrdersErrorCode, ErrorStatus>;

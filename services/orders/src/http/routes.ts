@@ -25,6 +25,10 @@ import {
   payOrder as payOrderRoute,
   rejectCheckout as rejectCheckoutRoute,
   renewOrder as renewOrderRoute,
+  blockRenter as blockRenterRoute,
+  unblockRenter as unblockRenterRoute,
+  listRenterBlocks,
+  adminRenterStanding,
   startCheckout as startCheckoutRoute,
   submitHandoff as submitHandoffRoute,
 } from '@market/contracts';
@@ -43,6 +47,8 @@ import { openDispute } from '../application/open-dispute';
 import { allDisputes, callerDisputes, partyDispute } from '../application/read-disputes';
 import { rejectCheckout } from '../application/reject-checkout';
 import { renewOrder } from '../application/renew-order';
+import { blockRenter, ownBlocks, unblockRenter } from '../application/renter-blocks';
+import { renterStanding } from '../application/renter-standing';
 import { submitHandoff } from '../application/submit-handoff';
 
 export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
@@ -74,6 +80,10 @@ export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
     route(adminCloseOrder, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_close', body)),
     route(adminMarkOrderAbnormal, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_mark_abnormal', body)),
     route(adminListDisputes, ({ query }) => allDisputes(deps, query)),
+    route(blockRenterRoute, ({ params, identity }) => blockRenter(deps, identity, params.user_id)),
+    route(unblockRenterRoute, ({ params, identity }) => unblockRenter(deps, identity, params.user_id)),
+    route(listRenterBlocks, ({ query, identity }) => ownBlocks(deps, identity, query)),
+    route(adminRenterStanding, ({ params }) => renterStanding(deps, params.id)),
     route(arbitrateDisputeRoute, ({ params, body, identity }) => arbitrateDispute(deps, identity, params.id, body)),
   ];
 }

@@ -7,6 +7,7 @@ import {
   orderChargeStatus,
   renewalChargeStatus,
   systemConfigValues,
+  userAvailableBalance,
   userStanding,
   type InternalResult,
 } from '@market/contracts';
@@ -52,6 +53,8 @@ export class Neighbourhood {
   readonly standing = new Map<string, Partial<Standing>>();
   /** the wallet's charges by order id: the charge is keyed by order, as the real wallet keys it */
   readonly charges = new Map<string, InternalResult<typeof chargeOrderEscrow>>();
+  /** users' available balances in the wallet: 100 yuan unless a test sets one, so renters are not held to the new-renter limits */
+  readonly balances = new Map<string, number>();
   /** the wallet's renewal charges by renewal id */
   readonly renewals = new Map<string, InternalResult<typeof chargeOrderRenewal>>();
 
@@ -89,6 +92,7 @@ export class Neighbourhood {
         const charge = this.renewals.get(params.renewal_id) ?? null;
         return { renewal_id: params.renewal_id, status: charge ? ('charged' as const) : ('not_charged' as const), charge, as_of: new Date().toISOString() };
       }),
+      answer(userAvailableBalance, ({ params }) => ({ user_id: params.id, available: this.balances.get(params.id) ?? 10_000 })),
       answer(orderChargeStatus, ({ params }) => {
         const charge = this.charges.get(params.id) ?? null;
         return { order_id: params.id, status: charge ? ('charged' as const) : ('not_charged' as const), charge, as_of: new Date().toISOString() };

@@ -23,6 +23,10 @@ import {
   openDispute,
   renewalChargeStatus,
   renewOrder,
+  blockRenter,
+  unblockRenter,
+  listRenterBlocks,
+  adminRenterStanding,
   systemConfigValues,
   type AnyRoute,
   type InternalResult,
@@ -388,6 +392,76 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     expect(renewed!.data).toMatchObject({ hours: 4, amount: AMOUNT + 800, added_rent: 800, actor_id: null });
     expect(orders.neighbours.calls(chargeOrderRenewal).filter((c) => c.input.params.id === order.id)).toHaveLength(1);
     expect(await orders.ok(startCheckout, { params: { id: order.id }, body: {}, as: renter })).toMatchObject({ status: 'pending_checkout_confirm', amount: AMOUNT + 800 });
+  });
+
+  it('holds a new renter to two active orders and five a day, naming the limit; racing creates cannot both take the last slot; a balance exempts', async () => {
+    const { owner } = parties();
+    const renter = asUser();
+    world.balances.set(renter.sub, 9_999);
+    const create = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    const raced = await Promise.all(Array.from({ length: 6 }, create));
+    expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
+    for (const refused of raced.filter((r) => r.status === 409)) {
+      expect(refused.body).toMatchObject({ code: 'RENTER_LIMIT_REACHED', limit: { name: 'renter.new_max_active', value: 2 } });
+    }
+    // cancelled orders free the active slots, but still count for the day
+    for (const won of raced.filter((r) => r.status === 201)) await orders.ok(cancelOrder, { params: { id: won.body.id }, as: renter });
+    for (let i = 0; i < 3; i += 1) {
+      const made = await create();
+      expect(made.status).toBe(201);
+      await orders.ok(cancelOrder, { params: { id: made.body.id }, as: renter });
+    }
+    const sixth = await create();
+    expect([sixth.status, sixth.body.limit]).toEqual([409, { name: 'renter.new_max_daily', value: 5 }]);
+    // 100 yuan available: not held to either limit
+    world.balances.set(renter.sub, 10_000);
+    expect((await create()).status).toBe(201);
+    expect(await orders.ok(adminRenterStanding, { params: { id: renter.sub }, as: asAdmin() })).toMatchObject({
+      completed_orders: 0,
+      active_orders: 1,
+      orders_today: 6,
+      trusted: false,
+      exempt: true,
+      max_active: null,
+      max_daily: null,
+    });
+    world.balances.set(renter.sub, 0);
+    expect(await orders.ok(adminRenterStanding, { params: { id: renter.sub }, as: asAdmin() })).toMatchObject({ exempt: false, max_active: 2, max_daily: 5 });
+  });
+
+  it('lets an owner block a renter from their listings without the renter learning who, list the blocks and lift them, audited', async () => {
+    const { owner, renter } = parties();
+    const mine = world.listing(owner.sub);
+    const block = () => orders.call(blockRenter, { params: { user_id: renter.sub }, body: {}, as: owner });
+    const blocked = await block();
+    expect([blocked.status, blocked.body]).toEqual([200, { user_id: renter.sub, created_at: expect.any(String) }]);
+    expect((await block()).body).toEqual(blocked.body);
+    const refused = await orders.call(createOrder, { body: { listing_id: mine.id, hours: 1 }, as: renter });
+    expect([refused.status, refused.body.code]).toEqual([403, 'LISTING_UNAVAILABLE_TO_YOU']);
+    expect(JSON.stringify(refused.body)).not.toContain(owner.sub);
+    // another owner's listing is not concerned
+    expect((await orders.call(createOrder, { body: { listing_id: world.listing(asUser().sub).id, hours: 1 }, as: renter })).status).toBe(201);
+    expect(await orders.ok(listRenterBlocks, { query: {}, as: owner })).toEqual({ items: [blocked.body], next_cursor: null });
+    expect((await orders.ok(listRenterBlocks, { query: {}, as: renter })).items).toEqual([]);
+    expect(await orders.ok(adminRenterStanding, { params: { id: renter.sub }, as: asAdmin() })).toMatchObject({
+      blocked_by: [{ owner_id: owner.sub, created_at: blocked.body.created_at }],
+      blocking: [],
+    });
+    expect(await orders.ok(adminRenterStanding, { params: { id: owner.sub }, as: asAdmin() })).toMatchObject({ blocked_by: [], blocking: [blocked.body] });
+
+    const self = await orders.call(blockRenter, { params: { user_id: owner.sub }, body: {}, as: owner });
+    expect([self.status, self.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await orders.call(blockRenter, { params: { user_id: 'nobody' }, body: {}, as: owner })).status).toBe(404);
+    const unknown = uuidv7();
+    const restore = orders.neighbours.answer(userStanding, () => refuse(404, 'NOT_FOUND'));
+    expect((await orders.call(blockRenter, { params: { user_id: unknown }, body: {}, as: owner }).finally(restore)).status).toBe(404);
+
+    expect((await orders.call(unblockRenter, { params: { user_id: renter.sub }, as: owner })).status).toBe(204);
+    expect((await orders.call(unblockRenter, { params: { user_id: renter.sub }, as: owner })).status).toBe(404);
+    expect((await orders.call(createOrder, { body: { listing_id: mine.id, hours: 1 }, as: renter })).status).toBe(201);
+    const audits = await orders.awaitPublished('audit.recorded', (e) => e.data.biz_id === renter.sub && e.data.action === 'renter.unblock');
+    expect(audits).toHaveLength(1);
+    expect(orders.published('audit.recorded', (e) => e.data.biz_id === renter.sub && e.data.action === 'renter.block')).toHaveLength(1);
   });
 
   it('refuses every move the state table does not have: 409 for a wrong state, 403 for the other party', async () => {

@@ -8,6 +8,7 @@ import {
   orderLedger,
   rechargeDiscrepancies,
   renewalChargeStatus,
+  userAvailableBalance,
   walletStats,
 } from '@market/contracts';
 import { internalRoute, type InternalBinding } from '@market/shared/http';
@@ -16,7 +17,7 @@ import { chargeOrderRenewal, readRenewalChargeStatus } from '../application/char
 import type { WalletDeps } from '../application/deps';
 import { readChargeStatus } from '../application/read-charge-status';
 import { readEscrowMoneyFacts, readRechargeDiscrepancies } from '../application/read-money-facts';
-import { readOrderEscrow, readOrderLedger } from '../application/read-wallet';
+import { readAvailable, readOrderEscrow, readOrderLedger } from '../application/read-wallet';
 import { readWalletStats } from '../application/read-wallet-stats';
 import { verifyWalletLedger } from '../application/verify-ledger';
 
@@ -29,6 +30,7 @@ export function walletInternalRoutes(deps: WalletDeps): InternalBinding[] {
     internalRoute(renewalChargeStatus, ({ params }) => readRenewalChargeStatus(deps, params.id, params.renewal_id)),
     internalRoute(orderEscrow, ({ params }) => readOrderEscrow(deps, params.id)),
     internalRoute(orderLedger, ({ params }) => readOrderLedger(deps, params.id)),
+    internalRoute(userAvailableBalance, ({ params }) => readAvailable(deps, params.id)),
     internalRoute(walletStats, () => readWalletStats(deps)),
     internalRoute(escrowMoneyFacts, ({ query }) => readEscrowMoneyFacts(deps, query)),
     internalRoute(rechargeDiscrepancies, () => readRechargeDiscrepancies(deps)),
