@@ -94,6 +94,15 @@ export const eventDataSchemas = {
   'order.completed': OrderSnapshot.extend(Settlement.shape),
   'order.closed': OrderSnapshot.extend(Settlement.shape),
   'order.marked_abnormal': OrderSnapshot,
+  /** the rental ends within order.end_reminder_minutes: the renter is reminded, once per end time */
+  'order.ending_soon': z.object({
+    order_id: Id,
+    listing_id: Id,
+    listing_title: z.string(),
+    renter_id: Id,
+    owner_id: Id,
+    ends_at: Timestamp,
+  }),
   /** the renter extended the rental: the snapshot's hours, rent and amount are the renewed totals */
   'order.renewed': OrderSnapshot.extend({
     renewal_id: Id,
@@ -262,6 +271,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'order.closed': ['orders'],
   'order.marked_abnormal': ['orders'],
   'order.renewed': ['orders'],
+  'order.ending_soon': ['orders'],
   'dispute.opened': ['orders'],
   'dispute.resolved': ['orders'],
   'payment.succeeded': ['wallet'],
@@ -314,6 +324,7 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'order.closed',
     'order.marked_abnormal',
     'order.renewed',
+    'order.ending_soon',
     'dispute.opened',
     'dispute.resolved',
     'payment.succeeded',

@@ -29,6 +29,8 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'order.abnormal_timeout_hours': TimeoutHours,
   /** a renewal is refused once less than this many minutes of the rental remain before ends_at (docs/rules.md §4 Renewal) */
   'order.renewal_min_remaining_minutes': z.number().int().min(0).max(1440),
+  /** the renter is reminded this long before the rental ends, once per end time (a renewal moves it) */
+  'order.end_reminder_minutes': z.number().int().min(1).max(1440),
   /** a renter with fewer completed orders than this is new, and the two limits below apply (docs/rules.md §4 Renter limits) */
   'renter.trusted_after_orders': z.number().int().min(0).max(1000),
   /** most active orders a new renter may hold at once */
@@ -58,6 +60,7 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'order.dispute_timeout_hours': 72,
   'order.abnormal_timeout_hours': 168,
   'order.renewal_min_remaining_minutes': 5,
+  'order.end_reminder_minutes': 10,
   'renter.trusted_after_orders': 10,
   'renter.new_max_active': 2,
   'renter.new_max_daily': 5,

@@ -119,3 +119,20 @@ describe('renewal notifications', () => {
     ]);
   });
 });
+
+describe('end reminders', () => {
+  it('tell the renter alone when the rental ends', () => {
+    const ending = {
+      order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
+      listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
+      listing_title: '王者荣耀 全英雄',
+      renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
+      owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+      ends_at: '2026-11-28T12:00:00.000Z',
+    };
+    expect(eventConsumers.notify).toContain('order.ending_soon');
+    expect(notificationsFor('order.ending_soon', ending)).toEqual([
+      expect.objectContaining({ user_id: ending.renter_id, kind: 'order.ending_soon', title: '租期即将结束', body: expect.stringContaining('2026-11-28T12:00:00.000Z'), biz_id: ending.order_id }),
+    ]);
+  });
+});

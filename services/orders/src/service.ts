@@ -16,6 +16,7 @@ import { ordersInternalRoutes } from './http/internal-routes';
 import { ordersRouteBindings } from './http/routes';
 import { chargeReconciler } from './jobs/charge-reconciler';
 import { renewalReconciler } from './jobs/renewal-reconciler';
+import { endReminder } from './jobs/end-reminder';
 import { settingsLoader } from './jobs/settings-loader';
 import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
@@ -26,6 +27,7 @@ import { RevealRequests1765300000000 } from './persistence/migrations/1765300000
 import { ConfigTimesAndOrderVersions1766300000001 } from './persistence/migrations/1766300000001-config-times-and-order-versions';
 import { OrderRenewals1767000000001 } from './persistence/migrations/1767000000001-order-renewals';
 import { RenterBlocks1767000000002 } from './persistence/migrations/1767000000002-renter-blocks';
+import { EndReminders1767000000003 } from './persistence/migrations/1767000000003-end-reminders';
 import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
@@ -44,6 +46,7 @@ export const ordersService = defineService({
     ConfigTimesAndOrderVersions1766300000001,
     OrderRenewals1767000000001,
     RenterBlocks1767000000002,
+    EndReminders1767000000003,
   ],
   build: (ctx) => {
     registerOrderMetrics(ctx);
@@ -71,6 +74,7 @@ export const ordersService = defineService({
         timeoutScan(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
         chargeReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
         renewalReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
+        endReminder(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
       ],
     };
   },

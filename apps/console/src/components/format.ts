@@ -22,6 +22,7 @@ const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'fen' | 'bps' 
   'order.dispute_timeout_hours': 'hours',
   'order.abnormal_timeout_hours': 'hours',
   'order.renewal_min_remaining_minutes': 'minutes',
+  'order.end_reminder_minutes': 'minutes',
   'renter.trusted_after_orders': 'count',
   'renter.new_max_active': 'count',
   'renter.new_max_daily': 'count',

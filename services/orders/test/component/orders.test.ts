@@ -394,6 +394,37 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     expect(await orders.ok(startCheckout, { params: { id: order.id }, body: {}, as: renter })).toMatchObject({ status: 'pending_checkout_confirm', amount: AMOUNT + 800 });
   });
 
+  it('reminds the renter once per end time before the rental ends, again after a renewal moved it', async () => {
+    const reminderMinutes = (value: number) =>
+      orders.publish('system_config.changed', { key: 'order.end_reminder_minutes', value, updated_by: uuidv7(), updated_at: new Date().toISOString() });
+    // two hours ahead: a one-hour rental is within it at once, a three-hour one is not
+    await reminderMinutes(120);
+    try {
+      const { renter, order } = await orderInUse({}, 1);
+      const far = await orderInUse({}, 3);
+      const ending = (id: string) => (e: { data: { order_id: string } }) => e.data.order_id === id;
+      const [first] = await orders.awaitPublished('order.ending_soon', ending(order.id));
+      expect(first!.data).toEqual({
+        order_id: order.id,
+        listing_id: order.listing_id,
+        listing_title: order.listing_title,
+        renter_id: renter.sub,
+        owner_id: order.owner_id,
+        ends_at: order.ends_at,
+      });
+      const renewed = await orders.ok(renewOrder, { params: { id: order.id }, body: { hours: 1 }, as: renter });
+      const reminders = await orders.awaitPublished('order.ending_soon', ending(order.id), 2);
+      expect(reminders.map((e) => e.data.ends_at)).toEqual([order.ends_at, renewed.ends_at]);
+      // a later order reminded means later scans ran: still one reminder per end time, none for the far one
+      const later = await orderInUse({}, 1);
+      await orders.awaitPublished('order.ending_soon', ending(later.order.id));
+      expect(orders.published('order.ending_soon', ending(order.id))).toHaveLength(2);
+      expect(orders.published('order.ending_soon', ending(far.order.id))).toEqual([]);
+    } finally {
+      await reminderMinutes(10);
+    }
+  }, 40_000);
+
   it('holds a new renter to two active orders and five a day, naming the limit; racing creates cannot both take the last slot; a balance exempts', async () => {
     const { owner } = parties();
     const renter = asUser();
