@@ -18,8 +18,8 @@ type Standing = Schema<'RenterStanding'>;
 
 /** The user as a renter: the new-renter limits as they apply now, and the blocks by and of them (ADR 0065). */
 function RenterStandingView({ id }: { id: string }) {
-  const { result } = useCustom<Standing>({ url: '/api/admin/renters/{id}/standing', method: 'get', meta: { path: { id } }, errorNotification: false });
-  const standing = result.data as Standing | undefined;
+  const { query } = useCustom<Standing>({ url: '/api/admin/renters/{id}/standing', method: 'get', meta: { path: { id } }, errorNotification: false });
+  const standing = query.data?.data;
   const people = usePeople([...(standing?.blocked_by.map((b) => b.owner_id) ?? []), ...(standing?.blocking.map((b) => b.user_id) ?? [])]);
   if (!standing) return null;
   const limit = (value: number | null) => (value === null ? t('renter.noLimit') : String(value));
