@@ -1,7 +1,7 @@
 import { MAX_MONEY_FEN } from '@market/contracts';
 import type { Identity } from '@market/shared/auth';
 import { type DomainError } from '@market/shared/errors';
-import { isRefusal } from '@market/shared/planning';
+import { planOrThrow } from '@market/shared/planning';
 import { v7 as uuidv7 } from 'uuid';
 import { ListingUnavailable } from '../domain/errors';
 import { moveRefusal } from '../domain/plan-move';
@@ -25,9 +25,7 @@ export async function recordRenewal(deps: OrdersDeps, renewal: RenewalRow, charg
     const order = await findOrder(tx, renewal.order_id, { lock: true });
     if (!order || order.renewal_charge_id !== renewal.id) return null;
     const move = { type: 'renew' as const, renewalId: renewal.id, hours: renewal.hours, rent: Number(charge.amount) };
-    const planned = await planOrderMove(deps, tx, order, move, by);
-    if (isRefusal(planned)) throw planned;
-    const done = await carryOut(deps, tx, order, planned, by.identity);
+    const done = await carryOut(deps, tx, order, planOrThrow(await planOrderMove(deps, tx, order, move, by)), by.identity);
     await endRenewal(tx, renewal.id, { status: 'renewed', previous_ends_at: order.ends_at!, ends_at: done.order.ends_at!, renewed_at: new Date(charge.charged_at) });
     return done.order;
   });
