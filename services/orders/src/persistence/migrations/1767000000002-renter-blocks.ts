@@ -2,7 +2,8 @@ import { sqlMigration } from '@market/shared/db';
 
 /**
  * Owners' blocks of renters (ADR 0065): a blocked renter cannot order the owner's listings. One row
- * per (owner, renter); the id orders the owner's list. Renters' orders by status serve the renter limits.
+ * per (owner, renter); the id orders the owner's list. The renter limits count a renter's orders through
+ * `orders_by_renter`.
  */
 export const RenterBlocks1767000000002 = sqlMigration(
   'RenterBlocks1767000000002',
@@ -15,7 +16,6 @@ export const RenterBlocks1767000000002 = sqlMigration(
         UNIQUE (owner_id, renter_id)
      )`,
     `CREATE INDEX renter_blocks_of_renter ON renter_blocks (renter_id)`,
-    `CREATE INDEX orders_by_renter_status ON orders (renter_id, status)`,
   ],
-  [`DROP INDEX orders_by_renter_status`, `DROP TABLE renter_blocks`],
+  [`DROP TABLE renter_blocks`],
 );
