@@ -359,6 +359,39 @@ describe('the console in a browser', () => {
   });
 
   // after the audit log's test: this one's entries would push the ones it looks for off its first page
+  // after the audit log's test: their own audit entries would push its actions off the log's first page
+  it('shows a user’s renter limits and the blocks by and of them in the user drawer', async () => {
+    const owner = await user();
+    const renter = await user();
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title: '拉黑测试 王者荣耀', game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
+    await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
+    await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
+    await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 1 } }));
+    await ok(owner.market.api.POST('/api/seller/blocks/{user_id}', { params: { path: { user_id: renter.user.id } }, body: {} }));
+    await open(`/users?ids=${renter.user.id}`, '用户');
+    await page.getByRole('button', { name: renter.user.nickname }).click();
+    const drawer = page.locator('.ant-drawer-content-wrapper');
+    await drawer.getByText('新租客：受限制').waitFor();
+    // one active order of two, one of five today; the owner who blocked them named, never by id
+    await drawer.getByText('1 / 2', { exact: true }).waitFor();
+    await drawer.getByText('1 / 5', { exact: true }).waitFor();
+    await drawer.getByText(new RegExp(`^${owner.user.nickname} · \\d{3}\\*{4}\\d{4}$`)).waitFor();
+    await shot('user-renter-standing');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+  });
+
+  it('shows a renewal on the order’s timeline, with the hours, the rent and the end it moved', async () => {
+    const { renter, order } = await handedOffOrder('续租测试 王者荣耀');
+    const path = { params: { path: { id: order.id } } };
+    await ok(renter.market.api.POST('/api/orders/{id}/confirm-receive', { ...path, body: {} }));
+    const renewed = await ok(renter.market.api.POST('/api/orders/{id}/renew', { ...path, body: { hours: 1 } }));
+    expect(renewed).toMatchObject({ hours: 3, rent: 3000, amount: 7000 });
+    await open(`/orders/${order.id}`, '续租测试 王者荣耀');
+    await page.getByText(/续租: \+1 h, ¥10\.00 → \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/).waitFor();
+    await shot('order-renewed');
+  });
+
   it('asks a second admin’s approval to reveal the handoff of an abnormal order without a dispute', async () => {
     const { order } = await handedOffOrder('异常测试 王者荣耀');
     await ok(back.api.POST('/api/admin/orders/{id}/mark-abnormal', { params: { path: { id: order.id } }, body: { reason: '疑似账号被盗' } }));

@@ -94,6 +94,23 @@ export const eventDataSchemas = {
   'order.completed': OrderSnapshot.extend(Settlement.shape),
   'order.closed': OrderSnapshot.extend(Settlement.shape),
   'order.marked_abnormal': OrderSnapshot,
+  /** the rental ends within order.end_reminder_minutes: the renter is reminded, once per end time */
+  'order.ending_soon': z.object({
+    order_id: Id,
+    listing_id: Id,
+    listing_title: z.string(),
+    renter_id: Id,
+    owner_id: Id,
+    ends_at: Timestamp,
+  }),
+  /** the renter extended the rental: the snapshot's hours, rent and amount are the renewed totals */
+  'order.renewed': OrderSnapshot.extend({
+    renewal_id: Id,
+    added_hours: RentalHours,
+    added_rent: Money,
+    previous_ends_at: Timestamp,
+    ends_at: Timestamp,
+  }),
 
   'dispute.opened': z.object({
     dispute_id: Id,
@@ -253,6 +270,8 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'order.completed': ['orders'],
   'order.closed': ['orders'],
   'order.marked_abnormal': ['orders'],
+  'order.renewed': ['orders'],
+  'order.ending_soon': ['orders'],
   'dispute.opened': ['orders'],
   'dispute.resolved': ['orders'],
   'payment.succeeded': ['wallet'],
@@ -304,6 +323,8 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'order.completed',
     'order.closed',
     'order.marked_abnormal',
+    'order.renewed',
+    'order.ending_soon',
     'dispute.opened',
     'dispute.resolved',
     'payment.succeeded',

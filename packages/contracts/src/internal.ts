@@ -290,6 +290,68 @@ export const orderChargeStatus = defineInternalRoute({
   }),
 });
 
+const RenewalParams = z.object({ id: Id, renewal_id: Id });
+
+/** A renewal's extra rent charged into its order's escrow. */
+export const RenewalCharge = z.object({
+  order_id: Id,
+  renewal_id: Id,
+  payment_id: Id,
+  renter_id: Id,
+  amount: PositiveMoney,
+  charged_at: Timestamp,
+});
+
+/**
+ * wallet: moves a renewal's extra rent from the renter's available balance into the escrow of an
+ * order the wallet holds, so the escrow grows by it. The renewal id is the idempotency key: a repeat
+ * returns the first charge (409 CONFLICT with another amount or renter). `409 INVALID_STATE` when the
+ * escrow is no longer held (the order ended), `409 INSUFFICIENT_BALANCE` when the balance is short,
+ * `409 CHARGE_EXPIRED` past `not_after` by the wallet's clock (ADR 0028, ADR 0065).
+ * `payment.succeeded` (purpose `order`) is written with the charge.
+ */
+export const chargeOrderRenewal = defineInternalRoute({
+  id: 'chargeOrderRenewal',
+  service: 'wallet',
+  callers: ['orders'],
+  method: 'post',
+  path: '/orders/{id}/renewals/{renewal_id}/charge',
+  params: RenewalParams,
+  body: z.object({ renter_id: z.uuid(), amount: PositiveMoney, not_after: Timestamp }).strict(),
+  response: RenewalCharge,
+});
+
+/**
+ * wallet: whether a renewal was charged, read after any charge of its order still running has ended
+ * (they queue on the order's charge lock), with the wallet database's time of the answer; orders'
+ * reconciler asks this for a renewal whose charge outcome it did not learn (ADR 0065).
+ */
+export const renewalChargeStatus = defineInternalRoute({
+  id: 'renewalChargeStatus',
+  service: 'wallet',
+  callers: ['orders'],
+  method: 'get',
+  path: '/orders/{id}/renewals/{renewal_id}/charge-status',
+  params: RenewalParams,
+  response: z.object({
+    renewal_id: Id,
+    status: z.enum(['charged', 'not_charged']),
+    charge: RenewalCharge.nullable(),
+    as_of: Timestamp,
+  }),
+});
+
+/** wallet: a user's available balance now, for orders' renter limits (a new renter holding enough is exempt, ADR 0065). */
+export const userAvailableBalance = defineInternalRoute({
+  id: 'userAvailableBalance',
+  service: 'wallet',
+  callers: ['orders'],
+  method: 'get',
+  path: '/users/{id}/available',
+  params: IdParams,
+  response: z.object({ user_id: Id, available: Money }),
+});
+
 /** wallet: what was charged into the order's escrow and what it holds now (back office, dashboard); 404 when never charged. */
 export const orderEscrow = defineInternalRoute({
   id: 'orderEscrow',
@@ -461,6 +523,9 @@ export const allInternalRoutes: AnyInternalRoute[] = [
   listingCredentials,
   chargeOrderEscrow,
   orderChargeStatus,
+  chargeOrderRenewal,
+  renewalChargeStatus,
+  userAvailableBalance,
   orderEscrow,
   orderLedger,
   orderStats,

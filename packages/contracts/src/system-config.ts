@@ -27,6 +27,18 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'order.dispute_timeout_hours': TimeoutHours,
   /** an abnormal order past this alerts the back office; past twice this its default resolution applies (ADR 0029) */
   'order.abnormal_timeout_hours': TimeoutHours,
+  /** a renewal is refused once less than this many minutes of the rental remain before ends_at (docs/rules.md §4 Renewal) */
+  'order.renewal_min_remaining_minutes': z.number().int().min(0).max(1440),
+  /** the renter is reminded this long before the rental ends, once per end time (a renewal moves it) */
+  'order.end_reminder_minutes': z.number().int().min(1).max(1440),
+  /** a renter with fewer completed orders than this is new, and the two limits below apply (docs/rules.md §4 Renter limits) */
+  'renter.trusted_after_orders': z.number().int().min(0).max(1000),
+  /** most active orders a new renter may hold at once */
+  'renter.new_max_active': z.number().int().min(1).max(100),
+  /** most orders a new renter may create per UTC day */
+  'renter.new_max_daily': z.number().int().min(1).max(1000),
+  /** a new renter whose available balance is at least this many fen is not held to the two limits */
+  'renter.new_balance_exempt': z.number().int().min(0).max(1_000_000_000),
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -47,6 +59,12 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'withdrawal.auto_approve_below': 0,
   'order.dispute_timeout_hours': 72,
   'order.abnormal_timeout_hours': 168,
+  'order.renewal_min_remaining_minutes': 5,
+  'order.end_reminder_minutes': 10,
+  'renter.trusted_after_orders': 10,
+  'renter.new_max_active': 2,
+  'renter.new_max_daily': 5,
+  'renter.new_balance_exempt': 10_000,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

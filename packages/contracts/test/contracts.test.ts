@@ -111,6 +111,11 @@ describe('route contracts', () => {
         'POST /api/admin/reconciliations',
         'GET /api/admin/reconciliations',
         'GET /api/admin/reconciliations/{id}',
+        'POST /api/orders/{id}/renew',
+        'POST /api/seller/blocks/{user_id}',
+        'DELETE /api/seller/blocks/{user_id}',
+        'GET /api/seller/blocks',
+        'GET /api/admin/renters/{id}/standing',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

@@ -1,4 +1,4 @@
-import { Conflict, DependencyFailed, InvalidInput, NotFound, PermanentError, RateLimited, RuleBroken } from '../src/errors';
+import { Conflict, DependencyFailed, InvalidInput, NotFound, PermanentError, RateLimited, RuleBroken, TransientError } from '../src/errors';
 import { problemOfDomainError, RemoteRefusal } from '../src/http/error-statuses';
 
 const statuses = { INSUFFICIENT_BALANCE: 422, ORDER_CHANGED: { status: 409, title: 'Order changed' } } as const;
@@ -17,6 +17,12 @@ describe('the HTTP edge answers a domain error by its code', () => {
   it("answers a service's own codes from its table, title included", () => {
     expect(problemOfDomainError(new RuleBroken('INSUFFICIENT_BALANCE', 'balance 10 < 20'), statuses)).toMatchObject({ status: 422, code: 'INSUFFICIENT_BALANCE', title: 'Unprocessable request' });
     expect(problemOfDomainError(new Conflict('moved on', 'ORDER_CHANGED'), statuses)).toMatchObject({ status: 409, title: 'Order changed' });
+  });
+
+  it('names the configured limit a refusal hit in the problem body', () => {
+    const problem = problemOfDomainError(new TransientError('ORDER_CHANGED', 'a new renter may hold at most 2 active orders', { limit: { name: 'renter.new_max_active', value: 2 } }), statuses);
+    expect(problem?.toBody('/api/orders', 'r-1')).toMatchObject({ status: 409, code: 'ORDER_CHANGED', limit: { name: 'renter.new_max_active', value: 2 } });
+    expect(problemOfDomainError(new NotFound('order not found'), statuses)?.toBody('/api/orders/x')).not.toHaveProperty('limit');
   });
 
   it('gives a code no table knows no status, so it is answered as our fault', () => {

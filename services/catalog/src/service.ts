@@ -18,6 +18,7 @@ import { CreateOwnerStanding1763900000002 } from './persistence/migrations/17639
 import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/1763900000003-record-every-open-upload';
 import { IndexTextSearch1763900000004 } from './persistence/migrations/1763900000004-index-text-search';
 import { IndexShortTextSearch1763900000005 } from './persistence/migrations/1763900000005-index-short-text-search';
+import { ListingAllowRenewal1767000000002 } from './persistence/migrations/1767000000002-listing-allow-renewal';
 import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
 import { registerCatalogMetrics } from './business-metrics';
 
@@ -41,6 +42,7 @@ export const catalogService = defineService({
     IndexTextSearch1763900000004,
     IndexShortTextSearch1763900000005,
     CreateWaitingEvents1765100000000,
+    ListingAllowRenewal1767000000002,
   ],
   build: async (ctx) => {
     registerCatalogMetrics(ctx);

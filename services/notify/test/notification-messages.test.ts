@@ -90,3 +90,49 @@ describe('arbitration notifications', () => {
     }
   });
 });
+
+describe('renewal notifications', () => {
+  it('tell both parties the hours added, their rent and the new end (ADR 0065)', () => {
+    const renewed = {
+      order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
+      listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
+      listing_title: '王者荣耀 全英雄',
+      renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
+      owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+      status: 'in_use' as const,
+      rent: 4_000,
+      deposit: 5_000,
+      amount: 9_000,
+      hours: 5,
+      reason: null,
+      actor_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
+      renewal_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5f',
+      added_hours: 2,
+      added_rent: 1_600,
+      previous_ends_at: '2026-11-28T10:00:00.000Z',
+      ends_at: '2026-11-28T12:00:00.000Z',
+    };
+    expect(eventConsumers.notify).toContain('order.renewed');
+    expect(notificationsFor('order.renewed', renewed)).toEqual([
+      expect.objectContaining({ user_id: renewed.renter_id, kind: 'order.renewed', body: expect.stringContaining('续租 2 小时（租金 ¥16.00）'), data: expect.objectContaining({ added_rent: 1_600, amount: 9_000 }) }),
+      expect.objectContaining({ user_id: renewed.owner_id, kind: 'order.renewed', body: expect.stringContaining('2026-11-28T12:00:00.000Z') }),
+    ]);
+  });
+});
+
+describe('end reminders', () => {
+  it('tell the renter alone when the rental ends', () => {
+    const ending = {
+      order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
+      listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
+      listing_title: '王者荣耀 全英雄',
+      renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
+      owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+      ends_at: '2026-11-28T12:00:00.000Z',
+    };
+    expect(eventConsumers.notify).toContain('order.ending_soon');
+    expect(notificationsFor('order.ending_soon', ending)).toEqual([
+      expect.objectContaining({ user_id: ending.renter_id, kind: 'order.ending_soon', title: '租期即将结束', body: expect.stringContaining('2026-11-28T12:00:00.000Z'), biz_id: ending.order_id }),
+    ]);
+  });
+});

@@ -15,6 +15,8 @@ import { ordersErrorStatuses } from './http/error-statuses';
 import { ordersInternalRoutes } from './http/internal-routes';
 import { ordersRouteBindings } from './http/routes';
 import { chargeReconciler } from './jobs/charge-reconciler';
+import { renewalReconciler } from './jobs/renewal-reconciler';
+import { endReminder } from './jobs/end-reminder';
 import { settingsLoader } from './jobs/settings-loader';
 import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
@@ -23,6 +25,9 @@ import { IndexOrderStats1764500000000 } from './persistence/migrations/176450000
 import { RecordChargeRequests1765200000001 } from './persistence/migrations/1765200000001-record-charge-requests';
 import { RevealRequests1765300000000 } from './persistence/migrations/1765300000000-reveal-requests';
 import { ConfigTimesAndOrderVersions1766300000001 } from './persistence/migrations/1766300000001-config-times-and-order-versions';
+import { OrderRenewals1767000000001 } from './persistence/migrations/1767000000001-order-renewals';
+import { RenterBlocks1767000000002 } from './persistence/migrations/1767000000002-renter-blocks';
+import { EndReminders1767000000003 } from './persistence/migrations/1767000000003-end-reminders';
 import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
@@ -39,6 +44,9 @@ export const ordersService = defineService({
     RecordChargeRequests1765200000001,
     RevealRequests1765300000000,
     ConfigTimesAndOrderVersions1766300000001,
+    OrderRenewals1767000000001,
+    RenterBlocks1767000000002,
+    EndReminders1767000000003,
   ],
   build: (ctx) => {
     registerOrderMetrics(ctx);
@@ -65,6 +73,8 @@ export const ordersService = defineService({
         settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),
         timeoutScan(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
         chargeReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
+        renewalReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
+        endReminder(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
       ],
     };
   },

@@ -34,6 +34,23 @@ describe('notifications about money follow the ledger', () => {
     expect((await outboxEvents(stack, 'wallet', 'wallet.settled')).filter((e) => e.data.order_id === order.id)).toEqual([]);
   });
 
+  it('a renewal tells both parties the hours and the rent it added (ADR 0065)', async () => {
+    const owner = await market.user();
+    const renter = await market.fundedUser(50_000);
+    const order = await market.order(renter, (await market.onlineListing(owner)).id);
+    await market.act(order.id, 'pay', renter);
+    await market.act(order.id, 'handoff', owner, { content: 'account 10001 / password hunter2' });
+    await market.act(order.id, 'confirm-receive', renter);
+    const renewed = await market.act(order.id, 'renew', renter, { hours: 2 });
+    for (const party of [renter, owner]) {
+      const told = await eventually(() => notifications(party), (items) => items.some((n) => n.kind === 'order.renewed'), 15_000);
+      expect(told.find((n) => n.kind === 'order.renewed')).toMatchObject({
+        body: expect.stringContaining(`续租 2 小时（租金 ¥16.00），到期时间延至 ${renewed.ends_at}`),
+        data: { order_id: order.id, role: party === renter ? 'renter' : 'owner', amount: order.amount + 1600, added_hours: 2, added_rent: 1600 },
+      });
+    }
+  });
+
   it('an admin close of a paid order tells the renter the refund that reached the wallet, to the fen', async () => {
     const owner = await market.user();
     const renter = await market.fundedUser(50_000);

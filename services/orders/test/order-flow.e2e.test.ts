@@ -1,5 +1,5 @@
 import { chargeOrderEscrow, Order } from '@market/contracts';
-import { eventually, Market, type Stack, startMarket } from '@market/testkit';
+import { eventually, findLedgerDifferences, internalClientAs, Market, type Stack, startMarket, verifyMoney } from '@market/testkit';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400; the platform takes 5 % of consumption. */
 const HOURS = 3;
@@ -168,6 +168,74 @@ describe('orders through the gateway: the order flow, money to the fen', () => {
     const [dispute] = await stack.services.orders!.ctx.db.query(`SELECT type, status, order_id FROM disputes WHERE id = $1`, [disputed.dispute_id]);
     expect(dispute).toEqual({ type: 'checkout', status: 'open', order_id: order.id });
     expect(await market.balance(renter)).toMatchObject({ frozen: AMOUNT });
+  });
+
+  it('renews an order in use into its escrow and settles the renewed total to the fen (ADR 0065)', async () => {
+    const { owner, renter, order } = await inUse();
+    const renew = (hours: number, headers: Record<string, string> = {}) => market.client.post(`/api/orders/${order.id}/renew`, { hours }, renter.token, headers);
+    const key = { 'idempotency-key': `renew-${order.id}` };
+    const renewed = await renew(2, key);
+    expect(renewed.status).toBe(200);
+    // two hours more at 800: rent 2400 + 1600, the deposit 5000 once
+    expect(Order.strict().parse(renewed.body)).toMatchObject({ status: 'in_use', hours: 5, rent: 4000, deposit: 5000, amount: 9000 });
+    const again = await renew(2, key);
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body]).toEqual([200, 'true', renewed.body]);
+    expect(await market.balance(renter)).toMatchObject({ available: 10_000 - 9000, frozen: 9000 });
+    const short = await renew(2);
+    expect([short.status, short.body.code]).toEqual([409, 'INSUFFICIENT_BALANCE']);
+    expect(await market.balance(renter)).toMatchObject({ available: 1000, frozen: 9000 });
+
+    const adminToken = await market.admin();
+    const detail = (await market.client.get(`/api/admin/orders/${order.id}`, adminToken)).body;
+    expect(detail.renewals).toEqual([expect.objectContaining({ hours: 2, rent: 1600, ends_at: renewed.body.ends_at, previous_ends_at: expect.any(String) })]);
+    expect(detail.escrow).toMatchObject({ charged: 9000, held: 9000 });
+
+    // checked out at once: one started hour used of the renewed rent, the rest of the renewed escrow back
+    const checkout = await market.act(order.id, 'checkout', renter);
+    expect(checkout.checkout).toMatchObject({ consumption: 800, deposit_deduction: 0, refund: 8200, owner_income: 760, platform_fee: 40 });
+    await market.act(order.id, 'checkout/confirm', owner);
+    await eventually(() => market.balance(renter), (b) => b.available === 1000 + 8200 && b.frozen === 0);
+    await eventually(() => market.balance(owner), (b) => b.available === 760);
+    expect(await market.platformFeeOf(order.id)).toBe(40);
+
+  });
+
+  it('lets concurrent renewals and a checkout of one order through in one order of events, the money exact to the fen (ADR 0065)', async () => {
+    const owner = await market.user();
+    const renter = await market.fundedUser(20_000);
+    const listing = await market.onlineListing(owner);
+    const order = await market.order(renter, listing.id, HOURS);
+    await market.act(order.id, 'pay', renter);
+    await market.act(order.id, 'handoff', owner, { content: 'account 10001 / password hunter2' });
+    await market.act(order.id, 'confirm-receive', renter);
+
+    const renewals = Array.from({ length: 6 }, () => market.client.post(`/api/orders/${order.id}/renew`, { hours: 1 }, renter.token));
+    const checkout = market.client.post(`/api/orders/${order.id}/checkout`, {}, renter.token);
+    const [firstCheckout, ...renewed] = await Promise.all([checkout, ...renewals]);
+    for (const r of renewed) {
+      expect({ status: r.status, code: r.body.code }).toEqual(r.status === 200 ? { status: 200, code: undefined } : { status: 409, code: expect.stringMatching(/^(RENEWAL_PENDING|INVALID_STATE)$/) });
+    }
+    // a checkout that met a renewal being charged is answered RENEWAL_PENDING; asked again, it goes through
+    if (firstCheckout.status !== 200) expect([firstCheckout.status, firstCheckout.body.code]).toEqual([409, 'RENEWAL_PENDING']);
+    const checkedOut = firstCheckout.status === 200 ? firstCheckout : await eventually(() => market.client.post(`/api/orders/${order.id}/checkout`, {}, renter.token), (r) => r.status === 200);
+    const won = renewed.filter((r) => r.status === 200).length;
+    const amount = AMOUNT + won * 800;
+    expect(checkedOut.body).toMatchObject({ status: 'pending_checkout_confirm', hours: HOURS + won, amount });
+    expect(checkedOut.body.checkout).toMatchObject({ consumption: 800, refund: amount - 800, owner_income: 760, platform_fee: 40 });
+    // each renewal the renter was told of is in the order, and all of them came before the checkout
+    const events = (await market.ordersEvents('order.renewed', order.id)).map((e) => e.data as { amount: number });
+    expect(events.map((e) => e.amount)).toEqual(Array.from({ length: won }, (_, i) => AMOUNT + (i + 1) * 800));
+    const [requested] = await market.ordersEvents('order.checkout_requested', order.id);
+    expect(requested!.data).toMatchObject({ amount, hours: HOURS + won });
+
+    await market.act(order.id, 'checkout/confirm', owner);
+    // whatever won, the renter paid 800 for the one started hour and got everything else back
+    await eventually(() => market.balance(renter), (b) => b.available === 20_000 - 800 && b.frozen === 0);
+    await eventually(() => market.balance(owner), (b) => b.available === 760);
+    expect(await market.platformFeeOf(order.id)).toBe(40);
+    expect(await findLedgerDifferences(stack.services.wallet!.ctx.db)).toEqual([]);
+    const found = await verifyMoney(internalClientAs(stack, 'admin'), 600_000);
+    expect(found.mismatches.filter((m) => m.id === order.id)).toEqual([]);
   });
 
   it('cancels an unpaid order without money and a paid one with the whole escrow back', async () => {

@@ -13,6 +13,7 @@ const RENTER = '0193a000-0000-7000-8000-000000000001';
 const OWNER = '0193a000-0000-7000-8000-000000000002';
 const ADMIN = '0193a000-0000-7000-8000-000000000003';
 const NEW_DISPUTE = '0193a000-0000-7000-8000-000000000004';
+const RENEWAL = '0193a000-0000-7000-8000-000000000006';
 const OPEN_DISPUTE: DisputeRef = { id: '0193a000-0000-7000-8000-000000000005', status: 'open', result: null };
 
 /** the rental started at 09:00 for two hours; the order entered its state at 10:00; the move is asked at 12:00 */
@@ -58,6 +59,7 @@ function orderIn(state: OrderState, over: Partial<Order> = {}): Order {
     fee_rate_bps: paid ? 1000 : null,
     overdue_alerted_at: null,
     version: 3,
+    renewal_charge_id: null,
     ...over,
   };
 }
@@ -91,6 +93,8 @@ function moveOf(type: MoveType, state: OrderState): Move {
     case 'admin_close':
     case 'admin_mark_abnormal':
       return { type, openDispute, reason: 'fraud suspected', seen: { status: state, version: 3 } };
+    case 'renew':
+      return { type, renewalId: RENEWAL, hours: 3, rent: 2400 };
     default:
       return { type };
   }
@@ -125,6 +129,7 @@ in_use                      checkout                 renter         pending_chec
 in_use                      timeout                  system         pending_checkout_confirm    order.checkout_requested             order.timeout
 in_use                      dispute                  renter,owner   disputed                    dispute.opened                       order.dispute
 in_use                      hand_over                renter,owner   in_use                      -                                    order.note
+in_use                      renew                    renter,system  in_use                      order.renewed                        order.renew
 in_use                      admin_close              admin          closed                      order.closed                         order.admin_close
 in_use                      admin_mark_abnormal      admin          abnormal                    order.marked_abnormal                order.admin_mark_abnormal
 pending_checkout_confirm    confirm_checkout         owner          completed                   order.completed                      order.confirm_checkout
@@ -189,6 +194,7 @@ function madeBy(move: MoveType, state: OrderState): Actor[] {
     arbitrate_mark_abnormal: ['admin'],
     admin_close: ['admin'],
     admin_mark_abnormal: ['admin'],
+    renew: ['renter', 'system'],
   };
   return makers[move];
 }
@@ -242,8 +248,8 @@ describe('planMove', () => {
       },
       ({ state, move, role }) => expectedOutcome(state, move, role),
     );
-    expect(actual).toHaveLength(11 * 16 * 4);
-    expect(expected.size).toBe(45);
+    expect(actual).toHaveLength(11 * 17 * 4);
+    expect(expected.size).toBe(46);
     expect(actual).toEqual(listed);
     for (const { cell } of actual) {
       const outcome = planned(cell);
@@ -271,6 +277,48 @@ describe('planMove', () => {
       }
     }
     expect(refusal(charging, moveOf('admin_mark_abnormal', 'pending_payment'), 'admin')).toMatchObject({ code: 'CHARGE_PENDING', kind: 'transient' });
+  });
+
+  it('renews: the end moves by the hours, the order holds the renewed totals, its deadline follows the new end', () => {
+    const renewed = plan(orderIn('in_use', { renewal_charge_id: RENEWAL }), moveOf('renew', 'in_use'), 'renter');
+    expect(renewed.changes).toMatchObject({
+      status: 'in_use',
+      ends_at: new Date('2026-11-22T14:00:00.000Z'),
+      hours: 5,
+      rent: 4000,
+      amount: 9000,
+      renewal_charge_id: null,
+      deadline_at: new Date('2026-11-22T14:30:00.000Z'),
+    });
+    expect(renewed.events[0]).toEqual({
+      type: 'order.renewed',
+      data: expect.objectContaining({
+        hours: 5,
+        rent: 4000,
+        amount: 9000,
+        deposit: 5000,
+        renewal_id: RENEWAL,
+        added_hours: 3,
+        added_rent: 2400,
+        previous_ends_at: '2026-11-22T11:00:00.000Z',
+        ends_at: '2026-11-22T14:00:00.000Z',
+        actor_id: RENTER,
+      }),
+    });
+  });
+
+  it('while a renewal is being charged, refuses every other move of the order, and the recording of another renewal', () => {
+    for (const state of STATES) {
+      const charging = orderIn(state, { renewal_charge_id: RENEWAL });
+      for (const move of MOVE_TYPES.filter((m) => m !== 'renew')) {
+        for (const role of ROLES) {
+          const outcome = planMove(charging, moveOf(move, state), by(role), NOW, CONFIG);
+          expect({ state, move, role, refused: isRefusal(outcome) ? outcome.code : null }).toEqual({ state, move, role, refused: 'RENEWAL_PENDING' });
+        }
+      }
+    }
+    const other = { type: 'renew' as const, renewalId: NEW_DISPUTE, hours: 1, rent: 800 };
+    expect(refusal(orderIn('in_use', { renewal_charge_id: RENEWAL }), other, 'system')).toMatchObject({ code: 'RENEWAL_PENDING', kind: 'transient' });
   });
 
   it('has a timed move exactly where an order has a deadline, so the scan never claims an order it cannot move', () => {

@@ -120,6 +120,25 @@ describe('two replicas of orders and of wallet', () => {
     expect(audits.map((a: { n: number }) => a.n)).toEqual(orders.map(() => 1));
   }, 90_000);
 
+  it('reminds of each rental’s end once although both replicas look (ADR 0065)', async () => {
+    const parties = await pairs(PAIRS);
+    const orders = await Promise.all(
+      parties.map(async (p) => {
+        const order = await market.order(p.renter, p.listing.id, 1);
+        await market.act(order.id, 'pay', p.renter);
+        await market.act(order.id, 'handoff', p.owner, { content: 'account 10001 / password hunter2' });
+        await market.act(order.id, 'confirm-receive', p.renter);
+        return order;
+      }),
+    );
+    // time passing: each rental now ends within the reminder's ten (one-second) minutes
+    await stack.services.orders!.ctx.db.query(`UPDATE orders SET ends_at = now() + interval '5 seconds' WHERE id = ANY($1)`, [orders.map((o) => o.id)]);
+    for (const order of orders) await eventually(() => market.ordersEvents('order.ending_soon', order.id), (events) => events.length > 0, 15_000);
+    // a few more scans of both replicas pass over them (what is asserted is that nothing more happens)
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const order of orders) expect(await market.ordersEvents('order.ending_soon', order.id)).toHaveLength(1);
+  }, 90_000);
+
   it('leaves a ledger wallet:verify finds clean', async () => {
     const { code, stdout } = await walletVerify(stack);
     expect(JSON.parse(stdout)).toMatchObject({ schema: stack.services.wallet!.ctx.schema, differences: [] });

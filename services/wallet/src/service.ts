@@ -24,6 +24,7 @@ import { PaymentChannels1765400000001 } from './persistence/migrations/176540000
 import { CreateWithdrawals1765400000003 } from './persistence/migrations/1765400000003-create-withdrawals';
 import { sealWithdrawalPayees } from './persistence/migrations/1766000000001-seal-withdrawal-payees';
 import { WithdrawalLifecycle1766600000001 } from './persistence/migrations/1766600000001-withdrawal-lifecycle';
+import { CreateRenewalCharges1767000000001 } from './persistence/migrations/1767000000001-create-renewal-charges';
 import { CreateRefundsAndReconciliations1766500000050 } from './persistence/migrations/1766500000050-create-refunds-and-reconciliations';
 import { ChainLedgerEntries1767200000001 } from './persistence/migrations/1767200000001-chain-ledger-entries';
 import { registerWalletMetrics } from './business-metrics';
@@ -45,6 +46,7 @@ export const walletService = defineService({
     sealWithdrawalPayees(new SecretBox(config.DATA_ENCRYPTION_KEYS)),
     WithdrawalLifecycle1766600000001,
     CreateRefundsAndReconciliations1766500000050,
+    CreateRenewalCharges1767000000001,
     ChainLedgerEntries1767200000001,
   ],
   build: (ctx) => {

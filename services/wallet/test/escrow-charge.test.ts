@@ -1,7 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow, LedgerEntry, orderChargeStatus, orderEscrow, WalletBalance } from '@market/contracts';
+import { chargeOrderEscrow, chargeOrderRenewal, LedgerEntry, orderChargeStatus, orderEscrow, renewalChargeStatus, WalletBalance } from '@market/contracts';
 import { RemoteRefusal } from '@market/shared/http';
 import { api, outboxEvents, internalClientAs, startStack, type Stack } from '@market/testkit';
+import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { balanceOf, ledgerSum, newAdmin, newUser, recharge } from './support';
 
 describe('paying an order from the wallet (internal charge)', () => {
@@ -100,6 +101,39 @@ describe('paying an order from the wallet (internal charge)', () => {
     await recharge(stack, renter, 100);
     await expect(charge(orderId, { renter_id: renter.id, owner_id: uuidv7(), amount: 1_001 })).resolves.toMatchObject({ amount: 1_001 });
     expect(await balanceOf(stack, renter)).toMatchObject({ available: 99, frozen: 1_001 });
+  });
+
+  it('charges a renewal into the held escrow once by its id, refuses a short balance, a late or a conflicting one, and an ended escrow (ADR 0065)', async () => {
+    const renter = newUser();
+    const owner = newUser();
+    await recharge(stack, renter, 10_000);
+    const orderId = uuidv7();
+    await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 3_000 });
+    const orders = internalClientAs(stack, 'orders');
+    const renew = (renewalId: string, amount: number, notAfter = new Date(Date.now() + 60_000)) =>
+      orders.call(chargeOrderRenewal, { params: { id: orderId, renewal_id: renewalId }, body: { renter_id: renter.id, amount, not_after: notAfter.toISOString() } });
+    const status = (renewalId: string) => orders.call(renewalChargeStatus, { params: { id: orderId, renewal_id: renewalId } });
+
+    const renewalId = uuidv7();
+    expect(await status(renewalId)).toMatchObject({ renewal_id: renewalId, status: 'not_charged', charge: null });
+    const concurrent = await Promise.all(Array.from({ length: 10 }, () => renew(renewalId, 1_600)));
+    expect(new Set(concurrent.map((c) => c.payment_id)).size).toBe(1);
+    expect(concurrent[0]).toMatchObject({ order_id: orderId, renewal_id: renewalId, renter_id: renter.id, amount: 1_600 });
+    expect(await status(renewalId)).toMatchObject({ status: 'charged', charge: concurrent[0] });
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 5_400, frozen: 4_600 });
+    expect(await orders.call(orderEscrow, { params: { id: orderId } })).toEqual({ order_id: orderId, charged: 4_600, held: 4_600 });
+    const paid = (await outboxEvents(stack, 'wallet', 'payment.succeeded')).filter((e) => e.data.order_id === orderId);
+    expect(paid.map((e) => e.data.amount).sort()).toEqual([1_600, 3_000]);
+
+    await expect(renew(renewalId, 800)).rejects.toMatchObject({ status: 409, code: 'CONFLICT' });
+    await expect(renew(uuidv7(), 5_401)).rejects.toMatchObject({ status: 409, code: 'INSUFFICIENT_BALANCE' });
+    await expect(renew(uuidv7(), 100, new Date(Date.now() - 1_000))).rejects.toMatchObject({ status: 409, code: 'CHARGE_EXPIRED' });
+    await expect(orders.call(chargeOrderRenewal, { params: { id: uuidv7(), renewal_id: uuidv7() }, body: { renter_id: renter.id, amount: 100, not_after: new Date(Date.now() + 60_000).toISOString() } }))
+      .rejects.toMatchObject({ status: 404 });
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 5_400, frozen: 4_600 });
+    // every ledger rule holds with the renewal counted: one charge of the order and one of its renewal, all of it held
+    expect(await findLedgerDifferences(stack.services.wallet!.ctx.db)).toEqual([]);
+    expect(await ledgerSum(stack)).toBe(0);
   });
 
   it('refuses the same order id with another amount or renter (409 CONFLICT)', async () => {

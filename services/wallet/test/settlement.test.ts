@@ -1,6 +1,6 @@
 import { connect } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
-import { chargeOrderEscrow, orderEscrow } from '@market/contracts';
+import { chargeOrderEscrow, chargeOrderRenewal, orderEscrow } from '@market/contracts';
 import { api, eventually, outboxEvents, publishEvent, internalClientAs, startStack, type Stack } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { balanceOf, breakdown, inboxHas, newUser, orderData, platformRevenue, recharge, type Caller } from './support';
@@ -85,6 +85,26 @@ describe('settling order escrows from order events', () => {
       ['order_refund', 13_000],
       ['order_payment', -13_000],
     ]);
+  });
+
+  it('pays a renewed order’s whole escrow out by its renewed figures, and refuses a renewal once the escrow is paid out (ADR 0065)', async () => {
+    const order = await paidOrder();
+    const renew = (amount: number) =>
+      internalClientAs(stack, 'orders').call(chargeOrderRenewal, {
+        params: { id: order.id, renewal_id: uuidv7() },
+        body: { renter_id: order.renter.id, amount, not_after: new Date(Date.now() + 60_000).toISOString() },
+      });
+    await renew(4_000);
+    expect(await balanceOf(stack, order.renter)).toMatchObject({ available: 3_000, frozen: 17_000 });
+    const revenueBefore = await platformRevenue(stack);
+    // rent 8000 + 4000 renewed, deposit 5000: the amount the order completes with is the renewed 17000
+    await publishEvent(stack, 'order.completed', { ...orderData(order, 'completed'), rent: 12_000, amount: 17_000, ...breakdown(17_000, 12_000, 0) });
+    await settled(order.id);
+    expect(await balanceOf(stack, order.owner)).toMatchObject({ available: 11_400 });
+    expect(await balanceOf(stack, order.renter)).toMatchObject({ available: 8_000, frozen: 0 });
+    expect((await platformRevenue(stack)) - revenueBefore).toBe(600);
+    await expect(renew(1_000)).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
+    expect(await balanceOf(stack, order.renter)).toMatchObject({ available: 8_000, frozen: 0 });
   });
 
   it('pays a closed order per the arbitrated split, or all back to the renter by default', async () => {

@@ -7,7 +7,7 @@ export const yuan = (fen: number | null | undefined) => (fen == null ? '—' : `
 export const when = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—');
 
 /** The unit each config value is kept in (the key's name and schema in the contracts say it). */
-const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'fen' | 'bps' | 'boolean'> = {
+const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'fen' | 'bps' | 'boolean' | 'count'> = {
   'order.payment_timeout_minutes': 'minutes',
   'order.handoff_timeout_minutes': 'minutes',
   'order.receive_timeout_minutes': 'minutes',
@@ -21,6 +21,12 @@ const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'fen' | 'bps' 
   'withdrawal.auto_approve_below': 'fen',
   'order.dispute_timeout_hours': 'hours',
   'order.abnormal_timeout_hours': 'hours',
+  'order.renewal_min_remaining_minutes': 'minutes',
+  'order.end_reminder_minutes': 'minutes',
+  'renter.trusted_after_orders': 'count',
+  'renter.new_max_active': 'count',
+  'renter.new_max_daily': 'count',
+  'renter.new_balance_exempt': 'fen',
 };
 
 /** A config value as an operator reads it: fen as ¥, timeouts in minutes or hours, a rate in % (bps beside it). */

@@ -25,6 +25,8 @@ function timeline(o: Detail) {
     [o.ends_at, t('timeline.ends')],
     [o.dispute?.created_at, `${t('timeline.disputeOpened')}: ${label('disputeType', o.dispute?.type)} — ${o.dispute?.reason}`],
     [o.dispute?.resolved_at, `${t('timeline.disputeResolved')}: ${label('ruling', o.dispute?.result)} — ${o.dispute?.resolution_note}`],
+    // each renewal at the time it was charged, with the hours, the rent and the end it moved
+    ...o.renewals.map((r): [string, string] => [r.renewed_at, `${t('timeline.renewed')}: +${r.hours} h, ${yuan(r.rent)} → ${when(r.ends_at)}`]),
     [o.updated_at, `${t('timeline.now')} ${label('order', o.status)}`],
   ];
   return steps.filter(([at]) => at).sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([at, label]) => ({ children: `${when(at)} · ${label}` }));

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, Descriptions, Space, Tag } from 'antd';
 import type { Schema } from '@market/sdk';
-import { CanAccess } from '@refinedev/core';
+import { CanAccess, useCustom } from '@refinedev/core';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
 import { ReasonButton } from '../components/ReasonDialog';
@@ -11,8 +11,34 @@ import { Status } from '../components/Status';
 import { useCursorTable } from '../components/use-cursor-table';
 import { useMove } from '../components/use-move';
 import { when } from '../components/format';
+import { Person, usePeople } from '../components/people';
 
 type User = Schema<'UserAdminView'>;
+type Standing = Schema<'RenterStanding'>;
+
+/** The user as a renter: the new-renter limits as they apply now, and the blocks by and of them (ADR 0065). */
+function RenterStandingView({ id }: { id: string }) {
+  const { query } = useCustom<Standing>({ url: '/api/admin/renters/{id}/standing', method: 'get', meta: { path: { id } }, errorNotification: false });
+  const standing = query.data?.data;
+  const people = usePeople([...(standing?.blocked_by.map((b) => b.owner_id) ?? []), ...(standing?.blocking.map((b) => b.user_id) ?? [])]);
+  if (!standing) return null;
+  const limit = (value: number | null) => (value === null ? t('renter.noLimit') : String(value));
+  const trust = standing.trusted ? t('renter.trusted') : standing.exempt ? t('renter.exempt') : t('renter.new');
+  return (
+    <Descriptions column={1} bordered size="small" title={t('renter.title')} style={{ marginTop: 16 }}>
+      <Descriptions.Item label={t('renter.standing')}>{trust}</Descriptions.Item>
+      <Descriptions.Item label={t('renter.completed')}>{standing.completed_orders}</Descriptions.Item>
+      <Descriptions.Item label={t('renter.active')}>{`${standing.active_orders} / ${limit(standing.max_active)}`}</Descriptions.Item>
+      <Descriptions.Item label={t('renter.today')}>{`${standing.orders_today} / ${limit(standing.max_daily)}`}</Descriptions.Item>
+      <Descriptions.Item label={t('renter.blockedBy')}>
+        {standing.blocked_by.length === 0 ? '—' : standing.blocked_by.map((b) => <div key={b.owner_id}><Person id={b.owner_id} people={people} /> · {when(b.created_at)}</div>)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('renter.blocking')}>
+        {standing.blocking.length === 0 ? '—' : standing.blocking.map((b) => <div key={b.user_id}><Person id={b.user_id} people={people} /> · {when(b.created_at)}</div>)}
+      </Descriptions.Item>
+    </Descriptions>
+  );
+}
 
 const frozenTag = (frozen: boolean) => (frozen ? <Tag color="red">{t('user.frozen')}</Tag> : <Tag color="green">{t('user.active')}</Tag>);
 
@@ -32,6 +58,7 @@ function UserDrawer({ user, onClose, onChanged }: { user: User; onClose: () => v
         </Descriptions.Item>
         <Descriptions.Item label={t('common.created')}>{when(user.created_at)}</Descriptions.Item>
       </Descriptions>
+      <RenterStandingView id={user.id} />
       <Space style={{ marginTop: 16 }} wrap>
         <CanAccess resource="users" action="freeze">
           {user.frozen ? (

@@ -25,6 +25,7 @@ export const Listing = z
     review_status: ReviewStatus,
     reject_reason: z.string().nullable(),
     rented: z.boolean().openapi({ description: 'an order on this listing is active' }),
+    allow_renewal: z.boolean().openapi({ description: 'its renter may extend an order in use (POST /api/orders/{id}/renew)' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -46,6 +47,7 @@ const listingFields = z
     max_hours: RentalHours.nullable().optional(),
     deposit: Money,
     screenshot_urls: z.array(z.string().min(1).max(500)).max(9).optional(),
+    allow_renewal: z.boolean().optional().openapi({ description: 'whether a renter may extend an order in use; true when omitted on create' }),
     credentials: z
       .string()
       .min(1)

@@ -115,11 +115,23 @@ export const OrderEscrowView = z
   })
   .openapi('OrderEscrow');
 
+export const OrderRenewal = z
+  .object({
+    id: Id,
+    hours: RentalHours.openapi({ description: 'hours added' }),
+    rent: Money.openapi({ description: 'hours × the order’s hourly_price, in fen, charged into escrow' }),
+    previous_ends_at: Timestamp,
+    ends_at: Timestamp,
+    renewed_at: Timestamp,
+  })
+  .openapi('OrderRenewal');
+
 export const AdminOrderDetail = Order.extend({
   dispute: orNull(Dispute).openapi({ description: 'the order’s latest dispute' }),
   payments: z.array(OrderPayment).openapi({ description: 'the payment of the order (none while unpaid)' }),
   escrow: orNull(OrderEscrowView).openapi({ description: 'null when the wallet never charged the order' }),
   ledger_entries: z.array(LedgerEntry).openapi({ description: 'the users’ ledger entries of this order, oldest first' }),
+  renewals: z.array(OrderRenewal).openapi({ description: 'the renewals charged on the order, oldest first' }),
 }).openapi('AdminOrderDetail');
 
 /** Keys returned by `POST /api/files/upload`; the service resolves them to URLs. */
@@ -207,6 +219,27 @@ export const payOrder = defineRoute({
   headers: IdempotencyHeaders,
   body: EmptyBody,
   success: { status: 200, description: 'the order, now pending_handoff', schema: Order },
+  errors: orderErrors(400, 404, 409),
+});
+
+export const renewOrder = defineRoute({
+  id: 'renewOrder',
+  service: 'orders',
+  method: 'post',
+  path: '/api/orders/{id}/renew',
+  auth: 'user',
+  summary: 'Extend an order in use by whole hours',
+  description: moveDescription(
+    'Renter only, in in_use. Charges hours × the order’s hourly_price (the deposit is not charged again) from the renter’s wallet balance into the order’s escrow and moves ends_at later by the hours; the order’s hours, rent and amount become the renewed totals, so checkout and settlement count the whole rent. ' +
+      'The total hours stay within the listing’s max_hours (720 when it has none): 409 RENEWAL_OVER_MAX_HOURS. 409 RENEWAL_NOT_ALLOWED when the owner switched renewal off for the listing (allow_renewal false); 409 LISTING_UNAVAILABLE when the listing is not online; ' +
+      '409 RENEWAL_TOO_LATE when less than order.renewal_min_remaining_minutes remain before ends_at; 409 INSUFFICIENT_BALANCE when the balance is short (nothing changes); 409 RENEWAL_PENDING while another renewal’s charge is under way; ' +
+      '503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached (renewing again is safe once the pending charge is settled: the reconciler asks the wallet). Both parties are notified (order.renewed). Honours Idempotency-Key.',
+  ),
+  tags: ['orders'],
+  params: IdParams,
+  headers: IdempotencyHeaders,
+  body: z.object({ hours: RentalHours }).strict(),
+  success: { status: 200, description: 'the order, ends_at moved', schema: Order },
   errors: orderErrors(400, 404, 409),
 });
 
@@ -656,11 +689,95 @@ export const arbitrateDispute = defineRoute({
   errors: orderErrors(400, 404, 409),
 });
 
+export const RenterBlock = z
+  .object({
+    user_id: Id.openapi({ description: 'the blocked renter' }),
+    created_at: Timestamp,
+  })
+  .openapi('RenterBlock');
+
+const UserIdParams = z.object({ user_id: z.string().min(1).max(100) });
+
+export const blockRenter = defineRoute({
+  id: 'blockRenter',
+  service: 'orders',
+  method: 'post',
+  path: '/api/seller/blocks/{user_id}',
+  auth: 'user',
+  summary: 'Block a renter from the caller’s listings',
+  description:
+    'The renter can no longer order any of the caller’s listings: POST /api/orders answers 403 LISTING_UNAVAILABLE_TO_YOU, which does not say who blocked them or why. Orders already running are not touched. Blocking again answers the block as it stands (200). An unknown or malformed user id is 404; blocking oneself is 403 FORBIDDEN. Audited.',
+  tags: ['orders'],
+  params: UserIdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the block', schema: RenterBlock },
+  errors: orderErrors(400, 404),
+});
+
+export const unblockRenter = defineRoute({
+  id: 'unblockRenter',
+  service: 'orders',
+  method: 'delete',
+  path: '/api/seller/blocks/{user_id}',
+  auth: 'user',
+  summary: 'Lift a block',
+  description: 'The renter may order the caller’s listings again. 404 when the caller has not blocked this user. Audited.',
+  tags: ['orders'],
+  params: UserIdParams,
+  success: { status: 204, description: 'lifted' },
+  errors: orderErrors(404),
+});
+
+export const listRenterBlocks = defineRoute({
+  id: 'listRenterBlocks',
+  service: 'orders',
+  method: 'get',
+  path: '/api/seller/blocks',
+  auth: 'user',
+  summary: 'The renters the caller has blocked',
+  description: 'Newest first.',
+  tags: ['orders'],
+  query: PageQuery,
+  success: { status: 200, description: 'blocks, newest first', schema: Page(RenterBlock) },
+  errors: orderErrors(400),
+});
+
+export const RenterStanding = z
+  .object({
+    user_id: Id,
+    completed_orders: z.number().int().min(0),
+    active_orders: z.number().int().min(0),
+    orders_today: z.number().int().min(0).openapi({ description: 'orders created as renter since 00:00 UTC' }),
+    trusted: z.boolean().openapi({ description: 'completed_orders ≥ renter.trusted_after_orders: the limits do not apply' }),
+    exempt: z.boolean().nullable().openapi({ description: 'a new renter whose available balance is ≥ renter.new_balance_exempt; null when the wallet could not say' }),
+    max_active: z.number().int().nullable().openapi({ description: 'the limit that applies now; null when none does' }),
+    max_daily: z.number().int().nullable(),
+    blocked_by: z.array(z.object({ owner_id: Id, created_at: Timestamp })).openapi({ description: 'owners who blocked this user' }),
+    blocking: z.array(RenterBlock).openapi({ description: 'renters this user blocked as an owner' }),
+  })
+  .openapi('RenterStanding');
+
+export const adminRenterStanding = defineRoute({
+  id: 'adminRenterStanding',
+  service: 'orders',
+  method: 'get',
+  path: '/api/admin/renters/{id}/standing',
+  auth: 'admin',
+  permission: 'users.read',
+  summary: 'A user’s renter limits and blocks',
+  description: 'Completed, active and today’s orders as renter, whether the new-renter limits apply (docs/rules.md §4 Renter limits), and the blocks by and of the user. A user with no orders answers zeros.',
+  tags: ['admin-orders'],
+  params: IdParams,
+  success: { status: 200, description: 'the standing', schema: RenterStanding },
+  errors: [401, 403, 404],
+});
+
 export const ordersRoutes = [
   createOrder,
   listOrders,
   getOrder,
   payOrder,
+  renewOrder,
   cancelOrder,
   submitHandoff,
   listHandoffRecords,
@@ -684,4 +801,8 @@ export const ordersRoutes = [
   adminMarkOrderAbnormal,
   adminListDisputes,
   arbitrateDispute,
+  blockRenter,
+  unblockRenter,
+  listRenterBlocks,
+  adminRenterStanding,
 ];

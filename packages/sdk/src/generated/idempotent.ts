@@ -4,6 +4,7 @@
 export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   "POST /api/orders",
   "POST /api/orders/{id}/pay",
+  "POST /api/orders/{id}/renew",
   "POST /api/wallet/recharge/pay",
   "POST /api/wallet/refunds",
   "POST /api/wallet/withdrawals"

@@ -896,6 +896,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/renters/{id}/standing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user’s renter limits and blocks
+         * @description Completed, active and today’s orders as renter, whether the new-renter limits apply (docs/rules.md §4 Renter limits), and the blocks by and of the user. A user with no orders answers zeros.
+         *
+         *     Permission: `users.read` (roles: super_admin, customer_service, auditor).
+         */
+        get: operations["adminRenterStanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/system-configs": {
         parameters: {
             query?: never;
@@ -1758,6 +1780,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend an order in use by whole hours
+         * @description Renter only, in in_use. Charges hours × the order’s hourly_price (the deposit is not charged again) from the renter’s wallet balance into the order’s escrow and moves ends_at later by the hours; the order’s hours, rent and amount become the renewed totals, so checkout and settlement count the whole rent. The total hours stay within the listing’s max_hours (720 when it has none): 409 RENEWAL_OVER_MAX_HOURS. 409 RENEWAL_NOT_ALLOWED when the owner switched renewal off for the listing (allow_renewal false); 409 LISTING_UNAVAILABLE when the listing is not online; 409 RENEWAL_TOO_LATE when less than order.renewal_min_remaining_minutes remain before ends_at; 409 INSUFFICIENT_BALANCE when the balance is short (nothing changes); 409 RENEWAL_PENDING while another renewal’s charge is under way; 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached (renewing again is safe once the pending charge is settled: the reconciler asks the wallet). Both parties are notified (order.renewed). Honours Idempotency-Key. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
+         */
+        post: operations["renewOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/alipay/notify": {
         parameters: {
             query?: never;
@@ -1950,6 +1992,50 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The renters the caller has blocked
+         * @description Newest first.
+         */
+        get: operations["listRenterBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/blocks/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a renter from the caller’s listings
+         * @description The renter can no longer order any of the caller’s listings: POST /api/orders answers 403 LISTING_UNAVAILABLE_TO_YOU, which does not say who blocked them or why. Orders already running are not touched. Blocking again answers the block as it stands (200). An unknown or malformed user id is 404; blocking oneself is 403 FORBIDDEN. Audited.
+         */
+        post: operations["blockRenter"];
+        /**
+         * Lift a block
+         * @description The renter may order the caller’s listings again. 404 when the caller has not blocked this user. Audited.
+         */
+        delete: operations["unblockRenter"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2238,6 +2324,8 @@ export interface components {
             ledger_entries: components["schemas"]["LedgerEntry"][];
             /** @description the payment of the order (none while unpaid) */
             payments: components["schemas"]["OrderPayment"][];
+            /** @description the renewals charged on the order, oldest first */
+            renewals: components["schemas"]["OrderRenewal"][];
         };
         /** @enum {string} */
         AdminPermission: "admins.read" | "admins.manage" | "configs.read" | "configs.manage" | "audit.read" | "dashboard.read" | "listings.read" | "listings.review" | "uploads.read" | "files.read" | "users.read" | "users.freeze" | "orders.read" | "orders.manage" | "disputes.read" | "disputes.arbitrate" | "handoffs.reveal" | "ledger.read" | "recharges.read" | "recharges.manage" | "withdrawals.read" | "withdrawals.manage";
@@ -2358,6 +2446,8 @@ export interface components {
             refund: number;
         };
         CreateListingBody: {
+            /** @description whether a renter may extend an order in use; true when omitted on create */
+            allow_renewal?: boolean;
             /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review. */
             credentials?: string;
             /**
@@ -2560,6 +2650,8 @@ export interface components {
             differences: components["schemas"]["LedgerDifference"][];
         };
         Listing: {
+            /** @description its renter may extend an order in use (POST /api/orders/{id}/renew) */
+            allow_renewal: boolean;
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -2953,6 +3045,32 @@ export interface components {
              */
             paid_at: string;
         };
+        OrderRenewal: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            ends_at: string;
+            /** @description hours added */
+            hours: number;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            previous_ends_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            renewed_at: string;
+            /**
+             * @description hours × the order’s hourly_price, in fen, charged into escrow
+             * @example 1500
+             */
+            rent: number;
+        };
         PaygateNotifyBody: {
             /**
              * @description amount in fen (1/100 CNY)
@@ -2980,6 +3098,11 @@ export interface components {
                 path: string;
             }[];
             instance: string;
+            /** @description the configured limit a refusal hit: its system configuration key and value */
+            limit?: {
+                name: string;
+                value: number;
+            };
             request_id?: string;
             status: number;
             title: string;
@@ -3150,6 +3273,45 @@ export interface components {
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             user_id: string;
         };
+        RenterBlock: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description the blocked renter
+             * @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b
+             */
+            user_id: string;
+        };
+        RenterStanding: {
+            active_orders: number;
+            /** @description owners who blocked this user */
+            blocked_by: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T09:00:00.000Z
+                 */
+                created_at: string;
+                /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+                owner_id: string;
+            }[];
+            /** @description renters this user blocked as an owner */
+            blocking: components["schemas"]["RenterBlock"][];
+            completed_orders: number;
+            /** @description a new renter whose available balance is ≥ renter.new_balance_exempt; null when the wallet could not say */
+            exempt: boolean | null;
+            /** @description the limit that applies now; null when none does */
+            max_active: number | null;
+            max_daily: number | null;
+            /** @description orders created as renter since 00:00 UTC */
+            orders_today: number;
+            /** @description completed_orders ≥ renter.trusted_after_orders: the limits do not apply */
+            trusted: boolean;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            user_id: string;
+        };
         RevealBody: {
             reason: string;
             /**
@@ -3210,6 +3372,8 @@ export interface components {
             user: components["schemas"]["User"];
         };
         UpdateListingBody: {
+            /** @description whether a renter may extend an order in use; true when omitted on create */
+            allow_renewal?: boolean;
             /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review. */
             credentials?: string;
             /**
@@ -8254,6 +8418,109 @@ export interface operations {
             };
         };
     };
+    adminRenterStanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the standing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenterStanding"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listSystemConfigs: {
         parameters: {
             query?: never;
@@ -13148,6 +13415,126 @@ export interface operations {
             };
         };
     };
+    renewOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hours: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the order, ends_at moved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     alipayNotify: {
         parameters: {
             query?: never;
@@ -13996,6 +14383,312 @@ export interface operations {
             };
             /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRenterBlocks: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description blocks, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["RenterBlock"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    blockRenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description the block */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenterBlock"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unblockRenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description lifted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,6 +30,14 @@ export interface DomainErrorDetails {
   errors?: FieldError[];
   /** when trying again can succeed (a rate limit) */
   retryAfterSeconds?: number;
+  /** the configured limit a refusal hit, by its key and value, for the caller to show */
+  limit?: ProblemLimit;
+}
+
+/** A configured limit as a problem names it: its configuration key and its value now. */
+export interface ProblemLimit {
+  name: string;
+  value: number;
 }
 
 /**

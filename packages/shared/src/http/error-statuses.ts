@@ -51,6 +51,7 @@ export function problemOfDomainError(err: DomainError, statuses: ErrorStatuses):
   return new Problem(status, err.code, err.message, {
     title,
     errors: err.details.errors,
+    limit: err.details.limit,
     headers: retryAfter === undefined ? undefined : { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) },
   });
 }

@@ -1,4 +1,4 @@
-import type { FieldError } from '../errors';
+import type { FieldError, ProblemLimit } from '../errors';
 
 export type { FieldError } from '../errors';
 
@@ -27,12 +27,13 @@ export class Problem extends Error {
   readonly title: string;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
+  readonly limit?: ProblemLimit;
 
   constructor(
     status: number,
     code: string,
     detail?: string,
-    opts: { title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+    opts: { title?: string; errors?: FieldError[]; headers?: Record<string, string>; limit?: ProblemLimit } = {},
   ) {
     super(detail ?? TITLES[status] ?? code);
     this.status = status;
@@ -40,6 +41,7 @@ export class Problem extends Error {
     this.title = opts.title ?? TITLES[status] ?? 'Error';
     this.errors = opts.errors;
     this.headers = opts.headers;
+    this.limit = opts.limit;
   }
 
   toBody(instance: string, requestId?: string): ProblemBody {
@@ -52,6 +54,7 @@ export class Problem extends Error {
       instance,
       ...(requestId ? { request_id: requestId } : {}),
       ...(this.errors ? { errors: this.errors } : {}),
+      ...(this.limit ? { limit: this.limit } : {}),
     };
   }
 }
@@ -65,6 +68,7 @@ export interface ProblemBody {
   instance: string;
   request_id?: string;
   errors?: FieldError[];
+  limit?: ProblemLimit;
 }
 
 export const problems = {

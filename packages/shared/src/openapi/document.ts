@@ -11,6 +11,10 @@ export const ProblemSchema = z
     instance: z.string(),
     request_id: z.string().optional(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    limit: z
+      .object({ name: z.string(), value: z.number().int() })
+      .optional()
+      .openapi({ description: 'the configured limit a refusal hit: its system configuration key and value' }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details; `code` is stable and machine-readable' });
 

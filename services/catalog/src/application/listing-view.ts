@@ -21,6 +21,7 @@ export function toListingView(row: ListingRow): ListingView {
     review_status: row.review_status,
     reject_reason: row.reject_reason,
     rented: row.rented,
+    allow_renewal: row.allow_renewal,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

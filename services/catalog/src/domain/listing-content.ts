@@ -6,7 +6,7 @@ export type ListingChanges = z.infer<typeof UpdateListingBody>;
 /** The owner-editable part of a listing, as stored. */
 export type ListingContent = Pick<
   z.infer<typeof Listing>,
-  'title' | 'game' | 'server' | 'description' | 'hourly_price' | 'min_hours' | 'max_hours' | 'deposit' | 'screenshot_urls'
+  'title' | 'game' | 'server' | 'description' | 'hourly_price' | 'min_hours' | 'max_hours' | 'deposit' | 'screenshot_urls' | 'allow_renewal'
 >;
 
 /** A new listing's content from a create body or an open-upload item; what was not sent is empty. */
@@ -20,6 +20,7 @@ export function newListingContent(input: {
   max_hours?: number | null;
   deposit: number;
   screenshot_urls: string[];
+  allow_renewal?: boolean;
 }): ListingContent {
   return {
     title: input.title,
@@ -31,6 +32,8 @@ export function newListingContent(input: {
     max_hours: input.max_hours ?? null,
     deposit: input.deposit,
     screenshot_urls: input.screenshot_urls,
+    // renewal is on unless the owner switches it off (ADR 0065)
+    allow_renewal: input.allow_renewal ?? true,
   };
 }
 

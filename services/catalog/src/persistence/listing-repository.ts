@@ -12,7 +12,7 @@ export interface ListingRow extends Omit<z.infer<typeof Listing>, 'created_at' |
 
 /** The columns of a listing row; credentials are in another table and never among them. */
 export const LISTING_COLUMNS = `id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
-  screenshot_urls, status, review_status, reject_reason, status_reason, rented, created_at, updated_at`;
+  screenshot_urls, status, review_status, reject_reason, status_reason, rented, allow_renewal, created_at, updated_at`;
 
 export interface NewListing extends ListingContent, ListingState {
   id: string;
@@ -24,8 +24,8 @@ export interface NewListing extends ListingContent, ListingState {
 export async function insertListing(tx: Tx, listing: NewListing): Promise<ListingRow> {
   const rows: ListingRow[] = await tx.query(
     `INSERT INTO listings (id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
-       screenshot_urls, status, review_status, open_upload_id, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
+       screenshot_urls, status, review_status, open_upload_id, created_at, updated_at, allow_renewal)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
      RETURNING ${LISTING_COLUMNS}`,
     [
       listing.id,
@@ -43,6 +43,7 @@ export async function insertListing(tx: Tx, listing: NewListing): Promise<Listin
       listing.review_status,
       listing.open_upload_id,
       listing.created_at,
+      listing.allow_renewal,
     ],
   );
   return rows[0]!;
@@ -64,7 +65,7 @@ export interface ListingUpdate extends Partial<ListingContent>, Partial<ListingS
 }
 
 const UPDATABLE = new Set([
-  'title', 'game', 'server', 'description', 'hourly_price', 'min_hours', 'max_hours', 'deposit', 'screenshot_urls',
+  'title', 'game', 'server', 'description', 'hourly_price', 'min_hours', 'max_hours', 'deposit', 'screenshot_urls', 'allow_renewal',
   'status', 'review_status', 'reject_reason', 'status_reason', 'updated_at',
 ]);
 

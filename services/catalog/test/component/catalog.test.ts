@@ -7,6 +7,7 @@ import {
   getListing,
   listingById,
   submitListingForReview,
+  updateListing,
   type EventData,
 } from '@market/contracts';
 import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
@@ -149,6 +150,19 @@ describe('catalog alone, its neighbours faked at the contracts', () => {
     expect(catalog.published('listing.offlined', (e) => e.data.listing_id === bystander)).toEqual([]);
     expect((await catalog.ok(getListing, { params: { id: kept } })).status).toBe('online');
     expect((await catalog.call(getListing, { params: { id: offlinedBefore } })).status).toBe(404);
+  });
+
+  it('lets its owner switch renewal off and on, on by default, and tells orders through listingById (ADR 0065)', async () => {
+    const owner = asUser();
+    const usual = await catalog.ok(createListing, { body: listingBody(), as: owner });
+    expect(usual.allow_renewal).toBe(true);
+    const off = await catalog.ok(createListing, { body: listingBody({ allow_renewal: false }), as: owner });
+    expect(off.allow_renewal).toBe(false);
+    expect(await catalog.internalAs('orders').call(listingById, { params: { id: off.id } })).toMatchObject({ allow_renewal: false });
+    expect(await catalog.ok(updateListing, { params: { id: off.id }, body: { allow_renewal: true }, as: owner })).toMatchObject({ allow_renewal: true });
+    expect(await catalog.internalAs('orders').call(listingById, { params: { id: off.id } })).toMatchObject({ allow_renewal: true });
+    const wrong = await catalog.call(updateListing, { params: { id: off.id }, body: { allow_renewal: 'no' }, as: owner });
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
   it('answers listingById to orders, with any listing in any state, and to no other service', async () => {

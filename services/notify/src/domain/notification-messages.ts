@@ -123,6 +123,27 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
   'order.handed_off': (o) => [
     orderDraft('order.handed_off', o, 'renter', '账号已交付，请确认收货', `「${o.listing_title}」的账号已交付，请查看交付信息并确认账号可用。`),
   ],
+  'order.ending_soon': (o) => [
+    {
+      user_id: o.renter_id,
+      kind: 'order.ending_soon',
+      title: '租期即将结束',
+      body: `「${o.listing_title}」的租期将于 ${o.ends_at} 结束，如需继续使用请及时续租。`,
+      data: { order_id: o.order_id, listing_id: o.listing_id, role: 'renter', ends_at: o.ends_at },
+      biz_type: 'order',
+      biz_id: o.order_id,
+    },
+  ],
+  'order.renewed': (o) => [
+    orderDraft('order.renewed', o, 'renter', '订单已续租', `「${o.listing_title}」已续租 ${o.added_hours} 小时（租金 ${yuan(o.added_rent)}），到期时间延至 ${o.ends_at}。`, {
+      added_hours: o.added_hours,
+      added_rent: o.added_rent,
+    }),
+    orderDraft('order.renewed', o, 'owner', '租客已续租', `租客为「${o.listing_title}」续租 ${o.added_hours} 小时（租金 ${yuan(o.added_rent)}），到期时间延至 ${o.ends_at}。`, {
+      added_hours: o.added_hours,
+      added_rent: o.added_rent,
+    }),
+  ],
   'order.checkout_requested': (o) => [
     orderDraft('order.checkout_requested', o, 'owner', '租客申请结算，请确认', `「${o.listing_title}」申请结算：${settlementText(o)}请确认或提出修改。`, {
       consumption: o.consumption,

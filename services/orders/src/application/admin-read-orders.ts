@@ -4,6 +4,7 @@ import { NotFound } from '@market/shared/errors';
 import { latestDisputeOf } from '../persistence/dispute-repository';
 import { handoffRecordsOf } from '../persistence/handoff-repository';
 import { findOrder, queryAllOrders } from '../persistence/order-repository';
+import { renewalsOf, type RenewalRow } from '../persistence/renewal-repository';
 import type { OrdersDeps } from './deps';
 import { toDisputeView } from './dispute-view';
 import { handoffRecordViews } from './handoff-record-view';
@@ -34,16 +35,28 @@ export async function existingOrder(deps: Pick<OrdersDeps, 'db'>, id: string) {
   return order;
 }
 
-/** The order with its latest dispute and, from the wallet, its payment, escrow and ledger entries. */
+function toRenewalView(row: RenewalRow) {
+  return {
+    id: row.id,
+    hours: row.hours,
+    rent: Number(row.rent),
+    previous_ends_at: row.previous_ends_at!.toISOString(),
+    ends_at: row.ends_at!.toISOString(),
+    renewed_at: row.renewed_at!.toISOString(),
+  };
+}
+
+/** The order with its latest dispute, its renewals and, from the wallet, its payment, escrow and ledger entries. */
 export async function adminOrderDetail(deps: OrdersDeps, id: string) {
   const order = await existingOrder(deps, id);
-  const [dispute, money] = await Promise.all([latestDisputeOf(deps.db, order.id), deps.wallet.ledger(order.id)]);
+  const [dispute, money, renewals] = await Promise.all([latestDisputeOf(deps.db, order.id), deps.wallet.ledger(order.id), renewalsOf(deps.db, order.id)]);
   return {
     ...toOrderView(order),
     dispute: dispute ? toDisputeView(dispute) : null,
     payments: money.payments,
     escrow: money.escrow,
     ledger_entries: money.entries,
+    renewals: renewals.map(toRenewalView),
   };
 }
 

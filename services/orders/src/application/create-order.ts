@@ -4,13 +4,15 @@ import { isUuid } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
 import { Forbidden, InvalidInput, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
-import { ListingUnavailable, RealnameRequired, RenterFrozen } from '../domain/errors';
+import { ListingUnavailable, ListingUnavailableToYou, RealnameRequired, RenterFrozen } from '../domain/errors';
 import { orderSnapshot } from '../domain/order';
 import { priceOrder } from '../domain/settlement';
 import { deadlineOf } from '../domain/timeouts';
 import { insertOrder, ONE_ACTIVE_PER_LISTING } from '../persistence/order-repository';
+import { isBlocked } from '../persistence/renter-repository';
 import type { OrdersDeps } from './deps';
 import { toOrderView } from './order-view';
+import { balanceExempt, holdRenterLimits } from './renter-limits';
 import { currentSettings } from './settings';
 
 function isActiveOrderConflict(err: unknown): boolean {
@@ -47,10 +49,14 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
   }
   const escrow = priceOrder(body.hours, listing.hourly_price, listing.deposit, MAX_MONEY_FEN);
   if (!escrow) throw new InvalidInput([{ path: 'hours', message: 'rent and deposit together exceed the largest amount an order may hold' }]);
+  // a blocked renter hears only that the listing is not for them, never who decided (ADR 0065)
+  if (await isBlocked(deps.db, listing.owner_id, renterId)) throw new ListingUnavailableToYou();
 
   const now = new Date();
+  const exempt = await balanceExempt(deps, renterId, settings, now);
   try {
     return await deps.db.transaction(async (tx) => {
+      await holdRenterLimits(tx, renterId, settings, exempt, now);
       const row = await insertOrder(tx, {
         id: uuidv7(),
         listing_id: listing.id,

@@ -12,7 +12,13 @@ export type OrdersErrorCode =
   | 'REALNAME_REQUIRED'
   | 'USER_FROZEN'
   | 'REVEAL_APPROVAL_REQUIRED'
-  | 'REVEAL_APPROVER_INVOLVED';
+  | 'REVEAL_APPROVER_INVOLVED'
+  | 'RENEWAL_NOT_ALLOWED'
+  | 'RENEWAL_TOO_LATE'
+  | 'RENEWAL_OVER_MAX_HOURS'
+  | 'RENEWAL_PENDING'
+  | 'RENTER_LIMIT_REACHED'
+  | 'LISTING_UNAVAILABLE_TO_YOU';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
 export class ListingUnavailable extends TransientRefusal<OrdersErrorCode> {
@@ -68,5 +74,54 @@ export class RevealApprovalRequired extends TransientRefusal<OrdersErrorCode> {
 export class RevealApproverInvolved extends PermanentRefusal<OrdersErrorCode> {
   constructor(message: string) {
     super('REVEAL_APPROVER_INVOLVED', message);
+  }
+}
+
+/** The owner switched renewal off for the listing (its `allow_renewal`). */
+export class RenewalNotAllowed extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('RENEWAL_NOT_ALLOWED', 'the owner does not allow renewing orders of this listing');
+  }
+}
+
+/** Too little of the rental remains (`order.renewal_min_remaining_minutes` before ends_at) to extend it. */
+export class RenewalTooLate extends PermanentRefusal<OrdersErrorCode> {
+  constructor(minutes: number) {
+    super('RENEWAL_TOO_LATE', `an order can be renewed until ${minutes} minutes before it ends`);
+  }
+}
+
+/** The renewed order would be longer than the listing allows. */
+export class RenewalOverMaxHours extends PermanentRefusal<OrdersErrorCode> {
+  constructor(maxHours: number, hours: number) {
+    super('RENEWAL_OVER_MAX_HOURS', `the listing allows at most ${maxHours} hours in all; this order has ${hours}`);
+  }
+}
+
+/**
+ * A renewal's charge is under way and its outcome not known yet: the order does not move until it is
+ * (the wallet's escrow and the order must agree on the amount, ADR 0065); the reconciler learns it
+ * within the charge window.
+ */
+export class RenewalPending extends TransientRefusal<OrdersErrorCode> {
+  constructor() {
+    super('RENEWAL_PENDING', 'a renewal of this order is being charged; try again in a moment');
+  }
+}
+
+/** A new renter reached one of their limits (ADR 0065); the problem names the limit by its configuration key and value. */
+export class RenterLimitReached extends TransientRefusal<OrdersErrorCode> {
+  constructor(name: string, value: number, message: string) {
+    super('RENTER_LIMIT_REACHED', message, { limit: { name, value } });
+  }
+}
+
+/**
+ * The listing's owner blocked this renter. Said without naming who or why (ADR 0065): the renter learns
+ * only that this listing is not for them.
+ */
+export class ListingUnavailableToYou extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('LISTING_UNAVAILABLE_TO_YOU', 'this listing cannot be rented by you');
   }
 }

@@ -212,6 +212,33 @@ function resolveByDefault(ask: Ask<MoveOf<'timeout'>>): Effects | DomainError {
   };
 }
 
+/**
+ * A charged renewal (ADR 0065): the rental ends `hours` later, and the order's hours, rent and amount
+ * become the renewed totals, so every later checkout and settlement counts the whole rent (the
+ * deposit is not charged again). The renewal's charge is no longer under way.
+ */
+function renewRental({ order, move }: Ask<MoveOf<'renew'>>): Effects | DomainError {
+  if (order.ends_at === null) return new InvalidState('the rental has not started; there is nothing to renew');
+  const endsAt = new Date(order.ends_at.getTime() + move.hours * HOUR_MS);
+  return {
+    reason: null,
+    changes: {
+      ends_at: endsAt,
+      hours: order.hours + move.hours,
+      rent: Number(order.rent) + move.rent,
+      amount: Number(order.amount) + move.rent,
+      renewal_charge_id: null,
+    },
+    eventData: {
+      renewal_id: move.renewalId,
+      added_hours: move.hours,
+      added_rent: move.rent,
+      previous_ends_at: order.ends_at.toISOString(),
+      ends_at: endsAt.toISOString(),
+    },
+  };
+}
+
 /** The timed move of docs/rules.md §4 (and ADR 0029) for each state with a deadline, made by the system. */
 const ON_TIMEOUT: Partial<Record<OrderState, Planner<'timeout'>>> = {
   pending_payment: () => ({ reason: 'payment timeout' }),
@@ -276,6 +303,7 @@ const PLANNERS: { [T in MoveType]: Planner<T> } = {
   arbitrate_mark_abnormal: arbitrate('mark_abnormal'),
   admin_close: adminEnd('close'),
   admin_mark_abnormal: adminEnd('mark_abnormal'),
+  renew: renewRental,
 };
 
 /** What the move asked does, or why it may not be made after all (a checkout to settle, a valid split, a stale decision). */

@@ -48,7 +48,8 @@ export type Move =
   | { type: 'dispute' | 'reject_checkout'; disputeId: string; reason: string; evidenceKeys: string[] }
   | { type: 'timeout'; openDispute: DisputeRef | null }
   | Arbitration
-  | AdminEnd;
+  | AdminEnd
+  | { type: 'renew'; renewalId: string; hours: number; rent: number };
 
 export type MoveType = Move['type'];
 
@@ -69,6 +70,7 @@ export const MOVE_TYPES: readonly MoveType[] = [
   'arbitrate_mark_abnormal',
   'admin_close',
   'admin_mark_abnormal',
+  'renew',
 ];
 
 export interface MoveConfig {

@@ -25,6 +25,7 @@ export const ORDER_TRIGGERS = [
   'arbitrate_mark_abnormal',
   'admin_close',
   'admin_mark_abnormal',
+  'renew',
 ] as const;
 export type OrderTrigger = (typeof ORDER_TRIGGERS)[number];
 
@@ -39,6 +40,7 @@ export type OrderMoveEvent =
   | 'order.completed'
   | 'order.closed'
   | 'order.marked_abnormal'
+  | 'order.renewed'
   | 'dispute.opened';
 
 export interface OrderTransition {
@@ -85,6 +87,8 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
   { from: 'pending_receive', trigger: 'timeout', actors: ['system'], to: 'in_use', event: 'order.received' },
   { from: 'in_use', trigger: 'checkout', actors: ['renter'], to: 'pending_checkout_confirm', event: 'order.checkout_requested' },
   { from: 'in_use', trigger: 'timeout', actors: ['system'], to: 'pending_checkout_confirm', event: 'order.checkout_requested' },
+  // the system records a renewal the reconciler learnt was charged (ADR 0065)
+  { from: 'in_use', trigger: 'renew', actors: ['renter', 'system'], to: 'in_use', event: 'order.renewed' },
   { from: 'pending_checkout_confirm', trigger: 'confirm_checkout', actors: ['owner'], to: 'completed', event: 'order.completed' },
   { from: 'pending_checkout_confirm', trigger: 'timeout', actors: ['system'], to: 'completed', event: 'order.completed' },
   {
@@ -143,6 +147,7 @@ const READABLE: Record<OrderTrigger, string> = {
   arbitrate_mark_abnormal: 'mark abnormal by arbitration',
   admin_close: 'close',
   admin_mark_abnormal: 'mark abnormal',
+  renew: 'renew',
 };
 
 /**

@@ -39,6 +39,8 @@ export interface Order {
   version: number;
   /** the admin who last marked the order abnormal: never the one who approves a reveal of it (ADR 0056) */
   marked_abnormal_by: string | null;
+  /** the renewal whose charge is under way: no other move is made until its outcome is known (ADR 0065) */
+  renewal_charge_id: string | null;
 }
 
 /** What a change of an order writes: some of its columns, and always when. */
@@ -59,6 +61,10 @@ export type OrderChanges = Partial<
     | 'fee_rate_bps'
     | 'overdue_alerted_at'
     | 'marked_abnormal_by'
+    | 'hours'
+    | 'rent'
+    | 'amount'
+    | 'renewal_charge_id'
   >
 > & { updated_at: Date };
 

@@ -1,6 +1,6 @@
 import { InvalidState, type DomainError } from '@market/shared/errors';
 import type { Planned } from '@market/shared/planning';
-import { OrderChanged } from './errors';
+import { OrderChanged, RenewalPending } from './errors';
 import { effectsOf, type Ask, type Effects } from './move-effects';
 import {
   isArbitration,
@@ -43,11 +43,13 @@ function staleDecision(order: Order, seen: SeenOrder): OrderChanged | null {
 }
 
 /**
- * Why the move may not be made at all, before the state table is asked: an arbitration of a decided
+ * Why the move may not be made at all, before the state table is asked: a renewal being charged, an arbitration of a decided
  * dispute, or an admin's decision on an order that changed after the request read it (so the second
  * of two admins hears ORDER_CHANGED, whatever state the first one's decision left).
  */
 function precondition(order: Order, move: Move): DomainError | null {
+  // only the recording of the renewal being charged moves an order waiting for that charge (ADR 0065)
+  if (order.renewal_charge_id !== null && !(move.type === 'renew' && move.renewalId === order.renewal_charge_id)) return new RenewalPending();
   if (isArbitration(move) && move.dispute.status !== 'open') return new InvalidState(`dispute is resolved (${move.dispute.result}); cannot arbitrate`);
   if (isArbitration(move) || move.type === 'admin_close' || move.type === 'admin_mark_abnormal') return staleDecision(order, move.seen);
   return null;

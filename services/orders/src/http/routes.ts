@@ -24,6 +24,11 @@ import {
   listOrders,
   payOrder as payOrderRoute,
   rejectCheckout as rejectCheckoutRoute,
+  renewOrder as renewOrderRoute,
+  blockRenter as blockRenterRoute,
+  unblockRenter as unblockRenterRoute,
+  listRenterBlocks,
+  adminRenterStanding,
   startCheckout as startCheckoutRoute,
   submitHandoff as submitHandoffRoute,
 } from '@market/contracts';
@@ -41,6 +46,9 @@ import { callerOrders, partyHandoffRecords, partyOrderView } from '../applicatio
 import { openDispute } from '../application/open-dispute';
 import { allDisputes, callerDisputes, partyDispute } from '../application/read-disputes';
 import { rejectCheckout } from '../application/reject-checkout';
+import { renewOrder } from '../application/renew-order';
+import { blockRenter, ownBlocks, unblockRenter } from '../application/renter-blocks';
+import { renterStanding } from '../application/renter-standing';
 import { submitHandoff } from '../application/submit-handoff';
 
 export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
@@ -49,6 +57,7 @@ export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
     route(listOrders, ({ query, identity }) => callerOrders(deps, identity, query)),
     route(getOrder, ({ params, identity }) => partyOrderView(deps, identity, params.id)),
     route(payOrderRoute, ({ params, identity }) => payOrder(deps, identity, params.id)),
+    route(renewOrderRoute, ({ params, body, identity }) => renewOrder(deps, identity, params.id, body.hours)),
     route(cancelOrderRoute, ({ params, body, identity }) => cancelOrder(deps, identity, params.id, body.reason ?? null)),
     route(submitHandoffRoute, ({ params, body, identity }) => submitHandoff(deps, identity, params.id, body)),
     route(listHandoffRecords, ({ params, identity }) => partyHandoffRecords(deps, identity, params.id)),
@@ -71,6 +80,10 @@ export function ordersRouteBindings(deps: OrdersDeps): RouteBinding[] {
     route(adminCloseOrder, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_close', body)),
     route(adminMarkOrderAbnormal, ({ params, body, identity }) => adminEndOrder(deps, identity, params.id, 'admin_mark_abnormal', body)),
     route(adminListDisputes, ({ query }) => allDisputes(deps, query)),
+    route(blockRenterRoute, ({ params, identity }) => blockRenter(deps, identity, params.user_id)),
+    route(unblockRenterRoute, ({ params, identity }) => unblockRenter(deps, identity, params.user_id)),
+    route(listRenterBlocks, ({ query, identity }) => ownBlocks(deps, identity, query)),
+    route(adminRenterStanding, ({ params }) => renterStanding(deps, params.id)),
     route(arbitrateDisputeRoute, ({ params, body, identity }) => arbitrateDispute(deps, identity, params.id, body)),
   ];
 }

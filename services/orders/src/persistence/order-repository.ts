@@ -15,7 +15,7 @@ export type OrderRow = Order;
 const COLUMNS = `id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price::float8 AS hourly_price,
   rent::float8 AS rent, deposit::float8 AS deposit, amount::float8 AS amount, status, paid_at, started_at, ends_at,
   checkout, dispute_id, status_changed_at, deadline_at, created_at, updated_at,
-  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps, overdue_alerted_at, version, marked_abnormal_by`;
+  charge_requested_at, charge_deadline_at, credentials_checked_at, fee_rate_bps, overdue_alerted_at, version, marked_abnormal_by, renewal_charge_id`;
 
 export type NewOrder = Omit<
   OrderRow,
@@ -32,6 +32,7 @@ export type NewOrder = Omit<
   | 'overdue_alerted_at'
   | 'version'
   | 'marked_abnormal_by'
+  | 'renewal_charge_id'
 >;
 
 /** The active-order index refuses a second active order on the listing: the caller maps that to 409. */
@@ -109,12 +110,13 @@ export async function queryOrders(db: Queryable, query: OrderQuery): Promise<Key
  * The next order whose deadline has passed, locked; orders another transaction holds (a replica's
  * scan, a party's move) are skipped, so no order is moved twice. Uses the `orders_due` index. An
  * unpaid order whose charge outcome is still unknown waits for the charge reconciler: cancelling
- * it would turn a charge that did land into a refund instead of a payment.
+ * it would turn a charge that did land into a refund instead of a payment; an order whose renewal
+ * is being charged waits for that charge's outcome (ADR 0065).
  */
 export async function claimDueOrder(tx: Tx, now: Date, skipIds: string[] = []): Promise<OrderRow | null> {
   const rows: OrderRow[] = await tx.query(
     `SELECT ${COLUMNS} FROM orders WHERE deadline_at IS NOT NULL AND deadline_at <= $1 AND NOT (id = ANY($2::uuid[]))
-       AND NOT (status = 'pending_payment' AND charge_deadline_at IS NOT NULL)
+       AND NOT (status = 'pending_payment' AND charge_deadline_at IS NOT NULL) AND renewal_charge_id IS NULL
      ORDER BY deadline_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
     [now, skipIds],
   );

@@ -1,10 +1,13 @@
 import { v7 as uuidv7 } from 'uuid';
 import {
   chargeOrderEscrow,
+  chargeOrderRenewal,
   listingById,
   listingCredentials,
   orderChargeStatus,
+  renewalChargeStatus,
   systemConfigValues,
+  userAvailableBalance,
   userStanding,
   type InternalResult,
 } from '@market/contracts';
@@ -32,6 +35,7 @@ export function listingOf(ownerId: string, overrides: Partial<Listing> = {}): Li
     review_status: 'approved',
     reject_reason: null,
     rented: false,
+    allow_renewal: true,
     created_at: now,
     updated_at: now,
     ...overrides,
@@ -49,6 +53,16 @@ export class Neighbourhood {
   readonly standing = new Map<string, Partial<Standing>>();
   /** the wallet's charges by order id: the charge is keyed by order, as the real wallet keys it */
   readonly charges = new Map<string, InternalResult<typeof chargeOrderEscrow>>();
+  /** users' available balances in the wallet: 100 yuan unless a test sets one, so renters are not held to the new-renter limits */
+  readonly balances = new Map<string, number>();
+  /** the wallet's renewal charges by renewal id */
+  readonly renewals = new Map<string, InternalResult<typeof chargeOrderRenewal>>();
+
+  renewalCharge(orderId: string, renewalId: string, renterId: string, amount: number) {
+    const charge = this.renewals.get(renewalId) ?? { order_id: orderId, renewal_id: renewalId, payment_id: uuidv7(), renter_id: renterId, amount, charged_at: new Date().toISOString() };
+    this.renewals.set(renewalId, charge);
+    return charge;
+  }
 
   listing(ownerId: string, overrides: Partial<Listing> = {}): Listing {
     const listing = listingOf(ownerId, overrides);
@@ -73,6 +87,12 @@ export class Neighbourhood {
         this.charges.set(params.id, charge);
         return charge;
       }),
+      answer(chargeOrderRenewal, ({ params, body }) => this.renewalCharge(params.id, params.renewal_id, body.renter_id, body.amount)),
+      answer(renewalChargeStatus, ({ params }) => {
+        const charge = this.renewals.get(params.renewal_id) ?? null;
+        return { renewal_id: params.renewal_id, status: charge ? ('charged' as const) : ('not_charged' as const), charge, as_of: new Date().toISOString() };
+      }),
+      answer(userAvailableBalance, ({ params }) => ({ user_id: params.id, available: this.balances.get(params.id) ?? 10_000 })),
       answer(orderChargeStatus, ({ params }) => {
         const charge = this.charges.get(params.id) ?? null;
         return { order_id: params.id, status: charge ? ('charged' as const) : ('not_charged' as const), charge, as_of: new Date().toISOString() };

@@ -19,6 +19,14 @@ import {
   adminCloseOrder,
   adminMarkOrderAbnormal,
   orderChargeStatus,
+  chargeOrderRenewal,
+  openDispute,
+  renewalChargeStatus,
+  renewOrder,
+  blockRenter,
+  unblockRenter,
+  listRenterBlocks,
+  adminRenterStanding,
   systemConfigValues,
   type AnyRoute,
   type InternalResult,
@@ -274,6 +282,217 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     expect((await orders.ok(listOrders, { query: { role: 'owner' }, as: renter })).items).toEqual([]);
     expect((await orders.call(listOrders, { query: { cursor: 'eyJ2IjoiIiwiaWQiOiIifQ' }, as: renter })).status).toBe(400);
     expect((await orders.call(listOrders, { query: { role: 'admin' }, as: renter })).status).toBe(400);
+  });
+
+  /** An order of `hours` (3 by default) paid, handed over and received: in_use, its rental running. */
+  async function orderInUse(listingOverrides: Parameters<Neighbourhood['listing']>[1] = {}, hours = HOURS) {
+    const { owner, renter } = parties();
+    const listing = world.listing(owner.sub, listingOverrides);
+    const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours }, as: renter });
+    await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 1 / pw 2' }, as: owner });
+    const running = await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
+    return { owner, renter, listing, order: running };
+  }
+
+  it('renews an order in use: the extra rent charged by renewal id, ends_at and the totals moved, order.renewed, a checkout over the whole rent', async () => {
+    const { owner, renter, order } = await orderInUse();
+    const renewed = await orders.ok(renewOrder, { params: { id: order.id }, body: { hours: 2 }, as: renter });
+    // 2 more hours at 800: the deposit is not charged again
+    expect(renewed).toMatchObject({ status: 'in_use', hours: 5, rent: 4000, deposit: 5000, amount: 9000 });
+    expect(Date.parse(renewed.ends_at!) - Date.parse(order.ends_at!)).toBe(2 * 3_600_000);
+    expect(Date.parse(renewed.deadline_at!) - Date.parse(renewed.ends_at!)).toBe(30 * 60_000);
+    const [call] = orders.neighbours.calls(chargeOrderRenewal).filter((c) => c.input.params.id === order.id);
+    expect(call!.input.body).toEqual({ renter_id: renter.sub, amount: 1600, not_after: expect.any(String) });
+    const [event] = await orders.awaitPublished('order.renewed', (e) => e.data.order_id === order.id);
+    expect(event!.data).toMatchObject({
+      renter_id: renter.sub,
+      owner_id: owner.sub,
+      hours: 5,
+      rent: 4000,
+      amount: 9000,
+      renewal_id: call!.input.params.renewal_id,
+      added_hours: 2,
+      added_rent: 1600,
+      previous_ends_at: order.ends_at,
+      ends_at: renewed.ends_at,
+      actor_id: renter.sub,
+    });
+    // a checkout at once: one started hour of the renewed rent used, the rest of the renewed escrow back
+    const checkout = await orders.ok(startCheckout, { params: { id: order.id }, body: {}, as: renter });
+    expect(checkout.checkout).toMatchObject({ consumption: 800, deposit_deduction: 0, refund: 8200, owner_income: 760, platform_fee: 40 });
+  });
+
+  it('refuses a renewal the listing, the clock, the state or the wallet does not allow, each by its code, and changes nothing', async () => {
+    const renewal = (id: string, as: ReturnType<typeof asUser>, hours = 1) => orders.call(renewOrder, { params: { id }, body: { hours }, as });
+    const refusedAs = async (res: Awaited<ReturnType<typeof renewal>>) => [res.status, res.body.code];
+
+    const off = await orderInUse({ allow_renewal: false });
+    expect(await refusedAs(await renewal(off.order.id, off.renter))).toEqual([409, 'RENEWAL_NOT_ALLOWED']);
+
+    const { owner, renter, listing, order } = await orderInUse();
+    expect(await refusedAs(await renewal(order.id, owner))).toEqual([403, 'FORBIDDEN']);
+    expect(await refusedAs(await renewal(order.id, asUser()))).toEqual([404, 'NOT_FOUND']);
+    expect(await refusedAs(await renewal(order.id, renter, 0))).toEqual([400, 'VALIDATION_FAILED']);
+    // 3 hours held, the listing allows 24 in all
+    const over = await renewal(order.id, renter, 22);
+    expect([over.status, over.body.code, over.body.detail]).toEqual([409, 'RENEWAL_OVER_MAX_HOURS', expect.stringContaining('at most 24 hours')]);
+    world.listings.set(listing.id, { ...listing, status: 'offline' });
+    expect(await refusedAs(await renewal(order.id, renter))).toEqual([409, 'LISTING_UNAVAILABLE']);
+    world.listings.set(listing.id, listing);
+
+    const restore = orders.neighbours.answer(chargeOrderRenewal, () => refuse(409, 'INSUFFICIENT_BALANCE', 'the balance does not cover it'));
+    expect(await refusedAs(await renewal(order.id, renter).finally(restore))).toEqual([409, 'INSUFFICIENT_BALANCE']);
+    expect(await orders.ok(getOrder, { params: { id: order.id }, as: renter })).toMatchObject({ hours: 3, amount: AMOUNT, ends_at: order.ends_at });
+    // a refused charge leaves nothing pending: the renter renews once the balance covers it
+    expect(await orders.ok(renewOrder, { params: { id: order.id }, body: { hours: 21 }, as: renter })).toMatchObject({ hours: 24 });
+
+    const unpaid = await newOrder();
+    expect(await refusedAs(await renewal(unpaid.order.id, unpaid.renter))).toEqual([409, 'INVALID_STATE']);
+
+    // an hour remains of a one-hour order: too late once renewals must come two hours before the end
+    const short = await orderInUse({}, 1);
+    const minRemaining = (value: number) =>
+      orders.publish('system_config.changed', { key: 'order.renewal_min_remaining_minutes', value, updated_by: uuidv7(), updated_at: new Date().toISOString() });
+    await minRemaining(120);
+    try {
+      // 1 + 24 hours is over the listing's 24 as well, so no probe renews before the change has arrived
+      const late = await eventually(() => renewal(short.order.id, short.renter, 24), (res) => res.body.code !== 'RENEWAL_OVER_MAX_HOURS');
+      expect([late.status, late.body.code, late.body.detail]).toEqual([409, 'RENEWAL_TOO_LATE', expect.stringContaining('120 minutes')]);
+    } finally {
+      await minRemaining(5);
+    }
+    expect((await eventually(() => renewal(short.order.id, short.renter), (res) => res.status === 200)).body).toMatchObject({ hours: 2 });
+    expect(orders.published('order.renewed', (e) => [off.order.id, unpaid.order.id].includes(e.data.order_id))).toEqual([]);
+  });
+
+  it('holds every other move of an order while its renewal’s charge is unknown, and records the charge once the reconciler asks', async () => {
+    const { owner, renter, order } = await orderInUse();
+    // the wallet charges the renewal, the answer is lost, and the wallet cannot be asked for a while
+    const restoreCharge = orders.neighbours.answer(chargeOrderRenewal, ({ params, body }) => {
+      world.renewalCharge(params.id, params.renewal_id, body.renter_id, body.amount);
+      return refuse(503, 'answer lost');
+    });
+    const restoreStatus = orders.neighbours.answer(renewalChargeStatus, () => refuse(503, 'wallet down'));
+    try {
+      const lost = await orders.call(renewOrder, { params: { id: order.id }, body: { hours: 1 }, as: renter }).finally(restoreCharge);
+      expect([lost.status, lost.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+      const attempts = [
+        await orders.call(startCheckout, { params: { id: order.id }, body: {}, as: renter }),
+        await orders.call(renewOrder, { params: { id: order.id }, body: { hours: 1 }, as: renter }),
+        await orders.call(openDispute, { params: { id: order.id }, body: { reason: 'banned' }, as: owner }),
+        await orders.call(adminCloseOrder, { params: { id: order.id }, body: { reason: 'fraud suspected' }, as: asAdmin() }),
+      ];
+      expect(attempts.map((r) => [r.status, r.body.code])).toEqual(Array(4).fill([409, 'RENEWAL_PENDING']));
+    } finally {
+      restoreStatus();
+    }
+    // the wallet answers again: the reconciler records the renewal it charged, and the order moves again
+    const [renewed] = await orders.awaitPublished('order.renewed', (e) => e.data.order_id === order.id);
+    expect(renewed!.data).toMatchObject({ hours: 4, amount: AMOUNT + 800, added_rent: 800, actor_id: null });
+    expect(orders.neighbours.calls(chargeOrderRenewal).filter((c) => c.input.params.id === order.id)).toHaveLength(1);
+    expect(await orders.ok(startCheckout, { params: { id: order.id }, body: {}, as: renter })).toMatchObject({ status: 'pending_checkout_confirm', amount: AMOUNT + 800 });
+  });
+
+  it('reminds the renter once per end time before the rental ends, again after a renewal moved it', async () => {
+    const reminderMinutes = (value: number) =>
+      orders.publish('system_config.changed', { key: 'order.end_reminder_minutes', value, updated_by: uuidv7(), updated_at: new Date().toISOString() });
+    // two hours ahead: a one-hour rental is within it at once, a three-hour one is not
+    await reminderMinutes(120);
+    try {
+      const { renter, order } = await orderInUse({}, 1);
+      const far = await orderInUse({}, 3);
+      const ending = (id: string) => (e: { data: { order_id: string } }) => e.data.order_id === id;
+      const [first] = await orders.awaitPublished('order.ending_soon', ending(order.id));
+      expect(first!.data).toEqual({
+        order_id: order.id,
+        listing_id: order.listing_id,
+        listing_title: order.listing_title,
+        renter_id: renter.sub,
+        owner_id: order.owner_id,
+        ends_at: order.ends_at,
+      });
+      const renewed = await orders.ok(renewOrder, { params: { id: order.id }, body: { hours: 1 }, as: renter });
+      const reminders = await orders.awaitPublished('order.ending_soon', ending(order.id), 2);
+      expect(reminders.map((e) => e.data.ends_at)).toEqual([order.ends_at, renewed.ends_at]);
+      // a later order reminded means later scans ran: still one reminder per end time, none for the far one
+      const later = await orderInUse({}, 1);
+      await orders.awaitPublished('order.ending_soon', ending(later.order.id));
+      expect(orders.published('order.ending_soon', ending(order.id))).toHaveLength(2);
+      expect(orders.published('order.ending_soon', ending(far.order.id))).toEqual([]);
+    } finally {
+      await reminderMinutes(10);
+    }
+  }, 40_000);
+
+  it('holds a new renter to two active orders and five a day, naming the limit; racing creates cannot both take the last slot; a balance exempts', async () => {
+    const { owner } = parties();
+    const renter = asUser();
+    world.balances.set(renter.sub, 9_999);
+    const create = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    const raced = await Promise.all(Array.from({ length: 6 }, create));
+    expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
+    for (const refused of raced.filter((r) => r.status === 409)) {
+      expect(refused.body).toMatchObject({ code: 'RENTER_LIMIT_REACHED', limit: { name: 'renter.new_max_active', value: 2 } });
+    }
+    // cancelled orders free the active slots, but still count for the day
+    for (const won of raced.filter((r) => r.status === 201)) await orders.ok(cancelOrder, { params: { id: won.body.id }, as: renter });
+    for (let i = 0; i < 3; i += 1) {
+      const made = await create();
+      expect(made.status).toBe(201);
+      await orders.ok(cancelOrder, { params: { id: made.body.id }, as: renter });
+    }
+    const sixth = await create();
+    expect([sixth.status, sixth.body.limit]).toEqual([409, { name: 'renter.new_max_daily', value: 5 }]);
+    // 100 yuan available: not held to either limit
+    world.balances.set(renter.sub, 10_000);
+    expect((await create()).status).toBe(201);
+    expect(await orders.ok(adminRenterStanding, { params: { id: renter.sub }, as: asAdmin() })).toMatchObject({
+      completed_orders: 0,
+      active_orders: 1,
+      orders_today: 6,
+      trusted: false,
+      exempt: true,
+      max_active: null,
+      max_daily: null,
+    });
+    world.balances.set(renter.sub, 0);
+    expect(await orders.ok(adminRenterStanding, { params: { id: renter.sub }, as: asAdmin() })).toMatchObject({ exempt: false, max_active: 2, max_daily: 5 });
+  });
+
+  it('lets an owner block a renter from their listings without the renter learning who, list the blocks and lift them, audited', async () => {
+    const { owner, renter } = parties();
+    const mine = world.listing(owner.sub);
+    const block = () => orders.call(blockRenter, { params: { user_id: renter.sub }, body: {}, as: owner });
+    const blocked = await block();
+    expect([blocked.status, blocked.body]).toEqual([200, { user_id: renter.sub, created_at: expect.any(String) }]);
+    expect((await block()).body).toEqual(blocked.body);
+    const refused = await orders.call(createOrder, { body: { listing_id: mine.id, hours: 1 }, as: renter });
+    expect([refused.status, refused.body.code]).toEqual([403, 'LISTING_UNAVAILABLE_TO_YOU']);
+    expect(JSON.stringify(refused.body)).not.toContain(owner.sub);
+    // another owner's listing is not concerned
+    expect((await orders.call(createOrder, { body: { listing_id: world.listing(asUser().sub).id, hours: 1 }, as: renter })).status).toBe(201);
+    expect(await orders.ok(listRenterBlocks, { query: {}, as: owner })).toEqual({ items: [blocked.body], next_cursor: null });
+    expect((await orders.ok(listRenterBlocks, { query: {}, as: renter })).items).toEqual([]);
+    expect(await orders.ok(adminRenterStanding, { params: { id: renter.sub }, as: asAdmin() })).toMatchObject({
+      blocked_by: [{ owner_id: owner.sub, created_at: blocked.body.created_at }],
+      blocking: [],
+    });
+    expect(await orders.ok(adminRenterStanding, { params: { id: owner.sub }, as: asAdmin() })).toMatchObject({ blocked_by: [], blocking: [blocked.body] });
+
+    const self = await orders.call(blockRenter, { params: { user_id: owner.sub }, body: {}, as: owner });
+    expect([self.status, self.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await orders.call(blockRenter, { params: { user_id: 'nobody' }, body: {}, as: owner })).status).toBe(404);
+    const unknown = uuidv7();
+    const restore = orders.neighbours.answer(userStanding, () => refuse(404, 'NOT_FOUND'));
+    expect((await orders.call(blockRenter, { params: { user_id: unknown }, body: {}, as: owner }).finally(restore)).status).toBe(404);
+
+    expect((await orders.call(unblockRenter, { params: { user_id: renter.sub }, as: owner })).status).toBe(204);
+    expect((await orders.call(unblockRenter, { params: { user_id: renter.sub }, as: owner })).status).toBe(404);
+    expect((await orders.call(createOrder, { body: { listing_id: mine.id, hours: 1 }, as: renter })).status).toBe(201);
+    const audits = await orders.awaitPublished('audit.recorded', (e) => e.data.biz_id === renter.sub && e.data.action === 'renter.unblock');
+    expect(audits).toHaveLength(1);
+    expect(orders.published('audit.recorded', (e) => e.data.biz_id === renter.sub && e.data.action === 'renter.block')).toHaveLength(1);
   });
 
   it('refuses every move the state table does not have: 409 for a wrong state, 403 for the other party', async () => {

@@ -9,6 +9,12 @@ import { entriesOfOrder, queryEntries, type EntryQuery } from '../persistence/le
 import type { WalletDeps } from './deps';
 import { toEntryView } from './entry-view';
 
+/** A user's available balance, for orders' renter limits; a malformed id has none. */
+export async function readAvailable(deps: WalletDeps, userId: string) {
+  if (!isUuid(userId)) throw new NotFound('user not found');
+  return { user_id: userId, available: await balanceOf(deps.db, userAvailable(userId).key) };
+}
+
 export async function readBalance(deps: WalletDeps, identity: UserIdentity) {
   const [available, frozen] = await Promise.all([balanceOf(deps.db, userAvailable(identity.sub).key), heldForRenter(deps.db, identity.sub)]);
   return { available, frozen, currency: deps.currency };

@@ -101,13 +101,15 @@ export interface EscrowMoneyRow {
 
 /**
  * One page of escrow records by order id for money:verify, with the order's charges into escrow
- * and the payouts out of it summed by kind (by transfer type, so however revenue accounts are laid out).
+ * (its renewals' included in `charged`, not in `charges`) and the payouts out of it summed by kind (by transfer type, so however revenue accounts are laid out).
  */
 export async function escrowMoneyAfter(db: Queryable, after: string | null, limit: number): Promise<EscrowMoneyRow[]> {
   return db.query(
     `SELECT o.order_id, o.status, o.charged_at, o.ended_at,
             COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'order_payment'), 0)::text AS charged,
-            COUNT(t.id) FILTER (WHERE t.biz_type = 'order_payment')::int AS charges,
+            -- a renewal's charge is one of its own (ADR 0065): the order's own charge is counted apart
+            (COUNT(t.id) FILTER (WHERE t.biz_type = 'order_payment')
+              - (SELECT COUNT(*) FROM order_escrow_renewals r WHERE r.order_id = o.order_id))::int AS charges,
             COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'settlement_income'), 0)::text AS to_owner,
             COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type = 'platform_fee'), 0)::text AS to_platform,
             COALESCE(SUM(t.amount) FILTER (WHERE t.biz_type IN ('order_refund', 'settlement_refund')), 0)::text AS to_renter

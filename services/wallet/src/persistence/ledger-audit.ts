@@ -112,11 +112,12 @@ const CHECKS: Array<{ check: string; sql: string }> = [
             AND NOT EXISTS (SELECT 1 FROM order_escrows o WHERE o.order_id = a.owner_id AND o.status = 'held') LIMIT 50`,
   },
   {
-    check: 'each order was charged once, by its charge amount (never, if it ended before a charge)',
+    check: 'each order was charged once, and once per renewal, by its charge amount (never, if it ended before a charge)',
     sql: `SELECT o.order_id, o.status, o.amount::text, COALESCE(SUM(t.amount), 0)::text AS paid_in, COUNT(t.id)::int AS charges
           FROM order_escrows o LEFT JOIN transfers t ON t.order_id = o.order_id AND t.biz_type = 'order_payment'
           GROUP BY o.order_id, o.status, o.amount
-          HAVING COUNT(t.id) <> CASE WHEN o.status = 'void' THEN 0 ELSE 1 END OR COALESCE(SUM(t.amount), 0) <> CASE WHEN o.status = 'void' THEN 0 ELSE o.amount END
+          HAVING COUNT(t.id) <> CASE WHEN o.status = 'void' THEN 0 ELSE 1 END + (SELECT COUNT(*) FROM order_escrow_renewals r WHERE r.order_id = o.order_id)
+              OR COALESCE(SUM(t.amount), 0) <> CASE WHEN o.status = 'void' THEN 0 ELSE o.amount END
           LIMIT 50`,
   },
   {

@@ -1,0 +1,31 @@
+import type { Tx } from '@market/shared/db';
+import { ACTIVE_STATES } from '../domain/order-state';
+import { isTrusted, renterLimitRefusal, startOfUtcDay } from '../domain/renter-limits';
+import type { OrderSettings } from '../domain/settings';
+import { lockRenterLimits, renterCounts } from '../persistence/renter-repository';
+import type { OrdersDeps } from './deps';
+
+/**
+ * Whether a new renter's balance exempts them from the limits, asked of the wallet before the
+ * create's transaction (no call waits under the renter's lock). A trusted renter needs no answer; a
+ * wallet that cannot answer exempts nobody, so the limits apply rather than the create failing.
+ */
+export async function balanceExempt(deps: OrdersDeps, renterId: string, settings: OrderSettings, now: Date): Promise<boolean> {
+  const tally = await renterCounts(deps.db, renterId, ACTIVE_STATES, startOfUtcDay(now));
+  if (isTrusted(tally, settings)) return false;
+  try {
+    return (await deps.wallet.available(renterId)) >= settings['renter.new_balance_exempt'];
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses the create when a new renter has reached a limit, counted under the renter's lock in the
+ * create's own transaction: of two creates racing for the last slot, the second counts the first.
+ */
+export async function holdRenterLimits(tx: Tx, renterId: string, settings: OrderSettings, exempt: boolean, now: Date): Promise<void> {
+  await lockRenterLimits(tx, renterId);
+  const refusal = renterLimitRefusal(await renterCounts(tx, renterId, ACTIVE_STATES, startOfUtcDay(now)), settings, exempt);
+  if (refusal) throw refusal;
+}
