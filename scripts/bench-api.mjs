@@ -11,7 +11,8 @@
 // BENCH_ONLY (comma-separated subset of list,search,detail,me), BENCH_NODE_ENV (development|production;
 // production runs every process but identity and wallet so, since their production SMS provider and
 // payment gateway cannot run here),
-// BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
+// GATEWAY_MICRO_CACHE_MS (the gateway's micro-cache of anonymous listing reads, ADR 0068; off unless set).
 import { spawn } from 'node:child_process';
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -287,7 +288,8 @@ for (const target of targets) {
 }
 
 console.log(
-  `\n${total} online listings; node ${process.version}, NODE_ENV=${nodeEnv}, LOG_LEVEL=${common.LOG_LEVEL}; ${connections} connections, ` +
+  `\n${total} online listings; node ${process.version}, NODE_ENV=${nodeEnv}, LOG_LEVEL=${common.LOG_LEVEL}, ` +
+    `GATEWAY_MICRO_CACHE_MS=${env.GATEWAY_MICRO_CACHE_MS ?? 0}; ${connections} connections, ` +
     `${rounds} alternating rounds of ${seconds} s (median shown), steady ${fixedRate} req/s through the gateway; ` +
     `${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );
