@@ -79,10 +79,18 @@ export class MicroCache {
     return true;
   }
 
-  /** Keeps the service's answer to this read if it is a keepable one and nothing was written meanwhile. */
-  keep(service: ServiceName, key: string, upstream: IncomingMessage): void {
+  /** Where the service's writes stand: taken when a read is sent, handed to `keep` with its answer. */
+  generation(service: ServiceName): number {
+    return this.of(service).generation;
+  }
+
+  /**
+   * Keeps the service's answer to a read sent at `generation` if it is a keepable one and no write
+   * began or ended since the read was sent.
+   */
+  keep(service: ServiceName, key: string, upstream: IncomingMessage, generation: number): void {
     const own = this.of(service);
-    const generation = own.generation;
+    if (own.generation !== generation) return;
     const etag = upstream.headers.etag;
     const contentType = upstream.headers['content-type'];
     if (upstream.statusCode !== 200 || typeof etag !== 'string' || typeof contentType !== 'string') return;

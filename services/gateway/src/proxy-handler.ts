@@ -164,7 +164,8 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     if (identity.kind === 'anonymous' && route.edge?.microCache && req.method === 'GET' && microCache.enabled) {
       const key = microCacheKey(req.url ?? path);
       if (microCache.answer(route.service, key, req, res)) return;
-      onUpstreamAnswer(res, (upstream) => microCache.keep(route.service, key, upstream));
+      const generation = microCache.generation(route.service);
+      onUpstreamAnswer(res, (upstream) => microCache.keep(route.service, key, upstream, generation));
     }
     const assertion = sign(identity, { audience: route.service, method: req.method ?? 'GET', path });
     if (assertion instanceof Promise) return assertion.then((signed) => forward(req, res, path, requestId, route, signed));
