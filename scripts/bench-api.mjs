@@ -11,9 +11,14 @@
 // BENCH_ONLY (comma-separated subset of list,search,detail,me), BENCH_NODE_ENV (development|production;
 // production runs every process but identity and wallet so, since their production SMS provider and
 // payment gateway cannot run here),
-// BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
+// GATEWAY_MICRO_CACHE_MS (the gateway's micro-cache of anonymous listing reads, ADR 0068; off unless set),
+// BENCH_TRACES (1: every process traces as production does, exporting OTLP over HTTP to a sink in
+// this script that accepts and drops the spans, so the figures include what tracing costs;
+// OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG pass through).
 import { spawn } from 'node:child_process';
 import { createPrivateKey, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +74,27 @@ await provisionDatabase(settings);
 const gatewayPort = 29080;
 const servicePort = (service) => gatewayPort + 1 + SERVICES.indexOf(service);
 const serviceUrls = Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_URL`, `http://127.0.0.1:${servicePort(s)}`]));
+/** With BENCH_TRACES=1, where the processes send their spans: accepted, counted and dropped. */
+let spansReceived = 0;
+const traceSink = env.BENCH_TRACES === '1'
+  ? await new Promise((resolve) => {
+      const sink = http.createServer((req, res) => {
+        req.on('data', () => undefined);
+        req.on('end', () => {
+          spansReceived += 1;
+          res.writeHead(200, { 'content-type': 'application/x-protobuf' });
+          res.end();
+        });
+      });
+      sink.listen(0, '127.0.0.1', () => resolve(sink));
+    })
+  : null;
+const tracing = traceSink
+  ? { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${traceSink.address().port}` }
+  : { OTEL_TRACES_EXPORTER: 'none' };
+
 const common = {
+  ...tracing,
   ...serviceUrls,
   ...productionSecrets,
   NODE_ENV: nodeEnv,
@@ -287,7 +312,8 @@ for (const target of targets) {
 }
 
 console.log(
-  `\n${total} online listings; node ${process.version}, NODE_ENV=${nodeEnv}, LOG_LEVEL=${common.LOG_LEVEL}; ${connections} connections, ` +
+  `\n${total} online listings; node ${process.version}, NODE_ENV=${nodeEnv}, LOG_LEVEL=${common.LOG_LEVEL}, ` +
+    `GATEWAY_MICRO_CACHE_MS=${env.GATEWAY_MICRO_CACHE_MS ?? 0}, traces ${traceSink ? `on (${env.OTEL_TRACES_SAMPLER ?? 'every request'}${env.OTEL_TRACES_SAMPLER_ARG ? ` ${env.OTEL_TRACES_SAMPLER_ARG}` : ''}; ${spansReceived} exports received)` : 'off'}; ${connections} connections, ` +
     `${rounds} alternating rounds of ${seconds} s (median shown), steady ${fixedRate} req/s through the gateway; ` +
     `${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );

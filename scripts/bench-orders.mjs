@@ -18,9 +18,11 @@
 // BENCH_WARMUP (60), BENCH_QUIET_ORDERS (of those, completed one at a time at the end, 20), PORT (gateway,
 // 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders, dropped and recreated at each
 // start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:), ADMIN_BOOTSTRAP_PASSWORD,
-// MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
+// BENCH_STATEMENTS (1: every process counts the SQL statements it sends, each a round trip, and the
+// bench prints them per order per service; 0 turns the counting off).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +48,9 @@ const DEPOSIT = 500;
 const ORDER_AMOUNT = HOURLY_PRICE + DEPOSIT; // one hour
 const RECHARGE = 5_000_000; // the largest single recharge
 
+const countStatements = env.BENCH_STATEMENTS !== '0' && !attach;
+const statementsDir = countStatements ? mkdtempSync(path.join(os.tmpdir(), 'bench-orders-statements-')) : null;
+if (statementsDir) process.on('exit', () => rmSync(statementsDir, { recursive: true, force: true }));
 const settings = { ...loadLaunchSettings(env), database };
 const dbUrl = new URL(settings.adminUrl);
 dbUrl.pathname = `/${database}`;
@@ -64,6 +69,12 @@ const launchEnv = {
   RATE_LIMIT_SMS_PER_MINUTE: unlimited,
   RATE_LIMIT_LOGIN_PER_MINUTE: unlimited,
   SMS_DAILY_LIMIT_PER_IP: unlimited,
+  ...(statementsDir
+    ? {
+        BENCH_STATEMENTS_DIR: statementsDir,
+        MARKET_NODE_ARGS: [env.MARKET_NODE_ARGS ?? '', `--require=${path.join(root, 'scripts/lib/count-statements.cjs')}`].join(' ').trim(),
+      }
+    : {}),
 };
 
 // ---------------------------------------------------------------- processes and their CPU
@@ -113,6 +124,38 @@ function cpuPerOrder(before, after, count) {
   const client = process.cpuUsage(before.client);
   row['bench client'] = Math.round((client.user + client.system) / count);
   return row;
+}
+
+/** Each process's SQL statements so far by text (scripts/lib/count-statements.cjs answers SIGUSR2). */
+async function statementSnapshot(processes) {
+  const snapshot = {};
+  for (const [name, pid] of Object.entries(processes)) {
+    const file = path.join(statementsDir, `${pid}.json`);
+    rmSync(file, { force: true });
+    process.kill(pid, 'SIGUSR2');
+    for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+    snapshot[name] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  }
+  return snapshot;
+}
+
+/** Statements per order of each process between two snapshots: the total, and each text sent at least once in ten orders. */
+function printStatementsPerOrder(label, before, after, count) {
+  const totals = {};
+  const lines = [];
+  for (const name of Object.keys(after)) {
+    let total = 0;
+    for (const [text, n] of Object.entries(after[name])) {
+      const perOrder = (n - (before[name]?.[text] ?? 0)) / count;
+      total += perOrder;
+      if (perOrder >= 0.1) lines.push({ process: name, 'per order': Number(perOrder.toFixed(2)), statement: text });
+    }
+    if (total > 0) totals[name] = Number(total.toFixed(2));
+  }
+  const all = Object.values(totals).reduce((s, n) => s + n, 0);
+  console.log(`SQL statements (round trips) per order, ${label}: ${all.toFixed(1)} in all`);
+  console.table([totals]);
+  console.table(lines.sort((a, b) => a.process.localeCompare(b.process) || b['per order'] - a['per order']));
 }
 
 let launcher = null;
@@ -358,11 +401,13 @@ try {
   }
   await createAndPay(0, warmupOrders, null);
   const samples = { create: [], pay: [], both: [] };
+  const statementsBefore = statementsDir ? await statementSnapshot(processes) : null;
   const cpuBefore = await cpuSnapshot(processes, db);
   const t0 = process.hrtime.bigint();
   await createAndPay(warmupOrders, measuredOrders, samples);
   const seconds = elapsedMs(t0) / 1000;
   const cpuAfter = await cpuSnapshot(processes, db);
+  const statementsAfter = statementsDir ? await statementSnapshot(processes) : null;
   const measured = samples.both.length;
 
   console.log(`\ncreate + pay: ${measured} orders by ${concurrency} concurrent renters on distinct listings (after ${warmupOrders} warm-up orders), on ${cores} cores, load average ${load} at start`);
@@ -374,6 +419,7 @@ try {
     console.table([cpu]);
     console.log(cpuCeiling(cpu, seconds, measured));
   }
+  if (statementsBefore) printStatementsPerOrder('create + pay', statementsBefore, statementsAfter, measured);
   if (failures.total) {
     console.log(`${failures.total} failed:`);
     failures.print();
@@ -440,11 +486,14 @@ event latency ${label}, order.completed written to the outbox → settlement ent
     return settled === ids.length;
   }
 
+  const statementsBeforeCompletion = statementsDir ? await statementSnapshot(processes) : null;
   const cpuBeforeCompletion = await cpuSnapshot(processes, db);
   const tc = process.hrtime.bigint();
   const completed = await complete(paid, concurrency, completion);
   const completionSeconds = elapsedMs(tc) / 1000;
+  await settlement(completed);
   const cpuAfterCompletion = await cpuSnapshot(processes, db);
+  const statementsAfterCompletion = statementsDir ? await statementSnapshot(processes) : null;
   console.log(`\ncompletion: ${completed.length} orders handed off, received, checked out and confirmed, ${concurrency} at a time`);
   console.log(`throughput: ${(completed.length / completionSeconds).toFixed(0)} orders/s (${completionSeconds.toFixed(1)} s, 4 requests each)`);
   console.table(Object.entries(completion).map(([step, s]) => latencyRow(step === 'all' ? 'all four' : step, s)));
@@ -454,6 +503,7 @@ event latency ${label}, order.completed written to the outbox → settlement ent
     console.table([cpu]);
     console.log(cpuCeiling(cpu, completionSeconds, completed.length));
   }
+  if (statementsBeforeCompletion) printStatementsPerOrder('completion and settlement', statementsBeforeCompletion, statementsAfterCompletion, completed.length);
   const allSettled = await eventLatency(`under load (${concurrency} orders completing at a time)`, completed);
   const quietSettled = await eventLatency('at rest (one order completing at a time)', await complete(quiet, 1, null));
   if (completionFailures.total) {

@@ -194,6 +194,23 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     }
   });
 
+  it('events written together land in the outbox in order, and their commit alone wakes the relay', async () => {
+    const users = [uniqueName('together-a'), uniqueName('together-b'), uniqueName('together-c')];
+    // polling once a minute: only the commit's notification can make the relay publish within the wait
+    const live = new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, pollIntervalMs: 60_000 });
+    await live.start();
+    try {
+      const written = await producerDb.transaction((m) =>
+        writer().publishAll(m, users.map((userId) => ({ type: 'user.registered' as const, data: registered(userId) }))),
+      );
+      const rows: Array<{ id: string }> = await producerDb.query(`SELECT id FROM outbox WHERE id = ANY($1::uuid[]) ORDER BY seq`, [written.map((e) => e.id)]);
+      expect(rows.map((r) => r.id)).toEqual(written.map((e) => e.id));
+      await until(async () => (await Promise.all(users.map(effectCount))).every((n) => n === 1), 5000);
+    } finally {
+      await live.stop();
+    }
+  });
+
   it('a failing handler is retried with backoff and its partial effect rolled back each time', async () => {
     const userId = uniqueName('retry');
     failuresLeft = 2;

@@ -9,7 +9,8 @@ describe('public listing reads', () => {
   let admin: Caller;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['catalog', 'admin'] });
+    // the gateway's micro-cache on (ADR 0068): every answer below holds with it
+    stack = await startStack({ services: ['catalog', 'admin'], env: { GATEWAY_MICRO_CACHE_MS: '250' } });
     client = api(stack.url);
     admin = await newAdmin(stack);
   });
@@ -183,6 +184,53 @@ describe('public listing reads', () => {
       expect(changed.status).toBe(200);
       expect(changed.headers.get('etag')).not.toBe(before);
       expect(((await changed.json()) as { items: unknown[] }).items).toHaveLength(2);
+    });
+
+    it('lets the gateway answer repeats of an anonymous read itself, until a write through it or its short bound', async () => {
+      const owner = newUser();
+      const game = `edge-${uuidv7()}`;
+      const listing = await online(owner, { game });
+      const reached: string[] = [];
+      const count = (req: { url?: string }) => {
+        if (req.url?.startsWith('/api/listings')) reached.push(req.url);
+      };
+      const catalogServer = stack.services.catalog!.server;
+      catalogServer.on('request', count);
+      try {
+        const list = `/api/listings?game=${encodeURIComponent(game)}&limit=20`;
+        const first = await client.raw('GET', list);
+        expect(first.status).toBe(200);
+        const etag = first.headers.get('etag')!;
+        expect(reached).toHaveLength(1);
+
+        // the same query in another order, a client holding the answer: none reaches catalog
+        const reordered = await client.get(`/api/listings?limit=20&game=${encodeURIComponent(game)}`);
+        expect(ids(reordered)).toEqual([listing.id]);
+        const held = await client.raw('GET', list, { headers: { 'if-none-match': etag } });
+        expect(held.status).toBe(304);
+        expect(held.headers.get('etag')).toBe(etag);
+        expect(reached).toHaveLength(1);
+
+        // the owner's detail read is never a shared answer: it goes through every time
+        await client.get(`/api/listings/${listing.id}`, owner.token);
+        await client.get(`/api/listings/${listing.id}`, owner.token);
+        expect(reached).toHaveLength(3);
+
+        // a write through the gateway: the next read is catalog's, and shows it
+        expect((await client.put(`/api/listings/${listing.id}`, { hourly_price: 4321 }, owner.token)).status).toBe(200);
+        const before = reached.length;
+        expect(ids(await client.get(list))).toEqual([]);
+        expect(reached).toHaveLength(before + 1);
+
+        // repeats are the gateway's again, until the kept answer's short bound passes (time is the subject)
+        await eventually(
+          async () => (await client.get(list), reached.length),
+          (n) => n > before + 1,
+          3000,
+        );
+      } finally {
+        catalogServer.off('request', count);
+      }
     });
 
     it('shows a change this process did not make within its one-second bound', async () => {

@@ -25,6 +25,12 @@ export const gatewayEnvShape = {
   /** the back-office console's build (index.html and assets/), served at /admin/ */
   CONSOLE_DIR: z.string().default(DEFAULT_CONSOLE_DIR),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * how long the gateway answers repeats of an anonymous read on a route marked `edge.microCache`
+   * itself (ADR 0068); 0, the default, turns it off. A write through the gateway drops them at once;
+   * a change made otherwise (an event catalog handles, another gateway replica) shows within it.
+   */
+  GATEWAY_MICRO_CACHE_MS: z.coerce.number().int().min(0).max(5000).default(0),
   /** how long a replica that refused a connection is passed over before a request probes it again (ADR 0046) */
   GATEWAY_REPLICA_EJECT_MS: z.coerce.number().int().min(0).default(DEFAULT_REPLICA_EJECT_MS),
   /** requests per client address per minute over all routes, counted per gateway process */

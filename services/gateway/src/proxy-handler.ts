@@ -8,7 +8,8 @@ import { type RedisClient } from '@market/shared/redis';
 import { createAuthenticator } from './authenticate';
 import { clientAddressResolver } from './client-address';
 import type { GatewayConfig } from './config';
-import { createServiceProxy, createStreamProxy, onRefused, type ProxyMiddleware } from './proxy';
+import { MicroCache, microCacheKey } from './micro-cache';
+import { createServiceProxy, createStreamProxy, onRefused, onUpstreamAnswer, type ProxyMiddleware } from './proxy';
 import { createRateLimits } from './rate-limit';
 import { refusedUploadReporter } from './refused-uploads';
 
@@ -122,6 +123,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
       Object.entries(replicas).map(([service, set]) => [service, balancedProxy(set, set.items.map(make))]),
     ) as Record<ServiceName, ProxyMiddleware>;
   const proxies = balanced((url) => createServiceProxy(url, config.UPSTREAM_TIMEOUT_MS, log));
+  const microCache = new MicroCache(config.GATEWAY_MICRO_CACHE_MS);
   const streamProxies = balanced((url) => createStreamProxy(url, log));
 
   /** Rate limits first: a flood of oversized uploads must not turn into a flood of records. */
@@ -159,6 +161,12 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
    * received), and the query string is left out (ADR 0053).
    */
   function send(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, route: AnyRoute, identity: Identity): Promise<void> | void {
+    if (identity.kind === 'anonymous' && route.edge?.microCache && req.method === 'GET' && microCache.enabled) {
+      const key = microCacheKey(req.url ?? path);
+      if (microCache.answer(route.service, key, req, res)) return;
+      const generation = microCache.generation(route.service);
+      onUpstreamAnswer(res, (upstream) => microCache.keep(route.service, key, upstream, generation));
+    }
     const assertion = sign(identity, { audience: route.service, method: req.method ?? 'GET', path });
     if (assertion instanceof Promise) return assertion.then((signed) => forward(req, res, path, requestId, route, signed));
     forward(req, res, path, requestId, route, assertion);
@@ -169,6 +177,11 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     req.headers[ASSERTION_HEADER] = assertion;
     req.headers['x-request-id'] = requestId;
     (res as Tagged)[SERVED_BY] = route.service;
+    if (route.method !== 'get' && microCache.enabled) {
+      // a write may change what the service's kept answers say: they go now and once it is done
+      microCache.drop(route.service);
+      res.once('close', () => microCache.drop(route.service));
+    }
     (route.stream ? streamProxies : proxies)[route.service](req, res, (err?: unknown) => {
       if (err) fail(res, path, err);
     });

@@ -84,6 +84,13 @@ export function createStreamProxy(target: string, log: Logger): ProxyMiddleware 
 
 const ignore = () => undefined;
 const UPSTREAM = Symbol('upstream response');
+const ON_ANSWER = Symbol('on upstream answer');
+type Watched = ServerResponse & { [ON_ANSWER]?: (upstream: IncomingMessage) => void };
+
+/** Shows `watch` the service's answer to this request as it arrives, before it is piped to the client. */
+export function onUpstreamAnswer(res: ServerResponse, watch: (upstream: IncomingMessage) => void): void {
+  (res as Watched)[ON_ANSWER] = watch;
+}
 
 /** An answer the client stopped waiting for is not read on: its upstream response is dropped. */
 function dropUpstreamOfClosedAnswer(this: ServerResponse & { [UPSTREAM]?: IncomingMessage }) {
@@ -100,6 +107,7 @@ function gatewayPlugin(target: string, log: Logger): Plugin<IncomingMessage, Ser
       res[UPSTREAM] = proxyRes;
       res.on('close', dropUpstreamOfClosedAnswer);
       res.on('error', ignore);
+      (res as Watched)[ON_ANSWER]?.(proxyRes);
     });
   };
 }

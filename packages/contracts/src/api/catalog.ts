@@ -95,6 +95,7 @@ export const listListings = defineRoute({
     sort: z.enum(['newest', 'price_asc', 'price_desc']).default('newest'),
   }),
   conditional: true,
+  edge: { microCache: true },
   success: { status: 200, description: 'online listings', schema: Page(Listing) },
   errors: [400],
 });
@@ -125,6 +126,7 @@ export const getListing = defineRoute({
   tags: ['listings'],
   params: IdParams,
   conditional: true,
+  edge: { microCache: true },
   success: { status: 200, description: 'the listing', schema: Listing },
   errors: [401, 404],
 });

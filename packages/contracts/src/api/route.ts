@@ -30,11 +30,14 @@ export type PublicTokenPolicy = 'ignored' | 'optional';
  *   take the upload limit)
  * - `recordsRefusals`: a body the gateway refuses for its size is reported to the service, which
  *   records every delivery (ADR 0013)
+ * - `microCache`: a GET whose answer to an anonymous caller is the same for every anonymous caller;
+ *   the gateway keeps such answers for a moment and answers repeats itself (ADR 0068)
  */
 export interface EdgePolicy {
   rate?: 'sms' | 'login' | 'admin_login' | 'open_upload';
   bodyLimit?: 'open_upload';
   recordsRefusals?: boolean;
+  microCache?: boolean;
 }
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503;

@@ -18,6 +18,23 @@ function actorOf(identity: Identity | null): Pick<EventData<'audit.recorded'>, '
   return { actor_type: identity.kind, actor_id: identity.sub, ip: identity.ip };
 }
 
+/** The `audit.recorded` event of an entry, for `EventWriter.publishAll` beside the change's own events. */
+export function auditEvent(identity: Identity | null, entry: AuditEntry): { type: 'audit.recorded'; data: EventData<'audit.recorded'> } {
+  return {
+    type: 'audit.recorded',
+    data: {
+      ...actorOf(identity),
+      action: entry.action,
+      biz_type: entry.biz_type,
+      biz_id: entry.biz_id ?? null,
+      detail: entry.detail ?? {},
+      result: entry.result ?? 'success',
+      request_id: currentRequestId() ?? null,
+      occurred_at: new Date().toISOString(),
+    },
+  };
+}
+
 /**
  * Records an audit entry as an `audit.recorded` event in the caller's transaction: the back office's
  * audit log (admin service) has it exactly when the audited change committed. Refusals that roll
@@ -25,16 +42,8 @@ function actorOf(identity: Identity | null): Pick<EventData<'audit.recorded'>, '
  * Never put a secret, token or code into `detail`.
  */
 export async function recordAudit(events: EventWriter, tx: Tx, identity: Identity | null, entry: AuditEntry) {
-  await events.publish(tx, 'audit.recorded', {
-    ...actorOf(identity),
-    action: entry.action,
-    biz_type: entry.biz_type,
-    biz_id: entry.biz_id ?? null,
-    detail: entry.detail ?? {},
-    result: entry.result ?? 'success',
-    request_id: currentRequestId() ?? null,
-    occurred_at: new Date().toISOString(),
-  });
+  const { type, data } = auditEvent(identity, entry);
+  await events.publish(tx, type, data);
 }
 
 /**

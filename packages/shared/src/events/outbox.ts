@@ -42,6 +42,19 @@ export function outboxChannel(schema: string) {
   return `outbox_${schema}`;
 }
 
+/**
+ * The outbox rows of one write and the relay's wake-up, in one statement (one round trip, ADR 0068):
+ * NOTIFY is delivered at commit and dropped on rollback, which is exactly when the relay should
+ * wake, and Postgres folds a transaction's identical notifications into one.
+ */
+function outboxInsert(count: number): string {
+  const rows = Array.from({ length: count }, (_, i) => `($${3 * i + 2}::uuid, $${3 * i + 3}, $${3 * i + 4}::jsonb)`).join(', ');
+  return `WITH written AS (INSERT INTO outbox (id, type, payload) VALUES ${rows} RETURNING 1) SELECT pg_notify($1, '') FROM (SELECT 1 FROM written LIMIT 1) AS one`;
+}
+
+/** One event to write: its type and the data its contract asks for. */
+export type EventToWrite = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+
 /** Writes events into the outbox inside the caller's transaction: they exist if and only if the change commits. */
 export class EventWriter {
   constructor(
@@ -52,16 +65,24 @@ export class EventWriter {
   ) {}
 
   async publish<T extends EventType>(tx: Tx, type: T, data: EventData<T>): Promise<DomainEvent<T>> {
+    const [event] = await this.publishAll(tx, [{ type, data } as EventToWrite]);
+    return event as DomainEvent<T>;
+  }
+
+  /** Writes several events of one transaction in one statement, in the order given. */
+  async publishAll(tx: Tx, items: readonly EventToWrite[]): Promise<DomainEvent[]> {
     // every Tx is a TypeORM EntityManager underneath; its query runner tells whether a transaction is open
     if (!(tx as Partial<EntityManager>).queryRunner?.isTransactionActive) {
-      throw new Error(`event ${type} must be written inside a transaction`);
+      throw new Error(`event ${items.map((i) => i.type).join(', ')} must be written inside a transaction`);
     }
-    const event = buildEvent(type, data, this.producer, currentRequestId() ?? null);
-    await tx.query(`INSERT INTO outbox (id, type, payload) VALUES ($1, $2, $3)`, [event.id, type, JSON.stringify(event)]);
-    // NOTIFY is delivered at commit and dropped on rollback, which is exactly when the relay should wake.
-    await tx.query(`SELECT pg_notify($1, '')`, [outboxChannel(this.schema)]);
-    this.onWritten?.(tx, event);
-    return event;
+    if (items.length === 0) return [];
+    const requestId = currentRequestId() ?? null;
+    const events = items.map(({ type, data }) => buildEvent(type, data, this.producer, requestId) as DomainEvent);
+    const params: unknown[] = [outboxChannel(this.schema)];
+    for (const event of events) params.push(event.id, event.type, JSON.stringify(event));
+    await tx.query(outboxInsert(events.length), params);
+    for (const event of events) this.onWritten?.(tx, event);
+    return events;
   }
 }
 

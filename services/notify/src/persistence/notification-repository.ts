@@ -34,25 +34,26 @@ export function notificationChannel(schema: string) {
 /**
  * Writes the event's notifications in the caller's transaction. Users are numbered in a fixed
  * order so two events addressing the same two people cannot lock their rows crosswise. The NOTIFY
- * is delivered to every replica when the transaction commits, and never if it rolls back.
+ * is delivered to every replica when the transaction commits, and never if it rolls back (a
+ * user's repeated NOTIFY in one transaction is delivered once). Each notification is one
+ * statement: the user's next number, the row and the NOTIFY together (ADR 0068).
  */
 export async function insertNotifications(tx: Tx, channel: string, eventId: string, drafts: NotificationDraft[]) {
   const sorted = [...drafts].sort((a, b) => (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0));
   for (const draft of sorted) {
-    const [{ last_seq }]: Array<{ last_seq: string }> = await tx.query(
-      `INSERT INTO notification_streams (user_id, last_seq) VALUES ($1, 1)
-       ON CONFLICT (user_id) DO UPDATE SET last_seq = notification_streams.last_seq + 1
-       RETURNING last_seq`,
-      [draft.user_id],
-    );
     await tx.query(
-      `INSERT INTO notifications (id, user_id, seq, kind, title, body, data, biz_type, biz_id, event_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [uuidv7(), draft.user_id, last_seq, draft.kind, draft.title, draft.body, JSON.stringify(draft.data), draft.biz_type, draft.biz_id, eventId],
+      `WITH stream AS (
+         INSERT INTO notification_streams (user_id, last_seq) VALUES ($2, 1)
+         ON CONFLICT (user_id) DO UPDATE SET last_seq = notification_streams.last_seq + 1
+         RETURNING last_seq
+       ), written AS (
+         INSERT INTO notifications (id, user_id, seq, kind, title, body, data, biz_type, biz_id, event_id)
+         VALUES ($3, $2, (SELECT last_seq FROM stream), $4, $5, $6, $7, $8, $9, $10)
+         RETURNING user_id
+       )
+       SELECT pg_notify($1, user_id) FROM written`,
+      [channel, draft.user_id, uuidv7(), draft.kind, draft.title, draft.body, JSON.stringify(draft.data), draft.biz_type, draft.biz_id, eventId],
     );
-  }
-  for (const userId of new Set(sorted.map((d) => d.user_id))) {
-    await tx.query(`SELECT pg_notify($1, $2)`, [channel, userId]);
   }
 }
 

@@ -1,7 +1,7 @@
 import { MAX_MONEY_FEN, type createOrder as createOrderRoute, type RouteBody } from '@market/contracts';
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { recordAudit } from '@market/shared/events';
+import { auditEvent } from '@market/shared/events';
 import { Forbidden, InvalidInput, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import { ListingUnavailable, ListingUnavailableToYou, RealnameRequired, RenterFrozen } from '../domain/errors';
@@ -71,13 +71,15 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
         deadline_at: deadlineOf({ status: 'pending_payment', status_changed_at: now, ends_at: null }, settings, deps.minuteMs),
         created_at: now,
       });
-      await deps.events.publish(tx, 'order.created', orderSnapshot(row, null, renterId));
-      await recordAudit(deps.events, tx, identity, {
-        action: 'order.create',
-        biz_type: 'order',
-        biz_id: row.id,
-        detail: { listing_id: row.listing_id, hours: row.hours, amount: Number(row.amount) },
-      });
+      await deps.events.publishAll(tx, [
+        { type: 'order.created', data: orderSnapshot(row, null, renterId) },
+        auditEvent(identity, {
+          action: 'order.create',
+          biz_type: 'order',
+          biz_id: row.id,
+          detail: { listing_id: row.listing_id, hours: row.hours, amount: Number(row.amount) },
+        }),
+      ]);
       return toOrderView(row);
     });
   } catch (err) {

@@ -1,7 +1,7 @@
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { type Queryable, type Tx } from '@market/shared/db';
-import { recordAudit } from '@market/shared/events';
+import { auditEvent } from '@market/shared/events';
 import { planOrThrow, type Planned } from '@market/shared/planning';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../domain/order-state';
@@ -63,8 +63,8 @@ export async function carryOut(
     });
   }
   const resolved = plan.resolveDispute ? await resolveDispute(tx, plan.resolveDispute.id, plan.resolveDispute) : null;
-  for (const event of plan.events) await deps.events.publish(tx, event.type, event.data);
-  for (const audit of plan.audits) await recordAudit(deps.events, tx, identity, audit);
+  // the events and audit entries in one outbox write: one round trip however many (ADR 0068)
+  await deps.events.publishAll(tx, [...plan.events, ...plan.audits.map((audit) => auditEvent(identity, audit))]);
   return { order: moved, opened, record, resolved };
 }
 
