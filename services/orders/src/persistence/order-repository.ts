@@ -85,11 +85,13 @@ export async function updateOrder(tx: Tx, id: string, update: OrderChanges): Pro
 /**
  * Records that the system found no stored credentials to hand over, in one statement, unless the
  * order changed since it was read at `version`: the row, or null when it had (then nothing is written).
+ * The version stays: this bookkeeping changes nothing a decision on the order rests on, and counting
+ * it would refuse an admin's decision that read the order a moment before (ORDER_CHANGED).
  */
 export async function markCredentialsCheckedIfUnchanged(db: Queryable, id: string, version: number, at: Date): Promise<OrderRow | null> {
   const rows = await updateReturning<OrderRow>(
     db,
-    `UPDATE orders SET credentials_checked_at = $3, updated_at = $3, version = version + 1 WHERE id = $1 AND version = $2 RETURNING ${COLUMNS}`,
+    `UPDATE orders SET credentials_checked_at = $3, updated_at = $3 WHERE id = $1 AND version = $2 RETURNING ${COLUMNS}`,
     [id, version, at],
   );
   return rows[0] ?? null;
