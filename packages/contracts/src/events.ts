@@ -2,6 +2,7 @@ import { Id, Money, Timestamp } from './common';
 import { z } from './zod';
 import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
 import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
+import { RatingDirection, Stars } from './api/ratings';
 import { AuditActorType, AuditResult } from './api/admin';
 import { WithdrawalFacts } from './api/withdrawals';
 import { Refund } from './api/refunds';
@@ -94,6 +95,20 @@ export const eventDataSchemas = {
   'order.completed': OrderSnapshot.extend(Settlement.shape),
   'order.closed': OrderSnapshot.extend(Settlement.shape),
   'order.marked_abnormal': OrderSnapshot,
+  /**
+   * A rating became visible: both parties rated, or the window closed (ADR 0066). Once per rating;
+   * the stars count whether or not the back office later hides its comment.
+   */
+  'order.rating_published': z.object({
+    rating_id: Id,
+    order_id: Id,
+    listing_id: Id,
+    owner_id: Id,
+    renter_id: Id,
+    direction: RatingDirection,
+    stars: Stars,
+    published_at: Timestamp,
+  }),
 
   'dispute.opened': z.object({
     dispute_id: Id,
@@ -253,6 +268,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'order.completed': ['orders'],
   'order.closed': ['orders'],
   'order.marked_abnormal': ['orders'],
+  'order.rating_published': ['orders'],
   'dispute.opened': ['orders'],
   'dispute.resolved': ['orders'],
   'payment.succeeded': ['wallet'],
@@ -282,7 +298,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
  */
 export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[] } = {
   identity: [],
-  catalog: ['user.frozen', 'user.unfrozen', 'order.created', 'order.cancelled', 'order.closed', 'order.completed'],
+  catalog: ['user.frozen', 'user.unfrozen', 'order.created', 'order.cancelled', 'order.closed', 'order.completed', 'order.rating_published'],
   orders: ['system_config.changed'],
   wallet: ['order.completed', 'order.closed', 'order.cancelled'],
   // an order's attachments stop being readable by its parties once it ends (ADR 0056)

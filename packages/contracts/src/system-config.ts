@@ -27,6 +27,8 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'order.dispute_timeout_hours': TimeoutHours,
   /** an abnormal order past this alerts the back office; past twice this its default resolution applies (ADR 0029) */
   'order.abnormal_timeout_hours': TimeoutHours,
+  /** days after an order completes during which each party may rate the other; then unpublished ratings publish (ADR 0066) */
+  'rating.window_days': z.number().int().min(1).max(90),
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -47,6 +49,7 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'withdrawal.auto_approve_below': 0,
   'order.dispute_timeout_hours': 72,
   'order.abnormal_timeout_hours': 168,
+  'rating.window_days': 7,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

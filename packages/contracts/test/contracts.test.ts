@@ -110,6 +110,10 @@ describe('route contracts', () => {
         'POST /api/admin/reconciliations',
         'GET /api/admin/reconciliations',
         'GET /api/admin/reconciliations/{id}',
+        'POST /api/orders/{id}/rating',
+        'GET /api/orders/{id}/ratings',
+        'GET /api/admin/orders/{id}/ratings',
+        'POST /api/admin/orders/{id}/ratings/{ratingId}/hide-comment',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

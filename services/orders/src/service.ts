@@ -13,8 +13,10 @@ import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
 import { ordersErrorStatuses } from './http/error-statuses';
 import { ordersInternalRoutes } from './http/internal-routes';
+import { ratingRouteBindings } from './http/rating-routes';
 import { ordersRouteBindings } from './http/routes';
 import { chargeReconciler } from './jobs/charge-reconciler';
+import { ratingPublisher } from './jobs/rating-publisher';
 import { settingsLoader } from './jobs/settings-loader';
 import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
@@ -23,6 +25,7 @@ import { IndexOrderStats1764500000000 } from './persistence/migrations/176450000
 import { RecordChargeRequests1765200000001 } from './persistence/migrations/1765200000001-record-charge-requests';
 import { RevealRequests1765300000000 } from './persistence/migrations/1765300000000-reveal-requests';
 import { ConfigTimesAndOrderVersions1766300000001 } from './persistence/migrations/1766300000001-config-times-and-order-versions';
+import { CreateRatings1767100000000 } from './persistence/migrations/1767100000000-create-ratings';
 import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
@@ -39,11 +42,15 @@ export const ordersService = defineService({
     RecordChargeRequests1765200000001,
     RevealRequests1765300000000,
     ConfigTimesAndOrderVersions1766300000001,
+    CreateRatings1767100000000,
   ],
   build: (ctx) => {
     registerOrderMetrics(ctx);
     if (!inDevelopment(ctx.config) && ctx.config.ORDER_MINUTE_MS !== 60_000) {
       throw new ConfigError(`NODE_ENV is ${ctx.config.NODE_ENV}, not development: ORDER_MINUTE_MS is for tests only, thresholds are in real minutes`);
+    }
+    if (!inDevelopment(ctx.config) && ctx.config.RATING_DAY_MS !== 86_400_000) {
+      throw new ConfigError(`NODE_ENV is ${ctx.config.NODE_ENV}, not development: RATING_DAY_MS is for tests only, the rating window is in real days`);
     }
     const deps: OrdersDeps = {
       db: ctx.db,
@@ -56,15 +63,17 @@ export const ordersService = defineService({
       configSource: configSource(ctx.internal),
       minuteMs: ctx.config.ORDER_MINUTE_MS,
       chargeWindowMs: ctx.config.ORDER_CHARGE_WINDOW_MS,
+      ratingDayMs: ctx.config.RATING_DAY_MS,
     };
     return {
-      routes: ordersRouteBindings(deps),
+      routes: [...ordersRouteBindings(deps), ...ratingRouteBindings(deps)],
       internal: ordersInternalRoutes(deps),
       handlers: ordersEventHandlers(deps.minuteMs),
       jobs: [
         settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),
         timeoutScan(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
         chargeReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
+        ratingPublisher(deps, ctx.config.RATING_PUBLISH_INTERVAL_MS, ctx.log),
       ],
     };
   },

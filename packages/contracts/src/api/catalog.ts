@@ -1,6 +1,7 @@
 import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money, PositiveMoney, MAX_MONEY_FEN } from '../common';
 import { orNull, z } from '../zod';
 import { defineRoute } from './route';
+import { RatingSummary } from './ratings';
 
 export const ListingStatus = z.enum(['draft', 'online', 'offline', 'abnormal', 'deleted']);
 export const ReviewStatus = z.enum(['none', 'pending', 'approved', 'rejected']);
@@ -25,6 +26,8 @@ export const Listing = z
     review_status: ReviewStatus,
     reject_reason: z.string().nullable(),
     rented: z.boolean().openapi({ description: 'an order on this listing is active' }),
+    rating: RatingSummary.openapi({ description: 'the published ratings renters gave on this listing’s orders' }),
+    owner_rating: RatingSummary.openapi({ description: 'the published ratings renters gave its owner, on any listing' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })

@@ -2,6 +2,7 @@ import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money 
 import { orNull, z } from '../zod';
 import { RentalHours } from './catalog';
 import { LedgerEntry } from './wallet';
+import { RenterRecord } from './ratings';
 import { defineRoute } from './route';
 import type { ErrorStatus } from './route';
 
@@ -60,6 +61,7 @@ export const Order = z
     deadline_at: Timestamp.nullable().openapi({
       description: 'when the timeout scan moves the order next, from the thresholds configured now (recomputed when they change); null when none applies',
     }),
+    renter_record: RenterRecord.optional().openapi({ description: 'the renter’s ratings and completed orders; only in the listing owner’s view' }),
   })
   .openapi('Order');
 

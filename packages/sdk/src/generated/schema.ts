@@ -754,6 +754,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/orders/{id}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every rating of an order, published or not, hidden comments included
+         * @description Permission: `orders.read` (roles: super_admin, customer_service, finance, auditor).
+         */
+        get: operations["adminListOrderRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/ratings/{ratingId}/hide-comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide an abusive rating comment (audited); the stars still count
+         * @description The comment is kept for its author and the back office and hidden from everyone else. A rating without a comment, or one hidden already, is 409 INVALID_STATE. Audited with the reason.
+         *
+         *     Permission: `ratings.moderate` (roles: super_admin, customer_service).
+         */
+        post: operations["adminHideRatingComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/reconciliations": {
         parameters: {
             query?: never;
@@ -1736,6 +1778,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate the other party of a completed order, once
+         * @description The renter rates the owner (direction renter_to_owner, counted for the listing and its owner), the owner rates the renter (owner_to_renter). Only a completed order, within rating.window_days of its completion: 409 ORDER_NOT_COMPLETED before, 409 RATING_WINDOW_CLOSED after; a second rating by the same party is 409 ALREADY_RATED (of two sent at once exactly one wins). A caller who is not a party gets 404. The rating stays unpublished — seen by its author and the back office only — until the other party has rated too or the window closes.
+         */
+        post: operations["rateOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ratings of an order the caller is a party to
+         * @description The caller’s own rating, and the other party’s once published. A hidden comment is shown to its author only. Anyone else gets 404.
+         */
+        get: operations["listOrderRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/alipay/notify": {
         parameters: {
             query?: never;
@@ -2218,9 +2300,9 @@ export interface components {
             payments: components["schemas"]["OrderPayment"][];
         };
         /** @enum {string} */
-        AdminPermission: "admins.read" | "admins.manage" | "configs.read" | "configs.manage" | "audit.read" | "dashboard.read" | "listings.read" | "listings.review" | "uploads.read" | "files.read" | "users.read" | "users.freeze" | "orders.read" | "orders.manage" | "disputes.read" | "disputes.arbitrate" | "handoffs.reveal" | "ledger.read" | "recharges.read" | "recharges.manage" | "withdrawals.read" | "withdrawals.manage";
+        AdminPermission: "admins.read" | "admins.manage" | "configs.read" | "configs.manage" | "audit.read" | "dashboard.read" | "listings.read" | "listings.review" | "uploads.read" | "files.read" | "users.read" | "users.freeze" | "orders.read" | "orders.manage" | "disputes.read" | "disputes.arbitrate" | "handoffs.reveal" | "ratings.moderate" | "ledger.read" | "recharges.read" | "recharges.manage" | "withdrawals.read" | "withdrawals.manage";
         /**
-         * @description `super_admin`: everything, and the only role that manages admins and configs; `reviewer`: listings and open uploads; `customer_service`: orders, disputes and arbitration, handoff reveal, user freezes; `finance`: ledger, recharges, withdrawals; `auditor`: every read, the audit log included, and no change
+         * @description `super_admin`: everything, and the only role that manages admins and configs; `reviewer`: listings and open uploads; `customer_service`: orders, disputes and arbitration, handoff reveal, rating moderation, user freezes; `finance`: ledger, recharges, withdrawals; `auditor`: every read, the audit log included, and no change
          * @enum {string}
          */
         AdminRole: "super_admin" | "reviewer" | "customer_service" | "finance" | "auditor";
@@ -2533,6 +2615,8 @@ export interface components {
             min_hours: number;
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             owner_id: string;
+            owner_rating: components["schemas"]["RatingSummary"] & unknown;
+            rating: components["schemas"]["RatingSummary"];
             reject_reason: string | null;
             /** @description an order on this listing is active */
             rented: boolean;
@@ -2853,6 +2937,7 @@ export interface components {
             rent: number;
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             renter_id: string;
+            renter_record?: components["schemas"]["RenterRecord"];
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -2934,6 +3019,60 @@ export interface components {
             title: string;
             type: string;
         };
+        RateOrderBody: {
+            comment?: string;
+            /** @description whole stars, 1 to 5 */
+            stars: number;
+            /** @description each at most once, from the list of the caller’s direction */
+            tags?: components["schemas"]["RatingTag"][];
+        };
+        Rating: {
+            /** @description null when none was given, or when hidden from this caller (comment_hidden) */
+            comment: string | null;
+            /** @description the back office hid the comment: its author and the back office still read it, nobody else; the stars still count */
+            comment_hidden: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            created_at: string;
+            direction: components["schemas"]["RatingDirection"];
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            listing_id: string;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            order_id: string;
+            /** @description visible to the other party (and counted in averages): both have rated, or the rating window has closed */
+            published: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            published_at: string | null;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            ratee_id: string;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            rater_id: string;
+            /** @description whole stars, 1 to 5 */
+            stars: number;
+            tags: components["schemas"]["RatingTag"][];
+            /**
+             * Format: date-time
+             * @description until when the other party may still rate; an unpublished rating publishes then (fixed by the order’s first rating)
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            window_closes_at: string;
+        };
+        /** @enum {string} */
+        RatingDirection: "renter_to_owner" | "owner_to_renter";
+        /** @description the published ratings renters gave on this listing’s orders */
+        RatingSummary: {
+            average: number | null;
+            count: number;
+        };
+        /** @enum {string} */
+        RatingTag: "as_described" | "smooth_handoff" | "responsive" | "would_rent_again" | "not_as_described" | "slow_handoff" | "account_problem" | "careful_user" | "returned_on_time" | "friendly" | "would_rent_to_again" | "broke_rules" | "late_checkout" | "rude";
         RealnameStartResult: components["schemas"]["RealnameStatusView"] & {
             /** @enum {string} */
             status?: "pending" | "verified" | "failed";
@@ -3098,6 +3237,12 @@ export interface components {
             status: "requested" | "approved" | "processing" | "refunded" | "failed" | "rejected";
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             user_id: string;
+        };
+        /** @description the renter’s ratings and completed orders; only in the listing owner’s view */
+        RenterRecord: {
+            /** @description orders this renter completed, on any listing */
+            completed_orders: number;
+            rating: components["schemas"]["RatingSummary"] & unknown;
         };
         RevealBody: {
             reason: string;
@@ -7225,6 +7370,230 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListOrderRatings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the ratings, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Rating"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminHideRatingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                ratingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the rating, its comment hidden */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rating"];
                 };
             };
             /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
@@ -12951,6 +13320,227 @@ export interface operations {
             };
             /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RateOrderBody"];
+            };
+        };
+        responses: {
+            /** @description the rating */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rating"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOrderRatings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description at most two ratings, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Rating"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

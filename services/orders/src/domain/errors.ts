@@ -12,7 +12,10 @@ export type OrdersErrorCode =
   | 'REALNAME_REQUIRED'
   | 'USER_FROZEN'
   | 'REVEAL_APPROVAL_REQUIRED'
-  | 'REVEAL_APPROVER_INVOLVED';
+  | 'REVEAL_APPROVER_INVOLVED'
+  | 'ORDER_NOT_COMPLETED'
+  | 'RATING_WINDOW_CLOSED'
+  | 'ALREADY_RATED';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
 export class ListingUnavailable extends TransientRefusal<OrdersErrorCode> {
@@ -68,5 +71,26 @@ export class RevealApprovalRequired extends TransientRefusal<OrdersErrorCode> {
 export class RevealApproverInvolved extends PermanentRefusal<OrdersErrorCode> {
   constructor(message: string) {
     super('REVEAL_APPROVER_INVOLVED', message);
+  }
+}
+
+/** Only a completed order can be rated (ADR 0066); a cancelled or closed one never can. */
+export class OrderNotCompleted extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('ORDER_NOT_COMPLETED', 'only a completed order can be rated');
+  }
+}
+
+/** The order's rating window (rating.window_days from completion) has closed. */
+export class RatingWindowClosed extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('RATING_WINDOW_CLOSED', 'the time to rate this order has passed');
+  }
+}
+
+/** Each party rates an order once. */
+export class AlreadyRated extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('ALREADY_RATED', 'you have rated this order already');
   }
 }

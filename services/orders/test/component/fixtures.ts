@@ -32,6 +32,8 @@ export function listingOf(ownerId: string, overrides: Partial<Listing> = {}): Li
     review_status: 'approved',
     reject_reason: null,
     rented: false,
+    rating: { average: null, count: 0 },
+    owner_rating: { average: null, count: 0 },
     created_at: now,
     updated_at: now,
     ...overrides,
