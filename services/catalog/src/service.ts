@@ -18,6 +18,7 @@ import { CreateOwnerStanding1763900000002 } from './persistence/migrations/17639
 import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/1763900000003-record-every-open-upload';
 import { IndexTextSearch1763900000004 } from './persistence/migrations/1763900000004-index-text-search';
 import { IndexShortTextSearch1763900000005 } from './persistence/migrations/1763900000005-index-short-text-search';
+import { RatingTotals1767100000001 } from './persistence/migrations/1767100000001-rating-totals';
 import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
 import { registerCatalogMetrics } from './business-metrics';
 
@@ -40,6 +41,7 @@ export const catalogService = defineService({
     RecordEveryOpenUpload1763900000003,
     IndexTextSearch1763900000004,
     IndexShortTextSearch1763900000005,
+    RatingTotals1767100000001,
     CreateWaitingEvents1765100000000,
   ],
   build: async (ctx) => {

@@ -3,6 +3,11 @@ import type { ListingRow } from '../persistence/listing-repository';
 
 export type ListingView = z.infer<typeof Listing>;
 
+/** An average to two decimals, null without ratings. */
+function ratingSummary(sum: number, count: number) {
+  return { average: count === 0 ? null : Math.round((sum / count) * 100) / 100, count };
+}
+
 /** A listing as the contract shows it: money as integer fen, times as ISO strings. */
 export function toListingView(row: ListingRow): ListingView {
   return {
@@ -21,6 +26,8 @@ export function toListingView(row: ListingRow): ListingView {
     review_status: row.review_status,
     reject_reason: row.reject_reason,
     rented: row.rented,
+    rating: ratingSummary(row.rating_sum, row.rating_count),
+    owner_rating: ratingSummary(row.owner_rating_sum, row.owner_rating_count),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,5 +1,6 @@
 import type { EventHandlers, EventWriter } from '@market/shared/events';
 import { bringOwnerListingsBack } from '../application/bring-owner-listings-back';
+import { ratingPublished } from '../application/count-ratings';
 import { rentalEnded, rentalStarted } from '../application/track-rentals';
 import { takeOwnerListingsOffline } from '../application/take-owner-listings-offline';
 
@@ -12,5 +13,6 @@ export function catalogEventHandlers(events: EventWriter): EventHandlers {
     'order.cancelled': (event, tx) => rentalEnded(tx, event.data.order_id, event.data.listing_id),
     'order.closed': (event, tx) => rentalEnded(tx, event.data.order_id, event.data.listing_id),
     'order.completed': (event, tx) => rentalEnded(tx, event.data.order_id, event.data.listing_id),
+    'order.rating_published': (event, tx) => ratingPublished(tx, event.data),
   };
 }

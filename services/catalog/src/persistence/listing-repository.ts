@@ -3,16 +3,27 @@ import { updateReturning, type Queryable, type Tx } from '@market/shared/db';
 import type { ListingContent } from '../domain/listing-content';
 import type { ListingState } from '../domain/listing-state';
 
-export interface ListingRow extends Omit<z.infer<typeof Listing>, 'created_at' | 'updated_at'> {
+export interface ListingRow extends Omit<z.infer<typeof Listing>, 'created_at' | 'updated_at' | 'rating' | 'owner_rating'> {
+  /** the published renters' ratings of the listing (ADR 0066) */
+  rating_count: number;
+  rating_sum: number;
+  /** the same for its owner, over all their listings */
+  owner_rating_count: number;
+  owner_rating_sum: number;
   /** why it is offline or abnormal, for the back office */
   status_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-/** The columns of a listing row; credentials are in another table and never among them. */
+/**
+ * The columns of a listing row; credentials are in another table and never among them. The owner's
+ * rating totals come from their own row (`listings.` named, so the list works after RETURNING too).
+ */
 export const LISTING_COLUMNS = `id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
-  screenshot_urls, status, review_status, reject_reason, status_reason, rented, created_at, updated_at`;
+  screenshot_urls, status, review_status, reject_reason, status_reason, rented, created_at, updated_at, rating_count, rating_sum,
+  COALESCE((SELECT t.rating_count FROM owner_rating_totals t WHERE t.owner_id = listings.owner_id), 0) AS owner_rating_count,
+  COALESCE((SELECT t.rating_sum FROM owner_rating_totals t WHERE t.owner_id = listings.owner_id), 0) AS owner_rating_sum`;
 
 export interface NewListing extends ListingContent, ListingState {
   id: string;

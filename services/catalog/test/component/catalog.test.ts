@@ -5,6 +5,7 @@ import {
   createListing,
   fileMeta,
   getListing,
+  listListings,
   listingById,
   submitListingForReview,
   type EventData,
@@ -129,6 +130,38 @@ describe('catalog alone, its neighbours faked at the contracts', () => {
     await eventually(() => rented(id), (r) => r === true);
     await catalog.publish('order.completed', { ...next, status: 'completed', ...settlement });
     await eventually(() => rented(id), (r) => r === false);
+  });
+
+  it('keeps each listing’s and owner’s rating averages from order.rating_published, counting a redelivered rating once', async () => {
+    const owner = asUser();
+    const [first, second] = [await online(owner), await online(owner)];
+    const published = (listingId: string, stars: number, direction: 'renter_to_owner' | 'owner_to_renter' = 'renter_to_owner') => ({
+      rating_id: uuidv7(),
+      order_id: uuidv7(),
+      listing_id: listingId,
+      owner_id: owner.sub,
+      renter_id: uuidv7(),
+      direction,
+      stars,
+      published_at: new Date().toISOString(),
+    });
+    const five = await catalog.publish('order.rating_published', published(first, 5));
+    await catalog.publish('order.rating_published', five.data, five.id);
+    await catalog.publish('order.rating_published', { ...five.data }, uuidv7());
+    await catalog.publish('order.rating_published', published(first, 2));
+    // an owner's rating of a renter is not the listing's
+    await catalog.publish('order.rating_published', published(first, 1, 'owner_to_renter'));
+    await catalog.publish('order.rating_published', published(second, 4));
+    // events are handled one at a time, in order: once the last counts, every one before it was handled
+    const view = (id: string) => catalog.ok(getListing, { params: { id } });
+    await eventually(() => view(second), (l) => l.rating.count === 1);
+    expect(await view(first)).toMatchObject({ rating: { average: 3.5, count: 2 }, owner_rating: { average: 3.67, count: 3 } });
+    expect(await view(second)).toMatchObject({ rating: { average: 4, count: 1 }, owner_rating: { average: 3.67, count: 3 } });
+    const listed = await catalog.ok(listListings, { query: { limit: 100 } });
+    expect(listed.items.find((l) => l.id === first)).toMatchObject({ rating: { average: 3.5, count: 2 } });
+    // a listing the owner creates later shows the owner's record at once
+    const later = await catalog.ok(createListing, { body: listingBody(), as: owner });
+    expect(later).toMatchObject({ rating: { average: null, count: 0 }, owner_rating: { average: 3.67, count: 3 } });
   });
 
   it('takes a frozen owner’s online listings offline once for a freeze delivered twice, and restores exactly those on unfreeze', async () => {
