@@ -379,6 +379,18 @@ describe('orders alone, its neighbours faked at the contracts', () => {
       ]);
     });
 
+    it('publishes both ratings exactly once when the two parties rate at the same moment', async () => {
+      for (let round = 0; round < 3; round++) {
+        const { owner, renter, order } = await completedOrder();
+        const answers = await Promise.all([rate(order.id, renter, { stars: 3 }), rate(order.id, owner, { stars: 4 })]);
+        expect(answers.map((a) => a.status)).toEqual([201, 201]);
+        const seen = await orders.ok(listOrderRatings, { params: { id: order.id }, as: renter });
+        expect(seen.items.map((r) => r.published)).toEqual([true, true]);
+        const events = await orders.awaitPublished('order.rating_published', (e) => e.data.order_id === order.id, 2);
+        expect(new Set(events.map((e) => e.data.rating_id)).size).toBe(2);
+      }
+    });
+
     it('refuses a non-party, an order not completed, a second rating and a tag of the other direction, each by its code', async () => {
       const { owner, renter, order } = await completedOrder();
       expect((await rate(order.id, asUser(), { stars: 3 })).body.code).toBe('NOT_FOUND');
