@@ -184,7 +184,7 @@ describe('the console in a browser', () => {
     const order = await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 2 } }));
     await ok(renter.market.api.POST('/api/orders/{id}/pay', { params: { path: { id: order.id } }, body: {} }));
     await ok(owner.market.api.POST('/api/orders/{id}/handoff', { params: { path: { id: order.id } }, body: { content: '账号已发站内信' } }));
-    return { renter, order };
+    return { renter, owner, order };
   }
 
   it('arbitrates a dispute with a breakdown, previewing who gets what', async () => {
@@ -238,6 +238,38 @@ describe('the console in a browser', () => {
     expect(await page.getByRole('table', { name: '资金' }).getByRole('link', { name: renterName }).count()).toBeGreaterThanOrEqual(2);
     expect(await page.getByText(renter.user.id, { exact: true }).count()).toBe(0);
     await shot('order-detail');
+  });
+
+  it('shows a completed order’s two ratings and hides an abusive comment with a reason, the stars still counted', async () => {
+    const { renter, owner, order } = await handedOffOrder('评价测试 王者荣耀');
+    const on = { params: { path: { id: order.id } }, body: {} };
+    await ok(renter.market.api.POST('/api/orders/{id}/confirm-receive', on));
+    await ok(renter.market.api.POST('/api/orders/{id}/checkout', on));
+    await ok(owner.market.api.POST('/api/orders/{id}/checkout/confirm', on));
+    await ok(renter.market.api.POST('/api/orders/{id}/rating', { ...on, body: { stars: 2, tags: ['slow_handoff'], comment: '号主骂人' } }));
+    await ok(owner.market.api.POST('/api/orders/{id}/rating', { ...on, body: { stars: 5, tags: ['careful_user'] } }));
+
+    await open(`/orders/${order.id}`, '评价测试 王者荣耀');
+    const ratings = page.getByRole('table', { name: '评价' });
+    await ratings.getByText('号主骂人').waitFor();
+    await ratings.getByText('交付缓慢').waitFor();
+    await ratings.getByText('使用爱惜').waitFor();
+    await ratings.getByLabel('2 星').waitFor();
+    await ratings.getByRole('button', { name: '隐藏评语（将记入审计）' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('原因').fill('辱骂');
+    await dialog.getByRole('button', { name: '确 定' }).or(dialog.getByRole('button', { name: '确定' })).click();
+    await ratings.getByText('评语已隐藏').waitFor();
+    expect(await ratings.getByRole('button', { name: '隐藏评语（将记入审计）' }).count()).toBe(0);
+    await shot('order-ratings');
+
+    const seen = await ok(owner.market.api.GET('/api/orders/{id}/ratings', { params: { path: { id: order.id } } }));
+    expect(seen.items.find((r) => r.direction === 'renter_to_owner')).toMatchObject({ stars: 2, comment: null, comment_hidden: true });
+    const hidden = await eventually(
+      () => ok(back.api.GET('/api/admin/audit-logs', { params: { query: { action: 'order.rating.hide_comment' } } })),
+      (p) => p.items.some((e) => e.biz_id === order.id),
+    );
+    expect(JSON.stringify(hidden.items.find((e) => e.biz_id === order.id)?.detail)).toContain('辱骂');
   });
 
   it('counts a dispute opened and a listing submitted while the console is open in the header badges, live and without a reload', async () => {
