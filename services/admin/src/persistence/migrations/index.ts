@@ -8,6 +8,7 @@ import { AdminRoles1765500000001 } from './1765500000001-admin-roles';
 import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-logins-per-address';
 import { RememberMoneyMismatches1765900000001 } from './1765900000001-remember-money-mismatches';
 import { KeepMoneyCheckResults1766300000002 } from './1766300000002-keep-money-check-results';
+import { SeedRatingWindow1767100000002 } from './1767100000002-seed-rating-window';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -20,4 +21,5 @@ export const adminMigrations = [
   ThrottleLoginsPerAddress1765500000002,
   RememberMoneyMismatches1765900000001,
   KeepMoneyCheckResults1766300000002,
+  SeedRatingWindow1767100000002,
 ];
