@@ -84,6 +84,8 @@ export const eventDataSchemas = {
   'listing.marked_abnormal': ListingSnapshot,
   /** back online without review: its owner was unfrozen and the freeze had taken it offline */
   'listing.restored': ListingSnapshot,
+  /** a rental that handed the account over ended: the owner must change the password before it is rented again (ADR 0066) */
+  'listing.rotation_required': ListingSnapshot.extend({ order_id: Id }),
 
   'order.created': OrderSnapshot,
   'order.paid': OrderSnapshot.extend({ paid_at: Timestamp }),
@@ -258,6 +260,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'listing.deleted': ['catalog'],
   'listing.marked_abnormal': ['catalog'],
   'listing.restored': ['catalog'],
+  'listing.rotation_required': ['catalog'],
   'order.created': ['orders'],
   'order.paid': ['orders'],
   'order.cancelled': ['orders'],
@@ -298,7 +301,16 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
  */
 export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[] } = {
   identity: [],
-  catalog: ['user.frozen', 'user.unfrozen', 'order.created', 'order.cancelled', 'order.closed', 'order.completed', 'order.rating_published'],
+  catalog: [
+    'user.frozen',
+    'user.unfrozen',
+    'order.created',
+    'order.handed_off',
+    'order.cancelled',
+    'order.closed',
+    'order.completed',
+    'order.rating_published',
+  ],
   orders: ['system_config.changed'],
   wallet: ['order.completed', 'order.closed', 'order.cancelled'],
   // an order's attachments stop being readable by its parties once it ends (ADR 0056)
@@ -312,6 +324,7 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'listing.offlined',
     'listing.deleted',
     'listing.marked_abnormal',
+    'listing.rotation_required',
     'order.paid',
     'order.cancelled',
     'order.handed_off',

@@ -114,6 +114,7 @@ describe('route contracts', () => {
         'GET /api/orders/{id}/ratings',
         'GET /api/admin/orders/{id}/ratings',
         'POST /api/admin/orders/{id}/ratings/{ratingId}/hide-comment',
+        'POST /api/listings/{id}/rotation-confirmed',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

@@ -1355,6 +1355,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/listings/{id}/rotation-confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner confirms the account’s password was changed after a rental
+         * @description Clears awaiting_rotation, so the listing can be rented again (storing new credentials with PUT /api/listings/{id} does the same). Refused while rented (409 LISTING_UNAVAILABLE); on a listing not awaiting rotation it only records the time.
+         */
+        post: operations["confirmListingRotation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/listings/{id}/submit-review": {
         parameters: {
             query?: never;
@@ -1529,7 +1549,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order on an online listing
-         * @description Title, hourly price and deposit are copied from the listing at this moment. The listing must be online and not rented (409 LISTING_UNAVAILABLE): at most one order per listing is active, so of renters racing for one listing exactly one wins. Renting one’s own listing is 403 FORBIDDEN; an unknown or malformed listing_id is 404. hours must lie within the listing’s min_hours..max_hours (400 VALIDATION_FAILED on hours). A frozen renter is 403 USER_FROZEN; while the system config order.require_realname is true, a renter without verified real name is 403 REALNAME_REQUIRED. deadline_at is when the unpaid order is cancelled (order.payment_timeout_minutes). Honours Idempotency-Key.
+         * @description Title, hourly price and deposit are copied from the listing at this moment. The listing must be online and not rented (409 LISTING_UNAVAILABLE), and not waiting for its owner to change the password after the last rental (409 LISTING_AWAITING_ROTATION, ADR 0066): at most one order per listing is active, so of renters racing for one listing exactly one wins. Renting one’s own listing is 403 FORBIDDEN; an unknown or malformed listing_id is 404. hours must lie within the listing’s min_hours..max_hours (400 VALIDATION_FAILED on hours). A frozen renter is 403 USER_FROZEN; while the system config order.require_realname is true, a renter without verified real name is 403 REALNAME_REQUIRED. deadline_at is when the unpaid order is cancelled (order.payment_timeout_minutes). Honours Idempotency-Key.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -2389,7 +2409,7 @@ export interface components {
             refund: number;
         };
         CreateListingBody: {
-            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review. */
+            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for. */
             credentials?: string;
             /**
              * @description amount in fen (1/100 CNY)
@@ -2406,6 +2426,8 @@ export interface components {
             max_hours?: number | null;
             /** @default 1 */
             min_hours: number;
+            /** @description whether the account must get a new password after each rental that handed it over; on create it defaults to true when credentials are given, false otherwise; a PUT that stores the first credentials without it turns it on. Changing it does not send the listing back to review. */
+            require_rotation?: boolean;
             screenshot_urls?: string[];
             server?: string | null;
             title: string;
@@ -2591,6 +2613,8 @@ export interface components {
             differences: components["schemas"]["LedgerDifference"][];
         };
         Listing: {
+            /** @description a rental handed the account over and the owner has not yet confirmed a new password (POST /api/listings/{id}/rotation-confirmed) or stored new credentials: shown, but ordering it is 409 LISTING_AWAITING_ROTATION */
+            awaiting_rotation: boolean;
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -2620,8 +2644,16 @@ export interface components {
             reject_reason: string | null;
             /** @description an order on this listing is active */
             rented: boolean;
+            /** @description after a rental that handed the account over, the listing cannot be rented again until its owner has changed the password (ADR 0066) */
+            require_rotation: boolean;
             /** @enum {string} */
             review_status: "none" | "pending" | "approved" | "rejected";
+            /**
+             * Format: date-time
+             * @description when the owner last confirmed a new password or stored new credentials
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            rotation_confirmed_at: string | null;
             screenshot_urls: string[];
             /** @example 微信区 */
             server: string | null;
@@ -3304,7 +3336,7 @@ export interface components {
             user: components["schemas"]["User"];
         };
         UpdateListingBody: {
-            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review. */
+            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for. */
             credentials?: string;
             /**
              * @description amount in fen (1/100 CNY)
@@ -3320,6 +3352,8 @@ export interface components {
             hourly_price?: number;
             max_hours?: number | null;
             min_hours?: number;
+            /** @description whether the account must get a new password after each rental that handed it over; on create it defaults to true when credentials are given, false otherwise; a PUT that stores the first credentials without it turns it on. Changing it does not send the listing back to review. */
+            require_rotation?: boolean;
             screenshot_urls?: string[];
             server?: string | null;
             title?: string;
@@ -4895,6 +4929,8 @@ export interface operations {
     adminListListings: {
         parameters: {
             query?: {
+                /** @description true: only listings waiting for their owner to change the password */
+                awaiting_rotation?: "true" | "false";
                 cursor?: string;
                 limit?: number;
                 owner_id?: string;
@@ -10948,6 +10984,122 @@ export interface operations {
             };
         };
     };
+    confirmListingRotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description the listing, no longer awaiting rotation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Listing"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     submitListingForReview: {
         parameters: {
             query?: never;
@@ -14500,6 +14652,8 @@ export interface operations {
     listSellerListings: {
         parameters: {
             query?: {
+                /** @description true: only listings waiting for a password change */
+                awaiting_rotation?: "true" | "false";
                 cursor?: string;
                 limit?: number;
                 review_status?: "none" | "pending" | "approved" | "rejected";

@@ -28,6 +28,9 @@ export function toListingView(row: ListingRow): ListingView {
     rented: row.rented,
     rating: ratingSummary(row.rating_sum, row.rating_count),
     owner_rating: ratingSummary(row.owner_rating_sum, row.owner_rating_count),
+    require_rotation: row.require_rotation,
+    awaiting_rotation: row.awaiting_rotation,
+    rotation_confirmed_at: row.rotation_confirmed_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -15,7 +15,8 @@ export type OrdersErrorCode =
   | 'REVEAL_APPROVER_INVOLVED'
   | 'ORDER_NOT_COMPLETED'
   | 'RATING_WINDOW_CLOSED'
-  | 'ALREADY_RATED';
+  | 'ALREADY_RATED'
+  | 'LISTING_AWAITING_ROTATION';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
 export class ListingUnavailable extends TransientRefusal<OrdersErrorCode> {
@@ -92,5 +93,12 @@ export class RatingWindowClosed extends PermanentRefusal<OrdersErrorCode> {
 export class AlreadyRated extends PermanentRefusal<OrdersErrorCode> {
   constructor() {
     super('ALREADY_RATED', 'you have rated this order already');
+  }
+}
+
+/** The last rental handed the account over and its owner has not changed the password since (ADR 0066). */
+export class ListingAwaitingRotation extends TransientRefusal<OrdersErrorCode> {
+  constructor() {
+    super('LISTING_AWAITING_ROTATION', 'the owner has not yet changed the account password after the last rental; try again later');
   }
 }

@@ -5,6 +5,7 @@ import type { OrdersErrorCode } from '../domain/errors';
 export const ordersErrorStatuses = {
   ALREADY_RATED: 409,
   CHARGE_PENDING: 409,
+  LISTING_AWAITING_ROTATION: 409,
   LISTING_UNAVAILABLE: 409,
   ORDER_CHANGED: 409,
   ORDER_NOT_COMPLETED: 409,

@@ -339,6 +339,34 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     await probe(gone, 'cancelled');
     expect(checked).toBeGreaterThan(50);
   });
+  it('refuses a listing awaiting its owner’s password change, as catalog says or as its own last handover tells before catalog knows', async () => {
+    const refusal = async (listingId: string) => {
+      const res = await orders.call(createOrder, { body: { listing_id: listingId, hours: 1 }, as: asUser() });
+      return [res.status, res.body.code];
+    };
+    const owner = asUser();
+    expect(await refusal(world.listing(owner.sub, { require_rotation: true, awaiting_rotation: true }).id)).toEqual([409, 'LISTING_AWAITING_ROTATION']);
+
+    // a rental that handed the account over ends; catalog has not heard of it yet
+    const listing = world.listing(owner.sub, { require_rotation: true });
+    const renter = asUser();
+    const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
+    await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 9 / pw 9' }, as: owner });
+    await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
+    await orders.ok(startCheckout, { params: { id: order.id }, as: renter });
+    await orders.ok(confirmCheckout, { params: { id: order.id }, as: owner });
+    expect(await refusal(listing.id)).toEqual([409, 'LISTING_AWAITING_ROTATION']);
+    // the owner confirmed a new password after that end: rentable again
+    world.listings.set(listing.id, { ...listing, rotation_confirmed_at: new Date().toISOString() });
+    expect((await refusal(listing.id))[0]).toBe(201);
+    // without rotation required the same history holds nothing back
+    const free = world.listing(owner.sub);
+    const other = await orders.ok(createOrder, { body: { listing_id: free.id, hours: 1 }, as: renter });
+    await orders.ok(cancelOrder, { params: { id: other.id }, body: {}, as: renter });
+    expect((await refusal(free.id))[0]).toBe(201);
+  });
+
   describe('two-way ratings (ADR 0066)', () => {
     async function completedOrder(renter = asUser()) {
       const owner = asUser();
