@@ -172,10 +172,10 @@ describe('the console in a browser', () => {
   });
 
   /** An order paid for two hours of a 10 yuan/hour listing with a 40 yuan deposit, handed off: ready to be disputed. */
-  async function handedOffOrder(title: string) {
+  async function handedOffOrder(title: string, rotation: { require_rotation?: boolean } = {}) {
     const owner = await user();
     const renter = await user();
-    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title, game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title, game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1, ...rotation } }));
     await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
     await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
     const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'sandbox' } }));
@@ -184,7 +184,15 @@ describe('the console in a browser', () => {
     const order = await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 2 } }));
     await ok(renter.market.api.POST('/api/orders/{id}/pay', { params: { path: { id: order.id } }, body: {} }));
     await ok(owner.market.api.POST('/api/orders/{id}/handoff', { params: { path: { id: order.id } }, body: { content: '账号已发站内信' } }));
-    return { renter, owner, order };
+    return { renter, owner, order, listing };
+  }
+
+  /** A handed-off order taken to completed by its parties. */
+  async function complete(order: { id: string }, renter: Awaited<ReturnType<typeof user>>, owner: Awaited<ReturnType<typeof user>>) {
+    const on = { params: { path: { id: order.id } }, body: {} };
+    await ok(renter.market.api.POST('/api/orders/{id}/confirm-receive', on));
+    await ok(renter.market.api.POST('/api/orders/{id}/checkout', on));
+    await ok(owner.market.api.POST('/api/orders/{id}/checkout/confirm', on));
   }
 
   it('arbitrates a dispute with a breakdown, previewing who gets what', async () => {
@@ -243,9 +251,7 @@ describe('the console in a browser', () => {
   it('shows a completed order’s two ratings and hides an abusive comment with a reason, the stars still counted', async () => {
     const { renter, owner, order } = await handedOffOrder('评价测试 王者荣耀');
     const on = { params: { path: { id: order.id } }, body: {} };
-    await ok(renter.market.api.POST('/api/orders/{id}/confirm-receive', on));
-    await ok(renter.market.api.POST('/api/orders/{id}/checkout', on));
-    await ok(owner.market.api.POST('/api/orders/{id}/checkout/confirm', on));
+    await complete(order, renter, owner);
     await ok(renter.market.api.POST('/api/orders/{id}/rating', { ...on, body: { stars: 2, tags: ['slow_handoff'], comment: '号主骂人' } }));
     await ok(owner.market.api.POST('/api/orders/{id}/rating', { ...on, body: { stars: 5, tags: ['careful_user'] } }));
 
@@ -270,6 +276,27 @@ describe('the console in a browser', () => {
       (p) => p.items.some((e) => e.biz_id === order.id),
     );
     expect(JSON.stringify(hidden.items.find((e) => e.biz_id === order.id)?.detail)).toContain('辱骂');
+  });
+
+  it('lists the listings waiting for their owner’s password change, with a filter and a column', async () => {
+    const { renter, owner, order, listing } = await handedOffOrder('改密测试 王者荣耀', { require_rotation: true });
+    await complete(order, renter, owner);
+    await eventually(() => ok(back.api.GET('/api/admin/listings/{id}', { params: { path: { id: listing.id } } })), (l) => l.awaiting_rotation);
+
+    await open('/listings?view=all', '商品审核');
+    await page.getByRole('combobox', { name: '改密' }).click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '待改密' }).click();
+    await page.getByRole('button', { name: '查 询' }).or(page.getByRole('button', { name: '查询' })).click();
+    await page.waitForURL(/awaiting_rotation=true/);
+    const row = page.getByRole('row').filter({ hasText: '改密测试 王者荣耀' });
+    await row.getByText('待改密', { exact: true }).waitFor();
+    await shot('listings-awaiting-rotation');
+
+    // the owner confirms the new password: the listing leaves the filtered list
+    await ok(owner.market.api.POST('/api/listings/{id}/rotation-confirmed', { params: { path: { id: listing.id } }, body: {} }));
+    await page.reload();
+    await page.getByRole('table').waitFor();
+    await eventually(async () => row.count(), (n) => n === 0);
   });
 
   it('counts a dispute opened and a listing submitted while the console is open in the header badges, live and without a reload', async () => {
