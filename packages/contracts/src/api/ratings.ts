@@ -57,6 +57,11 @@ export const RatingSummary = z
   })
   .openapi('RatingSummary');
 
+/** The summary of `count` ratings whose stars add up to `sum`: the average to two decimals, null without ratings. */
+export function ratingSummary(sum: number, count: number): z.infer<typeof RatingSummary> {
+  return { average: count === 0 ? null : Math.round((sum / count) * 100) / 100, count };
+}
+
 /** What the owner of a listing sees of the renter on an order (orders' view for the owner). */
 export const RenterRecord = z
   .object({

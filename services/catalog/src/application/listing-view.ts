@@ -1,12 +1,7 @@
-import type { Listing, z } from '@market/contracts';
+import { ratingSummary, type Listing, type z } from '@market/contracts';
 import type { ListingRow } from '../persistence/listing-repository';
 
 export type ListingView = z.infer<typeof Listing>;
-
-/** An average to two decimals, null without ratings. */
-function ratingSummary(sum: number, count: number) {
-  return { average: count === 0 ? null : Math.round((sum / count) * 100) / 100, count };
-}
 
 /** A listing as the contract shows it: money as integer fen, times as ISO strings. */
 export function toListingView(row: ListingRow): ListingView {

@@ -1,13 +1,8 @@
-import type { Order, z } from '@market/contracts';
+import { ratingSummary, type Order, type z } from '@market/contracts';
 import type { Queryable } from '@market/shared/db';
 import { renterRecords } from '../persistence/rating-repository';
 
 type OrderView = z.infer<typeof Order>;
-
-/** An average to two decimals, null without ratings. */
-export function averageOf(sum: number, count: number): number | null {
-  return count === 0 ? null : Math.round((sum / count) * 100) / 100;
-}
 
 /**
  * Adds the renter's record (published ratings from owners, completed orders) to the orders the
@@ -22,7 +17,7 @@ export async function withRenterRecords(db: Queryable, ownerId: string, views: O
     return {
       ...view,
       renter_record: {
-        rating: { average: averageOf(record.rating_sum, record.rating_count), count: record.rating_count },
+        rating: ratingSummary(record.rating_sum, record.rating_count),
         completed_orders: record.completed_orders,
       },
     };
