@@ -138,6 +138,27 @@ describe('orders through the gateway: the order flow, money to the fen', () => {
     expect((await market.client.get(`/api/listings/${listing.id}`)).body.rating).toEqual({ average: 4, count: 1 });
   });
 
+  it('holds a listing whose credentials were handed over until its owner confirms a new password (ADR 0066)', async () => {
+    const owner = await market.user();
+    const listing = await market.onlineListing(owner, { credentials: 'QQ 606060 / pw falcon' });
+    expect(listing).toMatchObject({ require_rotation: true, awaiting_rotation: false });
+    const renter = await market.fundedUser(20_000);
+    const first = await market.order(renter, listing.id, HOURS);
+    expect(await market.act(first.id, 'pay', renter)).toMatchObject({ status: 'pending_receive' });
+    await market.act(first.id, 'confirm-receive', renter);
+    await market.act(first.id, 'checkout', renter);
+    await market.act(first.id, 'checkout/confirm', owner);
+
+    const again = () => market.client.post('/api/orders', { listing_id: listing.id, hours: HOURS }, renter.token);
+    const refused = await again();
+    expect([refused.status, refused.body.code]).toEqual([409, 'LISTING_AWAITING_ROTATION']);
+    const shown = await eventually(async () => (await market.client.get(`/api/listings/${listing.id}`)).body, (l) => l.awaiting_rotation && !l.rented);
+    expect(shown.status).toBe('online');
+    const confirmed = await market.client.post(`/api/listings/${listing.id}/rotation-confirmed`, {}, owner.token);
+    expect([confirmed.status, confirmed.body.awaiting_rotation]).toEqual([200, false]);
+    expect((await again()).status).toBe(201);
+  });
+
   it('settles the owner’s counter once the renter accepts it, with a deposit deduction and evidence both parties can read', async () => {
     const { owner, renter, order } = await inUse();
     const proposal = await market.act(order.id, 'checkout', renter);
