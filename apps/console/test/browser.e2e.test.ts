@@ -383,16 +383,22 @@ describe('the console in a browser', () => {
     await page.getByRole('combobox', { name: '改密' }).click();
     await page.locator('.ant-select-item-option').filter({ hasText: '待改密' }).click();
     await page.getByRole('button', { name: '查 询' }).or(page.getByRole('button', { name: '查询' })).click();
-    await page.waitForURL(/awaiting_rotation=true/);
+    // the filter keeps the page's "全部商品" view
+    await page.waitForURL(/view=all.*awaiting_rotation=true|awaiting_rotation=true.*view=all/);
     const row = page.getByRole('row').filter({ hasText: '改密测试 王者荣耀' });
     await row.getByText('待改密', { exact: true }).waitFor();
     await shot('listings-awaiting-rotation');
+    await page.getByRole('link', { name: '改密测试 王者荣耀' }).click();
+    await page.getByRole('heading', { name: '改密测试 王者荣耀' }).waitFor();
+    await page.getByText('每次出租后需改密').waitFor();
+    await page.getByText('待改密', { exact: true }).waitFor();
+    await page.goBack();
 
     // the owner confirms the new password: the listing leaves the filtered list
     await ok(owner.market.api.POST('/api/listings/{id}/rotation-confirmed', { params: { path: { id: listing.id } }, body: {} }));
     await page.reload();
-    await page.getByRole('table').waitFor();
-    await eventually(async () => row.count(), (n) => n === 0);
+    await page.getByRole('table').getByText('暂无数据', { exact: true }).last().waitFor();
+    expect(await row.count()).toBe(0);
   });
 
   // after the audit log's test: this one's entries would push the ones it looks for off its first page
