@@ -16,6 +16,7 @@ export const PERMISSIONS = {
   orders: 'orders.read',
   'orders.move': 'orders.manage',
   'orders.reveal': 'handoffs.reveal',
+  'orders.hideRatingComment': 'ratings.moderate',
   disputes: 'disputes.read',
   'disputes.arbitrate': 'disputes.arbitrate',
   money: 'ledger.read',

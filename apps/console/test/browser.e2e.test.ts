@@ -172,10 +172,10 @@ describe('the console in a browser', () => {
   });
 
   /** An order paid for two hours of a 10 yuan/hour listing with a 40 yuan deposit, handed off: ready to be disputed. */
-  async function handedOffOrder(title: string) {
+  async function handedOffOrder(title: string, rotation: { require_rotation?: boolean } = {}) {
     const owner = await user();
     const renter = await user();
-    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title, game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1 } }));
+    const listing = await ok(owner.market.api.POST('/api/listings', { body: { title, game: '王者荣耀', hourly_price: 1000, deposit: 4000, min_hours: 1, ...rotation } }));
     await ok(owner.market.api.POST('/api/listings/{id}/submit-review', { params: { path: { id: listing.id } }, body: {} }));
     await ok(back.api.POST('/api/admin/listings/{id}/approve', { params: { path: { id: listing.id } }, body: {} }));
     const payment = await ok(renter.market.api.POST('/api/wallet/recharge/pay', { body: { amount: 10_000, channel: 'sandbox' } }));
@@ -184,7 +184,15 @@ describe('the console in a browser', () => {
     const order = await ok(renter.market.api.POST('/api/orders', { body: { listing_id: listing.id, hours: 2 } }));
     await ok(renter.market.api.POST('/api/orders/{id}/pay', { params: { path: { id: order.id } }, body: {} }));
     await ok(owner.market.api.POST('/api/orders/{id}/handoff', { params: { path: { id: order.id } }, body: { content: '账号已发站内信' } }));
-    return { renter, order };
+    return { renter, owner, order, listing };
+  }
+
+  /** A handed-off order taken to completed by its parties. */
+  async function complete(order: { id: string }, renter: Awaited<ReturnType<typeof user>>, owner: Awaited<ReturnType<typeof user>>) {
+    const on = { params: { path: { id: order.id } }, body: {} };
+    await ok(renter.market.api.POST('/api/orders/{id}/confirm-receive', on));
+    await ok(renter.market.api.POST('/api/orders/{id}/checkout', on));
+    await ok(owner.market.api.POST('/api/orders/{id}/checkout/confirm', on));
   }
 
   it('arbitrates a dispute with a breakdown, previewing who gets what', async () => {
@@ -356,6 +364,64 @@ describe('the console in a browser', () => {
     const dashboardShot = path.join(SHOTS, 'readme-dashboard.png');
     await page.screenshot({ path: dashboardShot });
     if (process.env.UPDATE_README_SCREENSHOT) copyFileSync(dashboardShot, path.join(__dirname, '../../../docs/console.png'));
+  });
+
+  // after the audit log's test: their orders' audit entries would push its actions off the log's first page
+  it('shows a completed order’s two ratings and hides an abusive comment with a reason, the stars still counted', async () => {
+    const { renter, owner, order } = await handedOffOrder('评价测试 王者荣耀');
+    const on = { params: { path: { id: order.id } }, body: {} };
+    await complete(order, renter, owner);
+    await ok(renter.market.api.POST('/api/orders/{id}/rating', { ...on, body: { stars: 2, tags: ['slow_handoff'], comment: '号主骂人' } }));
+    await ok(owner.market.api.POST('/api/orders/{id}/rating', { ...on, body: { stars: 5, tags: ['careful_user'] } }));
+
+    await open(`/orders/${order.id}`, '评价测试 王者荣耀');
+    const ratings = page.getByRole('table', { name: '评价' });
+    await ratings.getByText('号主骂人').waitFor();
+    await ratings.getByText('交付缓慢').waitFor();
+    await ratings.getByText('使用爱惜').waitFor();
+    await ratings.getByLabel('2 星').waitFor();
+    await ratings.getByRole('button', { name: '隐藏评语（将记入审计）' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('原因').fill('辱骂');
+    await dialog.getByRole('button', { name: '确 定' }).or(dialog.getByRole('button', { name: '确定' })).click();
+    await ratings.getByText('评语已隐藏').waitFor();
+    expect(await ratings.getByRole('button', { name: '隐藏评语（将记入审计）' }).count()).toBe(0);
+    await shot('order-ratings');
+
+    const seen = await ok(owner.market.api.GET('/api/orders/{id}/ratings', { params: { path: { id: order.id } } }));
+    expect(seen.items.find((r) => r.direction === 'renter_to_owner')).toMatchObject({ stars: 2, comment: null, comment_hidden: true });
+    const hidden = await eventually(
+      () => ok(back.api.GET('/api/admin/audit-logs', { params: { query: { action: 'order.rating.hide_comment' } } })),
+      (p) => p.items.some((e) => e.biz_id === order.id),
+    );
+    expect(JSON.stringify(hidden.items.find((e) => e.biz_id === order.id)?.detail)).toContain('辱骂');
+  });
+
+  it('lists the listings waiting for their owner’s password change, with a filter and a column', async () => {
+    const { renter, owner, order, listing } = await handedOffOrder('改密测试 王者荣耀', { require_rotation: true });
+    await complete(order, renter, owner);
+    await eventually(() => ok(back.api.GET('/api/admin/listings/{id}', { params: { path: { id: listing.id } } })), (l) => l.awaiting_rotation);
+
+    await open('/listings?view=all', '商品审核');
+    await page.getByRole('combobox', { name: '改密' }).click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '待改密' }).click();
+    await page.getByRole('button', { name: '查 询' }).or(page.getByRole('button', { name: '查询' })).click();
+    // the filter keeps the page's "全部商品" view
+    await page.waitForURL(/view=all.*awaiting_rotation=true|awaiting_rotation=true.*view=all/);
+    const row = page.getByRole('row').filter({ hasText: '改密测试 王者荣耀' });
+    await row.getByText('待改密', { exact: true }).waitFor();
+    await shot('listings-awaiting-rotation');
+    await page.getByRole('link', { name: '改密测试 王者荣耀' }).click();
+    await page.getByRole('heading', { name: '改密测试 王者荣耀' }).waitFor();
+    await page.getByText('每次出租后需改密').waitFor();
+    await page.getByText('待改密', { exact: true }).waitFor();
+    await page.goBack();
+
+    // the owner confirms the new password: the listing leaves the filtered list
+    await ok(owner.market.api.POST('/api/listings/{id}/rotation-confirmed', { params: { path: { id: listing.id } }, body: {} }));
+    await page.reload();
+    await page.getByRole('table').getByText('暂无数据', { exact: true }).last().waitFor();
+    expect(await row.count()).toBe(0);
   });
 
   // after the audit log's test: this one's entries would push the ones it looks for off its first page

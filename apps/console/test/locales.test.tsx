@@ -17,6 +17,8 @@ import {
   ReconciliationStatus,
   RefundKind,
   RefundStatus,
+  RatingDirection,
+  RatingTag,
   RevealRequestStatus,
   ReviewStatus,
   WithdrawalStatus,
@@ -48,6 +50,8 @@ const CODES: Partial<Record<Enum, readonly string[]>> = {
   reconciliation: ReconciliationStatus.options,
   finding: FindingKind.options,
   revealRequest: RevealRequestStatus.options,
+  ratingDirection: RatingDirection.options,
+  ratingTag: RatingTag.options,
 };
 
 describe('the console’s translations of the API’s codes', () => {

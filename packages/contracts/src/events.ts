@@ -2,6 +2,7 @@ import { Id, Money, Timestamp } from './common';
 import { z } from './zod';
 import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
 import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
+import { RatingDirection, Stars } from './api/ratings';
 import { AuditActorType, AuditResult } from './api/admin';
 import { WithdrawalFacts } from './api/withdrawals';
 import { Refund } from './api/refunds';
@@ -83,6 +84,8 @@ export const eventDataSchemas = {
   'listing.marked_abnormal': ListingSnapshot,
   /** back online without review: its owner was unfrozen and the freeze had taken it offline */
   'listing.restored': ListingSnapshot,
+  /** a rental that handed the account over ended: the owner must change the password before it is rented again (ADR 0066) */
+  'listing.rotation_required': ListingSnapshot.extend({ order_id: Id }),
 
   'order.created': OrderSnapshot,
   'order.paid': OrderSnapshot.extend({ paid_at: Timestamp }),
@@ -110,6 +113,20 @@ export const eventDataSchemas = {
     added_rent: Money,
     previous_ends_at: Timestamp,
     ends_at: Timestamp,
+  }),
+  /**
+   * A rating became visible: both parties rated, or the window closed (ADR 0066). Once per rating;
+   * the stars count whether or not the back office later hides its comment.
+   */
+  'order.rating_published': z.object({
+    rating_id: Id,
+    order_id: Id,
+    listing_id: Id,
+    owner_id: Id,
+    renter_id: Id,
+    direction: RatingDirection,
+    stars: Stars,
+    published_at: Timestamp,
   }),
 
   'dispute.opened': z.object({
@@ -260,6 +277,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'listing.deleted': ['catalog'],
   'listing.marked_abnormal': ['catalog'],
   'listing.restored': ['catalog'],
+  'listing.rotation_required': ['catalog'],
   'order.created': ['orders'],
   'order.paid': ['orders'],
   'order.cancelled': ['orders'],
@@ -272,6 +290,7 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
   'order.marked_abnormal': ['orders'],
   'order.renewed': ['orders'],
   'order.ending_soon': ['orders'],
+  'order.rating_published': ['orders'],
   'dispute.opened': ['orders'],
   'dispute.resolved': ['orders'],
   'payment.succeeded': ['wallet'],
@@ -301,7 +320,16 @@ export const eventProducers: { readonly [T in EventType]: readonly ServiceName[]
  */
 export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[] } = {
   identity: [],
-  catalog: ['user.frozen', 'user.unfrozen', 'order.created', 'order.cancelled', 'order.closed', 'order.completed'],
+  catalog: [
+    'user.frozen',
+    'user.unfrozen',
+    'order.created',
+    'order.handed_off',
+    'order.cancelled',
+    'order.closed',
+    'order.completed',
+    'order.rating_published',
+  ],
   orders: ['system_config.changed'],
   wallet: ['order.completed', 'order.closed', 'order.cancelled'],
   // an order's attachments stop being readable by its parties once it ends (ADR 0056)
@@ -315,6 +343,7 @@ export const eventConsumers: { readonly [S in ServiceName]: readonly EventType[]
     'listing.offlined',
     'listing.deleted',
     'listing.marked_abnormal',
+    'listing.rotation_required',
     'order.paid',
     'order.cancelled',
     'order.handed_off',

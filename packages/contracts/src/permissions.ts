@@ -22,6 +22,7 @@ export const ADMIN_PERMISSIONS = [
   'disputes.read',
   'disputes.arbitrate',
   'handoffs.reveal',
+  'ratings.moderate',
   'ledger.read',
   'recharges.read',
   'recharges.manage',
@@ -41,7 +42,7 @@ export const ADMIN_ROLES = ['super_admin', 'reviewer', 'customer_service', 'fina
 export const AdminRole = z.enum(ADMIN_ROLES).openapi('AdminRole', {
   description:
     '`super_admin`: everything, and the only role that manages admins and configs; `reviewer`: listings and open uploads; ' +
-    '`customer_service`: orders, disputes and arbitration, handoff reveal, user freezes; `finance`: ledger, recharges, ' +
+    '`customer_service`: orders, disputes and arbitration, handoff reveal, rating moderation, user freezes; `finance`: ledger, recharges, ' +
     'withdrawals; `auditor`: every read, the audit log included, and no change',
 });
 export type AdminRole = z.infer<typeof AdminRole>;
@@ -63,6 +64,7 @@ export const ROLE_PERMISSIONS: Record<AdminRole, readonly AdminPermission[]> = {
     'disputes.read',
     'disputes.arbitrate',
     'handoffs.reveal',
+    'ratings.moderate',
   ],
   finance: ['dashboard.read', 'orders.read', 'ledger.read', 'recharges.read', 'recharges.manage', 'withdrawals.read', 'withdrawals.manage'],
   auditor: READS,

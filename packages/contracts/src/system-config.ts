@@ -39,6 +39,8 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'renter.new_max_daily': z.number().int().min(1).max(1000),
   /** a new renter whose available balance is at least this many fen is not held to the two limits */
   'renter.new_balance_exempt': z.number().int().min(0).max(1_000_000_000),
+  /** days after an order completes during which each party may rate the other; then unpublished ratings publish (ADR 0066) */
+  'rating.window_days': z.number().int().min(1).max(90),
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -65,6 +67,7 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'renter.new_max_active': 2,
   'renter.new_max_daily': 5,
   'renter.new_balance_exempt': 10_000,
+  'rating.window_days': 7,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

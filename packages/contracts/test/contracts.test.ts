@@ -116,6 +116,11 @@ describe('route contracts', () => {
         'DELETE /api/seller/blocks/{user_id}',
         'GET /api/seller/blocks',
         'GET /api/admin/renters/{id}/standing',
+        'POST /api/orders/{id}/rating',
+        'GET /api/orders/{id}/ratings',
+        'GET /api/admin/orders/{id}/ratings',
+        'POST /api/admin/orders/{id}/ratings/{ratingId}/hide-comment',
+        'POST /api/listings/{id}/rotation-confirmed',
       ].sort(),
     );
     expect(new Set(declared).size).toBe(declared.length);

@@ -19,6 +19,8 @@ import { RecordEveryOpenUpload1763900000003 } from './persistence/migrations/176
 import { IndexTextSearch1763900000004 } from './persistence/migrations/1763900000004-index-text-search';
 import { IndexShortTextSearch1763900000005 } from './persistence/migrations/1763900000005-index-short-text-search';
 import { ListingAllowRenewal1767000000002 } from './persistence/migrations/1767000000002-listing-allow-renewal';
+import { RatingTotals1767100000001 } from './persistence/migrations/1767100000001-rating-totals';
+import { CredentialRotation1767100000003 } from './persistence/migrations/1767100000003-credential-rotation';
 import { OPEN_UPLOAD_RAW_SEALED } from './persistence/open-upload-repository';
 import { registerCatalogMetrics } from './business-metrics';
 
@@ -41,6 +43,8 @@ export const catalogService = defineService({
     RecordEveryOpenUpload1763900000003,
     IndexTextSearch1763900000004,
     IndexShortTextSearch1763900000005,
+    RatingTotals1767100000001,
+    CredentialRotation1767100000003,
     CreateWaitingEvents1765100000000,
     ListingAllowRenewal1767000000002,
   ],

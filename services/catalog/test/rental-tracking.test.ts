@@ -7,10 +7,12 @@ import { eventually, listingBody, newUser } from './support';
 describe('rented under concurrent order events', () => {
   let stack: Stack;
   let db: ServiceContext['db'];
+  let events: ServiceContext['events'];
 
   beforeAll(async () => {
     stack = await startStack({ services: ['catalog'] });
     db = stack.services.catalog!.ctx.db;
+    events = stack.services.catalog!.ctx.events;
   });
   afterAll(() => stack?.stop());
 
@@ -27,7 +29,7 @@ describe('rented under concurrent order events', () => {
     const listingId = await newListing();
     const orderA = uuidv7();
     const orderB = uuidv7();
-    await db.transaction((manager) => rentalStarted(manager, orderA, listingId));
+    await db.transaction((manager) => rentalStarted(manager, events, orderA, listingId));
     expect(await rented(listingId)).toBe(true);
 
     // Order B's handler has done its work but not committed when order A's end is handled.
@@ -36,12 +38,12 @@ describe('rented under concurrent order events', () => {
     const bDone = new Promise<number>((resolve) => (startedB = resolve));
     const bTransaction = db.transaction(async (manager) => {
       const [{ pid }] = await manager.query(`SELECT pg_backend_pid() AS pid`);
-      await rentalStarted(manager, orderB, listingId);
+      await rentalStarted(manager, events, orderB, listingId);
       startedB(pid);
       await new Promise<void>((resolve) => (commitB = resolve));
     });
     const pidB = await bDone;
-    const aTransaction = db.transaction((manager) => rentalEnded(manager, orderA, listingId));
+    const aTransaction = db.transaction((manager) => rentalEnded(manager, events, orderA, listingId, new Date().toISOString(), false));
     await eventually(
       async () => (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pidB]))[0].n,
       (n) => n > 0,

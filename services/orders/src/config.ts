@@ -19,6 +19,10 @@ export const ordersEnvShape = {
   ORDER_CHARGE_WINDOW_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** how often the charge reconciler looks for orders whose charge outcome or handoff is unsettled */
   ORDER_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
+  /** the length of one day of `rating.window_days`; only tests shorten it, production refuses anything but a day (ADR 0066) */
+  RATING_DAY_MS: z.coerce.number().int().min(100).max(86_400_000).default(86_400_000),
+  /** how often the rating publisher looks for ratings whose window has closed */
+  RATING_PUBLISH_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   /** how long to wait between attempts to read the configuration from the admin service at start */
   SETTINGS_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
 };

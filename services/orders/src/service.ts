@@ -13,10 +13,12 @@ import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
 import { ordersErrorStatuses } from './http/error-statuses';
 import { ordersInternalRoutes } from './http/internal-routes';
+import { ratingRouteBindings } from './http/rating-routes';
 import { ordersRouteBindings } from './http/routes';
 import { chargeReconciler } from './jobs/charge-reconciler';
 import { renewalReconciler } from './jobs/renewal-reconciler';
 import { endReminder } from './jobs/end-reminder';
+import { ratingPublisher } from './jobs/rating-publisher';
 import { settingsLoader } from './jobs/settings-loader';
 import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
@@ -28,6 +30,7 @@ import { ConfigTimesAndOrderVersions1766300000001 } from './persistence/migratio
 import { OrderRenewals1767000000001 } from './persistence/migrations/1767000000001-order-renewals';
 import { RenterBlocks1767000000002 } from './persistence/migrations/1767000000002-renter-blocks';
 import { EndReminders1767000000003 } from './persistence/migrations/1767000000003-end-reminders';
+import { CreateRatings1767100000000 } from './persistence/migrations/1767100000000-create-ratings';
 import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
@@ -47,11 +50,15 @@ export const ordersService = defineService({
     OrderRenewals1767000000001,
     RenterBlocks1767000000002,
     EndReminders1767000000003,
+    CreateRatings1767100000000,
   ],
   build: (ctx) => {
     registerOrderMetrics(ctx);
     if (!inDevelopment(ctx.config) && ctx.config.ORDER_MINUTE_MS !== 60_000) {
       throw new ConfigError(`NODE_ENV is ${ctx.config.NODE_ENV}, not development: ORDER_MINUTE_MS is for tests only, thresholds are in real minutes`);
+    }
+    if (!inDevelopment(ctx.config) && ctx.config.RATING_DAY_MS !== 86_400_000) {
+      throw new ConfigError(`NODE_ENV is ${ctx.config.NODE_ENV}, not development: RATING_DAY_MS is for tests only, the rating window is in real days`);
     }
     const deps: OrdersDeps = {
       db: ctx.db,
@@ -64,9 +71,10 @@ export const ordersService = defineService({
       configSource: configSource(ctx.internal),
       minuteMs: ctx.config.ORDER_MINUTE_MS,
       chargeWindowMs: ctx.config.ORDER_CHARGE_WINDOW_MS,
+      ratingDayMs: ctx.config.RATING_DAY_MS,
     };
     return {
-      routes: ordersRouteBindings(deps),
+      routes: [...ordersRouteBindings(deps), ...ratingRouteBindings(deps)],
       internal: ordersInternalRoutes(deps),
       handlers: ordersEventHandlers(deps.minuteMs),
       jobs: [
@@ -75,6 +83,7 @@ export const ordersService = defineService({
         chargeReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
         renewalReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
         endReminder(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
+        ratingPublisher(deps, ctx.config.RATING_PUBLISH_INTERVAL_MS, ctx.log),
       ],
     };
   },

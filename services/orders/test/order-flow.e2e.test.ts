@@ -113,6 +113,50 @@ describe('orders through the gateway: the order flow, money to the fen', () => {
     expect(mine.body.items.map((o: any) => o.id)).toEqual([created.id]);
     expect((await market.client.get('/api/orders?role=owner', renter.token)).body.items).toEqual([]);
     expect((await market.client.get('/api/orders?role=owner', owner.token)).body.items.map((o: any) => o.id)).toEqual([created.id]);
+
+    // two-way ratings (ADR 0066): the first stays with its author until the other party rates, then both show
+    const rating = (body: unknown, party: typeof owner) => market.client.post(`/api/orders/${created.id}/rating`, body, party.token);
+    const ratings = async (party: typeof owner) => (await market.client.get(`/api/orders/${created.id}/ratings`, party.token)).body.items;
+    expect((await rating({ stars: 4, tags: ['as_described'], comment: 'as promised' }, renter)).status).toBe(201);
+    expect(await ratings(owner)).toEqual([]);
+    const second = await rating({ stars: 5, tags: ['careful_user'] }, owner);
+    expect([second.status, second.body.published]).toEqual([201, true]);
+    expect((await ratings(owner)).map((r: any) => [r.direction, r.stars, r.comment])).toEqual([
+      ['renter_to_owner', 4, 'as promised'],
+      ['owner_to_renter', 5, null],
+    ]);
+    expect((await rating({ stars: 1 }, renter)).body.code).toBe('ALREADY_RATED');
+    const rated = await eventually(async () => (await market.client.get(`/api/listings/${listing.id}`)).body, (l) => l.rating.count === 1);
+    expect(rated).toMatchObject({ rating: { average: 4, count: 1 }, owner_rating: { average: 4, count: 1 } });
+    expect((await market.client.get(`/api/orders/${created.id}`, owner.token)).body.renter_record).toEqual({ rating: { average: 5, count: 1 }, completed_orders: 1 });
+    // the back office hides the renter's comment; the stars still count
+    const admin = await market.admin();
+    const renters = (await market.client.get(`/api/admin/orders/${created.id}/ratings`, admin)).body.items.find((r: any) => r.rater_id === renter.id);
+    const hidden = await market.client.post(`/api/admin/orders/${created.id}/ratings/${renters.id}/hide-comment`, { reason: 'insult' }, admin);
+    expect([hidden.status, hidden.body.comment_hidden]).toEqual([200, true]);
+    expect((await ratings(owner)).find((r: any) => r.id === renters.id)).toMatchObject({ comment: null, comment_hidden: true, stars: 4 });
+    expect((await market.client.get(`/api/listings/${listing.id}`)).body.rating).toEqual({ average: 4, count: 1 });
+  });
+
+  it('holds a listing whose credentials were handed over until its owner confirms a new password (ADR 0066)', async () => {
+    const owner = await market.user();
+    const listing = await market.onlineListing(owner, { credentials: 'QQ 606060 / pw falcon' });
+    expect(listing).toMatchObject({ require_rotation: true, awaiting_rotation: false });
+    const renter = await market.fundedUser(20_000);
+    const first = await market.order(renter, listing.id, HOURS);
+    expect(await market.act(first.id, 'pay', renter)).toMatchObject({ status: 'pending_receive' });
+    await market.act(first.id, 'confirm-receive', renter);
+    await market.act(first.id, 'checkout', renter);
+    await market.act(first.id, 'checkout/confirm', owner);
+
+    const again = () => market.client.post('/api/orders', { listing_id: listing.id, hours: HOURS }, renter.token);
+    const refused = await again();
+    expect([refused.status, refused.body.code]).toEqual([409, 'LISTING_AWAITING_ROTATION']);
+    const shown = await eventually(async () => (await market.client.get(`/api/listings/${listing.id}`)).body, (l) => l.awaiting_rotation && !l.rented);
+    expect(shown.status).toBe('online');
+    const confirmed = await market.client.post(`/api/listings/${listing.id}/rotation-confirmed`, {}, owner.token);
+    expect([confirmed.status, confirmed.body.awaiting_rotation]).toEqual([200, false]);
+    expect((await again()).status).toBe(201);
   });
 
   it('settles the owner’s counter once the renter accepts it, with a deposit deduction and evidence both parties can read', async () => {

@@ -7,7 +7,7 @@ export const yuan = (fen: number | null | undefined) => (fen == null ? '—' : `
 export const when = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—');
 
 /** The unit each config value is kept in (the key's name and schema in the contracts say it). */
-const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'fen' | 'bps' | 'boolean' | 'count'> = {
+const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'days' | 'fen' | 'bps' | 'boolean' | 'count'> = {
   'order.payment_timeout_minutes': 'minutes',
   'order.handoff_timeout_minutes': 'minutes',
   'order.receive_timeout_minutes': 'minutes',
@@ -27,6 +27,7 @@ const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'fen' | 'bps' 
   'renter.new_max_active': 'count',
   'renter.new_max_daily': 'count',
   'renter.new_balance_exempt': 'fen',
+  'rating.window_days': 'days',
 };
 
 /** A config value as an operator reads it: fen as ¥, timeouts in minutes or hours, a rate in % (bps beside it). */
@@ -37,6 +38,7 @@ export function configValue(key: string, value: unknown): string {
   if (unit === 'fen') return yuan(value);
   if (unit === 'minutes') return t('unit.minutes', { count: value });
   if (unit === 'hours') return t('unit.hours', { count: value });
+  if (unit === 'days') return t('unit.days', { count: value });
   if (unit === 'bps') return `${(value / 100).toFixed(2)}% (${value} bps)`;
   return String(value);
 }

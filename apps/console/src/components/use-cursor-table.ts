@@ -50,8 +50,10 @@ export function useCursorTable<T extends BaseRecord>(resource: ResourceName, fie
   const result = tableQuery.data as (typeof tableQuery.data & Partial<CursorMeta>) | undefined;
   const next = result?.cursor?.next;
 
+  // a page's own parameters (the Listings page's `view`) stay; the filters and the cursor start afresh
   const setFilters = (values: Record<string, string | undefined>) => {
-    const search = new URLSearchParams();
+    const search = new URLSearchParams(params);
+    for (const key of [...fields.map((f) => f.name), 'cursor']) search.delete(key);
     for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== '') search.set(key, value);
     setParams(search);
   };

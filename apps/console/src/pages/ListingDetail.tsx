@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Button, Card, Descriptions, Image, Skeleton, Space, Typography } from 'antd';
+import { Button, Card, Descriptions, Image, Skeleton, Space, Tag, Typography } from 'antd';
 import { useShow } from '@refinedev/core';
 import type { Schema } from '@market/sdk';
 import { t } from '../i18n';
@@ -13,6 +13,9 @@ import { useMove } from '../components/use-move';
 import { when, yuan } from '../components/format';
 
 type Listing = Schema<'Listing'>;
+
+/** A rating summary as an operator reads it: the average and how many ratings it is of. */
+const rating = (r: Schema<'RatingSummary'>) => (r.average === null ? '—' : t('listing.ratingOf', { average: r.average.toFixed(2), count: r.count }));
 
 /** One listing as a reviewer sees it: what renters will see, never its stored credentials (the API does not carry them). */
 export default function ListingDetail() {
@@ -54,6 +57,12 @@ export default function ListingDetail() {
         </Descriptions.Item>
         <Descriptions.Item label={t('common.status')}>
           <Status kind="listing" value={l.status} /> <Status kind="review" value={l.review_status} /> {l.reject_reason}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('listing.rating')}>{rating(l.rating)}</Descriptions.Item>
+        <Descriptions.Item label={t('listing.ownerRating')}>{rating(l.owner_rating)}</Descriptions.Item>
+        <Descriptions.Item label={t('listing.rotation')} span={2}>
+          {l.require_rotation ? t('listing.rotationRequired') : '—'} {l.awaiting_rotation ? <Tag color="orange">{t('listing.awaitingRotation')}</Tag> : null}
+          {l.rotation_confirmed_at ? ` · ${when(l.rotation_confirmed_at)}` : null}
         </Descriptions.Item>
         <Descriptions.Item label={t('listing.description')} span={2}>
           {l.description ?? '—'}

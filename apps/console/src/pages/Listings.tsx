@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
-import { Segmented } from 'antd';
+import { Segmented, Tag } from 'antd';
 import type { Schema } from '@market/sdk';
 import { t } from '../i18n';
 import { ListView } from '../components/ListView';
@@ -16,6 +16,16 @@ const allFields = (): FilterField[] => [
   { name: 'status', label: t('common.status'), options: STATUSES, labels: 'listing', width: 140 },
   { name: 'review_status', label: t('listing.review'), options: REVIEWS, labels: 'review', width: 140 },
   { name: 'owner_id', label: t('listing.owner') },
+  // listings a rental handed over whose owner has not yet changed the password (ADR 0066)
+  {
+    name: 'awaiting_rotation',
+    label: t('listing.rotation'),
+    options: [
+      { value: 'true', label: t('listing.awaitingRotation') },
+      { value: 'false', label: t('listing.rotated') },
+    ],
+    width: 160,
+  },
 ];
 
 /**
@@ -52,6 +62,7 @@ export default function Listings() {
         { title: t('listing.deposit'), dataIndex: 'deposit', render: yuan },
         { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="listing" value={s} /> },
         { title: t('listing.review'), dataIndex: 'review_status', render: (s: string) => <Status kind="review" value={s} color={s === 'pending' ? 'orange' : undefined} /> },
+        { title: t('listing.rotation'), dataIndex: 'awaiting_rotation', render: (waiting: boolean) => (waiting ? <Tag color="orange">{t('listing.awaitingRotation')}</Tag> : null) },
         { title: t('common.created'), dataIndex: 'created_at', render: when },
       ]}
     />

@@ -8,6 +8,7 @@ import { useAllowed } from '../use-allowed';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { ReasonButton } from '../components/ReasonDialog';
 import { ArbitrateButton } from '../components/ArbitrateButton';
+import { OrderRatings } from '../components/OrderRatings';
 import { Person, usePeople } from '../components/people';
 import { Status } from '../components/Status';
 import { useMove } from '../components/use-move';
@@ -210,6 +211,11 @@ export default function OrderDetail() {
       <Card title={t('order.handoff')} style={{ marginTop: 16 }}>
         <HandoffRecords order={o} />
       </Card>
+      {o.status === 'completed' ? (
+        <Card title={t('rating.title')} style={{ marginTop: 16 }}>
+          <OrderRatings orderId={o.id} />
+        </Card>
+      ) : null}
       <Card title={t('menu.money')} style={{ marginTop: 16 }}>
         <Table aria-label={t('menu.money')} rowKey="id" pagination={false} dataSource={o.ledger_entries} columns={[{ title: t('money.biz'), dataIndex: 'biz_type', render: (b: string) => <Status kind="biz" value={b} /> }, { title: t('money.person'), dataIndex: 'user_id', render: (id: string) => <Person id={id} people={people} /> }, { title: t('order.amount'), dataIndex: 'amount', render: yuan }, { title: t('common.created'), dataIndex: 'created_at', render: when }]} />
       </Card>

@@ -1,6 +1,7 @@
-import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money, PositiveMoney, MAX_MONEY_FEN } from '../common';
+import { IdParams, Page, PageQuery, QueryBoolean, ReasonBody, EmptyBody, Timestamp, Id, Money, PositiveMoney, MAX_MONEY_FEN } from '../common';
 import { orNull, z } from '../zod';
 import { defineRoute } from './route';
+import { RatingSummary } from './ratings';
 
 export const ListingStatus = z.enum(['draft', 'online', 'offline', 'abnormal', 'deleted']);
 export const ReviewStatus = z.enum(['none', 'pending', 'approved', 'rejected']);
@@ -26,6 +27,17 @@ export const Listing = z
     reject_reason: z.string().nullable(),
     rented: z.boolean().openapi({ description: 'an order on this listing is active' }),
     allow_renewal: z.boolean().openapi({ description: 'its renter may extend an order in use (POST /api/orders/{id}/renew)' }),
+    rating: RatingSummary.openapi({ description: 'the published ratings renters gave on this listing’s orders' }),
+    owner_rating: RatingSummary.openapi({ description: 'the published ratings renters gave its owner, on any listing' }),
+    require_rotation: z.boolean().openapi({
+      description: 'after a rental that handed the account over, the listing cannot be rented again until its owner has changed the password (ADR 0066)',
+    }),
+    awaiting_rotation: z.boolean().openapi({
+      description:
+        'a rental handed the account over and the owner has not yet confirmed a new password (POST /api/listings/{id}/rotation-confirmed) ' +
+        'or stored new credentials: shown, but ordering it is 409 LISTING_AWAITING_ROTATION',
+    }),
+    rotation_confirmed_at: Timestamp.nullable().openapi({ description: 'when the owner last confirmed a new password or stored new credentials' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -55,8 +67,13 @@ const listingFields = z
       .optional()
       .openapi({
         description:
-          'account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review.',
+          'account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for.',
       }),
+    require_rotation: z.boolean().optional().openapi({
+      description:
+        'whether the account must get a new password after each rental that handed it over; on create it defaults to true when credentials are given, ' +
+        'false otherwise; a PUT that stores the first credentials without it turns it on. Changing it does not send the listing back to review.',
+    }),
   })
   .strict();
 
@@ -159,6 +176,23 @@ export const updateListing = defineRoute({
   errors: [400, 401, 403, 404, 409],
 });
 
+export const confirmListingRotation = defineRoute({
+  id: 'confirmListingRotation',
+  service: 'catalog',
+  method: 'post',
+  path: '/api/listings/{id}/rotation-confirmed',
+  auth: 'user',
+  summary: 'The owner confirms the account’s password was changed after a rental',
+  description:
+    'Clears awaiting_rotation, so the listing can be rented again (storing new credentials with PUT /api/listings/{id} does the same). ' +
+    'Refused while rented (409 LISTING_UNAVAILABLE); on a listing not awaiting rotation it only records the time.',
+  tags: ['listings'],
+  params: IdParams,
+  body: EmptyBody,
+  success: { status: 200, description: 'the listing, no longer awaiting rotation', schema: Listing },
+  errors: [400, 401, 403, 404, 409],
+});
+
 export const submitListingForReview = defineRoute({
   id: 'submitListingForReview',
   service: 'catalog',
@@ -198,6 +232,7 @@ export const listSellerListings = defineRoute({
   query: PageQuery.extend({
     status: ListingStatus.optional(),
     review_status: ReviewStatus.optional(),
+    awaiting_rotation: QueryBoolean.optional().openapi({ description: 'true: only listings waiting for a password change' }),
   }),
   success: { status: 200, description: 'own listings, newest first', schema: Page(Listing) },
   errors: [400, 401, 403],
@@ -421,6 +456,7 @@ export const adminListListings = defineRoute({
     owner_id: z.string().max(100).optional(),
     status: ListingStatus.optional(),
     review_status: ReviewStatus.optional(),
+    awaiting_rotation: QueryBoolean.optional().openapi({ description: 'true: only listings waiting for their owner to change the password' }),
   }),
   success: { status: 200, description: 'listings, newest first', schema: Page(Listing) },
   errors: [400, 401, 403],
@@ -504,6 +540,7 @@ export const catalogRoutes = [
   getListing,
   createListing,
   updateListing,
+  confirmListingRotation,
   submitListingForReview,
   deleteListing,
   listSellerListings,

@@ -3,6 +3,7 @@ import { identityRoutes } from './identity';
 import { adminRoutes } from './admin';
 import { catalogRoutes } from './catalog';
 import { ordersRoutes } from './orders';
+import { ratingRoutes } from './ratings';
 import { walletRoutes } from './wallet';
 import { withdrawalRoutes } from './withdrawals';
 import { refundRoutes } from './refunds';
@@ -14,6 +15,7 @@ export * from './identity';
 export * from './admin';
 export * from './catalog';
 export * from './orders';
+export * from './ratings';
 export * from './wallet';
 export * from './withdrawals';
 export * from './refunds';
@@ -24,6 +26,7 @@ export const allRoutes: AnyRoute[] = [
   ...identityRoutes,
   ...catalogRoutes,
   ...ordersRoutes,
+  ...ratingRoutes,
   ...walletRoutes,
   ...withdrawalRoutes,
   ...refundRoutes,

@@ -2,6 +2,7 @@ import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money 
 import { orNull, z } from '../zod';
 import { RentalHours } from './catalog';
 import { LedgerEntry } from './wallet';
+import { RenterRecord } from './ratings';
 import { defineRoute } from './route';
 import type { ErrorStatus } from './route';
 
@@ -60,6 +61,7 @@ export const Order = z
     deadline_at: Timestamp.nullable().openapi({
       description: 'when the timeout scan moves the order next, from the thresholds configured now (recomputed when they change); null when none applies',
     }),
+    renter_record: RenterRecord.optional().openapi({ description: 'the renter’s ratings and completed orders; only in the listing owner’s view' }),
   })
   .openapi('Order');
 
@@ -167,7 +169,7 @@ export const createOrder = defineRoute({
   path: '/api/orders',
   auth: 'user',
   summary: 'Create an order on an online listing',
-  description: 'Title, hourly price and deposit are copied from the listing at this moment. The listing must be online and not rented (409 LISTING_UNAVAILABLE): at most one order per listing is active, so of renters racing for one listing exactly one wins. Renting one’s own listing is 403 FORBIDDEN; an unknown or malformed listing_id is 404. hours must lie within the listing’s min_hours..max_hours (400 VALIDATION_FAILED on hours). A frozen renter is 403 USER_FROZEN; while the system config order.require_realname is true, a renter without verified real name is 403 REALNAME_REQUIRED. deadline_at is when the unpaid order is cancelled (order.payment_timeout_minutes). Honours Idempotency-Key.',
+  description: 'Title, hourly price and deposit are copied from the listing at this moment. The listing must be online and not rented (409 LISTING_UNAVAILABLE), and not waiting for its owner to change the password after the last rental (409 LISTING_AWAITING_ROTATION, ADR 0066): at most one order per listing is active, so of renters racing for one listing exactly one wins. Renting one’s own listing is 403 FORBIDDEN; an unknown or malformed listing_id is 404. hours must lie within the listing’s min_hours..max_hours (400 VALIDATION_FAILED on hours). A frozen renter is 403 USER_FROZEN; while the system config order.require_realname is true, a renter without verified real name is 403 REALNAME_REQUIRED. deadline_at is when the unpaid order is cancelled (order.payment_timeout_minutes). Honours Idempotency-Key.',
   tags: ['orders'],
   headers: IdempotencyHeaders,
   body: z.object({ listing_id: z.string().min(1).max(100), hours: RentalHours }).strict(),

@@ -776,6 +776,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/orders/{id}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every rating of an order, published or not, hidden comments included
+         * @description Permission: `orders.read` (roles: super_admin, customer_service, finance, auditor).
+         */
+        get: operations["adminListOrderRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/ratings/{ratingId}/hide-comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide an abusive rating comment (audited); the stars still count
+         * @description The comment is kept for its author and the back office and hidden from everyone else. A rating without a comment, or one hidden already, is 409 INVALID_STATE. Audited with the reason.
+         *
+         *     Permission: `ratings.moderate` (roles: super_admin, customer_service).
+         */
+        post: operations["adminHideRatingComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/reconciliations": {
         parameters: {
             query?: never;
@@ -1357,6 +1399,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/listings/{id}/rotation-confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner confirms the account’s password was changed after a rental
+         * @description Clears awaiting_rotation, so the listing can be rented again (storing new credentials with PUT /api/listings/{id} does the same). Refused while rented (409 LISTING_UNAVAILABLE); on a listing not awaiting rotation it only records the time.
+         */
+        post: operations["confirmListingRotation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/listings/{id}/submit-review": {
         parameters: {
             query?: never;
@@ -1531,7 +1593,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order on an online listing
-         * @description Title, hourly price and deposit are copied from the listing at this moment. The listing must be online and not rented (409 LISTING_UNAVAILABLE): at most one order per listing is active, so of renters racing for one listing exactly one wins. Renting one’s own listing is 403 FORBIDDEN; an unknown or malformed listing_id is 404. hours must lie within the listing’s min_hours..max_hours (400 VALIDATION_FAILED on hours). A frozen renter is 403 USER_FROZEN; while the system config order.require_realname is true, a renter without verified real name is 403 REALNAME_REQUIRED. deadline_at is when the unpaid order is cancelled (order.payment_timeout_minutes). Honours Idempotency-Key.
+         * @description Title, hourly price and deposit are copied from the listing at this moment. The listing must be online and not rented (409 LISTING_UNAVAILABLE), and not waiting for its owner to change the password after the last rental (409 LISTING_AWAITING_ROTATION, ADR 0066): at most one order per listing is active, so of renters racing for one listing exactly one wins. Renting one’s own listing is 403 FORBIDDEN; an unknown or malformed listing_id is 404. hours must lie within the listing’s min_hours..max_hours (400 VALIDATION_FAILED on hours). A frozen renter is 403 USER_FROZEN; while the system config order.require_realname is true, a renter without verified real name is 403 REALNAME_REQUIRED. deadline_at is when the unpaid order is cancelled (order.payment_timeout_minutes). Honours Idempotency-Key.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -1774,6 +1836,46 @@ export interface paths {
          * @description Renter only, in pending_payment. Moves amount (rent + deposit) from the renter’s wallet balance into the order’s escrow and the order to pending_handoff. 409 INSUFFICIENT_BALANCE when the balance is short (nothing changes); 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached (the order stays pending_payment; paying again is safe: an order is charged at most once). When the listing has stored account credentials (open uploads, or credentials its owner gave), they are handed over at once: the order moves on to pending_receive with a handoff record carrying them, written in the owner’s name (author_role owner, author_id the owner). Honours Idempotency-Key. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
          */
         post: operations["payOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate the other party of a completed order, once
+         * @description The renter rates the owner (direction renter_to_owner, counted for the listing and its owner), the owner rates the renter (owner_to_renter). Only a completed order, within rating.window_days of its completion: 409 ORDER_NOT_COMPLETED before, 409 RATING_WINDOW_CLOSED after; a second rating by the same party is 409 ALREADY_RATED (of two sent at once exactly one wins). A caller who is not a party gets 404. The rating stays unpublished — seen by its author and the back office only — until the other party has rated too or the window closes.
+         */
+        post: operations["rateOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ratings of an order the caller is a party to
+         * @description The caller’s own rating, and the other party’s once published. A hidden comment is shown to its author only. Anyone else gets 404.
+         */
+        get: operations["listOrderRatings"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2328,9 +2430,9 @@ export interface components {
             renewals: components["schemas"]["OrderRenewal"][];
         };
         /** @enum {string} */
-        AdminPermission: "admins.read" | "admins.manage" | "configs.read" | "configs.manage" | "audit.read" | "dashboard.read" | "listings.read" | "listings.review" | "uploads.read" | "files.read" | "users.read" | "users.freeze" | "orders.read" | "orders.manage" | "disputes.read" | "disputes.arbitrate" | "handoffs.reveal" | "ledger.read" | "recharges.read" | "recharges.manage" | "withdrawals.read" | "withdrawals.manage";
+        AdminPermission: "admins.read" | "admins.manage" | "configs.read" | "configs.manage" | "audit.read" | "dashboard.read" | "listings.read" | "listings.review" | "uploads.read" | "files.read" | "users.read" | "users.freeze" | "orders.read" | "orders.manage" | "disputes.read" | "disputes.arbitrate" | "handoffs.reveal" | "ratings.moderate" | "ledger.read" | "recharges.read" | "recharges.manage" | "withdrawals.read" | "withdrawals.manage";
         /**
-         * @description `super_admin`: everything, and the only role that manages admins and configs; `reviewer`: listings and open uploads; `customer_service`: orders, disputes and arbitration, handoff reveal, user freezes; `finance`: ledger, recharges, withdrawals; `auditor`: every read, the audit log included, and no change
+         * @description `super_admin`: everything, and the only role that manages admins and configs; `reviewer`: listings and open uploads; `customer_service`: orders, disputes and arbitration, handoff reveal, rating moderation, user freezes; `finance`: ledger, recharges, withdrawals; `auditor`: every read, the audit log included, and no change
          * @enum {string}
          */
         AdminRole: "super_admin" | "reviewer" | "customer_service" | "finance" | "auditor";
@@ -2448,7 +2550,7 @@ export interface components {
         CreateListingBody: {
             /** @description whether a renter may extend an order in use; true when omitted on create */
             allow_renewal?: boolean;
-            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review. */
+            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for. */
             credentials?: string;
             /**
              * @description amount in fen (1/100 CNY)
@@ -2465,6 +2567,8 @@ export interface components {
             max_hours?: number | null;
             /** @default 1 */
             min_hours: number;
+            /** @description whether the account must get a new password after each rental that handed it over; on create it defaults to true when credentials are given, false otherwise; a PUT that stores the first credentials without it turns it on. Changing it does not send the listing back to review. */
+            require_rotation?: boolean;
             screenshot_urls?: string[];
             server?: string | null;
             title: string;
@@ -2652,6 +2756,8 @@ export interface components {
         Listing: {
             /** @description its renter may extend an order in use (POST /api/orders/{id}/renew) */
             allow_renewal: boolean;
+            /** @description a rental handed the account over and the owner has not yet confirmed a new password (POST /api/listings/{id}/rotation-confirmed) or stored new credentials: shown, but ordering it is 409 LISTING_AWAITING_ROTATION */
+            awaiting_rotation: boolean;
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -2676,11 +2782,21 @@ export interface components {
             min_hours: number;
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             owner_id: string;
+            owner_rating: components["schemas"]["RatingSummary"] & unknown;
+            rating: components["schemas"]["RatingSummary"];
             reject_reason: string | null;
             /** @description an order on this listing is active */
             rented: boolean;
+            /** @description after a rental that handed the account over, the listing cannot be rented again until its owner has changed the password (ADR 0066) */
+            require_rotation: boolean;
             /** @enum {string} */
             review_status: "none" | "pending" | "approved" | "rejected";
+            /**
+             * Format: date-time
+             * @description when the owner last confirmed a new password or stored new credentials
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            rotation_confirmed_at: string | null;
             screenshot_urls: string[];
             /** @example 微信区 */
             server: string | null;
@@ -2996,6 +3112,7 @@ export interface components {
             rent: number;
             /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
             renter_id: string;
+            renter_record?: components["schemas"]["RenterRecord"];
             /**
              * Format: date-time
              * @example 2026-11-22T09:00:00.000Z
@@ -3108,6 +3225,60 @@ export interface components {
             title: string;
             type: string;
         };
+        RateOrderBody: {
+            comment?: string;
+            /** @description whole stars, 1 to 5 */
+            stars: number;
+            /** @description each at most once, from the list of the caller’s direction */
+            tags?: components["schemas"]["RatingTag"][];
+        };
+        Rating: {
+            /** @description null when none was given, or when hidden from this caller (comment_hidden) */
+            comment: string | null;
+            /** @description the back office hid the comment: its author and the back office still read it, nobody else; the stars still count */
+            comment_hidden: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            created_at: string;
+            direction: components["schemas"]["RatingDirection"];
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            id: string;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            listing_id: string;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            order_id: string;
+            /** @description visible to the other party (and counted in averages): both have rated, or the rating window has closed */
+            published: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            published_at: string | null;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            ratee_id: string;
+            /** @example 0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b */
+            rater_id: string;
+            /** @description whole stars, 1 to 5 */
+            stars: number;
+            tags: components["schemas"]["RatingTag"][];
+            /**
+             * Format: date-time
+             * @description until when the other party may still rate; an unpublished rating publishes then (fixed by the order’s first rating)
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            window_closes_at: string;
+        };
+        /** @enum {string} */
+        RatingDirection: "renter_to_owner" | "owner_to_renter";
+        /** @description the published ratings renters gave on this listing’s orders */
+        RatingSummary: {
+            average: number | null;
+            count: number;
+        };
+        /** @enum {string} */
+        RatingTag: "as_described" | "smooth_handoff" | "responsive" | "would_rent_again" | "not_as_described" | "slow_handoff" | "account_problem" | "careful_user" | "returned_on_time" | "friendly" | "would_rent_to_again" | "broke_rules" | "late_checkout" | "rude";
         RealnameStartResult: components["schemas"]["RealnameStatusView"] & {
             /** @enum {string} */
             status?: "pending" | "verified" | "failed";
@@ -3285,6 +3456,12 @@ export interface components {
              */
             user_id: string;
         };
+        /** @description the renter’s ratings and completed orders; only in the listing owner’s view */
+        RenterRecord: {
+            /** @description orders this renter completed, on any listing */
+            completed_orders: number;
+            rating: components["schemas"]["RatingSummary"] & unknown;
+        };
         RenterStanding: {
             active_orders: number;
             /** @description owners who blocked this user */
@@ -3374,7 +3551,7 @@ export interface components {
         UpdateListingBody: {
             /** @description whether a renter may extend an order in use; true when omitted on create */
             allow_renewal?: boolean;
-            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review. */
+            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for. */
             credentials?: string;
             /**
              * @description amount in fen (1/100 CNY)
@@ -3390,6 +3567,8 @@ export interface components {
             hourly_price?: number;
             max_hours?: number | null;
             min_hours?: number;
+            /** @description whether the account must get a new password after each rental that handed it over; on create it defaults to true when credentials are given, false otherwise; a PUT that stores the first credentials without it turns it on. Changing it does not send the listing back to review. */
+            require_rotation?: boolean;
             screenshot_urls?: string[];
             server?: string | null;
             title?: string;
@@ -5057,6 +5236,8 @@ export interface operations {
     adminListListings: {
         parameters: {
             query?: {
+                /** @description true: only listings waiting for their owner to change the password */
+                awaiting_rotation?: "true" | "false";
                 cursor?: string;
                 limit?: number;
                 owner_id?: string;
@@ -7532,6 +7713,230 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListOrderRatings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the ratings, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Rating"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminHideRatingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                ratingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the rating, its comment hidden */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rating"];
                 };
             };
             /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
@@ -10989,6 +11394,122 @@ export interface operations {
             };
         };
     };
+    confirmListingRotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description the listing, no longer awaiting rotation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Listing"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     submitListingForReview: {
         parameters: {
             query?: never;
@@ -13415,6 +13936,227 @@ export interface operations {
             };
         };
     };
+    rateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RateOrderBody"];
+            };
+        };
+        responses: {
+            /** @description the rating */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rating"];
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_STATE, LISTING_UNAVAILABLE, INSUFFICIENT_BALANCE, IDEMPOTENCY_KEY_REUSED or CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOrderRatings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description at most two ratings, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Rating"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or MALFORMED_JSON: the input fails its schema (unknown fields are rejected); MALFORMED_REQUEST_TARGET: the request target holds a character that must be percent-encoded (a control, a space, `#`, `\` or anything outside ASCII), refused by the gateway before any route */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_EXPIRED or TOKEN_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description FORBIDDEN, USER_FROZEN or REALNAME_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: absent, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     renewOrder: {
         parameters: {
             query?: never;
@@ -14746,6 +15488,8 @@ export interface operations {
     listSellerListings: {
         parameters: {
             query?: {
+                /** @description true: only listings waiting for a password change */
+                awaiting_rotation?: "true" | "false";
                 cursor?: string;
                 limit?: number;
                 review_status?: "none" | "pending" | "approved" | "rejected";

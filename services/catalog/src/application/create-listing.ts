@@ -13,13 +13,14 @@ import { validateScreenshotUrls } from './validate-screenshots';
 
 /**
  * A new listing starts as draft / none; its owner submits it for review when ready. Credentials,
- * when given, are sealed beside it in the same transaction and handed to renters on payment.
+ * when given, are sealed beside it in the same transaction and handed to renters on payment; with
+ * them, rotation after each rental is required unless the owner says otherwise (ADR 0066).
  */
 export async function createListing(deps: CatalogDeps, identity: Identity, body: z.infer<typeof CreateListingBody>) {
   const ownerId = callerUserId(identity);
   if (!ownerId) throw new Forbidden('this account cannot own listings');
   await validateScreenshotUrls(deps.files, body.screenshot_urls);
-  const { credentials, ...content } = body;
+  const { credentials, require_rotation, ...content } = body;
   return deps.db.transaction(async (tx) => {
     const row = await insertListing(tx, {
       id: uuidv7(),
@@ -28,6 +29,7 @@ export async function createListing(deps: CatalogDeps, identity: Identity, body:
       ...CREATED_BY_OWNER,
       open_upload_id: null,
       created_at: new Date(),
+      require_rotation: require_rotation ?? credentials !== undefined,
     });
     if (credentials !== undefined) await insertListingCredentials(tx, row.id, deps.secrets.seal(credentials, sealedAt(LISTING_CREDENTIALS_SEALED, row.id)));
     return toListingView(row);

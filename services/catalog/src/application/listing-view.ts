@@ -1,4 +1,4 @@
-import type { Listing, z } from '@market/contracts';
+import { ratingSummary, type Listing, type z } from '@market/contracts';
 import type { ListingRow } from '../persistence/listing-repository';
 
 export type ListingView = z.infer<typeof Listing>;
@@ -22,6 +22,11 @@ export function toListingView(row: ListingRow): ListingView {
     reject_reason: row.reject_reason,
     rented: row.rented,
     allow_renewal: row.allow_renewal,
+    rating: ratingSummary(row.rating_sum, row.rating_count),
+    owner_rating: ratingSummary(row.owner_rating_sum, row.owner_rating_count),
+    require_rotation: row.require_rotation,
+    awaiting_rotation: row.awaiting_rotation,
+    rotation_confirmed_at: row.rotation_confirmed_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

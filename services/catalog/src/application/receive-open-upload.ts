@@ -118,6 +118,8 @@ export async function receiveOpenUpload(deps: CatalogDeps, delivery: OpenUploadD
           ...CREATED_BY_OWNER,
           open_upload_id: record.id,
           created_at: record.received_at,
+          // an uploaded account always comes with its credentials (ADR 0066)
+          require_rotation: true,
         });
         await insertListingCredentials(tx, listingId, deps.secrets.seal(credentialsOf(item), sealedAt(LISTING_CREDENTIALS_SEALED, listingId)));
         await carryOutListingPlan(tx, deps.events, row, submit, { actor: 'owner', actorId: publisherId });

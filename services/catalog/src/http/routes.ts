@@ -18,6 +18,7 @@ import {
   openUploadListings,
   submitListingForReview,
   updateListing as updateListingRoute,
+  confirmListingRotation,
 } from '@market/contracts';
 import { route, type RouteBinding } from '@market/shared/http';
 import { createListing } from '../application/create-listing';
@@ -37,6 +38,7 @@ import { openUploadRecord, openUploadRecords } from '../application/read-open-up
 import { receiveOpenUpload } from '../application/receive-open-upload';
 import { submitListing } from '../application/submit-listing';
 import { updateListing } from '../application/update-listing';
+import { confirmRotation } from '../application/rotation';
 import { sendStaticImage, type StaticImage } from './default-screenshot';
 import { readDeliveredBody } from './open-upload-delivery';
 
@@ -47,6 +49,7 @@ export function catalogRouteBindings(deps: CatalogDeps, defaultScreenshot: Stati
     route(getListing, ({ params, identity }) => publicListing(deps, identity, params.id)),
     route(createListingRoute, ({ body, identity }) => createListing(deps, identity, body)),
     route(updateListingRoute, ({ params, body, identity }) => updateListing(deps, identity, params.id, body)),
+    route(confirmListingRotation, ({ params, identity }) => confirmRotation(deps, identity, params.id)),
     route(submitListingForReview, ({ params, identity }) => submitListing(deps, identity, params.id)),
     route(deleteListingRoute, ({ params, identity }) => deleteListing(deps, identity, params.id)),
     route(listSellerListings, ({ query, identity }) => sellerListings(deps, identity, query)),

@@ -14,6 +14,8 @@ export interface ListingQuery {
   text?: string;
   minPrice?: number;
   maxPrice?: number;
+  /** only listings waiting for (true) or not waiting for (false) their owner's password change */
+  awaitingRotation?: boolean;
   order: ListingOrder;
   cursor: string | undefined;
   limit: number;
@@ -68,6 +70,7 @@ export async function queryListings(db: Queryable, q: ListingQuery): Promise<Key
   if (q.game) where.push(`game = ${param(q.game)}`);
   if (q.minPrice !== undefined) where.push(`hourly_price >= ${param(q.minPrice)}`);
   if (q.maxPrice !== undefined) where.push(`hourly_price <= ${param(q.maxPrice)}`);
+  if (q.awaitingRotation !== undefined) where.push(`awaiting_rotation = ${param(q.awaitingRotation)}`);
   const text = q.text ? textSearch(q.text, q.status === 'online') : undefined;
   return keysetPage<ListingRow>(db, {
     query: `SELECT ${LISTING_COLUMNS} FROM listings ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,

@@ -3,29 +3,44 @@ import { updateReturning, type Queryable, type Tx } from '@market/shared/db';
 import type { ListingContent } from '../domain/listing-content';
 import type { ListingState } from '../domain/listing-state';
 
-export interface ListingRow extends Omit<z.infer<typeof Listing>, 'created_at' | 'updated_at'> {
+export interface ListingRow extends Omit<z.infer<typeof Listing>, 'created_at' | 'updated_at' | 'rating' | 'owner_rating' | 'rotation_confirmed_at'> {
+  rotation_confirmed_at: Date | null;
+  /** the published renters' ratings of the listing (ADR 0066) */
+  rating_count: number;
+  rating_sum: number;
+  /** the same for its owner, over all their listings */
+  owner_rating_count: number;
+  owner_rating_sum: number;
   /** why it is offline or abnormal, for the back office */
   status_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-/** The columns of a listing row; credentials are in another table and never among them. */
+/**
+ * The columns of a listing row; credentials are in another table and never among them. The owner's
+ * rating totals come from their own row (`listings.` named, so the list works after RETURNING too).
+ */
 export const LISTING_COLUMNS = `id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
-  screenshot_urls, status, review_status, reject_reason, status_reason, rented, allow_renewal, created_at, updated_at`;
+  screenshot_urls, status, review_status, reject_reason, status_reason, rented, allow_renewal, created_at, updated_at, rating_count, rating_sum,
+  require_rotation, awaiting_rotation, rotation_confirmed_at,
+  COALESCE((SELECT t.rating_count FROM owner_rating_totals t WHERE t.owner_id = listings.owner_id), 0) AS owner_rating_count,
+  COALESCE((SELECT t.rating_sum FROM owner_rating_totals t WHERE t.owner_id = listings.owner_id), 0) AS owner_rating_sum`;
 
 export interface NewListing extends ListingContent, ListingState {
   id: string;
   owner_id: string;
   open_upload_id: string | null;
   created_at: Date;
+  /** the owner's choice, or on when credentials are stored with it (ADR 0066) */
+  require_rotation: boolean;
 }
 
 export async function insertListing(tx: Tx, listing: NewListing): Promise<ListingRow> {
   const rows: ListingRow[] = await tx.query(
     `INSERT INTO listings (id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
-       screenshot_urls, status, review_status, open_upload_id, created_at, updated_at, allow_renewal)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
+       screenshot_urls, status, review_status, open_upload_id, created_at, updated_at, allow_renewal, require_rotation)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17)
      RETURNING ${LISTING_COLUMNS}`,
     [
       listing.id,
@@ -44,6 +59,7 @@ export async function insertListing(tx: Tx, listing: NewListing): Promise<Listin
       listing.open_upload_id,
       listing.created_at,
       listing.allow_renewal,
+      listing.require_rotation,
     ],
   );
   return rows[0]!;
@@ -92,4 +108,15 @@ export async function countListings(db: Queryable): Promise<{ byStatus: Record<s
     if (row.status === 'draft') pendingReview = Number(row.pending);
   }
   return { byStatus, pendingReview };
+}
+
+/**
+ * The owner's rotation settings: whether rotation is required, and that the password was changed
+ * now (a confirmation, or new credentials). `awaiting_rotation` is then derived again by the caller.
+ */
+export async function updateRotation(tx: Tx, id: string, change: { require_rotation?: boolean; rotated_at?: Date }) {
+  await tx.query(
+    `UPDATE listings SET require_rotation = COALESCE($2, require_rotation), rotation_confirmed_at = COALESCE($3, rotation_confirmed_at) WHERE id = $1`,
+    [id, change.require_rotation ?? null, change.rotated_at ?? null],
+  );
 }

@@ -2,10 +2,14 @@ import { v7 as uuidv7 } from 'uuid';
 import {
   adminApproveListing,
   adminOfflineListing,
+  adminListListings,
+  confirmListingRotation,
   createListing,
   fileMeta,
   getListing,
+  listListings,
   listingById,
+  listSellerListings,
   submitListingForReview,
   updateListing,
   type EventData,
@@ -44,8 +48,8 @@ describe('catalog alone, its neighbours faked at the contracts', () => {
   afterEach(() => catalog.verify());
   afterAll(() => catalog?.stop());
 
-  async function online(owner = asUser()) {
-    const listing = await catalog.ok(createListing, { body: listingBody(), as: owner });
+  async function online(owner = asUser(), body: Record<string, unknown> = {}) {
+    const listing = await catalog.ok(createListing, { body: listingBody(body), as: owner });
     await catalog.ok(submitListingForReview, { params: { id: listing.id }, as: owner });
     await catalog.ok(adminApproveListing, { params: { id: listing.id }, as: admin });
     return listing.id;
@@ -130,6 +134,119 @@ describe('catalog alone, its neighbours faked at the contracts', () => {
     await eventually(() => rented(id), (r) => r === true);
     await catalog.publish('order.completed', { ...next, status: 'completed', ...settlement });
     await eventually(() => rented(id), (r) => r === false);
+  });
+
+  it('keeps each listing’s and owner’s rating averages from order.rating_published, counting a redelivered rating once', async () => {
+    const owner = asUser();
+    const [first, second] = [await online(owner), await online(owner)];
+    const published = (listingId: string, stars: number, direction: 'renter_to_owner' | 'owner_to_renter' = 'renter_to_owner') => ({
+      rating_id: uuidv7(),
+      order_id: uuidv7(),
+      listing_id: listingId,
+      owner_id: owner.sub,
+      renter_id: uuidv7(),
+      direction,
+      stars,
+      published_at: new Date().toISOString(),
+    });
+    const five = await catalog.publish('order.rating_published', published(first, 5));
+    await catalog.publish('order.rating_published', five.data, five.id);
+    await catalog.publish('order.rating_published', { ...five.data }, uuidv7());
+    await catalog.publish('order.rating_published', published(first, 2));
+    // an owner's rating of a renter is not the listing's
+    await catalog.publish('order.rating_published', published(first, 1, 'owner_to_renter'));
+    await catalog.publish('order.rating_published', published(second, 4));
+    // events are handled one at a time, in order: once the last counts, every one before it was handled
+    const view = (id: string) => catalog.ok(getListing, { params: { id } });
+    await eventually(() => view(second), (l) => l.rating.count === 1);
+    expect(await view(first)).toMatchObject({ rating: { average: 3.5, count: 2 }, owner_rating: { average: 3.67, count: 3 } });
+    expect(await view(second)).toMatchObject({ rating: { average: 4, count: 1 }, owner_rating: { average: 3.67, count: 3 } });
+    const listed = await catalog.ok(listListings, { query: { limit: 100 } });
+    expect(listed.items.find((l) => l.id === first)).toMatchObject({ rating: { average: 3.5, count: 2 } });
+    // a listing the owner creates later shows the owner's record at once
+    const later = await catalog.ok(createListing, { body: listingBody(), as: owner });
+    expect(later).toMatchObject({ rating: { average: null, count: 0 }, owner_rating: { average: 3.67, count: 3 } });
+  });
+
+  describe('credential rotation (ADR 0066)', () => {
+    const view = (id: string) => catalog.ok(getListing, { params: { id } });
+    /** An order on the listing that handed the account over and then ended as `end` says. */
+    async function rental(listingId: string, end: 'completed' | 'closed', { handoffLast = false } = {}) {
+      const order = orderData(listingId, 'pending_payment');
+      await catalog.publish('order.created', order);
+      const handoff = () => catalog.publish('order.handed_off', { ...order, status: 'pending_receive' });
+      if (!handoffLast) await handoff();
+      const ended = end === 'completed'
+        ? await catalog.publish('order.completed', { ...order, status: 'completed', ...settlement })
+        : await catalog.publish('order.closed', { ...order, status: 'closed', ...settlement });
+      if (handoffLast) await handoff();
+      return { order, ended };
+    }
+
+    it('requires rotation by default only where credentials are stored, and as the owner chooses', async () => {
+      const owner = asUser();
+      expect(await catalog.ok(createListing, { body: listingBody({ credentials: 'QQ 1 / pw 1' }), as: owner })).toMatchObject({ require_rotation: true, awaiting_rotation: false });
+      expect(await catalog.ok(createListing, { body: listingBody({ credentials: 'QQ 1 / pw 1', require_rotation: false }), as: owner })).toMatchObject({ require_rotation: false });
+      const plain = await catalog.ok(createListing, { body: listingBody(), as: owner });
+      expect(plain.require_rotation).toBe(false);
+      // the first credentials stored later turn it on; a draft stays a draft
+      expect(await catalog.ok(updateListing, { params: { id: plain.id }, body: { credentials: 'QQ 2 / pw 2' }, as: owner })).toMatchObject({ require_rotation: true, status: 'draft' });
+    });
+
+    it('holds a listing back after a rental that handed the account over, tells the owner once, and frees it when the owner confirms a new password', async () => {
+      const owner = asUser();
+      const id = await online(owner, { credentials: 'QQ 3 / pw 3' });
+      const { ended, order } = await rental(id, 'completed');
+      await catalog.publish('order.completed', ended.data, ended.id);
+      const waiting = await eventually(() => view(id), (l) => l.awaiting_rotation && !l.rented);
+      expect(waiting).toMatchObject({ status: 'online', require_rotation: true });
+      const [told] = await catalog.awaitPublished('listing.rotation_required', (e) => e.data.listing_id === id);
+      expect(told!.data).toMatchObject({ owner_id: owner.sub, order_id: order.order_id, status: 'online' });
+
+      const admin = asAdmin();
+      expect((await catalog.ok(adminListListings, { query: { awaiting_rotation: 'true' }, as: admin })).items.map((l) => l.id)).toContain(id);
+      expect((await catalog.ok(adminListListings, { query: { awaiting_rotation: 'false' }, as: admin })).items.map((l) => l.id)).not.toContain(id);
+      expect((await catalog.ok(listSellerListings, { query: { awaiting_rotation: 'true' }, as: owner })).items.map((l) => l.id)).toEqual([id]);
+      // renters still find it, shown as waiting
+      expect((await catalog.ok(listListings, { query: { limit: 100 } })).items.find((l) => l.id === id)).toMatchObject({ awaiting_rotation: true });
+
+      expect((await catalog.call(confirmListingRotation, { params: { id }, body: {}, as: asUser() })).status).toBe(404);
+      const confirmed = await catalog.ok(confirmListingRotation, { params: { id }, body: {}, as: owner });
+      expect(confirmed).toMatchObject({ awaiting_rotation: false, status: 'online', rotation_confirmed_at: expect.any(String) });
+      expect(catalog.published('listing.rotation_required', (e) => e.data.listing_id === id)).toHaveLength(1);
+    });
+
+    it('counts a closed order’s handover whichever of its events arrives first, and new credentials as the password change', async () => {
+      const owner = asUser();
+      const id = await online(owner, { credentials: 'QQ 4 / pw 4' });
+      await rental(id, 'closed', { handoffLast: true });
+      await eventually(() => view(id), (l) => l.awaiting_rotation);
+      const updated = await catalog.ok(updateListing, { params: { id }, body: { credentials: 'QQ 4 / new pw' }, as: owner });
+      expect(updated).toMatchObject({ awaiting_rotation: false, status: 'online', review_status: 'approved' });
+    });
+
+    it('holds nothing back after an order that never handed over, or where the owner turned rotation off', async () => {
+      const owner = asUser();
+      const cancelledOn = await online(owner, { credentials: 'QQ 5 / pw 5' });
+      const order = orderData(cancelledOn, 'pending_payment');
+      await catalog.publish('order.created', order);
+      await catalog.publish('order.cancelled', { ...order, status: 'cancelled' });
+      const off = await online(owner, { credentials: 'QQ 6 / pw 6', require_rotation: false });
+      await rental(off, 'completed');
+      // handled in order: once the last end has freed its listing, the ones before it were handled too
+      await eventually(() => view(off), (l) => !l.rented);
+      expect(await view(cancelledOn)).toMatchObject({ rented: false, awaiting_rotation: false });
+      expect(await view(off)).toMatchObject({ awaiting_rotation: false });
+    });
+
+    it('refuses the owner’s confirmation while the listing is rented', async () => {
+      const owner = asUser();
+      const id = await online(owner, { credentials: 'QQ 7 / pw 7' });
+      await catalog.publish('order.created', orderData(id, 'pending_payment'));
+      await eventually(() => view(id), (l) => l.rented);
+      const refused = await catalog.call(confirmListingRotation, { params: { id }, body: {}, as: owner });
+      expect([refused.status, refused.body.code]).toEqual([409, 'LISTING_UNAVAILABLE']);
+    });
   });
 
   it('takes a frozen owner’s online listings offline once for a freeze delivered twice, and restores exactly those on unfreeze', async () => {

@@ -246,6 +246,13 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
   'listing.approved': (l) => listingDraft('listing.approved', l, '房源已通过审核', `「${l.title}」已通过审核并上架。`),
   'listing.rejected': (l) => listingDraft('listing.rejected', l, '房源未通过审核', withReason(`「${l.title}」未通过审核。`, l.reason)),
   'listing.offlined': (l) => listingDraft('listing.offlined', l, '房源已下架', withReason(`「${l.title}」已被下架。`, l.reason)),
+  // ADR 0066: the renter had the password; the listing waits until the owner changes it
+  'listing.rotation_required': (l) => [
+    {
+      ...listingDraft('listing.rotation_required', l, '请修改账号密码', `「${l.title}」的租期已结束。请先修改账号密码，再确认已修改或更新托管的账号信息，房源才能再次出租。`)[0]!,
+      data: { listing_id: l.listing_id, order_id: l.order_id },
+    },
+  ],
   'payment.succeeded': (p) =>
     // An order paid from the balance is told by order.paid; only a recharge is news to the payer.
     p.purpose !== 'recharge'

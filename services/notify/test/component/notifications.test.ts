@@ -327,6 +327,12 @@ const CASES: Case[] = [
     expect: { owner: { title: '房源已下架', body: '原因：违规' } },
   },
   {
+    name: 'listing.rotation_required asks the owner to change the password before renting again',
+    type: 'listing.rotation_required',
+    data: (p) => ({ ...listing(p), order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b' }),
+    expect: { owner: { title: '请修改账号密码', body: '请先修改账号密码', data: { order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b' } } },
+  },
+  {
     name: 'a recharge that succeeded tells the payer the amount',
     type: 'payment.succeeded',
     data: (p) => ({

@@ -4,12 +4,13 @@ import { isUuid } from '@market/shared/db';
 import { auditEvent } from '@market/shared/events';
 import { Forbidden, InvalidInput, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
-import { ListingUnavailable, ListingUnavailableToYou, RealnameRequired, RenterFrozen } from '../domain/errors';
+import { ListingAwaitingRotation, ListingUnavailable, ListingUnavailableToYou, RealnameRequired, RenterFrozen } from '../domain/errors';
 import { orderSnapshot } from '../domain/order';
 import { priceOrder } from '../domain/settlement';
 import { deadlineOf } from '../domain/timeouts';
 import { insertOrder, ONE_ACTIVE_PER_LISTING } from '../persistence/order-repository';
 import { isBlocked } from '../persistence/renter-repository';
+import { handedOverEndSince } from '../persistence/rotation-queries';
 import type { OrdersDeps } from './deps';
 import { toOrderView } from './order-view';
 import { balanceExempt, holdRenterLimits } from './renter-limits';
@@ -43,6 +44,7 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
   if (!listing || listing.status === 'deleted') throw new NotFound('listing not found');
   if (listing.owner_id === renterId) throw new Forbidden('you cannot rent your own listing');
   if (listing.status !== 'online') throw new ListingUnavailable();
+  if (listing.awaiting_rotation) throw new ListingAwaitingRotation();
   if (body.hours < listing.min_hours || (listing.max_hours !== null && body.hours > listing.max_hours)) {
     const bounds = listing.max_hours === null ? `at least ${listing.min_hours}` : `between ${listing.min_hours} and ${listing.max_hours}`;
     throw new InvalidInput([{ path: 'hours', message: `must be ${bounds} for this listing` }]);
@@ -71,6 +73,10 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
         deadline_at: deadlineOf({ status: 'pending_payment', status_changed_at: now, ends_at: null }, settings, deps.minuteMs),
         created_at: now,
       });
+      // Catalog learns of the last rental's end from its event, a moment late; the end itself is ours.
+      // Read after the insert, which waited for any order still holding the listing, so that end is seen.
+      const rotatedAt = listing.rotation_confirmed_at === null ? null : new Date(listing.rotation_confirmed_at);
+      if (listing.require_rotation && (await handedOverEndSince(tx, listing.id, rotatedAt))) throw new ListingAwaitingRotation();
       await deps.events.publishAll(tx, [
         { type: 'order.created', data: orderSnapshot(row, null, renterId) },
         auditEvent(identity, {

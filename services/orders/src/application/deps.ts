@@ -17,4 +17,6 @@ export interface OrdersDeps {
   minuteMs: number;
   /** how long the wallet may still make a charge after it was asked (ORDER_CHARGE_WINDOW_MS) */
   chargeWindowMs: number;
+  /** the length of one day of rating.window_days (RATING_DAY_MS) */
+  ratingDayMs: number;
 }

@@ -7,10 +7,12 @@ import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
 import { handoffRecordViews } from './handoff-record-view';
 import { toOrderView } from './order-view';
+import { withRenterRecords } from './renter-record';
 
 export async function partyOrderView(deps: OrdersDeps, identity: Identity, id: string) {
-  const { order } = await partyOrder(deps.db, id, identity);
-  return toOrderView(order);
+  const { order, userId } = await partyOrder(deps.db, id, identity);
+  const [view] = await withRenterRecords(deps.db, userId, [toOrderView(order)]);
+  return view!;
 }
 
 /** The caller's orders as renter, as owner, or both; newest first, keyset pages. */
@@ -18,7 +20,7 @@ export async function callerOrders(deps: OrdersDeps, identity: Identity, query: 
   const userId = callerUserId(identity);
   if (!userId) return { items: [], next_cursor: null };
   const page = await queryOrders(deps.db, { userId, role: query.role, status: query.status, cursor: query.cursor, limit: query.limit });
-  return { items: page.items.map(toOrderView), next_cursor: page.next_cursor };
+  return { items: await withRenterRecords(deps.db, userId, page.items.map(toOrderView)), next_cursor: page.next_cursor };
 }
 
 /**

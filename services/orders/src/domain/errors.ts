@@ -18,7 +18,11 @@ export type OrdersErrorCode =
   | 'RENEWAL_OVER_MAX_HOURS'
   | 'RENEWAL_PENDING'
   | 'RENTER_LIMIT_REACHED'
-  | 'LISTING_UNAVAILABLE_TO_YOU';
+  | 'LISTING_UNAVAILABLE_TO_YOU'
+  | 'ORDER_NOT_COMPLETED'
+  | 'RATING_WINDOW_CLOSED'
+  | 'ALREADY_RATED'
+  | 'LISTING_AWAITING_ROTATION';
 
 /** The listing is not online, or another order holds it; it may be free again later. */
 export class ListingUnavailable extends TransientRefusal<OrdersErrorCode> {
@@ -123,5 +127,33 @@ export class RenterLimitReached extends TransientRefusal<OrdersErrorCode> {
 export class ListingUnavailableToYou extends PermanentRefusal<OrdersErrorCode> {
   constructor() {
     super('LISTING_UNAVAILABLE_TO_YOU', 'this listing cannot be rented by you');
+  }
+}
+
+/** Only a completed order can be rated (ADR 0066); a cancelled or closed one never can. */
+export class OrderNotCompleted extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('ORDER_NOT_COMPLETED', 'only a completed order can be rated');
+  }
+}
+
+/** The order's rating window (rating.window_days from completion) has closed. */
+export class RatingWindowClosed extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('RATING_WINDOW_CLOSED', 'the time to rate this order has passed');
+  }
+}
+
+/** Each party rates an order once. */
+export class AlreadyRated extends PermanentRefusal<OrdersErrorCode> {
+  constructor() {
+    super('ALREADY_RATED', 'you have rated this order already');
+  }
+}
+
+/** The last rental handed the account over and its owner has not changed the password since (ADR 0066). */
+export class ListingAwaitingRotation extends TransientRefusal<OrdersErrorCode> {
+  constructor() {
+    super('LISTING_AWAITING_ROTATION', 'the owner has not yet changed the account password after the last rental; try again later');
   }
 }

@@ -3,9 +3,13 @@ import type { OrdersErrorCode } from '../domain/errors';
 
 /** What the HTTP edge answers for each of orders' own refusal codes (ADR 0041); the kit's codes are known already. */
 export const ordersErrorStatuses = {
+  ALREADY_RATED: 409,
   CHARGE_PENDING: 409,
+  LISTING_AWAITING_ROTATION: 409,
   LISTING_UNAVAILABLE: 409,
   ORDER_CHANGED: 409,
+  ORDER_NOT_COMPLETED: 409,
+  RATING_WINDOW_CLOSED: 409,
   REALNAME_REQUIRED: 403,
   REVEAL_APPROVAL_REQUIRED: 409,
   REVEAL_APPROVER_INVOLVED: 403,

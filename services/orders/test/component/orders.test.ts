@@ -28,6 +28,10 @@ import {
   listRenterBlocks,
   adminRenterStanding,
   systemConfigValues,
+  rateOrder,
+  listOrderRatings,
+  adminListOrderRatings,
+  adminHideRatingComment,
   type AnyRoute,
   type InternalResult,
 } from '@market/contracts';
@@ -46,7 +50,8 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     // the charge window short, so the reconciler settles an unanswered charge within the test
     orders = await startComponent('orders', {
       answers: world.answers(),
-      env: { ORDER_CHARGE_WINDOW_MS: '500', ORDER_RECONCILE_INTERVAL_MS: '200' },
+      // a rating day of 4 s: the 7 days of rating.window_days outlast every test, a window of 1 closes within one
+      env: { ORDER_CHARGE_WINDOW_MS: '500', ORDER_RECONCILE_INTERVAL_MS: '200', RATING_DAY_MS: '4000', RATING_PUBLISH_INTERVAL_MS: '200' },
     });
   });
   afterEach(() => orders.verify());
@@ -553,6 +558,172 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     await probe(gone, 'cancelled');
     expect(checked).toBeGreaterThan(50);
   });
+  it('refuses a listing awaiting its owner’s password change, as catalog says or as its own last handover tells before catalog knows', async () => {
+    const refusal = async (listingId: string) => {
+      const res = await orders.call(createOrder, { body: { listing_id: listingId, hours: 1 }, as: asUser() });
+      return [res.status, res.body.code];
+    };
+    const owner = asUser();
+    expect(await refusal(world.listing(owner.sub, { require_rotation: true, awaiting_rotation: true }).id)).toEqual([409, 'LISTING_AWAITING_ROTATION']);
+
+    // a rental that handed the account over ends; catalog has not heard of it yet
+    const listing = world.listing(owner.sub, { require_rotation: true });
+    const renter = asUser();
+    const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
+    await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 9 / pw 9' }, as: owner });
+    await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
+    await orders.ok(startCheckout, { params: { id: order.id }, as: renter });
+    await orders.ok(confirmCheckout, { params: { id: order.id }, as: owner });
+    expect(await refusal(listing.id)).toEqual([409, 'LISTING_AWAITING_ROTATION']);
+    // the owner confirmed a new password after that end: rentable again
+    world.listings.set(listing.id, { ...listing, rotation_confirmed_at: new Date().toISOString() });
+    expect((await refusal(listing.id))[0]).toBe(201);
+    // without rotation required the same history holds nothing back
+    const free = world.listing(owner.sub);
+    const other = await orders.ok(createOrder, { body: { listing_id: free.id, hours: 1 }, as: renter });
+    await orders.ok(cancelOrder, { params: { id: other.id }, body: {}, as: renter });
+    expect((await refusal(free.id))[0]).toBe(201);
+  });
+
+  describe('two-way ratings (ADR 0066)', () => {
+    async function completedOrder(renter = asUser()) {
+      const owner = asUser();
+      const listing = world.listing(owner.sub);
+      const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
+      await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+      await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 1 / pw 1' }, as: owner });
+      await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
+      await orders.ok(startCheckout, { params: { id: order.id }, as: renter });
+      await orders.ok(confirmCheckout, { params: { id: order.id }, as: owner });
+      return { owner, renter, listing, order };
+    }
+    const changed = (key: string, value: unknown) =>
+      orders.publish('system_config.changed', { key, value, updated_by: uuidv7(), updated_at: new Date().toISOString() });
+    const rate = (id: string, as: ReturnType<typeof asUser>, body: Record<string, unknown>) => orders.call(rateOrder, { params: { id }, body, as });
+
+    it('keeps a rating from the other party until both have rated, then publishes both at once with one event each', async () => {
+      const { owner, renter, listing, order } = await completedOrder();
+      const first = await rate(order.id, renter, { stars: 4, tags: ['as_described', 'responsive'], comment: 'smooth' });
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ direction: 'renter_to_owner', rater_id: renter.sub, ratee_id: owner.sub, stars: 4, published: false, published_at: null });
+      expect((await orders.ok(listOrderRatings, { params: { id: order.id }, as: owner })).items).toEqual([]);
+      expect((await orders.ok(listOrderRatings, { params: { id: order.id }, as: renter })).items).toHaveLength(1);
+      expect((await orders.ok(adminListOrderRatings, { params: { id: order.id }, as: asAdmin() })).items).toHaveLength(1);
+      expect(orders.published('order.rating_published', (e) => e.data.order_id === order.id)).toEqual([]);
+
+      const second = await rate(order.id, owner, { stars: 5, tags: ['careful_user'] });
+      expect(second.body).toMatchObject({ direction: 'owner_to_renter', published: true });
+      const seenByOwner = await orders.ok(listOrderRatings, { params: { id: order.id }, as: owner });
+      expect(seenByOwner.items.map((r) => [r.direction, r.stars, r.published, r.comment])).toEqual([
+        ['renter_to_owner', 4, true, 'smooth'],
+        ['owner_to_renter', 5, true, null],
+      ]);
+      const events = await orders.awaitPublished('order.rating_published', (e) => e.data.order_id === order.id, 2);
+      expect(events.map((e) => e.data).sort((a, b) => a.direction.localeCompare(b.direction))).toEqual([
+        expect.objectContaining({ direction: 'owner_to_renter', stars: 5, listing_id: listing.id, owner_id: owner.sub, renter_id: renter.sub }),
+        expect.objectContaining({ direction: 'renter_to_owner', stars: 4, listing_id: listing.id, owner_id: owner.sub, renter_id: renter.sub }),
+      ]);
+    });
+
+    it('publishes both ratings exactly once when the two parties rate at the same moment', async () => {
+      for (let round = 0; round < 3; round++) {
+        const { owner, renter, order } = await completedOrder();
+        const answers = await Promise.all([rate(order.id, renter, { stars: 3 }), rate(order.id, owner, { stars: 4 })]);
+        expect(answers.map((a) => a.status)).toEqual([201, 201]);
+        const seen = await orders.ok(listOrderRatings, { params: { id: order.id }, as: renter });
+        expect(seen.items.map((r) => r.published)).toEqual([true, true]);
+        const events = await orders.awaitPublished('order.rating_published', (e) => e.data.order_id === order.id, 2);
+        expect(new Set(events.map((e) => e.data.rating_id)).size).toBe(2);
+      }
+    });
+
+    it('refuses a non-party, an order not completed, a second rating and a tag of the other direction, each by its code', async () => {
+      const { owner, renter, order } = await completedOrder();
+      expect((await rate(order.id, asUser(), { stars: 3 })).body.code).toBe('NOT_FOUND');
+      const active = await newOrder();
+      const early = await rate(active.order.id, active.renter, { stars: 3 });
+      expect([early.status, early.body.code]).toEqual([409, 'ORDER_NOT_COMPLETED']);
+      const foreign = await rate(order.id, owner, { stars: 3, tags: ['as_described'] });
+      expect([foreign.status, foreign.body.code, foreign.body.errors[0].path]).toEqual([400, 'VALIDATION_FAILED', 'tags.0']);
+      const badStars = await rate(order.id, owner, { stars: 6 });
+      expect([badStars.status, badStars.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+
+      // ten ratings by one renter at once: exactly one is stored
+      const racing = await Promise.all(Array.from({ length: 10 }, () => rate(order.id, renter, { stars: 2 })));
+      expect(racing.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
+      expect(racing.filter((r) => r.status === 409).every((r) => r.body.code === 'ALREADY_RATED')).toBe(true);
+      expect((await orders.ok(adminListOrderRatings, { params: { id: order.id }, as: asAdmin() })).items).toHaveLength(1);
+    });
+
+    it('shows an owner the renter’s published average and completed orders; the renter’s own view has none', async () => {
+      const renter = asUser();
+      const a = await completedOrder(renter);
+      await rate(a.order.id, a.owner, { stars: 5 });
+      await rate(a.order.id, renter, { stars: 3 });
+      const b = await completedOrder(renter);
+      await rate(b.order.id, b.owner, { stars: 2 });
+      await rate(b.order.id, renter, { stars: 3 });
+      const c = await completedOrder(renter);
+      // c's owner rated, unpublished: not counted
+      await rate(c.order.id, c.owner, { stars: 1 });
+
+      const ownerView = await orders.ok(getOrder, { params: { id: c.order.id }, as: c.owner });
+      expect(ownerView.renter_record).toEqual({ rating: { average: 3.5, count: 2 }, completed_orders: 3 });
+      const listed = await orders.ok(listOrders, { query: { role: 'owner' }, as: c.owner });
+      expect(listed.items[0]!.renter_record).toEqual({ rating: { average: 3.5, count: 2 }, completed_orders: 3 });
+      expect((await orders.ok(getOrder, { params: { id: c.order.id }, as: renter })).renter_record).toBeUndefined();
+    });
+
+    it('lets the back office hide an abusive comment, audited: its author still reads it, marked hidden; the other party does not', async () => {
+      const { owner, renter, order } = await completedOrder();
+      await rate(order.id, owner, { stars: 1, comment: 'abusive words' });
+      await rate(order.id, renter, { stars: 5 });
+      const [ownersRating] = (await orders.ok(listOrderRatings, { params: { id: order.id }, as: owner })).items.filter((r) => r.rater_id === owner.sub);
+      const admin = asAdmin();
+      const hidden = await orders.ok(adminHideRatingComment, { params: { id: order.id, ratingId: ownersRating!.id }, body: { reason: 'abuse' }, as: admin });
+      expect(hidden).toMatchObject({ comment: 'abusive words', comment_hidden: true, stars: 1 });
+      const again = await orders.call(adminHideRatingComment, { params: { id: order.id, ratingId: ownersRating!.id }, body: { reason: 'abuse' }, as: admin });
+      expect([again.status, again.body.code]).toEqual([409, 'INVALID_STATE']);
+      const byRenter = (await orders.ok(listOrderRatings, { params: { id: order.id }, as: renter })).items.find((r) => r.id === ownersRating!.id);
+      expect(byRenter).toMatchObject({ comment: null, comment_hidden: true, stars: 1 });
+      const byAuthor = (await orders.ok(listOrderRatings, { params: { id: order.id }, as: owner })).items.find((r) => r.id === ownersRating!.id);
+      expect(byAuthor).toMatchObject({ comment: 'abusive words', comment_hidden: true });
+      const audits = await orders.awaitPublished('audit.recorded', (e) => e.data.action === 'order.rating.hide_comment' && e.data.biz_id === order.id, 2);
+      expect(audits.map((e) => [e.data.actor_id, e.data.result])).toEqual([[admin.sub, 'success'], [admin.sub, 'failure']]);
+      const noPermission = await orders.call(adminHideRatingComment, {
+        params: { id: order.id, ratingId: ownersRating!.id },
+        body: { reason: 'abuse' },
+        as: asAdmin(undefined, undefined, ['orders.read']),
+      });
+      expect(noPermission.status).toBe(403);
+    });
+
+    it('publishes a lone rating once the window closes, and refuses the late party', async () => {
+      await changed('rating.window_days', 1);
+      try {
+        // the change is handled once a newly completed order's first rating gets a window of one (4 s) day
+        const { lone, first } = await eventually(
+          async () => {
+            const order = await completedOrder();
+            return { lone: order, first: await rate(order.order.id, order.renter, { stars: 4 }) };
+          },
+          ({ first }) => first.status === 201 && Date.parse(first.body.window_closes_at) - Date.parse(first.body.created_at) <= 4000,
+          30_000,
+        );
+        expect(first.body.published).toBe(false);
+        const [event] = await orders.awaitPublished('order.rating_published', (e) => e.data.order_id === lone.order.id);
+        expect(event!.data).toMatchObject({ direction: 'renter_to_owner', stars: 4 });
+        const late = await rate(lone.order.id, lone.owner, { stars: 2 });
+        expect([late.status, late.body.code]).toEqual([409, 'RATING_WINDOW_CLOSED']);
+        expect((await orders.ok(listOrderRatings, { params: { id: lone.order.id }, as: lone.owner })).items).toEqual([
+          expect.objectContaining({ direction: 'renter_to_owner', published: true }),
+        ]);
+      } finally {
+        await changed('rating.window_days', 7);
+      }
+    });
+  });
 });
 
 describe('orders alone: the configuration it takes from system_config.changed', () => {
@@ -609,6 +780,7 @@ describe('orders alone: the configuration it takes from system_config.changed', 
     const created = await eventually(attempt, (res) => res.status === 201);
     expect(Date.parse(created.body.deadline_at) - Date.parse(created.body.created_at)).toBe(2 * 1000);
   });
+
 });
 
 describe('orders alone: the configuration it reads from admin at start', () => {

@@ -9,6 +9,7 @@ import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-
 import { RememberMoneyMismatches1765900000001 } from './1765900000001-remember-money-mismatches';
 import { KeepMoneyCheckResults1766300000002 } from './1766300000002-keep-money-check-results';
 import { ChainAuditLog1767200000002 } from './1767200000002-chain-audit-log';
+import { SeedRatingWindow1767100000002 } from './1767100000002-seed-rating-window';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -22,4 +23,5 @@ export const adminMigrations = [
   RememberMoneyMismatches1765900000001,
   KeepMoneyCheckResults1766300000002,
   ChainAuditLog1767200000002,
+  SeedRatingWindow1767100000002,
 ];
