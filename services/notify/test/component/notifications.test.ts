@@ -129,6 +129,35 @@ const CASES: Case[] = [
     expect: { owner: { title: '订单已支付，请交付账号', body: '租金 ¥24.00，押金 ¥50.00', data: { rent: 2400, deposit: 5000, amount: 7400 } } },
   },
   {
+    name: 'order.renewed tells both parties the hours and rent added and the new end',
+    type: 'order.renewed',
+    data: (p) => ({
+      ...orderSnapshot(p.renter, p.owner, { status: 'in_use' }),
+      renewal_id: uuidv7(),
+      added_hours: 2,
+      added_rent: 1600,
+      previous_ends_at: '2026-11-28T10:00:00.000Z',
+      ends_at: '2026-11-28T12:00:00.000Z',
+    }),
+    expect: {
+      renter: { title: '订单已续租', body: '续租 2 小时（租金 ¥16.00），到期时间延至 2026-11-28T12:00:00.000Z', data: { added_hours: 2, added_rent: 1600 } },
+      owner: { title: '租客已续租', body: '续租 2 小时（租金 ¥16.00）', data: { added_hours: 2, added_rent: 1600 } },
+    },
+  },
+  {
+    name: 'order.ending_soon reminds the renter alone of the end',
+    type: 'order.ending_soon',
+    data: (p) => ({
+      order_id: uuidv7(),
+      listing_id: uuidv7(),
+      listing_title: '原神 满命胡桃',
+      renter_id: p.renter.id,
+      owner_id: p.owner.id,
+      ends_at: '2026-11-28T12:00:00.000Z',
+    }),
+    expect: { renter: { title: '租期即将结束', body: '的租期将于 2026-11-28T12:00:00.000Z 结束', data: { role: 'renter', ends_at: '2026-11-28T12:00:00.000Z' } } },
+  },
+  {
     name: 'order.handed_off tells the renter to confirm',
     type: 'order.handed_off',
     data: (p) => ({ ...orderSnapshot(p.renter, p.owner, { status: 'pending_receive', actor_id: p.owner.id }) }),
