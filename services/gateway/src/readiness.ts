@@ -4,8 +4,6 @@ import { readinessStatusCode, readinessView, type ReadinessView } from '@market/
 import { type RedisClient } from '@market/shared/redis';
 import type { GatewayConfig } from './config';
 
-export type { ReadinessView };
-
 /** How long a readiness view is answered before it is checked again. */
 const GATEWAY_VIEW_MS = 1000;
 

@@ -263,10 +263,6 @@ export async function startService<S extends z.ZodRawShape>(
       errorStatuses: def.errorStatuses,
       metrics: observed.metrics,
       // What takes this replica out of rotation is what it cannot serve while another replica could
-      // (ADR 0070): it is stopping, or its own conditions fail. The database, broker and Redis are
-      // every replica's alike: while one is away the routes that need it answer 503 and the others
-      // keep working (the outbox holds events, ADR 0012), so they are reported, never a reason to go.
-      // What takes this replica out of rotation is what it cannot serve while another replica could
       // (ADR 0070): it is stopping, or one of its own conditions fails. The database, broker and Redis
       // are every replica's alike: while one is away the routes that need it answer 503 and the others
       // keep working (the outbox holds events, ADR 0012), so they are reported, never a reason to go.
