@@ -96,7 +96,7 @@ describe('a Postgres failover as the kit lives through it', () => {
       log: createLogger('test', 'silent'),
       verifyAssertion: testAssertionVerifier('identity'),
       validateResponses: true,
-      readiness: async () => ({}),
+      readiness: async () => ({ own: {} }),
       routes: [
         route(addViaRelay, async ({ body }) => {
           await relayed.transaction((manager) => manager.query('INSERT INTO phones (phone) VALUES ($1)', [body.phone]));

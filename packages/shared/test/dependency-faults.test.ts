@@ -63,7 +63,7 @@ describe('Postgres and Redis faults as the kit handles them', () => {
       log,
       verifyAssertion: testAssertionVerifier('identity'),
       validateResponses: true,
-      readiness: async () => ({}),
+      readiness: async () => ({ own: {} }),
       routes: [
         route(slowStatement, async () => {
           await db.query('SELECT pg_sleep(2)');

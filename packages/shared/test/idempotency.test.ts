@@ -56,7 +56,7 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
       verifyAssertion: testAssertionVerifier('wallet'),
       validateResponses: true,
       idempotency: new IdempotencyStore(db, { leaseSeconds: LEASE_SECONDS }),
-      readiness: async () => ({}),
+      readiness: async () => ({ own: {} }),
       routes: [
         route(charge, async ({ params, body }) => {
           executed += 1;

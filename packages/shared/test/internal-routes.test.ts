@@ -85,7 +85,7 @@ describe('who may call a service: issuer keys, internal callers, the request an 
       log: createLogger('test', 'silent'),
       verifyAssertion: testAssertionVerifier('wallet'),
       validateResponses: true,
-      readiness: async () => ({}),
+      readiness: async () => ({ own: {} }),
       routes: [
         route(whoAmI, async ({ identity }) => ({ sub: identity.sub })),
         route(publicRead, async ({ identity }) => ({ kind: identity.kind })),

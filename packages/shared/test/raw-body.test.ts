@@ -31,7 +31,7 @@ describe('routes declaring a raw body', () => {
       log: createLogger('test', 'silent'),
       verifyAssertion: testAssertionVerifier('wallet'),
       validateResponses: true,
-      readiness: async () => ({}),
+      readiness: async () => ({ own: {} }),
       routes: [
         route(signed, async ({ rawBody, body }) => {
           expect(body).toBeUndefined();

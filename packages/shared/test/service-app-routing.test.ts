@@ -60,7 +60,7 @@ describe('a service app answers its contract routes through one pipeline', () =>
       log: createLogger('catalog', 'info', logFile),
       verifyAssertion: testAssertionVerifier('catalog'),
       validateResponses: true,
-      readiness: async () => ({}),
+      readiness: async () => ({ own: {} }),
       routes: [
         route(things, async ({ query }) => {
           queriesSeen.push(query);

@@ -25,7 +25,7 @@ export const filesService = defineService({
     const incoming = path.join(ctx.config.FILES_STORAGE_DIR, '.incoming');
     const deps = { db: ctx.db, events: ctx.events, storage: chooseStorage(ctx.config, ctx.log) };
     return {
-      routes: fileRoutes(deps, createUploadReceiver(incoming)),
+      routes: fileRoutes(deps, createUploadReceiver(incoming, ctx.log)),
       internal: filesInternalRoutes(deps),
       handlers: filesEventHandlers(),
       jobs: [sweepAbandonedUploads(incoming, ctx.log)],

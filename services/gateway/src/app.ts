@@ -11,7 +11,7 @@ import { consoleRoutes } from './console';
 import type { GatewayMetrics } from './metrics';
 import { gatewayOpenApiDocument } from './openapi';
 import { createProxyHandler, servedBy } from './proxy-handler';
-import { createReadiness, sendReadiness, type Readiness } from './readiness';
+import { createReadiness, gatewayStatusCode, sendReadiness, systemStatusCode, type Readiness } from './readiness';
 import { isPlainRequestTarget, malformedRequestTarget } from './request-target';
 
 /** The gateway's own routes: health, its own readiness (ADR 0056), the OpenAPI document and its docs UI. */
@@ -25,7 +25,7 @@ function createOwnRoutes(config: GatewayConfig, readiness: Readiness, log: Logge
     res.json({ status: 'ok' });
   });
   app.get('/readyz', (_req, res, next) => {
-    readiness.gateway().then((view) => sendReadiness(res, view), next);
+    readiness.gateway().then((view) => sendReadiness(res, view, gatewayStatusCode(view)), next);
   });
   app.get('/api/openapi.json', (_req, res) => {
     res.json(document);
@@ -54,7 +54,7 @@ function isGatewayOwnPath(path: string): boolean {
  */
 export function createGateway(config: GatewayConfig, redis: RedisClient, log: Logger, metrics?: GatewayMetrics): RequestListener {
   const readiness = createReadiness(config, redis);
-  metrics?.serveSystemReadiness((res) => void readiness.system().then((view) => sendReadiness(res, view)));
+  metrics?.serveSystemReadiness((res) => void readiness.system().then((view) => sendReadiness(res, view, systemStatusCode(view))));
   const ownRoutes = createOwnRoutes(config, readiness, log);
   const proxy = createProxyHandler(config, redis, log);
   metrics?.watchReplicas(proxy.setAside);

@@ -74,15 +74,17 @@ describe('fault: the broker stops and restarts while requests run', () => {
     return login.body.access_token;
   }
 
-  /** What each service's own `/readyz` says about the broker. */
-  function brokerReadiness(): Promise<boolean[]> {
+  /** What each service's own `/readyz` says about the broker, and whether it keeps the service in rotation (its status). */
+  function readiness(): Promise<Array<{ status: number; broker: boolean }>> {
     return Promise.all(
       Object.values(stack.services).map(async (service) => {
-        const body = (await (await fetch(`${service!.url}/readyz`)).json()) as { checks: { broker: boolean } };
-        return body.checks.broker;
+        const res = await fetch(`${service!.url}/readyz`);
+        const body = (await res.json()) as { checks: { broker: boolean } };
+        return { status: res.status, broker: body.checks.broker };
       }),
     );
   }
+  const brokerReadiness = async () => (await readiness()).map((service) => service.broker);
 
   /** One SMS login through the gateway: identity writes the user and an `auth.login` audit entry in one transaction. */
   async function smsLogin() {
@@ -117,6 +119,8 @@ describe('fault: the broker stops and restarts while requests run', () => {
     try {
       rabbitmqctl('stop_app');
       await eventually(() => brokerReadiness(), (ready) => ready.every((r) => r === false), 10_000);
+      // the broker is every replica's alike: reported, and every service stays in rotation (ADR 0070)
+      expect((await readiness()).map((service) => service.status)).toEqual(Object.values(stack.services).map(() => 200));
       const outageEnds = Date.now() + OUTAGE_MS;
       while (Date.now() < outageEnds) {
         during.push(...(await Promise.all([smsLogin(), smsLogin(), smsLogin()])));

@@ -14,6 +14,7 @@ import { api, eventually, newAdmin, startStack, type Stack } from '@market/testk
  * (`--save ''`, no append-only file), as after a failover to a replica that had not caught up.
  * While it is away every request answers with its result or a 503 problem, never a 500; once it
  * is back, logins, sessions and the shared rate limits work again without restarting anything.
+ * Meanwhile every process stays in rotation and reports Redis away as `degraded` (ADR 0070).
  */
 
 const SMS_PER_MINUTE = 3;
@@ -108,6 +109,11 @@ async function logIn(client: Client, ip = newIp()): Promise<{ status: number; to
   return { status: res.status, token: res.body?.access_token, code: res.body?.code };
 }
 
+async function readyz(base: string, path = '/readyz') {
+  const res = await fetch(`${base}${path}`);
+  return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, boolean> } };
+}
+
 describe('when Redis restarts under a running stack', () => {
   let redis: PrivateRedis;
   let stack: Stack;
@@ -161,6 +167,21 @@ describe('when Redis restarts under a running stack', () => {
       await redis.stop();
       const stoppedAt = outcomes.length;
       await eventually(async () => outcomes.filter((o) => o.status === 503).length, (n) => n >= 8);
+      // every pod stays in rotation (ADR 0070): Redis is every replica's alike, so it is reported, not a reason to go
+      const gatewayView = await eventually(() => readyz(stack.url), (view) => view.body.status === 'degraded');
+      expect(gatewayView).toEqual({ status: 200, body: { status: 'degraded', checks: { redis: false } } });
+      for (const service of Object.values(stack.services)) {
+        const view = await eventually(() => readyz(service!.url), (answer) => answer.body.status === 'degraded');
+        expect(view.status).toBe(200);
+        expect(view.body.checks).toMatchObject({ accepting: true, database: true, broker: true, redis: false });
+      }
+      // the operators' view still names what is away, at the gateway and at each service
+      const system = await readyz(stack.gatewayMetricsUrl, '/system/readyz');
+      expect(system.status).toBe(503);
+      expect(system.body).toMatchObject({
+        status: 'not_ready',
+        checks: { redis: false, identity: true, catalog: true, admin: true, 'identity.redis': false, 'catalog.redis': false, 'catalog.database': true },
+      });
       away = outcomes.slice(stoppedAt);
       await redis.start();
     } finally {
@@ -179,8 +200,8 @@ describe('when Redis restarts under a running stack', () => {
     // every process reconnects by itself, with the users from the ACL file, each on its own schedule:
     // the system is ready again when the gateway and every service say so
     // (the services this stack does not run stay down)
-    const ready = async () => ((await (await fetch(`${stack.gatewayMetricsUrl}/system/readyz`)).json()) as { checks: Record<string, boolean> }).checks;
-    await eventually(ready, (checks) => ['redis', 'identity', 'catalog', 'admin'].every((name) => checks[name] === true), 15_000);
+    const ready = async () => (await readyz(stack.gatewayMetricsUrl, '/system/readyz')).body.checks;
+    await eventually(ready, (checks) => ['redis', 'identity.redis', 'catalog.redis', 'admin.redis'].every((name) => checks[name] === true), 15_000);
     const again = await logIn(client);
     expect(again).toEqual(expect.objectContaining({ status: 200, token: expect.any(String) }));
     expect((await client.get('/api/me', again.token)).status).toBe(200);

@@ -2343,7 +2343,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This gateway can serve: its Redis answers (checked at most once a second; a service down is not the gateway unready) */
+        /** This gateway is in rotation (checked at most once a second): `ready`, or `degraded` naming its Redis when that is away (requests with a token answer 503 meanwhile, anonymous ones keep working); a service down is not the gateway unready */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -16708,7 +16708,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ready */
+            /** @description `ready`, or `degraded` with the check that is false */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16719,22 +16719,7 @@ export interface operations {
                             [key: string]: boolean;
                         };
                         /** @enum {string} */
-                        status: "ready" | "not_ready";
-                    };
-                };
-            };
-            /** @description the gateway's own dependency is down: `status` is not_ready and `checks` names it */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        checks: {
-                            [key: string]: boolean;
-                        };
-                        /** @enum {string} */
-                        status: "ready" | "not_ready";
+                        status: "ready" | "degraded";
                     };
                 };
             };

@@ -12,3 +12,4 @@ export * from './service-app';
 export * from './validate';
 export * from './drain-server';
 export * from './address-key';
+export * from './readiness';

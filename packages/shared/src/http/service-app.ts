@@ -13,6 +13,7 @@ import type { IdempotencyStore } from './idempotency';
 import { mountInternalRoutes, type InternalBinding } from './internal-routes';
 import { isNotModified } from './conditional-get';
 import { ContractPipeline } from './pipeline';
+import { readinessStatusCode, readinessView, type ReadinessChecks } from './readiness';
 import type { RouteBinding } from './routes';
 
 export interface ServiceAppOptions {
@@ -25,7 +26,8 @@ export interface ServiceAppOptions {
   jsonLimit?: string;
   validateResponses: boolean;
   idempotency?: IdempotencyStore;
-  readiness: () => Promise<Record<string, boolean>>;
+  /** what `/readyz` reads: this process's own conditions and its backing services (ADR 0070) */
+  readiness: () => Promise<ReadinessChecks>;
   /** the service's domain error codes and the status each is answered with (ADR 0041) */
   errorStatuses?: ErrorStatuses;
   /** observes every request and answers `/metrics` (before the assertion check: Prometheus scrapes the service's own port) */
@@ -127,9 +129,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const checks = await opts.readiness();
-    const ready = Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+    const view = readinessView(await opts.readiness());
+    res.status(readinessStatusCode(view)).json(view);
   });
   const metrics = opts.metrics;
   if (metrics) {

@@ -22,6 +22,7 @@ import type { InternalBinding } from '../http/internal-routes';
 import { IdempotencyStore } from '../http/idempotency';
 import { declaresIdempotency, type RouteBinding } from '../http/routes';
 import { createServiceApp } from '../http/service-app';
+import { checkWithin, withinOrNull } from '../http/readiness';
 import type { ErrorStatuses } from '../http/error-statuses';
 import { drainServer } from '../http/drain-server';
 import { flushTraces } from '../tracing';
@@ -53,6 +54,9 @@ const serviceEnvShape = {
  * holds would leave requests none (issue 19), so the prefetch stays below the pool size.
  */
 const consumerLeavesConnections = (config: { INBOX_PREFETCH: number; DB_POOL_SIZE: number }) => config.INBOX_PREFETCH < config.DB_POOL_SIZE;
+
+/** How long a readiness check may take: below the Kubernetes probe's 3 s and the gateway's 1 s per replica. */
+const READINESS_CHECK_MS = 500;
 
 type ServiceEnv<S extends z.ZodRawShape> = z.infer<z.ZodObject<typeof serviceEnvShape>> & z.infer<z.ZodObject<S>>;
 
@@ -92,7 +96,10 @@ export interface ServiceParts {
    * stops, before the server waits for its connections.
    */
   beforeStop?: () => Promise<void> | void;
-  /** the service's own conditions of serving, added to `/readyz` beside database, broker and Redis */
+  /**
+   * the service's own conditions of serving: one false takes the replica out of rotation (`/readyz`
+   * 503); a check that cannot be answered within 500 ms is reported as `own: false`, not a reason (ADR 0070)
+   */
   readiness?: () => Promise<Record<string, boolean>>;
 }
 
@@ -255,14 +262,23 @@ export async function startService<S extends z.ZodRawShape>(
       idempotency,
       errorStatuses: def.errorStatuses,
       metrics: observed.metrics,
-      readiness: async () => ({
-        database: await dataSource.query('SELECT 1').then(() => true, () => false),
-        broker: bus.isConnected,
-        redis: redis.isReady,
-        // a stopping replica tells load balancers to send no more while it drains
-        accepting: stopping === null,
-        ...(await parts.readiness?.().catch(() => ({ own: false }))),
-      }),
+      // What takes this replica out of rotation is what it cannot serve while another replica could
+      // (ADR 0070): it is stopping, or one of its own conditions fails. The database, broker and Redis
+      // are every replica's alike: while one is away the routes that need it answer 503 and the others
+      // keep working (the outbox holds events, ADR 0012), so they are reported, never a reason to go.
+      readiness: async () => {
+        const [database, own] = await Promise.all([
+          checkWithin(READINESS_CHECK_MS, () => dataSource.query('SELECT 1').then(() => true)),
+          parts.readiness && withinOrNull(READINESS_CHECK_MS, parts.readiness),
+        ]);
+        return {
+          // a stopping replica tells load balancers to send no more while it drains
+          own: { accepting: stopping === null, ...own },
+          // A service's own conditions read its backing services (admin's its database): one that
+          // cannot be answered is reported beside them, not taken as the condition being false.
+          backing: { database, broker: bus.isConnected, redis: redis.isReady, ...(own === null ? { own: false } : {}) },
+        };
+      },
     });
     const port = config.PORT ?? DEFAULT_PORTS[def.name];
     const server = await new Promise<Server>((resolve, reject) => {

@@ -3,6 +3,8 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { MAX_FILE_BYTES } from '@market/contracts';
 import { Problem, problems } from '@market/shared/http';
+import { type Logger } from '@market/shared/logging';
+import { volumeUnavailable } from '../adapters/storage/volume-failure';
 import type { ReceivedFile } from '../application/store-uploaded-file';
 
 export interface ReceivedUpload {
@@ -13,13 +15,14 @@ export interface ReceivedUpload {
 }
 
 /**
- * Multer's limit errors are mapped by the kit's error handler; our own disk failing stays a 500.
- * Anything else from the parser (no boundary, a broken or cut-off body) is the client's doing:
- * reading the body is the edge's business, so those are answered as problems here.
+ * Multer's limit errors are mapped by the kit's error handler; the upload folder failing is the
+ * store's volume failing (503 STORAGE_UNAVAILABLE, as the store answers it). Anything else from the
+ * parser (no boundary, a broken or cut-off body) is the client's doing: reading the body is the
+ * edge's business, so those are answered as problems here.
  */
-function asRequestError(err: unknown, req: Request): unknown {
+function asRequestError(err: unknown, req: Request, log: Logger): unknown {
   if (err instanceof multer.MulterError) return err;
-  if (typeof (err as NodeJS.ErrnoException).syscall === 'string') return err;
+  if (typeof (err as NodeJS.ErrnoException).syscall === 'string') return volumeUnavailable(log, 'receive', err);
   if (req.destroyed) return new Problem(400, 'REQUEST_ABORTED', 'the request body was cut short');
   return problems.validation([{ path: '(multipart)', message: 'malformed multipart body' }], 'the multipart body could not be read');
 }
@@ -32,7 +35,7 @@ export type UploadReceiver = <T>(req: Request, res: Response, use: (upload: Rece
  * too many fields with a 400. Multer removes the partial file on those errors; the temporary file
  * of an accepted body is removed once `use` is done, whatever it did with it.
  */
-export function createUploadReceiver(tempDir: string): UploadReceiver {
+export function createUploadReceiver(tempDir: string, log: Logger): UploadReceiver {
   const parse = multer({
     storage: multer.diskStorage({ destination: tempDir }),
     limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5, fieldSize: 1024 },
@@ -41,7 +44,7 @@ export function createUploadReceiver(tempDir: string): UploadReceiver {
 
   return async (req, res, use) => {
     await new Promise<void>((resolve, reject) => {
-      parse(req, res, (err: unknown) => (err ? reject(asRequestError(err, req)) : resolve()));
+      parse(req, res, (err: unknown) => (err ? reject(asRequestError(err, req, log)) : resolve()));
     });
     const file = req.file;
     try {
@@ -50,7 +53,8 @@ export function createUploadReceiver(tempDir: string): UploadReceiver {
         fields: { ...(req.body as Record<string, unknown> | undefined) },
       });
     } finally {
-      if (file?.path) await rm(file.path, { force: true });
+      // a volume failing meanwhile leaves the file to the sweep of abandoned uploads, and the answer as it was
+      if (file?.path) await rm(file.path, { force: true }).catch(() => undefined);
     }
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { adminReadFile, attachFiles, fileMeta, MAX_FILE_BYTES, readFile, uploadFile } from '@market/contracts';
@@ -150,6 +150,69 @@ describe.each(['disk', 's3'] as const)('files alone (%s store): upload scenes, t
     expect(await fileRows()).toBe(before);
     expect(await storedKeys()).toEqual(objectsBefore);
     expect((await upload(owner, { bytes: PNG, filename: 'a.png' })).status).toBe(201);
+  });
+
+  it('answers 503 STORAGE_UNAVAILABLE, never 500, while the volume fails, keeps nothing half-written, and serves again once it is back', async () => {
+    const key = await uploaded('handoff', { bytes: PNG, filename: 'kept.png' });
+    const etag = (await read(key, owner)).headers.get('etag')!;
+    const rowsBefore = await fileRows();
+    const objectsBefore = await storedKeys();
+    const expectRefused = (res: { status: number; body: any; headers: Headers }) => {
+      expect([res.status, res.body.code, res.headers.get('retry-after')]).toEqual([503, 'STORAGE_UNAVAILABLE', '5']);
+    };
+    /** uploads need the volume (they are received on it) with either store; reads only with the disk store */
+    const duringOutage = async () => {
+      expectRefused(await upload(owner, { bytes: PNG, filename: 'refused.png' }));
+      expect(await fileRows()).toBe(rowsBefore);
+      // a client's copy is revalidated from the database alone
+      expect((await read(key, owner, { 'if-none-match': etag })).status).toBe(304);
+      const uncached = await read(key, owner);
+      if (store === 'disk') {
+        expectRefused(uncached);
+        expect(uncached.headers.get('cache-control')).toBe('no-store');
+      } else {
+        expect(uncached.bytes.equals(PNG)).toBe(true);
+      }
+    };
+
+    if (store === 'disk') {
+      // the volume refusing the store's own write, after the upload was received: the object's folder cannot be made
+      const folder = path.join(storageDir, 'realname');
+      const aside = `${folder}.aside`;
+      const existed = existsSync(folder);
+      if (existed) renameSync(folder, aside);
+      writeFileSync(folder, '');
+      try {
+        expectRefused(await upload(owner, { bytes: PNG, filename: 'id.png' }, { scene: 'realname' }));
+        expect(await fileRows()).toBe(rowsBefore);
+      } finally {
+        rmSync(folder);
+        if (existed) renameSync(aside, folder);
+      }
+    }
+
+    const away = `${storageDir}.away`;
+    renameSync(storageDir, away);
+    try {
+      // the volume's folder is a file: every path under it fails for root too (ENOTDIR), as EIO or EROFS would
+      writeFileSync(storageDir, '');
+      await duringOutage();
+      // the volume not there at all (not mounted): an outage still, never an empty store answering 404
+      rmSync(storageDir);
+      await duringOutage();
+    } finally {
+      rmSync(storageDir, { force: true });
+      renameSync(away, storageDir);
+    }
+
+    expect(await storedKeys()).toEqual(objectsBefore);
+    expect((await read(key, owner)).bytes.equals(PNG)).toBe(true);
+    expect((await upload(owner, { bytes: PNG, filename: 'again.png' })).status).toBe(201);
+    if (store === 'disk') {
+      // an object missing under a root that is there stays a 404
+      rmSync(path.join(storageDir, key));
+      expect((await read(key, owner)).status).toBe(404);
+    }
   });
 
   it('refuses malformed uploads with 400 and anonymous or admin callers with 401', async () => {

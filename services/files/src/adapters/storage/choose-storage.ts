@@ -53,7 +53,7 @@ export function bucketSettings(config: StorageConfig): S3StorageSettings {
 export function chooseStorage(config: StorageConfig, log: Logger): Storage {
   if (config.FILES_STORAGE === 'disk') {
     log.info({ store: 'disk', root: config.FILES_STORAGE_DIR }, `file storage: local disk at ${config.FILES_STORAGE_DIR}`);
-    return new LocalDiskStorage(config.FILES_STORAGE_DIR);
+    return new LocalDiskStorage(config.FILES_STORAGE_DIR, log);
   }
   const settings = bucketSettings(config);
   const where = `${settings.endpoint ?? `AWS S3 (${settings.region})`}, bucket ${settings.bucket}${settings.keyPrefix ? `, prefix ${settings.keyPrefix}` : ''}`;

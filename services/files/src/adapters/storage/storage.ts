@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
  * adapters may rely on that shape. The local disk is the default (`LocalDiskStorage`); a bucket of
  * any S3-compatible store is the other (`S3Storage`: put = PutObject from the file, open =
  * GetObject's body, delete = DeleteObject), chosen by `FILES_STORAGE` (choose-storage.ts).
- * A store that cannot be reached throws `StorageUnavailable` (a 503).
+ * A store that cannot be reached or whose volume fails throws `StorageUnavailable` (a 503).
  */
 export interface Storage {
   /** stores the file at `fromPath` under `key`; `fromPath` may be consumed (moved) */
