@@ -8,8 +8,9 @@ import { AdminRoles1765500000001 } from './1765500000001-admin-roles';
 import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-logins-per-address';
 import { RememberMoneyMismatches1765900000001 } from './1765900000001-remember-money-mismatches';
 import { KeepMoneyCheckResults1766300000002 } from './1766300000002-keep-money-check-results';
-import { ChainAuditLog1767200000002 } from './1767200000002-chain-audit-log';
+import { SeedRenewalAndRenterLimits1767000000004 } from './1767000000004-seed-renewal-and-renter-limits';
 import { SeedRatingWindow1767100000002 } from './1767100000002-seed-rating-window';
+import { ChainAuditLog1767200000002 } from './1767200000002-chain-audit-log';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -22,6 +23,7 @@ export const adminMigrations = [
   ThrottleLoginsPerAddress1765500000002,
   RememberMoneyMismatches1765900000001,
   KeepMoneyCheckResults1766300000002,
-  ChainAuditLog1767200000002,
+  SeedRenewalAndRenterLimits1767000000004,
   SeedRatingWindow1767100000002,
+  ChainAuditLog1767200000002,
 ];
