@@ -113,7 +113,8 @@ describe('npm start checks Postgres, RabbitMQ and Redis before starting anything
     child.stderr.on('data', (chunk) => (output += chunk));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).not.toBe(0);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // a hang guard, not a speed claim: the check's own deadline is what the first test proves
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(output).toContain(`Redis cannot be reached at 127.0.0.1:${refused} (REDIS_URL`);
     expect(output).not.toMatch(/turbo|Tasks:/);
   }, 30_000);
