@@ -39,6 +39,8 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'renter.new_max_daily': z.number().int().min(1).max(1000),
   /** a new renter whose available balance is at least this many fen is not held to the two limits */
   'renter.new_balance_exempt': z.number().int().min(0).max(1_000_000_000),
+  /** the first minutes past ends_at that cost the renter nothing; past them overtime is charged (docs/rules.md §4 Overtime) */
+  'order.grace_minutes': z.number().int().min(0).max(60),
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -65,6 +67,7 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'renter.new_max_active': 2,
   'renter.new_max_daily': 5,
   'renter.new_balance_exempt': 10_000,
+  'order.grace_minutes': 5,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

@@ -28,6 +28,7 @@ import { ConfigTimesAndOrderVersions1766300000001 } from './persistence/migratio
 import { OrderRenewals1767000000001 } from './persistence/migrations/1767000000001-order-renewals';
 import { RenterBlocks1767000000002 } from './persistence/migrations/1767000000002-renter-blocks';
 import { EndReminders1767000000003 } from './persistence/migrations/1767000000003-end-reminders';
+import { CheckoutOvertime1767300000000 } from './persistence/migrations/1767300000000-checkout-overtime';
 import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
@@ -47,6 +48,7 @@ export const ordersService = defineService({
     OrderRenewals1767000000001,
     RenterBlocks1767000000002,
     EndReminders1767000000003,
+    CheckoutOvertime1767300000000,
   ],
   build: (ctx) => {
     registerOrderMetrics(ctx);

@@ -27,6 +27,7 @@ const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'fen' | 'bps' 
   'renter.new_max_active': 'count',
   'renter.new_max_daily': 'count',
   'renter.new_balance_exempt': 'fen',
+  'order.grace_minutes': 'minutes',
 };
 
 /** A config value as an operator reads it: fen as ¥, timeouts in minutes or hours, a rate in % (bps beside it). */
