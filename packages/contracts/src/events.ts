@@ -180,6 +180,7 @@ export const eventDataSchemas = {
     owner_income: Money,
     platform_fee: Money,
     refund: Money,
+    overtime_fee: Money.optional().openapi({ description: 'the overtime rent within owner_income + platform_fee (ADR 0071); absent when there was none' }),
     settled_at: Timestamp,
   }),
 

@@ -9,6 +9,8 @@ import { ThrottleLoginsPerAddress1765500000002 } from './1765500000002-throttle-
 import { RememberMoneyMismatches1765900000001 } from './1765900000001-remember-money-mismatches';
 import { KeepMoneyCheckResults1766300000002 } from './1766300000002-keep-money-check-results';
 import { ChainAuditLog1767200000002 } from './1767200000002-chain-audit-log';
+import { SeedGraceMinutes1767300000001 } from './1767300000001-seed-grace-minutes';
+import { SeedRenewalAndRenterLimits1767300000002 } from './1767300000002-seed-renewal-and-renter-limits';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -22,4 +24,6 @@ export const adminMigrations = [
   RememberMoneyMismatches1765900000001,
   KeepMoneyCheckResults1766300000002,
   ChainAuditLog1767200000002,
+  SeedGraceMinutes1767300000001,
+  SeedRenewalAndRenterLimits1767300000002,
 ];
