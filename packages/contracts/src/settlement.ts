@@ -85,7 +85,8 @@ export function proposalErrors(escrow: Escrow, proposal: Partial<Proposal>): Set
   if (!wholeFen(proposal.deposit_deduction)) {
     errors.push({ path: 'deposit_deduction', message: 'must be a whole number of fen, at least 0' });
   } else if (proposal.deposit_deduction > depositLeft) {
-    errors.push({ path: 'deposit_deduction', message: `must not exceed what the deposit holds after the overtime fee (${depositLeft})` });
+    const what = depositLeft === escrow.deposit ? 'the deposit' : 'what the deposit holds after the overtime fee';
+    errors.push({ path: 'deposit_deduction', message: `must not exceed ${what} (${depositLeft})` });
   }
   return errors;
 }
