@@ -1,5 +1,5 @@
 import { startService } from '@market/shared/service';
-import { backOfficeAlerts, eventually, internalClientAs, Market, newAdmin, type MarketCaller as Caller, type Stack, startMarket, verifyMoney } from '@market/testkit';
+import { backOfficeAlerts, eventually, internalClientAs, Market, newAdmin, outboxEvents, type MarketCaller as Caller, type Stack, startMarket, verifyMoney } from '@market/testkit';
 import { serviceEnv } from '@market/shared/testing';
 import { ordersService } from '../src/service';
 
@@ -135,6 +135,9 @@ describe('the timeout scan', () => {
     await eventually(() => market.balance(renter), (b) => b.available === 10_000 - 7400 + 4840 && b.frozen === 0);
     await eventually(() => market.balance(owner), (b) => b.available === 2432);
     await eventually(() => market.platformFeeOf(order.id), (fee) => fee === 128);
+    // the wallet tells the parties the overtime it paid out with the rest
+    const paidOut = (await outboxEvents(stack, 'wallet', 'wallet.settled')).filter((e) => e.data.order_id === order.id).map((e) => e.data);
+    expect(paidOut).toEqual([expect.objectContaining({ owner_income: 2432, platform_fee: 128, refund: 4840, overtime_fee: 160 })]);
     const found = await verifyMoney(internalClientAs(stack, 'admin'), 600_000);
     expect(found).toEqual({ mismatches: [], ledger: { checks: expect.any(Number), differences: [] } });
   });
