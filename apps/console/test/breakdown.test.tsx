@@ -15,7 +15,7 @@ describe('the breakdown preview (the settlement rule of the contracts)', () => {
   it('splits the escrow as the server does: fee from the consumption, the rest to the owner, everything else back', () => {
     expect(settle(escrow, { consumption: 1000, deposit_deduction: 500 }, 500)).toEqual({
       ok: true,
-      settlement: { consumption: 1000, deposit_deduction: 500, platform_fee: 50, owner_income: 1450, refund: 4500 },
+      settlement: { consumption: 1000, overtime_minutes: 0, overtime_fee: 0, deposit_deduction: 500, platform_fee: 50, owner_income: 1450, refund: 4500 },
     });
     // the fee rounds down to whole fen
     expect(settle(escrow, { consumption: 19, deposit_deduction: 0 }, 500)).toMatchObject({ ok: true, settlement: { platform_fee: 0, owner_income: 19, refund: 5981 } });

@@ -458,6 +458,23 @@ describe('the console in a browser', () => {
     await shot('order-renewed');
   });
 
+  it('shows the overtime a checkout past the grace charged in the order’s breakdown (ADR 0071)', async () => {
+    const { renter, order } = await handedOffOrder('超时测试 王者荣耀');
+    const path = { params: { path: { id: order.id } } };
+    await ok(renter.market.api.POST('/api/orders/{id}/confirm-receive', { ...path, body: {} }));
+    // the two hours ran out 20½ minutes ago (moved back in the order's row): 21 started minutes, 5 free,
+    // 16 × 1000 / 60 = 266 fen from the deposit
+    await stack.services.orders!.ctx.db.query(
+      `UPDATE orders SET started_at = now() - interval '2 hours 20 minutes 30 seconds', ends_at = now() - interval '20 minutes 30 seconds' WHERE id = $1`,
+      [order.id],
+    );
+    const checkedOut = await ok(renter.market.api.POST('/api/orders/{id}/checkout', { ...path, body: {} }));
+    expect(checkedOut.checkout).toMatchObject({ consumption: 2000, overtime_minutes: 16, overtime_fee: 266, deposit_deduction: 0, refund: 3734 });
+    await open(`/orders/${order.id}`, '超时测试 王者荣耀');
+    await page.getByText(/超时 16 分钟 ¥2\.66/).waitFor();
+    await shot('order-overtime');
+  });
+
   it('asks a second admin’s approval to reveal the handoff of an abnormal order without a dispute', async () => {
     const { order } = await handedOffOrder('异常测试 王者荣耀');
     await ok(back.api.POST('/api/admin/orders/{id}/mark-abnormal', { params: { path: { id: order.id } }, body: { reason: '疑似账号被盗' } }));

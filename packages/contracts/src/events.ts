@@ -50,6 +50,9 @@ const OrderSnapshot = z.object({
 /** How the escrow (`amount`) is split when an order ends; the wallet settles from exactly these figures. */
 const Settlement = z.object({
   consumption: Money,
+  /** absent in events published before ADR 0071: no overtime */
+  overtime_minutes: z.number().int().min(0).optional(),
+  overtime_fee: Money.optional().openapi({ description: 'part of the escrow earned as overtime rent; absent: 0' }),
   deposit_deduction: Money,
   refund: Money,
   owner_income: Money,
@@ -194,6 +197,7 @@ export const eventDataSchemas = {
     owner_income: Money,
     platform_fee: Money,
     refund: Money,
+    overtime_fee: Money.optional().openapi({ description: 'the overtime rent within owner_income + platform_fee (ADR 0071); absent when there was none' }),
     settled_at: Timestamp,
   }),
 

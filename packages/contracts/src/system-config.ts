@@ -41,6 +41,8 @@ export const SYSTEM_CONFIG_SCHEMAS = {
   'renter.new_balance_exempt': z.number().int().min(0).max(1_000_000_000),
   /** days after an order completes during which each party may rate the other; then unpublished ratings publish (ADR 0066) */
   'rating.window_days': z.number().int().min(1).max(90),
+  /** the first minutes past ends_at that cost the renter nothing; past them overtime is charged (docs/rules.md §4 Overtime) */
+  'order.grace_minutes': z.number().int().min(0).max(60),
 } as const;
 
 export type SystemConfigKey = keyof typeof SYSTEM_CONFIG_SCHEMAS;
@@ -68,6 +70,7 @@ export const SYSTEM_CONFIG_DEFAULTS: SystemConfigValues = {
   'renter.new_max_daily': 5,
   'renter.new_balance_exempt': 10_000,
   'rating.window_days': 7,
+  'order.grace_minutes': 5,
 };
 
 export function isSystemConfigKey(key: string): key is SystemConfigKey {

@@ -136,3 +136,48 @@ describe('end reminders', () => {
     ]);
   });
 });
+
+describe('overtime in checkout and settlement notifications (ADR 0071)', () => {
+  const ids = {
+    order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a61',
+    listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a62',
+    renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a63',
+    owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a64',
+  };
+  const order = { ...ids, listing_title: '王者荣耀', rent: 2400, deposit: 5000, amount: 7400, hours: 3, actor_id: null };
+  const figures = { consumption: 2400, overtime_minutes: 12, overtime_fee: 160, deposit_deduction: 0, refund: 4840, owner_income: 2432, platform_fee: 128 };
+  const settled = {
+    ...ids,
+    listing_title: '王者荣耀',
+    ended_by: 'order.completed' as const,
+    outcome: 'settled' as const,
+    released: 7400,
+    owner_income: 2432,
+    platform_fee: 128,
+    refund: 4840,
+    settled_at: new Date().toISOString(),
+  };
+
+  it('name the overtime charged in the checkout, the completion and the money paid out', () => {
+    const [requested] = notificationsFor('order.checkout_requested', { ...order, status: 'pending_checkout_confirm', ...figures });
+    expect(requested).toMatchObject({
+      user_id: ids.owner_id,
+      body: '「王者荣耀」申请结算：租金消耗 ¥24.00，超时 12 分钟计费 ¥1.60，押金扣除 ¥0.00，退还租客 ¥48.40。请确认或提出修改。',
+      data: { overtime_minutes: 12, overtime_fee: 160 },
+    });
+    const [renter, owner] = notificationsFor('order.completed', { ...order, status: 'completed', ...figures });
+    expect(renter!.body).toBe('「王者荣耀」已结算：租金消耗 ¥24.00，超时 12 分钟计费 ¥1.60，押金扣除 ¥0.00，应退还您 ¥48.40，到账后另行通知。');
+    expect(owner!.body).toBe('「王者荣耀」已结算：应得收入 ¥24.32（平台服务费 ¥1.28，含超时费 ¥1.60），到账后另行通知。');
+    const paid = notificationsFor('wallet.settled', { ...settled, overtime_fee: 160 });
+    expect(paid.map((n) => n.body)).toEqual(['「王者荣耀」的收入 ¥24.32 已到账（平台服务费 ¥1.28，含超时费 ¥1.60）。', '「王者荣耀」退还您的 ¥48.40 已到账（已扣超时费 ¥1.60）。']);
+  });
+
+  it('say nothing of overtime when none was charged', () => {
+    const none = { ...figures, overtime_minutes: 0, overtime_fee: 0, refund: 5000, owner_income: 2280, platform_fee: 120 };
+    const [renter, owner] = notificationsFor('order.completed', { ...order, status: 'completed', ...none });
+    expect(renter!.body).toBe('「王者荣耀」已结算：租金消耗 ¥24.00，押金扣除 ¥0.00，应退还您 ¥50.00，到账后另行通知。');
+    expect(owner!.body).toBe('「王者荣耀」已结算：应得收入 ¥22.80（平台服务费 ¥1.20），到账后另行通知。');
+    expect(renter!.data).not.toHaveProperty('overtime_fee');
+    expect(notificationsFor('wallet.settled', settled).map((n) => n.body)).toEqual(['「王者荣耀」的收入 ¥24.32 已到账（平台服务费 ¥1.28）。', '「王者荣耀」退还您的 ¥48.40 已到账。']);
+  });
+});

@@ -31,6 +31,7 @@ import { OrderRenewals1767000000001 } from './persistence/migrations/17670000000
 import { RenterBlocks1767000000002 } from './persistence/migrations/1767000000002-renter-blocks';
 import { EndReminders1767000000003 } from './persistence/migrations/1767000000003-end-reminders';
 import { CreateRatings1767100000000 } from './persistence/migrations/1767100000000-create-ratings';
+import { CheckoutOvertime1767300000000 } from './persistence/migrations/1767300000000-checkout-overtime';
 import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
@@ -51,6 +52,7 @@ export const ordersService = defineService({
     RenterBlocks1767000000002,
     EndReminders1767000000003,
     CreateRatings1767100000000,
+    CheckoutOvertime1767300000000,
   ],
   build: (ctx) => {
     registerOrderMetrics(ctx);

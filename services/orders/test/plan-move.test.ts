@@ -23,7 +23,7 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 const CONFIG = { settings: SYSTEM_CONFIG_DEFAULTS, minuteMs: 60_000 };
 
 /** consumption 800 at the order's frozen 10 %: fee 80, the owner 720, the renter 6600 − 800 = 5800 */
-const RENTERS_CHECKOUT = { consumption: 800, deposit_deduction: 0, refund: 5800, owner_income: 720, platform_fee: 80, reason: null, evidence_keys: [] };
+const RENTERS_CHECKOUT = { consumption: 800, overtime_minutes: 0, overtime_fee: 0, deposit_deduction: 0, refund: 5800, owner_income: 720, platform_fee: 80, reason: null, evidence_keys: [] };
 
 const RUNNING: OrderState[] = ['in_use', 'pending_checkout_confirm', 'pending_correction_confirm', 'completed', 'disputed', 'abnormal', 'closed'];
 const CHECKED_OUT: OrderState[] = ['pending_checkout_confirm', 'pending_correction_confirm', 'completed'];
@@ -409,11 +409,24 @@ describe('planMove', () => {
 
   it('settles checkouts: the renter’s proposal, the owner’s correction, or a refusal naming the field', () => {
     const proposed = plan(orderIn('in_use'), { type: 'checkout', reason: null }, 'renter');
-    // three hours since the start, capped at the rent of two
-    expect(proposed.changes.checkout).toEqual({ consumption: 1600, deposit_deduction: 0, refund: 5000, owner_income: 1440, platform_fee: 160, reason: null, evidence_keys: [] });
+    // three hours since the start, capped at the rent of two; an hour past the end (ADR 0071): 60 started minutes
+    // less the 5 free, 55 × 800 / 60 = 733 fen of overtime from the deposit, the fee at 10 % of 2 333
+    expect(proposed.changes.checkout).toEqual({
+      consumption: 1600,
+      overtime_minutes: 55,
+      overtime_fee: 733,
+      deposit_deduction: 0,
+      refund: 4267,
+      owner_income: 2100,
+      platform_fee: 233,
+      reason: null,
+      evidence_keys: [],
+    });
     const countered = plan(orderIn('pending_checkout_confirm'), moveOf('counter_checkout', 'pending_checkout_confirm'), 'owner');
     expect(countered.changes.checkout).toEqual({
       consumption: 800,
+      overtime_minutes: 0,
+      overtime_fee: 0,
       deposit_deduction: 1000,
       refund: 4800,
       owner_income: 1720,
@@ -442,7 +455,19 @@ describe('planMove', () => {
     expect(plan(orderIn('pending_payment'), timeout, 'system').audits[0]!.detail).toEqual({ from: 'pending_payment', to: 'cancelled', reason: 'payment timeout' });
     expect(plan(orderIn('pending_handoff'), timeout, 'system').audits[0]!.detail).toEqual({ from: 'pending_handoff', to: 'cancelled', reason: 'handoff timeout' });
     const ended = plan(orderIn('in_use'), timeout, 'system');
-    expect(ended.changes.checkout).toEqual({ consumption: 1600, deposit_deduction: 0, refund: 5000, owner_income: 1440, platform_fee: 160, reason: null, evidence_keys: [] });
+    // ADR 0071: the automatic checkout also charges the overtime up to its deadline (ends 11:00, deadline 11:30,
+    // the scan at 12:00): 30 minutes less the 5 free, 25 × 800 / 60 = 333 fen, the fee at 10 % of 1 933
+    expect(ended.changes.checkout).toEqual({
+      consumption: 1600,
+      overtime_minutes: 25,
+      overtime_fee: 333,
+      deposit_deduction: 0,
+      refund: 4667,
+      owner_income: 1740,
+      platform_fee: 193,
+      reason: null,
+      evidence_keys: [],
+    });
     expect(ended.audits[0]!.detail).toMatchObject({ reason: 'rental ended' });
     expect(plan(orderIn('pending_checkout_confirm'), timeout, 'system').events[0]!.data).toMatchObject({
       consumption: 800,
@@ -477,7 +502,7 @@ describe('planMove', () => {
     const closed = plan(orderIn('disputed', { overdue_alerted_at: NOW }), { type: 'timeout', openDispute: OPEN_DISPUTE }, 'system');
     expect(closed.to).toBe('closed');
     expect(closed.changes).toMatchObject({ overdue_alerted_at: null, deadline_at: null });
-    expect(closed.changes.checkout).toEqual({ consumption: 800, deposit_deduction: 0, refund: 5800, owner_income: 720, platform_fee: 80, reason, evidence_keys: [] });
+    expect(closed.changes.checkout).toEqual({ consumption: 800, overtime_minutes: 0, overtime_fee: 0, deposit_deduction: 0, refund: 5800, owner_income: 720, platform_fee: 80, reason, evidence_keys: [] });
     expect(closed.resolveDispute).toEqual({ id: OPEN_DISPUTE.id, result: 'close', note: reason, at: NOW });
     expect(closed.events.map((e) => e.type)).toEqual(['order.closed', 'dispute.resolved']);
     expect(closed.events[1]!.data).toMatchObject({ result: 'close', resolved_by: null, breakdown: { consumption: 800, refund: 5800, owner_income: 720, platform_fee: 80, deposit_deduction: 0 } });
@@ -513,7 +538,7 @@ describe('planMove', () => {
       errors: [{ path: 'breakdown.consumption', message: 'must not exceed the rent paid (1600)' }],
     });
     const refunded = plan(orderIn('in_use'), close, 'admin');
-    expect(refunded.changes.checkout).toEqual({ consumption: 0, deposit_deduction: 0, refund: 6600, owner_income: 0, platform_fee: 0, reason: 'fraud suspected', evidence_keys: [] });
+    expect(refunded.changes.checkout).toEqual({ consumption: 0, overtime_minutes: 0, overtime_fee: 0, deposit_deduction: 0, refund: 6600, owner_income: 0, platform_fee: 0, reason: 'fraud suspected', evidence_keys: [] });
     expect(refunded.events[0]!.data).toMatchObject({ reason: 'fraud suspected', actor_id: ADMIN, refund: 6600 });
     // an unpaid order closes with the figures on the event only; marking abnormal holds the escrow
     expect(plan(orderIn('pending_payment'), unpaidClose, 'admin').changes.checkout).toBeUndefined();
@@ -537,7 +562,7 @@ describe('planMove', () => {
     expect(plan(orderIn('disputed', { checkout: RENTERS_CHECKOUT }), complete, 'admin').changes.checkout).toEqual({ ...RENTERS_CHECKOUT, reason: 'decided' });
     expect(plan(orderIn('disputed', { checkout: null }), complete, 'admin').changes.checkout).toMatchObject({ consumption: 1600, platform_fee: 160 });
     const split = plan(orderIn('disputed'), { ...complete, type: 'arbitrate_close', breakdown: { consumption: 400, deposit_deduction: 200 } }, 'admin');
-    expect(split.changes.checkout).toEqual({ consumption: 400, deposit_deduction: 200, refund: 6000, owner_income: 560, platform_fee: 40, reason: 'decided', evidence_keys: [] });
+    expect(split.changes.checkout).toEqual({ consumption: 400, overtime_minutes: 0, overtime_fee: 0, deposit_deduction: 200, refund: 6000, owner_income: 560, platform_fee: 40, reason: 'decided', evidence_keys: [] });
     expect(split.resolveDispute).toEqual({ id: OPEN_DISPUTE.id, result: 'close', note: 'decided', at: NOW });
   });
 });

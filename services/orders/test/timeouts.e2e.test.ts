@@ -1,5 +1,5 @@
 import { startService } from '@market/shared/service';
-import { backOfficeAlerts, eventually, Market, newAdmin, type MarketCaller as Caller, type Stack, startMarket } from '@market/testkit';
+import { backOfficeAlerts, eventually, internalClientAs, Market, newAdmin, outboxEvents, type MarketCaller as Caller, type Stack, startMarket, verifyMoney } from '@market/testkit';
 import { serviceEnv } from '@market/shared/testing';
 import { ordersService } from '../src/service';
 
@@ -109,6 +109,37 @@ describe('the timeout scan', () => {
       const requested = await statusBecomes(order.id, renter, 'pending_checkout_confirm');
       expect(requested.checkout).toMatchObject({ consumption: 2400, deposit_deduction: 0, refund: 5000, owner_income: 2280, platform_fee: 120 });
     });
+  });
+
+  it('charges the overtime past order.grace_minutes at the automatic checkout and pays it to the fen: the owner earns it as rent less the fee, the renter gets the rest of the deposit (ADR 0071)', async () => {
+    const { owner, renter, order } = await inState('in_use');
+    // the three hours ran out an hour ago; nobody checked out
+    await stack.services.orders!.ctx.db.query(`UPDATE orders SET started_at = now() - interval '4 hours', ends_at = now() - interval '1 hour' WHERE id = $1`, [order.id]);
+    // the automatic checkout counts the overtime to its deadline, ends_at + 20 configured minutes: 20 started
+    // minutes, 8 of them free (order.grace_minutes, set through the back office), 12 × 800 / 60 = 160 fen from the
+    // deposit; the fee 5 % of 2 400 + 160
+    const figures = { consumption: 2400, overtime_minutes: 12, overtime_fee: 160, deposit_deduction: 0, refund: 4840, owner_income: 2432, platform_fee: 128 };
+    await market.setConfig('order.grace_minutes', 8);
+    await market.setConfig('order.checkout_grace_minutes', 20);
+    try {
+      const requested = await statusBecomes(order.id, renter, 'pending_checkout_confirm');
+      expect(requested.checkout).toMatchObject(figures);
+    } finally {
+      await market.setConfig('order.checkout_grace_minutes', 600);
+      await market.setConfig('order.grace_minutes', 5);
+    }
+    const done = await market.act(order.id, 'checkout/confirm', owner);
+    expect(done).toMatchObject({ status: 'completed', checkout: figures });
+    const [completed] = await market.ordersEvents('order.completed', order.id);
+    expect(completed.data).toMatchObject(figures);
+    await eventually(() => market.balance(renter), (b) => b.available === 10_000 - 7400 + 4840 && b.frozen === 0);
+    await eventually(() => market.balance(owner), (b) => b.available === 2432);
+    await eventually(() => market.platformFeeOf(order.id), (fee) => fee === 128);
+    // the wallet tells the parties the overtime it paid out with the rest
+    const paidOut = (await outboxEvents(stack, 'wallet', 'wallet.settled')).filter((e) => e.data.order_id === order.id).map((e) => e.data);
+    expect(paidOut).toEqual([expect.objectContaining({ owner_income: 2432, platform_fee: 128, refund: 4840, overtime_fee: 160 })]);
+    const found = await verifyMoney(internalClientAs(stack, 'admin'), 600_000);
+    expect(found).toEqual({ mismatches: [], ledger: { checks: expect.any(Number), differences: [] } });
   });
 
   it('completes an unanswered checkout with the renter’s figures and pays them out', async () => {

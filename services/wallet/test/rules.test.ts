@@ -52,11 +52,23 @@ describe('settlement figures', () => {
     expect(fullRefund(0)).toEqual([]);
   });
 
+  it('pay the overtime fee to the owner as rent earned, less its platform fee (ADR 0071)', () => {
+    // rent 6 000 + deposit 7 000; overtime 1 500 from the deposit; fee 5 % of 7 500
+    expect(payoutsFor(13_000, { amount: 13_000, consumption: 6_000, overtime_fee: 1_500, deposit_deduction: 0, refund: 5_500, owner_income: 7_125, platform_fee: 375 })).toEqual([
+      { to: 'owner', amount: 7_125, bizType: 'settlement_income' },
+      { to: 'platform', amount: 375, bizType: 'platform_fee' },
+      { to: 'renter', amount: 5_500, bizType: 'settlement_refund' },
+    ]);
+  });
+
   it.each([
     ['an amount other than the escrow', { amount: 12_999, consumption: 6_000, deposit_deduction: 1_000, refund: 5_999, owner_income: 6_650, platform_fee: 350 }],
     ['parts that do not add up to the amount', { amount: 13_000, consumption: 6_000, deposit_deduction: 1_000, refund: 5_999, owner_income: 6_650, platform_fee: 350 }],
     ['income and fee other than what was earned', { amount: 13_000, consumption: 6_000, deposit_deduction: 1_000, refund: 6_000, owner_income: 6_651, platform_fee: 350 }],
     ['a negative part', { amount: 13_000, consumption: 14_000, deposit_deduction: 0, refund: -1_000, owner_income: 13_300, platform_fee: 700 }],
+    ['an overtime fee left out of the sum', { amount: 13_000, consumption: 6_000, overtime_fee: 1_500, deposit_deduction: 0, refund: 7_000, owner_income: 7_125, platform_fee: 375 }],
+    ['an overtime fee the owner is not paid', { amount: 13_000, consumption: 6_000, overtime_fee: 1_500, deposit_deduction: 0, refund: 5_500, owner_income: 5_700, platform_fee: 300 }],
+    ['a negative overtime fee', { amount: 13_000, consumption: 6_000, overtime_fee: -500, deposit_deduction: 0, refund: 7_500, owner_income: 5_225, platform_fee: 275 }],
     ['a fraction of a fen', { amount: 13_000, consumption: 6_000.5, deposit_deduction: 0, refund: 6_999.5, owner_income: 5_700.5, platform_fee: 300 }],
   ])('refuse %s', (_, figures) => {
     expect(() => payoutsFor(13_000, figures)).toThrow(UnsettleableOrder);

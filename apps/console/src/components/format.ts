@@ -28,6 +28,7 @@ const CONFIG_UNITS: Record<SystemConfigKey, 'minutes' | 'hours' | 'days' | 'fen'
   'renter.new_max_daily': 'count',
   'renter.new_balance_exempt': 'fen',
   'rating.window_days': 'days',
+  'order.grace_minutes': 'minutes',
 };
 
 /** A config value as an operator reads it: fen as ¥, timeouts in minutes or hours, a rate in % (bps beside it). */

@@ -193,7 +193,9 @@ export default function OrderDetail() {
         <Descriptions.Item label={t('order.escrow')}>{o.escrow ? `${label('escrow', o.escrow.status)} · ${yuan(o.escrow.held)}` : '—'}</Descriptions.Item>
         {o.checkout ? (
           <Descriptions.Item label={t('breakdown.ownerIncome')} span={2}>
-            {t('breakdown.consumption')} {yuan(o.checkout.consumption)} · {t('breakdown.deduction')} {yuan(o.checkout.deposit_deduction)} · {t('breakdown.ownerIncome')}{' '}
+            {t('breakdown.consumption')} {yuan(o.checkout.consumption)} ·{' '}
+            {o.checkout.overtime_fee > 0 ? `${t('breakdown.overtime')} ${t('unit.minutes', { count: o.checkout.overtime_minutes })} ${yuan(o.checkout.overtime_fee)} · ` : null}
+            {t('breakdown.deduction')} {yuan(o.checkout.deposit_deduction)} · {t('breakdown.ownerIncome')}{' '}
             {yuan(o.checkout.owner_income)} · {t('breakdown.fee')} {yuan(o.checkout.platform_fee)} · {t('breakdown.refund')} {yuan(o.checkout.refund)}
           </Descriptions.Item>
         ) : null}

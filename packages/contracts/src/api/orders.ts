@@ -25,11 +25,20 @@ export const DisputeStatus = z.enum(['open', 'resolved']);
 export const ArbitrationResult = z.enum(['complete', 'close', 'mark_abnormal']);
 export const PartyRole = z.enum(['renter', 'owner']);
 
-/** Amounts in fen; consumption + deposit_deduction + refund = amount paid, owner_income + platform_fee = consumption + deposit_deduction. */
+/**
+ * Amounts in fen; consumption + overtime_fee + deposit_deduction + refund = amount paid,
+ * owner_income + platform_fee = consumption + overtime_fee + deposit_deduction.
+ */
 export const Checkout = z
   .object({
     consumption: Money.openapi({ description: 'rent earned by the owner' }),
-    deposit_deduction: Money,
+    overtime_minutes: z.number().int().min(0).openapi({
+      description: 'started minutes charged past ends_at after the free order.grace_minutes (docs/rules.md §4 Overtime)',
+    }),
+    overtime_fee: Money.openapi({
+      description: 'floor(overtime_minutes × hourly_price / 60), at most the deposit; taken from the deposit and earned by the owner as rent',
+    }),
+    deposit_deduction: Money.openapi({ description: 'at most what the deposit holds after the overtime fee' }),
     refund: Money.openapi({ description: 'back to the renter' }),
     owner_income: Money,
     platform_fee: Money,
@@ -157,6 +166,7 @@ const ARBITRATION_MONEY =
   'complete: the order completes with the breakdown given, else with the order’s checkout, else the full rent and no deduction. ' +
   'close without a breakdown: the whole escrow goes back to the renter. close with a breakdown: the arbitrated split — consumption + ' +
   'deposit_deduction go to the owner minus the platform fee (floor(consumption × platform.commission_rate_bps / 10000), as at checkout), ' +
+  'a breakdown replacing the checkout’s figures overtime included (the arbitrator counts any overtime owed in the deduction), ' +
   'the rest back to the renter — and the order ends closed, not completed. mark_abnormal: the escrow stays held; the order can later be ' +
   'closed by POST /api/admin/orders/{id}/close (escrow → renter). A breakdown must hold every checkout invariant (consumption ≤ rent, ' +
   'deposit_deduction ≤ deposit; 400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction otherwise). The applied ' +
@@ -311,7 +321,7 @@ export const startCheckout = defineRoute({
   path: '/api/orders/{id}/checkout',
   auth: 'user',
   summary: 'Renter initiates checkout',
-  description: moveDescription('Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. platform_fee = floor(consumption × platform.commission_rate_bps / 10000), owner_income = consumption + deposit_deduction − platform_fee, refund = amount − consumption − deposit_deduction. If the owner neither confirms nor counters within order.checkout_confirm_timeout_minutes, the order completes with the renter’s figures, except that the consumption is never less than the rent for the hours actually used from started_at to this checkout (rounded up to whole hours at the listed hourly price, at most the rent; ADR 0029): a proposal of 0 after a rental that ran its full time completes at the full rent.'),
+  description: moveDescription('Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. Past ends_at the checkout also charges overtime: overtime_minutes are the started minutes past ends_at beyond the free order.grace_minutes, overtime_fee = floor(overtime_minutes × hourly_price / 60), at most the deposit (docs/rules.md §4 Overtime). platform_fee = floor((consumption + overtime_fee) × platform.commission_rate_bps / 10000), owner_income = consumption + overtime_fee + deposit_deduction − platform_fee, refund = amount − consumption − overtime_fee − deposit_deduction. If the owner neither confirms nor counters within order.checkout_confirm_timeout_minutes, the order completes with the renter’s figures, except that the consumption is never less than the rent for the hours actually used from started_at to this checkout (rounded up to whole hours at the listed hourly price, at most the rent; ADR 0029): a proposal of 0 after a rental that ran its full time completes at the full rent.'),
   tags: ['checkout'],
   params: IdParams,
   body: z.object({ consumption: Money.optional(), reason: OptionalReason.optional() }).strict(),
@@ -341,7 +351,7 @@ export const counterCheckout = defineRoute({
   path: '/api/orders/{id}/checkout/counter',
   auth: 'user',
   summary: 'Owner corrects the checkout',
-  description: moveDescription('Owner only, in pending_checkout_confirm. consumption omitted keeps the renter’s proposal; consumption above the rent or deposit_deduction above the deposit is 400. evidence_keys must be files the caller uploaded; both parties can then read them. The fee follows the same rule as at checkout.'),
+  description: moveDescription('Owner only, in pending_checkout_confirm. consumption omitted keeps the renter’s proposal; the checkout’s overtime figures stay as charged; consumption above the rent or deposit_deduction above what the deposit holds after the overtime fee is 400. evidence_keys must be files the caller uploaded; both parties can then read them. The fee follows the same rule as at checkout.'),
   tags: ['checkout'],
   params: IdParams,
   body: z

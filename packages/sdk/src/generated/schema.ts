@@ -267,7 +267,7 @@ export interface paths {
         put?: never;
         /**
          * Arbitrate an open dispute: complete, close or mark the order abnormal
-         * @description Only an open dispute (409 INVALID_STATE once resolved: of two admins arbitrating at once exactly one wins). The dispute becomes resolved with result, resolution_note and resolved_at; the order completes, closes or turns abnormal in the same transaction. complete: the order completes with the breakdown given, else with the order’s checkout, else the full rent and no deduction. close without a breakdown: the whole escrow goes back to the renter. close with a breakdown: the arbitrated split — consumption + deposit_deduction go to the owner minus the platform fee (floor(consumption × platform.commission_rate_bps / 10000), as at checkout), the rest back to the renter — and the order ends closed, not completed. mark_abnormal: the escrow stays held; the order can later be closed by POST /api/admin/orders/{id}/close (escrow → renter). A breakdown must hold every checkout invariant (consumption ≤ rent, deposit_deduction ≤ deposit; 400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction otherwise). The applied figures are stored as the order’s checkout (reason: the note).
+         * @description Only an open dispute (409 INVALID_STATE once resolved: of two admins arbitrating at once exactly one wins). The dispute becomes resolved with result, resolution_note and resolved_at; the order completes, closes or turns abnormal in the same transaction. complete: the order completes with the breakdown given, else with the order’s checkout, else the full rent and no deduction. close without a breakdown: the whole escrow goes back to the renter. close with a breakdown: the arbitrated split — consumption + deposit_deduction go to the owner minus the platform fee (floor(consumption × platform.commission_rate_bps / 10000), as at checkout), a breakdown replacing the checkout’s figures overtime included (the arbitrator counts any overtime owed in the deduction), the rest back to the renter — and the order ends closed, not completed. mark_abnormal: the escrow stays held; the order can later be closed by POST /api/admin/orders/{id}/close (escrow → renter). A breakdown must hold every checkout invariant (consumption ≤ rent, deposit_deduction ≤ deposit; 400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction otherwise). The applied figures are stored as the order’s checkout (reason: the note).
          *
          *     Permission: `disputes.arbitrate` (roles: super_admin, customer_service).
          */
@@ -1653,7 +1653,7 @@ export interface paths {
         put?: never;
         /**
          * Renter initiates checkout
-         * @description Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. platform_fee = floor(consumption × platform.commission_rate_bps / 10000), owner_income = consumption + deposit_deduction − platform_fee, refund = amount − consumption − deposit_deduction. If the owner neither confirms nor counters within order.checkout_confirm_timeout_minutes, the order completes with the renter’s figures, except that the consumption is never less than the rent for the hours actually used from started_at to this checkout (rounded up to whole hours at the listed hourly price, at most the rent; ADR 0029): a proposal of 0 after a rental that ran its full time completes at the full rent. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
+         * @description Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. Past ends_at the checkout also charges overtime: overtime_minutes are the started minutes past ends_at beyond the free order.grace_minutes, overtime_fee = floor(overtime_minutes × hourly_price / 60), at most the deposit (docs/rules.md §4 Overtime). platform_fee = floor((consumption + overtime_fee) × platform.commission_rate_bps / 10000), owner_income = consumption + overtime_fee + deposit_deduction − platform_fee, refund = amount − consumption − overtime_fee − deposit_deduction. If the owner neither confirms nor counters within order.checkout_confirm_timeout_minutes, the order completes with the renter’s figures, except that the consumption is never less than the rent for the hours actually used from started_at to this checkout (rounded up to whole hours at the listed hourly price, at most the rent; ADR 0029): a proposal of 0 after a rental that ran its full time completes at the full rent. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
          */
         post: operations["startCheckout"];
         delete?: never;
@@ -1713,7 +1713,7 @@ export interface paths {
         put?: never;
         /**
          * Owner corrects the checkout
-         * @description Owner only, in pending_checkout_confirm. consumption omitted keeps the renter’s proposal; consumption above the rent or deposit_deduction above the deposit is 400. evidence_keys must be files the caller uploaded; both parties can then read them. The fee follows the same rule as at checkout. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
+         * @description Owner only, in pending_checkout_confirm. consumption omitted keeps the renter’s proposal; the checkout’s overtime figures stay as charged; consumption above the rent or deposit_deduction above what the deposit holds after the overtime fee is 400. evidence_keys must be files the caller uploaded; both parties can then read them. The fee follows the same rule as at checkout. Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.
          */
         post: operations["counterCheckout"];
         delete?: never;
@@ -2525,11 +2525,18 @@ export interface components {
              */
             consumption: number;
             /**
-             * @description amount in fen (1/100 CNY)
+             * @description at most what the deposit holds after the overtime fee
              * @example 1500
              */
             deposit_deduction: number;
             evidence_urls: string[];
+            /**
+             * @description floor(overtime_minutes × hourly_price / 60), at most the deposit; taken from the deposit and earned by the owner as rent
+             * @example 1500
+             */
+            overtime_fee: number;
+            /** @description started minutes charged past ends_at after the free order.grace_minutes (docs/rules.md §4 Overtime) */
+            overtime_minutes: number;
             /**
              * @description amount in fen (1/100 CNY)
              * @example 1500

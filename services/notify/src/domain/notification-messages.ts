@@ -66,9 +66,25 @@ function otherParties(order: { renter_id: string; owner_id: string; actor_id?: s
   return among.filter((role) => (role === 'renter' ? order.renter_id : order.owner_id) !== order.actor_id);
 }
 
-function settlementText(s: { consumption?: number; deposit_deduction?: number; refund?: number }): string {
+/** The overtime charged past the free minutes (ADR 0071), told only when there was any. */
+function overtimeText(s: { overtime_minutes?: number; overtime_fee?: number }): string | null {
+  return s.overtime_fee ? `超时 ${s.overtime_minutes ?? 0} 分钟计费 ${yuan(s.overtime_fee)}` : null;
+}
+
+/** The overtime figures a notification's data carries, when there was any. */
+function overtimeData(s: { overtime_minutes?: number; overtime_fee?: number }): Record<string, number> {
+  return s.overtime_fee ? { overtime_minutes: s.overtime_minutes ?? 0, overtime_fee: s.overtime_fee } : {};
+}
+
+/** `text`, and the overtime fee it includes when there was any (ADR 0071). */
+function withOvertime(text: string, s: { overtime_fee?: number }): string {
+  return s.overtime_fee ? `${text}，含超时费 ${yuan(s.overtime_fee)}` : text;
+}
+
+function settlementText(s: { consumption?: number; overtime_minutes?: number; overtime_fee?: number; deposit_deduction?: number; refund?: number }): string {
   const parts = [
     s.consumption !== undefined ? `租金消耗 ${yuan(s.consumption)}` : null,
+    overtimeText(s),
     s.deposit_deduction !== undefined ? `押金扣除 ${yuan(s.deposit_deduction)}` : null,
     s.refund !== undefined ? `退还租客 ${yuan(s.refund)}` : null,
   ].filter(Boolean);
@@ -149,6 +165,7 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
       consumption: o.consumption,
       deposit_deduction: o.deposit_deduction,
       refund: o.refund,
+      ...overtimeData(o),
     }),
   ],
   'order.checkout_countered': (o) => [
@@ -156,20 +173,23 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
       consumption: o.consumption,
       deposit_deduction: o.deposit_deduction,
       refund: o.refund,
+      ...overtimeData(o),
     }),
   ],
   // What the order says was agreed; the money itself is told from wallet.settled, once it moved.
   'order.completed': (o) => [
-    orderDraft('order.completed', o, 'renter', '订单已完成', `「${o.listing_title}」已结算：租金消耗 ${yuan(o.consumption)}，押金扣除 ${yuan(o.deposit_deduction)}，应退还您 ${yuan(o.refund)}，到账后另行通知。`, {
+    orderDraft('order.completed', o, 'renter', '订单已完成', `「${o.listing_title}」已结算：租金消耗 ${yuan(o.consumption)}，${overtimeText(o) ? `${overtimeText(o)}，` : ''}押金扣除 ${yuan(o.deposit_deduction)}，应退还您 ${yuan(o.refund)}，到账后另行通知。`, {
       consumption: o.consumption,
       deposit_deduction: o.deposit_deduction,
       refund: o.refund,
+      ...overtimeData(o),
     }),
-    orderDraft('order.completed', o, 'owner', '订单已完成', `「${o.listing_title}」已结算：应得收入 ${yuan(o.owner_income)}（平台服务费 ${yuan(o.platform_fee)}），到账后另行通知。`, {
+    orderDraft('order.completed', o, 'owner', '订单已完成', `「${o.listing_title}」已结算：应得收入 ${yuan(o.owner_income)}（${withOvertime('平台服务费 ' + yuan(o.platform_fee), o)}），到账后另行通知。`, {
       consumption: o.consumption,
       deposit_deduction: o.deposit_deduction,
       owner_income: o.owner_income,
       platform_fee: o.platform_fee,
+      ...overtimeData(o),
     }),
   ],
   // A closed order may never have been paid: whatever money moves is told from wallet.settled.
@@ -183,8 +203,8 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
         user_id: w.owner_id,
         kind: 'wallet.settled',
         title: '收入已到账',
-        body: `「${w.listing_title}」的收入 ${yuan(w.owner_income)} 已到账（平台服务费 ${yuan(w.platform_fee)}）。`,
-        data: { ...order, role: 'owner', owner_income: w.owner_income, platform_fee: w.platform_fee },
+        body: `「${w.listing_title}」的收入 ${yuan(w.owner_income)} 已到账（${withOvertime('平台服务费 ' + yuan(w.platform_fee), w)}）。`,
+        data: { ...order, role: 'owner', owner_income: w.owner_income, platform_fee: w.platform_fee, ...(w.overtime_fee ? { overtime_fee: w.overtime_fee } : {}) },
         biz_type: 'order',
         biz_id: w.order_id,
       });
@@ -194,8 +214,8 @@ const MESSAGES: { [T in EventType]?: (data: EventData<T>) => NotificationDraft[]
         user_id: w.renter_id,
         kind: 'wallet.settled',
         title: '退款已到账',
-        body: `「${w.listing_title}」退还您的 ${yuan(w.refund)} 已到账。`,
-        data: { ...order, role: 'renter', refund: w.refund },
+        body: `「${w.listing_title}」退还您的 ${yuan(w.refund)} 已到账${w.overtime_fee ? `（已扣超时费 ${yuan(w.overtime_fee)}）` : ''}。`,
+        data: { ...order, role: 'renter', refund: w.refund, ...(w.overtime_fee ? { overtime_fee: w.overtime_fee } : {}) },
         biz_type: 'order',
         biz_id: w.order_id,
       });

@@ -103,6 +103,8 @@ const opsAlert = (): EventData<'ops.alert'> => ({
 });
 
 const settled = { consumption: 2400, deposit_deduction: 1001, refund: 3999, owner_income: 3287, platform_fee: 114 };
+/** 12 minutes past the grace at 800 fen an hour: 160 fen from the deposit, the fee 5 % of 2 560 */
+const withOvertime = { consumption: 2400, overtime_minutes: 12, overtime_fee: 160, deposit_deduction: 0, refund: 4840, owner_income: 2432, platform_fee: 128 };
 
 const listing = (p: Parties, overrides: Partial<EventData<'listing.approved'>> = {}): EventData<'listing.approved'> => ({
   listing_id: uuidv7(),
@@ -127,35 +129,6 @@ const CASES: Case[] = [
     type: 'order.paid',
     data: (p) => orderSnapshot(p.renter, p.owner),
     expect: { owner: { title: '订单已支付，请交付账号', body: '租金 ¥24.00，押金 ¥50.00', data: { rent: 2400, deposit: 5000, amount: 7400 } } },
-  },
-  {
-    name: 'order.renewed tells both parties the hours and rent added and the new end',
-    type: 'order.renewed',
-    data: (p) => ({
-      ...orderSnapshot(p.renter, p.owner, { status: 'in_use' }),
-      renewal_id: uuidv7(),
-      added_hours: 2,
-      added_rent: 1600,
-      previous_ends_at: '2026-11-28T10:00:00.000Z',
-      ends_at: '2026-11-28T12:00:00.000Z',
-    }),
-    expect: {
-      renter: { title: '订单已续租', body: '续租 2 小时（租金 ¥16.00），到期时间延至 2026-11-28T12:00:00.000Z', data: { added_hours: 2, added_rent: 1600 } },
-      owner: { title: '租客已续租', body: '续租 2 小时（租金 ¥16.00）', data: { added_hours: 2, added_rent: 1600 } },
-    },
-  },
-  {
-    name: 'order.ending_soon reminds the renter alone of the end',
-    type: 'order.ending_soon',
-    data: (p) => ({
-      order_id: uuidv7(),
-      listing_id: uuidv7(),
-      listing_title: '原神 满命胡桃',
-      renter_id: p.renter.id,
-      owner_id: p.owner.id,
-      ends_at: '2026-11-28T12:00:00.000Z',
-    }),
-    expect: { renter: { title: '租期即将结束', body: '的租期将于 2026-11-28T12:00:00.000Z 结束', data: { role: 'renter', ends_at: '2026-11-28T12:00:00.000Z' } } },
   },
   {
     name: 'order.handed_off tells the renter to confirm',
@@ -191,6 +164,37 @@ const CASES: Case[] = [
     without: '已到账',
   },
   {
+    name: 'order.completed with overtime past the grace names it to both parties (ADR 0071)',
+    type: 'order.completed',
+    data: (p) => ({ ...orderSnapshot(p.renter, p.owner, { status: 'completed', actor_id: null }), ...withOvertime }),
+    expect: {
+      renter: { title: '订单已完成', body: '租金消耗 ¥24.00，超时 12 分钟计费 ¥1.60，押金扣除 ¥0.00，应退还您 ¥48.40', data: { overtime_minutes: 12, overtime_fee: 160 } },
+      owner: { title: '订单已完成', body: '应得收入 ¥24.32（平台服务费 ¥1.28，含超时费 ¥1.60）', data: { overtime_fee: 160 } },
+    },
+  },
+  {
+    name: 'order.renewed tells both parties the hours added, their rent and the new end (ADR 0065)',
+    type: 'order.renewed',
+    data: (p) => ({
+      ...orderSnapshot(p.renter, p.owner, { status: 'in_use', hours: 5, rent: 4000, amount: 9000, actor_id: p.renter.id }),
+      renewal_id: uuidv7(),
+      added_hours: 2,
+      added_rent: 1600,
+      previous_ends_at: '2026-11-22T11:00:00.000Z',
+      ends_at: '2026-11-22T13:00:00.000Z',
+    }),
+    expect: {
+      renter: { title: '订单已续租', body: '已续租 2 小时（租金 ¥16.00），到期时间延至 2026-11-22T13:00:00.000Z', data: { added_hours: 2, added_rent: 1600 } },
+      owner: { title: '租客已续租', body: '续租 2 小时（租金 ¥16.00）', data: { added_rent: 1600 } },
+    },
+  },
+  {
+    name: 'order.ending_soon reminds the renter alone of the end (ADR 0065)',
+    type: 'order.ending_soon',
+    data: (p) => ({ order_id: uuidv7(), listing_id: uuidv7(), listing_title: '王者荣耀 全英雄', renter_id: p.renter.id, owner_id: p.owner.id, ends_at: '2026-11-22T13:00:00.000Z' }),
+    expect: { renter: { title: '租期即将结束', body: '将于 2026-11-22T13:00:00.000Z 结束', data: { ends_at: '2026-11-22T13:00:00.000Z' } } },
+  },
+  {
     name: 'order.closed tells both parties it closed and why, and claims no money (an unpaid order has none to refund)',
     type: 'order.closed',
     data: (p) => ({
@@ -214,6 +218,15 @@ const CASES: Case[] = [
     expect: {
       renter: { title: '退款已到账', body: '「王者荣耀 全英雄」退还您的 ¥39.99 已到账。', data: { refund: 3999 } },
       owner: { title: '收入已到账', body: '「王者荣耀 全英雄」的收入 ¥32.87 已到账（平台服务费 ¥1.14）。', data: { owner_income: 3287 } },
+    },
+  },
+  {
+    name: 'wallet.settled with overtime tells the owner it is in the income and the renter it was taken (ADR 0071)',
+    type: 'wallet.settled',
+    data: (p) => walletSettled(p, { outcome: 'settled', released: 7400, owner_income: 2432, platform_fee: 128, refund: 4840, overtime_fee: 160 }),
+    expect: {
+      renter: { title: '退款已到账', body: '退还您的 ¥48.40 已到账（已扣超时费 ¥1.60）。', data: { refund: 4840, overtime_fee: 160 } },
+      owner: { title: '收入已到账', body: '的收入 ¥24.32 已到账（平台服务费 ¥1.28，含超时费 ¥1.60）。', data: { overtime_fee: 160 } },
     },
   },
   {

@@ -20,6 +20,8 @@ export function toOrderView(row: OrderRow): z.infer<typeof Order> {
     checkout: row.checkout
       ? {
           consumption: row.checkout.consumption,
+          overtime_minutes: row.checkout.overtime_minutes,
+          overtime_fee: row.checkout.overtime_fee,
           deposit_deduction: row.checkout.deposit_deduction,
           refund: row.checkout.refund,
           owner_income: row.checkout.owner_income,

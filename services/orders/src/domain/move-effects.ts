@@ -4,7 +4,10 @@ import { ChargePending, OrderChanged } from './errors';
 import { escrowOf, feeRateOf, type Order, type OrderChanges } from './order';
 import { DISPUTE_TYPE_OF, type OrderState, type OrderTrigger } from './order-state';
 import {
+  automaticCheckoutAt,
   defaultConsumption,
+  overtimeAt,
+  overtimeIn,
   refundAll,
   settledCheckout,
   settlementFigures,
@@ -84,6 +87,15 @@ function split({ order, config }: Ask, proposal: Proposal, reason: string | null
 /** The full rent, no deduction: the rental ran as booked. */
 function fullRentCheckout(ask: Ask): StoredCheckout | DomainError {
   return split(ask, { consumption: Number(ask.order.rent), deposit_deduction: 0 }, null, []);
+}
+
+/** The rental ran out without a checkout: the full rent and the overtime up to the automatic checkout's deadline, no deduction. */
+function automaticCheckout(ask: Ask): StoredCheckout | DomainError {
+  const { order, now, config } = ask;
+  if (order.ends_at === null) return fullRentCheckout(ask);
+  const checkoutAt = automaticCheckoutAt(order.ends_at, now, config.settings, config.minuteMs);
+  const overtime = overtimeAt(order, checkoutAt, config.settings, config.minuteMs);
+  return split(ask, { consumption: Number(order.rent), deposit_deduction: 0, ...overtime }, null, []);
 }
 
 /** The settlement the parties agreed on completes the order. */
@@ -200,8 +212,9 @@ function resolveByDefault(ask: Ask<MoveOf<'timeout'>>): Effects | DomainError {
   const escrow = escrowOf(order);
   const consumption = timedOutConsumption(0, Number(order.hourly_price), escrow.rent, order.started_at, order.status_changed_at);
   const reason = `no decision within the ${order.status} deadline: the time used at the listed price, no deduction`;
+  // overtime the checkout already charged stays charged: it is rent for time the account was used
   const settlement = order.paid_at
-    ? split(ask, { consumption, deposit_deduction: 0 }, reason, [])
+    ? split(ask, { consumption, deposit_deduction: 0, ...overtimeIn(order.checkout) }, reason, [])
     : { ...refundAll(escrow), reason, evidence_keys: [] };
   if (settlement instanceof Error) return settlement;
   return {
@@ -244,14 +257,15 @@ const ON_TIMEOUT: Partial<Record<OrderState, Planner<'timeout'>>> = {
   pending_payment: () => ({ reason: 'payment timeout' }),
   pending_handoff: () => ({ reason: 'handoff timeout' }),
   pending_receive: (ask) => startRental(ask, 'receipt confirmed automatically'),
-  // The rental ran out without a checkout: the full rent, no deduction.
-  in_use: (ask) => withCheckout(fullRentCheckout(ask), 'rental ended'),
+  // The rental ran out without a checkout: the full rent and the overtime past the grace, no deduction.
+  in_use: (ask) => withCheckout(automaticCheckout(ask), 'rental ended'),
   // The owner did not answer: the renter's figures, but at least the time actually used (ADR 0029).
   pending_checkout_confirm: (ask) => {
     const { order } = ask;
     const proposed = order.checkout ?? { consumption: Number(order.rent), deposit_deduction: 0, reason: null, evidence_keys: [] };
     const consumption = timedOutConsumption(proposed.consumption, Number(order.hourly_price), Number(order.rent), order.started_at, order.status_changed_at);
-    const checkout = split(ask, { consumption, deposit_deduction: proposed.deposit_deduction }, proposed.reason, proposed.evidence_keys);
+    const proposal = { consumption, deposit_deduction: proposed.deposit_deduction, ...overtimeIn(order.checkout) };
+    const checkout = split(ask, proposal, proposed.reason, proposed.evidence_keys);
     const asProposed = consumption === proposed.consumption;
     return withCheckout(checkout, asProposed ? 'checkout confirmed automatically' : 'checkout completed automatically at the time used');
   },
@@ -281,17 +295,20 @@ const PLANNERS: { [T in MoveType]: Planner<T> } = {
     },
   }),
   confirm_receive: (ask) => startRental(ask, null),
-  // The renter proposes the consumption given, or the rent for the hours used; no deduction.
+  // The renter proposes the consumption given, or the rent for the hours used, and the overtime past the grace; no deduction.
   checkout: (ask) => {
-    const { order, move, now } = ask;
+    const { order, move, now, config } = ask;
     const consumption = move.consumption ?? defaultConsumption(Number(order.hourly_price), Number(order.rent), order.started_at ?? now, now);
-    return withCheckout(split(ask, { consumption, deposit_deduction: 0 }, move.reason, []), move.reason);
+    const overtime = overtimeAt(order, now, config.settings, config.minuteMs);
+    return withCheckout(split(ask, { consumption, deposit_deduction: 0, ...overtime }, move.reason, []), move.reason);
   },
-  // The owner corrects with a reason; the consumption stays the renter's unless given.
+  // The owner corrects with a reason; the consumption stays the renter's unless given, the overtime as charged,
+  // and the deduction may claim only what the deposit holds after the overtime fee.
   counter_checkout: (ask) => {
     const { order, move } = ask;
     const consumption = move.consumption ?? order.checkout?.consumption ?? Number(order.rent);
-    return withCheckout(split(ask, { consumption, deposit_deduction: move.depositDeduction }, move.reason, move.evidenceKeys), move.reason);
+    const proposal = { consumption, deposit_deduction: move.depositDeduction, ...overtimeIn(order.checkout) };
+    return withCheckout(split(ask, proposal, move.reason, move.evidenceKeys), move.reason);
   },
   confirm_checkout: settleAsProposed,
   accept_checkout: settleAsProposed,

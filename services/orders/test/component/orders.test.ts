@@ -781,6 +781,56 @@ describe('orders alone: the configuration it takes from system_config.changed', 
     expect(Date.parse(created.body.deadline_at) - Date.parse(created.body.created_at)).toBe(2 * 1000);
   });
 
+  /**
+   * An order in use whose 3-hour rental ended `secondsAgo` configured minutes (seconds here) ago: the
+   * rental clock is moved back in the order's own row, since a rental cannot be booked for less than an hour.
+   */
+  async function rentalEnded(secondsAgo: number) {
+    const owner = asUser();
+    const renter = asUser();
+    const order = await orders.ok(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: HOURS }, as: renter });
+    await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 1 / pw 2' }, as: owner });
+    await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
+    await orders.service.ctx.db.query(
+      `UPDATE orders SET started_at = now() - interval '3 hours' - $2 * interval '1 second', ends_at = now() - $2 * interval '1 second',
+         deadline_at = now() + (30 - $2) * interval '1 second' WHERE id = $1`,
+      [order.id, secondsAgo],
+    );
+    return { owner, renter, order };
+  }
+
+  it('charges the overtime past order.grace_minutes at the renter’s checkout, from the deposit; the owner’s deduction only from what is left of it', async () => {
+    // 9.5 s past the end: 10 started minutes, 5 free, 5 × 800 / 60 = 66 fen; the fee 5 % of 2 400 + 66
+    const { owner, renter, order } = await rentalEnded(9.5);
+    const checkedOut = await orders.ok(startCheckout, { params: { id: order.id }, body: {}, as: renter });
+    const figures = { consumption: 2400, overtime_minutes: 5, overtime_fee: 66, deposit_deduction: 0, refund: 4934, owner_income: 2343, platform_fee: 123 };
+    expect(checkedOut.checkout).toMatchObject(figures);
+    const [requested] = await orders.awaitPublished('order.checkout_requested', (e) => e.data.order_id === order.id);
+    expect(requested!.data).toMatchObject(figures);
+    // the deposit holds 4 934 after the overtime fee
+    const over = await orders.call(counterCheckout, { params: { id: order.id }, body: { deposit_deduction: 4935, reason: 'a scratched skin' }, as: owner });
+    expect([over.status, over.body.code, over.body.errors]).toEqual([400, 'VALIDATION_FAILED', [{ path: 'deposit_deduction', message: expect.stringContaining('4934') }]]);
+    const countered = await orders.ok(counterCheckout, { params: { id: order.id }, body: { deposit_deduction: 4934, reason: 'a scratched skin' }, as: owner });
+    expect(countered.checkout).toMatchObject({ consumption: 2400, overtime_minutes: 5, overtime_fee: 66, deposit_deduction: 4934, refund: 0, owner_income: 7277, platform_fee: 123 });
+    await orders.ok(acceptCheckout, { params: { id: order.id }, as: renter });
+    const [completed] = await orders.awaitPublished('order.completed', (e) => e.data.order_id === order.id);
+    expect(completed!.data).toMatchObject({ overtime_minutes: 5, overtime_fee: 66, deposit_deduction: 4934, refund: 0, owner_income: 7277, platform_fee: 123 });
+  });
+
+  it('charges nothing within the grace, and the automatic checkout the overtime up to its deadline, not to when the scan came', async () => {
+    const within = await rentalEnded(3);
+    const free = await orders.ok(startCheckout, { params: { id: within.order.id }, body: {}, as: within.renter });
+    expect(free.checkout).toMatchObject({ consumption: 2400, overtime_minutes: 0, overtime_fee: 0, refund: 5000, owner_income: 2280, platform_fee: 120 });
+
+    // ended 40 s ago, its deadline (ends_at + 30 configured minutes) 10 s ago: the scan checks it out at once,
+    // counting 30 minutes past the end, 25 past the grace: 25 × 800 / 60 = 333 fen
+    const { renter, order } = await rentalEnded(40);
+    const [requested] = await orders.awaitPublished('order.checkout_requested', (e) => e.data.order_id === order.id);
+    const figures = { consumption: 2400, overtime_minutes: 25, overtime_fee: 333, deposit_deduction: 0, refund: 4667, owner_income: 2597, platform_fee: 136 };
+    expect(requested!.data).toMatchObject({ ...figures, actor_id: null, reason: 'rental ended' });
+    expect(await orders.ok(getOrder, { params: { id: order.id }, as: renter })).toMatchObject({ status: 'pending_checkout_confirm', checkout: figures });
+  });
 });
 
 describe('orders alone: the configuration it reads from admin at start', () => {

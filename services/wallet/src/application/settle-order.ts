@@ -19,6 +19,11 @@ function payoutsOf(end: OrderEnd, held: number): Payout[] {
   return payoutsFor(held, end.data);
 }
 
+/** The overtime rent among what the owner and the platform were paid (ADR 0071): told to the parties when there was any. */
+function overtimeFeeOf(end: OrderEnd): number {
+  return end.type === 'order.cancelled' ? 0 : (end.data.overtime_fee ?? 0);
+}
+
 /**
  * Pays an ending order's escrow out: on completion to owner income, platform fee and the renter's
  * refund exactly as the checkout breakdown says; on cancellation all back to the renter; on close per
@@ -92,6 +97,7 @@ async function payOut({ log, events }: SettlementDeps, tx: Tx, end: OrderEnd) {
     owner_income: paidTo('owner'),
     platform_fee: paidTo('platform'),
     refund: paidTo('renter'),
+    ...(overtimeFeeOf(end) > 0 ? { overtime_fee: overtimeFeeOf(end) } : {}),
     settled_at: now.toISOString(),
   });
 }

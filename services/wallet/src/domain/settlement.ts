@@ -6,6 +6,8 @@ import type { BizType } from './ledger';
 export interface SettlementFigures {
   amount: number;
   consumption: number;
+  /** overtime rent from the deposit (ADR 0071); absent in events published before it: 0 */
+  overtime_fee?: number;
   deposit_deduction: number;
   refund: number;
   owner_income: number;
@@ -31,14 +33,15 @@ export class UnsettleableOrder extends PermanentRefusal<WalletFaultCode> {
  * renter's part is an order refund when the whole escrow goes back, a settlement refund otherwise.
  */
 export function payoutsFor(held: number, f: SettlementFigures): Payout[] {
-  const parts = [f.consumption, f.deposit_deduction, f.refund, f.owner_income, f.platform_fee];
+  const overtimeFee = f.overtime_fee ?? 0;
+  const parts = [f.consumption, overtimeFee, f.deposit_deduction, f.refund, f.owner_income, f.platform_fee];
   if (parts.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new UnsettleableOrder('settlement figures must be non-negative integers');
   if (f.amount !== held) throw new UnsettleableOrder(`order amount ${f.amount} differs from the ${held} held in escrow`);
-  if (f.consumption + f.deposit_deduction + f.refund !== f.amount) {
-    throw new UnsettleableOrder('consumption + deposit_deduction + refund must equal the amount paid');
+  if (f.consumption + overtimeFee + f.deposit_deduction + f.refund !== f.amount) {
+    throw new UnsettleableOrder('consumption + overtime_fee + deposit_deduction + refund must equal the amount paid');
   }
-  if (f.owner_income + f.platform_fee !== f.consumption + f.deposit_deduction) {
-    throw new UnsettleableOrder('owner_income + platform_fee must equal consumption + deposit_deduction');
+  if (f.owner_income + f.platform_fee !== f.consumption + overtimeFee + f.deposit_deduction) {
+    throw new UnsettleableOrder('owner_income + platform_fee must equal consumption + overtime_fee + deposit_deduction');
   }
   const wholeRefund = f.refund === held;
   const payouts: Payout[] = [

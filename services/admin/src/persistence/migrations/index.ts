@@ -11,6 +11,7 @@ import { KeepMoneyCheckResults1766300000002 } from './1766300000002-keep-money-c
 import { SeedRenewalAndRenterLimits1767000000004 } from './1767000000004-seed-renewal-and-renter-limits';
 import { SeedRatingWindow1767100000002 } from './1767100000002-seed-rating-window';
 import { ChainAuditLog1767200000002 } from './1767200000002-chain-audit-log';
+import { SeedGraceMinutes1767300000001 } from './1767300000001-seed-grace-minutes';
 
 export const adminMigrations = [
   CreateOutboxAndInbox1763800000000,
@@ -26,4 +27,5 @@ export const adminMigrations = [
   SeedRenewalAndRenterLimits1767000000004,
   SeedRatingWindow1767100000002,
   ChainAuditLog1767200000002,
+  SeedGraceMinutes1767300000001,
 ];
