@@ -132,3 +132,52 @@ export class HeadsDigest {
     return this.digest;
   }
 }
+
+/**
+ * Where a verifier reads many chains from: their records in chain order, then written order, a page
+ * at a time (each page after the last row of the page before, none for the first), and each chain's
+ * stored head.
+ */
+export interface ChainSource<Row> {
+  heads: ReadonlyMap<string, string>;
+  page(after: Row | null): Promise<Row[]>;
+  pageSize: number;
+  chainOf(row: Row): string;
+  recordOf(row: Row): ChainedRecord;
+}
+
+/**
+ * Every chain's first break, walking the records page by page (so a table of any size verifies in
+ * bounded memory), and how many records were read. A chain whose records are all gone must still be
+ * at its start: its head is checked alone.
+ */
+export async function findChainBreaks<Row>(source: ChainSource<Row>): Promise<{ breaks: ChainBreak[]; records: number }> {
+  const unvisited = new Map(source.heads);
+  const breaks: ChainBreak[] = [];
+  let records = 0;
+  let walk: ChainWalk | null = null;
+  const finish = (done: ChainWalk) => {
+    const found = done.finish();
+    if (found) breaks.push(found);
+    unvisited.delete(done.chain);
+  };
+  let after: Row | null = null;
+  for (;;) {
+    const rows = await source.page(after);
+    for (const row of rows) {
+      const chain = source.chainOf(row);
+      if (walk?.chain !== chain) {
+        if (walk) finish(walk);
+        // a chain whose head was deleted has none to reach: it breaks at its end
+        walk = new ChainWalk(chain, source.heads.get(chain) ?? null);
+      }
+      walk.add(source.recordOf(row));
+    }
+    records += rows.length;
+    if (rows.length < source.pageSize) break;
+    after = rows[rows.length - 1]!;
+  }
+  if (walk) finish(walk);
+  for (const [chain, head] of unvisited) finish(new ChainWalk(chain, head));
+  return { breaks, records };
+}

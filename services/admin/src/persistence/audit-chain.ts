@@ -1,4 +1,4 @@
-import { ChainWalk, chainHash, HeadsDigest, type CanonicalValue, type ChainBreak } from '@market/shared/crypto';
+import { chainHash, findChainBreaks, HeadsDigest, type CanonicalValue, type ChainBreak } from '@market/shared/crypto';
 import type { Queryable } from '@market/shared/db';
 
 /**
@@ -77,41 +77,17 @@ export async function auditChainHeads(db: Queryable): Promise<Array<{ chain: str
  */
 export async function verifyAuditChains(db: Queryable): Promise<AuditChainVerification> {
   const chains = await auditChainHeads(db);
-  const heads = new Map(chains.map((c) => [c.chain, c.head_hash]));
-  const breaks: ChainBreak[] = [];
-  let entries = 0;
-  // asserted, not annotated: the SDK's type check (tsc with its own options) keeps the null of the declaration through the loop
-  let walk = null as ChainWalk | null;
-  const finish = () => {
-    if (!walk) return;
-    const found = walk.finish();
-    if (found) breaks.push(found);
-    heads.delete(walk.chain);
-  };
-  let after: { producer: string; seq: string } | null = null;
-  for (;;) {
-    const rows: StoredAuditEntry[] = await db.query(
-      `SELECT id, actor_type, actor_id, action, biz_type, biz_id, detail, ip, result, request_id, producer, created_at, chain_seq, prev_hash, hash
-       FROM audit_logs ${after ? 'WHERE (producer, chain_seq) > ($1, $2::bigint)' : ''} ORDER BY producer, chain_seq LIMIT ${PAGE}`,
-      after ? [after.producer, after.seq] : [],
-    );
-    for (const row of rows) {
-      if (walk?.chain !== row.producer) {
-        finish();
-        // a chain whose head row was deleted has no head to reach: it breaks at its end
-        walk = new ChainWalk(row.producer, heads.get(row.producer) ?? null);
-      }
-      walk.add({ id: row.id, prevHash: row.prev_hash, hash: row.hash, content: auditContent(row) });
-    }
-    entries += rows.length;
-    if (rows.length < PAGE) break;
-    const last = rows[rows.length - 1]!;
-    after = { producer: last.producer, seq: last.chain_seq };
-  }
-  finish();
-  for (const [chain, head] of heads) {
-    const found = new ChainWalk(chain, head).finish();
-    if (found) breaks.push(found);
-  }
-  return { chains: chains.length, entries, head_hash: headsHash(chains), breaks };
+  const { breaks, records } = await findChainBreaks<StoredAuditEntry>({
+    heads: new Map(chains.map((c) => [c.chain, c.head_hash])),
+    page: (after) =>
+      db.query(
+        `SELECT id, actor_type, actor_id, action, biz_type, biz_id, detail, ip, result, request_id, producer, created_at, chain_seq, prev_hash, hash
+         FROM audit_logs ${after ? 'WHERE (producer, chain_seq) > ($1, $2::bigint)' : ''} ORDER BY producer, chain_seq LIMIT ${PAGE}`,
+        after ? [after.producer, after.chain_seq] : [],
+      ),
+    pageSize: PAGE,
+    chainOf: (row) => row.producer,
+    recordOf: (row) => ({ id: row.id, prevHash: row.prev_hash, hash: row.hash, content: auditContent(row) }),
+  });
+  return { chains: chains.length, entries: records, head_hash: headsHash(chains), breaks };
 }

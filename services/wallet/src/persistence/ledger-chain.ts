@@ -1,4 +1,4 @@
-import { ChainWalk, chainHash, HeadsDigest, type ChainBreak } from '@market/shared/crypto';
+import { chainHash, findChainBreaks, HeadsDigest, type ChainBreak } from '@market/shared/crypto';
 import type { Queryable } from '@market/shared/db';
 
 /**
@@ -65,40 +65,18 @@ type StoredEntry = ChainedEntry & { seq: string; prev_hash: string; hash: string
  */
 export async function findLedgerChainBreaks(db: Queryable, limit = 50): Promise<ChainBreak[]> {
   const accounts: Array<{ key: string; head_hash: string }> = await db.query(`SELECT key, head_hash FROM accounts`);
-  const heads = new Map(accounts.map((a) => [a.key, a.head_hash]));
-  const breaks: ChainBreak[] = [];
-  // asserted, not annotated: the SDK's type check (tsc with its own options) keeps the null of the declaration through the loop
-  let walk = null as ChainWalk | null;
-  const finish = () => {
-    if (!walk) return;
-    const found = walk.finish();
-    if (found) breaks.push(found);
-    heads.delete(walk.chain);
-  };
-  let after: { key: string; seq: string } | null = null;
-  for (;;) {
-    const rows: StoredEntry[] = await db.query(
-      `SELECT seq, id, transfer_id, account_key, user_id, order_id, biz_type, amount, balance_after, created_at, prev_hash, hash
-       FROM entries ${after ? 'WHERE (account_key, seq) > ($1, $2::bigint)' : ''} ORDER BY account_key, seq LIMIT ${PAGE}`,
-      after ? [after.key, after.seq] : [],
-    );
-    for (const row of rows) {
-      if (walk?.chain !== row.account_key) {
-        finish();
-        walk = new ChainWalk(row.account_key, heads.get(row.account_key) ?? null);
-      }
-      walk.add({ id: row.id, prevHash: row.prev_hash, hash: row.hash, content: entryContent(row) });
-    }
-    if (rows.length < PAGE) break;
-    const last = rows[rows.length - 1]!;
-    after = { key: last.account_key, seq: last.seq };
-  }
-  finish();
-  // accounts without any entry left: their head must still be the chain's start
-  for (const [key, head] of heads) {
-    const found = new ChainWalk(key, head).finish();
-    if (found) breaks.push(found);
-  }
+  const { breaks } = await findChainBreaks<StoredEntry>({
+    heads: new Map(accounts.map((a) => [a.key, a.head_hash])),
+    page: (after) =>
+      db.query(
+        `SELECT seq, id, transfer_id, account_key, user_id, order_id, biz_type, amount, balance_after, created_at, prev_hash, hash
+         FROM entries ${after ? 'WHERE (account_key, seq) > ($1, $2::bigint)' : ''} ORDER BY account_key, seq LIMIT ${PAGE}`,
+        after ? [after.account_key, after.seq] : [],
+      ),
+    pageSize: PAGE,
+    chainOf: (row) => row.account_key,
+    recordOf: (row) => ({ id: row.id, prevHash: row.prev_hash, hash: row.hash, content: entryContent(row) }),
+  });
   return breaks.slice(0, limit);
 }
 
