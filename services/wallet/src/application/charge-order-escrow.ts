@@ -9,6 +9,7 @@ import { claimEscrow, findEscrow, lockOrderCharges, type EscrowRow } from '../pe
 import { recordTransfers } from '../persistence/ledger-repository';
 import { toChargeView } from './charge-view';
 import type { WalletDeps } from './deps';
+import { announcePaidFromBalance } from './paid-from-balance';
 
 type ChargeBody = InternalInput<typeof chargeContract>['body'];
 
@@ -62,15 +63,7 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       }
       throw err;
     }
-    await deps.events.publish(tx, 'payment.succeeded', {
-      payment_id: claimed.payment_id!,
-      user_id: body.renter_id,
-      amount: body.amount,
-      purpose: 'order',
-      order_id: orderId,
-      gateway_txn_id: null,
-      paid_at: now.toISOString(),
-    });
+    await announcePaidFromBalance(deps, tx, { paymentId: claimed.payment_id!, renterId: body.renter_id, amount: body.amount, orderId, at: now });
     return toChargeView(claimed);
   });
 }
