@@ -29,8 +29,8 @@ module.exports = (dir) => ({
   // Stops whatever a test file started and left open (a failed setup), so jest can exit.
   setupFilesAfterEnv: [path.join(__dirname, 'packages/testkit/src/teardown.ts')],
   testTimeout: 60000,
-  // Two files of a workspace at a time (each in its own schemas, exchange, vhost and Redis prefix):
-  // much of an end-to-end file's time is spent waiting on timers and round trips, which the other
-  // file fills (ADR 0045 measured 2.1× on one suite; ADR 0069 for the whole run). JEST_WORKERS overrides.
-  maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
+  // One file of a workspace at a time, three workspaces at once (turbo): with two files of each at
+  // once, the broker's churn of test vhosts full of quorum queues stalled it for minutes and once
+  // wedged it (ADR 0069). JEST_WORKERS sets more for one workspace's suite run alone.
+  maxWorkers: Number(process.env.JEST_WORKERS ?? 1),
 });
