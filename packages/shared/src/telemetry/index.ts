@@ -2,10 +2,10 @@ import { context, trace } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { httpInstrumentation } from './http-instrumentation';
 import { samplerFor, samplingPolicy, tracesRequest } from './sampling';
 
 export { DEFAULT_RATIO, DEFAULT_SAMPLER, samplerFor, samplingPolicy, tracesRequest, type SamplingPolicy } from './sampling';
@@ -44,16 +44,17 @@ export function startTelemetry(serviceName: string, opts: TelemetryOptions): Nod
   process.env.OTEL_LOGS_EXPORTER ??= 'none';
   const policy = samplingPolicy();
   const edge = opts.edge ?? false;
-  // Outgoing calls, queries and commands are traced only inside a kept trace: outside one (an
-  // ignored request runs with tracing suppressed, so without a span) the instrumentations return
-  // at once instead of making spans, attributes and listeners nobody records.
+  // Outgoing calls, queries and commands are traced only inside a trace: outside one (a request
+  // not traced has no span) the instrumentations return at once instead of making spans,
+  // attributes and listeners nobody records.
   const outsideTrace = () => trace.getSpan(context.active()) === undefined;
   const instrumentations: Instrumentation[] = [
-    // an ignored request runs with tracing suppressed: no spans of it here or downstream
-    new HttpInstrumentation({
-      ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)$/.test(req.url ?? '') || !tracesRequest(req.headers, policy, edge),
-      ignoreOutgoingRequestHook: outsideTrace,
-    }),
+    // a request not traced gets no span, here or downstream
+    httpInstrumentation(
+      {},
+      (req) => !/^\/(healthz|readyz|metrics)$/.test(req.url ?? '') && tracesRequest(req.headers, policy, edge),
+      outsideTrace,
+    ),
     new ExpressInstrumentation(),
     // fetch: the internal client between services
     new UndiciInstrumentation({ ignoreRequestHook: outsideTrace, requireParentforSpans: true }),

@@ -17,9 +17,9 @@ import {
  * built the span's attributes, and an unsampled request still gets its non-recording spans, the
  * wrapping of every response method and of every Express layer, and the spans of its queries and
  * calls: per request, whatever the ratio, which is why 1% sampling cost as much as tracing every
- * request. So an incoming request is decided from its headers alone: one that is not sampled is
- * ignored by the HTTP instrumentation, which then runs it in a context where tracing is suppressed
- * (no spans down the line, no `traceparent` sent on).
+ * request. So an incoming request is decided from its headers alone, and one that is not sampled
+ * never reaches the instrumentation (`./http-instrumentation`): no spans down the line, no
+ * `traceparent` sent on.
  */
 
 /** The default: traces started at the edge are kept one in a hundred; a caller's decision is followed. */
