@@ -89,6 +89,8 @@ describe('the whole system started by the launcher', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '100',
+        // every trace started at the gateway is kept (the default keeps 1%); a caller's decision is followed
+        OTEL_TRACES_SAMPLER: 'parentbased_always_on',
       },
     });
     launcher = system.process;
@@ -194,6 +196,14 @@ describe('the whole system started by the launcher', () => {
     const order = await client.post('/api/orders', { listing_id: listing.body.id, hours: 1 }, renter);
     expect(order.status).toBe(201);
 
+    // a caller that decided not to sample: nothing of its request is traced anywhere (checked below,
+    // once the later pay request's trace has arrived)
+    const unsampledTrace = '5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e';
+    const unsampled = await fetch(`http://127.0.0.1:${port}/api/orders/${order.body.id}`, {
+      headers: { authorization: `Bearer ${renter}`, traceparent: `00-${unsampledTrace}-5ca1ab1e5ca1ab1e-00` },
+    });
+    expect(unsampled.status).toBe(200);
+
     const payPath = `/api/orders/${order.body.id}/pay`;
     expect((await client.post(payPath, {}, renter)).status).toBe(200);
 
@@ -232,6 +242,7 @@ describe('the whole system started by the launcher', () => {
     const logged = await eventually(async () => lines(), (found) => found.length >= 2);
     expect(logged.some((line) => line.startsWith('{"level":"info"') && line.includes('"service":"gateway"') && JSON.parse(line).upstream === 'orders')).toBe(true);
     expect(logged.some((line) => JSON.parse(line).service === 'orders')).toBe(true);
+    expect(collector.spans.filter((s) => s.traceId === unsampledTrace)).toEqual([]);
     // traces only: no metrics or logs pushed over OTLP (metrics are scraped at /metrics)
     expect(collector.others).toEqual([]);
   }, 60_000);
