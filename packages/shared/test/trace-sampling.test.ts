@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
-import { DEFAULT_RATIO, samplerFor, samplingPolicy, tracesRequest } from '@market/shared/telemetry';
+import { DEFAULT_RATIO, samplerFor, samplingPolicy, tracesRequest } from '../src/telemetry';
 
 const sampledParent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const unsampledParent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
