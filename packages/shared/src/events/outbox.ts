@@ -127,6 +127,8 @@ export class OutboxRelay {
   private listener: Client | null = null;
   private running = false;
   private wake: (() => void) | null = null;
+  /** a commit's notification (or a reconnect) came while the relay was draining, not waiting: it drains again at once */
+  private woken = false;
   private loop: Promise<void> | null = null;
   private lastCleanup = 0;
   private backoff = 0;
@@ -140,7 +142,7 @@ export class OutboxRelay {
     // What piled up during an outage goes out as soon as the broker is back, not after the backoff.
     this.opts.bus.onReconnect(async () => {
       this.backoff = 0;
-      this.wake?.();
+      this.nudge();
     });
   }
 
@@ -177,16 +179,23 @@ export class OutboxRelay {
     // During an outage the backoff stands: a commit is no reason to retry a broker that just failed
     // (the reconnect wakes the relay itself).
     client.on('notification', () => {
-      if (this.backoff === 0) this.wake?.();
+      if (this.backoff === 0) this.nudge();
     });
     await client.connect();
     await client.query(`LISTEN ${outboxChannel(this.opts.schema)}`);
     this.listener = client;
   }
 
+  /** Ends the wait now, or, while a drain runs (whose read may have come before the commit), has the next one follow at once. */
+  private nudge() {
+    if (this.wake) this.wake();
+    else this.woken = true;
+  }
+
   private async run() {
     const pollMs = this.opts.pollIntervalMs ?? 1000;
     while (this.running) {
+      this.woken = false;
       try {
         const published = await this.drain();
         this.backoff = 0;
@@ -203,6 +212,7 @@ export class OutboxRelay {
       }
       if (!this.listener && this.running) await this.listen().catch(() => undefined);
       if (!this.running) break;
+      if (this.woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.backoff || pollMs);
         this.wake = () => {
