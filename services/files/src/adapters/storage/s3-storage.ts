@@ -90,13 +90,17 @@ export class S3Storage implements Storage {
   async put(key: string, fromPath: string): Promise<void> {
     const objectKey = this.objectKey(key);
     const [{ size }, digests] = await Promise.all([stat(fromPath), digestsOf(fromPath)]);
+    // A store that refuses at once leaves the stream unread, still opening the file its caller then
+    // removes: that late ENOENT would be an unhandled 'error' event and end the process. What the SDK
+    // reads of it, the SDK reports through its own listener.
+    const body = createReadStream(fromPath).on('error', () => undefined);
     try {
       await this.client.send(
         new PutObjectCommand({
           Bucket: this.settings.bucket,
           Key: objectKey,
           // streamed from the file; the length lets the SDK send it without reading it whole first
-          Body: createReadStream(fromPath),
+          Body: body,
           ContentLength: size,
           ContentMD5: digests.md5,
           Metadata: { [SHA256_METADATA]: digests.sha256 },
@@ -104,6 +108,8 @@ export class S3Storage implements Storage {
       );
     } catch (err) {
       throw this.unavailable('put', key, err);
+    } finally {
+      body.destroy();
     }
   }
 
