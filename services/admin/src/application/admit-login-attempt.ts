@@ -4,6 +4,7 @@ import { secondsUntil } from '../domain/admin-user';
 import { LoginLocked } from '../domain/errors';
 import { accountLockedUntil, bookAccountAttempt, bookLoginAttempt, clearLoginFailures, lockedUntil } from '../persistence/login-failures';
 import type { AdminDeps } from './deps';
+import { adminUserEntry } from './admin-user-audit';
 
 /** Where a password guess comes from: the username it is at and the client address (an IPv6 one's /64) it is from. */
 export interface LoginAttempt {
@@ -38,12 +39,7 @@ export async function admitLoginAttempt(
       { alert: 'admin_account_locked', username: attempt.username, failures: ADMIN_ACCOUNT_LOCK_FAILURES, minutes: ADMIN_LOCKOUT_MINUTES },
       'admin account locked: failed logins from many addresses',
     );
-    await auditRefusal(deps.db, deps.events, null, {
-      action: 'admin.account_locked',
-      biz_type: 'admin_user',
-      biz_id: adminId,
-      detail: { username: attempt.username, failures: ADMIN_ACCOUNT_LOCK_FAILURES, minutes: ADMIN_LOCKOUT_MINUTES },
-    });
+    await auditRefusal(deps.db, deps.events, null, adminUserEntry('admin.account_locked', adminId, { username: attempt.username, failures: ADMIN_ACCOUNT_LOCK_FAILURES, minutes: ADMIN_LOCKOUT_MINUTES }));
   }
 }
 

@@ -4,6 +4,7 @@ import { recordAudit } from '@market/shared/events';
 import { countAdmins, insertAdmin, lockAdminUsersForWriting } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';
+import { adminUserEntry } from './admin-user-audit';
 
 /**
  * Creates the first admin, a super admin, when there is none, and answers it; null when an admin already existed.
@@ -21,12 +22,7 @@ export async function bootstrapFirstAdmin(
     await lockAdminUsersForWriting(tx);
     if ((await countAdmins(tx)) > 0) return null;
     const row = (await insertAdmin(tx, { id: uuidv7(), username: credentials.username, nickname: credentials.username, passwordHash, roles: ['super_admin'] }))!;
-    await recordAudit(deps.events, tx, null, {
-      action: 'admin_user.bootstrap',
-      biz_type: 'admin_user',
-      biz_id: row.id,
-      detail: { username: row.username, roles: row.roles },
-    });
+    await recordAudit(deps.events, tx, null, adminUserEntry('admin_user.bootstrap', row.id, { username: row.username, roles: row.roles }));
     return adminView(row);
   });
 }

@@ -9,6 +9,7 @@ import { admitLoginAttempt, loginAttempt, loginSucceeded } from './admit-login-a
 import type { AdminDeps } from './deps';
 import { endSessionsOf } from './end-sessions';
 import { adminView } from './views';
+import { adminUserEntry } from './admin-user-audit';
 
 /**
  * The caller changes its own password. The current one is checked like a login (booked on the
@@ -31,12 +32,7 @@ export async function changeOwnPassword(
   const attempt = loginAttempt(admin.username, identity.ip);
   await admitLoginAttempt(deps, attempt, admin.id);
   if (!(await deps.passwords.verify(admin.password_hash, input.current_password))) {
-    await auditRefusal(deps.db, deps.events, identity, {
-      action: 'admin.password_change',
-      biz_type: 'admin_user',
-      biz_id: admin.id,
-      detail: { reason: 'wrong_current_password' },
-    });
+    await auditRefusal(deps.db, deps.events, identity, adminUserEntry('admin.password_change', admin.id, { reason: 'wrong_current_password' }));
     throw new CurrentPasswordWrong();
   }
   await loginSucceeded(deps, attempt);
@@ -46,12 +42,7 @@ export async function changeOwnPassword(
     const row = await replacePasswordHash(tx, admin.id, admin.password_hash, newHash);
     if (!row) throw new Conflict('the password was changed or the account disabled meanwhile; try again');
     const sessionsEnded = await endSessionsOf(deps, tx, admin.id, isUuid(identity.sid) ? identity.sid : null);
-    await recordAudit(deps.events, tx, identity, {
-      action: 'admin.password_change',
-      biz_type: 'admin_user',
-      biz_id: admin.id,
-      detail: { sessions_ended: sessionsEnded },
-    });
+    await recordAudit(deps.events, tx, identity, adminUserEntry('admin.password_change', admin.id, { sessions_ended: sessionsEnded }));
     return adminView(row);
   });
 }

@@ -7,6 +7,7 @@ import { NewAdmin } from '../domain/admin-user';
 import { insertAdmin } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';
+import { adminUserEntry } from './admin-user-audit';
 
 /**
  * Adds a back-office admin, for `npm run admin:create` (no actor: the audit entry is the system's)
@@ -24,12 +25,7 @@ export async function createAdmin(
   return deps.db.transaction(async (tx) => {
     const row = await insertAdmin(tx, { id: uuidv7(), username: admin.username, nickname: admin.nickname, passwordHash, roles: admin.roles });
     if (!row) throw new Conflict(`username ${admin.username} is already taken`);
-    await recordAudit(deps.events, tx, actor, {
-      action: 'admin_user.create',
-      biz_type: 'admin_user',
-      biz_id: row.id,
-      detail: { username: row.username, nickname: row.nickname, roles: row.roles },
-    });
+    await recordAudit(deps.events, tx, actor, adminUserEntry('admin_user.create', row.id, { username: row.username, nickname: row.nickname, roles: row.roles }));
     return adminView(row);
   });
 }

@@ -9,6 +9,7 @@ import { findAdminById, lockActiveAdminIds, lockActiveSuperAdminIds, moveAdminSt
 import type { AdminDeps } from './deps';
 import { endSessionsOf } from './end-sessions';
 import { adminView } from './views';
+import { adminUserEntry } from './admin-user-audit';
 
 const REFUSALS: Record<DisableRefusal, () => DomainError> = {
   actor_disabled: () => new AdminDisabled(),
@@ -39,12 +40,7 @@ export async function disableAdmin(
     if (refusal) throw REFUSALS[refusal]();
     const { from, to } = STATUS_CHANGES.disable;
     const row = (await moveAdminStatus(tx, adminId, from, to))!;
-    await recordAudit(deps.events, tx, actor, {
-      action: 'admin_user.disable',
-      biz_type: 'admin_user',
-      biz_id: adminId,
-      detail: { username: row.username },
-    });
+    await recordAudit(deps.events, tx, actor, adminUserEntry('admin_user.disable', adminId, { username: row.username }));
     await deps.revocations.blockSubject('admin', adminId);
     // Also per session: the tokens must stay dead after an enable lifts the block.
     await endSessionsOf(deps, tx, adminId, null);

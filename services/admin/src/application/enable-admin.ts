@@ -8,6 +8,7 @@ import { AdminNotFound } from '../domain/errors';
 import { findAdminById, moveAdminStatus } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';
+import { adminUserEntry } from './admin-user-audit';
 
 /** Lets a disabled admin log in again; the tokens it held when disabled stay revoked. */
 export async function enableAdmin(
@@ -22,12 +23,7 @@ export async function enableAdmin(
     if (!row) {
       throw (await findAdminById(tx, adminId)) ? new InvalidState('this admin is already active') : new AdminNotFound();
     }
-    await recordAudit(deps.events, tx, actor, {
-      action: 'admin_user.enable',
-      biz_type: 'admin_user',
-      biz_id: adminId,
-      detail: { username: row.username },
-    });
+    await recordAudit(deps.events, tx, actor, adminUserEntry('admin_user.enable', adminId, { username: row.username }));
     await deps.revocations.unblockSubject('admin', adminId);
     return adminView(row);
   });

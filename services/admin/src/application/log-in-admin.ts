@@ -11,6 +11,7 @@ import { insertAdminSession } from '../persistence/admin-sessions';
 import { admitLoginAttempt, loginAttempt, loginSucceeded } from './admit-login-attempt';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';
+import { adminUserEntry } from './admin-user-audit';
 
 export interface AdminLoginInput {
   username: string;
@@ -32,12 +33,7 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
   const anonymous: Identity = { kind: 'anonymous', ip };
   const username = input.username.toLowerCase();
   const refuse = (reason: FailureReason, adminId: string | null) =>
-    auditRefusal(deps.db, deps.events, anonymous, {
-      action: 'admin.login',
-      biz_type: 'admin_user',
-      biz_id: adminId,
-      detail: { username, reason },
-    });
+    auditRefusal(deps.db, deps.events, anonymous, adminUserEntry('admin.login', adminId, { username, reason }));
 
   const stored = isUuid(input.captcha_id) ? await deps.captchas.take(input.captcha_id) : null;
   if (stored === null || !captchaMatches(stored, input.captcha_id, input.captcha_code)) {
@@ -79,13 +75,7 @@ export async function logInAdmin(deps: AdminDeps, input: AdminLoginInput, ip: st
     // for a token the gateway would refuse (ADR 0034).
     await deps.revocations.setAdminRoles(admin.id, admin.roles);
     await deps.revocations.openAdminSession(admin.id, sessionId, deps.config.ADMIN_TOKEN_TTL_SECONDS);
-    await recordAudit(deps.events, tx, { kind: 'admin', sub: admin.id, sid: sessionId, ip, perms: permissionsOf(admin.roles) }, {
-      action: 'admin.login',
-      biz_type: 'admin_user',
-      biz_id: admin.id,
-      detail: { username },
-      result: 'success',
-    });
+    await recordAudit(deps.events, tx, { kind: 'admin', sub: admin.id, sid: sessionId, ip, perms: permissionsOf(admin.roles) }, adminUserEntry('admin.login', admin.id, { username }));
     return true;
   });
   // Disabled or given a new password while this password was being checked.

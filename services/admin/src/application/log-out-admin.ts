@@ -3,6 +3,7 @@ import { isUuid } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
 import { revokeAdminSession } from '../persistence/admin-sessions';
 import type { AdminDeps } from './deps';
+import { adminUserEntry } from './admin-user-audit';
 
 /**
  * The gateway's revocation entry goes first: once it is written the token is dead, whatever
@@ -14,11 +15,6 @@ export async function logOutAdmin(deps: Pick<AdminDeps, 'db' | 'events' | 'revoc
   await deps.db.transaction(async (tx) => {
     const ended = await revokeAdminSession(tx, identity.sid, identity.sub);
     if (!ended) return;
-    await recordAudit(deps.events, tx, identity, {
-      action: 'admin.logout',
-      biz_type: 'admin_user',
-      biz_id: identity.sub,
-      detail: { session_id: identity.sid },
-    });
+    await recordAudit(deps.events, tx, identity, adminUserEntry('admin.logout', identity.sub, { session_id: identity.sid }));
   });
 }

@@ -5,6 +5,7 @@ import { recordAudit } from '@market/shared/events';
 import { overwritePasswordHash } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { endSessionsOf } from './end-sessions';
+import { adminUserEntry } from './admin-user-audit';
 
 /**
  * An admin who manages admins sets another admin's password (forgotten, or possibly leaked). Every
@@ -26,11 +27,6 @@ export async function resetAdminPassword(
     const row = await overwritePasswordHash(tx, adminId, newHash);
     if (!row) throw new NotFound('admin not found');
     const sessionsEnded = await endSessionsOf(deps, tx, adminId, null);
-    await recordAudit(deps.events, tx, actor, {
-      action: 'admin_user.reset_password',
-      biz_type: 'admin_user',
-      biz_id: adminId,
-      detail: { username: row.username, sessions_ended: sessionsEnded },
-    });
+    await recordAudit(deps.events, tx, actor, adminUserEntry('admin_user.reset_password', adminId, { username: row.username, sessions_ended: sessionsEnded }));
   });
 }

@@ -8,6 +8,7 @@ import { AdminNotFound, LastSuperAdmin } from '../domain/errors';
 import { findAdminById, lockActiveSuperAdminIds, replaceAdminRoles } from '../persistence/admin-users';
 import type { AdminDeps } from './deps';
 import { adminView } from './views';
+import { adminUserEntry } from './admin-user-audit';
 
 const REFUSALS: Record<RolesRefusal, () => DomainError> = {
   self: () => new Forbidden('an admin cannot change their own roles'),
@@ -33,12 +34,7 @@ export async function setAdminRoles(
     const refusal = rolesRefusal(actor.sub, target, roles, superAdminIds);
     if (refusal) throw REFUSALS[refusal]();
     const row = (await replaceAdminRoles(tx, adminId, roles))!;
-    await recordAudit(deps.events, tx, actor, {
-      action: 'admin_user.set_roles',
-      biz_type: 'admin_user',
-      biz_id: adminId,
-      detail: { username: row.username, before: target.roles, after: row.roles },
-    });
+    await recordAudit(deps.events, tx, actor, adminUserEntry('admin_user.set_roles', adminId, { username: row.username, before: target.roles, after: row.roles }));
     await deps.revocations.setAdminRoles(adminId, row.roles);
     return adminView(row);
   });

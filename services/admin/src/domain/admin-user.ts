@@ -33,6 +33,18 @@ export const STATUS_CHANGES: Record<StatusChange, { from: AdminStatus; to: Admin
 
 export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'last_super_admin' | 'actor_disabled';
 
+/** The admin a change is about, as the change read it. */
+export interface AdminTarget {
+  id: string;
+  status: AdminStatus;
+  roles: readonly AdminRole[];
+}
+
+/** Whether `target` is the only active admin left who may manage admins. */
+function isLastSuperAdmin(target: AdminTarget, activeSuperAdminIds: readonly string[]): boolean {
+  return target.roles.includes('super_admin') && activeSuperAdminIds.every((id) => id === target.id);
+}
+
 /**
  * Why `actorId` may not disable `target`, judged against the admins active right now; null when it
  * may. The back office must always keep someone who can log in, and nobody locks themselves out.
@@ -40,17 +52,12 @@ export type DisableRefusal = 'self' | 'already_disabled' | 'last_active' | 'last
  * of two admins disabling each other at once hears; it is judged before the actor's own status
  * for that reason.
  */
-export function disableRefusal(
-  actorId: string,
-  target: { id: string; status: AdminStatus; roles: readonly AdminRole[] },
-  activeIds: readonly string[],
-  activeSuperAdminIds: readonly string[],
-): DisableRefusal | null {
+export function disableRefusal(actorId: string, target: AdminTarget, activeIds: readonly string[], activeSuperAdminIds: readonly string[]): DisableRefusal | null {
   if (target.id === actorId) return 'self';
   if (target.status !== STATUS_CHANGES.disable.from) return 'already_disabled';
   if (activeIds.every((id) => id === target.id)) return 'last_active';
   // Someone must still be able to manage admins (the actor may have lost the role meanwhile).
-  if (target.roles.includes('super_admin') && activeSuperAdminIds.every((id) => id === target.id)) return 'last_super_admin';
+  if (isLastSuperAdmin(target, activeSuperAdminIds)) return 'last_super_admin';
   if (!activeIds.includes(actorId)) return 'actor_disabled';
   return null;
 }
@@ -61,14 +68,8 @@ export type RolesRefusal = 'self' | 'last_super_admin';
  * Why `actorId` may not give `target` these roles; null when it may. Nobody widens or narrows
  * their own roles, and some active admin must keep the power to manage admins.
  */
-export function rolesRefusal(
-  actorId: string,
-  target: { id: string; status: AdminStatus; roles: readonly AdminRole[] },
-  roles: readonly AdminRole[],
-  activeSuperAdminIds: readonly string[],
-): RolesRefusal | null {
+export function rolesRefusal(actorId: string, target: AdminTarget, roles: readonly AdminRole[], activeSuperAdminIds: readonly string[]): RolesRefusal | null {
   if (target.id === actorId) return 'self';
-  const losesSuperAdmin = target.roles.includes('super_admin') && !roles.includes('super_admin');
-  if (losesSuperAdmin && activeSuperAdminIds.every((id) => id === target.id)) return 'last_super_admin';
+  if (!roles.includes('super_admin') && isLastSuperAdmin(target, activeSuperAdminIds)) return 'last_super_admin';
   return null;
 }

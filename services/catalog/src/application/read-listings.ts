@@ -63,32 +63,27 @@ export async function searchListings(deps: CatalogDeps, query: RouteQuery<typeof
   }));
 }
 
-export async function sellerListings(deps: CatalogDeps, identity: Identity, query: RouteQuery<typeof listSellerListings>) {
-  const ownerId = callerUserId(identity);
-  if (!ownerId || query.status === 'deleted') return { items: [], next_cursor: null };
-  return page(deps, {
-    ownerId,
-    excludeDeleted: true,
+/** An owner's or the back office's page of listings: filtered by status, newest first. */
+function newestByStatus(query: RouteQuery<typeof listSellerListings> | RouteQuery<typeof adminListListings>) {
+  return {
     status: query.status,
     reviewStatus: query.review_status,
     awaitingRotation: query.awaiting_rotation,
     order: 'newest',
     limit: query.limit,
     cursor: query.cursor,
-  });
+  } as const;
+}
+
+export async function sellerListings(deps: CatalogDeps, identity: Identity, query: RouteQuery<typeof listSellerListings>) {
+  const ownerId = callerUserId(identity);
+  if (!ownerId || query.status === 'deleted') return { items: [], next_cursor: null };
+  return page(deps, { ownerId, excludeDeleted: true, ...newestByStatus(query) });
 }
 
 export async function adminListings(deps: CatalogDeps, query: RouteQuery<typeof adminListListings>) {
   if (query.owner_id !== undefined && !isUuid(query.owner_id)) return { items: [], next_cursor: null };
-  return page(deps, {
-    ownerId: query.owner_id,
-    status: query.status,
-    reviewStatus: query.review_status,
-    awaitingRotation: query.awaiting_rotation,
-    order: 'newest',
-    limit: query.limit,
-    cursor: query.cursor,
-  });
+  return page(deps, { ownerId: query.owner_id, ...newestByStatus(query) });
 }
 
 /**

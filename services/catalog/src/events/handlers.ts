@@ -1,8 +1,7 @@
 import type { EventHandlers, EventWriter } from '@market/shared/events';
-import { bringOwnerListingsBack } from '../application/bring-owner-listings-back';
+import { bringOwnerListingsBack, takeOwnerListingsOffline } from '../application/owner-standing-moves';
 import { ratingPublished } from '../application/count-ratings';
 import { rentalEnded, rentalHandedOver, rentalStarted } from '../application/track-rentals';
-import { takeOwnerListingsOffline } from '../application/take-owner-listings-offline';
 
 /** What catalog does with other services' events; the kit runs each in one transaction with its inbox row. */
 export function catalogEventHandlers(events: EventWriter): EventHandlers {

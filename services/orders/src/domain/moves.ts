@@ -1,7 +1,7 @@
 import type { EventData, EventType } from '@market/contracts';
 import type { ArbitrationResult } from './arbitration';
 import type { OrderChanges } from './order';
-import type { Actor, OrderState, OrderTrigger } from './order-state';
+import { ORDER_TRIGGERS, type Actor, type OrderState, type OrderTrigger } from './order-state';
 import type { OrderSettings } from './settings';
 import type { Proposal } from './settlement';
 
@@ -53,25 +53,13 @@ export type Move =
 
 export type MoveType = Move['type'];
 
-export const MOVE_TYPES: readonly MoveType[] = [
-  'pay',
-  'cancel',
-  'hand_over',
-  'confirm_receive',
-  'checkout',
-  'counter_checkout',
-  'confirm_checkout',
-  'accept_checkout',
-  'dispute',
-  'reject_checkout',
-  'timeout',
-  'arbitrate_complete',
-  'arbitrate_close',
-  'arbitrate_mark_abnormal',
-  'admin_close',
-  'admin_mark_abnormal',
-  'renew',
-];
+/**
+ * Every move type, read off the state table's triggers: the handoff record is one move (`hand_over`)
+ * whichever row it lands on (`handoff` or `note`), and `overdue` is a `timeout` as asked; triggerOf
+ * (plan-move.ts) maps them back, and its type check fails for a move the table lacks.
+ */
+const MOVE_OF_TRIGGER: Partial<Record<OrderTrigger, MoveType>> = { handoff: 'hand_over', note: 'hand_over', overdue: 'timeout' };
+export const MOVE_TYPES: readonly MoveType[] = [...new Set(ORDER_TRIGGERS.map((trigger) => MOVE_OF_TRIGGER[trigger] ?? (trigger as MoveType)))];
 
 export interface MoveConfig {
   settings: OrderSettings;
