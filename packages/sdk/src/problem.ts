@@ -1,3 +1,5 @@
+import type { components } from './generated/schema';
+
 /** An RFC 9457 problem answered by the API, as a throwable error with its stable `code`. */
 export class ApiProblem extends Error {
   readonly status: number;
@@ -25,16 +27,8 @@ export class ApiProblem extends Error {
   }
 }
 
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  code: string;
-  detail: string;
-  instance?: string;
-  request_id?: string;
-  errors?: Array<{ path: string; message: string }>;
-}
+/** A problem's body as the OpenAPI document declares it. */
+export type ProblemBody = components['schemas']['Problem'];
 
 /** The problem of a failed response; a body that is not a problem (a proxy's HTML page) still yields one with the status. */
 export function problemFrom(response: Response, body: unknown): ApiProblem {

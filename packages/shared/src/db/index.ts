@@ -4,3 +4,4 @@ export * from './migration';
 export * from './pagination';
 export * from './sql';
 export * from './uuid';
+export * from './snapshot-check';

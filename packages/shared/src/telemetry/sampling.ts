@@ -33,6 +33,8 @@ export interface SamplingPolicy {
   parentBased: boolean;
 }
 
+const PARENT_BASED = 'parentbased_';
+
 /**
  * The policy the standard variables name (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`), with
  * `parentbased_traceidratio` at 1% when unset. An unknown sampler name is a configuration mistake.
@@ -46,19 +48,14 @@ export function samplingPolicy(env: NodeJS.ProcessEnv = process.env): SamplingPo
     if (!Number.isFinite(value) || value < 0 || value > 1) throw new Error(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${arg}"`);
     return value;
   };
-  switch (name) {
+  const parentBased = name.startsWith(PARENT_BASED);
+  switch (parentBased ? name.slice(PARENT_BASED.length) : name) {
     case 'always_on':
-      return { ratio: 1, parentBased: false };
+      return { ratio: 1, parentBased };
     case 'always_off':
-      return { ratio: 0, parentBased: false };
+      return { ratio: 0, parentBased };
     case 'traceidratio':
-      return { ratio: ratio(), parentBased: false };
-    case 'parentbased_always_on':
-      return { ratio: 1, parentBased: true };
-    case 'parentbased_always_off':
-      return { ratio: 0, parentBased: true };
-    case 'parentbased_traceidratio':
-      return { ratio: ratio(), parentBased: true };
+      return { ratio: ratio(), parentBased };
     default:
       throw new Error(`OTEL_TRACES_SAMPLER "${name}" is not supported here (always_on, always_off, traceidratio and their parentbased_ forms are)`);
   }

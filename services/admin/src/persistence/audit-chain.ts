@@ -1,5 +1,6 @@
 import { chainHash, findChainBreaks, HeadsDigest, type CanonicalValue, type ChainBreak } from '@market/shared/crypto';
 import type { Queryable } from '@market/shared/db';
+import type { AuditLogRow } from './audit-logs';
 
 /**
  * The audit log is one hash chain per producing service (ADR 0067): entries of one producer are
@@ -8,37 +9,17 @@ import type { Queryable } from '@market/shared/db';
  * never wait on each other; entries of one producer queue on that chain's head row.
  */
 
-/** An audit entry's columns as written, or as read back. */
-export interface ChainedAuditEntry {
-  id: string;
-  actor_type: string;
-  actor_id: string | null;
-  action: string;
-  biz_type: string;
-  biz_id: string | null;
-  detail: Record<string, unknown>;
-  ip: string | null;
-  result: string;
-  request_id: string | null;
-  producer: string;
-  created_at: Date;
-}
+/**
+ * An audit entry's columns as written, or as read back; the migration that chained the existing log
+ * reads `actor_type` and `result` as plain text.
+ */
+export type ChainedAuditEntry = Omit<AuditLogRow, 'actor_type' | 'result'> & { actor_type: string; result: string; producer: string };
 
-function auditContent(entry: ChainedAuditEntry) {
-  return {
-    id: entry.id,
-    actor_type: entry.actor_type,
-    actor_id: entry.actor_id,
-    action: entry.action,
-    biz_type: entry.biz_type,
-    biz_id: entry.biz_id,
-    detail: entry.detail as CanonicalValue,
-    ip: entry.ip,
-    result: entry.result,
-    request_id: entry.request_id,
-    producer: entry.producer,
-    created_at: entry.created_at,
-  };
+/** The columns an entry's hash covers: every column but its chain position and its hashes. */
+const HASHED_COLUMNS = ['id', 'actor_type', 'actor_id', 'action', 'biz_type', 'biz_id', 'detail', 'ip', 'result', 'request_id', 'producer', 'created_at'] as const;
+
+function auditContent(entry: ChainedAuditEntry): Record<string, CanonicalValue> {
+  return Object.fromEntries(HASHED_COLUMNS.map((column) => [column, entry[column] as CanonicalValue]));
 }
 
 export function auditEntryHash(previousHash: string, entry: ChainedAuditEntry): string {
