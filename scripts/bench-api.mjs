@@ -18,26 +18,19 @@
 // default sampling, parentbased_traceidratio 0.01;
 // OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG pass through).
 import { spawn } from 'node:child_process';
-import { createPrivateKey, randomBytes } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import { madeUpSecrets } from './lib/bench-secrets.mjs';
+import { builtKit, requireBuilt, root } from './lib/built.mjs';
+import { insertOnlineListings, listingBody } from './lib/listing-fixtures.mjs';
+import { measureLoad, medianRun, waitUntilUp, warmUp } from './lib/load.mjs';
 import { provisionDatabase, serviceDatabaseUrl, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
-import { steadyLoad } from './lib/steady-load.mjs';
-import { cpuSeconds } from './lib/process-cpu.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const shared = {
-  ...require(path.join(root, 'packages/contracts/dist/index.js')),
-  ...require(path.join(root, 'packages/shared/dist/auth/index.js')),
-  ...require(path.join(root, 'packages/shared/dist/config/index.js')),
-};
+const shared = builtKit();
 
 const env = process.env;
 const listingCount = Number(env.BENCH_LISTINGS ?? 600);
@@ -51,22 +44,10 @@ const nodeEnv = env.BENCH_NODE_ENV ?? env.NODE_ENV ?? 'development';
 // anything but development runs as production (ADR 0055)
 const production = nodeEnv !== 'development';
 
-// Production refuses the published development secrets; a bench run makes up its own.
-const productionSecrets = production
-  ? Object.fromEntries(
-      ['USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET', 'SMS_CODE_SECRET'].map((k) => [
-        k,
-        randomBytes(32).toString('hex'),
-      ]),
-    )
-  : {};
-if (production) {
-  productionSecrets.DATA_ENCRYPTION_KEYS = `bench:${randomBytes(32).toString('base64')}`;
-  productionSecrets.OPEN_UPLOAD_TOKEN = randomBytes(32).toString('hex');
-}
+const productionSecrets = production ? madeUpSecrets(['USER_TOKEN_SECRET', 'ADMIN_TOKEN_SECRET', 'SMS_CODE_SECRET']) : {};
 // The first admin, who approves the seeded listings; admin runs in development (see below), so its
 // captcha comes with its text.
-const adminPassword = env.ADMIN_BOOTSTRAP_PASSWORD ?? require(path.join(root, 'services/admin/dist/config.js')).DEV_BOOTSTRAP_PASSWORD;
+const adminPassword = env.ADMIN_BOOTSTRAP_PASSWORD ?? requireBuilt('services/admin/dist/config.js').DEV_BOOTSTRAP_PASSWORD;
 const tokenSecret = (name) => productionSecrets[name] ?? shared.tokenSecretShape[name].parse(undefined);
 
 const settings = loadLaunchSettings({ ...env, NODE_ENV: 'development', MARKET_DB_NAME: env.MARKET_DB_NAME ?? 'market_bench_api' });
@@ -139,11 +120,7 @@ start('gateway', 'services/gateway/dist/main.js', { PORT: String(gatewayPort), G
 
 const gateway = `http://127.0.0.1:${gatewayPort}`;
 // every service ready: the system's view on the gateway's metrics port (the public /readyz is the gateway's own)
-for (let i = 0; ; i++) {
-  if (await fetch(`http://127.0.0.1:${gatewayPort + 9}/system/readyz`).then((r) => r.ok, () => false)) break;
-  if (i > 600) throw new Error('the stack did not become ready');
-  await new Promise((r) => setTimeout(r, 100));
-}
+await waitUntilUp(`http://127.0.0.1:${gatewayPort + 9}/system/readyz`, { tries: 600, what: 'the stack' });
 
 async function call(method, url, body, token) {
   const res = await fetch(url, {
@@ -154,22 +131,6 @@ async function call(method, url, body, token) {
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text}`);
   return text ? JSON.parse(text) : undefined;
-}
-
-const GAMES = ['王者荣耀', '和平精英', '原神', 'League of Legends', '英雄联盟', '永劫无间'];
-const WORDS = ['全英雄', '荣耀王者', '满级', '限定皮肤', 'ranked', 'rare skins', '高胜率', '典藏', 'mythic', '星元'];
-const pick = (list, i) => list[i % list.length];
-function listingBody(i) {
-  return {
-    title: `${pick(GAMES, i)} ${pick(WORDS, i * 7 + 3)} ${pick(WORDS, i * 3 + 1)} #${i}`,
-    game: pick(GAMES, i),
-    server: i % 2 ? '微信区' : 'QQ区',
-    description: `${pick(WORDS, i * 5)} 皮肤 ${100 + (i % 300)}+，${pick(WORDS, i + 4)}，可长租`,
-    hourly_price: 300 + ((i * 37) % 2000),
-    min_hours: 1,
-    max_hours: 24,
-    deposit: 5000,
-  };
 }
 
 // Seeding: listings already there (an earlier run on the same database) count.
@@ -208,19 +169,7 @@ if (fixtureCount > 0 && online < listingCount + fixtureCount) {
   // The bulk rows look like API-made ones (same games, words, prices), newest-first interleaved.
   const missing = listingCount + fixtureCount - online;
   const started = Date.now();
-  await catalogDb.query(
-    `INSERT INTO catalog.listings (id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
-       status, review_status, created_at, updated_at)
-     SELECT gen_random_uuid(), gen_random_uuid(),
-       ($1::text[])[1 + n % 6] || ' ' || ($2::text[])[1 + (n * 7 + 3) % 10] || ' ' || ($2::text[])[1 + (n * 3 + 1) % 10] || ' #' || n,
-       ($1::text[])[1 + n % 6], '微信区',
-       ($2::text[])[1 + (n * 5) % 10] || ' 皮肤 ' || (100 + n % 300) || '+，' || ($2::text[])[1 + (n + 4) % 10] || '，可长租',
-       300 + (n * 37) % 2000, 1, 24, 5000, 'online', 'approved',
-       now() - make_interval(secs => n), now()
-     FROM generate_series(1, $3::int) AS n`,
-    [GAMES, WORDS, missing],
-  );
-  await catalogDb.query('ANALYZE catalog.listings');
+  await insertOnlineListings(catalogDb, { table: 'catalog.listings', count: missing });
   console.log(`inserted ${missing} online listings by SQL in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 const total = await countOnline();
@@ -250,51 +199,32 @@ const targets = [
   { name: 'me', service: 'identity', path: '/api/me', direct: asUser, headers: { authorization: `Bearer ${userToken}` } },
 ].filter((t) => !only || only.includes(t.name));
 
-async function run(target, url, headersOrMake, opts) {
+/**
+ * At saturation, or at the steady `rate` (for 5 s at least), with the CPU of the target's service
+ * and of the gateway. The direct headers are made afresh for each run (an assertion lives 30 s).
+ */
+async function run(target, url, headersOrMake, rate) {
   const headers = typeof headersOrMake === 'function' ? await headersOrMake(target) : headersOrMake;
   const pids = [children.get(target.service).pid, children.get('gateway').pid];
-  const probe = await fetch(url, { headers });
-  if (!probe.ok) throw new Error(`${target.name}: ${url} answered ${probe.status}`);
-  const before = pids.map(cpuSeconds);
-  const result = await autocannon({ url, headers, connections, duration: seconds, ...opts });
-  const after = pids.map(cpuSeconds);
-  const perRequest = (i) => Math.round(((after[i] - before[i]) * 1e6) / result.requests.total);
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    serviceCpu: perRequest(0),
-    gatewayCpu: perRequest(1),
-    bad: result.non2xx + result.errors + result.timeouts,
-  };
+  return measureLoad({ label: target.name, url, headers, pids, seconds: rate ? Math.max(seconds, 5) : seconds, connections, rate });
 }
-/** The steady rate through the gateway, with the CPU both processes spent on it. */
-async function steady(target, url, headers) {
-  const pids = [children.get(target.service).pid, children.get('gateway').pid];
-  const before = pids.map(cpuSeconds);
-  const result = await steadyLoad({ url, headers, rate: fixedRate, seconds: Math.max(seconds, 5) });
-  const after = pids.map(cpuSeconds);
-  const perRequest = (i) => Math.round(((after[i] - before[i]) * 1e6) / result.total);
-  return { ...result, serviceCpu: perRequest(0), gatewayCpu: perRequest(1), bad: result.failed };
-}
-const median = (runs) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
 
 const rows = [];
 for (const target of targets) {
   const directUrl = `http://127.0.0.1:${servicePort(target.service)}${target.path}`;
   const gatewayUrl = gateway + target.path;
   // warm-up, so the JIT has settled before anything is counted
-  await autocannon({ url: directUrl, headers: await target.direct(target), connections, duration: 2 });
-  await autocannon({ url: gatewayUrl, headers: target.headers, connections, duration: 2 });
+  await warmUp({ url: directUrl, headers: await target.direct(target), connections, seconds: 2 });
+  await warmUp({ url: gatewayUrl, headers: target.headers, connections, seconds: 2 });
   const direct = [];
   const viaGateway = [];
   for (let round = 0; round < rounds; round++) {
     direct.push(await run(target, directUrl, target.direct));
     viaGateway.push(await run(target, gatewayUrl, target.headers));
   }
-  const fixed = await steady(target, gatewayUrl, target.headers);
-  const d = median(direct);
-  const g = median(viaGateway);
+  const fixed = await run(target, gatewayUrl, target.headers, fixedRate);
+  const d = medianRun(direct);
+  const g = medianRun(viaGateway);
   rows.push({
     target: target.name,
     'gateway req/s': g.rps,
@@ -302,13 +232,13 @@ for (const target of targets) {
     'gw/direct': Number((g.rps / d.rps).toFixed(2)),
     [`p50 ms @${fixedRate}/s`]: fixed.p50,
     [`p99 ms @${fixedRate}/s`]: fixed.p99,
-    'service µs/req': g.serviceCpu,
-    'gateway µs/req': g.gatewayCpu,
-    'direct service µs/req': d.serviceCpu,
-    [`svc/gw µs/req @${fixedRate}/s`]: `${fixed.serviceCpu}/${fixed.gatewayCpu}`,
+    'service µs/req': g.cpu[0],
+    'gateway µs/req': g.cpu[1],
+    'direct service µs/req': d.cpu[0],
+    [`svc/gw µs/req @${fixedRate}/s`]: `${fixed.cpu[0]}/${fixed.cpu[1]}`,
     'rounds gw': viaGateway.map((r) => r.rps).join('/'),
     'rounds direct': direct.map((r) => r.rps).join('/'),
-    failed: direct.concat(viaGateway, [fixed]).reduce((n, r) => n + r.bad, 0),
+    failed: direct.concat(viaGateway, [fixed]).reduce((n, r) => n + r.failed, 0),
   });
 }
 

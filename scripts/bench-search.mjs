@@ -8,48 +8,32 @@
 // Env: DATABASE_URL (local superuser), BENCH_SEARCH_LISTINGS, BENCH_SEARCH_RUNS.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
+import { requireBuilt, root } from './lib/built.mjs';
+import { insertOnlineListings } from './lib/listing-fixtures.mjs';
+import { quantile } from './lib/quantile.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const { createDataSource, initializeDataSource } = require(path.join(root, 'packages/shared/dist/db/index.js'));
-const { queryListings } = require(path.join(root, 'services/catalog/dist/persistence/listing-queries.js'));
+const { createDataSource, initializeDataSource } = requireBuilt('packages/shared/dist/db/index.js');
+const { queryListings } = requireBuilt('services/catalog/dist/persistence/listing-queries.js');
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const count = Number(process.env.BENCH_SEARCH_LISTINGS ?? 100_000);
 const runs = Number(process.env.BENCH_SEARCH_RUNS ?? 15);
 
-const migrationsDir = path.join(root, 'services/catalog/dist/persistence/migrations');
-const migrations = readdirSync(migrationsDir)
+const migrationsDir = 'services/catalog/dist/persistence/migrations';
+const migrations = readdirSync(path.join(root, migrationsDir))
   .filter((f) => f.endsWith('.js'))
   .sort()
-  .flatMap((f) => Object.values(require(path.join(migrationsDir, f))));
+  .flatMap((f) => Object.values(requireBuilt(`${migrationsDir}/${f}`)));
 
 const schema = `bench_search_${randomBytes(4).toString('hex')}`;
 const db = createDataSource({ url, schema, entities: [], migrations, statementTimeoutMs: 120_000 });
 await initializeDataSource(db, schema);
 
-// The same games and words as bench:api's listings; every 5,000th listing also holds 稀有 ("rare").
-const GAMES = ['王者荣耀', '和平精英', '原神', 'League of Legends', '英雄联盟', '永劫无间'];
-const WORDS = ['全英雄', '荣耀王者', '满级', '限定皮肤', 'ranked', 'rare skins', '高胜率', '典藏', 'mythic', '星元'];
 try {
   const started = Date.now();
-  await db.query(
-    `INSERT INTO listings (id, owner_id, title, game, server, description, hourly_price, min_hours, max_hours, deposit,
-       status, review_status, created_at, updated_at)
-     SELECT gen_random_uuid(), gen_random_uuid(),
-       ($1::text[])[1 + n % 6] || ' ' || ($2::text[])[1 + (n * 7 + 3) % 10] || ' ' || ($2::text[])[1 + (n * 3 + 1) % 10]
-         || CASE WHEN n % 5000 = 0 THEN ' 稀有' ELSE '' END || ' #' || n,
-       ($1::text[])[1 + n % 6], '微信区',
-       ($2::text[])[1 + (n * 5) % 10] || ' 皮肤 ' || (100 + n % 300) || '+，' || ($2::text[])[1 + (n + 4) % 10] || '，可长租',
-       300 + (n * 37) % 2000, 1, 24, 5000, 'online', 'approved',
-       now() - make_interval(secs => n), now()
-     FROM generate_series(1, $3::int) AS n`,
-    [GAMES, WORDS, count],
-  );
-  await db.query('ANALYZE listings');
+  // every 5,000th listing also holds 稀有 ("rare")
+  await insertOnlineListings(db, { table: 'listings', count, rareEvery: 5000 });
   console.log(`${count} online listings inserted and analysed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const searches = [
@@ -76,7 +60,7 @@ try {
         found = page.items.length;
       }
       times.sort((a, b) => a - b);
-      rows.push({ search: label, q: text, game: game ?? '-', found, 'median ms': times[times.length >> 1].toFixed(2), 'max ms': times[times.length - 1].toFixed(2) });
+      rows.push({ search: label, q: text, game: game ?? '-', found, 'median ms': quantile(times, 0.5).toFixed(2), 'max ms': quantile(times, 1).toFixed(2) });
     }
   }
   console.table(rows);

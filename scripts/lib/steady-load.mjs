@@ -8,6 +8,7 @@
 // correction then adds made-up samples for every millisecond a response took. Percentiles from it
 // describe the burst, not a steady 1,000 req/s.
 import http from 'node:http';
+import { quantile } from './quantile.mjs';
 
 /**
  * Sends GET `url` at `rate` requests per second for `seconds` over keep-alive connections (as many
@@ -71,7 +72,7 @@ export async function steadyLoad({ url, headers = {}, rate, seconds, maxConnecti
   await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 30_000))]);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q) => (latencies.length ? Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1)) : NaN);
+  const at = (q) => Number(quantile(latencies, q).toFixed(1));
   return {
     total,
     ok,
@@ -80,6 +81,6 @@ export async function steadyLoad({ url, headers = {}, rate, seconds, maxConnecti
     p50: at(0.5),
     p90: at(0.9),
     p99: at(0.99),
-    max: latencies.length ? Number(latencies[latencies.length - 1].toFixed(1)) : NaN,
+    max: at(1),
   };
 }

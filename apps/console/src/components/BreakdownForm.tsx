@@ -22,40 +22,18 @@ export function BreakdownForm({
   const result = settle(escrow, value, commissionBps);
   const errors: Partial<Record<string, string>> = {};
   if (!result.ok) for (const e of result.errors) errors[e.path] ??= e.message;
+  // each figure in fen, at most what the escrow holds of it: that bound is its help until the rules refuse the figure
+  const figures = [
+    ['consumption', 'breakdown-consumption', t('breakdown.consumption'), escrow.rent],
+    ['deposit_deduction', 'breakdown-deduction', t('breakdown.deduction'), escrow.deposit],
+  ] as const;
   return (
     <>
-      <Form.Item
-        label={t('breakdown.consumption')}
-        htmlFor="breakdown-consumption"
-        validateStatus={errors.consumption ? 'error' : undefined}
-        help={errors.consumption ?? `≤ ${escrow.rent}`}
-      >
-        <InputNumber
-          id="breakdown-consumption"
-          aria-label={t('breakdown.consumption')}
-          min={0}
-          precision={0}
-          style={{ width: 200 }}
-          value={value.consumption}
-          onChange={(v) => onChange({ ...value, consumption: v ?? undefined })}
-        />
-      </Form.Item>
-      <Form.Item
-        label={t('breakdown.deduction')}
-        htmlFor="breakdown-deduction"
-        validateStatus={errors.deposit_deduction ? 'error' : undefined}
-        help={errors.deposit_deduction ?? `≤ ${escrow.deposit}`}
-      >
-        <InputNumber
-          id="breakdown-deduction"
-          aria-label={t('breakdown.deduction')}
-          min={0}
-          precision={0}
-          style={{ width: 200 }}
-          value={value.deposit_deduction}
-          onChange={(v) => onChange({ ...value, deposit_deduction: v ?? undefined })}
-        />
-      </Form.Item>
+      {figures.map(([field, id, label, bound]) => (
+        <Form.Item key={field} label={label} htmlFor={id} validateStatus={errors[field] ? 'error' : undefined} help={errors[field] ?? `≤ ${bound}`}>
+          <InputNumber id={id} aria-label={label} min={0} precision={0} style={{ width: 200 }} value={value[field]} onChange={(v) => onChange({ ...value, [field]: v ?? undefined })} />
+        </Form.Item>
+      ))}
       <Descriptions size="small" column={3} bordered aria-label="breakdown preview">
         <Descriptions.Item label={t('breakdown.ownerIncome')}>{result.ok ? yuan(result.settlement.owner_income) : '—'}</Descriptions.Item>
         <Descriptions.Item label={t('breakdown.fee')}>{result.ok ? yuan(result.settlement.platform_fee) : '—'}</Descriptions.Item>

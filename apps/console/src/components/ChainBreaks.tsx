@@ -1,6 +1,6 @@
-import { Alert, Table } from 'antd';
 import type { Schema } from '@market/sdk';
 import { label, t } from '../i18n';
+import { Findings } from './Findings';
 
 type Break = Schema<'ChainBreak'>;
 
@@ -10,23 +10,16 @@ type Break = Schema<'ChainBreak'>;
  */
 export function ChainBreaks({ breaks, intact }: { breaks: Break[]; intact: string }) {
   return (
-    <>
-      <Alert type={breaks.length ? 'error' : 'success'} message={breaks.length ? `${t('chains.broken')}: ${breaks.length}` : intact} style={{ marginBottom: 16 }} />
-      {breaks.length ? (
-        <Table<Break>
-          aria-label={t('chains.broken')}
-          rowKey="chain"
-          pagination={false}
-          size="small"
-          scroll={{ x: true }}
-          dataSource={breaks}
-          columns={[
-            { title: t('chains.chain'), dataIndex: 'chain' },
-            { title: t('chains.entry'), dataIndex: 'entry', render: (id: string | null) => id ?? '—' },
-            { title: t('chains.problem'), dataIndex: 'problem', render: (p: string) => label('chainProblem', p) },
-          ]}
-        />
-      ) : null}
-    </>
+    <Findings<Break>
+      rows={breaks}
+      found={t('chains.broken')}
+      sound={intact}
+      rowKey="chain"
+      columns={[
+        { title: t('chains.chain'), dataIndex: 'chain' },
+        { title: t('chains.entry'), dataIndex: 'entry', render: (id: string | null) => id ?? '—' },
+        { title: t('chains.problem'), dataIndex: 'problem', render: (p: string) => label('chainProblem', p) },
+      ]}
+    />
   );
 }

@@ -1,16 +1,16 @@
-import { App, Button, Checkbox, Form, Input, Modal, Space, Tag } from 'antd';
+import { App, Button, Checkbox, Form, Input, Modal, Space, Tag, type TableColumnsType } from 'antd';
 import { useGetIdentity, useUpdate } from '@refinedev/core';
 import { useModalForm } from '@refinedev/antd';
 import { ADMIN_ROLES, type AdminRole } from '@market/contracts';
 import type { Schema } from '@market/sdk';
 import { useAllowed } from '../use-allowed';
 import { t } from '../i18n';
-import { ListView } from '../components/ListView';
+import { ListPage, type ListPageState } from '../components/ListPage';
 import { FormDialog } from '../components/FormDialog';
 import { ProblemAlert } from '../components/ProblemAlert';
 import type { ProblemError } from '../data/problem';
 import { Status } from '../components/Status';
-import { useCursorTable } from '../components/use-cursor-table';
+import type { FilterField } from '../components/use-cursor-table';
 import { useMove } from '../components/use-move';
 import { when } from '../components/format';
 
@@ -113,42 +113,41 @@ function ResetPassword({ admin, onDone }: { admin: Admin; onDone: () => void }) 
   );
 }
 
-export default function Admins() {
+const filters = (): FilterField[] => [{ name: 'status', label: t('common.status'), options: ['active', 'disabled'], labels: 'admin', width: 120 }];
+
+/** Each admin's roles and status, and for a super admin the moves on every other admin. */
+function useColumns({ list }: ListPageState<Admin>): TableColumnsType<Admin> {
   const { message } = App.useApp();
-  const list = useCursorTable<Admin>('admins', [{ name: 'status', label: t('common.status'), options: ['active', 'disabled'], labels: 'admin', width: 120 }]);
   const move = useMove();
   const manage = useAllowed('admins.manage');
   const toggle = (a: Admin) =>
     move(a.status === 'active' ? '/api/admin/admins/{id}/disable' : '/api/admin/admins/{id}/enable', { id: a.id }, {}, { notifyRefusal: true }).then(list.reload, list.reload);
   const { data: self } = useGetIdentity<{ id: string }>();
-  return (
-    <ListView<Admin>
-      title={t('menu.admins')}
-      extra={manage ? <CreateAdmin /> : null}
-      list={list}
-      rowKey="id"
-      columns={[
-        { title: t('admin.username'), dataIndex: 'username' },
-        { title: t('admin.nickname'), dataIndex: 'nickname' },
-        { title: t('admin.roles'), dataIndex: 'roles', render: (roles: AdminRole[]) => roles.map((r) => <Tag key={r}>{t(`role.${r}`)}</Tag>) },
-        { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="admin" value={s} color={s === 'active' ? 'green' : 'red'} /> },
-        { title: t('common.created'), dataIndex: 'created_at', render: when },
-        {
-          title: t('common.detail'),
-          key: 'actions',
-          // nobody changes their own roles, disables themselves or resets their own password here (the server refuses each)
-          render: (_, a) =>
-            manage && self && a.id !== self.id ? (
-              <Space>
-                <EditRoles admin={a} onSaved={list.reload} />
-                <ResetPassword admin={a} onDone={() => void message.success(t('admin.resetDone'))} />
-                <Button danger={a.status === 'active'} onClick={() => toggle(a)} aria-label={`${a.status === 'active' ? t('admin.disable') : t('admin.enable')} ${a.username}`}>
-                  {a.status === 'active' ? t('admin.disable') : t('admin.enable')}
-                </Button>
-              </Space>
-            ) : null,
-        },
-      ]}
-    />
-  );
+  return [
+    { title: t('admin.username'), dataIndex: 'username' },
+    { title: t('admin.nickname'), dataIndex: 'nickname' },
+    { title: t('admin.roles'), dataIndex: 'roles', render: (roles: AdminRole[]) => roles.map((r) => <Tag key={r}>{t(`role.${r}`)}</Tag>) },
+    { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="admin" value={s} color={s === 'active' ? 'green' : 'red'} /> },
+    { title: t('common.created'), dataIndex: 'created_at', render: when },
+    {
+      title: t('common.detail'),
+      key: 'actions',
+      // nobody changes their own roles, disables themselves or resets their own password here (the server refuses each)
+      render: (_, a) =>
+        manage && self && a.id !== self.id ? (
+          <Space>
+            <EditRoles admin={a} onSaved={list.reload} />
+            <ResetPassword admin={a} onDone={() => void message.success(t('admin.resetDone'))} />
+            <Button danger={a.status === 'active'} onClick={() => toggle(a)} aria-label={`${a.status === 'active' ? t('admin.disable') : t('admin.enable')} ${a.username}`}>
+              {a.status === 'active' ? t('admin.disable') : t('admin.enable')}
+            </Button>
+          </Space>
+        ) : null,
+    },
+  ];
+}
+
+export default function Admins() {
+  const manage = useAllowed('admins.manage');
+  return <ListPage<Admin> resource="admins" title={t('menu.admins')} extra={manage ? <CreateAdmin /> : null} filters={filters()} useColumns={useColumns} />;
 }

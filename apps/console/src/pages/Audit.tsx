@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button, Tag } from 'antd';
+import { Button, Tag, type TableColumnsType } from 'antd';
 import type { Schema } from '@market/sdk';
 import { label, t } from '../i18n';
 import type { ProblemError } from '../data/problem';
 import { ChainBreaks } from '../components/ChainBreaks';
-import { ListView } from '../components/ListView';
+import { ListPage } from '../components/ListPage';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { useMove } from '../components/use-move';
 import { Status } from '../components/Status';
-import { useCursorTable } from '../components/use-cursor-table';
+import type { FilterField } from '../components/use-cursor-table';
 import { when } from '../components/format';
 
 type Entry = Schema<'AuditLog'>;
@@ -52,26 +52,21 @@ function VerifyChains() {
   );
 }
 
+const filters = (): FilterField[] => [
+  { name: 'actor_id', label: t('audit.actor') },
+  { name: 'action', label: t('audit.action') },
+  { name: 'biz_type', label: t('audit.target') },
+];
+
+const columns = (): TableColumnsType<Entry> => [
+  { title: t('common.created'), dataIndex: 'created_at', render: when },
+  { title: t('audit.actor'), dataIndex: 'actor_id', render: (id: string | null, e) => `${label('actor', e.actor_type)} ${id ?? ''}` },
+  { title: t('audit.action'), dataIndex: 'action', render: (a: string) => <Tag>{a}</Tag> },
+  { title: t('audit.target'), key: 'target', render: (_, e) => targetLink(e) },
+  { title: t('audit.result'), dataIndex: 'result', render: (r: string) => <Status kind="auditResult" value={r} color={r === 'failure' ? 'red' : undefined} /> },
+  { title: t('common.detail'), dataIndex: 'detail', render: (d: unknown) => <code>{JSON.stringify(d)}</code> },
+];
+
 export default function Audit() {
-  const list = useCursorTable<Entry>('audit', [
-    { name: 'actor_id', label: t('audit.actor') },
-    { name: 'action', label: t('audit.action') },
-    { name: 'biz_type', label: t('audit.target') },
-  ]);
-  return (
-    <ListView<Entry>
-      title={t('menu.audit')}
-      list={list}
-      extra={<VerifyChains />}
-      rowKey="id"
-      columns={[
-        { title: t('common.created'), dataIndex: 'created_at', render: when },
-        { title: t('audit.actor'), dataIndex: 'actor_id', render: (id: string | null, e) => `${label('actor', e.actor_type)} ${id ?? ''}` },
-        { title: t('audit.action'), dataIndex: 'action', render: (a: string) => <Tag>{a}</Tag> },
-        { title: t('audit.target'), key: 'target', render: (_, e) => targetLink(e) },
-        { title: t('audit.result'), dataIndex: 'result', render: (r: string) => <Status kind="auditResult" value={r} color={r === 'failure' ? 'red' : undefined} /> },
-        { title: t('common.detail'), dataIndex: 'detail', render: (d: unknown) => <code>{JSON.stringify(d)}</code> },
-      ]}
-    />
-  );
+  return <ListPage<Entry> resource="audit" title={t('menu.audit')} extra={<VerifyChains />} filters={filters()} useColumns={columns} />;
 }

@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { Button, Form, Input, Modal, Typography } from 'antd';
+import { Button, Form, Input, Modal, Typography, type TableColumnsType } from 'antd';
 import { useUpdate } from '@refinedev/core';
 import type { Schema } from '@market/sdk';
 import { isSystemConfigKey, SYSTEM_CONFIG_SCHEMAS } from '@market/contracts';
 import { useAllowed } from '../use-allowed';
 import { t } from '../i18n';
-import { ListView } from '../components/ListView';
+import { ListPage, type ListPageState } from '../components/ListPage';
 import { ProblemAlert } from '../components/ProblemAlert';
-import { useCursorTable } from '../components/use-cursor-table';
 import { configDescription, configValue, when } from '../components/format';
 
 type Config = Schema<'SystemConfig'>;
@@ -72,22 +71,19 @@ function EditConfig({ config, onSaved }: { config: Config; onSaved: () => void }
   );
 }
 
+/** Each config's columns, its edit button for an admin allowed to edit. */
+function useColumns({ list }: ListPageState<Config>): TableColumnsType<Config> {
+  const edit = useAllowed('configs.edit');
+  return [
+    { title: t('config.key'), dataIndex: 'key' },
+    { title: t('config.value'), dataIndex: 'value', render: (v: unknown, c) => <span title={JSON.stringify(v)}>{configValue(c.key, v)}</span> },
+    { title: t('config.description'), dataIndex: 'description', render: (d: string, c) => configDescription(c.key, d) },
+    { title: t('config.updated'), dataIndex: 'updated_at', render: when },
+    { title: t('config.edit'), key: 'edit', render: (_, c) => (edit ? <EditConfig config={c} onSaved={list.reload} /> : null) },
+  ];
+}
+
 /** Every system config with its value in its unit (¥, minutes, hours, %) and what it means. */
 export default function Configs() {
-  const list = useCursorTable<Config>('configs', []);
-  const edit = useAllowed('configs.edit');
-  return (
-    <ListView<Config>
-      title={t('menu.configs')}
-      list={list}
-      rowKey="key"
-      columns={[
-        { title: t('config.key'), dataIndex: 'key' },
-        { title: t('config.value'), dataIndex: 'value', render: (v: unknown, c) => <span title={JSON.stringify(v)}>{configValue(c.key, v)}</span> },
-        { title: t('config.description'), dataIndex: 'description', render: (d: string, c) => configDescription(c.key, d) },
-        { title: t('config.updated'), dataIndex: 'updated_at', render: when },
-        { title: t('config.edit'), key: 'edit', render: (_, c) => (edit ? <EditConfig config={c} onSaved={list.reload} /> : null) },
-      ]}
-    />
-  );
+  return <ListPage<Config> resource="configs" title={t('menu.configs')} rowKey="key" useColumns={useColumns} />;
 }

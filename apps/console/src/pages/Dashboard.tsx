@@ -40,6 +40,11 @@ export default function Dashboard() {
   if (query.error) return <ProblemAlert error={query.error} onRetry={() => void query.refetch()} />;
   const d = query.data?.data;
   if (!d) return <Skeleton active aria-label={t('common.loading')} />;
+  // the two queues, each linked to its page for an admin who may open it
+  const queues: Array<[string, number | null, string, boolean]> = [
+    [t('dashboard.pending'), d.listings_pending_review, '/listings', listings],
+    [t('dashboard.disputes'), d.disputes_open, '/disputes?status=open', disputes],
+  ];
   const figures: Array<[string, string | number | null]> = [
     [t('dashboard.users'), d.users_total],
     [t('dashboard.usersToday'), d.users_today],
@@ -64,20 +69,15 @@ export default function Dashboard() {
       <Typography.Title level={3}>{t('menu.dashboard')}</Typography.Title>
       {d.unavailable.length ? <Alert type="warning" message={t('dashboard.unavailable') + d.unavailable.join(', ')} style={{ marginBottom: 16 }} /> : null}
       <Row gutter={[16, 16]}>
-        <Col xs={24} md={12}>
-          <Card>
-            <LinkIf to="/listings" allowed={listings}>
-              <Statistic title={t('dashboard.pending')} value={d.listings_pending_review ?? '—'} />
-            </LinkIf>
-          </Card>
-        </Col>
-        <Col xs={24} md={12}>
-          <Card>
-            <LinkIf to="/disputes?status=open" allowed={disputes}>
-              <Statistic title={t('dashboard.disputes')} value={d.disputes_open ?? '—'} />
-            </LinkIf>
-          </Card>
-        </Col>
+        {queues.map(([title, value, to, allowed]) => (
+          <Col xs={24} md={12} key={to}>
+            <Card>
+              <LinkIf to={to} allowed={allowed}>
+                <Statistic title={title} value={value ?? '—'} />
+              </LinkIf>
+            </Card>
+          </Col>
+        ))}
         {figures.map(([title, value]) => (
           <Col xs={12} md={8} key={title}>
             <Card>

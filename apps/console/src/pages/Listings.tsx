@@ -1,11 +1,11 @@
 import { Link, useSearchParams } from 'react-router';
-import { Segmented, Tag } from 'antd';
+import { Segmented, Tag, type TableColumnsType } from 'antd';
 import type { Schema } from '@market/sdk';
 import { t } from '../i18n';
-import { ListView } from '../components/ListView';
+import { ListPage, type ListPageState } from '../components/ListPage';
 import { Person, usePeople } from '../components/people';
 import { Status } from '../components/Status';
-import { useCursorTable, type FilterField } from '../components/use-cursor-table';
+import type { FilterField } from '../components/use-cursor-table';
 import { when, yuan } from '../components/format';
 
 type Listing = Schema<'Listing'>;
@@ -28,6 +28,22 @@ const allFields = (): FilterField[] => [
   },
 ];
 
+/** Each listing's owner by nickname and phone. */
+function useColumns({ list }: ListPageState<Listing>): TableColumnsType<Listing> {
+  const people = usePeople(list.items.map((l) => l.owner_id));
+  return [
+    { title: t('listing.title'), dataIndex: 'title', render: (title: string, l) => <Link to={`/listings/${l.id}`}>{title}</Link> },
+    { title: t('listing.game'), dataIndex: 'game' },
+    { title: t('listing.owner'), dataIndex: 'owner_id', render: (id: string) => <Person id={id} people={people} /> },
+    { title: t('listing.price'), dataIndex: 'hourly_price', render: yuan },
+    { title: t('listing.deposit'), dataIndex: 'deposit', render: yuan },
+    { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="listing" value={s} /> },
+    { title: t('listing.review'), dataIndex: 'review_status', render: (s: string) => <Status kind="review" value={s} color={s === 'pending' ? 'orange' : undefined} /> },
+    { title: t('listing.rotation'), dataIndex: 'awaiting_rotation', render: (waiting: boolean) => (waiting ? <Tag color="orange">{t('listing.awaitingRotation')}</Tag> : null) },
+    { title: t('common.created'), dataIndex: 'created_at', render: when },
+  ];
+}
+
 /**
  * The review queue first (listings awaiting review, oldest first: the one waiting longest is on
  * top), every listing with its filters one click away (`?view=all`).
@@ -35,8 +51,6 @@ const allFields = (): FilterField[] => [
 export default function Listings() {
   const [params, setParams] = useSearchParams();
   const all = params.get('view') === 'all';
-  const list = useCursorTable<Listing>(all ? 'listings' : 'listings-pending', all ? allFields() : []);
-  const people = usePeople(list.items.map((l) => l.owner_id));
   const view = (
     <Segmented
       style={{ marginBottom: 16 }}
@@ -48,23 +62,5 @@ export default function Listings() {
       ]}
     />
   );
-  return (
-    <ListView<Listing>
-      title={t('menu.listings')}
-      extra={<div>{view}</div>}
-      list={list}
-      rowKey="id"
-      columns={[
-        { title: t('listing.title'), dataIndex: 'title', render: (title: string, l) => <Link to={`/listings/${l.id}`}>{title}</Link> },
-        { title: t('listing.game'), dataIndex: 'game' },
-        { title: t('listing.owner'), dataIndex: 'owner_id', render: (id: string) => <Person id={id} people={people} /> },
-        { title: t('listing.price'), dataIndex: 'hourly_price', render: yuan },
-        { title: t('listing.deposit'), dataIndex: 'deposit', render: yuan },
-        { title: t('common.status'), dataIndex: 'status', render: (s: string) => <Status kind="listing" value={s} /> },
-        { title: t('listing.review'), dataIndex: 'review_status', render: (s: string) => <Status kind="review" value={s} color={s === 'pending' ? 'orange' : undefined} /> },
-        { title: t('listing.rotation'), dataIndex: 'awaiting_rotation', render: (waiting: boolean) => (waiting ? <Tag color="orange">{t('listing.awaitingRotation')}</Tag> : null) },
-        { title: t('common.created'), dataIndex: 'created_at', render: when },
-      ]}
-    />
-  );
+  return <ListPage<Listing> resource={all ? 'listings' : 'listings-pending'} title={t('menu.listings')} extra={<div>{view}</div>} filters={all ? allFields() : []} useColumns={useColumns} />;
 }

@@ -1,14 +1,13 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button, Descriptions, Space, Tag } from 'antd';
+import { Button, Descriptions, Space, Tag, type TableColumnsType } from 'antd';
 import type { Schema } from '@market/sdk';
 import { CanAccess, useCustom } from '@refinedev/core';
 import { t } from '../i18n';
-import { ListView } from '../components/ListView';
+import { ListPage, type ListPageState } from '../components/ListPage';
 import { ReasonButton } from '../components/ReasonDialog';
 import { SideDrawer } from '../components/SideDrawer';
 import { Status } from '../components/Status';
-import { useCursorTable } from '../components/use-cursor-table';
+import type { FilterField } from '../components/use-cursor-table';
 import { useMove } from '../components/use-move';
 import { when } from '../components/format';
 import { Person, usePeople } from '../components/people';
@@ -78,38 +77,34 @@ function UserDrawer({ user, onClose, onChanged }: { user: User; onClose: () => v
   );
 }
 
+const filters = (): FilterField[] => [
+  { name: 'ids', label: 'ID' },
+  { name: 'phone', label: t('user.phone') },
+  { name: 'frozen', label: t('common.status'), options: [{ value: 'true', label: t('user.frozen') }, { value: 'false', label: t('user.active') }], width: 120 },
+  { name: 'realname_status', label: t('user.realname'), options: ['unverified', 'pending', 'verified', 'failed'], labels: 'realname', width: 140 },
+];
+
+/** The users' columns; the nickname opens the user's drawer. */
+const columns = ({ open }: ListPageState<User>): TableColumnsType<User> => [
+  { title: t('user.nickname'), dataIndex: 'nickname', render: (n: string, u) => <Button type="link" onClick={() => open(u)}>{n || u.id}</Button> },
+  { title: t('user.phone'), dataIndex: 'phone_masked' },
+  { title: t('user.realname'), dataIndex: 'realname_status', render: (s: string) => <Status kind="realname" value={s} /> },
+  { title: t('common.status'), dataIndex: 'frozen', render: frozenTag },
+  { title: t('common.created'), dataIndex: 'created_at', render: when },
+];
+
+/** A freeze or an unfreeze shows the user anew in the drawer and reads the list again. */
+const drawer = (user: User, { list, open, close }: ListPageState<User>) => (
+  <UserDrawer
+    user={user}
+    onClose={close}
+    onChanged={(u) => {
+      open(u);
+      list.reload();
+    }}
+  />
+);
+
 export default function Users() {
-  const list = useCursorTable<User>('users', [
-    { name: 'ids', label: 'ID' },
-    { name: 'phone', label: t('user.phone') },
-    { name: 'frozen', label: t('common.status'), options: [{ value: 'true', label: t('user.frozen') }, { value: 'false', label: t('user.active') }], width: 120 },
-    { name: 'realname_status', label: t('user.realname'), options: ['unverified', 'pending', 'verified', 'failed'], labels: 'realname', width: 140 },
-  ]);
-  const [open, setOpen] = useState<User | null>(null);
-  return (
-    <>
-      <ListView<User>
-        title={t('menu.users')}
-        list={list}
-        rowKey="id"
-        columns={[
-          { title: t('user.nickname'), dataIndex: 'nickname', render: (n: string, u) => <Button type="link" onClick={() => setOpen(u)}>{n || u.id}</Button> },
-          { title: t('user.phone'), dataIndex: 'phone_masked' },
-          { title: t('user.realname'), dataIndex: 'realname_status', render: (s: string) => <Status kind="realname" value={s} /> },
-          { title: t('common.status'), dataIndex: 'frozen', render: frozenTag },
-          { title: t('common.created'), dataIndex: 'created_at', render: when },
-        ]}
-      />
-      {open ? (
-        <UserDrawer
-          user={open}
-          onClose={() => setOpen(null)}
-          onChanged={(u) => {
-            setOpen(u);
-            list.reload();
-          }}
-        />
-      ) : null}
-    </>
-  );
+  return <ListPage<User> resource="users" title={t('menu.users')} filters={filters()} useColumns={columns} drawer={drawer} />;
 }

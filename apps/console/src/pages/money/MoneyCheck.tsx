@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Col, Row, Table, Typography } from 'antd';
+import { Button, Card, Col, Row, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
 import { LEDGER_CHAIN_CHECK } from '@market/contracts';
 import type { Schema } from '@market/sdk';
 import { t } from '../../i18n';
 import type { ProblemError } from '../../data/problem';
 import { ChainBreaks } from '../../components/ChainBreaks';
+import { Findings } from '../../components/Findings';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useMove } from '../../components/use-move';
 import { when, yuan } from '../../components/format';
@@ -17,23 +18,18 @@ type Check = Schema<'MoneyCheck'>;
 function CrossService({ check }: { check: Check }) {
   return (
     <Card title={t('money.crossService')} size="small">
-      <Alert type={check.mismatches.length ? 'error' : 'success'} message={check.mismatches.length ? `${t('money.mismatches')}: ${check.mismatches.length}` : t('money.agree')} style={{ marginBottom: 16 }} />
-      {check.mismatches.length ? (
-        <Table<Schema<'MoneyMismatch'>>
-          aria-label={t('money.mismatches')}
-          rowKey={(m) => `${m.check} ${m.id}`}
-          pagination={false}
-          size="small"
-          scroll={{ x: true }}
-          dataSource={check.mismatches}
-          columns={[
-            { title: t('money.rule'), dataIndex: 'check' },
-            { title: 'ID', dataIndex: 'id' },
-            { title: t('order.amount'), dataIndex: 'fen', render: yuan },
-            { title: t('common.detail'), dataIndex: 'detail' },
-          ]}
-        />
-      ) : null}
+      <Findings<Schema<'MoneyMismatch'>>
+        rows={check.mismatches}
+        found={t('money.mismatches')}
+        sound={t('money.agree')}
+        rowKey={(m) => `${m.check} ${m.id}`}
+        columns={[
+          { title: t('money.rule'), dataIndex: 'check' },
+          { title: 'ID', dataIndex: 'id' },
+          { title: t('order.amount'), dataIndex: 'fen', render: yuan },
+          { title: t('common.detail'), dataIndex: 'detail' },
+        ]}
+      />
     </Card>
   );
 }
@@ -56,25 +52,16 @@ function LedgerFindings({ ledger }: { ledger: Check['ledger'] }) {
   const differences = ledger.differences.filter((d) => d.check !== LEDGER_CHAIN_CHECK);
   return (
     <Card title={t('money.ledgerCheck')} size="small">
-      <Alert
-        type={differences.length ? 'error' : 'success'}
-        message={differences.length ? `${t('money.ledgerDifferences')}: ${differences.length}` : t('money.ledgerSound', { checks: ledger.checks })}
-        style={{ marginBottom: 16 }}
+      <Findings<Schema<'LedgerDifference'>>
+        rows={differences}
+        found={t('money.ledgerDifferences')}
+        sound={t('money.ledgerSound', { checks: ledger.checks })}
+        rowKey="check"
+        columns={[
+          { title: t('money.rule'), dataIndex: 'check' },
+          { title: t('money.rows'), dataIndex: 'rows', render: (rows: Schema<'LedgerDifference'>['rows']) => <code style={{ whiteSpace: 'pre-wrap' }}>{rows.map((r) => JSON.stringify(r)).join('\n')}</code> },
+        ]}
       />
-      {differences.length ? (
-        <Table<Schema<'LedgerDifference'>>
-          aria-label={t('money.ledgerDifferences')}
-          rowKey="check"
-          pagination={false}
-          size="small"
-          scroll={{ x: true }}
-          dataSource={differences}
-          columns={[
-            { title: t('money.rule'), dataIndex: 'check' },
-            { title: t('money.rows'), dataIndex: 'rows', render: (rows: Schema<'LedgerDifference'>['rows']) => <code style={{ whiteSpace: 'pre-wrap' }}>{rows.map((r) => JSON.stringify(r)).join('\n')}</code> },
-          ]}
-        />
-      ) : null}
     </Card>
   );
 }

@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { Button, Form, Input, Modal, Select, Table } from 'antd';
+import { Button, Form, Input, Modal, Select, Table, type TableColumnsType } from 'antd';
 import { useOne } from '@refinedev/core';
 import type { Schema } from '@market/sdk';
 import { label, t } from '../../i18n';
 import { useAllowed } from '../../use-allowed';
 import type { ProblemError } from '../../data/problem';
 import { FormDialog } from '../../components/FormDialog';
-import { ListView } from '../../components/ListView';
+import { ListPage, type ListPageState } from '../../components/ListPage';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { Status } from '../../components/Status';
-import { useCursorTable } from '../../components/use-cursor-table';
+import type { FilterField } from '../../components/use-cursor-table';
 import { useMove } from '../../components/use-move';
 import { when, yuan } from '../../components/format';
 import { MoneyTabs } from './MoneyTabs';
@@ -64,49 +64,52 @@ function FindingsButton({ run }: { run: Run }) {
   );
 }
 
-/** Daily reconciliation runs of the providers' bills with the ledger, their findings, and a run on demand. */
-export default function Reconciliations() {
-  const list = useCursorTable<Run>('reconciliations', [
-    { name: 'provider', label: t('money.channel'), options: PROVIDERS, labels: 'channel', width: 140 },
-    { name: 'status', label: t('common.status'), options: ['clean', 'findings'], labels: 'reconciliation', width: 140 },
-  ]);
+/** A run on demand of one provider's day, for an admin allowed to run one; the list is read again after it. */
+function RunReconciliation({ onDone }: { onDone: () => void }) {
   const move = useMove();
   const mayRun = useAllowed('reconciliation.run');
-  const runNow = (values: RunRequest) => move('/api/admin/reconciliations', {}, values).then(list.reload);
-  const extra = (
-    <>
-      <MoneyTabs />
-      {mayRun ? (
-        <div style={{ marginBottom: 16 }}>
-          <FormDialog<RunRequest> label={t('money.runReconciliation')} button={{ type: 'primary' }} initialValues={{ provider: PROVIDERS[0], day: shanghaiYesterday() }} onSubmit={runNow}>
-            <Form.Item label={t('money.channel')} name="provider" rules={[{ required: true }]}>
-              <Select aria-label={t('money.channel')} options={PROVIDERS.map((p) => ({ value: p, label: label('channel', p) }))} />
-            </Form.Item>
-            <Form.Item label={t('money.day')} name="day" rules={[{ required: true, pattern: /^\d{4}-\d{2}-\d{2}$/ }]}>
-              <Input placeholder="YYYY-MM-DD" />
-            </Form.Item>
-          </FormDialog>
-        </div>
-      ) : null}
-    </>
-  );
+  if (!mayRun) return null;
+  const runNow = (values: RunRequest) => move('/api/admin/reconciliations', {}, values).then(onDone);
   return (
-    <ListView<Run>
-      title={t('menu.money')}
-      extra={extra}
-      list={list}
-      rowKey="id"
-      columns={[
-        { title: t('money.day'), dataIndex: 'day' },
-        { title: t('money.channel'), dataIndex: 'provider', render: (p: string) => <Status kind="channel" value={p} /> },
-        { title: t('common.status'), dataIndex: 'status', render: (s: Run['status']) => <Status kind="reconciliation" value={s} color={s === 'clean' ? 'green' : 'red'} /> },
-        { title: t('money.billLines'), key: 'lines', render: (_, r) => `${r.matched} / ${r.bill_lines} · ${r.ledger_lines}` },
-        { title: t('money.billTotal'), dataIndex: 'bill_total', render: yuan },
-        { title: t('money.ledgerTotal'), dataIndex: 'ledger_total', render: yuan },
-        { title: t('money.fees'), dataIndex: 'fee_total', render: yuan },
-        { title: t('common.created'), dataIndex: 'created_at', render: when },
-        { title: t('money.findings'), key: 'findings', render: (_, r) => <FindingsButton run={r} /> },
-      ]}
-    />
+    <div style={{ marginBottom: 16 }}>
+      <FormDialog<RunRequest> label={t('money.runReconciliation')} button={{ type: 'primary' }} initialValues={{ provider: PROVIDERS[0], day: shanghaiYesterday() }} onSubmit={runNow}>
+        <Form.Item label={t('money.channel')} name="provider" rules={[{ required: true }]}>
+          <Select aria-label={t('money.channel')} options={PROVIDERS.map((p) => ({ value: p, label: label('channel', p) }))} />
+        </Form.Item>
+        <Form.Item label={t('money.day')} name="day" rules={[{ required: true, pattern: /^\d{4}-\d{2}-\d{2}$/ }]}>
+          <Input placeholder="YYYY-MM-DD" />
+        </Form.Item>
+      </FormDialog>
+    </div>
   );
+}
+
+const filters = (): FilterField[] => [
+  { name: 'provider', label: t('money.channel'), options: PROVIDERS, labels: 'channel', width: 140 },
+  { name: 'status', label: t('common.status'), options: ['clean', 'findings'], labels: 'reconciliation', width: 140 },
+];
+
+const columns = (): TableColumnsType<Run> => [
+  { title: t('money.day'), dataIndex: 'day' },
+  { title: t('money.channel'), dataIndex: 'provider', render: (p: string) => <Status kind="channel" value={p} /> },
+  { title: t('common.status'), dataIndex: 'status', render: (s: Run['status']) => <Status kind="reconciliation" value={s} color={s === 'clean' ? 'green' : 'red'} /> },
+  { title: t('money.billLines'), key: 'lines', render: (_, r) => `${r.matched} / ${r.bill_lines} · ${r.ledger_lines}` },
+  { title: t('money.billTotal'), dataIndex: 'bill_total', render: yuan },
+  { title: t('money.ledgerTotal'), dataIndex: 'ledger_total', render: yuan },
+  { title: t('money.fees'), dataIndex: 'fee_total', render: yuan },
+  { title: t('common.created'), dataIndex: 'created_at', render: when },
+  { title: t('money.findings'), key: 'findings', render: (_, r) => <FindingsButton run={r} /> },
+];
+
+/** The Money page's tabs, and the run on demand, after which the list is read again. */
+const extra = ({ list }: ListPageState<Run>) => (
+  <>
+    <MoneyTabs />
+    <RunReconciliation onDone={list.reload} />
+  </>
+);
+
+/** Daily reconciliation runs of the providers' bills with the ledger, their findings, and a run on demand. */
+export default function Reconciliations() {
+  return <ListPage<Run> resource="reconciliations" title={t('menu.money')} extra={extra} filters={filters()} useColumns={columns} />;
 }
