@@ -1,6 +1,15 @@
 import { eventConsumers } from '@market/contracts';
 import { notificationsFor, yuan } from '../src/domain/notification-messages';
 
+/** The order the renewal and end-reminder cases are about, as its events name it. */
+const AN_ORDER = {
+  order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
+  listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
+  listing_title: '王者荣耀 全英雄',
+  renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
+  owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+};
+
 describe('amounts in notifications', () => {
   it('show integer fen as yuan with two decimals, exactly', () => {
     expect(yuan(0)).toBe('¥0.00');
@@ -94,11 +103,7 @@ describe('arbitration notifications', () => {
 describe('renewal notifications', () => {
   it('tell both parties the hours added, their rent and the new end (ADR 0065)', () => {
     const renewed = {
-      order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
-      listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
-      listing_title: '王者荣耀 全英雄',
-      renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
-      owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+      ...AN_ORDER,
       status: 'in_use' as const,
       rent: 4_000,
       deposit: 5_000,
@@ -123,11 +128,7 @@ describe('renewal notifications', () => {
 describe('end reminders', () => {
   it('tell the renter alone when the rental ends', () => {
     const ending = {
-      order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
-      listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
-      listing_title: '王者荣耀 全英雄',
-      renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
-      owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+      ...AN_ORDER,
       ends_at: '2026-11-28T12:00:00.000Z',
     };
     expect(eventConsumers.notify).toContain('order.ending_soon');
