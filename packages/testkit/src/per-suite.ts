@@ -4,10 +4,11 @@ import { Market, startMarket, type Client } from './market';
 
 /**
  * What the tests of the enclosing `describe` share: started before the first of them, stopped after
- * the last (a start that failed halfway is stopped by the file's teardown). The returned function
- * gives it to tests and hooks; read before the start, it throws.
+ * the last (a start that failed halfway is stopped by the file's teardown). The object returned
+ * stands for what `start` gives once it has: read its fields in tests and hooks; read before the
+ * start, they throw.
  */
-function perSuite<T>(start: () => Promise<T>, stop: (started: T) => Promise<void>, startTimeoutMs?: number): () => T {
+export function perSuite<T extends object>(start: () => Promise<T>, stop: (started: T) => Promise<unknown>, startTimeoutMs?: number): T {
   let started: T | undefined;
   beforeAll(async () => {
     started = await start();
@@ -15,10 +16,12 @@ function perSuite<T>(start: () => Promise<T>, stop: (started: T) => Promise<void
   afterAll(async () => {
     if (started !== undefined) await stop(started);
   });
-  return () => {
-    if (started === undefined) throw new Error('read in a test or hook: it starts before the tests of its describe');
-    return started;
-  };
+  return new Proxy({} as T, {
+    get(_, field) {
+      if (started === undefined) throw new Error(`${String(field)} is read in a test or hook: it starts before the tests of its describe`);
+      return Reflect.get(started, field);
+    },
+  });
 }
 
 export interface SuiteStack {
@@ -29,7 +32,7 @@ export interface SuiteStack {
 
 /** A stack of the describe's own (`startStack(opts)`) and a client of its gateway. */
 export function stackPerSuite(opts: StackOptions, startTimeoutMs?: number): SuiteStack {
-  const current = perSuite(
+  return perSuite(
     async () => {
       const stack = await startStack(opts);
       return { stack, client: api(stack.url) };
@@ -37,14 +40,6 @@ export function stackPerSuite(opts: StackOptions, startTimeoutMs?: number): Suit
     ({ stack }) => stack.stop(),
     startTimeoutMs,
   );
-  return {
-    get stack() {
-      return current().stack;
-    },
-    get client() {
-      return current().client;
-    },
-  };
 }
 
 export interface SuiteMarket {
@@ -54,26 +49,21 @@ export interface SuiteMarket {
 
 /** The market of the describe's own (`startMarket(opts)`) and its `Market` of helpers. */
 export function marketPerSuite(opts?: Parameters<typeof startMarket>[0], startTimeoutMs?: number): SuiteMarket {
-  const current = perSuite(() => startMarket(opts).then((stack) => new Market(stack)), (market) => market.stack.stop(), startTimeoutMs);
-  return {
-    get stack() {
-      return current().stack;
+  return perSuite(
+    async () => {
+      const stack = await startMarket(opts);
+      return { stack, market: new Market(stack) };
     },
-    get market() {
-      return current();
-    },
-  };
+    ({ stack }) => stack.stop(),
+    startTimeoutMs,
+  );
 }
 
 /** One service of the describe's own (`startComponent`), its contract violations failing each test that caused them. */
 export function componentPerSuite(name: Parameters<typeof startComponent>[0], opts?: ComponentOptions): { readonly component: Component } {
-  const current = perSuite(() => startComponent(name, opts), (component) => component.stop());
-  afterEach(() => current().verify());
-  return {
-    get component() {
-      return current();
-    },
-  };
+  const started = perSuite(async () => ({ component: await startComponent(name, opts) }), ({ component }) => component.stop());
+  afterEach(() => started.component.verify());
+  return started;
 }
 
 /**
