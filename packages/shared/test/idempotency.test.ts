@@ -62,6 +62,7 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
           executed += 1;
           const serial = executed;
           if (body.amount === 13) throw problems.conflict('unlucky amount');
+          // a use case that takes a while, on purpose: two racing requests overlap while the first holds the claim
           if (body.amount === 500) await new Promise((r) => setTimeout(r, 300));
           // slower than the lease, on purpose: what the claim's renewal is tested against
           if (body.amount === SLOW) await new Promise((r) => setTimeout(r, 2.5 * LEASE_SECONDS * 1000));
