@@ -11,7 +11,7 @@ import { declareTopology, producerExchange, queueNames, unroutedNames } from '..
 import { brokerUserOf } from '../src/events/broker-users';
 import { createLogger } from '../src/logging/logger';
 import { dropBusObjects, dropSchemas, resolveInfra, uniqueName, type Infra } from '../src/testing';
-import { producerAndConsumerDbs, until } from './bus-support';
+import { parkedAs, producerAndConsumerDbs, until, type ParkedMessage } from './bus-support';
 
 const log = createLogger('bus-faults-test', 'silent');
 
@@ -121,6 +121,22 @@ describe('event bus under broker faults and hostile producers', () => {
     await manager.query(`INSERT INTO effects (event_id, user_id) VALUES ($1, $2)`, [event.id, event.data.user_id]);
   };
 
+  /** A `user.registered` handler that records the effect, its first run held until `release()`. */
+  function firstRunHeld() {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = {
+      entered: 0,
+      release: () => release(),
+      handler: async (event: Parameters<typeof recordEffect>[0], manager: Parameters<typeof recordEffect>[1]) => {
+        held.entered += 1;
+        if (held.entered === 1) await gate;
+        await recordEffect(event, manager);
+      },
+    };
+    return held;
+  }
+
   /** Publishes as development's shared broker user would, on `from`'s exchange; `userId: null` sends none. */
   async function publishRaw(event: object, routingKey: string, from = 'identity', userId: string | null = brokerUserOf(infra.AMQP_URL)) {
     const channel = await raw.createConfirmChannel();
@@ -137,7 +153,7 @@ describe('event bus under broker faults and hostile producers', () => {
         message = await channel.get(queue, { noAck: true });
         return message !== false;
       });
-      return message as unknown as { content: Buffer; properties: { headers: Record<string, unknown> } };
+      return message as unknown as ParkedMessage;
     } finally {
       await channel.close();
     }
@@ -210,24 +226,16 @@ describe('event bus under broker faults and hostile producers', () => {
   });
 
   it('a channel closed while a handler runs leaves the message to redelivery; the event takes effect once and nothing rejects unhandled', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let entered = 0;
-    const c = consumer(uniqueName('closing'), {
-      'user.registered': async (event, manager) => {
-        entered += 1;
-        if (entered === 1) await gate;
-        await recordEffect(event, manager);
-      },
-    });
+    const held = firstRunHeld();
+    const c = consumer(uniqueName('closing'), { 'user.registered': held.handler });
     await c.start();
     const handled = jest.spyOn(c, 'handle');
     const userId = uniqueName('mid-handler');
     await publishRaw(buildEvent('user.registered', registered(userId), 'identity', null), 'user.registered');
-    await until(() => entered === 1);
+    await until(() => held.entered === 1);
 
     await c['channel']!.close();
-    release();
+    held.release();
     // The first run committed but could not ack; the redelivery meets the inbox and changes nothing.
     await until(() => handled.mock.calls.length >= 2);
     await until(() => c.isConsuming);
@@ -242,28 +250,20 @@ describe('event bus under broker faults and hostile producers', () => {
   it('the broker dropping the connection while a handler runs neither kills the process nor loses the event', async () => {
     const name = uniqueName('dropped-consumer');
     const consumerBus = await Bus.connect(infra.AMQP_URL, exchange, log, { name });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let entered = 0;
-    const c = consumer(uniqueName('dropping'), {
-      'user.registered': async (event, manager) => {
-        entered += 1;
-        if (entered === 1) await gate;
-        await recordEffect(event, manager);
-      },
-    }, consumerBus);
+    const held = firstRunHeld();
+    const c = consumer(uniqueName('dropping'), { 'user.registered': held.handler }, consumerBus);
     try {
       await c.start();
       const handled = jest.spyOn(c, 'handle');
       const userId = uniqueName('connection-drop');
       await publishRaw(buildEvent('user.registered', registered(userId), 'identity', null), 'user.registered');
-      await until(() => entered === 1);
+      await until(() => held.entered === 1);
       const connections = execFileSync('rabbitmqctl', ['list_connections', 'pid', 'client_properties', '--quiet'], { encoding: 'utf8' });
       const pid = connections.split('\n').find((line) => line.includes(name))?.split('\t')[0];
       expect(pid).toBeDefined();
       execFileSync('rabbitmqctl', ['close_connection', pid!, 'test: broker dropped the connection']);
       await until(() => !consumerBus.isConnected);
-      release();
+      held.release();
       await until(async () => handled.mock.calls.length >= 2 && (await effectCount(userId)) === 1, 20_000);
       await new Promise((r) => setTimeout(r, 300));
       expect(await effectCount(userId)).toBe(1);
@@ -388,10 +388,11 @@ describe('event bus under broker faults and hostile producers', () => {
     await c.start();
     const userId = uniqueName('forged');
     await publishRaw(buildEvent('user.registered', registered(userId), 'catalog', null), 'user.registered');
-    const parked = await takeOne(queueNames(service, exchange).dead);
-    expect(JSON.parse(parked.content.toString()).data.user_id).toBe(userId);
-    expect(parked.properties.headers['x-attempts']).toBe(1);
-    expect(parked.properties.headers['x-last-error']).toBe('producer catalog does not own user.registered');
+    expect(parkedAs(await takeOne(queueNames(service, exchange).dead))).toEqual({
+      userId,
+      attempts: 1,
+      lastError: 'producer catalog does not own user.registered',
+    });
     expect(await effectCount(userId)).toBe(0);
   });
 

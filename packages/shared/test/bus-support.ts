@@ -31,3 +31,18 @@ export async function producerAndConsumerDbs(url: string, producerSchema: string
   await initializeDataSource(consumerDb, consumerSchema);
   return { producerDb, consumerDb };
 }
+
+/** A message taken from a dead-letter queue, as amqplib hands it over. */
+export interface ParkedMessage {
+  content: Buffer;
+  properties: { headers: Record<string, unknown> };
+}
+
+/** What a parked `user.registered` says: whose event it is, after how many attempts, and why it was parked. */
+export function parkedAs(message: ParkedMessage) {
+  return {
+    userId: JSON.parse(message.content.toString()).data.user_id,
+    attempts: message.properties.headers['x-attempts'],
+    lastError: message.properties.headers['x-last-error'],
+  };
+}

@@ -3,9 +3,9 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { defineRoute, z } from '@market/contracts';
 import { createDataSource, initializeDataSource } from '../src/db';
-import { createServiceApp, route } from '../src/http';
-import { createLogger } from '../src/logging';
-import { assertionFor, dropSchemas, resolveInfra, testAssertionVerifier, uniqueName } from '../src/testing';
+import { route } from '../src/http';
+import { assertionFor, dropSchemas, resolveInfra, uniqueName } from '../src/testing';
+import { listenWithRoutes } from './test-app';
 
 /**
  * A Postgres failover as the kit's pool lives through it (ADR 0064), without touching the shared
@@ -92,25 +92,16 @@ describe('a Postgres failover as the kit lives through it', () => {
     await standby.initialize();
     await standby.query(`CREATE TABLE phones (phone text)`);
 
-    const app = createServiceApp({
-      log: createLogger('test', 'silent'),
-      verifyAssertion: testAssertionVerifier('identity'),
-      validateResponses: true,
-      readiness: async () => ({ own: {} }),
-      routes: [
-        route(addViaRelay, async ({ body }) => {
-          await relayed.transaction((manager) => manager.query('INSERT INTO phones (phone) VALUES ($1)', [body.phone]));
-          return { ok: true };
-        }),
-        route(addOnStandby, async ({ body }) => {
-          await standby.transaction((manager) => manager.query('INSERT INTO phones (phone) VALUES ($1)', [body.phone]));
-          return { ok: true };
-        }),
-      ],
-    });
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await listenWithRoutes('identity', [
+      route(addViaRelay, async ({ body }) => {
+        await relayed.transaction((manager) => manager.query('INSERT INTO phones (phone) VALUES ($1)', [body.phone]));
+        return { ok: true };
+      }),
+      route(addOnStandby, async ({ body }) => {
+        await standby.transaction((manager) => manager.query('INSERT INTO phones (phone) VALUES ($1)', [body.phone]));
+        return { ok: true };
+      }),
+    ]));
   });
 
   afterAll(async () => {

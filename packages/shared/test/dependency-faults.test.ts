@@ -35,6 +35,26 @@ const readRedis = testRoute('testReadRedis', 'get', '/api/test/redis');
 
 const REDIS_TIMEOUT_MS = 300;
 
+/** A route's handler that does `work` and answers `{ ok: true }`. */
+const answersOk =
+  <I>(work: (input: I) => Promise<unknown>) =>
+  async (input: I) => {
+    await work(input);
+    return { ok: true };
+  };
+
+/**
+ * A transaction that sits idle for `idleMs` after its first statement (the time passing is the
+ * fault under test), then runs `last` if given, and commits.
+ */
+function idleInTransaction(ds: DataSource, idleMs: number, last?: string) {
+  return ds.transaction(async (manager) => {
+    await manager.query('SELECT 1');
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    if (last) await manager.query(last);
+  });
+}
+
 describe('Postgres and Redis faults as the kit handles them', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'faults-'));
   const logFile = path.join(dir, 'service.log');
@@ -65,41 +85,13 @@ describe('Postgres and Redis faults as the kit handles them', () => {
       validateResponses: true,
       readiness: async () => ({ own: {} }),
       routes: [
-        route(slowStatement, async () => {
-          await db.query('SELECT pg_sleep(2)');
-          return { ok: true };
-        }),
-        route(idleTransaction, async () => {
-          await db.transaction(async (manager) => {
-            await manager.query('SELECT 1');
-            await new Promise((resolve) => setTimeout(resolve, 700));
-            await manager.query('SELECT 1');
-          });
-          return { ok: true };
-        }),
-        route(holdConnection, async () => {
-          await singleConnection.query('SELECT pg_sleep(1.5)');
-          return { ok: true };
-        }),
-        route(sleep, async () => {
-          await withDefaults.query('SELECT pg_sleep(1)');
-          return { ok: true };
-        }),
-        route(commitLate, async () => {
-          await withDefaults.transaction(async (manager) => {
-            await manager.query('SELECT 1');
-            await new Promise((resolve) => setTimeout(resolve, 600));
-          });
-          return { ok: true };
-        }),
-        route(addPhone, async ({ body }) => {
-          await db.query('INSERT INTO phones (phone) VALUES ($1)', [body.phone]);
-          return { ok: true };
-        }),
-        route(readRedis, async () => {
-          await redis.get(uniqueName('t_faults_key'));
-          return { ok: true };
-        }),
+        route(slowStatement, answersOk(() => db.query('SELECT pg_sleep(2)'))),
+        route(idleTransaction, answersOk(() => idleInTransaction(db, 700, 'SELECT 1'))),
+        route(holdConnection, answersOk(() => singleConnection.query('SELECT pg_sleep(1.5)'))),
+        route(sleep, answersOk(() => withDefaults.query('SELECT pg_sleep(1)'))),
+        route(commitLate, answersOk(() => idleInTransaction(withDefaults, 600))),
+        route(addPhone, answersOk(({ body }) => db.query('INSERT INTO phones (phone) VALUES ($1)', [body.phone]))),
+        route(readRedis, answersOk(() => redis.get(uniqueName('t_faults_key')))),
       ],
     });
     server = app.listen(0, '127.0.0.1');
@@ -193,6 +185,7 @@ describe('Postgres and Redis faults as the kit handles them', () => {
     expect(overHttp).toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE' });
     expect(overHttp.ms).toBeLessThan(REDIS_TIMEOUT_MS + 300);
 
+    // the pause lasting its 1.5 s is the fault: Redis answers again once it is over
     await new Promise((resolve) => setTimeout(resolve, 1500 - (Date.now() - started)));
     expect((await call('GET', '/api/test/redis')).status).toBe(200);
   });

@@ -62,6 +62,7 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
           executed += 1;
           const serial = executed;
           if (body.amount === 13) throw problems.conflict('unlucky amount');
+          // a use case that takes a while, on purpose: two racing requests overlap while the first holds the claim
           if (body.amount === 500) await new Promise((r) => setTimeout(r, 300));
           // slower than the lease, on purpose: what the claim's renewal is tested against
           if (body.amount === SLOW) await new Promise((r) => setTimeout(r, 2.5 * LEASE_SECONDS * 1000));
@@ -177,6 +178,21 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
     }
   }
 
+  /**
+   * A holder of `key` that stalls past its lease and a successor that takes the claim over, each
+   * held in its use case until released; the stalled one's run ends with `stalledOutcome`.
+   */
+  async function successorOfLapsedHolder(key: string, stalledOutcome: 'answer' | 'fail') {
+    const releaseStalled = holdNextRun(stalledOutcome);
+    const stalled = post({ amount: 100 }, key);
+    const stalledToken = await untilClaimed(key);
+    await lapseLease(key);
+    const releaseSuccessor = holdNextRun();
+    const successor = post({ amount: 100 }, key);
+    await untilClaimed(key, stalledToken);
+    return { releaseStalled, stalled, releaseSuccessor, successor };
+  }
+
   it('keeps the claim of a request slower than the lease, so a repeat meanwhile is 409 and the use case runs once', async () => {
     const before = executed;
     const key = uniqueName('k');
@@ -197,14 +213,7 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
 
   it('lets a holder that lost its lease neither release nor complete the claim its successor took over', async () => {
     const key = uniqueName('k');
-    const releaseStalled = holdNextRun('fail');
-    const stalled = post({ amount: 100 }, key);
-    const stalledToken = await untilClaimed(key);
-    await lapseLease(key);
-
-    const releaseSuccessor = holdNextRun();
-    const successor = post({ amount: 100 }, key);
-    await untilClaimed(key, stalledToken);
+    const { releaseStalled, stalled, releaseSuccessor, successor } = await successorOfLapsedHolder(key, 'fail');
 
     releaseStalled();
     expect((await stalled).status).toBe(409);
@@ -222,14 +231,7 @@ describe('Idempotency-Key on money-moving POSTs (docs/rules.md §1)', () => {
 
   it('stores the successor’s response, not that of a holder that lost its lease and finished first', async () => {
     const key = uniqueName('k');
-    const releaseStalled = holdNextRun();
-    const stalled = post({ amount: 100 }, key);
-    const stalledToken = await untilClaimed(key);
-    await lapseLease(key);
-
-    const releaseSuccessor = holdNextRun();
-    const successor = post({ amount: 100 }, key);
-    await untilClaimed(key, stalledToken);
+    const { releaseStalled, stalled, releaseSuccessor, successor } = await successorOfLapsedHolder(key, 'answer');
 
     releaseStalled();
     expect((await stalled).status).toBe(201);

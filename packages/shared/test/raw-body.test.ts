@@ -1,9 +1,8 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { defineRoute, z } from '@market/contracts';
-import { createServiceApp, parseOrThrow, Problem, route } from '../src/http';
-import { createLogger } from '../src/logging';
-import { assertionFor, testAssertionVerifier } from '../src/testing';
+import { parseOrThrow, Problem, route } from '../src/http';
+import { assertionFor } from '../src/testing';
+import { listenWithRoutes } from './test-app';
 
 const Body = z.object({ amount: z.number().int() });
 
@@ -27,23 +26,14 @@ describe('routes declaring a raw body', () => {
   let base: string;
 
   beforeAll(async () => {
-    const app = createServiceApp({
-      log: createLogger('test', 'silent'),
-      verifyAssertion: testAssertionVerifier('wallet'),
-      validateResponses: true,
-      readiness: async () => ({ own: {} }),
-      routes: [
-        route(signed, async ({ rawBody, body }) => {
-          expect(body).toBeUndefined();
-          const bytes = (await rawBody()).toString('utf8');
-          if (!bytes.startsWith('{')) throw new Problem(400, 'SIGNATURE_INVALID', 'not what was signed');
-          return { bytes, amount: parseOrThrow(Body, JSON.parse(bytes)).amount };
-        }),
-      ],
-    });
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await listenWithRoutes('wallet', [
+      route(signed, async ({ rawBody, body }) => {
+        expect(body).toBeUndefined();
+        const bytes = (await rawBody()).toString('utf8');
+        if (!bytes.startsWith('{')) throw new Problem(400, 'SIGNATURE_INVALID', 'not what was signed');
+        return { bytes, amount: parseOrThrow(Body, JSON.parse(bytes)).amount };
+      }),
+    ]));
   });
   afterAll(() => new Promise((r) => server.close(r)));
 

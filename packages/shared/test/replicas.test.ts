@@ -6,6 +6,12 @@ function clock() {
   return { now: () => now, pass: (ms: number) => (now += ms) };
 }
 
+/** Replicas of `items`, set aside for `ejectMs` after a refusal, on a clock the test moves by hand. */
+function onClock(items: string[], ejectMs: number) {
+  const time = clock();
+  return { time, replicas: new Replicas(items, ejectMs, time.now) };
+}
+
 const picks = (replicas: Replicas<string>, n: number) => Array.from({ length: n }, () => replicas.items[replicas.pick()!]);
 
 describe('Replicas', () => {
@@ -15,8 +21,7 @@ describe('Replicas', () => {
   });
 
   it('passes over a replica that refused, for the eject time, then takes it back', () => {
-    const time = clock();
-    const replicas = new Replicas(['a', 'b', 'c'], 5000, time.now);
+    const { time, replicas } = onClock(['a', 'b', 'c'], 5000);
     expect(picks(replicas, 2)).toEqual(['a', 'b']);
     replicas.refused(1);
     expect(replicas.setAside()).toBe(1);
@@ -29,8 +34,7 @@ describe('Replicas', () => {
   });
 
   it('sets a replica aside again when its probe is refused', () => {
-    const time = clock();
-    const replicas = new Replicas(['a', 'b'], 1000, time.now);
+    const { time, replicas } = onClock(['a', 'b'], 1000);
     replicas.refused(0);
     time.pass(1000);
     expect(replicas.pick()).toBe(0);
@@ -51,8 +55,7 @@ describe('Replicas', () => {
   });
 
   it('tries set-aside replicas anyway when every one left is set aside, in turn', () => {
-    const time = clock();
-    const replicas = new Replicas(['a', 'b'], 5000, time.now);
+    const { time, replicas } = onClock(['a', 'b'], 5000);
     replicas.refused(0);
     replicas.refused(1);
     expect(replicas.setAside()).toBe(2);
@@ -66,8 +69,7 @@ describe('Replicas', () => {
   });
 
   it('never sets anything aside with an eject time of 0', () => {
-    const time = clock();
-    const replicas = new Replicas(['a', 'b'], 0, time.now);
+    const { replicas } = onClock(['a', 'b'], 0);
     replicas.refused(0);
     expect(replicas.setAside()).toBe(0);
     expect(picks(replicas, 2)).toEqual(['a', 'b']);

@@ -45,6 +45,10 @@ export { anonymous, asAdmin, asUser, ContractBreach, directCaller, type DirectAn
 export { EventTap, publishRawAs, type RawMessage } from './component/event-bus';
 export { checkAnswer, checkedFetch, DocumentCheck, OpenApiMismatch } from './openapi-check';
 export { Market, startMarket, TINY_PNG, type Client, type MarketCaller, type OrderAction } from './market';
+export { componentPerSuite, marketPerSuite, perSuite, stackPerSuite, unhandledRejections, type SuiteMarket, type SuiteStack } from './per-suite';
+export { capturedLog, temporaryFolder, type CapturedLog } from './temporary-files';
+export { runProgram } from './run-program';
+export { adminCaptcha, adminLogin, adminLoginToken } from './admin-login';
 // Other services' internals a test may need, only through their package entries: seeding admins, the
 // money and ledger checks, the dashboard's figures to compare against.
 export { Argon2Passwords, createAdmin, DEV_BOOTSTRAP_PASSWORD, verifyMoney } from '@market/admin/testing';

@@ -1,38 +1,31 @@
 import { randomBytes } from 'node:crypto';
-import { api, startStack, type Stack } from '@market/testkit';
+import { stackPerSuite } from '@market/testkit';
 import { DEV_BOOTSTRAP_PASSWORD } from '../src/config';
-import { captcha, loginToken, uniqueUsername, type Client } from './helpers';
+import { captcha, loginToken, uniqueUsername } from './helpers';
 
 /** A stack of its own: these tests need to know every admin there is. */
 describe('disabling the last active admins', () => {
-  let stack: Stack;
-  let client: Client;
-
-  beforeAll(async () => {
-    stack = await startStack({ services: ['admin'] });
-    client = api(stack.url);
-  });
-  afterAll(() => stack.stop());
+  const own = stackPerSuite({ services: ['admin'] });
 
   const activeIds = async (): Promise<string[]> =>
-    (await stack.services.admin!.ctx.db.query(`SELECT id FROM admin_users WHERE status = 'active' ORDER BY id`)).map((r: { id: string }) => r.id);
+    (await own.stack.services.admin!.ctx.db.query(`SELECT id FROM admin_users WHERE status = 'active' ORDER BY id`)).map((r: { id: string }) => r.id);
 
   /** Sessions of `adminId` no disable, password change or logout has ended. */
   const liveSessions = async (adminId: string): Promise<number> =>
-    (await stack.services.admin!.ctx.db.query(`SELECT count(*)::int AS n FROM admin_sessions WHERE admin_id = $1 AND revoked_at IS NULL`, [adminId]))[0]
+    (await own.stack.services.admin!.ctx.db.query(`SELECT count(*)::int AS n FROM admin_sessions WHERE admin_id = $1 AND revoked_at IS NULL`, [adminId]))[0]
       .n;
 
   it('a login racing a disable or a password change never keeps a session that change ended', async () => {
-    const root = await loginToken(client, 'admin', DEV_BOOTSTRAP_PASSWORD);
+    const root = await loginToken(own.client, 'admin', DEV_BOOTSTRAP_PASSWORD);
     const username = uniqueUsername('racer');
     let password = `pw-${randomBytes(10).toString('hex')}`;
-    const target = (await client.post('/api/admin/admins', { username, nickname: username, password }, root)).body as { id: string };
+    const target = (await own.client.post('/api/admin/admins', { username, nickname: username, password }, root)).body as { id: string };
     const logIn = async (secret = password) => {
-      const { captcha_id, dev_text } = await captcha(client);
-      return client.post('/api/admin/auth/login', { username, password: secret, captcha_id, captcha_code: dev_text });
+      const { captcha_id, dev_text } = await captcha(own.client);
+      return own.client.post('/api/admin/auth/login', { username, password: secret, captcha_id, captcha_code: dev_text });
     };
-    const disable = () => client.post(`/api/admin/admins/${target.id}/disable`, {}, root);
-    const enable = async () => expect((await client.post(`/api/admin/admins/${target.id}/enable`, {}, root)).status).toBe(200);
+    const disable = () => own.client.post(`/api/admin/admins/${target.id}/disable`, {}, root);
+    const enable = async () => expect((await own.client.post(`/api/admin/admins/${target.id}/enable`, {}, root)).status).toBe(200);
 
     // Each side of the race on its own, so each outcome is pinned down: a login before the disable
     // has its session ended by it (dead even once the admin is enabled again); a login after it is refused.
@@ -43,7 +36,7 @@ describe('disabling the last active admins', () => {
     expect([after.status, after.body.code]).toEqual([403, 'FORBIDDEN']);
     expect(await liveSessions(target.id)).toBe(0);
     await enable();
-    expect((await client.get('/api/admin/me', before.body.access_token)).status).toBe(401);
+    expect((await own.client.get('/api/admin/me', before.body.access_token)).status).toBe(401);
 
     // The race: whichever side commits first, no session of the target outlives the disable.
     for (let round = 0; round < 3; round++) {
@@ -51,35 +44,35 @@ describe('disabling the last active admins', () => {
       expect(disabled.status).toBe(200);
       expect(await liveSessions(target.id)).toBe(0);
       await enable();
-      if (login.status === 200) expect((await client.get('/api/admin/me', login.body.access_token)).status).toBe(401);
+      if (login.status === 200) expect((await own.client.get('/api/admin/me', login.body.access_token)).status).toBe(401);
       // refused as disabled, or (disabled while its password was being checked) as changed meanwhile
       else expect([[403, 'FORBIDDEN'], [401, 'UNAUTHENTICATED']]).toContainEqual([login.status, login.body.code]);
     }
 
     // Logins started at staggered moments, so that some are checking the old password while the change commits.
     for (let round = 0; round < 2; round++) {
-      const changer = await loginToken(client, username, password);
+      const changer = await loginToken(own.client, username, password);
       const replacement = `pw-${randomBytes(10).toString('hex')}`;
-      const captchas = await Promise.all(Array.from({ length: 8 }, () => captcha(client)));
+      const captchas = await Promise.all(Array.from({ length: 8 }, () => captcha(own.client)));
       const old = password;
       const [changed, ...logins] = await Promise.all([
-        client.post('/api/admin/me/password', { current_password: old, new_password: replacement }, changer),
+        own.client.post('/api/admin/me/password', { current_password: old, new_password: replacement }, changer),
         ...captchas.map(async ({ captcha_id, dev_text }, i) => {
           // the stagger is the subject: logins start at spread moments around the change's commit
           await new Promise((resolve) => setTimeout(resolve, i * 40));
-          return client.post('/api/admin/auth/login', { username, password: old, captcha_id, captcha_code: dev_text });
+          return own.client.post('/api/admin/auth/login', { username, password: old, captcha_id, captcha_code: dev_text });
         }),
       ]);
       expect(changed.status).toBe(200);
       password = replacement;
       // Whatever interleaving happened, the changer's own session is the only one left.
       expect(await liveSessions(target.id)).toBe(1);
-      expect((await client.get('/api/admin/me', changer)).status).toBe(200);
+      expect((await own.client.get('/api/admin/me', changer)).status).toBe(200);
       for (const login of logins) {
-        if (login.status === 200) expect((await client.get('/api/admin/me', login.body.access_token)).status).toBe(401);
+        if (login.status === 200) expect((await own.client.get('/api/admin/me', login.body.access_token)).status).toBe(401);
         else expect([401, 429]).toContain(login.status);
       }
-      await stack.services.admin!.ctx.db.query(`DELETE FROM admin_login_failures WHERE username = $1`, [username]);
+      await own.stack.services.admin!.ctx.db.query(`DELETE FROM admin_login_failures WHERE username = $1`, [username]);
       expect((await logIn(old)).status).toBe(401);
     }
     expect((await disable()).status).toBe(200);
@@ -87,19 +80,19 @@ describe('disabling the last active admins', () => {
   });
 
   it('of two admins disabling each other at once exactly one succeeds and one stays active, round after round', async () => {
-    let survivor = { token: await loginToken(client, 'admin', DEV_BOOTSTRAP_PASSWORD), id: '' };
-    survivor.id = (await client.get('/api/admin/me', survivor.token)).body.id;
+    let survivor = { token: await loginToken(own.client, 'admin', DEV_BOOTSTRAP_PASSWORD), id: '' };
+    survivor.id = (await own.client.get('/api/admin/me', survivor.token)).body.id;
     for (let round = 0; round < 4; round++) {
       const username = uniqueUsername('pair');
       const password = `pw-${randomBytes(10).toString('hex')}`;
-      const added = await client.post('/api/admin/admins', { username, nickname: username, password, roles: ['super_admin'] }, survivor.token);
+      const added = await own.client.post('/api/admin/admins', { username, nickname: username, password, roles: ['super_admin'] }, survivor.token);
       expect(added.status).toBe(201);
-      const challenger = { token: await loginToken(client, username, password), id: added.body.id as string };
+      const challenger = { token: await loginToken(own.client, username, password), id: added.body.id as string };
       expect((await activeIds()).sort()).toEqual([survivor.id, challenger.id].sort());
 
       const [bySurvivor, byChallenger] = await Promise.all([
-        client.post(`/api/admin/admins/${challenger.id}/disable`, {}, survivor.token),
-        client.post(`/api/admin/admins/${survivor.id}/disable`, {}, challenger.token),
+        own.client.post(`/api/admin/admins/${challenger.id}/disable`, {}, survivor.token),
+        own.client.post(`/api/admin/admins/${survivor.id}/disable`, {}, challenger.token),
       ]);
       const statuses = [bySurvivor.status, byChallenger.status];
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -110,10 +103,10 @@ describe('disabling the last active admins', () => {
       const active = await activeIds();
       expect(active).toHaveLength(1);
       survivor = active[0] === survivor.id ? survivor : challenger;
-      expect((await client.get('/api/admin/me', survivor.token)).status).toBe(200);
+      expect((await own.client.get('/api/admin/me', survivor.token)).status).toBe(200);
     }
 
-    const self = await client.post(`/api/admin/admins/${survivor.id}/disable`, {}, survivor.token);
+    const self = await own.client.post(`/api/admin/admins/${survivor.id}/disable`, {}, survivor.token);
     expect(self.status).toBe(403);
     expect(await activeIds()).toEqual([survivor.id]);
   });
@@ -121,44 +114,37 @@ describe('disabling the last active admins', () => {
 
 /** A stack of its own: the race needs to know every super admin there is. */
 describe('disabling and demoting the last super admins', () => {
-  let stack: Stack;
-  let client: Client;
-
-  beforeAll(async () => {
-    stack = await startStack({ services: ['admin'] });
-    client = api(stack.url);
-  });
-  afterAll(() => stack.stop());
+  const own = stackPerSuite({ services: ['admin'] });
 
   it('a super admin taking the other’s role while being disabled by it: one wins, a super admin remains', async () => {
-    const root = await loginToken(client, 'admin', DEV_BOOTSTRAP_PASSWORD);
-    const rootId = (await client.get('/api/admin/me', root)).body.id as string;
+    const root = await loginToken(own.client, 'admin', DEV_BOOTSTRAP_PASSWORD);
+    const rootId = (await own.client.get('/api/admin/me', root)).body.id as string;
     const superAdmin = async () => {
       const username = uniqueUsername('sup');
       const password = `pw-${randomBytes(10).toString('hex')}`;
-      const added = await client.post('/api/admin/admins', { username, nickname: username, password, roles: ['super_admin'] }, root);
+      const added = await own.client.post('/api/admin/admins', { username, nickname: username, password, roles: ['super_admin'] }, root);
       expect(added.status).toBe(201);
-      return { id: added.body.id as string, token: await loginToken(client, username, password) };
+      return { id: added.body.id as string, token: await loginToken(own.client, username, password) };
     };
     const activeSuperAdmins = async (): Promise<string[]> =>
-      (await stack.services.admin!.ctx.db.query(`SELECT id FROM admin_users WHERE status = 'active' AND 'super_admin' = ANY (roles)`)).map(
+      (await own.stack.services.admin!.ctx.db.query(`SELECT id FROM admin_users WHERE status = 'active' AND 'super_admin' = ANY (roles)`)).map(
         (r: { id: string }) => r.id,
       );
     for (let round = 0; round < 6; round++) {
       const [a, b] = [await superAdmin(), await superAdmin()];
       // Leave a and b the only super admins for the race.
-      expect((await client.put(`/api/admin/admins/${rootId}/roles`, { roles: ['auditor'] }, a.token)).status).toBe(200);
+      expect((await own.client.put(`/api/admin/admins/${rootId}/roles`, { roles: ['auditor'] }, a.token)).status).toBe(200);
       const [demoted, disabled] = await Promise.all([
-        client.put(`/api/admin/admins/${a.id}/roles`, { roles: [] }, b.token),
-        client.post(`/api/admin/admins/${b.id}/disable`, {}, a.token),
+        own.client.put(`/api/admin/admins/${a.id}/roles`, { roles: [] }, b.token),
+        own.client.post(`/api/admin/admins/${b.id}/disable`, {}, a.token),
       ]);
       expect([demoted.status, disabled.status].filter((s) => s === 200)).toHaveLength(1);
       const supers = await activeSuperAdmins();
       expect(supers).toHaveLength(1);
       const winner = supers[0] === a.id ? a : b;
       // Back to root as the only super admin for the next round.
-      expect((await client.put(`/api/admin/admins/${rootId}/roles`, { roles: ['super_admin'] }, winner.token)).status).toBe(200);
-      expect((await client.put(`/api/admin/admins/${winner.id}/roles`, { roles: [] }, root)).status).toBe(200);
+      expect((await own.client.put(`/api/admin/admins/${rootId}/roles`, { roles: ['super_admin'] }, winner.token)).status).toBe(200);
+      expect((await own.client.put(`/api/admin/admins/${winner.id}/roles`, { roles: [] }, root)).status).toBe(200);
       expect(await activeSuperAdmins()).toEqual([rootId]);
     }
   });

@@ -127,14 +127,16 @@ describe('managing admins', () => {
     expect((await upload(target.username)).status).toBe(201);
     expect((await upload(target.nickname)).status).toBe(201);
 
-    const disabled = await client.post(`/api/admin/admins/${target.id}/disable`, {}, root);
-    expect(disabled.status).toBe(200);
-    expect(disabled.body).toMatchObject({ id: target.id, status: 'disabled' });
-    for (const token of tokens) {
-      const me = await client.get('/api/admin/me', token);
-      expect(me.status).toBe(403);
-      expect(me.body.detail).toBe('this admin account is disabled');
-    }
+    /** `action` on the target by root, which must move it to `status`. */
+    const move = async (action: 'disable' | 'enable', status: string) => {
+      const res = await client.post(`/api/admin/admins/${target.id}/${action}`, {}, root);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: target.id, status });
+    };
+    const meWith = (token: string) => client.get('/api/admin/me', token);
+
+    await move('disable', 'disabled');
+    for (const token of tokens) expect(await meWith(token)).toMatchObject({ status: 403, body: { detail: 'this admin account is disabled' } });
     expect((await login(client, target.username, target.password)).status).toBe(403);
     expect((await login(client, target.username, 'wrong-password-123')).status).toBe(401);
     for (const name of [target.username, target.nickname]) {
@@ -150,16 +152,10 @@ describe('managing admins', () => {
     expect(twice.status).toBe(409);
     expect(twice.body.code).toBe('INVALID_STATE');
 
-    const enabled = await client.post(`/api/admin/admins/${target.id}/enable`, {}, root);
-    expect(enabled.status).toBe(200);
-    expect(enabled.body).toMatchObject({ id: target.id, status: 'active' });
-    for (const token of tokens) {
-      const me = await client.get('/api/admin/me', token);
-      expect(me.status).toBe(401);
-      expect(me.body.code).toBe('TOKEN_REVOKED');
-    }
+    await move('enable', 'active');
+    for (const token of tokens) expect(await meWith(token)).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
     const fresh = await loginToken(client, target.username, target.password);
-    expect((await client.get('/api/admin/me', fresh)).status).toBe(200);
+    expect((await meWith(fresh)).status).toBe(200);
     expect((await upload(target.username)).status).toBe(201);
     const enabledTwice = await client.post(`/api/admin/admins/${target.id}/enable`, {}, root);
     expect(enabledTwice.status).toBe(409);

@@ -1,26 +1,14 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { ServiceName } from '@market/contracts';
 import { buildEvent } from '@market/shared/events';
 import { uniqueName } from '@market/shared/testing';
-import { api, eventually, newAdmin, publishRawAs, startStack, type Stack } from '@market/testkit';
+import { api, eventually, newAdmin, publishRawAs, runProgram, startStack, type Stack } from '@market/testkit';
 import { logAuditHeads } from '../src/application/log-audit-heads';
 import { auditEntryHash } from '../src/persistence/audit-chain';
 import { ChainAuditLog1767200000002 } from '../src/persistence/migrations/1767200000002-chain-audit-log';
 
-const ADMIN_DIR = path.resolve(__dirname, '..');
-
 /** Runs `npm run audit:verify`'s program from its sources against one schema. */
-function runVerify(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [require.resolve('tsx/cli'), 'src/cli/audit-verify.ts'],
-      { cwd: ADMIN_DIR, env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
-      (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
-    );
-  });
-}
+const runVerify = (env: NodeJS.ProcessEnv) => runProgram(path.resolve(__dirname, '..'), 'src/cli/audit-verify.ts', env);
 
 /** The audit log's hash chains (ADR 0067), stored by two admin replicas consuming side by side. */
 describe('audit log hash chains', () => {

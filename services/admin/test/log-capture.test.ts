@@ -1,25 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { api, startStack, type Stack } from '@market/testkit';
-import { captcha, loginToken, newAdmin, uniqueUsername, type Client } from './helpers';
+import { capturedLog, stackPerSuite } from '@market/testkit';
+import { captcha, loginToken, newAdmin, uniqueUsername } from './helpers';
 
 describe('logs of the back-office login', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'admin-logs-'));
-  const logFile = path.join(dir, 'trace.log');
-  let stack: Stack;
-  let client: Client;
-
-  beforeAll(async () => {
-    stack = await startStack({ services: ['admin'], env: { LOG_LEVEL: 'trace', LOG_FILE: logFile } });
-    client = api(stack.url);
-  });
-  afterAll(async () => {
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const logs = capturedLog('admin-logs');
+  const own = stackPerSuite({ services: ['admin'], env: { LOG_LEVEL: 'trace', LOG_FILE: logs.file } });
 
   it('never contain the password, the captcha text or the access token, even at trace level', async () => {
+    const { stack, client } = own;
     const admin = await newAdmin(stack);
     const failed = await captcha(client);
     const refused = await client.post('/api/admin/auth/login', {
@@ -36,7 +23,7 @@ describe('logs of the back-office login', () => {
     expect((await client.get('/api/admin/me', token)).status).toBe(200);
     expect((await client.post('/api/admin/auth/logout', undefined, token)).status).toBe(204);
 
-    const log = readFileSync(logFile, 'utf8');
+    const log = logs.text();
     expect(log).toContain('/api/admin/auth/login');
     expect(log).toContain('"service":"admin"');
     for (const secret of [admin.password, 'a-wrong-password-7f3a', token, token.split('.')[2]!]) expect(log).not.toContain(secret);
@@ -46,6 +33,7 @@ describe('logs of the back-office login', () => {
   });
 
   it('never contain the passwords of an admin added or a password changed through the API', async () => {
+    const { stack, client } = own;
     const admin = await newAdmin(stack);
     const token = await loginToken(client, admin.username, admin.password);
     const initial = 'initial-password-5c1e';
@@ -58,7 +46,7 @@ describe('logs of the back-office login', () => {
     const changed = await client.post('/api/admin/me/password', { current_password: admin.password, new_password: 'next-password-a41f' }, token);
     expect(changed.status).toBe(200);
 
-    const log = readFileSync(logFile, 'utf8');
+    const log = logs.text();
     expect(log).toContain('/api/admin/me/password');
     for (const secret of [admin.password, initial, 'short-9d2b', 'wrong-current-3b8e', 'next-password-a41f']) expect(log).not.toContain(secret);
   });

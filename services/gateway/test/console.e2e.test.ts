@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startStack, type Stack } from '@market/testkit';
+import { startStack, temporaryFolder, type Stack } from '@market/testkit';
 
 /** The gateway serves the console's build at /admin/ (ADR 0036); here a stand-in build in a temporary folder. */
 describe('the console at /admin/', () => {
-  const built = mkdtempSync(path.join(tmpdir(), 'console-build-'));
+  const built = temporaryFolder('console-build');
   const missing = path.join(built, 'not-there');
   let stack: Stack;
   let bare: Stack;
@@ -17,10 +16,7 @@ describe('the console at /admin/', () => {
     stack = await startStack({ services: [], env: { CONSOLE_DIR: built } });
     bare = await startStack({ services: [], env: { CONSOLE_DIR: missing } });
   });
-  afterAll(async () => {
-    await Promise.all([stack.stop(), bare.stop()]);
-    rmSync(built, { recursive: true, force: true });
-  });
+  afterAll(() => Promise.all([stack.stop(), bare.stop()]));
 
   it('answers its index uncached, with a same-origin Content-Security-Policy, for every route of the app', async () => {
     for (const route of ['/admin/', '/admin/orders/0190a', '/admin/login?expired=1']) {

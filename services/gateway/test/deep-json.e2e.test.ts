@@ -1,20 +1,11 @@
 import { MAX_INPUT_DEPTH } from '@market/shared/http';
-import { api, mintToken, startStack, type Stack } from '@market/testkit';
+import { mintToken, stackPerSuite } from '@market/testkit';
 
 const nestedArrays = (levels: number, inner = '"x"') => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
 const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
 describe('deeply nested JSON through the gateway', () => {
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
-
-  beforeAll(async () => {
-    stack = await startStack({ services: ['identity', 'catalog'] });
-    client = api(stack.url);
-  }, 60_000);
-  afterAll(async () => {
-    await stack.stop();
-  });
+  const own = stackPerSuite({ services: ['identity', 'catalog'] }, 60_000);
 
   const routes = [
     { label: 'anonymous SMS send', path: '/api/auth/sms/send', token: () => undefined },
@@ -23,7 +14,7 @@ describe('deeply nested JSON through the gateway', () => {
 
   it.each(routes)('refuses thousands of nesting levels with 400 VALIDATION_FAILED on the $label route', async ({ path, token }) => {
     for (const body of [nestedArrays(20_000), nestedObjects(10_000), `{"phone":${nestedArrays(5_000)}}`]) {
-      const res = await client.post(path, body, token());
+      const res = await own.client.post(path, body, token());
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(res.body.errors).toEqual([{ path: expect.any(String), message: `must not nest deeper than ${MAX_INPUT_DEPTH} levels` }]);
@@ -31,17 +22,17 @@ describe('deeply nested JSON through the gateway', () => {
   });
 
   it.each(routes)('draws the line just past 32 levels on the $label route', async ({ path, token }) => {
-    const deepest = await client.post(path, `{"phone":${nestedArrays(MAX_INPUT_DEPTH - 1)}}`, token());
+    const deepest = await own.client.post(path, `{"phone":${nestedArrays(MAX_INPUT_DEPTH - 1)}}`, token());
     expect(deepest.status).toBe(400);
     expect(deepest.body.errors).not.toContainEqual(expect.objectContaining({ message: expect.stringContaining('nest deeper') }));
 
-    const tooDeep = await client.post(path, `{"phone":${nestedArrays(MAX_INPUT_DEPTH)}}`, token());
+    const tooDeep = await own.client.post(path, `{"phone":${nestedArrays(MAX_INPUT_DEPTH)}}`, token());
     expect(tooDeep.status).toBe(400);
     expect(tooDeep.body.errors).toEqual([{ path: `phone${'.0'.repeat(MAX_INPUT_DEPTH - 1)}`, message: expect.stringContaining('nest deeper') }]);
   });
 
   it('still names every NUL character of a wide body in document order', async () => {
-    const res = await client.post('/api/listings', { title: 'a\u0000', tags: ['ok', 'b\u0000'], ['k\u0000']: 1, z: { y: '\u0000' } }, mintToken('user'));
+    const res = await own.client.post('/api/listings', { title: 'a\u0000', tags: ['ok', 'b\u0000'], ['k\u0000']: 1, z: { y: '\u0000' } }, mintToken('user'));
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
       { path: 'title', message: 'must not contain NUL characters' },

@@ -1,24 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
-import { mintCaller } from '@market/testkit';
+import { freePort, mintCaller } from '@market/testkit';
 import { dropBusObjects, dropSchemas, internalKeysFor, testEnv, uniqueName } from '@market/shared/testing';
 import { queueNames } from '@market/shared/events';
 
 const root = path.resolve(__dirname, '../../..');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/** A built process running: the child, its exit code once it exits, what it printed so far. */
+interface Started {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output: () => string;
 }
 
 /** A built process of the system, as `npm start` runs it; resolves once it answers `/healthz`. */
-async function startProcess(script: string, env: NodeJS.ProcessEnv, port: number): Promise<{ child: ChildProcess; exited: Promise<number | null>; output: () => string }> {
+async function startProcess(script: string, env: NodeJS.ProcessEnv, port: number): Promise<Started> {
   const child = spawn(process.execPath, [path.join(root, script)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
@@ -89,7 +86,7 @@ describe('SIGTERM drains', () => {
   beforeAll(async () => {
     env = await testEnv({ REDIS_KEY_PREFIX: `${uniqueName('drain')}:`, RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'warn' });
     catalogPort = await freePort();
-    gatewayPort = await freePort();
+    gatewayPort = await freePort(new Set([catalogPort]));
   });
 
   afterAll(async () => {
@@ -111,16 +108,34 @@ describe('SIGTERM drains', () => {
     }
   }
 
-  it('the gateway finishes what it took, refuses new connections, and exits cleanly', async () => {
+  /** The built catalog and gateway, started in that order, and an owner to create listings through them. */
+  async function startSystem() {
     const catalog = await startProcess('services/catalog/dist/main.js', catalogEnv(), catalogPort);
     const gateway = await startProcess('services/gateway/dist/main.js', gatewayEnv(), gatewayPort);
-    const owner = mintCaller('user');
+    return { catalog, gateway, owner: mintCaller('user') };
+  }
+
+  /** A burst of listing creations through the gateway, `target` sent SIGTERM halfway; when it was sent. */
+  async function burstUntilTerminated(target: ChildProcess, token: string): Promise<{ outcomes: Outcome[]; termAt: number }> {
     let termAt = 0;
+    const outcomes = await burst(`http://127.0.0.1:${gatewayPort}`, token, 240, 24, () => {
+      termAt = Date.now();
+      target.kill('SIGTERM');
+    });
+    return { outcomes, termAt };
+  }
+
+  /** After a test: the process it signalled killed if it is still there, the other stopped as usual. */
+  async function endBoth(signalled: Started, other: Started) {
+    signalled.child.kill('SIGKILL');
+    other.child.kill('SIGTERM');
+    await other.exited;
+  }
+
+  it('the gateway finishes what it took, refuses new connections, and exits cleanly', async () => {
+    const { catalog, gateway, owner } = await startSystem();
     try {
-      const outcomes = await burst(`http://127.0.0.1:${gatewayPort}`, owner.token, 240, 24, () => {
-        termAt = Date.now();
-        gateway.child.kill('SIGTERM');
-      });
+      const { outcomes, termAt } = await burstUntilTerminated(gateway.child, owner.token);
       expect(await gateway.exited).toBe(0);
 
       const answered = outcomes.filter((o) => o.status !== null);
@@ -136,22 +151,14 @@ describe('SIGTERM drains', () => {
       // nothing lost, nothing done without an answer
       expect(await listingsOf(owner.id)).toBe(answered.length);
     } finally {
-      gateway.child.kill('SIGKILL');
-      catalog.child.kill('SIGTERM');
-      await catalog.exited;
+      await endBoth(gateway, catalog);
     }
   }, 90_000);
 
   it('a service finishes what it took, the gateway answers 503 for what it can no longer send, and nothing is lost', async () => {
-    const catalog = await startProcess('services/catalog/dist/main.js', catalogEnv(), catalogPort);
-    const gateway = await startProcess('services/gateway/dist/main.js', gatewayEnv(), gatewayPort);
-    const owner = mintCaller('user');
-    let termAt = 0;
+    const { catalog, gateway, owner } = await startSystem();
     try {
-      const outcomes = await burst(`http://127.0.0.1:${gatewayPort}`, owner.token, 240, 24, () => {
-        termAt = Date.now();
-        catalog.child.kill('SIGTERM');
-      });
+      const { outcomes, termAt } = await burstUntilTerminated(catalog.child, owner.token);
       expect(await catalog.exited).toBe(0);
 
       expect(outcomes.every((o) => o.status !== null)).toBe(true);
@@ -168,9 +175,7 @@ describe('SIGTERM drains', () => {
       // nothing lost and nothing done without an answer: exactly the answered creations exist
       expect(await listingsOf(owner.id)).toBe(created.length);
     } finally {
-      catalog.child.kill('SIGKILL');
-      gateway.child.kill('SIGTERM');
-      await gateway.exited;
+      await endBoth(catalog, gateway);
     }
   }, 90_000);
 });

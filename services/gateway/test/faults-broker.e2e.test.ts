@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventConsumers, SERVICE_NAMES } from '@market/contracts';
-import { api, eventually, startStack, type Stack } from '@market/testkit';
+import { adminLoginToken, api, eventually, startStack, type Stack } from '@market/testkit';
 
 const ADMIN = { username: 'broker_fault_ops', password: 'broker-fault-ops-password-1234' };
 /** Kept short: every helper on this machine shares the broker. */
@@ -62,18 +62,6 @@ describe('fault: the broker stops and restarts while requests run', () => {
     process.off('uncaughtException', onException);
   });
 
-  async function adminToken(): Promise<string> {
-    const captcha = await client.get('/api/admin/auth/captcha');
-    const login = await client.post('/api/admin/auth/login', {
-      username: ADMIN.username,
-      password: ADMIN.password,
-      captcha_id: captcha.body.captcha_id,
-      captcha_code: captcha.body.dev_text,
-    });
-    expect(login.status).toBe(200);
-    return login.body.access_token;
-  }
-
   /** What each service's own `/readyz` says about the broker, and whether it keeps the service in rotation (its status). */
   function readiness(): Promise<Array<{ status: number; broker: boolean }>> {
     return Promise.all(
@@ -102,7 +90,7 @@ describe('fault: the broker stops and restarts while requests run', () => {
   });
 
   it('the first admin\'s audit entry, written before any consumer started on a fresh install, reaches the audit log', async () => {
-    const token = await adminToken();
+    const token = await adminLoginToken(client, ADMIN.username, ADMIN.password);
     await eventually(
       async () => (await client.get('/api/admin/audit-logs?action=admin_user.bootstrap', token)).body.items?.length,
       (n) => n === 1,
@@ -111,7 +99,7 @@ describe('fault: the broker stops and restarts while requests run', () => {
   });
 
   it('no process dies, every request answers within seconds, and every event written during the outage is delivered after it', async () => {
-    const token = await adminToken();
+    const token = await adminLoginToken(client, ADMIN.username, ADMIN.password);
     const before = await smsLogin();
     expect(before.status).toBe(200);
 

@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { createClient } from 'redis';
 import { assertionFor } from '@market/shared/testing';
-import { api, newAdmin, startStack, type Stack } from '@market/testkit';
+import { api, newAdmin, startStack, unhandledRejections, type Stack } from '@market/testkit';
 
 /**
  * Faults of the backing services while requests run through a real stack: a Redis that stops
@@ -99,18 +99,13 @@ async function terminateBackends(databaseUrl: string, schemas: string[]): Promis
 describe('when Redis stalls or Postgres drops connections', () => {
   let stack: Stack;
   let client: Client;
-  const rejections: unknown[] = [];
-  const onRejection = (reason: unknown) => rejections.push(reason);
+  const rejections = unhandledRejections();
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onRejection);
     stack = await startStack({ services: ['identity', 'catalog', 'admin'], env: { TRUST_PROXY: 'true', RATE_LIMIT_SMS_PER_MINUTE: String(SMS_PER_MINUTE) } });
     client = api(stack.url);
   });
-  afterAll(async () => {
-    await stack?.stop();
-    process.off('unhandledRejection', onRejection);
-  });
+  afterAll(() => stack?.stop());
   afterEach(() => {
     expect(rejections).toEqual([]);
   });

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
-import { api, eventually, newAdmin, startStack, type Stack } from '@market/testkit';
+import { api, eventually, freePort, newAdmin, startStack, unhandledRejections, type Stack } from '@market/testkit';
 
 /**
  * Redis restarted under a running stack (ADR 0064): the stack's Redis is a private `redis-server`
@@ -24,14 +23,6 @@ type Client = ReturnType<typeof api>;
 const newPhone = () => `137${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
 const newIp = () => `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A redis-server of this file's own, restartable on the same port with the same ACL file. */
 class PrivateRedis {
@@ -118,11 +109,9 @@ describe('when Redis restarts under a running stack', () => {
   let redis: PrivateRedis;
   let stack: Stack;
   let client: Client;
-  const rejections: unknown[] = [];
-  const onRejection = (reason: unknown) => rejections.push(reason);
+  const rejections = unhandledRejections();
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onRejection);
     redis = new PrivateRedis(await freePort());
     await redis.start();
     stack = await startStack({
@@ -136,7 +125,6 @@ describe('when Redis restarts under a running stack', () => {
     await stack?.stop();
     await redis?.stop();
     redis?.cleanUp();
-    process.off('unhandledRejection', onRejection);
   });
 
   it('answers 503 problems, never 500, while Redis is away, and logins, sessions and rate limits work again once it is back', async () => {

@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { resolveInfra } from '@market/shared/testing';
+import { freePort } from '@market/testkit';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -22,15 +23,6 @@ async function silentServer(): Promise<{ port: number; close: () => Promise<void
         server.close(() => resolve());
       }),
   };
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function launch(env: Record<string, string>): Promise<{ code: number | null; output: string; ms: number }> {
@@ -58,7 +50,7 @@ describe('npm start checks Postgres, RabbitMQ and Redis before starting anything
   it('names each unreachable one by its deadline, with the address tried and how to start it, and starts nothing', async () => {
     const infra = await resolveInfra();
     const stalled = await silentServer();
-    const refused = await closedPort();
+    const refused = await freePort();
     try {
       const { code, output, ms } = await launch({
         DATABASE_ADMIN_URL: `postgres://postgres@127.0.0.1:${refused}/postgres`,
@@ -84,7 +76,7 @@ describe('npm start checks Postgres, RabbitMQ and Redis before starting anything
 
   it('names Redis when it is the one missing', async () => {
     const infra = await resolveInfra();
-    const refused = await closedPort();
+    const refused = await freePort();
     const admin = new URL(infra.DATABASE_URL);
     admin.pathname = '/postgres';
     const { code, output, ms } = await launch({
@@ -101,7 +93,7 @@ describe('npm start checks Postgres, RabbitMQ and Redis before starting anything
 
   it('npm start checks before it builds anything', async () => {
     const infra = await resolveInfra();
-    const refused = await closedPort();
+    const refused = await freePort();
     const started = Date.now();
     const child = spawn('npm', ['start', '--silent'], {
       cwd: root,

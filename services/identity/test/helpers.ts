@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { EventType, ServiceName } from '@market/contracts';
-import { api, mintToken, outboxEvents as outboxOf, startStack, type Component, type Stack } from '@market/testkit';
+import { api, mintToken, outboxEvents as outboxOf, perSuite, startStack, type Component, type Stack } from '@market/testkit';
 
 export type Client = ReturnType<typeof api>;
 
@@ -31,6 +31,28 @@ export async function startProviderStack(sim: ProviderSimulator<string>, identit
       await sim.stop();
     },
   };
+}
+
+/**
+ * For the tests of the enclosing describe: a provider's simulator (`start` may prepare it), identity
+ * pointed at it (`startProviderStack`), both stopped after the tests; the simulator answers normally
+ * again before each test.
+ */
+export function providerStackPerSuite<S extends ProviderSimulator<string>>(
+  start: () => Promise<S>,
+  identityEnv: Record<string, string>,
+  services?: ServiceName[],
+): { readonly sim: S; readonly stack: Stack; readonly client: Client } {
+  const started = perSuite(
+    async () => {
+      const sim = await start();
+      const stack = await startProviderStack(sim, identityEnv, services);
+      return { sim, stack, client: api(stack.url) };
+    },
+    ({ stack }) => stack.stop(),
+  );
+  beforeEach(() => started.sim.setMode('ok'));
+  return started;
 }
 
 /** An admin token of no session: identity's user routes refuse it whatever the gateway knows of admins. */

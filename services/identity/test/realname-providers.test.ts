@@ -1,7 +1,7 @@
 import { DEV_KEYRING, SecretBox, sealedAt } from '@market/shared/crypto';
-import { api, startAliyunIdVerifySimulator, startTencentCloudSimulator, type Stack } from '@market/testkit';
+import { api, startAliyunIdVerifySimulator, startTencentCloudSimulator } from '@market/testkit';
 import { ID_NUMBER_SEALED, REAL_NAME_SEALED } from '../src/persistence/realname-repository';
-import { logIn, startIdentityStack, startProviderStack, type Client, type ProviderSimulator } from './helpers';
+import { logIn, providerStackPerSuite, startIdentityStack, type ProviderSimulator } from './helpers';
 
 const REGISTERED_ID = '11010519491231002X';
 const UNKNOWN_ID = '440524188001010014';
@@ -72,30 +72,23 @@ const PROVIDERS: Provider[] = [
 
 /** Real-name verification through each provider's official SDK, pointed at a simulator of its API that checks request signatures. */
 describe.each(PROVIDERS)('real-name verification through $name', (provider) => {
-  let sim: Simulated;
-  let stack: Stack;
-  let client: Client;
-
-  beforeAll(async () => {
-    sim = await provider.start();
+  const own = providerStackPerSuite(async () => {
+    const sim = await provider.start();
     sim.register(REGISTERED_ID, '张明');
-    stack = await startProviderStack(sim, { REALNAME_DAILY_ATTEMPTS: '2' });
-    client = api(stack.url);
-  });
-  afterAll(() => stack?.stop());
-  beforeEach(() => sim.setMode('ok'));
+    return sim;
+  }, { REALNAME_DAILY_ATTEMPTS: '2' });
 
-  const start = (token: string, real_name: string, id_number: string) => client.post('/api/realname/start', { real_name, id_number }, token);
-  const status = async (token: string) => (await client.get('/api/realname/status', token)).body.status;
+  const start = (token: string, real_name: string, id_number: string) => own.client.post('/api/realname/start', { real_name, id_number }, token);
+  const status = async (token: string) => (await own.client.get('/api/realname/status', token)).body.status;
 
   it('verifies a name that matches the id number, and stores both sealed', async () => {
-    const { access_token, user } = await logIn(client);
+    const { access_token, user } = await logIn(own.client);
     const res = await start(access_token, '张明', REGISTERED_ID);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'verified', real_name_masked: '*明', id_number_masked: '1101**********002X' });
-    expect(sim.lastCall()).toEqual({ action: provider.action, answered: provider.answers.match });
+    expect(own.sim.lastCall()).toEqual({ action: provider.action, answered: provider.answers.match });
 
-    const [row] = await stack.services.identity!.ctx.db.query(
+    const [row] = await own.stack.services.identity!.ctx.db.query(
       `SELECT real_name_sealed, id_number_sealed FROM realname_verifications WHERE user_id = $1`,
       [user.id],
     );
@@ -106,13 +99,13 @@ describe.each(PROVIDERS)('real-name verification through $name', (provider) => {
   });
 
   it('fails a name that does not match, and an id number the registry does not know; the daily cap still applies', async () => {
-    const { access_token } = await logIn(client);
+    const { access_token } = await logIn(own.client);
     const mismatch = await start(access_token, '李四', REGISTERED_ID);
     expect(mismatch.body).toMatchObject({ status: 'failed', verified_at: null });
-    expect(sim.lastCall()?.answered).toBe(provider.answers.mismatch);
+    expect(own.sim.lastCall()?.answered).toBe(provider.answers.mismatch);
     const unknown = await start(access_token, '王五', UNKNOWN_ID);
     expect(unknown.body.status).toBe('failed');
-    expect(sim.lastCall()?.answered).toBe(provider.answers.unknown);
+    expect(own.sim.lastCall()?.answered).toBe(provider.answers.unknown);
     const capped = await start(access_token, '张明', REGISTERED_ID);
     expect(capped.status).toBe(429);
     expect(capped.body.code).toBe('RATE_LIMITED');
@@ -125,15 +118,15 @@ describe.each(PROVIDERS)('real-name verification through $name', (provider) => {
   ] as const)(
     'answers 503 REALNAME_UNAVAILABLE when the provider is $what, recording nothing and counting no attempt',
     async ({ mode }) => {
-      const { access_token } = await logIn(client);
-      sim.setMode(mode);
+      const { access_token } = await logIn(own.client);
+      own.sim.setMode(mode);
       for (let i = 0; i < 3; i++) {
         const res = await start(access_token, '张明', REGISTERED_ID);
         expect(res.status).toBe(503);
         expect(res.body.code).toBe('REALNAME_UNAVAILABLE');
       }
       expect(await status(access_token)).toBe('unverified');
-      sim.setMode('ok');
+      own.sim.setMode('ok');
       // Two real attempts remain of the day's two.
       expect((await start(access_token, '李四', REGISTERED_ID)).body.status).toBe('failed');
       expect((await start(access_token, '张明', REGISTERED_ID)).body.status).toBe('verified');
@@ -141,14 +134,14 @@ describe.each(PROVIDERS)('real-name verification through $name', (provider) => {
   );
 
   it('is refused by the provider when signed with the wrong secret (the simulator checks), surfacing 503', async () => {
-    const forged = await startIdentityStack(sim.env('a-secret-the-provider-never-issued'));
+    const forged = await startIdentityStack(own.sim.env('a-secret-the-provider-never-issued'));
     try {
       const forgedClient = api(forged.url);
       const { access_token } = await logIn(forgedClient);
       const res = await forgedClient.post('/api/realname/start', { real_name: '张明', id_number: REGISTERED_ID }, access_token);
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('REALNAME_UNAVAILABLE');
-      expect(sim.lastCall()).toEqual({ action: provider.action, answered: provider.signatureError });
+      expect(own.sim.lastCall()).toEqual({ action: provider.action, answered: provider.signatureError });
       expect((await forgedClient.get('/api/realname/status', access_token)).body.status).toBe('unverified');
     } finally {
       await forged.stop();

@@ -1,5 +1,5 @@
-import { api, newAdmin, startAliyunSmsSimulator, startTencentCloudSimulator, type Stack } from '@market/testkit';
-import { forgetResendInterval, from, newIp, newPhone, outboxEvents, startIdentityStack, startProviderStack, type Client, type ProviderSimulator } from './helpers';
+import { api, newAdmin, startAliyunSmsSimulator, startTencentCloudSimulator } from '@market/testkit';
+import { forgetResendInterval, from, newIp, newPhone, outboxEvents, providerStackPerSuite, startIdentityStack, type ProviderSimulator } from './helpers';
 
 /**
  * Identity with each real SMS provider, its official SDK pointed at a local simulator of the
@@ -86,31 +86,21 @@ const PROVIDERS: Provider[] = [
 ];
 
 describe.each(PROVIDERS)('SMS through $name', (provider) => {
-  let sim: Simulated;
-  let stack: Stack;
-  let client: Client;
+  // admin: a user is frozen through the back office, by a real admin session
+  const own = providerStackPerSuite(() => provider.start(), { SMS_DAILY_LIMIT_PER_PHONE: '2' }, ['identity', 'admin']);
 
-  beforeAll(async () => {
-    sim = await provider.start();
-    // admin: a user is frozen through the back office, by a real admin session
-    stack = await startProviderStack(sim, { SMS_DAILY_LIMIT_PER_PHONE: '2' }, ['identity', 'admin']);
-    client = api(stack.url);
-  });
-  afterAll(() => stack?.stop());
-  beforeEach(() => sim.setMode('ok'));
-
-  const send = (phone: string, ip = newIp()) => client.post('/api/auth/sms/send', { phone }, undefined, from(ip));
-  const logIn = (phone: string, code: string | undefined) => client.post('/api/auth/sms/login', { phone, code });
-  const storedCode = (phone: string) => stack.services.identity!.ctx.redis.exists(stack.services.identity!.ctx.redisKey(`identity:sms:code:${phone}`));
+  const send = (phone: string, ip = newIp()) => own.client.post('/api/auth/sms/send', { phone }, undefined, from(ip));
+  const logIn = (phone: string, code: string | undefined) => own.client.post('/api/auth/sms/login', { phone, code });
+  const storedCode = (phone: string) => own.stack.services.identity!.ctx.redis.exists(own.stack.services.identity!.ctx.redisKey(`identity:sms:code:${phone}`));
 
   it('delivers the code through the provider and logs in with the code the phone received', async () => {
     const phone = newPhone();
     const sent = await send(phone);
     expect(sent.status).toBe(200);
     expect(sent.body).toEqual({ expires_in: 300, resend_after: 60 });
-    const code = sim.codeFor(phone);
+    const code = own.sim.codeFor(phone);
     expect(code).toMatch(/^\d{6}$/);
-    expect(sim.lastDelivery()).toEqual(
+    expect(own.sim.lastDelivery()).toEqual(
       provider.name === 'aliyun'
         ? { signName: '租号市场', templateCode: 'SMS_465300001' }
         : { sdkAppId: '1400006666', signName: '租号市场', templateId: '449739', paramCount: 1 },
@@ -122,11 +112,11 @@ describe.each(PROVIDERS)('SMS through $name', (provider) => {
 
   it('sends one message when two requests for one phone race; the other waits out the resend interval', async () => {
     const phone = newPhone();
-    const delivered = sim.deliveries();
+    const delivered = own.sim.deliveries();
     const results = await Promise.all([send(phone), send(phone), send(phone)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 429, 429]);
-    expect(sim.deliveries()).toBe(delivered + 1);
-    expect((await logIn(phone, sim.codeFor(phone))).status).toBe(200);
+    expect(own.sim.deliveries()).toBe(delivered + 1);
+    expect((await logIn(phone, own.sim.codeFor(phone))).status).toBe(200);
   });
 
   it.each([
@@ -138,34 +128,34 @@ describe.each(PROVIDERS)('SMS through $name', (provider) => {
     async ({ mode }) => {
       const phone = newPhone();
       expect((await send(phone)).status).toBe(200);
-      const earlier = sim.codeFor(phone);
-      await forgetResendInterval(stack, phone);
+      const earlier = own.sim.codeFor(phone);
+      await forgetResendInterval(own.stack, phone);
 
-      sim.setMode(mode);
-      const delivered = sim.deliveries();
+      own.sim.setMode(mode);
+      const delivered = own.sim.deliveries();
       // Three failures against a daily cap of two: none of them counts, and none holds the resend interval.
       for (let i = 0; i < 3; i++) {
         const res = await send(phone);
         expect(res.status).toBe(503);
         expect(res.body).toMatchObject({ code: 'SMS_UNAVAILABLE', status: 503 });
       }
-      expect(sim.deliveries()).toBe(delivered);
+      expect(own.sim.deliveries()).toBe(delivered);
       // The code sent before the outage is still the phone's live code.
       expect(await storedCode(phone)).toBe(1);
 
-      sim.setMode('ok');
+      own.sim.setMode('ok');
       const after = await send(phone);
       expect(after.status).toBe(200);
-      expect(sim.deliveries()).toBe(delivered + 1);
-      expect(sim.codeFor(phone)).toMatch(/^\d{6}$/);
-      expect((await logIn(phone, sim.codeFor(phone))).status).toBe(200);
-      if (earlier !== sim.codeFor(phone)) expect((await logIn(phone, earlier)).status).toBe(422);
+      expect(own.sim.deliveries()).toBe(delivered + 1);
+      expect(own.sim.codeFor(phone)).toMatch(/^\d{6}$/);
+      expect((await logIn(phone, own.sim.codeFor(phone))).status).toBe(200);
+      if (earlier !== own.sim.codeFor(phone)) expect((await logIn(phone, earlier)).status).toBe(422);
     },
   );
 
   it('stores nothing when the very first send fails, so no code can log the phone in', async () => {
     const phone = newPhone();
-    sim.setMode('down');
+    own.sim.setMode('down');
     expect((await send(phone)).status).toBe(503);
     expect(await storedCode(phone)).toBe(0);
     for (const code of ['000000', '123456']) expect((await logIn(phone, code)).body.code).toBe('SMS_CODE_INVALID');
@@ -173,48 +163,48 @@ describe.each(PROVIDERS)('SMS through $name', (provider) => {
 
   it("maps the provider's frequency refusal to 429 SMS_FREQUENCY_LIMITED without storing a code", async () => {
     const phone = newPhone();
-    sim.setMode('frequency');
+    own.sim.setMode('frequency');
     const res = await send(phone);
     expect(res.status).toBe(429);
     expect(res.body.code).toBe('SMS_FREQUENCY_LIMITED');
     expect(res.headers.get('retry-after')).toBe('60');
-    expect(sim.answers().at(-1)).toBe(provider.frequencyCode);
+    expect(own.sim.answers().at(-1)).toBe(provider.frequencyCode);
     expect(await storedCode(phone)).toBe(0);
     // The resend interval stays taken after a frequency refusal: the provider is not asked again at once.
-    sim.setMode('ok');
+    own.sim.setMode('ok');
     expect((await send(phone)).body.code).toBe('RATE_LIMITED');
   });
 
   it('refuses to send a code to the phone of a frozen user, before asking the provider', async () => {
     const phone = newPhone();
     await send(phone);
-    const session = (await logIn(phone, sim.codeFor(phone))).body;
-    const support = await newAdmin(stack, ['customer_service']);
-    expect((await client.post(`/api/admin/users/${session.user.id}/freeze`, { reason: 'fraud' }, support.token)).status).toBe(200);
-    await forgetResendInterval(stack, phone);
+    const session = (await logIn(phone, own.sim.codeFor(phone))).body;
+    const support = await newAdmin(own.stack, ['customer_service']);
+    expect((await own.client.post(`/api/admin/users/${session.user.id}/freeze`, { reason: 'fraud' }, support.token)).status).toBe(200);
+    await forgetResendInterval(own.stack, phone);
 
-    const calls = sim.answers().length;
+    const calls = own.sim.answers().length;
     const res = await send(`+86${phone}`);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('USER_FROZEN');
-    expect(sim.answers()).toHaveLength(calls);
+    expect(own.sim.answers()).toHaveLength(calls);
     expect(await storedCode(phone)).toBe(0);
-    const refusal = (await outboxEvents(stack, 'audit.recorded'))
+    const refusal = (await outboxEvents(own.stack, 'audit.recorded'))
       .map((e) => e.data)
       .find((d) => d.action === 'auth.sms_send' && d.biz_id === session.user.id);
     expect(refusal).toMatchObject({ result: 'failure', detail: { reason: 'user_frozen' } });
   });
 
   it("is refused by the provider when signed with the wrong secret (the simulator checks), surfacing 503", async () => {
-    const forged = await startIdentityStack(sim.env('not-the-right-secret-for-this-key'));
+    const forged = await startIdentityStack(own.sim.env('not-the-right-secret-for-this-key'));
     try {
       const phone = newPhone();
-      const delivered = sim.deliveries();
+      const delivered = own.sim.deliveries();
       const res = await api(forged.url).post('/api/auth/sms/send', { phone });
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('SMS_UNAVAILABLE');
-      expect(sim.answers().at(-1)).toBe(provider.signatureError);
-      expect(sim.deliveries()).toBe(delivered);
+      expect(own.sim.answers().at(-1)).toBe(provider.signatureError);
+      expect(own.sim.deliveries()).toBe(delivered);
     } finally {
       await forged.stop();
     }

@@ -1,6 +1,12 @@
 import { eventConsumers } from '@market/contracts';
 import { notificationsFor, yuan } from '../src/domain/notification-messages';
 
+/** A fixed id of the cases, by its last two hex digits: `id('5b')`. */
+const id = (last: string) => `0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a${last}`;
+
+/** The order the renewal and end-reminder cases are about, as its events name it. */
+const AN_ORDER = { order_id: id('5b'), listing_id: id('5c'), listing_title: '王者荣耀 全英雄', renter_id: id('5d'), owner_id: id('5e') };
+
 describe('amounts in notifications', () => {
   it('show integer fen as yuan with two decimals, exactly', () => {
     expect(yuan(0)).toBe('¥0.00');
@@ -37,8 +43,8 @@ describe('the message table', () => {
 
 describe('withdrawal notifications', () => {
   const w = {
-    id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
-    user_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
+    id: id('5b'),
+    user_id: id('5c'),
     amount: 12_345,
     channel: 'alipay' as const,
     payee_account_masked: 'own****om',
@@ -72,12 +78,12 @@ describe('withdrawal notifications', () => {
 
 describe('arbitration notifications', () => {
   const resolved = {
-    dispute_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
-    order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
-    renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
-    owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+    dispute_id: id('5b'),
+    order_id: id('5c'),
+    renter_id: id('5d'),
+    owner_id: id('5e'),
     note: '',
-    resolved_by: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5f',
+    resolved_by: id('5f'),
     breakdown: { consumption: 2400, deposit_deduction: 1001, refund: 3999, owner_income: 3287, platform_fee: 114 },
   };
 
@@ -94,19 +100,15 @@ describe('arbitration notifications', () => {
 describe('renewal notifications', () => {
   it('tell both parties the hours added, their rent and the new end (ADR 0065)', () => {
     const renewed = {
-      order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
-      listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
-      listing_title: '王者荣耀 全英雄',
-      renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
-      owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+      ...AN_ORDER,
       status: 'in_use' as const,
       rent: 4_000,
       deposit: 5_000,
       amount: 9_000,
       hours: 5,
       reason: null,
-      actor_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
-      renewal_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5f',
+      actor_id: id('5d'),
+      renewal_id: id('5f'),
       added_hours: 2,
       added_rent: 1_600,
       previous_ends_at: '2026-11-28T10:00:00.000Z',
@@ -123,11 +125,7 @@ describe('renewal notifications', () => {
 describe('end reminders', () => {
   it('tell the renter alone when the rental ends', () => {
     const ending = {
-      order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
-      listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c',
-      listing_title: '王者荣耀 全英雄',
-      renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5d',
-      owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5e',
+      ...AN_ORDER,
       ends_at: '2026-11-28T12:00:00.000Z',
     };
     expect(eventConsumers.notify).toContain('order.ending_soon');
@@ -138,12 +136,7 @@ describe('end reminders', () => {
 });
 
 describe('overtime in checkout and settlement notifications (ADR 0071)', () => {
-  const ids = {
-    order_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a61',
-    listing_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a62',
-    renter_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a63',
-    owner_id: '0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a64',
-  };
+  const ids = { order_id: id('61'), listing_id: id('62'), renter_id: id('63'), owner_id: id('64') };
   const order = { ...ids, listing_title: '王者荣耀', rent: 2400, deposit: 5000, amount: 7400, hours: 3, actor_id: null };
   const figures = { consumption: 2400, overtime_minutes: 12, overtime_fee: 160, deposit_deduction: 0, refund: 4840, owner_income: 2432, platform_fee: 128 };
   const settled = {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { api, mintToken, newAdmin, startStack, type Stack } from '@market/testkit';
-import { SseClient } from './support';
+import { mintToken, newAdmin, stackPerSuite } from '@market/testkit';
+import { msUntilEnded, SseClient, streamsClosedAfterEach } from './support';
 
 /**
  * A live stream ends with the session it was opened in, everywhere at once (ADR 0034): when its
@@ -13,47 +13,35 @@ const HEARTBEAT_MS = 120_000;
 const PROMPTLY_MS = 2000;
 
 describe('live streams end with their session', () => {
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
-  const streams: SseClient[] = [];
-
-  beforeAll(async () => {
-    stack = await startStack({
+  const own = stackPerSuite(
+    {
       services: ['identity', 'notify', 'admin'],
       serviceEnv: { notify: { NOTIFY_HEARTBEAT_MS: String(HEARTBEAT_MS) }, identity: { SMS_DAILY_LIMIT_PER_IP: '100000' } },
-    });
-    client = api(stack.url);
-  }, 60_000);
-  afterEach(async () => {
-    await Promise.all(streams.splice(0).map((s) => s.close()));
-  });
-  afterAll(() => stack?.stop());
+    },
+    60_000,
+  );
+  const openStream = streamsClosedAfterEach();
 
   const logIn = async () => {
     const phone = `135${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
-    const sent = await client.post('/api/auth/sms/send', { phone });
-    const login = await client.post('/api/auth/sms/login', { phone, code: sent.body.dev_code });
+    const sent = await own.client.post('/api/auth/sms/send', { phone });
+    const login = await own.client.post('/api/auth/sms/login', { phone, code: sent.body.dev_code });
     expect(login.status).toBe(200);
     return { id: login.body.user.id as string, access: login.body.access_token as string, refresh: login.body.refresh_token as string };
   };
   const open = async (token: string) => {
-    const stream = await SseClient.open(`${stack.url}/api/notifications/stream`, token);
+    const stream = await openStream(`${own.stack.url}/api/notifications/stream`, token);
     expect(stream.status).toBe(200);
-    streams.push(stream);
     return stream;
   };
-  const endsPromptly = async (stream: SseClient) => {
-    const started = Date.now();
-    await stream.untilEnded(PROMPTLY_MS);
-    return Date.now() - started;
-  };
+  const endsPromptly = (stream: SseClient) => msUntilEnded(stream, PROMPTLY_MS);
 
   it('ends at once on logout, and only the stream of the session logged out', async () => {
     const user = await logIn();
     const elsewhere = await logIn();
     const stream = await open(user.access);
     const other = await open(elsewhere.access);
-    expect((await client.post('/api/auth/logout', { refresh_token: user.refresh }, user.access)).status).toBe(204);
+    expect((await own.client.post('/api/auth/logout', { refresh_token: user.refresh }, user.access)).status).toBe(204);
     expect(await endsPromptly(stream)).toBeLessThan(PROMPTLY_MS);
     expect(other.ended).toBe(false);
   });
@@ -63,22 +51,22 @@ describe('live streams end with their session', () => {
     const stream = await open(user.access);
     const later = await logIn();
     const marker = await open(later.access);
-    const rotated = await client.post('/api/auth/refresh', { refresh_token: user.refresh });
+    const rotated = await own.client.post('/api/auth/refresh', { refresh_token: user.refresh });
     expect(rotated.status).toBe(200);
     // The refresh does not end the session; its reuse does. A later logout's stream ending shows the
     // revocation channel has carried whatever the refresh sent before it.
-    expect((await client.post('/api/auth/logout', { refresh_token: later.refresh }, later.access)).status).toBe(204);
+    expect((await own.client.post('/api/auth/logout', { refresh_token: later.refresh }, later.access)).status).toBe(204);
     expect(await endsPromptly(marker)).toBeLessThan(PROMPTLY_MS);
     expect(stream.ended).toBe(false);
-    expect((await client.post('/api/auth/refresh', { refresh_token: user.refresh })).status).toBe(401);
+    expect((await own.client.post('/api/auth/refresh', { refresh_token: user.refresh })).status).toBe(401);
     expect(await endsPromptly(stream)).toBeLessThan(PROMPTLY_MS);
   });
 
   it('ends at once when the user is frozen', async () => {
     const user = await logIn();
     const stream = await open(user.access);
-    const support = await newAdmin(stack, ['customer_service']);
-    expect((await client.post(`/api/admin/users/${user.id}/freeze`, { reason: 'chargebacks' }, support.token)).status).toBe(200);
+    const support = await newAdmin(own.stack, ['customer_service']);
+    expect((await own.client.post(`/api/admin/users/${user.id}/freeze`, { reason: 'chargebacks' }, support.token)).status).toBe(200);
     expect(await endsPromptly(stream)).toBeLessThan(PROMPTLY_MS);
   });
 
@@ -86,6 +74,6 @@ describe('live streams end with their session', () => {
     const token = mintToken('user', uuidv7(), uuidv7(), 2);
     const stream = await open(token);
     await stream.untilEnded(4000);
-    expect((await client.get('/api/notifications', token)).status).toBe(401);
+    expect((await own.client.get('/api/notifications', token)).status).toBe(401);
   });
 });

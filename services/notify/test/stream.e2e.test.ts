@@ -4,7 +4,7 @@ import { Revocations } from '@market/shared/auth';
 import { buildEvent } from '@market/shared/events';
 import { startService, type RunningService } from '@market/shared/service';
 import { assertionFor, serviceEnv } from '@market/shared/testing';
-import { api, eventually, publishEvent, startStack, type Stack } from '@market/testkit';
+import { api, eventually, publishEvent, stackPerSuite, startStack, type Stack } from '@market/testkit';
 import { notifyService } from '../src/service';
 import { eventHandled, newUser, orderSnapshot, SseClient, type Caller } from './support';
 
@@ -167,12 +167,7 @@ describe('the live notification stream through the gateway', () => {
 });
 
 describe('notifications of the same users written concurrently', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack({ services: ['notify'] });
-  });
-  afterAll(() => stack?.stop());
+  const own = stackPerSuite({ services: ['notify'] });
 
   it('reach each stream once, in order, with consecutive ids, and without deadlock between events addressing both', async () => {
     const a = newUser();
@@ -184,10 +179,10 @@ describe('notifications of the same users written concurrently', () => {
       ...Array.from({ length: 20 }, () => dispute(b, a)),
       ...Array.from({ length: 10 }, () => buildEvent('user.unfrozen', { user_id: a.id, unfrozen_by: uuidv7(), unfrozen_at: new Date().toISOString() }, 'identity', null)),
     ];
-    const streamA = await SseClient.open(`${stack.url}/api/notifications/stream`, a.token);
-    const streamB = await SseClient.open(`${stack.url}/api/notifications/stream`, b.token);
+    const streamA = await SseClient.open(`${own.stack.url}/api/notifications/stream`, a.token);
+    const streamB = await SseClient.open(`${own.stack.url}/api/notifications/stream`, b.token);
     try {
-      const consumer = stack.services.notify!.consumer;
+      const consumer = own.stack.services.notify!.consumer;
       await Promise.all(events.map((event) => consumer.handle(event)));
 
       await eventually(async () => [streamA.events.length, streamB.events.length], ([na, nb]) => na === 50 && nb === 40, 10_000);
@@ -196,7 +191,7 @@ describe('notifications of the same users written concurrently', () => {
       expect(new Set(streamA.notifications().map((n) => n.id)).size).toBe(50);
       expect(streamA.notifications().every((n) => n.user_id === a.id)).toBe(true);
 
-      const resumed = await SseClient.open(`${stack.url}/api/notifications/stream`, a.token, { 'last-event-id': '30' });
+      const resumed = await SseClient.open(`${own.stack.url}/api/notifications/stream`, a.token, { 'last-event-id': '30' });
       await eventually(async () => resumed.events.length, (n) => n === 20);
       expect(resumed.notifications().map((n) => n.id)).toEqual(streamA.notifications().slice(30).map((n) => n.id));
       await resumed.close();

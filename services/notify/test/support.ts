@@ -32,6 +32,25 @@ export function orderSnapshot(renter: Pick<Caller, 'id'>, owner: Pick<Caller, 'i
   };
 }
 
+/** A listing of `owner` as catalog describes it in its events: online and approved unless `overrides` say otherwise. */
+export function listingSnapshot(owner: Pick<Caller, 'id'>, overrides: Partial<EventData<'listing.approved'>> = {}): EventData<'listing.approved'> {
+  return {
+    listing_id: uuidv7(),
+    owner_id: owner.id,
+    title: '原神 满命胡桃',
+    game: '原神',
+    hourly_price: 800,
+    deposit: 5000,
+    min_hours: 1,
+    max_hours: 24,
+    status: 'online',
+    review_status: 'approved',
+    updated_at: new Date().toISOString(),
+    actor_id: owner.id,
+    ...overrides,
+  };
+}
+
 export interface SseEvent {
   id?: string;
   event?: string;
@@ -123,4 +142,24 @@ export class SseClient {
   untilEnded(timeoutMs = 10_000) {
     return eventually(async () => this.ended, (ended) => ended, timeoutMs);
   }
+}
+
+/** Opens streams for the tests of the enclosing describe, each closed after the test that opened it. */
+export function streamsClosedAfterEach() {
+  const streams: SseClient[] = [];
+  afterEach(async () => {
+    await Promise.all(streams.splice(0).map((s) => s.close()));
+  });
+  return async (url: string, token: string, headers: Record<string, string> = {}) => {
+    const stream = await SseClient.open(url, token, headers);
+    streams.push(stream);
+    return stream;
+  };
+}
+
+/** How long the server took to end `stream`, which must end within `withinMs`. */
+export async function msUntilEnded(stream: SseClient, withinMs: number): Promise<number> {
+  const started = Date.now();
+  await stream.untilEnded(withinMs);
+  return Date.now() - started;
 }

@@ -1,5 +1,5 @@
 import { attachFiles } from '@market/contracts';
-import { eventually, internalClientAs, Market, type MarketCaller as Caller, newAdmin, type Stack, startMarket } from '@market/testkit';
+import { eventually, internalClientAs, Market, type MarketCaller as Caller, newAdmin, perSuite, startMarket } from '@market/testkit';
 
 /**
  * Handed-over credentials are for the rental while it runs (ADR 0033): once the order has ended
@@ -8,44 +8,44 @@ import { eventually, internalClientAs, Market, type MarketCaller as Caller, newA
  * allowed to, for an order in dispute or abnormal.
  */
 describe('handoff content, visible while the rental runs', () => {
-  let stack: Stack;
-  let market: Market;
-  let arbitrator: Caller;
-  let reviewer: Caller;
-  let colleague: Caller;
-  let third: Caller;
-
-  beforeAll(async () => {
-    stack = await startMarket();
-    market = new Market(stack);
-    arbitrator = await newAdmin(stack, ['customer_service']);
-    reviewer = await newAdmin(stack, ['reviewer', 'finance', 'auditor']);
-    colleague = await newAdmin(stack, ['customer_service']);
-    third = await newAdmin(stack, ['super_admin']);
-  }, 60_000);
-  afterAll(() => stack?.stop());
+  /** The market, and the back-office people whose roles the reveal rules turn on. */
+  const own = perSuite(
+    async () => {
+      const stack = await startMarket();
+      return {
+        stack,
+        market: new Market(stack),
+        arbitrator: await newAdmin(stack, ['customer_service']),
+        reviewer: await newAdmin(stack, ['reviewer', 'finance', 'auditor']),
+        colleague: await newAdmin(stack, ['customer_service']),
+        third: await newAdmin(stack, ['super_admin']),
+      };
+    },
+    ({ stack }) => stack.stop(),
+    60_000,
+  );
 
   async function handedOver(listing: Record<string, unknown> = {}) {
-    const owner = await market.user();
-    const renter = await market.fundedUser(10_000);
-    const { id: listingId } = await market.onlineListing(owner, listing);
-    const order = await market.order(renter, listingId, 1);
-    await market.act(order.id, 'pay', renter);
-    if (!listing.credentials) await market.act(order.id, 'handoff', owner, { content: 'account 7001 / password marlin' });
-    await market.act(order.id, 'handoff', renter, { content: 'got in, changed nothing' });
+    const owner = await own.market.user();
+    const renter = await own.market.fundedUser(10_000);
+    const { id: listingId } = await own.market.onlineListing(owner, listing);
+    const order = await own.market.order(renter, listingId, 1);
+    await own.market.act(order.id, 'pay', renter);
+    if (!listing.credentials) await own.market.act(order.id, 'handoff', owner, { content: 'account 7001 / password marlin' });
+    await own.market.act(order.id, 'handoff', renter, { content: 'got in, changed nothing' });
     return { owner, renter, orderId: order.id as string };
   }
   const records = async (orderId: string, who: Caller) => {
-    const res = await market.client.get(`/api/orders/${orderId}/handoff-records`, who.token);
+    const res = await own.market.client.get(`/api/orders/${orderId}/handoff-records`, who.token);
     expect(res.status).toBe(200);
     return res.body.items as Array<{ author_role: string; content: string | null; withheld: boolean; attachment_urls: string[]; created_at: string }>;
   };
   const close = async (orderId: string) => {
-    const res = await market.client.post(`/api/admin/orders/${orderId}/close`, { reason: 'returned to its owner' }, arbitrator.token);
+    const res = await own.market.client.post(`/api/admin/orders/${orderId}/close`, { reason: 'returned to its owner' }, own.arbitrator.token);
     expect(res.status).toBe(200);
   };
   const auditsOf = async (orderId: string, action: string) =>
-    (await stack.services.orders!.ctx.db.query(`SELECT payload FROM outbox WHERE type = 'audit.recorded'`))
+    (await own.stack.services.orders!.ctx.db.query(`SELECT payload FROM outbox WHERE type = 'audit.recorded'`))
       .map((r: any) => r.payload.data)
       .filter((d: any) => d.action === action && d.biz_id === orderId);
 
@@ -72,6 +72,7 @@ describe('handoff content, visible while the rental runs', () => {
   });
 
   it('the handoff’s attachments follow the text: readable by both parties while the rental runs, by the renter no more once it completed', async () => {
+    const { stack, market } = own;
     const owner = await market.user();
     const renter = await market.fundedUser(10_000);
     const { id: listingId } = await market.onlineListing(owner);
@@ -113,6 +114,7 @@ describe('handoff content, visible while the rental runs', () => {
   });
 
   it('the back office lists handoffs without content and reveals an abnormal order’s only with a second admin’s approval, audited', async () => {
+    const { market, arbitrator, reviewer, colleague, third } = own;
     const { orderId } = await handedOver();
     const listed = await market.client.get(`/api/admin/orders/${orderId}/handoff-records`, arbitrator.token);
     expect(listed.status).toBe(200);
@@ -145,9 +147,9 @@ describe('handoff content, visible while the rental runs', () => {
     expect(asked.body).toMatchObject({ order_id: orderId, requested_by: arbitrator.id, status: 'pending', approved_by: null });
     const approve = (requestId: string, who: Caller) => market.client.post(`${requests}/${requestId}/approve`, {}, who.token);
     // neither the requester (who also marked it abnormal) approves it, nor does a pending request reveal
-    const own = await approve(asked.body.id, arbitrator);
-    expect(own.status).toBe(403);
-    expect(own.body.code).toBe('REVEAL_APPROVER_INVOLVED');
+    const selfApproval = await approve(asked.body.id, arbitrator);
+    expect(selfApproval.status).toBe(403);
+    expect(selfApproval.body.code).toBe('REVEAL_APPROVER_INVOLVED');
     expect((await reveal(arbitrator, { reason: 'still waiting', request_id: asked.body.id })).body.code).toBe('REVEAL_APPROVAL_REQUIRED');
     // another admin's request is not the marker's to approve either
     const theirs = await market.client.post(requests, { reason: 'second look' }, colleague.token);
@@ -188,6 +190,7 @@ describe('handoff content, visible while the rental runs', () => {
   });
 
   it('an admin settling an open dispute reveals alone', async () => {
+    const { market, arbitrator } = own;
     const { renter, orderId } = await handedOver();
     expect((await market.client.post(`/api/orders/${orderId}/dispute`, { reason: 'the password is wrong' }, renter.token)).status).toBe(201);
     const shown = await market.client.post(`/api/admin/orders/${orderId}/handoff-records/reveal`, { reason: 'checking the password' }, arbitrator.token);

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eventually, Market, type Stack, startMarket } from '@market/testkit';
+import { eventually, marketPerSuite, type MarketCaller } from '@market/testkit';
 
 /** One sample's value from a Prometheus text exposition, by metric name and exact labels (the `service` label aside). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -25,17 +25,22 @@ async function scrape(url: string): Promise<string> {
 }
 
 describe('Prometheus metrics of the services and the gateway, after real requests', () => {
-  let stack: Stack;
-  let market: Market;
+  const own = marketPerSuite({ services: ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin', 'notify'] }, 60_000);
 
-  beforeAll(async () => {
-    stack = await startMarket({ services: ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin', 'notify'] });
-    market = new Market(stack);
-  }, 60_000);
-
-  afterAll(() => stack.stop());
+  /** `renter`'s order of a new listing of `owner`, paid, handed over, received and checked out having used `consumption`. */
+  async function checkedOut(owner: MarketCaller, renter: MarketCaller, hours: number, content: string, consumption: number) {
+    const { market } = own;
+    const listing = await market.onlineListing(owner);
+    const order = await market.order(renter, listing.id, hours);
+    await market.act(order.id, 'pay', renter);
+    await market.act(order.id, 'handoff', owner, { content });
+    await market.act(order.id, 'confirm-receive', renter);
+    await market.act(order.id, 'checkout', renter, { consumption });
+    return order;
+  }
 
   it('counts order moves, GMV, platform fees, recharges, disputes and the review queue as they happen', async () => {
+    const { stack, market } = own;
     const orders = stack.services.orders!.url;
     const before = await scrape(orders);
     const owner = await market.user();
@@ -49,24 +54,14 @@ describe('Prometheus metrics of the services and the gateway, after real request
     await market.client.post(`/api/listings/${pending.body.id}/submit-review`, {}, owner.token);
     expect(sample(await scrape(stack.services.catalog!.url), 'market_listings_pending_review')).toBe(1);
 
-    const listing = await market.onlineListing(owner);
-    const done = await market.order(renter, listing.id, 2);
-    await market.act(done.id, 'pay', renter);
-    await market.act(done.id, 'handoff', owner, { content: 'account 1 / pw' });
-    await market.act(done.id, 'confirm-receive', renter);
-    await market.act(done.id, 'checkout', renter, { consumption: 1600 });
+    const done = await checkedOut(owner, renter, 2, 'account 1 / pw', 1600);
     const completed = await market.act(done.id, 'checkout/confirm', owner);
 
     const second = await market.onlineListing(owner);
     const cancelled = await market.order(renter, second.id, 1);
     await market.act(cancelled.id, 'cancel', renter, { reason: 'changed my mind' });
 
-    const third = await market.onlineListing(owner);
-    const disputed = await market.order(renter, third.id, 1);
-    await market.act(disputed.id, 'pay', renter);
-    await market.act(disputed.id, 'handoff', owner, { content: 'account 3 / pw' });
-    await market.act(disputed.id, 'confirm-receive', renter);
-    await market.act(disputed.id, 'checkout', renter, { consumption: 800 });
+    const disputed = await checkedOut(owner, renter, 1, 'account 3 / pw', 800);
     await market.act(disputed.id, 'checkout/counter', owner, { deposit_deduction: 1000, reason: 'banned' });
     await market.act(disputed.id, 'checkout/reject', renter, { reason: 'it was banned before' });
 
@@ -102,6 +97,7 @@ describe('Prometheus metrics of the services and the gateway, after real request
   }, 120_000);
 
   it('exposes the pool, the outbox, open streams and the process figures', async () => {
+    const { stack, market } = own;
     const orders = await scrape(stack.services.orders!.url);
     expect(sample(orders, 'market_db_pool_connections', { state: 'waiting' })).toBe(0);
     expect(sample(orders, 'market_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
@@ -128,6 +124,7 @@ describe('Prometheus metrics of the services and the gateway, after real request
   }, 60_000);
 
   it('serves the gateway metrics on their own port and never forwards /metrics on the public one', async () => {
+    const { stack, market } = own;
     const publicAnswer = await fetch(`${stack.url}/metrics`);
     expect(publicAnswer.status).toBe(404);
     expect(await publicAnswer.text()).not.toContain('market_');
@@ -141,6 +138,7 @@ describe('Prometheus metrics of the services and the gateway, after real request
   });
 
   it('alert rules pass promtool and name only metrics the running system exposes', async () => {
+    const { stack } = own;
     const rules = path.resolve(__dirname, '../../../docs/operations/alerts.yml');
     // promtool comes with Debian's `prometheus` package (CI installs it); it checks syntax and PromQL.
     const checked = execFileSync('promtool', ['check', 'rules', rules], { encoding: 'utf8' });

@@ -1,4 +1,4 @@
-import { eventually, Market, type MarketCaller as Caller, outboxEvents, type Stack, startMarket } from '@market/testkit';
+import { eventually, marketPerSuite, type MarketCaller as Caller, outboxEvents } from '@market/testkit';
 
 /**
  * Issue 19 items 1 and 4, across the real services: what parties read about money is only what the
@@ -6,20 +6,14 @@ import { eventually, Market, type MarketCaller as Caller, outboxEvents, type Sta
  * renter the refund once the wallet moved it (wallet.settled).
  */
 describe('notifications about money follow the ledger', () => {
-  let stack: Stack;
-  let market: Market;
-
-  beforeAll(async () => {
-    stack = await startMarket({ services: ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin', 'notify'] });
-    market = new Market(stack);
-  });
-  afterAll(() => stack?.stop());
+  const own = marketPerSuite({ services: ['identity', 'catalog', 'orders', 'wallet', 'files', 'admin', 'notify'] });
 
   const notifications = async (user: Caller) =>
-    (await market.client.get('/api/notifications?limit=100', user.token)).body.items as Array<{ kind: string; title: string; body: string; data: Record<string, unknown> }>;
-  const walletHandled = async (eventId: string) => (await stack.services.wallet!.ctx.db.query(`SELECT 1 FROM inbox WHERE event_id = $1`, [eventId])).length === 1;
+    (await own.market.client.get('/api/notifications?limit=100', user.token)).body.items as Array<{ kind: string; title: string; body: string; data: Record<string, unknown> }>;
+  const walletHandled = async (eventId: string) => (await own.stack.services.wallet!.ctx.db.query(`SELECT 1 FROM inbox WHERE event_id = $1`, [eventId])).length === 1;
 
   it('an admin close of an unpaid order tells the renter it closed, and of no refund', async () => {
+    const { stack, market } = own;
     const owner = await market.user();
     const renter = await market.user();
     const listing = await market.onlineListing(owner);
@@ -35,6 +29,7 @@ describe('notifications about money follow the ledger', () => {
   });
 
   it('a renewal tells both parties the hours and the rent it added (ADR 0065)', async () => {
+    const { market } = own;
     const owner = await market.user();
     const renter = await market.fundedUser(50_000);
     const order = await market.order(renter, (await market.onlineListing(owner)).id);
@@ -52,6 +47,7 @@ describe('notifications about money follow the ledger', () => {
   });
 
   it('an admin close of a paid order tells the renter the refund that reached the wallet, to the fen', async () => {
+    const { market } = own;
     const owner = await market.user();
     const renter = await market.fundedUser(50_000);
     const listing = await market.onlineListing(owner);

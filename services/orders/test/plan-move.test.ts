@@ -387,24 +387,21 @@ describe('planMove', () => {
     expect(note.changes).toMatchObject({ status: 'in_use', status_changed_at: ENTERED, deadline_at: new Date('2026-11-22T11:30:00.000Z') });
   });
 
-  it('opens a dispute typed by the state, names it on the order and tells both parties', () => {
-    const types: Array<[OrderState, string]> = [
-      ['pending_receive', 'handoff'],
-      ['in_use', 'usage'],
-      ['pending_checkout_confirm', 'checkout'],
-      ['pending_correction_confirm', 'checkout'],
-    ];
-    for (const [state, type] of types) {
-      const opened = plan(orderIn(state), moveOf('dispute', state), 'owner');
-      expect(opened.openDispute).toEqual({ id: NEW_DISPUTE, type, raised_by: OWNER, reason: 'the account was banned', evidence_keys: [], created_at: NOW });
-      expect(opened.changes).toMatchObject({ dispute_id: NEW_DISPUTE, deadline_at: new Date('2026-11-25T12:00:00.000Z') });
-      expect(opened.events).toEqual([
-        {
-          type: 'dispute.opened',
-          data: { dispute_id: NEW_DISPUTE, order_id: orderIn(state).id, renter_id: RENTER, owner_id: OWNER, type, raised_by: OWNER, reason: 'the account was banned' },
-        },
-      ]);
-    }
+  it.each<[OrderState, string]>([
+    ['pending_receive', 'handoff'],
+    ['in_use', 'usage'],
+    ['pending_checkout_confirm', 'checkout'],
+    ['pending_correction_confirm', 'checkout'],
+  ])('opens a dispute from %s typed %s, names it on the order and tells both parties', (state, type) => {
+    const opened = plan(orderIn(state), moveOf('dispute', state), 'owner');
+    expect(opened.openDispute).toEqual({ id: NEW_DISPUTE, type, raised_by: OWNER, reason: 'the account was banned', evidence_keys: [], created_at: NOW });
+    expect(opened.changes).toMatchObject({ dispute_id: NEW_DISPUTE, deadline_at: new Date('2026-11-25T12:00:00.000Z') });
+    expect(opened.events).toEqual([
+      {
+        type: 'dispute.opened',
+        data: { dispute_id: NEW_DISPUTE, order_id: orderIn(state).id, renter_id: RENTER, owner_id: OWNER, type, raised_by: OWNER, reason: 'the account was banned' },
+      },
+    ]);
   });
 
   it('settles checkouts: the renter’s proposal, the owner’s correction, or a refusal naming the field', () => {

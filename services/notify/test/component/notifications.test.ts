@@ -10,8 +10,8 @@ import {
   type EventType,
 } from '@market/contracts';
 import type { UserIdentity } from '@market/shared/auth';
-import { anonymous, asAdmin, asUser, eventually, startComponent, type Component } from '@market/testkit';
-import { orderSnapshot } from '../support';
+import { anonymous, asAdmin, asUser, componentPerSuite, eventually } from '@market/testkit';
+import { listingSnapshot, orderSnapshot } from '../support';
 
 const admin = uuidv7();
 
@@ -106,22 +106,8 @@ const settled = { consumption: 2400, deposit_deduction: 1001, refund: 3999, owne
 /** 12 minutes past the grace at 800 fen an hour: 160 fen from the deposit, the fee 5 % of 2 560 */
 const withOvertime = { consumption: 2400, overtime_minutes: 12, overtime_fee: 160, deposit_deduction: 0, refund: 4840, owner_income: 2432, platform_fee: 128 };
 
-const listing = (p: Parties, overrides: Partial<EventData<'listing.approved'>> = {}): EventData<'listing.approved'> => ({
-  listing_id: uuidv7(),
-  owner_id: p.owner.id,
-  title: '原神 满命胡桃',
-  game: '原神',
-  hourly_price: 800,
-  deposit: 5000,
-  min_hours: 1,
-  max_hours: 24,
-  status: 'online',
-  review_status: 'approved',
-  updated_at: new Date().toISOString(),
-  reason: null,
-  actor_id: admin,
-  ...overrides,
-});
+const listing = (p: Parties, overrides: Partial<EventData<'listing.approved'>> = {}): EventData<'listing.approved'> =>
+  listingSnapshot(p.owner, { reason: null, actor_id: admin, ...overrides });
 
 const CASES: Case[] = [
   {
@@ -423,23 +409,17 @@ const CASES: Case[] = [
 ];
 
 describe('notify alone: notifications built from events, read and marked', () => {
-  let notify: Component;
+  const notify = componentPerSuite('notify');
 
-  beforeAll(async () => {
-    notify = await startComponent('notify');
-  });
-  afterEach(() => notify.verify());
-  afterAll(() => notify?.stop());
+  const db = () => notify.component.service.ctx.db;
 
-  const db = () => notify.service.ctx.db;
+  const list = async (who: Party, query: Record<string, string | number | boolean> = {}) => notify.component.ok(listNotifications, { as: who.as, query });
 
-  const list = async (who: Party, query: Record<string, string | number | boolean> = {}) => notify.ok(listNotifications, { as: who.as, query });
-
-  const markRead = (id: string, who: Party, body: unknown = {}) => notify.call(markNotificationRead, { params: { id }, as: who.as, body });
+  const markRead = (id: string, who: Party, body: unknown = {}) => notify.component.call(markNotificationRead, { params: { id }, as: who.as, body });
 
   /** Publishes the event as its producer would, and waits until notify has handled it (its inbox holds the id). */
   const publish = async <T extends EventType>(type: T, data: EventData<T>, id?: string) => {
-    const event = await notify.publish(type, data, id);
+    const event = await notify.component.publish(type, data, id);
     await eventually(
       () => db().query(`SELECT 1 FROM inbox WHERE event_id = $1`, [event.id]),
       (rows: unknown[]) => rows.length === 1,
@@ -479,7 +459,7 @@ describe('notify alone: notifications built from events, read and marked', () =>
   it('keeps operator alerts for the back office: every admin reads them, users cannot', async () => {
     const alert = opsAlert();
     const event = await publish('ops.alert', alert);
-    const page = await notify.ok(listBackOfficeNotifications, { as: asAdmin(), query: { limit: 100 } });
+    const page = await notify.component.ok(listBackOfficeNotifications, { as: asAdmin(), query: { limit: 100 } });
     const mine = page.items.filter((n) => n.biz_id === alert.subject_id);
     expect(mine).toEqual([
       expect.objectContaining({
@@ -493,8 +473,8 @@ describe('notify alone: notifications built from events, read and marked', () =>
     ]);
     const stored = await db().query(`SELECT event_id FROM notifications WHERE id = $1`, [mine[0]!.id]);
     expect(stored[0].event_id).toBe(event.id);
-    expect((await notify.call(listBackOfficeNotifications, { as: asUser() })).status).toBe(401);
-    expect((await notify.call(listBackOfficeNotifications)).status).toBe(401);
+    expect((await notify.component.call(listBackOfficeNotifications, { as: asUser() })).status).toBe(401);
+    expect((await notify.component.call(listBackOfficeNotifications)).status).toBe(401);
   });
 
   it('links order notifications to the order and listing', async () => {
@@ -562,17 +542,17 @@ describe('notify alone: notifications built from events, read and marked', () =>
     await publish('user.unfrozen', { user_id: other.id, unfrozen_by: admin, unfrozen_at: new Date().toISOString() });
     const all = await list(user);
     expect(all.unread_count).toBe(4);
-    await notify.ok(markNotificationRead, { params: { id: all.items[1]!.id }, as: user.as });
+    await notify.component.ok(markNotificationRead, { params: { id: all.items[1]!.id }, as: user.as });
 
     const unread = await list(user, { unread: true });
     expect(unread.items.map((i) => i.id)).toEqual([all.items[0]!.id, all.items[2]!.id, all.items[3]!.id]);
     expect(unread.unread_count).toBe(3);
     expect((await list(user, { unread: false })).items.map((i) => i.id)).toEqual([all.items[1]!.id]);
-    expect((await notify.call(listNotifications, { as: user.as, query: { unread: 'yes' } })).status).toBe(400);
+    expect((await notify.component.call(listNotifications, { as: user.as, query: { unread: 'yes' } })).status).toBe(400);
 
-    expect(await notify.ok(markAllNotificationsRead, { as: user.as })).toEqual({ marked: 3, unread_count: 0 });
+    expect(await notify.component.ok(markAllNotificationsRead, { as: user.as })).toEqual({ marked: 3, unread_count: 0 });
     expect((await list(user, { unread: true })).items).toEqual([]);
-    expect(await notify.ok(markAllNotificationsRead, { as: user.as })).toEqual({ marked: 0, unread_count: 0 });
+    expect(await notify.component.ok(markAllNotificationsRead, { as: user.as })).toEqual({ marked: 0, unread_count: 0 });
     expect((await list(other)).unread_count).toBe(1);
   });
 
@@ -593,15 +573,15 @@ describe('notify alone: notifications built from events, read and marked', () =>
     } while (cursor);
     expect(pages).toBe(3);
     expect(seen.map((n) => n.data.amount)).toEqual([7, 6, 5, 4, 3, 2, 1]);
-    const bad = await notify.call(listNotifications, { as: user.as, query: { cursor: 'bm9wZQ' } });
+    const bad = await notify.component.call(listNotifications, { as: user.as, query: { cursor: 'bm9wZQ' } });
     expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_FAILED']);
-    expect((await notify.call(listNotifications, { as: user.as, query: { limit: 101 } })).status).toBe(400);
+    expect((await notify.component.call(listNotifications, { as: user.as, query: { limit: 101 } })).status).toBe(400);
   });
 
   it('refuses callers without a user', async () => {
-    expect((await notify.call(listNotifications, { as: anonymous })).status).toBe(401);
-    expect((await notify.call(markAllNotificationsRead, { as: anonymous })).status).toBe(401);
-    expect((await notify.call(streamNotifications, { as: anonymous })).status).toBe(401);
-    expect((await notify.call(listNotifications, { as: asAdmin() })).status).toBe(401);
+    expect((await notify.component.call(listNotifications, { as: anonymous })).status).toBe(401);
+    expect((await notify.component.call(markAllNotificationsRead, { as: anonymous })).status).toBe(401);
+    expect((await notify.component.call(streamNotifications, { as: anonymous })).status).toBe(401);
+    expect((await notify.component.call(listNotifications, { as: asAdmin() })).status).toBe(401);
   });
 });

@@ -66,6 +66,17 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     return { owner, renter, listing, order };
   }
 
+  /** `renter`'s order of `listing`, taken through every move to completed: paid, handed over, received, checked out, confirmed by `owner`. */
+  async function completedOrderOf(listing: { id: string }, owner: ReturnType<typeof asUser>, renter: ReturnType<typeof asUser>) {
+    const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
+    await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 1 / pw 1' }, as: owner });
+    await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
+    await orders.ok(startCheckout, { params: { id: order.id }, as: renter });
+    await orders.ok(confirmCheckout, { params: { id: order.id }, as: owner });
+    return order;
+  }
+
   it('prices an order from the listing catalog answers, checks the renter with identity, and publishes order.created', async () => {
     const { owner, renter } = parties();
     const listing = world.listing(owner.sub, { hourly_price: 900, deposit: 3000 });
@@ -569,12 +580,7 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     // a rental that handed the account over ends; catalog has not heard of it yet
     const listing = world.listing(owner.sub, { require_rotation: true });
     const renter = asUser();
-    const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
-    await orders.ok(payOrder, { params: { id: order.id }, as: renter });
-    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 9 / pw 9' }, as: owner });
-    await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
-    await orders.ok(startCheckout, { params: { id: order.id }, as: renter });
-    await orders.ok(confirmCheckout, { params: { id: order.id }, as: owner });
+    await completedOrderOf(listing, owner, renter);
     expect(await refusal(listing.id)).toEqual([409, 'LISTING_AWAITING_ROTATION']);
     // the owner confirmed a new password after that end: rentable again
     world.listings.set(listing.id, { ...listing, rotation_confirmed_at: new Date().toISOString() });
@@ -590,13 +596,7 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     async function completedOrder(renter = asUser()) {
       const owner = asUser();
       const listing = world.listing(owner.sub);
-      const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
-      await orders.ok(payOrder, { params: { id: order.id }, as: renter });
-      await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 1 / pw 1' }, as: owner });
-      await orders.ok(confirmReceive, { params: { id: order.id }, as: renter });
-      await orders.ok(startCheckout, { params: { id: order.id }, as: renter });
-      await orders.ok(confirmCheckout, { params: { id: order.id }, as: owner });
-      return { owner, renter, listing, order };
+      return { owner, renter, listing, order: await completedOrderOf(listing, owner, renter) };
     }
     const changed = (key: string, value: unknown) =>
       orders.publish('system_config.changed', { key, value, updated_by: uuidv7(), updated_at: new Date().toISOString() });
