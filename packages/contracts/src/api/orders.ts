@@ -4,7 +4,7 @@ import { RentalHours } from './catalog';
 import { LedgerEntry } from './wallet';
 import { RenterRecord } from './ratings';
 import { routesOf } from './route';
-import type { ErrorStatus } from './route';
+import { withTokenErrors } from './statuses';
 
 const orderRoute = routesOf('orders', { tags: ['orders'] });
 const handoffRoute = routesOf('orders', { tags: ['handoff'] });
@@ -163,11 +163,6 @@ function moveDescription(text: string): string {
   return `${text} Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.`;
 }
 
-function orderErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  const all: ErrorStatus[] = [...more, 401, 403];
-  return all.sort((a, b) => a - b);
-}
-
 /** What close and arbitration pay out (docs/rules.md §4 as decided here; the wallet settles from these figures). */
 const ARBITRATION_MONEY =
   'complete: the order completes with the breakdown given, else with the order’s checkout, else the full rent and no deduction. ' +
@@ -185,7 +180,7 @@ export const createOrder = orderRoute('post /api/orders', { id: 'createOrder', a
   headers: IdempotencyHeaders,
   body: z.object({ listing_id: z.string().min(1).max(100), hours: RentalHours }).strict(),
   success: { status: 201, description: 'the created order (pending_payment)', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const listOrders = orderRoute('get /api/orders', { id: 'listOrders', auth: 'user',
@@ -196,7 +191,7 @@ export const listOrders = orderRoute('get /api/orders', { id: 'listOrders', auth
     status: OrderStatus.optional(),
   }),
   success: { status: 200, description: 'orders, newest first', schema: Page(Order) },
-  errors: orderErrors(400),
+  errors: withTokenErrors(400),
 });
 
 export const getOrder = orderRoute('get /api/orders/{id}', { id: 'getOrder', auth: 'user',
@@ -204,7 +199,7 @@ export const getOrder = orderRoute('get /api/orders/{id}', { id: 'getOrder', aut
   description: 'Only the renter and the owner see an order; anyone else gets 404.',
   params: IdParams,
   success: { status: 200, description: 'the order', schema: Order },
-  errors: orderErrors(404),
+  errors: withTokenErrors(404),
 });
 
 export const payOrder = orderRoute('post /api/orders/{id}/pay', { id: 'payOrder', auth: 'user',
@@ -214,7 +209,7 @@ export const payOrder = orderRoute('post /api/orders/{id}/pay', { id: 'payOrder'
   headers: IdempotencyHeaders,
   body: EmptyBody,
   success: { status: 200, description: 'the order, now pending_handoff', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const renewOrder = orderRoute('post /api/orders/{id}/renew', { id: 'renewOrder', auth: 'user',
@@ -229,7 +224,7 @@ export const renewOrder = orderRoute('post /api/orders/{id}/renew', { id: 'renew
   headers: IdempotencyHeaders,
   body: z.object({ hours: RentalHours }).strict(),
   success: { status: 200, description: 'the order, ends_at moved', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const cancelOrder = orderRoute('post /api/orders/{id}/cancel', { id: 'cancelOrder', auth: 'user',
@@ -238,7 +233,7 @@ export const cancelOrder = orderRoute('post /api/orders/{id}/cancel', { id: 'can
   params: IdParams,
   body: z.object({ reason: OptionalReason.optional() }).strict(),
   success: { status: 200, description: 'the order, now cancelled', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const submitHandoff = handoffRoute('post /api/orders/{id}/handoff', { id: 'submitHandoff', auth: 'user',
@@ -247,7 +242,7 @@ export const submitHandoff = handoffRoute('post /api/orders/{id}/handoff', { id:
   params: IdParams,
   body: z.object({ content: z.string().trim().min(1).max(5000), attachment_keys: FileKeys.optional() }).strict(),
   success: { status: 201, description: 'the created handoff record', schema: HandoffRecord },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const listHandoffRecords = handoffRoute('get /api/orders/{id}/handoff-records', { id: 'listHandoffRecords', auth: 'user',
@@ -255,7 +250,7 @@ export const listHandoffRecords = handoffRoute('get /api/orders/{id}/handoff-rec
   description: 'Content is decrypted for the two parties only (anyone else: 404); every read is audited. The record of an automatic handoff of stored credentials has author_role owner and the owner’s id. Once the order has ended (completed, cancelled, closed) the renter sees that each handoff happened and when, never its content (`withheld`); the owner still sees what they wrote.',
   params: IdParams,
   success: { status: 200, description: 'all records', schema: HandoffRecords },
-  errors: orderErrors(404),
+  errors: withTokenErrors(404),
 });
 
 export const confirmReceive = orderRoute('post /api/orders/{id}/confirm-receive', { id: 'confirmReceive', auth: 'user',
@@ -264,7 +259,7 @@ export const confirmReceive = orderRoute('post /api/orders/{id}/confirm-receive'
   params: IdParams,
   body: EmptyBody,
   success: { status: 200, description: 'the order, now in_use', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const startCheckout = checkoutRoute('post /api/orders/{id}/checkout', { id: 'startCheckout', auth: 'user',
@@ -273,7 +268,7 @@ export const startCheckout = checkoutRoute('post /api/orders/{id}/checkout', { i
   params: IdParams,
   body: z.object({ consumption: Money.optional(), reason: OptionalReason.optional() }).strict(),
   success: { status: 200, description: 'the order, now pending_checkout_confirm', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const confirmCheckout = checkoutRoute('post /api/orders/{id}/checkout/confirm', { id: 'confirmCheckout', auth: 'user',
@@ -282,7 +277,7 @@ export const confirmCheckout = checkoutRoute('post /api/orders/{id}/checkout/con
   params: IdParams,
   body: EmptyBody,
   success: { status: 200, description: 'the order, now completed', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const counterCheckout = checkoutRoute('post /api/orders/{id}/checkout/counter', { id: 'counterCheckout', auth: 'user',
@@ -298,7 +293,7 @@ export const counterCheckout = checkoutRoute('post /api/orders/{id}/checkout/cou
     })
     .strict(),
   success: { status: 200, description: 'the order, now pending_correction_confirm', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const acceptCheckout = checkoutRoute('post /api/orders/{id}/checkout/accept', { id: 'acceptCheckout', auth: 'user',
@@ -307,7 +302,7 @@ export const acceptCheckout = checkoutRoute('post /api/orders/{id}/checkout/acce
   params: IdParams,
   body: EmptyBody,
   success: { status: 200, description: 'the order, now completed', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const rejectCheckout = checkoutRoute('post /api/orders/{id}/checkout/reject', { id: 'rejectCheckout', auth: 'user',
@@ -316,7 +311,7 @@ export const rejectCheckout = checkoutRoute('post /api/orders/{id}/checkout/reje
   params: IdParams,
   body: ReasonBody,
   success: { status: 200, description: 'the order, now disputed', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const openDispute = disputeRoute('post /api/orders/{id}/dispute', { id: 'openDispute', auth: 'user',
@@ -325,7 +320,7 @@ export const openDispute = disputeRoute('post /api/orders/{id}/dispute', { id: '
   params: IdParams,
   body: z.object({ reason: OptionalReason, evidence_keys: FileKeys.optional() }).strict(),
   success: { status: 201, description: 'the opened dispute; the order is now disputed', schema: Dispute },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const listDisputes = disputeRoute('get /api/disputes', { id: 'listDisputes', auth: 'user',
@@ -333,7 +328,7 @@ export const listDisputes = disputeRoute('get /api/disputes', { id: 'listDispute
   description: 'Disputes on orders the caller rents or owns, whoever raised them. Newest first.',
   query: PageQuery.extend({ status: DisputeStatus.optional() }),
   success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: orderErrors(400),
+  errors: withTokenErrors(400),
 });
 
 export const getDispute = disputeRoute('get /api/disputes/{id}', { id: 'getDispute', auth: 'user',
@@ -341,7 +336,7 @@ export const getDispute = disputeRoute('get /api/disputes/{id}', { id: 'getDispu
   description: 'Only the renter and the owner of the disputed order see it; anyone else gets 404. Its evidence_urls are readable by both.',
   params: IdParams,
   success: { status: 200, description: 'the dispute', schema: Dispute },
-  errors: orderErrors(404),
+  errors: withTokenErrors(404),
 });
 
 export const adminListOrders = adminOrderRoute('get /api/admin/orders', { id: 'adminListOrders', auth: 'admin', permission: 'orders.read',
@@ -356,7 +351,7 @@ export const adminListOrders = adminOrderRoute('get /api/admin/orders', { id: 'a
     created_to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'created before' }),
   }),
   success: { status: 200, description: 'orders, newest first', schema: Page(Order) },
-  errors: orderErrors(400),
+  errors: withTokenErrors(400),
 });
 
 export const adminGetOrder = adminOrderRoute('get /api/admin/orders/{id}', { id: 'adminGetOrder', auth: 'admin', permission: 'orders.read',
@@ -364,7 +359,7 @@ export const adminGetOrder = adminOrderRoute('get /api/admin/orders/{id}', { id:
   description: 'The order (its checkout included), its latest dispute, and from the wallet what was charged into its escrow, what the escrow holds, and the ledger entries of the order. 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached.',
   params: IdParams,
   success: { status: 200, description: 'the order', schema: AdminOrderDetail },
-  errors: orderErrors(404),
+  errors: withTokenErrors(404),
 });
 
 export const adminListHandoffRecords = adminOrderRoute('get /api/admin/orders/{id}/handoff-records', { id: 'adminListHandoffRecords', auth: 'admin', permission: 'orders.read',
@@ -372,7 +367,7 @@ export const adminListHandoffRecords = adminOrderRoute('get /api/admin/orders/{i
   description: 'Who handed over what when, without the content (`withheld`): the credentials are shown only to the two parties, and to the back office only through `POST /api/admin/orders/{id}/handoff-records/reveal`.',
   params: IdParams,
   success: { status: 200, description: 'all records, content withheld', schema: HandoffRecords },
-  errors: orderErrors(404),
+  errors: withTokenErrors(404),
 });
 
 const ExpectedStatus = OrderStatus.optional().openapi({
@@ -420,7 +415,7 @@ export const adminRevealHandoffRecords = adminOrderRoute('post /api/admin/orders
   params: IdParams,
   body: RevealBody,
   success: { status: 200, description: 'all records with their content', schema: HandoffRecords },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const RevealRequestStatus = z.enum(['pending', 'approved', 'used']).openapi('RevealRequestStatus');
@@ -449,14 +444,14 @@ export const adminRequestReveal = adminOrderRoute('post /api/admin/orders/{id}/h
   params: IdParams,
   body: ReasonBody,
   success: { status: 201, description: 'the request, pending', schema: RevealRequest },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const adminListRevealRequests = adminOrderRoute('get /api/admin/orders/{id}/handoff-records/reveal-requests', { id: 'adminListRevealRequests', auth: 'admin', permission: 'handoffs.reveal',
   summary: 'The reveal requests of an order, newest first',
   params: IdParams,
   success: { status: 200, description: 'every reveal request of the order', schema: z.object({ items: z.array(RevealRequest) }) },
-  errors: orderErrors(400, 404),
+  errors: withTokenErrors(400, 404),
 });
 
 export const adminApproveReveal = adminOrderRoute('post /api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve', { id: 'adminApproveReveal', auth: 'admin', permission: 'handoffs.reveal',
@@ -468,7 +463,7 @@ export const adminApproveReveal = adminOrderRoute('post /api/admin/orders/{id}/h
   params: RevealRequestParams,
   body: EmptyBody,
   success: { status: 200, description: 'the request, approved', schema: RevealRequest },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const adminCloseOrder = adminOrderRoute('post /api/admin/orders/{id}/close', { id: 'adminCloseOrder', auth: 'admin', permission: 'orders.manage',
@@ -478,7 +473,7 @@ export const adminCloseOrder = adminOrderRoute('post /api/admin/orders/{id}/clos
   params: IdParams,
   body: AdminCloseOrderBody,
   success: { status: 200, description: 'the order, now closed', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const adminMarkOrderAbnormal = adminOrderRoute('post /api/admin/orders/{id}/mark-abnormal', { id: 'adminMarkOrderAbnormal', auth: 'admin', permission: 'orders.manage',
@@ -488,7 +483,7 @@ export const adminMarkOrderAbnormal = adminOrderRoute('post /api/admin/orders/{i
   params: IdParams,
   body: AdminMarkAbnormalBody,
   success: { status: 200, description: 'the order, now abnormal', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const adminListDisputes = adminDisputeRoute('get /api/admin/disputes', { id: 'adminListDisputes', auth: 'admin', permission: 'disputes.read',
@@ -500,7 +495,7 @@ export const adminListDisputes = adminDisputeRoute('get /api/admin/disputes', { 
     order_id: z.string().max(100).optional(),
   }),
   success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: orderErrors(400),
+  errors: withTokenErrors(400),
 });
 
 export const ArbitrateBody = z
@@ -526,7 +521,7 @@ export const arbitrateDispute = adminDisputeRoute('post /api/admin/disputes/{id}
   params: IdParams,
   body: ArbitrateBody,
   success: { status: 200, description: 'the resolved dispute', schema: Dispute },
-  errors: orderErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const RenterBlock = z
@@ -545,7 +540,7 @@ export const blockRenter = orderRoute('post /api/seller/blocks/{user_id}', { id:
   params: UserIdParams,
   body: EmptyBody,
   success: { status: 200, description: 'the block', schema: RenterBlock },
-  errors: orderErrors(400, 404),
+  errors: withTokenErrors(400, 404),
 });
 
 export const unblockRenter = orderRoute('delete /api/seller/blocks/{user_id}', { id: 'unblockRenter', auth: 'user',
@@ -553,7 +548,7 @@ export const unblockRenter = orderRoute('delete /api/seller/blocks/{user_id}', {
   description: 'The renter may order the caller’s listings again. 404 when the caller has not blocked this user. Audited.',
   params: UserIdParams,
   success: { status: 204, description: 'lifted' },
-  errors: orderErrors(404),
+  errors: withTokenErrors(404),
 });
 
 export const listRenterBlocks = orderRoute('get /api/seller/blocks', { id: 'listRenterBlocks', auth: 'user',
@@ -561,7 +556,7 @@ export const listRenterBlocks = orderRoute('get /api/seller/blocks', { id: 'list
   description: 'Newest first.',
   query: PageQuery,
   success: { status: 200, description: 'blocks, newest first', schema: Page(RenterBlock) },
-  errors: orderErrors(400),
+  errors: withTokenErrors(400),
 });
 
 export const RenterStanding = z

@@ -1,7 +1,7 @@
 import { IdParams, Timestamp, Id } from '../common';
 import { z } from '../zod';
 import { routesOf } from './route';
-import type { ErrorStatus } from './route';
+import { withTokenErrors } from './statuses';
 
 const ratingRoute = routesOf('orders', { tags: ['ratings'] });
 const adminOrderRoute = routesOf('orders', { tags: ['admin-orders'] });
@@ -87,11 +87,6 @@ const RatingList = z.object({ items: z.array(Rating) });
 
 export const RatingParams = z.object({ id: z.string().max(100), ratingId: z.string().max(100) }).strict();
 
-function ratingErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  const all: ErrorStatus[] = [...more, 401, 403];
-  return all.sort((a, b) => a - b);
-}
-
 export const rateOrder = ratingRoute('post /api/orders/{id}/rating', { id: 'rateOrder', auth: 'user',
   summary: 'Rate the other party of a completed order, once',
   description:
@@ -103,7 +98,7 @@ export const rateOrder = ratingRoute('post /api/orders/{id}/rating', { id: 'rate
   params: IdParams,
   body: RateOrderBody,
   success: { status: 201, description: 'the rating', schema: Rating },
-  errors: ratingErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const listOrderRatings = ratingRoute('get /api/orders/{id}/ratings', { id: 'listOrderRatings', auth: 'user',
@@ -111,14 +106,14 @@ export const listOrderRatings = ratingRoute('get /api/orders/{id}/ratings', { id
   description: 'The caller’s own rating, and the other party’s once published. A hidden comment is shown to its author only. Anyone else gets 404.',
   params: IdParams,
   success: { status: 200, description: 'at most two ratings, oldest first', schema: RatingList },
-  errors: ratingErrors(404),
+  errors: withTokenErrors(404),
 });
 
 export const adminListOrderRatings = adminOrderRoute('get /api/admin/orders/{id}/ratings', { id: 'adminListOrderRatings', auth: 'admin', permission: 'orders.read',
   summary: 'Every rating of an order, published or not, hidden comments included',
   params: IdParams,
   success: { status: 200, description: 'the ratings, oldest first', schema: RatingList },
-  errors: ratingErrors(404),
+  errors: withTokenErrors(404),
 });
 
 export const adminHideRatingComment = adminOrderRoute('post /api/admin/orders/{id}/ratings/{ratingId}/hide-comment', { id: 'adminHideRatingComment', auth: 'admin', permission: 'ratings.moderate',
@@ -129,7 +124,7 @@ export const adminHideRatingComment = adminOrderRoute('post /api/admin/orders/{i
   params: RatingParams,
   body: z.object({ reason: z.string().trim().min(1).max(500) }).strict(),
   success: { status: 200, description: 'the rating, its comment hidden', schema: Rating },
-  errors: ratingErrors(400, 404, 409),
+  errors: withTokenErrors(400, 404, 409),
 });
 
 export const ratingRoutes = [rateOrder, listOrderRatings, adminListOrderRatings, adminHideRatingComment];

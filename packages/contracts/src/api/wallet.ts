@@ -1,7 +1,7 @@
 import { IdParams, Page, PageQuery, EmptyBody, Timestamp, Id, Money, PositiveMoney, SignedMoney } from '../common';
 import { z } from '../zod';
 import { routesOf } from './route';
-import type { ErrorStatus } from './route';
+import { withTokenErrors } from './statuses';
 
 const walletRoute = routesOf('wallet', { tags: ['wallet'] });
 const paymentRoute = routesOf('wallet', { tags: ['payments'] });
@@ -96,18 +96,13 @@ const ListQuery = PageQuery.extend({
   order_id: z.string().max(100).optional(),
 });
 
-function walletErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  const all: ErrorStatus[] = [...more, 401, 403];
-  return all.sort((a, b) => a - b);
-}
-
 export const getWalletBalance = walletRoute('get /api/wallet/balance', { id: 'getWalletBalance', auth: 'user',
   summary: 'The caller’s balance',
   description:
     '`available` is what the caller can spend now; `frozen` is the caller’s money held in the escrow of their active orders ' +
     '(paid, not yet settled or refunded). A user who never had money gets zeros.',
   success: { status: 200, description: 'balance', schema: WalletBalance },
-  errors: walletErrors(),
+  errors: withTokenErrors(),
 });
 
 export const listWalletLedger = walletRoute('get /api/wallet/ledger', { id: 'listWalletLedger', auth: 'user',
@@ -118,7 +113,7 @@ export const listWalletLedger = walletRoute('get /api/wallet/ledger', { id: 'lis
     'Cursor pages (`next_cursor`).',
   query: ListQuery,
   success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) },
-  errors: walletErrors(400),
+  errors: withTokenErrors(400),
 });
 
 export const startRecharge = walletRoute('post /api/wallet/recharge/pay', { id: 'startRecharge', auth: 'user',
@@ -134,7 +129,7 @@ export const startRecharge = walletRoute('post /api/wallet/recharge/pay', { id: 
   headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
   body: z.object({ amount: PositiveMoney, channel: RechargeRequestChannel.optional() }).strict(),
   success: { status: 201, description: 'the pending payment', schema: RechargePayment },
-  errors: walletErrors(400, 409, 502),
+  errors: withTokenErrors(400, 409, 502),
 });
 
 export const queryRecharge = walletRoute('post /api/wallet/recharge/pay/{id}/query', { id: 'queryRecharge', auth: 'user',
@@ -146,7 +141,7 @@ export const queryRecharge = walletRoute('post /api/wallet/recharge/pay/{id}/que
   params: IdParams,
   body: EmptyBody,
   success: { status: 200, description: 'the payment', schema: RechargePayment },
-  errors: walletErrors(400, 404, 502),
+  errors: withTokenErrors(400, 404, 502),
 });
 
 export const paygateNotify = paymentRoute('post /api/payments/paygate/notify', { id: 'paygateNotify', auth: 'public', token: 'ignored',
@@ -260,7 +255,7 @@ export const adminListLedger = adminWalletRoute('get /api/admin/wallet/ledger', 
   description: 'Entries of users’ available balances, newest first; filters `user_id`, `order_id`, `biz_type`; cursor pages.',
   query: ListQuery.extend({ user_id: z.string().max(100).optional() }),
   success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) },
-  errors: walletErrors(400),
+  errors: withTokenErrors(400),
 });
 
 export const walletRoutes = [
