@@ -119,13 +119,9 @@ export type RouteContract<
   A extends RouteAuth = RouteAuth,
 > = RouteFields<P, Q, B, R, A> & RouteAccess<A>;
 
-export function defineRoute<
-  P extends OptionalObject = undefined,
-  Q extends OptionalSchema = undefined,
-  B extends OptionalSchema = undefined,
-  R extends OptionalSchema = undefined,
-  A extends RouteAuth = RouteAuth,
->(route: RouteContract<P, Q, B, R, A>): RouteContract<P, Q, B, R, A> {
+export function defineRoute<P extends OptionalObject = undefined, Q extends OptionalSchema = undefined, B extends OptionalSchema = undefined, R extends OptionalSchema = undefined, A extends RouteAuth = RouteAuth>(
+  route: RouteContract<P, Q, B, R, A>,
+): RouteContract<P, Q, B, R, A> {
   return route;
 }
 
