@@ -153,8 +153,7 @@ export const AuditLog = z
 
 export const getAdminCaptcha = adminAuthRoute('get /api/admin/auth/captcha', { id: 'getAdminCaptcha', auth: 'public', token: 'ignored',
   summary: 'Obtain a back-office login captcha',
-  success: { status: 200, description: 'a fresh captcha', schema: Captcha },
-  errors: [429],
+  success: { status: 200, description: 'a fresh captcha', schema: Captcha }, errors: [429],
 });
 
 export const adminLogin = adminAuthRoute('post /api/admin/auth/login', { id: 'adminLogin', auth: 'public', token: 'ignored',
@@ -177,32 +176,27 @@ export const adminLogin = adminAuthRoute('post /api/admin/auth/login', { id: 'ad
       captcha_code: z.string().trim().min(1).max(16),
     })
     .strict(),
-  success: { status: 200, description: 'logged in', schema: AdminLogin },
-  errors: [400, 401, 403, 422, 429],
+  success: { status: 200, description: 'logged in', schema: AdminLogin }, errors: [400, 401, 403, 422, 429],
 });
 
 export const adminLogout = adminAuthRoute('post /api/admin/auth/logout', { id: 'adminLogout', auth: 'admin', permission: 'own_account',
   summary: 'Back-office logout; the admin token stops working at once',
-  success: { status: 204, description: 'logged out' },
-  errors: [401, 403],
+  success: { status: 204, description: 'logged out' }, errors: [401, 403],
 });
 
 export const getAdminMe = adminAuthRoute('get /api/admin/me', { id: 'getAdminMe', auth: 'admin', permission: 'own_account',
   summary: 'Read the current admin, with their roles and permissions',
-  success: { status: 200, description: 'the caller', schema: CurrentAdmin },
-  errors: [401, 403],
+  success: { status: 200, description: 'the caller', schema: CurrentAdmin }, errors: [401, 403],
 });
 
 export const getDashboard = dashboardRoute('get /api/admin/dashboard', { id: 'getDashboard', auth: 'admin', permission: 'dashboard.read',
   summary: 'Back-office dashboard figures',
-  success: { status: 200, description: 'current figures', schema: Dashboard },
-  errors: [401, 403],
+  success: { status: 200, description: 'current figures', schema: Dashboard }, errors: [401, 403],
 });
 
 export const listSystemConfigs = configRoute('get /api/admin/system-configs', { id: 'listSystemConfigs', auth: 'admin', permission: 'configs.read',
   summary: 'List every system configuration entry with its current value',
-  success: { status: 200, description: 'all entries', schema: z.object({ items: z.array(SystemConfig) }) },
-  errors: [401, 403],
+  success: { status: 200, description: 'all entries', schema: z.object({ items: z.array(SystemConfig) }) }, errors: [401, 403],
 });
 
 export const updateSystemConfig = configRoute('put /api/admin/system-configs/{key}', { id: 'updateSystemConfig', auth: 'admin', permission: 'configs.manage',
@@ -210,8 +204,7 @@ export const updateSystemConfig = configRoute('put /api/admin/system-configs/{ke
   description: 'The value is validated against the schema of its key (400 otherwise); an unknown key is 404.',
   params: z.object({ key: z.string().max(100) }).strict(),
   body: z.object({ value: SystemConfigValue }).strict(),
-  success: { status: 200, description: 'the updated entry', schema: SystemConfig },
-  errors: [400, 401, 403, 404],
+  success: { status: 200, description: 'the updated entry', schema: SystemConfig }, errors: [400, 401, 403, 404],
 });
 
 export const listAuditLogs = auditRoute('get /api/admin/audit-logs', { id: 'listAuditLogs', auth: 'admin', permission: 'audit.read',
@@ -221,8 +214,7 @@ export const listAuditLogs = auditRoute('get /api/admin/audit-logs', { id: 'list
     action: z.string().max(100).optional(),
     biz_type: z.string().max(50).optional(),
   }),
-  success: { status: 200, description: 'entries, newest first', schema: Page(AuditLog) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'entries, newest first', schema: Page(AuditLog) }, errors: [400, 401, 403],
 });
 
 export const ChainBreak = z
@@ -253,8 +245,7 @@ export const verifyAuditLogs = auditRoute('post /api/admin/audit-logs/verify', {
     'Every audit entry carries the SHA-256 of its canonical content and of the previous entry of its producer’s chain (ADR 0067). ' +
     'This walks every chain from its start, as `npm run audit:verify` does, from one snapshot; it changes nothing. What it cannot see: ' +
     'someone with write access to the database who rewrites a whole chain and its head; the daily head logged (`head_hash`) anchors that.',
-  success: { status: 200, description: 'the chains walked and each break found', schema: AuditChainVerification },
-  errors: [401, 403],
+  success: { status: 200, description: 'the chains walked and each break found', schema: AuditChainVerification }, errors: [401, 403],
 });
 
 export const changeAdminPassword = accountRoute('post /api/admin/me/password', { id: 'changeAdminPassword', auth: 'admin', permission: 'own_account',
@@ -267,15 +258,13 @@ export const changeAdminPassword = accountRoute('post /api/admin/me/password', {
     'may have leaked, and tokens obtained with the old one must not outlive it. The token making the call keeps working. ' +
     '`409` when the password was changed by another request meanwhile.',
   body: z.object({ current_password: z.string().min(1).max(200), new_password: AdminPassword }).strict(),
-  success: { status: 200, description: 'the caller; the password is changed', schema: Admin },
-  errors: [400, 401, 403, 409, 422, 429],
+  success: { status: 200, description: 'the caller; the password is changed', schema: Admin }, errors: [400, 401, 403, 409, 422, 429],
 });
 
 export const listAdmins = accountRoute('get /api/admin/admins', { id: 'listAdmins', auth: 'admin', permission: 'admins.read',
   summary: 'List back-office admins',
   query: PageQuery.extend({ status: AdminStatus.optional() }),
-  success: { status: 200, description: 'admins, newest first', schema: Page(Admin) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'admins, newest first', schema: Page(Admin) }, errors: [400, 401, 403],
 });
 
 export const createAdmin = accountRoute('post /api/admin/admins', { id: 'createAdmin', auth: 'admin', permission: 'admins.manage',
@@ -286,8 +275,7 @@ export const createAdmin = accountRoute('post /api/admin/admins', { id: 'createA
     '`409 CONFLICT`. The new admin is active at once and should change the initial password with `POST /api/admin/me/password`. ' +
     'It holds the `roles` given (none when left out: it can only read and change its own account).',
   body: z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword, roles: AdminRoles.optional() }).strict(),
-  success: { status: 201, description: 'the new admin', schema: Admin },
-  errors: [400, 401, 403, 409],
+  success: { status: 201, description: 'the new admin', schema: Admin }, errors: [400, 401, 403, 409],
 });
 
 export const disableAdmin = accountRoute('post /api/admin/admins/{id}/disable', { id: 'disableAdmin', auth: 'admin', permission: 'admins.manage',
@@ -300,8 +288,7 @@ export const disableAdmin = accountRoute('post /api/admin/admins/{id}/disable', 
     'active: it has just been disabled itself).',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the disabled admin', schema: Admin },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the disabled admin', schema: Admin }, errors: [400, 401, 403, 404, 409],
 });
 
 export const enableAdmin = accountRoute('post /api/admin/admins/{id}/enable', { id: 'enableAdmin', auth: 'admin', permission: 'admins.manage',
@@ -310,8 +297,7 @@ export const enableAdmin = accountRoute('post /api/admin/admins/{id}/enable', { 
     'The admin can log in again with its password; tokens it held when it was disabled stay revoked. Enabling an active admin is `409 INVALID_STATE`.',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the enabled admin', schema: Admin },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the enabled admin', schema: Admin }, errors: [400, 401, 403, 404, 409],
 });
 
 export const setAdminRoles = accountRoute('put /api/admin/admins/{id}/roles', { id: 'setAdminRoles', auth: 'admin', permission: 'admins.manage',
@@ -321,8 +307,7 @@ export const setAdminRoles = accountRoute('put /api/admin/admins/{id}/roles', { 
     'Nobody changes their own roles (`403 FORBIDDEN`), and the last active super admin keeps that role (`409 LAST_SUPER_ADMIN`).',
   params: IdParams,
   body: z.object({ roles: AdminRoles }).strict(),
-  success: { status: 200, description: 'the admin with its new roles', schema: Admin },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the admin with its new roles', schema: Admin }, errors: [400, 401, 403, 404, 409],
 });
 
 export const resetAdminPassword = accountRoute('post /api/admin/admins/{id}/password', { id: 'resetAdminPassword', auth: 'admin', permission: 'admins.manage',
@@ -335,8 +320,7 @@ export const resetAdminPassword = accountRoute('post /api/admin/admins/{id}/pass
     'so a stolen token cannot take the account over. Audited as `admin_user.reset_password` (never with the password).',
   params: IdParams,
   body: z.object({ password: AdminPassword }).strict(),
-  success: { status: 204, description: 'the password is changed and the admin’s sessions ended' },
-  errors: [400, 401, 403, 404],
+  success: { status: 204, description: 'the password is changed and the admin’s sessions ended' }, errors: [400, 401, 403, 404],
 });
 
 export const MoneyMismatch = z
@@ -371,8 +355,7 @@ export const getMoneyCheck = dashboardRoute('get /api/admin/money-check', { id: 
     'it was read), and runs the check again only when it is older, so reloading a page never costs a full reconciliation; ask for a ' +
     'fresh run with POST. Writes no audit entry (the periodic job raises `money.mismatch`). 502/503 when a check is due and orders or ' +
     'the wallet cannot answer.',
-  success: { status: 200, description: 'the mismatches found, if any', schema: MoneyCheck },
-  errors: [401, 403, 502, 503],
+  success: { status: 200, description: 'the mismatches found, if any', schema: MoneyCheck }, errors: [401, 403, 502, 503],
 });
 
 export const runMoneyCheck = dashboardRoute('post /api/admin/money-check', { id: 'runMoneyCheck', auth: 'admin', permission: 'ledger.read',
@@ -381,8 +364,7 @@ export const runMoneyCheck = dashboardRoute('post /api/admin/money-check', { id:
     MONEY_CHECK_RULES +
     'Runs at once and answers the fresh result, which GET answers from then on. Same permission as GET. 502/503 when orders or the ' +
     'wallet cannot answer.',
-  success: { status: 200, description: 'the mismatches found now, if any', schema: MoneyCheck },
-  errors: [401, 403, 502, 503],
+  success: { status: 200, description: 'the mismatches found now, if any', schema: MoneyCheck }, errors: [401, 403, 502, 503],
 });
 
 export const adminRoutes = [

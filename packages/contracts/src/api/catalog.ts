@@ -112,15 +112,13 @@ export const listListings = listingRoute('get /api/listings', { id: 'listListing
   }),
   conditional: true,
   edge: { microCache: true },
-  success: { status: 200, description: 'online listings', schema: Page(Listing) },
-  errors: [400],
+  success: { status: 200, description: 'online listings', schema: Page(Listing) }, errors: [400],
 });
 
 export const getDefaultUploadScreenshot = listingRoute('get /api/listings/default-upload-screenshot', { id: 'getDefaultUploadScreenshot', auth: 'public', token: 'ignored',
   summary: 'The default screenshot of open-upload listings',
   conditional: true,
-  success: { status: 200, description: 'PNG image', contentType: 'image/png' },
-  errors: [],
+  success: { status: 200, description: 'PNG image', contentType: 'image/png' }, errors: [],
 });
 
 export const getListing = listingRoute('get /api/listings/{id}', { id: 'getListing', auth: 'public', token: 'optional',
@@ -129,15 +127,13 @@ export const getListing = listingRoute('get /api/listings/{id}', { id: 'getListi
   params: IdParams,
   conditional: true,
   edge: { microCache: true },
-  success: { status: 200, description: 'the listing', schema: Listing },
-  errors: [401, 404],
+  success: { status: 200, description: 'the listing', schema: Listing }, errors: [401, 404],
 });
 
 export const createListing = listingRoute('post /api/listings', { id: 'createListing', auth: 'user',
   summary: 'Create a listing (status draft, review none)',
   body: CreateListingBody,
-  success: { status: 201, description: 'the created listing', schema: Listing },
-  errors: [400, 401, 403],
+  success: { status: 201, description: 'the created listing', schema: Listing }, errors: [400, 401, 403],
 });
 
 export const updateListing = listingRoute('put /api/listings/{id}', { id: 'updateListing', auth: 'user',
@@ -145,8 +141,7 @@ export const updateListing = listingRoute('put /api/listings/{id}', { id: 'updat
   description: 'Refused while rented (409). Changing an online listing’s content moves it back to draft / none for re-review.',
   params: IdParams,
   body: UpdateListingBody,
-  success: { status: 200, description: 'the updated listing', schema: Listing },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the updated listing', schema: Listing }, errors: [400, 401, 403, 404, 409],
 });
 
 export const confirmListingRotation = listingRoute('post /api/listings/{id}/rotation-confirmed', { id: 'confirmListingRotation', auth: 'user',
@@ -156,24 +151,21 @@ export const confirmListingRotation = listingRoute('post /api/listings/{id}/rota
     'Refused while rented (409 LISTING_UNAVAILABLE); on a listing not awaiting rotation it only records the time.',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the listing, no longer awaiting rotation', schema: Listing },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the listing, no longer awaiting rotation', schema: Listing }, errors: [400, 401, 403, 404, 409],
 });
 
 export const submitListingForReview = listingRoute('post /api/listings/{id}/submit-review', { id: 'submitListingForReview', auth: 'user',
   summary: 'Submit a draft listing for review',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the listing, now draft / pending', schema: Listing },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the listing, now draft / pending', schema: Listing }, errors: [400, 401, 403, 404, 409],
 });
 
 export const deleteListing = listingRoute('delete /api/listings/{id}', { id: 'deleteListing', auth: 'user',
   summary: 'Take down the caller’s listing',
   description: 'Moves it to `deleted` (hidden everywhere but the back office); refused while rented (409).',
   params: IdParams,
-  success: { status: 200, description: 'the listing, now deleted', schema: Listing },
-  errors: [401, 403, 404, 409],
+  success: { status: 200, description: 'the listing, now deleted', schema: Listing }, errors: [401, 403, 404, 409],
 });
 
 export const listSellerListings = sellerRoute('get /api/seller/listings', { id: 'listSellerListings', auth: 'user',
@@ -183,15 +175,13 @@ export const listSellerListings = sellerRoute('get /api/seller/listings', { id: 
     review_status: ReviewStatus.optional(),
     awaiting_rotation: QueryBoolean.optional().openapi({ description: 'true: only listings waiting for a password change' }),
   }),
-  success: { status: 200, description: 'own listings, newest first', schema: Page(Listing) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'own listings, newest first', schema: Page(Listing) }, errors: [400, 401, 403],
 });
 
 export const getSellerListing = sellerRoute('get /api/seller/listings/{id}', { id: 'getSellerListing', auth: 'user',
   summary: 'The caller’s own listing detail',
   params: IdParams,
-  success: { status: 200, description: 'the listing', schema: Listing },
-  errors: [401, 403, 404],
+  success: { status: 200, description: 'the listing', schema: Listing }, errors: [401, 403, 404],
 });
 
 /** A complete account item an uploader vendor can copy. */
@@ -294,8 +284,7 @@ export const openUploadListings = openUploadRoute('post /api/open/listing-upload
   headers: z.object({ 'x-upload-token': z.string().optional().openapi({ description: 'OPEN_UPLOAD_TOKEN' }) }),
   body: OpenUploadBody,
   bodyType: 'raw',
-  success: { status: 201, description: 'upload recorded; per-item results', schema: OpenUploadResult },
-  errors: [400, 401, 413, 415, 422, 429],
+  success: { status: 201, description: 'upload recorded; per-item results', schema: OpenUploadResult }, errors: [400, 401, 413, 415, 422, 429],
 });
 
 export const OpenUploadOutcome = z.enum(['accepted', 'partial', 'rejected', 'unmatched', 'refused']).openapi({
@@ -354,15 +343,13 @@ export const adminListOpenUploads = adminOpenUploadRoute('get /api/admin/open-up
     received_from: z.iso.datetime({ offset: true }).optional().openapi({ description: 'received at or after' }),
     received_to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'received before' }),
   }),
-  success: { status: 200, description: 'deliveries, newest first', schema: Page(OpenUploadRecordSummary) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'deliveries, newest first', schema: Page(OpenUploadRecordSummary) }, errors: [400, 401, 403],
 });
 
 export const adminGetOpenUpload = adminOpenUploadRoute('get /api/admin/open-uploads/{id}', { id: 'adminGetOpenUpload', auth: 'admin', permission: 'uploads.read',
   summary: 'One open-upload delivery with a redacted view of what was sent',
   params: IdParams,
-  success: { status: 200, description: 'the delivery', schema: OpenUploadRecord },
-  errors: [401, 403, 404],
+  success: { status: 200, description: 'the delivery', schema: OpenUploadRecord }, errors: [401, 403, 404],
 });
 
 export const adminListListings = adminListingRoute('get /api/admin/listings', { id: 'adminListListings', auth: 'admin', permission: 'listings.read',
@@ -373,22 +360,19 @@ export const adminListListings = adminListingRoute('get /api/admin/listings', { 
     review_status: ReviewStatus.optional(),
     awaiting_rotation: QueryBoolean.optional().openapi({ description: 'true: only listings waiting for their owner to change the password' }),
   }),
-  success: { status: 200, description: 'listings, newest first', schema: Page(Listing) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'listings, newest first', schema: Page(Listing) }, errors: [400, 401, 403],
 });
 
 export const adminListPendingListings = adminListingRoute('get /api/admin/listings/pending', { id: 'adminListPendingListings', auth: 'admin', permission: 'listings.read',
   summary: 'Listings awaiting review (draft / pending)',
   query: PageQuery,
-  success: { status: 200, description: 'listings awaiting review, oldest first (the one waiting longest on top)', schema: Page(Listing) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'listings awaiting review, oldest first (the one waiting longest on top)', schema: Page(Listing) }, errors: [400, 401, 403],
 });
 
 export const adminGetListing = adminListingRoute('get /api/admin/listings/{id}', { id: 'adminGetListing', auth: 'admin', permission: 'listings.read',
   summary: 'Listing detail in any state',
   params: IdParams,
-  success: { status: 200, description: 'the listing', schema: Listing },
-  errors: [401, 403, 404],
+  success: { status: 200, description: 'the listing', schema: Listing }, errors: [401, 403, 404],
 });
 
 function adminListingAction(id: string, action: string, summary: string, to: string) {
@@ -408,8 +392,7 @@ export const adminApproveListing = adminListingRoute('post /api/admin/listings/{
     '(it stays pending and can be approved after the unfreeze).',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the listing, now online / approved', schema: Listing },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the listing, now online / approved', schema: Listing }, errors: [400, 401, 403, 404, 409],
 });
 
 export const adminRejectListing = adminListingAction('adminRejectListing', 'reject', 'Reject a listing awaiting review', 'draft / rejected');

@@ -33,8 +33,7 @@ export const uploadFile = fileRoute('post /api/files/upload', { id: 'uploadFile'
       scene: FileScene.optional().openapi({ description: 'default listing' }),
     })
     .strict(),
-  success: { status: 201, description: 'the stored file', schema: FileObject },
-  errors: [400, 401, 403, 413, 415],
+  success: { status: 201, description: 'the stored file', schema: FileObject }, errors: [400, 401, 403, 413, 415],
 });
 
 export const readFile = fileRoute('get /api/files/object', { id: 'readFile', auth: 'public', token: 'optional',
@@ -44,8 +43,7 @@ export const readFile = fileRoute('get /api/files/object', { id: 'readFile', aut
     'Sends the stored content type, X-Content-Type-Options: nosniff, an ETag and Content-Disposition (attachment for PDF).',
   query: FileKeyQuery,
   conditional: true,
-  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options },
-  errors: [400, 401, 404],
+  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options }, errors: [400, 401, 404],
 });
 
 /** docs/rules.md §6: where a stored file is read, by key; what FileObject.url and the order and dispute views hand out. */
@@ -57,8 +55,7 @@ export const adminReadFile = adminFileRoute('get /api/admin/files/object', { id:
   summary: 'Read any file, private ones included (the read is audited)',
   query: FileKeyQuery,
   conditional: true,
-  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options },
-  errors: [400, 401, 403, 404],
+  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options }, errors: [400, 401, 403, 404],
 });
 
 export const filesRoutes = [uploadFile, readFile, adminReadFile];

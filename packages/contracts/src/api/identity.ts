@@ -105,30 +105,26 @@ export const loginWithSms = authRoute('post /api/auth/sms/login', { id: 'loginWi
       code: z.string().regex(/^\d{6}$/, 'must be 6 digits').openapi({ example: '123456' }),
     })
     .strict(),
-  success: { status: 200, description: 'logged in', schema: TokenPair },
-  errors: [400, 403, 422, 429],
+  success: { status: 200, description: 'logged in', schema: TokenPair }, errors: [400, 403, 422, 429],
 });
 
 export const refreshToken = authRoute('post /api/auth/refresh', { id: 'refreshToken', auth: 'public', token: 'ignored',
   summary: 'Exchange a refresh token for a new pair (rotation)',
   description: 'The old refresh token stops working; reusing a rotated one revokes the whole family.',
   body: z.object({ refresh_token: z.string().min(1).max(2048) }).strict(),
-  success: { status: 200, description: 'a new token pair', schema: TokenPair },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'a new token pair', schema: TokenPair }, errors: [400, 401, 403],
 });
 
 export const logout = authRoute('post /api/auth/logout', { id: 'logout', auth: 'user',
   summary: 'Log out: the access token and its refresh family stop working at once',
   description: 'The body is optional; an absent body is the same as `{}`.',
   body: z.object({ refresh_token: z.string().min(1).max(2048).optional() }).strict(),
-  success: { status: 204, description: 'logged out' },
-  errors: [400, 401],
+  success: { status: 204, description: 'logged out' }, errors: [400, 401],
 });
 
 export const getMe = authRoute('get /api/me', { id: 'getMe', auth: 'user',
   summary: 'Read the current user',
-  success: { status: 200, description: 'the caller', schema: User },
-  errors: [401, 403],
+  success: { status: 200, description: 'the caller', schema: User }, errors: [401, 403],
 });
 
 export const startRealname = realnameRoute('post /api/realname/start', { id: 'startRealname', auth: 'user',
@@ -141,14 +137,12 @@ export const startRealname = realnameRoute('post /api/realname/start', { id: 'st
       id_number: ResidentIdNumber,
     })
     .strict(),
-  success: { status: 200, description: 'verification started or decided', schema: RealnameStartResult },
-  errors: [400, 401, 403, 409, 429, 503],
+  success: { status: 200, description: 'verification started or decided', schema: RealnameStartResult }, errors: [400, 401, 403, 409, 429, 503],
 });
 
 export const getRealnameStatus = realnameRoute('get /api/realname/status', { id: 'getRealnameStatus', auth: 'user',
   summary: 'Read the caller’s real-name verification status',
-  success: { status: 200, description: 'current status', schema: RealnameStatusView },
-  errors: [401, 403],
+  success: { status: 200, description: 'current status', schema: RealnameStatusView }, errors: [401, 403],
 });
 
 export const adminListUsers = adminUserRoute('get /api/admin/users', { id: 'adminListUsers', auth: 'admin', permission: 'users.read',
@@ -160,8 +154,7 @@ export const adminListUsers = adminUserRoute('get /api/admin/users', { id: 'admi
     // how the back office names the people of a page (owners, renters, ledger rows) in one read
     ids: UserIdList.optional(),
   }),
-  success: { status: 200, description: 'users, newest first', schema: Page(UserAdminView) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'users, newest first', schema: Page(UserAdminView) }, errors: [400, 401, 403],
 });
 
 export const adminFreezeUser = adminUserRoute('post /api/admin/users/{id}/freeze', { id: 'adminFreezeUser', auth: 'admin', permission: 'users.freeze',
@@ -172,8 +165,7 @@ export const adminFreezeUser = adminUserRoute('post /api/admin/users/{id}/freeze
     '(409 OWNER_FROZEN), so none is in public reads, search or orderable.',
   params: IdParams,
   body: ReasonBody,
-  success: { status: 200, description: 'the frozen user', schema: UserAdminView },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the frozen user', schema: UserAdminView }, errors: [400, 401, 403, 404, 409],
 });
 
 export const adminUnfreezeUser = adminUserRoute('post /api/admin/users/{id}/unfreeze', { id: 'adminUnfreezeUser', auth: 'admin', permission: 'users.freeze',
@@ -184,8 +176,7 @@ export const adminUnfreezeUser = adminUserRoute('post /api/admin/users/{id}/unfr
     'can be approved again.',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the unfrozen user', schema: UserAdminView },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the unfrozen user', schema: UserAdminView }, errors: [400, 401, 403, 404, 409],
 });
 
 export const identityRoutes = [

@@ -37,16 +37,14 @@ export const listNotifications = notificationRoute('get /api/notifications', { i
   query: PageQuery.extend({
     unread: QueryBoolean.optional().openapi({ description: '`true`: unread only; `false`: read only' }),
   }),
-  success: { status: 200, description: 'notifications, newest first, with the unread count', schema: NotificationPage },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'notifications, newest first, with the unread count', schema: NotificationPage }, errors: [400, 401, 403],
 });
 
 export const markNotificationRead = notificationRoute('post /api/notifications/{id}/read', { id: 'markNotificationRead', auth: 'user',
   summary: 'Mark a notification read (repeating it changes nothing)',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the notification', schema: Notification },
-  errors: [400, 401, 403, 404],
+  success: { status: 200, description: 'the notification', schema: Notification }, errors: [400, 401, 403, 404],
 });
 
 export const ReadAllResult = z
@@ -59,8 +57,7 @@ export const ReadAllResult = z
 export const markAllNotificationsRead = notificationRoute('post /api/notifications/read-all', { id: 'markAllNotificationsRead', auth: 'user',
   summary: 'Mark every notification of the caller read',
   body: EmptyBody,
-  success: { status: 200, description: 'how many were marked', schema: ReadAllResult },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'how many were marked', schema: ReadAllResult }, errors: [400, 401, 403],
 });
 
 /** Where a client resumes a stream: what every stream route documents. */
@@ -107,8 +104,7 @@ export const listBackOfficeNotifications = notificationRoute('get /api/admin/not
     '(`MONEY_MISMATCH`). `user_id` is `back-office`; `kind` is `ops.alert`; `data` holds the alert’s details.',
   ].join(' '),
   query: PageQuery,
-  success: { status: 200, description: 'alerts, newest first', schema: Page(Notification) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'alerts, newest first', schema: Page(Notification) }, errors: [400, 401, 403],
 });
 
 export const streamBackOfficeNotifications = notificationRoute('get /api/admin/notifications/stream', { id: 'streamBackOfficeNotifications', auth: 'admin',

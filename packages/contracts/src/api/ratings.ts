@@ -97,23 +97,20 @@ export const rateOrder = ratingRoute('post /api/orders/{id}/rating', { id: 'rate
     'the other party has rated too or the window closes.',
   params: IdParams,
   body: RateOrderBody,
-  success: { status: 201, description: 'the rating', schema: Rating },
-  errors: withTokenErrors(400, 404, 409),
+  success: { status: 201, description: 'the rating', schema: Rating }, errors: withTokenErrors(400, 404, 409),
 });
 
 export const listOrderRatings = ratingRoute('get /api/orders/{id}/ratings', { id: 'listOrderRatings', auth: 'user',
   summary: 'The ratings of an order the caller is a party to',
   description: 'The caller’s own rating, and the other party’s once published. A hidden comment is shown to its author only. Anyone else gets 404.',
   params: IdParams,
-  success: { status: 200, description: 'at most two ratings, oldest first', schema: RatingList },
-  errors: withTokenErrors(404),
+  success: { status: 200, description: 'at most two ratings, oldest first', schema: RatingList }, errors: withTokenErrors(404),
 });
 
 export const adminListOrderRatings = adminOrderRoute('get /api/admin/orders/{id}/ratings', { id: 'adminListOrderRatings', auth: 'admin', permission: 'orders.read',
   summary: 'Every rating of an order, published or not, hidden comments included',
   params: IdParams,
-  success: { status: 200, description: 'the ratings, oldest first', schema: RatingList },
-  errors: withTokenErrors(404),
+  success: { status: 200, description: 'the ratings, oldest first', schema: RatingList }, errors: withTokenErrors(404),
 });
 
 export const adminHideRatingComment = adminOrderRoute('post /api/admin/orders/{id}/ratings/{ratingId}/hide-comment', { id: 'adminHideRatingComment', auth: 'admin', permission: 'ratings.moderate',
@@ -123,8 +120,7 @@ export const adminHideRatingComment = adminOrderRoute('post /api/admin/orders/{i
     'hidden already, is 409 INVALID_STATE. Audited with the reason.',
   params: RatingParams,
   body: z.object({ reason: z.string().trim().min(1).max(500) }).strict(),
-  success: { status: 200, description: 'the rating, its comment hidden', schema: Rating },
-  errors: withTokenErrors(400, 404, 409),
+  success: { status: 200, description: 'the rating, its comment hidden', schema: Rating }, errors: withTokenErrors(400, 404, 409),
 });
 
 export const ratingRoutes = [rateOrder, listOrderRatings, adminListOrderRatings, adminHideRatingComment];

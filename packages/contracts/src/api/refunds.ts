@@ -55,15 +55,13 @@ export const requestRefund = walletRoute('post /api/wallet/refunds', { id: 'requ
     STATES + ' Honours Idempotency-Key.',
   headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
   body: RefundRequestBody,
-  success: { status: 201, description: 'the refund', schema: Refund },
-  errors: [400, 401, 403, 404, 409, 422],
+  success: { status: 201, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409, 422],
 });
 
 export const listRefunds = walletRoute('get /api/wallet/refunds', { id: 'listRefunds', auth: 'user',
   summary: 'The caller’s refunds, newest first',
   query: PageQuery,
-  success: { status: 200, description: 'refunds', schema: Page(Refund) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'refunds', schema: Page(Refund) }, errors: [400, 401, 403],
 });
 
 export const adminListRefunds = adminWalletRoute('get /api/admin/refunds', { id: 'adminListRefunds', auth: 'admin', permission: 'recharges.read',
@@ -75,8 +73,7 @@ export const adminListRefunds = adminWalletRoute('get /api/admin/refunds', { id:
     user_id: z.string().max(100).optional(),
     payment_id: z.string().max(100).optional(),
   }).strict(),
-  success: { status: 200, description: 'refunds', schema: Page(Refund) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'refunds', schema: Page(Refund) }, errors: [400, 401, 403],
 });
 
 export const StartRefundBody = z
@@ -96,8 +93,7 @@ export const startRefund = adminWalletRoute('post /api/admin/refunds', { id: 'st
     'from the gateway clearing account, is returned (409 INVALID_STATE when the provider says nothing was paid or the recharge is ' +
     'credited; once per recharge). Unknown recharge → 404. ' + STATES,
   body: StartRefundBody,
-  success: { status: 201, description: 'the refund', schema: Refund },
-  errors: [400, 401, 403, 404, 409, 422, 502],
+  success: { status: 201, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409, 422, 502],
 });
 
 export const approveRefund = adminWalletRoute('post /api/admin/refunds/{id}/approve', { id: 'approveRefund', auth: 'admin', permission: 'recharges.manage',
@@ -108,8 +104,7 @@ export const approveRefund = adminWalletRoute('post /api/admin/refunds/{id}/appr
     'INSUFFICIENT_BALANCE (nothing changes); unknown → 404.',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the refund', schema: Refund },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409],
 });
 
 export const rejectRefund = adminWalletRoute('post /api/admin/refunds/{id}/reject', { id: 'rejectRefund', auth: 'admin', permission: 'recharges.manage',
@@ -117,8 +112,7 @@ export const rejectRefund = adminWalletRoute('post /api/admin/refunds/{id}/rejec
   description: 'Audited. Not `requested` → 409 INVALID_STATE; unknown → 404.',
   params: IdParams,
   body: ReasonBody,
-  success: { status: 200, description: 'the refund', schema: Refund },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409],
 });
 
 export const SandboxRefundResult = z.object({ refund_id: Id, status: z.enum(['succeeded', 'failed']) });
@@ -130,8 +124,7 @@ export const completeSandboxRefund = paymentRoute('post /api/payments/sandbox/re
     'the refund. A refund already marked → 409 INVALID_STATE; one the sandbox never received → 404.',
   params: IdParams,
   body: SandboxCompleteBody,
-  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxRefundResult },
-  errors: [400, 404, 409],
+  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxRefundResult }, errors: [400, 404, 409],
 });
 
 export const ReconciliationStatus = z.enum(['clean', 'findings']);
@@ -179,23 +172,20 @@ export const runReconciliation = adminWalletRoute('post /api/admin/reconciliatio
     'raises an `ops.alert`. The provider not enabled or without bills → 400 CHANNEL_UNAVAILABLE; its bill not published yet → ' +
     '409 BILL_NOT_READY; a day not over yet, or no calendar day → 400 VALIDATION_FAILED; the provider unreachable → 502.',
   body: z.object({ provider: PaymentProvider, day: Day }).strict(),
-  success: { status: 200, description: 'the run', schema: ReconciliationRun },
-  errors: [400, 401, 403, 409, 422, 502],
+  success: { status: 200, description: 'the run', schema: ReconciliationRun }, errors: [400, 401, 403, 409, 422, 502],
 });
 
 export const listReconciliations = adminWalletRoute('get /api/admin/reconciliations', { id: 'listReconciliations', auth: 'admin', permission: 'ledger.read',
   summary: 'Reconciliation runs, newest first',
   description: 'Filters `provider`, `status`; cursor pages.',
   query: PageQuery.extend({ provider: PaymentProvider.optional(), status: ReconciliationStatus.optional() }).strict(),
-  success: { status: 200, description: 'runs', schema: Page(ReconciliationRun) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'runs', schema: Page(ReconciliationRun) }, errors: [400, 401, 403],
 });
 
 export const getReconciliation = adminWalletRoute('get /api/admin/reconciliations/{id}', { id: 'getReconciliation', auth: 'admin', permission: 'ledger.read',
   summary: 'One reconciliation run and its findings',
   params: IdParams,
-  success: { status: 200, description: 'the run', schema: ReconciliationRun.extend({ items: z.array(ReconciliationFinding) }) },
-  errors: [400, 401, 403, 404],
+  success: { status: 200, description: 'the run', schema: ReconciliationRun.extend({ items: z.array(ReconciliationFinding) }) }, errors: [400, 401, 403, 404],
 });
 
 export const refundRoutes = [

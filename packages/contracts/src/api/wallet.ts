@@ -101,8 +101,7 @@ export const getWalletBalance = walletRoute('get /api/wallet/balance', { id: 'ge
   description:
     '`available` is what the caller can spend now; `frozen` is the caller’s money held in the escrow of their active orders ' +
     '(paid, not yet settled or refunded). A user who never had money gets zeros.',
-  success: { status: 200, description: 'balance', schema: WalletBalance },
-  errors: withTokenErrors(),
+  success: { status: 200, description: 'balance', schema: WalletBalance }, errors: withTokenErrors(),
 });
 
 export const listWalletLedger = walletRoute('get /api/wallet/ledger', { id: 'listWalletLedger', auth: 'user',
@@ -112,8 +111,7 @@ export const listWalletLedger = walletRoute('get /api/wallet/ledger', { id: 'lis
     'is the available balance right after it. Filters: `biz_type`, `order_id` (an id that is not an order id matches nothing). ' +
     'Cursor pages (`next_cursor`).',
   query: ListQuery,
-  success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) },
-  errors: withTokenErrors(400),
+  success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) }, errors: withTokenErrors(400),
 });
 
 export const startRecharge = walletRoute('post /api/wallet/recharge/pay', { id: 'startRecharge', auth: 'user',
@@ -128,8 +126,7 @@ export const startRecharge = walletRoute('post /api/wallet/recharge/pay', { id: 
     'Honours Idempotency-Key. 502 when the payment gateway cannot be reached (nothing is created).',
   headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
   body: z.object({ amount: PositiveMoney, channel: RechargeRequestChannel.optional() }).strict(),
-  success: { status: 201, description: 'the pending payment', schema: RechargePayment },
-  errors: withTokenErrors(400, 409, 502),
+  success: { status: 201, description: 'the pending payment', schema: RechargePayment }, errors: withTokenErrors(400, 409, 502),
 });
 
 export const queryRecharge = walletRoute('post /api/wallet/recharge/pay/{id}/query', { id: 'queryRecharge', auth: 'user',
@@ -140,8 +137,7 @@ export const queryRecharge = walletRoute('post /api/wallet/recharge/pay/{id}/que
     '502 when the gateway cannot be reached (the payment stays as it was).',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the payment', schema: RechargePayment },
-  errors: withTokenErrors(400, 404, 502),
+  success: { status: 200, description: 'the payment', schema: RechargePayment }, errors: withTokenErrors(400, 404, 502),
 });
 
 export const paygateNotify = paymentRoute('post /api/payments/paygate/notify', { id: 'paygateNotify', auth: 'public', token: 'ignored',
@@ -157,8 +153,7 @@ export const paygateNotify = paymentRoute('post /api/payments/paygate/notify', {
   bodyType: 'raw',
   headers: z.object({ 'paygate-signature': z.string().max(300) }),
   body: PaygateNotifyBody,
-  success: { status: 200, description: 'acknowledged', schema: z.object({ received: z.literal(true) }) },
-  errors: [400, 404, 422],
+  success: { status: 200, description: 'acknowledged', schema: z.object({ received: z.literal(true) }) }, errors: [400, 404, 422],
 });
 
 export const alipayNotify = paymentRoute('post /api/payments/alipay/notify', { id: 'alipayNotify', auth: 'public', token: 'ignored',
@@ -170,8 +165,7 @@ export const alipayNotify = paymentRoute('post /api/payments/alipay/notify', { i
     '(503) when it cannot be applied now (Alipay posts again later). These answers are Alipay’s protocol, not problem ' +
     'documents; with the alipay channel not enabled → 404 problem.',
   bodyType: 'raw',
-  success: { status: 200, description: '`success`', contentType: 'text/plain' },
-  errors: [400, 404, 503],
+  success: { status: 200, description: '`success`', contentType: 'text/plain' }, errors: [400, 404, 503],
 });
 
 /** The headers WeChat Pay signs its callbacks with (the serial names the public key `PUB_KEY_ID_…` or a platform certificate). */
@@ -194,8 +188,7 @@ export const wechatpayNotify = paymentRoute('post /api/payments/wechatpay/notify
     'wechatpay channel not enabled → 404 problem.',
   bodyType: 'raw',
   headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' },
-  errors: [400, 404, 503],
+  success: { status: 204, description: 'acknowledged' }, errors: [400, 404, 503],
 });
 
 export const wechatpayTransferNotify = paymentRoute('post /api/payments/wechatpay/transfer-notify', { id: 'wechatpayTransferNotify', auth: 'public', token: 'ignored',
@@ -209,8 +202,7 @@ export const wechatpayTransferNotify = paymentRoute('post /api/payments/wechatpa
     '(WeChat Pay posts again). WeChat Pay’s protocol, not problem documents; with the wechatpay channel not enabled → 404 problem.',
   bodyType: 'raw',
   headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' },
-  errors: [400, 404, 503],
+  success: { status: 204, description: 'acknowledged' }, errors: [400, 404, 503],
 });
 
 export const wechatpayRefundNotify = paymentRoute('post /api/payments/wechatpay/refund-notify', { id: 'wechatpayRefundNotify', auth: 'public', token: 'ignored',
@@ -222,8 +214,7 @@ export const wechatpayRefundNotify = paymentRoute('post /api/payments/wechatpay/
     '`{"code":"FAIL","message":…}`; `503` when it cannot be handled now. With the wechatpay channel not enabled → 404 problem.',
   bodyType: 'raw',
   headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' },
-  errors: [400, 404, 503],
+  success: { status: 204, description: 'acknowledged' }, errors: [400, 404, 503],
 });
 
 export const SandboxPaymentResult = z.object({ payment_id: Id, status: z.enum(['succeeded', 'failed']) });
@@ -234,8 +225,7 @@ export const sandboxPaymentPage = paymentRoute('get /api/payments/sandbox/{id}',
     'Only with PAYGATE_PROVIDER=sandbox (refused in production; 404 otherwise). The `pay_url` of a recharge points here: a small ' +
     'HTML page where a tester marks the payment paid or failed.',
   params: IdParams,
-  success: { status: 200, description: 'the HTML page', contentType: 'text/html' },
-  errors: [404],
+  success: { status: 200, description: 'the HTML page', contentType: 'text/html' }, errors: [404],
 });
 
 export const completeSandboxPayment = paymentRoute('post /api/payments/sandbox/{id}/complete', { id: 'completeSandboxPayment', auth: 'public', token: 'ignored',
@@ -246,16 +236,14 @@ export const completeSandboxPayment = paymentRoute('post /api/payments/sandbox/{
     'expired → 409 INVALID_STATE.',
   params: IdParams,
   body: SandboxCompleteBody,
-  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxPaymentResult },
-  errors: [400, 404, 409],
+  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxPaymentResult }, errors: [400, 404, 409],
 });
 
 export const adminListLedger = adminWalletRoute('get /api/admin/wallet/ledger', { id: 'adminListLedger', auth: 'admin', permission: 'ledger.read',
   summary: 'Recent money ledger across all users',
   description: 'Entries of users’ available balances, newest first; filters `user_id`, `order_id`, `biz_type`; cursor pages.',
   query: ListQuery.extend({ user_id: z.string().max(100).optional() }),
-  success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) },
-  errors: withTokenErrors(400),
+  success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) }, errors: withTokenErrors(400),
 });
 
 export const walletRoutes = [

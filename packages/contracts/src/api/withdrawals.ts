@@ -70,15 +70,13 @@ export const requestWithdrawal = walletRoute('post /api/wallet/withdrawals', { i
     'INSUFFICIENT_BALANCE. The amount moves to a withdrawal hold in the same transaction. ' + STATES + ' Honours Idempotency-Key.',
   headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
   body: WithdrawalRequestBody,
-  success: { status: 201, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 409, 422, 503],
+  success: { status: 201, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 409, 422, 503],
 });
 
 export const listWithdrawals = walletRoute('get /api/wallet/withdrawals', { id: 'listWithdrawals', auth: 'user',
   summary: 'The caller’s withdrawals, newest first',
   query: PageQuery,
-  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) }, errors: [400, 401, 403],
 });
 
 export const cancelWithdrawal = walletRoute('post /api/wallet/withdrawals/{id}/cancel', { id: 'cancelWithdrawal', auth: 'user',
@@ -86,8 +84,7 @@ export const cancelWithdrawal = walletRoute('post /api/wallet/withdrawals/{id}/c
   description: 'Another user’s or an unknown withdrawal → 404; one no longer `pending_review` → 409 INVALID_STATE.',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the cancelled withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the cancelled withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 404, 409],
 });
 
 export const adminListWithdrawals = adminWalletRoute('get /api/admin/withdrawals', { id: 'adminListWithdrawals', auth: 'admin', permission: 'withdrawals.read',
@@ -98,8 +95,7 @@ export const adminListWithdrawals = adminWalletRoute('get /api/admin/withdrawals
     channel: WithdrawalChannel.optional(),
     user_id: z.string().max(100).optional(),
   }).strict(),
-  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) }, errors: [400, 401, 403],
 });
 
 export const approveWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{id}/approve', { id: 'approveWithdrawal', auth: 'admin', permission: 'withdrawals.manage',
@@ -110,8 +106,7 @@ export const approveWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{
     'Not `pending_review` → 409 INVALID_STATE; the user frozen since the request → 409 USER_FROZEN; unknown → 404.',
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409, 503],
+  success: { status: 200, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 404, 409, 503],
 });
 
 export const rejectWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{id}/reject', { id: 'rejectWithdrawal', auth: 'admin', permission: 'withdrawals.manage',
@@ -119,8 +114,7 @@ export const rejectWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{i
   description: 'Audited. Not `pending_review` → 409 INVALID_STATE; unknown → 404.',
   params: IdParams,
   body: ReasonBody,
-  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409],
+  success: { status: 200, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 404, 409],
 });
 
 export const WithdrawalResolutionBody = z
@@ -151,8 +145,7 @@ export const resolveWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{
     'with the evidence; announced as `withdrawal.paid` or `withdrawal.failed`. Unknown → 404.',
   params: IdParams,
   body: WithdrawalResolutionBody,
-  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409, 502, 503],
+  success: { status: 200, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 404, 409, 502, 503],
 });
 
 export const withdrawalRoutes = [requestWithdrawal, listWithdrawals, cancelWithdrawal, adminListWithdrawals, approveWithdrawal, rejectWithdrawal, resolveWithdrawal];
