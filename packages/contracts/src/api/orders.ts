@@ -1,4 +1,4 @@
-import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money } from '../common';
+import { IdParams, IdempotencyHeaders, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money } from '../common';
 import { orNull, z } from '../zod';
 import { RentalHours } from './catalog';
 import { LedgerEntry } from './wallet';
@@ -155,8 +155,6 @@ export const AdminOrderDetail = Order.extend({
 /** Keys returned by `POST /api/files/upload`; the service resolves them to URLs. */
 const FileKeys = z.array(z.string().min(1).max(200)).max(9);
 const OptionalReason = z.string().trim().min(1).max(500);
-
-const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().max(200).optional() });
 
 /**
  * What every party's move of an order shares: the order named by its id, the statuses a move

@@ -1,4 +1,4 @@
-import { EmptyBody, Id, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Money, SignedMoney, Timestamp } from '../common';
+import { EmptyBody, Id, IdempotencyHeaders, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Money, SignedMoney, Timestamp } from '../common';
 import { z } from '../zod';
 import { routesOf } from './route';
 import { PaymentProvider, SandboxCompleteBody } from './wallet';
@@ -53,7 +53,7 @@ export const requestRefund = walletRoute('post /api/wallet/refunds', { id: 'requ
     'at most the available balance (409 INSUFFICIENT_BALANCE). Another user’s or an unknown recharge → 404; one not ' +
     '`succeeded` → 409 INVALID_STATE; its provider cannot refund here → 400 CHANNEL_UNAVAILABLE. Reviewed by finance. ' +
     STATES + ' Honours Idempotency-Key.',
-  headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
+  headers: IdempotencyHeaders,
   body: RefundRequestBody,
   success: { status: 201, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409, 422],
 });

@@ -1,4 +1,4 @@
-import { IdParams, Page, PageQuery, EmptyBody, Timestamp, Id, Money, PositiveMoney, SignedMoney } from '../common';
+import { IdParams, IdempotencyHeaders, Page, PageQuery, EmptyBody, Timestamp, Id, Money, PositiveMoney, SignedMoney } from '../common';
 import { z } from '../zod';
 import { routesOf } from './route';
 import { withTokenErrors } from './statuses';
@@ -124,7 +124,7 @@ export const startRecharge = walletRoute('post /api/wallet/recharge/pay', { id: 
     '`wechatpay` — `wechat` is its older name — `sandbox`); absent, the first enabled one serves it. In development the sandbox, ' +
     'when enabled, serves a pay method whose channel is not. A channel nothing serves → 400 CHANNEL_UNAVAILABLE. ' +
     'Honours Idempotency-Key. 502 when the payment gateway cannot be reached (nothing is created).',
-  headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
+  headers: IdempotencyHeaders,
   body: z.object({ amount: PositiveMoney, channel: RechargeRequestChannel.optional() }).strict(),
   success: { status: 201, description: 'the pending payment', schema: RechargePayment }, errors: withTokenErrors(400, 409, 502),
 });

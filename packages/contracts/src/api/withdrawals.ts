@@ -1,4 +1,4 @@
-import { EmptyBody, Id, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Timestamp } from '../common';
+import { EmptyBody, Id, IdempotencyHeaders, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Timestamp } from '../common';
 import { z } from '../zod';
 import { routesOf } from './route';
 
@@ -68,7 +68,7 @@ export const requestWithdrawal = walletRoute('post /api/wallet/withdrawals', { i
     '`withdrawal.min_amount` (422 WITHDRAWAL_BELOW_MINIMUM), at most `withdrawal.daily_limit` per UTC day counting every ' +
     'request not rejected, cancelled or failed (422 WITHDRAWAL_DAILY_LIMIT). More than the available balance → 409 ' +
     'INSUFFICIENT_BALANCE. The amount moves to a withdrawal hold in the same transaction. ' + STATES + ' Honours Idempotency-Key.',
-  headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
+  headers: IdempotencyHeaders,
   body: WithdrawalRequestBody,
   success: { status: 201, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 409, 422, 503],
 });
