@@ -135,21 +135,20 @@ export const SystemConfig = z
 export const AuditActorType = z.enum(['admin', 'user', 'system']);
 export const AuditResult = z.enum(['success', 'failure']);
 
-export const AuditLog = z
-  .object({
-    id: Id,
-    actor_type: AuditActorType,
-    actor_id: z.string().nullable().openapi({ description: 'null for the system' }),
-    action: z.string().openapi({ example: 'listing.approve' }),
-    biz_type: z.string().openapi({ example: 'listing' }),
-    biz_id: z.string().nullable(),
-    detail: z.record(z.string(), z.unknown()),
-    ip: z.string().nullable(),
-    result: AuditResult,
-    request_id: z.string().nullable(),
-    created_at: Timestamp,
-  })
-  .openapi('AuditLog');
+/** What an audit entry records: every service publishes it (`audit.recorded`), the back office reads it (`AuditLog`). */
+export const AuditEntryFields = {
+  actor_type: AuditActorType,
+  actor_id: z.string().nullable().openapi({ description: 'null for the system' }),
+  action: z.string().openapi({ example: 'listing.approve' }),
+  biz_type: z.string().openapi({ example: 'listing' }),
+  biz_id: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  ip: z.string().nullable(),
+  result: AuditResult,
+  request_id: z.string().nullable(),
+};
+
+export const AuditLog = z.object({ id: Id, ...AuditEntryFields, created_at: Timestamp }).openapi('AuditLog');
 
 export const getAdminCaptcha = adminAuthRoute('get /api/admin/auth/captcha', { id: 'getAdminCaptcha', auth: 'public', token: 'ignored',
   summary: 'Obtain a back-office login captcha',
