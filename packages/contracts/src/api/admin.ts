@@ -3,6 +3,7 @@ import { z } from '../zod';
 import { AdminPermission, AdminRole, ADMIN_ROLES } from '../permissions';
 import { routesOf } from './route';
 import { LedgerVerification } from './wallet';
+import { changeById } from './change-by-id';
 
 const adminAuthRoute = routesOf('admin', { tags: ['admin-auth'] });
 const dashboardRoute = routesOf('admin', { tags: ['admin-dashboard'] });
@@ -285,18 +286,14 @@ export const disableAdmin = accountRoute('post /api/admin/admins/{id}/disable', 
     '(`409 LAST_ACTIVE_ADMIN`) or the last active super admin (`409 LAST_SUPER_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins ' +
     'disabling each other at once exactly one succeeds and the other gets `409 LAST_ACTIVE_ADMIN` (or `403` when others remain ' +
     'active: it has just been disabled itself).',
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the disabled admin', schema: Admin }, errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the disabled admin', schema: Admin }),
 });
 
 export const enableAdmin = accountRoute('post /api/admin/admins/{id}/enable', { id: 'enableAdmin', auth: 'admin', permission: 'admins.manage',
   summary: 'Enable a disabled admin again',
   description:
     'The admin can log in again with its password; tokens it held when it was disabled stay revoked. Enabling an active admin is `409 INVALID_STATE`.',
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the enabled admin', schema: Admin }, errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the enabled admin', schema: Admin }),
 });
 
 export const setAdminRoles = accountRoute('put /api/admin/admins/{id}/roles', { id: 'setAdminRoles', auth: 'admin', permission: 'admins.manage',
@@ -304,9 +301,7 @@ export const setAdminRoles = accountRoute('put /api/admin/admins/{id}/roles', { 
   description:
     'The roles replace the old ones (an empty list leaves only the admin’s own account). Audited with the roles before and after. ' +
     'Nobody changes their own roles (`403 FORBIDDEN`), and the last active super admin keeps that role (`409 LAST_SUPER_ADMIN`).',
-  params: IdParams,
-  body: z.object({ roles: AdminRoles }).strict(),
-  success: { status: 200, description: 'the admin with its new roles', schema: Admin }, errors: [400, 401, 403, 404, 409],
+  ...changeById(z.object({ roles: AdminRoles }).strict(), { description: 'the admin with its new roles', schema: Admin }),
 });
 
 export const resetAdminPassword = accountRoute('post /api/admin/admins/{id}/password', { id: 'resetAdminPassword', auth: 'admin', permission: 'admins.manage',

@@ -2,6 +2,7 @@ import { IdParams, Page, PageQuery, QueryBoolean, ReasonBody, EmptyBody, Timesta
 import { orNull, z } from '../zod';
 import { routesOf } from './route';
 import { RatingSummary } from './ratings';
+import { changeById } from './change-by-id';
 
 const listingRoute = routesOf('catalog', { tags: ['listings'] });
 const sellerRoute = routesOf('catalog', { tags: ['seller'] });
@@ -139,9 +140,7 @@ export const createListing = listingRoute('post /api/listings', { id: 'createLis
 export const updateListing = listingRoute('put /api/listings/{id}', { id: 'updateListing', auth: 'user',
   summary: 'Update the caller’s listing',
   description: 'Refused while rented (409). Changing an online listing’s content moves it back to draft / none for re-review.',
-  params: IdParams,
-  body: UpdateListingBody,
-  success: { status: 200, description: 'the updated listing', schema: Listing }, errors: [400, 401, 403, 404, 409],
+  ...changeById(UpdateListingBody, { description: 'the updated listing', schema: Listing }),
 });
 
 export const confirmListingRotation = listingRoute('post /api/listings/{id}/rotation-confirmed', { id: 'confirmListingRotation', auth: 'user',
@@ -149,16 +148,12 @@ export const confirmListingRotation = listingRoute('post /api/listings/{id}/rota
   description:
     'Clears awaiting_rotation, so the listing can be rented again (storing new credentials with PUT /api/listings/{id} does the same). ' +
     'Refused while rented (409 LISTING_UNAVAILABLE); on a listing not awaiting rotation it only records the time.',
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the listing, no longer awaiting rotation', schema: Listing }, errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the listing, no longer awaiting rotation', schema: Listing }),
 });
 
 export const submitListingForReview = listingRoute('post /api/listings/{id}/submit-review', { id: 'submitListingForReview', auth: 'user',
   summary: 'Submit a draft listing for review',
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the listing, now draft / pending', schema: Listing }, errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the listing, now draft / pending', schema: Listing }),
 });
 
 export const deleteListing = listingRoute('delete /api/listings/{id}', { id: 'deleteListing', auth: 'user',
@@ -378,10 +373,7 @@ export const adminGetListing = adminListingRoute('get /api/admin/listings/{id}',
 function adminListingAction(id: string, action: string, summary: string, to: string) {
   return adminListingRoute(`post /api/admin/listings/{id}/${action}`, { id, auth: 'admin', permission: 'listings.review',
     summary,
-    params: IdParams,
-    body: ReasonBody,
-    success: { status: 200, description: `the listing, now ${to}`, schema: Listing },
-    errors: [400, 401, 403, 404, 409],
+    ...changeById(ReasonBody, { description: `the listing, now ${to}`, schema: Listing }),
   });
 }
 
@@ -390,9 +382,7 @@ export const adminApproveListing = adminListingRoute('post /api/admin/listings/{
   description:
     '409 INVALID_STATE unless the listing is draft / pending; 409 OWNER_FROZEN while its owner is frozen ' +
     '(it stays pending and can be approved after the unfreeze).',
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the listing, now online / approved', schema: Listing }, errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the listing, now online / approved', schema: Listing }),
 });
 
 export const adminRejectListing = adminListingAction('adminRejectListing', 'reject', 'Reject a listing awaiting review', 'draft / rejected');

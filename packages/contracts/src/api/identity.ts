@@ -1,6 +1,7 @@
-import { IdParams, Page, PageQuery, QueryBoolean, ReasonBody, EmptyBody, Timestamp, Id } from '../common';
+import { Page, PageQuery, QueryBoolean, ReasonBody, EmptyBody, Timestamp, Id } from '../common';
 import { z } from '../zod';
 import { routesOf } from './route';
+import { changeById } from './change-by-id';
 
 const authRoute = routesOf('identity', { tags: ['auth'] });
 const realnameRoute = routesOf('identity', { tags: ['realname'] });
@@ -163,9 +164,7 @@ export const adminFreezeUser = adminUserRoute('post /api/admin/users/{id}/freeze
     'Catalog learns of it from `user.frozen` within seconds: every online listing of the user goes offline ' +
     '(`listing.offlined`, reason `owner frozen`), and while frozen none of its listings can be approved ' +
     '(409 OWNER_FROZEN), so none is in public reads, search or orderable.',
-  params: IdParams,
-  body: ReasonBody,
-  success: { status: 200, description: 'the frozen user', schema: UserAdminView }, errors: [400, 401, 403, 404, 409],
+  ...changeById(ReasonBody, { description: 'the frozen user', schema: UserAdminView }),
 });
 
 export const adminUnfreezeUser = adminUserRoute('post /api/admin/users/{id}/unfreeze', { id: 'adminUnfreezeUser', auth: 'admin', permission: 'users.freeze',
@@ -174,9 +173,7 @@ export const adminUnfreezeUser = adminUserRoute('post /api/admin/users/{id}/unfr
     'Catalog learns of it from `user.unfrozen`: the listings the freeze took offline go back online ' +
     '(`listing.restored`) unless the back office marked them abnormal meanwhile; listings awaiting review ' +
     'can be approved again.',
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the unfrozen user', schema: UserAdminView }, errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the unfrozen user', schema: UserAdminView }),
 });
 
 export const identityRoutes = [

@@ -5,6 +5,7 @@ import { LedgerEntry } from './wallet';
 import { RenterRecord } from './ratings';
 import { routesOf } from './route';
 import { withTokenErrors } from './statuses';
+import { changeById } from './change-by-id';
 
 const orderRoute = routesOf('orders', { tags: ['orders'] });
 const handoffRoute = routesOf('orders', { tags: ['handoff'] });
@@ -387,9 +388,7 @@ export const adminRevealHandoffRecords = adminOrderRoute('post /api/admin/orders
     'the reveal needs `request_id`, a reveal request of the caller that another admin approved, and uses it up ' +
     '(`409 REVEAL_APPROVAL_REQUIRED` without it, or when it is not approved, not the caller\'s, of another order or used). ' +
     'Every reveal writes an audit entry naming the admin, the order and the reason; a refused one too.',
-  params: IdParams,
-  body: RevealBody,
-  success: { status: 200, description: 'all records with their content', schema: HandoffRecords }, errors: withTokenErrors(400, 404, 409),
+  ...changeById(RevealBody, { description: 'all records with their content', schema: HandoffRecords }),
 });
 
 export const RevealRequestStatus = z.enum(['pending', 'approved', 'used']).openapi('RevealRequestStatus');
@@ -441,18 +440,14 @@ export const adminCloseOrder = adminOrderRoute('post /api/admin/orders/{id}/clos
   summary: 'Close a non-terminal or abnormal order; escrow back to the renter, or split by a breakdown',
   description:
     'Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Without a breakdown whatever the escrow holds goes back to the renter; with one (a paid order only, 409 INVALID_STATE otherwise) it is split as the breakdown says and the figures are stored as the order’s checkout. A breakdown must hold every checkout invariant (400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction). An open dispute of the order is resolved with result close and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (the order changed between this request reading it and locking it) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. An unpaid order whose charge outcome is not known yet is refused with 409 CHARGE_PENDING: the charge may still land, and the decision can be made once it is recorded or has lapsed (within the charge window). Audited.',
-  params: IdParams,
-  body: AdminCloseOrderBody,
-  success: { status: 200, description: 'the order, now closed', schema: Order }, errors: withTokenErrors(400, 404, 409),
+  ...changeById(AdminCloseOrderBody, { description: 'the order, now closed', schema: Order }),
 });
 
 export const adminMarkOrderAbnormal = adminOrderRoute('post /api/admin/orders/{id}/mark-abnormal', { id: 'adminMarkOrderAbnormal', auth: 'admin', permission: 'orders.manage',
   summary: 'Freeze a non-terminal order for manual handling; escrow stays held',
   description:
     'Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (the order changed between this request reading it and locking it) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. An unpaid order whose charge outcome is not known yet is refused with 409 CHARGE_PENDING: the charge may still land, and the decision can be made once it is recorded or has lapsed (within the charge window). Audited.',
-  params: IdParams,
-  body: AdminMarkAbnormalBody,
-  success: { status: 200, description: 'the order, now abnormal', schema: Order }, errors: withTokenErrors(400, 404, 409),
+  ...changeById(AdminMarkAbnormalBody, { description: 'the order, now abnormal', schema: Order }),
 });
 
 export const adminListDisputes = adminDisputeRoute('get /api/admin/disputes', { id: 'adminListDisputes', auth: 'admin', permission: 'disputes.read',
@@ -486,9 +481,7 @@ export const ArbitrateBody = z
 export const arbitrateDispute = adminDisputeRoute('post /api/admin/disputes/{id}/arbitrate', { id: 'arbitrateDispute', auth: 'admin', permission: 'disputes.arbitrate',
   summary: 'Arbitrate an open dispute: complete, close or mark the order abnormal',
   description: `Only an open dispute (409 INVALID_STATE once resolved: of two admins arbitrating at once exactly one wins). The dispute becomes resolved with result, resolution_note and resolved_at; the order completes, closes or turns abnormal in the same transaction. ${ARBITRATION_MONEY}`,
-  params: IdParams,
-  body: ArbitrateBody,
-  success: { status: 200, description: 'the resolved dispute', schema: Dispute }, errors: withTokenErrors(400, 404, 409),
+  ...changeById(ArbitrateBody, { description: 'the resolved dispute', schema: Dispute }),
 });
 
 export const RenterBlock = z

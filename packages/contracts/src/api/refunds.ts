@@ -2,6 +2,7 @@ import { EmptyBody, Id, IdempotencyHeaders, IdParams, Page, PageQuery, PositiveM
 import { z } from '../zod';
 import { routesOf } from './route';
 import { PaymentProvider, SandboxCompleteBody } from './wallet';
+import { changeById } from './change-by-id';
 
 const walletRoute = routesOf('wallet', { tags: ['wallet'] });
 const adminWalletRoute = routesOf('wallet', { tags: ['admin-wallet'] });
@@ -102,17 +103,13 @@ export const approveRefund = adminWalletRoute('post /api/admin/refunds/{id}/appr
     'Audited. The refund goes out once (the refund id is its `out_request_no` / `out_refund_no`); the answer shows `processing` ' +
     'until the provider says refunded or failed. Not `requested` → 409 INVALID_STATE; the available balance short of it → 409 ' +
     'INSUFFICIENT_BALANCE (nothing changes); unknown → 404.',
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the refund', schema: Refund }),
 });
 
 export const rejectRefund = adminWalletRoute('post /api/admin/refunds/{id}/reject', { id: 'rejectRefund', auth: 'admin', permission: 'recharges.manage',
   summary: 'Reject a user’s refund with a reason; nothing was held',
   description: 'Audited. Not `requested` → 409 INVALID_STATE; unknown → 404.',
-  params: IdParams,
-  body: ReasonBody,
-  success: { status: 200, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409],
+  ...changeById(ReasonBody, { description: 'the refund', schema: Refund }),
 });
 
 export const SandboxRefundResult = z.object({ refund_id: Id, status: z.enum(['succeeded', 'failed']) });

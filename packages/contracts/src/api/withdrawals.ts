@@ -1,6 +1,7 @@
 import { EmptyBody, Id, IdempotencyHeaders, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Timestamp } from '../common';
 import { z } from '../zod';
 import { routesOf } from './route';
+import { changeById } from './change-by-id';
 
 const walletRoute = routesOf('wallet', { tags: ['wallet'] });
 const adminWalletRoute = routesOf('wallet', { tags: ['admin-wallet'] });
@@ -82,9 +83,7 @@ export const listWithdrawals = walletRoute('get /api/wallet/withdrawals', { id: 
 export const cancelWithdrawal = walletRoute('post /api/wallet/withdrawals/{id}/cancel', { id: 'cancelWithdrawal', auth: 'user',
   summary: 'Cancel one’s own withdrawal still pending review; the hold goes back to available',
   description: 'Another user’s or an unknown withdrawal → 404; one no longer `pending_review` → 409 INVALID_STATE.',
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the cancelled withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the cancelled withdrawal', schema: Withdrawal }),
 });
 
 export const adminListWithdrawals = adminWalletRoute('get /api/admin/withdrawals', { id: 'adminListWithdrawals', auth: 'admin', permission: 'withdrawals.read',
@@ -112,9 +111,7 @@ export const approveWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{
 export const rejectWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{id}/reject', { id: 'rejectWithdrawal', auth: 'admin', permission: 'withdrawals.manage',
   summary: 'Reject a withdrawal with a reason; the hold goes back to available',
   description: 'Audited. Not `pending_review` → 409 INVALID_STATE; unknown → 404.',
-  params: IdParams,
-  body: ReasonBody,
-  success: { status: 200, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 404, 409],
+  ...changeById(ReasonBody, { description: 'the withdrawal', schema: Withdrawal }),
 });
 
 export const WithdrawalResolutionBody = z
