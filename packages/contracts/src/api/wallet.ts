@@ -1,6 +1,6 @@
 import { IdParams, IdempotencyHeaders, Page, PageQuery, EmptyBody, Timestamp, Id, Money, PositiveMoney, SignedMoney } from '../common';
 import { z } from '../zod';
-import { routesOf } from './route';
+import { routesOf, type ErrorStatus } from './route';
 import { withTokenErrors } from './statuses';
 
 const walletRoute = routesOf('wallet', { tags: ['wallet'] });
@@ -168,13 +168,23 @@ export const alipayNotify = paymentRoute('post /api/payments/alipay/notify', { i
   success: { status: 200, description: '`success`', contentType: 'text/plain' }, errors: [400, 404, 503],
 });
 
-/** The headers WeChat Pay signs its callbacks with (the serial names the public key `PUB_KEY_ID_…` or a platform certificate). */
-const WechatPayCallbackHeaders = z.object({
-  'wechatpay-timestamp': z.string().max(20).optional(),
-  'wechatpay-nonce': z.string().max(64).optional(),
-  'wechatpay-signature': z.string().max(1024).optional(),
-  'wechatpay-serial': z.string().max(64).optional(),
-});
+/**
+ * What every WeChat Pay callback declares: the raw body its handler verifies itself, the headers
+ * WeChat Pay signs it with (the serial names the public key `PUB_KEY_ID_…` or a platform
+ * certificate), and its answers: 204 once handled, else WeChat Pay's own `FAIL` (400, or 503 to be
+ * posted again) or a 404 problem while the channel is not enabled.
+ */
+const WECHATPAY_CALLBACK = {
+  bodyType: 'raw' as const,
+  headers: z.object({
+    'wechatpay-timestamp': z.string().max(20).optional(),
+    'wechatpay-nonce': z.string().max(64).optional(),
+    'wechatpay-signature': z.string().max(1024).optional(),
+    'wechatpay-serial': z.string().max(64).optional(),
+  }),
+  success: { status: 204 as const, description: 'acknowledged' },
+  errors: [400, 404, 503] satisfies ErrorStatus[],
+};
 
 export const wechatpayNotify = paymentRoute('post /api/payments/wechatpay/notify', { id: 'wechatpayNotify', auth: 'public', token: 'ignored',
   summary: 'WeChat Pay’s payment callback (API v3)',
@@ -186,9 +196,7 @@ export const wechatpayNotify = paymentRoute('post /api/payments/wechatpay/notify
     'amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be ' +
     'applied now (WeChat Pay posts again). These answers are WeChat Pay’s protocol, not problem documents; with the ' +
     'wechatpay channel not enabled → 404 problem.',
-  bodyType: 'raw',
-  headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' }, errors: [400, 404, 503],
+  ...WECHATPAY_CALLBACK,
 });
 
 export const wechatpayTransferNotify = paymentRoute('post /api/payments/wechatpay/transfer-notify', { id: 'wechatpayTransferNotify', auth: 'public', token: 'ignored',
@@ -200,9 +208,7 @@ export const wechatpayTransferNotify = paymentRoute('post /api/payments/wechatpa
     'now and apply that answer. `204` once asked; a bad or stale signature, an undecryptable resource, another merchant or ' +
     'an unknown withdrawal → `400` `{"code":"FAIL","message":…}`; `503` with the same shape when it cannot be handled now ' +
     '(WeChat Pay posts again). WeChat Pay’s protocol, not problem documents; with the wechatpay channel not enabled → 404 problem.',
-  bodyType: 'raw',
-  headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' }, errors: [400, 404, 503],
+  ...WECHATPAY_CALLBACK,
 });
 
 export const wechatpayRefundNotify = paymentRoute('post /api/payments/wechatpay/refund-notify', { id: 'wechatpayRefundNotify', auth: 'public', token: 'ignored',
@@ -212,9 +218,7 @@ export const wechatpayRefundNotify = paymentRoute('post /api/payments/wechatpay/
     'outcome is what WeChat Pay answers when asked by the refund number. `204` once received; a bad or stale signature, ' +
     'an unknown serial, an undecryptable resource, another merchant or a refund number not of ours → `400` ' +
     '`{"code":"FAIL","message":…}`; `503` when it cannot be handled now. With the wechatpay channel not enabled → 404 problem.',
-  bodyType: 'raw',
-  headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' }, errors: [400, 404, 503],
+  ...WECHATPAY_CALLBACK,
 });
 
 export const SandboxPaymentResult = z.object({ payment_id: Id, status: z.enum(['succeeded', 'failed']) });
