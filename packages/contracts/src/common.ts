@@ -37,5 +37,8 @@ export function Page<T extends z.ZodType>(item: T) {
 /** A query-string boolean: only `true` and `false` are accepted. */
 export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
+/** Declaring this header is how a route opts in to `Idempotency-Key` (ADR 0010). */
+export const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().max(200).optional() });
+
 export const ReasonBody = z.object({ reason: z.string().trim().min(1).max(500) }).strict();
 export const EmptyBody = z.object({}).strict();

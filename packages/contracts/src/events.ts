@@ -3,7 +3,7 @@ import { z } from './zod';
 import { ListingStatus, ReviewStatus, RentalHours } from './api/catalog';
 import { ArbitrationResult, DisputeType, OrderStatus } from './api/orders';
 import { RatingDirection, Stars } from './api/ratings';
-import { AuditActorType, AuditResult } from './api/admin';
+import { AuditEntryFields } from './api/admin';
 import { WithdrawalFacts } from './api/withdrawals';
 import { Refund } from './api/refunds';
 import type { ServiceName } from './api/route';
@@ -237,18 +237,7 @@ export const eventDataSchemas = {
     updated_at: Timestamp,
   }),
 
-  'audit.recorded': z.object({
-    actor_type: AuditActorType,
-    actor_id: z.string().nullable(),
-    action: z.string(),
-    biz_type: z.string(),
-    biz_id: z.string().nullable(),
-    detail: z.record(z.string(), z.unknown()),
-    ip: z.string().nullable(),
-    result: AuditResult,
-    request_id: z.string().nullable(),
-    occurred_at: Timestamp,
-  }),
+  'audit.recorded': z.object({ ...AuditEntryFields, occurred_at: Timestamp }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;

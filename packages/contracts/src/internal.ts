@@ -1,6 +1,7 @@
 import { Id, IdParams, Money, PositiveMoney, SignedMoney, Timestamp } from './common';
 import { z } from './zod';
 import type { ServiceName } from './api/route';
+import { splitEndpoint } from './api/endpoint';
 import type { InternalCaller } from './routing';
 import { Listing, ListingStatus, REFUSED_DELIVERY_BYTES_KEPT } from './api/catalog';
 import { FileContentType, FileScene } from './api/files';
@@ -43,6 +44,18 @@ export function defineInternalRoute<
   return route;
 }
 
+/**
+ * The builder of one service's internal routes: the service is stated once, here, and each route
+ * gives its method and path (below `/internal`) as one string, e.g. `'get /orders/{id}/escrow'`.
+ * It makes the `InternalRouteContract` `defineInternalRoute` makes of the same fields.
+ */
+function internalRoutesOf(service: ServiceName) {
+  return <P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined, R extends z.ZodType = z.ZodType>(
+    endpoint: `${InternalRouteContract['method']} /${string}`,
+    declaration: Omit<InternalRouteContract<P, Q, B, R>, 'service' | 'method' | 'path'>,
+  ): InternalRouteContract<P, Q, B, R> => ({ ...declaration, ...splitEndpoint(endpoint), service });
+}
+
 export type AnyInternalRoute = InternalRouteContract<any, any, any, any>;
 type InferOr<T, Fallback> = T extends z.ZodType ? z.infer<T> : Fallback;
 export type InternalInput<C> =
@@ -51,24 +64,21 @@ export type InternalInput<C> =
     : never;
 export type InternalResult<C> = C extends InternalRouteContract<any, any, any, infer R> ? z.infer<R> : never;
 
+const adminInternal = internalRoutesOf('admin');
+const identityInternal = internalRoutesOf('identity');
+const catalogInternal = internalRoutesOf('catalog');
+const filesInternal = internalRoutesOf('files');
+const walletInternal = internalRoutesOf('wallet');
+const ordersInternal = internalRoutesOf('orders');
+
 /** admin: spec open-upload rule 4 (exact username, else a nickname exactly one active admin has); 404 otherwise. */
-export const matchAdminUser = defineInternalRoute({
-  id: 'matchAdminUser',
-  service: 'admin',
-  callers: ['catalog'],
-  method: 'get',
-  path: '/admin-users/match',
+export const matchAdminUser = adminInternal('get /admin-users/match', { id: 'matchAdminUser', callers: ['catalog'],
   query: z.object({ name: z.string().min(1).max(200) }).strict(),
   response: z.object({ id: z.uuid(), username: z.string(), nickname: z.string() }),
 });
 
 /** admin: current value of every system configuration key (orders reads its thresholds here). */
-export const systemConfigValues = defineInternalRoute({
-  id: 'systemConfigValues',
-  service: 'admin',
-  callers: ['orders', 'wallet'],
-  method: 'get',
-  path: '/system-configs',
+export const systemConfigValues = adminInternal('get /system-configs', { id: 'systemConfigValues', callers: ['orders', 'wallet'],
   response: z.object({
     items: z.array(
       z.object({
@@ -82,12 +92,7 @@ export const systemConfigValues = defineInternalRoute({
 });
 
 /** identity: the ordinary user who publishes open uploads for an admin, created once per admin. */
-export const ensurePublisherUser = defineInternalRoute({
-  id: 'ensurePublisherUser',
-  service: 'identity',
-  callers: ['catalog'],
-  method: 'post',
-  path: '/users/publisher',
+export const ensurePublisherUser = identityInternal('post /users/publisher', { id: 'ensurePublisherUser', callers: ['catalog'],
   body: z.object({ admin_id: z.uuid(), admin_username: z.string().trim().min(1).max(100) }).strict(),
   response: z.object({ user_id: z.uuid() }),
 });
@@ -99,12 +104,7 @@ export const DASHBOARD_SERIES_DAYS = 30;
 const StatsDay = z.iso.date();
 
 /** identity: ordinary phone users; `users_today` counts since 00:00 UTC; `daily` the registrations per UTC day of the last 30. */
-export const userStats = defineInternalRoute({
-  id: 'userStats',
-  service: 'identity',
-  callers: ['admin'],
-  method: 'get',
-  path: '/users/stats',
+export const userStats = identityInternal('get /users/stats', { id: 'userStats', callers: ['admin'],
   response: z.object({
     users_total: z.number().int(),
     users_today: z.number().int(),
@@ -114,12 +114,7 @@ export const userStats = defineInternalRoute({
 });
 
 /** catalog: one listing in any state, deleted included (orders copies price, deposit and hours from it). */
-export const listingById = defineInternalRoute({
-  id: 'listingById',
-  service: 'catalog',
-  callers: ['orders'],
-  method: 'get',
-  path: '/listings/{id}',
+export const listingById = catalogInternal('get /listings/{id}', { id: 'listingById', callers: ['orders'],
   params: IdParams,
   response: Listing,
 });
@@ -128,12 +123,7 @@ export const listingById = defineInternalRoute({
  * catalog: a delivery to the open upload that the gateway refused before catalog saw it (413 by
  * its declared length), with the first bytes the gateway read, so it is recorded like the others.
  */
-export const recordRefusedOpenUpload = defineInternalRoute({
-  id: 'recordRefusedOpenUpload',
-  service: 'catalog',
-  method: 'post',
-  path: '/open-uploads/refused',
-  callers: ['gateway'],
+export const recordRefusedOpenUpload = catalogInternal('post /open-uploads/refused', { id: 'recordRefusedOpenUpload', callers: ['gateway'],
   body: z
     .object({
       received_at: Timestamp,
@@ -149,12 +139,7 @@ export const recordRefusedOpenUpload = defineInternalRoute({
   response: z.object({ id: Id }),
 });
 
-export const listingStats = defineInternalRoute({
-  id: 'listingStats',
-  service: 'catalog',
-  callers: ['admin'],
-  method: 'get',
-  path: '/listings/stats',
+export const listingStats = catalogInternal('get /listings/stats', { id: 'listingStats', callers: ['admin'],
   response: z.object({
     listings_by_status: z.partialRecord(ListingStatus, z.number().int()),
     listings_pending_review: z.number().int(),
@@ -172,23 +157,13 @@ export const FileMeta = z.object({
 });
 
 /** files: what is stored under a key; 404 when nothing is. */
-export const fileMeta = defineInternalRoute({
-  id: 'fileMeta',
-  service: 'files',
-  callers: ['catalog', 'orders'],
-  method: 'get',
-  path: '/files/meta',
+export const fileMeta = filesInternal('get /files/meta', { id: 'fileMeta', callers: ['catalog', 'orders'],
   query: z.object({ key: z.string().min(1).max(200) }).strict(),
   response: FileMeta,
 });
 
 /** files: lets these users read these private files (handoff and dispute evidence of an order). */
-export const attachFiles = defineInternalRoute({
-  id: 'attachFiles',
-  service: 'files',
-  callers: ['orders'],
-  method: 'post',
-  path: '/files/attachments',
+export const attachFiles = filesInternal('post /files/attachments', { id: 'attachFiles', callers: ['orders'],
   body: z
     .object({
       keys: z.array(z.string().min(1).max(200)).min(1).max(50),
@@ -201,12 +176,7 @@ export const attachFiles = defineInternalRoute({
 });
 
 /** identity: what orders checks before letting a user rent (frozen users and, when configured, unverified ones are refused). */
-export const userStanding = defineInternalRoute({
-  id: 'userStanding',
-  service: 'identity',
-  callers: ['orders'],
-  method: 'get',
-  path: '/users/{id}/standing',
+export const userStanding = identityInternal('get /users/{id}/standing', { id: 'userStanding', callers: ['orders'],
   params: IdParams,
   response: z.object({ user_id: z.uuid(), frozen: z.boolean(), realname_status: RealnameStatus }),
 });
@@ -215,12 +185,7 @@ export const userStanding = defineInternalRoute({
  * identity: whether a user may be paid out to an account in `name`: frozen or not, real-name status,
  * and whether `name` is the verified real name. The real name itself never leaves identity.
  */
-export const payeeCheck = defineInternalRoute({
-  id: 'payeeCheck',
-  service: 'identity',
-  callers: ['wallet'],
-  method: 'post',
-  path: '/users/{id}/payee-check',
+export const payeeCheck = identityInternal('post /users/{id}/payee-check', { id: 'payeeCheck', callers: ['wallet'],
   params: IdParams,
   body: z.object({ name: z.string().min(1).max(50) }).strict(),
   response: z.object({ user_id: z.uuid(), frozen: z.boolean(), realname_status: RealnameStatus, name_matches: z.boolean() }),
@@ -230,12 +195,7 @@ export const payeeCheck = defineInternalRoute({
  * catalog: the listing's stored account credentials, opened for orders to hand over by itself
  * when an order on the listing is paid; `credentials` is null when the listing has none.
  */
-export const listingCredentials = defineInternalRoute({
-  id: 'listingCredentials',
-  service: 'catalog',
-  callers: ['orders'],
-  method: 'get',
-  path: '/listings/{id}/credentials',
+export const listingCredentials = catalogInternal('get /listings/{id}/credentials', { id: 'listingCredentials', callers: ['orders'],
   params: IdParams,
   response: z.object({ listing_id: Id, credentials: z.string().nullable() }),
 });
@@ -258,12 +218,7 @@ export const OrderCharge = z.object({
  * rule out a charge still on its way once that time has passed (ADR 0028). `payment.succeeded`
  * (purpose `order`) is written with the charge.
  */
-export const chargeOrderEscrow = defineInternalRoute({
-  id: 'chargeOrderEscrow',
-  service: 'wallet',
-  callers: ['orders'],
-  method: 'post',
-  path: '/orders/{id}/charge',
+export const chargeOrderEscrow = walletInternal('post /orders/{id}/charge', { id: 'chargeOrderEscrow', callers: ['orders'],
   params: IdParams,
   body: z.object({ renter_id: z.uuid(), owner_id: z.uuid(), amount: PositiveMoney, not_after: Timestamp.optional() }).strict(),
   response: OrderCharge,
@@ -275,12 +230,7 @@ export const chargeOrderEscrow = defineInternalRoute({
  * answer. `void` is an order the wallet saw end before any charge. Orders' charge reconciler asks
  * this instead of guessing (ADR 0028); money:verify reads it too.
  */
-export const orderChargeStatus = defineInternalRoute({
-  id: 'orderChargeStatus',
-  service: 'wallet',
-  callers: ['orders'],
-  method: 'get',
-  path: '/orders/{id}/charge-status',
+export const orderChargeStatus = walletInternal('get /orders/{id}/charge-status', { id: 'orderChargeStatus', callers: ['orders'],
   params: IdParams,
   response: z.object({
     order_id: Id,
@@ -310,12 +260,7 @@ export const RenewalCharge = z.object({
  * `409 CHARGE_EXPIRED` past `not_after` by the wallet's clock (ADR 0028, ADR 0065).
  * `payment.succeeded` (purpose `order`) is written with the charge.
  */
-export const chargeOrderRenewal = defineInternalRoute({
-  id: 'chargeOrderRenewal',
-  service: 'wallet',
-  callers: ['orders'],
-  method: 'post',
-  path: '/orders/{id}/renewals/{renewal_id}/charge',
+export const chargeOrderRenewal = walletInternal('post /orders/{id}/renewals/{renewal_id}/charge', { id: 'chargeOrderRenewal', callers: ['orders'],
   params: RenewalParams,
   body: z.object({ renter_id: z.uuid(), amount: PositiveMoney, not_after: Timestamp }).strict(),
   response: RenewalCharge,
@@ -326,12 +271,7 @@ export const chargeOrderRenewal = defineInternalRoute({
  * (they queue on the order's charge lock), with the wallet database's time of the answer; orders'
  * reconciler asks this for a renewal whose charge outcome it did not learn (ADR 0065).
  */
-export const renewalChargeStatus = defineInternalRoute({
-  id: 'renewalChargeStatus',
-  service: 'wallet',
-  callers: ['orders'],
-  method: 'get',
-  path: '/orders/{id}/renewals/{renewal_id}/charge-status',
+export const renewalChargeStatus = walletInternal('get /orders/{id}/renewals/{renewal_id}/charge-status', { id: 'renewalChargeStatus', callers: ['orders'],
   params: RenewalParams,
   response: z.object({
     renewal_id: Id,
@@ -342,23 +282,13 @@ export const renewalChargeStatus = defineInternalRoute({
 });
 
 /** wallet: a user's available balance now, for orders' renter limits (a new renter holding enough is exempt, ADR 0065). */
-export const userAvailableBalance = defineInternalRoute({
-  id: 'userAvailableBalance',
-  service: 'wallet',
-  callers: ['orders'],
-  method: 'get',
-  path: '/users/{id}/available',
+export const userAvailableBalance = walletInternal('get /users/{id}/available', { id: 'userAvailableBalance', callers: ['orders'],
   params: IdParams,
   response: z.object({ user_id: Id, available: Money }),
 });
 
 /** wallet: what was charged into the order's escrow and what it holds now (back office, dashboard); 404 when never charged. */
-export const orderEscrow = defineInternalRoute({
-  id: 'orderEscrow',
-  service: 'wallet',
-  callers: ['orders', 'admin'],
-  method: 'get',
-  path: '/orders/{id}/escrow',
+export const orderEscrow = walletInternal('get /orders/{id}/escrow', { id: 'orderEscrow', callers: ['orders', 'admin'],
   params: IdParams,
   response: z.object({ order_id: Id, charged: Money, held: Money }),
 });
@@ -367,12 +297,7 @@ export const orderEscrow = defineInternalRoute({
  * wallet: the money of one order for the back office's order detail: its payment, its escrow (null
  * and no payment when the wallet never charged it) and the users' ledger entries of the order, oldest first.
  */
-export const orderLedger = defineInternalRoute({
-  id: 'orderLedger',
-  service: 'wallet',
-  callers: ['orders'],
-  method: 'get',
-  path: '/orders/{id}/ledger',
+export const orderLedger = walletInternal('get /orders/{id}/ledger', { id: 'orderLedger', callers: ['orders'],
   params: IdParams,
   response: z.object({
     order_id: Id,
@@ -391,12 +316,7 @@ const MoneyPageQuery = z
  * recorded a charge; `charge_pending`: a charge's outcome is still being settled (ADR 0028);
  * `payout`: what its end should pay out of escrow (null while it runs, or when it ended unpaid).
  */
-export const orderMoneyFacts = defineInternalRoute({
-  id: 'orderMoneyFacts',
-  service: 'orders',
-  callers: ['admin'],
-  method: 'get',
-  path: '/money/orders',
+export const orderMoneyFacts = ordersInternal('get /money/orders', { id: 'orderMoneyFacts', callers: ['admin'],
   query: MoneyPageQuery,
   response: z.object({
     items: z.array(
@@ -419,12 +339,7 @@ export const orderMoneyFacts = defineInternalRoute({
  * what was charged in (and in how many charges) and what went out to the owner, the platform and the
  * renter. `void`: the order ended before any charge.
  */
-export const escrowMoneyFacts = defineInternalRoute({
-  id: 'escrowMoneyFacts',
-  service: 'wallet',
-  callers: ['admin'],
-  method: 'get',
-  path: '/money/escrows',
+export const escrowMoneyFacts = walletInternal('get /money/escrows', { id: 'escrowMoneyFacts', callers: ['admin'],
   query: MoneyPageQuery,
   response: z.object({
     items: z.array(
@@ -449,34 +364,19 @@ export const escrowMoneyFacts = defineInternalRoute({
  * entries, escrow and revenue accounts, every kind of hold account), the same `npm run wallet:verify`
  * prints; the back office's money check includes them. Read-only, read from one snapshot.
  */
-export const ledgerVerification = defineInternalRoute({
-  id: 'ledgerVerification',
-  service: 'wallet',
-  callers: ['admin'],
-  method: 'get',
-  path: '/money/ledger-check',
+export const ledgerVerification = walletInternal('get /money/ledger-check', { id: 'ledgerVerification', callers: ['admin'],
   response: LedgerVerification,
 });
 
 /** wallet: recharges not credited exactly once by their amount (and payments credited that are not succeeded recharges); empty when all agree. */
-export const rechargeDiscrepancies = defineInternalRoute({
-  id: 'rechargeDiscrepancies',
-  service: 'wallet',
-  callers: ['admin'],
-  method: 'get',
-  path: '/money/recharge-discrepancies',
+export const rechargeDiscrepancies = walletInternal('get /money/recharge-discrepancies', { id: 'rechargeDiscrepancies', callers: ['admin'],
   response: z.object({
     items: z.array(z.object({ payment_id: Id, status: z.string(), amount: Money, credited: SignedMoney, credits: z.number().int().min(0) })),
   }),
 });
 
 /** orders: dashboard figures; `orders_today` counts orders created since 00:00 UTC; `daily` the orders created per UTC day of the last 30. */
-export const orderStats = defineInternalRoute({
-  id: 'orderStats',
-  service: 'orders',
-  callers: ['admin'],
-  method: 'get',
-  path: '/stats',
+export const orderStats = ordersInternal('get /stats', { id: 'orderStats', callers: ['admin'],
   response: z.object({
     orders_by_status: z.record(OrderStatus, z.number().int()),
     orders_today: z.number().int(),
@@ -491,12 +391,7 @@ export const orderStats = defineInternalRoute({
  * later happens to it); platform revenue is the platform-fee transfers; recharges are the ones credited.
  * `daily` holds the same three sums per UTC day of the last 30.
  */
-export const walletStats = defineInternalRoute({
-  id: 'walletStats',
-  service: 'wallet',
-  callers: ['admin'],
-  method: 'get',
-  path: '/stats',
+export const walletStats = walletInternal('get /stats', { id: 'walletStats', callers: ['admin'],
   response: z.object({
     gmv_today: Money,
     gmv_last_7_days: Money,

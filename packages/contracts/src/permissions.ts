@@ -1,5 +1,17 @@
 import { z } from './zod';
 
+/** Users, orders, disputes and ratings: what customer service holds beside the reads every desk has. */
+const CUSTOMER_CARE = [
+  'users.read',
+  'users.freeze',
+  'orders.read',
+  'orders.manage',
+  'disputes.read',
+  'disputes.arbitrate',
+  'handoffs.reveal',
+  'ratings.moderate',
+] as const;
+
 /**
  * What a back-office route needs, one permission per route (ADR 0033). Reads and changes are
  * separate so a read-only role (the auditor) can hold every read and nothing else.
@@ -15,14 +27,7 @@ export const ADMIN_PERMISSIONS = [
   'listings.review',
   'uploads.read',
   'files.read',
-  'users.read',
-  'users.freeze',
-  'orders.read',
-  'orders.manage',
-  'disputes.read',
-  'disputes.arbitrate',
-  'handoffs.reveal',
-  'ratings.moderate',
+  ...CUSTOMER_CARE,
   'ledger.read',
   'recharges.read',
   'recharges.manage',
@@ -53,19 +58,7 @@ const READS = ADMIN_PERMISSIONS.filter((p) => p.endsWith('.read'));
 export const ROLE_PERMISSIONS: Record<AdminRole, readonly AdminPermission[]> = {
   super_admin: ADMIN_PERMISSIONS,
   reviewer: ['dashboard.read', 'listings.read', 'listings.review', 'uploads.read', 'files.read'],
-  customer_service: [
-    'dashboard.read',
-    'listings.read',
-    'files.read',
-    'users.read',
-    'users.freeze',
-    'orders.read',
-    'orders.manage',
-    'disputes.read',
-    'disputes.arbitrate',
-    'handoffs.reveal',
-    'ratings.moderate',
-  ],
+  customer_service: ['dashboard.read', 'listings.read', 'files.read', ...CUSTOMER_CARE],
   finance: ['dashboard.read', 'orders.read', 'ledger.read', 'recharges.read', 'recharges.manage', 'withdrawals.read', 'withdrawals.manage'],
   auditor: READS,
 };

@@ -2,7 +2,7 @@ import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
-import { allInternalRoutes, defineInternalRoute, defineRoute, z, type InternalCaller } from '@market/contracts';
+import { allInternalRoutes, defineInternalRoute, routesOf, z, type InternalCaller } from '@market/contracts';
 import { signAssertion, type Identity } from '../src/auth';
 import { createServiceApp, internalRoute, route } from '../src/http';
 import { createLogger } from '../src/logging';
@@ -18,52 +18,22 @@ const escrowOfOrder = defineInternalRoute({
 });
 
 const Caller = z.object({ sub: z.string() });
-const whoAmI = defineRoute({
-  id: 'testWhoAmI',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/test/me',
-  auth: 'user',
+const testRoute = routesOf('wallet', { tags: ['test'] });
+const whoAmI = testRoute('get /api/test/me', { id: 'testWhoAmI', auth: 'user',
   summary: 'the caller, for the test',
-  tags: ['test'],
-  success: { status: 200, description: 'the caller', schema: Caller },
-  errors: [401],
+  success: { status: 200, description: 'the caller', schema: Caller }, errors: [401],
 });
-const publicRead = defineRoute({
-  id: 'testPublicRead',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/test/public',
-  auth: 'public',
-  token: 'ignored',
+const publicRead = testRoute('get /api/test/public', { id: 'testPublicRead', auth: 'public', token: 'ignored',
   summary: 'a public read, for the test',
-  tags: ['test'],
-  success: { status: 200, description: 'the caller', schema: z.object({ kind: z.string() }) },
-  errors: [401],
+  success: { status: 200, description: 'the caller', schema: z.object({ kind: z.string() }) }, errors: [401],
 });
-const approveWithdrawal = defineRoute({
-  id: 'testApprove',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/admin/test/approve',
-  auth: 'admin',
-  permission: 'withdrawals.manage',
+const approveWithdrawal = testRoute('post /api/admin/test/approve', { id: 'testApprove', auth: 'admin', permission: 'withdrawals.manage',
   summary: 'an admin change, for the test',
-  tags: ['test'],
-  success: { status: 200, description: 'the caller', schema: Caller },
-  errors: [401, 403],
+  success: { status: 200, description: 'the caller', schema: Caller }, errors: [401, 403],
 });
-const ownAccount = defineRoute({
-  id: 'testOwnAccount',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/admin/test/me',
-  auth: 'admin',
-  permission: 'own_account',
+const ownAccount = testRoute('get /api/admin/test/me', { id: 'testOwnAccount', auth: 'admin', permission: 'own_account',
   summary: 'what every admin may do to their own account, for the test',
-  tags: ['test'],
-  success: { status: 200, description: 'the caller', schema: Caller },
-  errors: [401, 403],
+  success: { status: 200, description: 'the caller', schema: Caller }, errors: [401, 403],
 });
 
 /** The test key of `issuer`, as the holder of a breached process would have it. */

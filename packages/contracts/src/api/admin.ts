@@ -1,8 +1,15 @@
 import { EmptyBody, IdParams, PageQuery, Page, Timestamp, Id } from '../common';
 import { z } from '../zod';
 import { AdminPermission, AdminRole, ADMIN_ROLES } from '../permissions';
-import { defineRoute } from './route';
+import { routesOf } from './route';
 import { LedgerVerification } from './wallet';
+import { changeById } from './change-by-id';
+
+const adminAuthRoute = routesOf('admin', { tags: ['admin-auth'] });
+const dashboardRoute = routesOf('admin', { tags: ['admin-dashboard'] });
+const configRoute = routesOf('admin', { tags: ['admin-system-configs'] });
+const auditRoute = routesOf('admin', { tags: ['admin-audit'] });
+const accountRoute = routesOf('admin', { tags: ['admin-accounts'] });
 
 export const AdminStatus = z.enum(['active', 'disabled']);
 
@@ -129,42 +136,27 @@ export const SystemConfig = z
 export const AuditActorType = z.enum(['admin', 'user', 'system']);
 export const AuditResult = z.enum(['success', 'failure']);
 
-export const AuditLog = z
-  .object({
-    id: Id,
-    actor_type: AuditActorType,
-    actor_id: z.string().nullable().openapi({ description: 'null for the system' }),
-    action: z.string().openapi({ example: 'listing.approve' }),
-    biz_type: z.string().openapi({ example: 'listing' }),
-    biz_id: z.string().nullable(),
-    detail: z.record(z.string(), z.unknown()),
-    ip: z.string().nullable(),
-    result: AuditResult,
-    request_id: z.string().nullable(),
-    created_at: Timestamp,
-  })
-  .openapi('AuditLog');
+/** What an audit entry records: every service publishes it (`audit.recorded`), the back office reads it (`AuditLog`). */
+export const AuditEntryFields = {
+  actor_type: AuditActorType,
+  actor_id: z.string().nullable().openapi({ description: 'null for the system' }),
+  action: z.string().openapi({ example: 'listing.approve' }),
+  biz_type: z.string().openapi({ example: 'listing' }),
+  biz_id: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  ip: z.string().nullable(),
+  result: AuditResult,
+  request_id: z.string().nullable(),
+};
 
-export const getAdminCaptcha = defineRoute({
-  id: 'getAdminCaptcha',
-  service: 'admin',
-  method: 'get',
-  path: '/api/admin/auth/captcha',
-  auth: 'public',
-  token: 'ignored',
+export const AuditLog = z.object({ id: Id, ...AuditEntryFields, created_at: Timestamp }).openapi('AuditLog');
+
+export const getAdminCaptcha = adminAuthRoute('get /api/admin/auth/captcha', { id: 'getAdminCaptcha', auth: 'public', token: 'ignored',
   summary: 'Obtain a back-office login captcha',
-  tags: ['admin-auth'],
-  success: { status: 200, description: 'a fresh captcha', schema: Captcha },
-  errors: [429],
+  success: { status: 200, description: 'a fresh captcha', schema: Captcha }, errors: [429],
 });
 
-export const adminLogin = defineRoute({
-  id: 'adminLogin',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/auth/login',
-  auth: 'public',
-  token: 'ignored',
+export const adminLogin = adminAuthRoute('post /api/admin/auth/login', { id: 'adminLogin', auth: 'public', token: 'ignored',
   summary: 'Back-office login with username, password and captcha',
   description:
     'The captcha is checked first and spent whatever the outcome (`422 CAPTCHA_INVALID`). A wrong password and an unknown ' +
@@ -176,7 +168,6 @@ export const adminLogin = defineRoute({
     'every address. A success resets its address’s count and the account’s; a count with no attempt for a day is forgotten. ' +
     'A disabled admin giving the right password gets `403`.',
   edge: { rate: 'admin_login' },
-  tags: ['admin-auth'],
   body: z
     .object({
       username: z.string().trim().min(1).max(64),
@@ -185,94 +176,45 @@ export const adminLogin = defineRoute({
       captcha_code: z.string().trim().min(1).max(16),
     })
     .strict(),
-  success: { status: 200, description: 'logged in', schema: AdminLogin },
-  errors: [400, 401, 403, 422, 429],
+  success: { status: 200, description: 'logged in', schema: AdminLogin }, errors: [400, 401, 403, 422, 429],
 });
 
-export const adminLogout = defineRoute({
-  id: 'adminLogout',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/auth/logout',
-  auth: 'admin',
-  permission: 'own_account',
+export const adminLogout = adminAuthRoute('post /api/admin/auth/logout', { id: 'adminLogout', auth: 'admin', permission: 'own_account',
   summary: 'Back-office logout; the admin token stops working at once',
-  tags: ['admin-auth'],
-  success: { status: 204, description: 'logged out' },
-  errors: [401, 403],
+  success: { status: 204, description: 'logged out' }, errors: [401, 403],
 });
 
-export const getAdminMe = defineRoute({
-  id: 'getAdminMe',
-  service: 'admin',
-  method: 'get',
-  path: '/api/admin/me',
-  auth: 'admin',
-  permission: 'own_account',
+export const getAdminMe = adminAuthRoute('get /api/admin/me', { id: 'getAdminMe', auth: 'admin', permission: 'own_account',
   summary: 'Read the current admin, with their roles and permissions',
-  tags: ['admin-auth'],
-  success: { status: 200, description: 'the caller', schema: CurrentAdmin },
-  errors: [401, 403],
+  success: { status: 200, description: 'the caller', schema: CurrentAdmin }, errors: [401, 403],
 });
 
-export const getDashboard = defineRoute({
-  id: 'getDashboard',
-  service: 'admin',
-  method: 'get',
-  path: '/api/admin/dashboard',
-  auth: 'admin',
-  permission: 'dashboard.read',
+export const getDashboard = dashboardRoute('get /api/admin/dashboard', { id: 'getDashboard', auth: 'admin', permission: 'dashboard.read',
   summary: 'Back-office dashboard figures',
-  tags: ['admin-dashboard'],
-  success: { status: 200, description: 'current figures', schema: Dashboard },
-  errors: [401, 403],
+  success: { status: 200, description: 'current figures', schema: Dashboard }, errors: [401, 403],
 });
 
-export const listSystemConfigs = defineRoute({
-  id: 'listSystemConfigs',
-  service: 'admin',
-  method: 'get',
-  path: '/api/admin/system-configs',
-  auth: 'admin',
-  permission: 'configs.read',
+export const listSystemConfigs = configRoute('get /api/admin/system-configs', { id: 'listSystemConfigs', auth: 'admin', permission: 'configs.read',
   summary: 'List every system configuration entry with its current value',
-  tags: ['admin-system-configs'],
-  success: { status: 200, description: 'all entries', schema: z.object({ items: z.array(SystemConfig) }) },
-  errors: [401, 403],
+  success: { status: 200, description: 'all entries', schema: z.object({ items: z.array(SystemConfig) }) }, errors: [401, 403],
 });
 
-export const updateSystemConfig = defineRoute({
-  id: 'updateSystemConfig',
-  service: 'admin',
-  method: 'put',
-  path: '/api/admin/system-configs/{key}',
-  auth: 'admin',
-  permission: 'configs.manage',
+export const updateSystemConfig = configRoute('put /api/admin/system-configs/{key}', { id: 'updateSystemConfig', auth: 'admin', permission: 'configs.manage',
   summary: 'Change one configuration entry',
   description: 'The value is validated against the schema of its key (400 otherwise); an unknown key is 404.',
-  tags: ['admin-system-configs'],
   params: z.object({ key: z.string().max(100) }).strict(),
   body: z.object({ value: SystemConfigValue }).strict(),
-  success: { status: 200, description: 'the updated entry', schema: SystemConfig },
-  errors: [400, 401, 403, 404],
+  success: { status: 200, description: 'the updated entry', schema: SystemConfig }, errors: [400, 401, 403, 404],
 });
 
-export const listAuditLogs = defineRoute({
-  id: 'listAuditLogs',
-  service: 'admin',
-  method: 'get',
-  path: '/api/admin/audit-logs',
-  auth: 'admin',
-  permission: 'audit.read',
+export const listAuditLogs = auditRoute('get /api/admin/audit-logs', { id: 'listAuditLogs', auth: 'admin', permission: 'audit.read',
   summary: 'Recent audit log',
-  tags: ['admin-audit'],
   query: PageQuery.extend({
     actor_id: z.string().max(100).optional(),
     action: z.string().max(100).optional(),
     biz_type: z.string().max(50).optional(),
   }),
-  success: { status: 200, description: 'entries, newest first', schema: Page(AuditLog) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'entries, newest first', schema: Page(AuditLog) }, errors: [400, 401, 403],
 });
 
 export const ChainBreak = z
@@ -297,30 +239,16 @@ export const AuditChainVerification = z
   })
   .openapi('AuditChainVerification');
 
-export const verifyAuditLogs = defineRoute({
-  id: 'verifyAuditLogs',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/audit-logs/verify',
-  auth: 'admin',
-  permission: 'audit.read',
+export const verifyAuditLogs = auditRoute('post /api/admin/audit-logs/verify', { id: 'verifyAuditLogs', auth: 'admin', permission: 'audit.read',
   summary: 'Recompute the audit log’s hash chains and name the first entry altered, removed or inserted in each',
   description:
     'Every audit entry carries the SHA-256 of its canonical content and of the previous entry of its producer’s chain (ADR 0067). ' +
     'This walks every chain from its start, as `npm run audit:verify` does, from one snapshot; it changes nothing. What it cannot see: ' +
     'someone with write access to the database who rewrites a whole chain and its head; the daily head logged (`head_hash`) anchors that.',
-  tags: ['admin-audit'],
-  success: { status: 200, description: 'the chains walked and each break found', schema: AuditChainVerification },
-  errors: [401, 403],
+  success: { status: 200, description: 'the chains walked and each break found', schema: AuditChainVerification }, errors: [401, 403],
 });
 
-export const changeAdminPassword = defineRoute({
-  id: 'changeAdminPassword',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/me/password',
-  auth: 'admin',
-  permission: 'own_account',
+export const changeAdminPassword = accountRoute('post /api/admin/me/password', { id: 'changeAdminPassword', auth: 'admin', permission: 'own_account',
   summary: 'Change the caller’s own password',
   description:
     'The new password follows the admin password rule (12 to 200 characters) and must differ from the current one (400). ' +
@@ -329,52 +257,28 @@ export const changeAdminPassword = defineRoute({
     'On success every other session of the admin ends at once (their tokens are revoked): a password is changed when it ' +
     'may have leaked, and tokens obtained with the old one must not outlive it. The token making the call keeps working. ' +
     '`409` when the password was changed by another request meanwhile.',
-  tags: ['admin-accounts'],
   body: z.object({ current_password: z.string().min(1).max(200), new_password: AdminPassword }).strict(),
-  success: { status: 200, description: 'the caller; the password is changed', schema: Admin },
-  errors: [400, 401, 403, 409, 422, 429],
+  success: { status: 200, description: 'the caller; the password is changed', schema: Admin }, errors: [400, 401, 403, 409, 422, 429],
 });
 
-export const listAdmins = defineRoute({
-  id: 'listAdmins',
-  service: 'admin',
-  method: 'get',
-  path: '/api/admin/admins',
-  auth: 'admin',
-  permission: 'admins.read',
+export const listAdmins = accountRoute('get /api/admin/admins', { id: 'listAdmins', auth: 'admin', permission: 'admins.read',
   summary: 'List back-office admins',
-  tags: ['admin-accounts'],
   query: PageQuery.extend({ status: AdminStatus.optional() }),
-  success: { status: 200, description: 'admins, newest first', schema: Page(Admin) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'admins, newest first', schema: Page(Admin) }, errors: [400, 401, 403],
 });
 
-export const createAdmin = defineRoute({
-  id: 'createAdmin',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/admins',
-  auth: 'admin',
-  permission: 'admins.manage',
+export const createAdmin = accountRoute('post /api/admin/admins', { id: 'createAdmin', auth: 'admin', permission: 'admins.manage',
   summary: 'Add a back-office admin',
   description:
     'Same rules as `npm run admin:create`: username 3 to 32 of a-z, 0-9, `_`, `.`, `-`; nickname 1 to 32 characters; ' +
     'initial password 12 to 200 characters (400 otherwise). A username already taken, by an active or a disabled admin, is ' +
     '`409 CONFLICT`. The new admin is active at once and should change the initial password with `POST /api/admin/me/password`. ' +
     'It holds the `roles` given (none when left out: it can only read and change its own account).',
-  tags: ['admin-accounts'],
   body: z.object({ username: AdminUsername, nickname: AdminNickname, password: AdminPassword, roles: AdminRoles.optional() }).strict(),
-  success: { status: 201, description: 'the new admin', schema: Admin },
-  errors: [400, 401, 403, 409],
+  success: { status: 201, description: 'the new admin', schema: Admin }, errors: [400, 401, 403, 409],
 });
 
-export const disableAdmin = defineRoute({
-  id: 'disableAdmin',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/admins/{id}/disable',
-  auth: 'admin',
-  permission: 'admins.manage',
+export const disableAdmin = accountRoute('post /api/admin/admins/{id}/disable', { id: 'disableAdmin', auth: 'admin', permission: 'admins.manage',
   summary: 'Disable an admin: every token it holds stops working at once',
   description:
     'A disabled admin cannot log in (`403`), its sessions end and its tokens are refused on the next request (`403`), and it no ' +
@@ -382,55 +286,25 @@ export const disableAdmin = defineRoute({
     '(`409 LAST_ACTIVE_ADMIN`) or the last active super admin (`409 LAST_SUPER_ADMIN`); disabling a disabled admin is `409 INVALID_STATE`. Disables are serialised, so of two admins ' +
     'disabling each other at once exactly one succeeds and the other gets `409 LAST_ACTIVE_ADMIN` (or `403` when others remain ' +
     'active: it has just been disabled itself).',
-  tags: ['admin-accounts'],
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the disabled admin', schema: Admin },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the disabled admin', schema: Admin }),
 });
 
-export const enableAdmin = defineRoute({
-  id: 'enableAdmin',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/admins/{id}/enable',
-  auth: 'admin',
-  permission: 'admins.manage',
+export const enableAdmin = accountRoute('post /api/admin/admins/{id}/enable', { id: 'enableAdmin', auth: 'admin', permission: 'admins.manage',
   summary: 'Enable a disabled admin again',
   description:
     'The admin can log in again with its password; tokens it held when it was disabled stay revoked. Enabling an active admin is `409 INVALID_STATE`.',
-  tags: ['admin-accounts'],
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the enabled admin', schema: Admin },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the enabled admin', schema: Admin }),
 });
 
-export const setAdminRoles = defineRoute({
-  id: 'setAdminRoles',
-  service: 'admin',
-  method: 'put',
-  path: '/api/admin/admins/{id}/roles',
-  auth: 'admin',
-  permission: 'admins.manage',
+export const setAdminRoles = accountRoute('put /api/admin/admins/{id}/roles', { id: 'setAdminRoles', auth: 'admin', permission: 'admins.manage',
   summary: 'Replace an admin’s roles; they take effect on the admin’s next request',
   description:
     'The roles replace the old ones (an empty list leaves only the admin’s own account). Audited with the roles before and after. ' +
     'Nobody changes their own roles (`403 FORBIDDEN`), and the last active super admin keeps that role (`409 LAST_SUPER_ADMIN`).',
-  tags: ['admin-accounts'],
-  params: IdParams,
-  body: z.object({ roles: AdminRoles }).strict(),
-  success: { status: 200, description: 'the admin with its new roles', schema: Admin },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(z.object({ roles: AdminRoles }).strict(), { description: 'the admin with its new roles', schema: Admin }),
 });
 
-export const resetAdminPassword = defineRoute({
-  id: 'resetAdminPassword',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/admins/{id}/password',
-  auth: 'admin',
-  permission: 'admins.manage',
+export const resetAdminPassword = accountRoute('post /api/admin/admins/{id}/password', { id: 'resetAdminPassword', auth: 'admin', permission: 'admins.manage',
   summary: 'Set another admin’s password (a forgotten or leaked one); every session of that admin ends',
   description:
     'The new password follows the admin password rule of creation (12 to 200 characters, 400 otherwise). Every session the ' +
@@ -438,11 +312,9 @@ export const resetAdminPassword = defineRoute({
     'password must not keep what they obtained with it. A disabled admin’s password can be reset too (it stays disabled). ' +
     'Nobody resets their own password this way (`403 FORBIDDEN`): `POST /api/admin/me/password` asks for the current one, ' +
     'so a stolen token cannot take the account over. Audited as `admin_user.reset_password` (never with the password).',
-  tags: ['admin-accounts'],
   params: IdParams,
   body: z.object({ password: AdminPassword }).strict(),
-  success: { status: 204, description: 'the password is changed and the admin’s sessions ended' },
-  errors: [400, 401, 403, 404],
+  success: { status: 204, description: 'the password is changed and the admin’s sessions ended' }, errors: [400, 401, 403, 404],
 });
 
 export const MoneyMismatch = z
@@ -469,13 +341,7 @@ const MONEY_CHECK_RULES =
   'balance is its entries, escrow and revenue accounts, every kind of hold account, and every account’s hash chain of entries, whose ' +
   'break names the account and the first entry altered, removed or inserted: ADR 0067), the same checks `npm run wallet:verify` prints. ';
 
-export const getMoneyCheck = defineRoute({
-  id: 'getMoneyCheck',
-  service: 'admin',
-  method: 'get',
-  path: '/api/admin/money-check',
-  auth: 'admin',
-  permission: 'ledger.read',
+export const getMoneyCheck = dashboardRoute('get /api/admin/money-check', { id: 'getMoneyCheck', auth: 'admin', permission: 'ledger.read',
   summary: 'The latest money check: every disagreement between the orders and the wallet, and in the wallet’s ledger',
   description:
     MONEY_CHECK_RULES +
@@ -483,26 +349,16 @@ export const getMoneyCheck = defineRoute({
     'it was read), and runs the check again only when it is older, so reloading a page never costs a full reconciliation; ask for a ' +
     'fresh run with POST. Writes no audit entry (the periodic job raises `money.mismatch`). 502/503 when a check is due and orders or ' +
     'the wallet cannot answer.',
-  tags: ['admin-dashboard'],
-  success: { status: 200, description: 'the mismatches found, if any', schema: MoneyCheck },
-  errors: [401, 403, 502, 503],
+  success: { status: 200, description: 'the mismatches found, if any', schema: MoneyCheck }, errors: [401, 403, 502, 503],
 });
 
-export const runMoneyCheck = defineRoute({
-  id: 'runMoneyCheck',
-  service: 'admin',
-  method: 'post',
-  path: '/api/admin/money-check',
-  auth: 'admin',
-  permission: 'ledger.read',
+export const runMoneyCheck = dashboardRoute('post /api/admin/money-check', { id: 'runMoneyCheck', auth: 'admin', permission: 'ledger.read',
   summary: 'Run the money check now, whatever the age of the latest result',
   description:
     MONEY_CHECK_RULES +
     'Runs at once and answers the fresh result, which GET answers from then on. Same permission as GET. 502/503 when orders or the ' +
     'wallet cannot answer.',
-  tags: ['admin-dashboard'],
-  success: { status: 200, description: 'the mismatches found now, if any', schema: MoneyCheck },
-  errors: [401, 403, 502, 503],
+  success: { status: 200, description: 'the mismatches found now, if any', schema: MoneyCheck }, errors: [401, 403, 502, 503],
 });
 
 export const adminRoutes = [

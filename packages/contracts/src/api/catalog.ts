@@ -1,7 +1,14 @@
 import { IdParams, Page, PageQuery, QueryBoolean, ReasonBody, EmptyBody, Timestamp, Id, Money, PositiveMoney, MAX_MONEY_FEN } from '../common';
 import { orNull, z } from '../zod';
-import { defineRoute } from './route';
+import { routesOf } from './route';
 import { RatingSummary } from './ratings';
+import { changeById } from './change-by-id';
+
+const listingRoute = routesOf('catalog', { tags: ['listings'] });
+const sellerRoute = routesOf('catalog', { tags: ['seller'] });
+const openUploadRoute = routesOf('catalog', { tags: ['open-upload'] });
+const adminOpenUploadRoute = routesOf('catalog', { tags: ['admin-open-uploads'] });
+const adminListingRoute = routesOf('catalog', { tags: ['admin-listings'] });
 
 export const ListingStatus = z.enum(['draft', 'online', 'offline', 'abnormal', 'deleted']);
 export const ReviewStatus = z.enum(['none', 'pending', 'approved', 'rejected']);
@@ -94,16 +101,9 @@ export const UpdateListingBody = listingFields
 
 const FenQuery = z.coerce.number().int().min(0).max(MAX_MONEY_FEN);
 
-export const listListings = defineRoute({
-  id: 'listListings',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/listings',
-  auth: 'public',
-  token: 'ignored',
+export const listListings = listingRoute('get /api/listings', { id: 'listListings', auth: 'public', token: 'ignored',
   summary: 'List online listings',
   description: 'A frozen owner has no online listing: the freeze takes them offline and approvals wait for the unfreeze.',
-  tags: ['listings'],
   query: PageQuery.extend({
     game: z.string().trim().max(50).optional(),
     q: z.string().trim().max(100).optional().openapi({ description: 'matches title and description' }),
@@ -113,142 +113,70 @@ export const listListings = defineRoute({
   }),
   conditional: true,
   edge: { microCache: true },
-  success: { status: 200, description: 'online listings', schema: Page(Listing) },
-  errors: [400],
+  success: { status: 200, description: 'online listings', schema: Page(Listing) }, errors: [400],
 });
 
-export const getDefaultUploadScreenshot = defineRoute({
-  id: 'getDefaultUploadScreenshot',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/listings/default-upload-screenshot',
-  auth: 'public',
-  token: 'ignored',
+export const getDefaultUploadScreenshot = listingRoute('get /api/listings/default-upload-screenshot', { id: 'getDefaultUploadScreenshot', auth: 'public', token: 'ignored',
   summary: 'The default screenshot of open-upload listings',
-  tags: ['listings'],
   conditional: true,
-  success: { status: 200, description: 'PNG image', contentType: 'image/png' },
-  errors: [],
+  success: { status: 200, description: 'PNG image', contentType: 'image/png' }, errors: [],
 });
 
-export const getListing = defineRoute({
-  id: 'getListing',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/listings/{id}',
-  auth: 'public',
-  token: 'optional',
+export const getListing = listingRoute('get /api/listings/{id}', { id: 'getListing', auth: 'public', token: 'optional',
   summary: 'Listing detail',
   description: 'Anyone sees an online listing; with a user token the owner also sees its own listing in any state but `deleted`.',
-  tags: ['listings'],
   params: IdParams,
   conditional: true,
   edge: { microCache: true },
-  success: { status: 200, description: 'the listing', schema: Listing },
-  errors: [401, 404],
+  success: { status: 200, description: 'the listing', schema: Listing }, errors: [401, 404],
 });
 
-export const createListing = defineRoute({
-  id: 'createListing',
-  service: 'catalog',
-  method: 'post',
-  path: '/api/listings',
-  auth: 'user',
+export const createListing = listingRoute('post /api/listings', { id: 'createListing', auth: 'user',
   summary: 'Create a listing (status draft, review none)',
-  tags: ['listings'],
   body: CreateListingBody,
-  success: { status: 201, description: 'the created listing', schema: Listing },
-  errors: [400, 401, 403],
+  success: { status: 201, description: 'the created listing', schema: Listing }, errors: [400, 401, 403],
 });
 
-export const updateListing = defineRoute({
-  id: 'updateListing',
-  service: 'catalog',
-  method: 'put',
-  path: '/api/listings/{id}',
-  auth: 'user',
+export const updateListing = listingRoute('put /api/listings/{id}', { id: 'updateListing', auth: 'user',
   summary: 'Update the caller’s listing',
   description: 'Refused while rented (409). Changing an online listing’s content moves it back to draft / none for re-review.',
-  tags: ['listings'],
-  params: IdParams,
-  body: UpdateListingBody,
-  success: { status: 200, description: 'the updated listing', schema: Listing },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(UpdateListingBody, { description: 'the updated listing', schema: Listing }),
 });
 
-export const confirmListingRotation = defineRoute({
-  id: 'confirmListingRotation',
-  service: 'catalog',
-  method: 'post',
-  path: '/api/listings/{id}/rotation-confirmed',
-  auth: 'user',
+export const confirmListingRotation = listingRoute('post /api/listings/{id}/rotation-confirmed', { id: 'confirmListingRotation', auth: 'user',
   summary: 'The owner confirms the account’s password was changed after a rental',
   description:
     'Clears awaiting_rotation, so the listing can be rented again (storing new credentials with PUT /api/listings/{id} does the same). ' +
     'Refused while rented (409 LISTING_UNAVAILABLE); on a listing not awaiting rotation it only records the time.',
-  tags: ['listings'],
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the listing, no longer awaiting rotation', schema: Listing },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the listing, no longer awaiting rotation', schema: Listing }),
 });
 
-export const submitListingForReview = defineRoute({
-  id: 'submitListingForReview',
-  service: 'catalog',
-  method: 'post',
-  path: '/api/listings/{id}/submit-review',
-  auth: 'user',
+export const submitListingForReview = listingRoute('post /api/listings/{id}/submit-review', { id: 'submitListingForReview', auth: 'user',
   summary: 'Submit a draft listing for review',
-  tags: ['listings'],
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the listing, now draft / pending', schema: Listing },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the listing, now draft / pending', schema: Listing }),
 });
 
-export const deleteListing = defineRoute({
-  id: 'deleteListing',
-  service: 'catalog',
-  method: 'delete',
-  path: '/api/listings/{id}',
-  auth: 'user',
+export const deleteListing = listingRoute('delete /api/listings/{id}', { id: 'deleteListing', auth: 'user',
   summary: 'Take down the caller’s listing',
   description: 'Moves it to `deleted` (hidden everywhere but the back office); refused while rented (409).',
-  tags: ['listings'],
   params: IdParams,
-  success: { status: 200, description: 'the listing, now deleted', schema: Listing },
-  errors: [401, 403, 404, 409],
+  success: { status: 200, description: 'the listing, now deleted', schema: Listing }, errors: [401, 403, 404, 409],
 });
 
-export const listSellerListings = defineRoute({
-  id: 'listSellerListings',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/seller/listings',
-  auth: 'user',
+export const listSellerListings = sellerRoute('get /api/seller/listings', { id: 'listSellerListings', auth: 'user',
   summary: 'The caller’s own listings, in every state but deleted',
-  tags: ['seller'],
   query: PageQuery.extend({
     status: ListingStatus.optional(),
     review_status: ReviewStatus.optional(),
     awaiting_rotation: QueryBoolean.optional().openapi({ description: 'true: only listings waiting for a password change' }),
   }),
-  success: { status: 200, description: 'own listings, newest first', schema: Page(Listing) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'own listings, newest first', schema: Page(Listing) }, errors: [400, 401, 403],
 });
 
-export const getSellerListing = defineRoute({
-  id: 'getSellerListing',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/seller/listings/{id}',
-  auth: 'user',
+export const getSellerListing = sellerRoute('get /api/seller/listings/{id}', { id: 'getSellerListing', auth: 'user',
   summary: 'The caller’s own listing detail',
-  tags: ['seller'],
   params: IdParams,
-  success: { status: 200, description: 'the listing', schema: Listing },
-  errors: [401, 403, 404],
+  success: { status: 200, description: 'the listing', schema: Listing }, errors: [401, 403, 404],
 });
 
 /** A complete account item an uploader vendor can copy. */
@@ -334,13 +262,7 @@ export const OpenUploadResult = z
 /** The first bytes of a refused delivery that its record keeps (sealed): enough to see who sent what. */
 export const REFUSED_DELIVERY_BYTES_KEPT = 16 * 1024;
 
-export const openUploadListings = defineRoute({
-  id: 'openUploadListings',
-  service: 'catalog',
-  method: 'post',
-  path: '/api/open/listing-uploads',
-  auth: 'public',
-  token: 'ignored',
+export const openUploadListings = openUploadRoute('post /api/open/listing-uploads', { id: 'openUploadListings', auth: 'public', token: 'ignored',
   summary: 'Open upload: external software delivers accounts as draft listings awaiting review',
   description:
     'No login (an Authorization header is ignored). Per-IP rate limit and a body limit (413) apply; the X-Upload-Token header must match ' +
@@ -354,12 +276,10 @@ export const openUploadListings = defineRoute({
     'are stored encrypted and never appear in any listing view. Every delivery, refused ones included (400, 401, ' +
     '413, 415, 422), is recorded for the back office (GET /api/admin/open-uploads); 429 answers are not.',
   edge: { rate: 'open_upload', bodyLimit: 'open_upload', recordsRefusals: true },
-  tags: ['open-upload'],
   headers: z.object({ 'x-upload-token': z.string().optional().openapi({ description: 'OPEN_UPLOAD_TOKEN' }) }),
   body: OpenUploadBody,
   bodyType: 'raw',
-  success: { status: 201, description: 'upload recorded; per-item results', schema: OpenUploadResult },
-  errors: [400, 401, 413, 415, 422, 429],
+  success: { status: 201, description: 'upload recorded; per-item results', schema: OpenUploadResult }, errors: [400, 401, 413, 415, 422, 429],
 });
 
 export const OpenUploadOutcome = z.enum(['accepted', 'partial', 'rejected', 'unmatched', 'refused']).openapi({
@@ -407,122 +327,62 @@ export const OpenUploadRecord = z
   })
   .openapi('OpenUploadRecord');
 
-export const adminListOpenUploads = defineRoute({
-  id: 'adminListOpenUploads',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/admin/open-uploads',
-  auth: 'admin',
-  permission: 'uploads.read',
+export const adminListOpenUploads = adminOpenUploadRoute('get /api/admin/open-uploads', { id: 'adminListOpenUploads', auth: 'admin', permission: 'uploads.read',
   summary: 'Open-upload deliveries, refused ones included, newest first',
   description:
     'Every delivery to POST /api/open/listing-uploads with its outcome, the status answered and why. The raw bytes ' +
     'are kept sealed and never shown; GET /api/admin/open-uploads/{id} shows a redacted view.',
-  tags: ['admin-open-uploads'],
   query: PageQuery.extend({
     uploader_name: z.string().trim().min(1).max(200).optional().openapi({ description: 'exact uploaderName' }),
     outcome: OpenUploadOutcome.optional(),
     received_from: z.iso.datetime({ offset: true }).optional().openapi({ description: 'received at or after' }),
     received_to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'received before' }),
   }),
-  success: { status: 200, description: 'deliveries, newest first', schema: Page(OpenUploadRecordSummary) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'deliveries, newest first', schema: Page(OpenUploadRecordSummary) }, errors: [400, 401, 403],
 });
 
-export const adminGetOpenUpload = defineRoute({
-  id: 'adminGetOpenUpload',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/admin/open-uploads/{id}',
-  auth: 'admin',
-  permission: 'uploads.read',
+export const adminGetOpenUpload = adminOpenUploadRoute('get /api/admin/open-uploads/{id}', { id: 'adminGetOpenUpload', auth: 'admin', permission: 'uploads.read',
   summary: 'One open-upload delivery with a redacted view of what was sent',
-  tags: ['admin-open-uploads'],
   params: IdParams,
-  success: { status: 200, description: 'the delivery', schema: OpenUploadRecord },
-  errors: [401, 403, 404],
+  success: { status: 200, description: 'the delivery', schema: OpenUploadRecord }, errors: [401, 403, 404],
 });
 
-export const adminListListings = defineRoute({
-  id: 'adminListListings',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/admin/listings',
-  auth: 'admin',
-  permission: 'listings.read',
+export const adminListListings = adminListingRoute('get /api/admin/listings', { id: 'adminListListings', auth: 'admin', permission: 'listings.read',
   summary: 'List listings in every state',
-  tags: ['admin-listings'],
   query: PageQuery.extend({
     owner_id: z.string().max(100).optional(),
     status: ListingStatus.optional(),
     review_status: ReviewStatus.optional(),
     awaiting_rotation: QueryBoolean.optional().openapi({ description: 'true: only listings waiting for their owner to change the password' }),
   }),
-  success: { status: 200, description: 'listings, newest first', schema: Page(Listing) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'listings, newest first', schema: Page(Listing) }, errors: [400, 401, 403],
 });
 
-export const adminListPendingListings = defineRoute({
-  id: 'adminListPendingListings',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/admin/listings/pending',
-  auth: 'admin',
-  permission: 'listings.read',
+export const adminListPendingListings = adminListingRoute('get /api/admin/listings/pending', { id: 'adminListPendingListings', auth: 'admin', permission: 'listings.read',
   summary: 'Listings awaiting review (draft / pending)',
-  tags: ['admin-listings'],
   query: PageQuery,
-  success: { status: 200, description: 'listings awaiting review, oldest first (the one waiting longest on top)', schema: Page(Listing) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'listings awaiting review, oldest first (the one waiting longest on top)', schema: Page(Listing) }, errors: [400, 401, 403],
 });
 
-export const adminGetListing = defineRoute({
-  id: 'adminGetListing',
-  service: 'catalog',
-  method: 'get',
-  path: '/api/admin/listings/{id}',
-  auth: 'admin',
-  permission: 'listings.read',
+export const adminGetListing = adminListingRoute('get /api/admin/listings/{id}', { id: 'adminGetListing', auth: 'admin', permission: 'listings.read',
   summary: 'Listing detail in any state',
-  tags: ['admin-listings'],
   params: IdParams,
-  success: { status: 200, description: 'the listing', schema: Listing },
-  errors: [401, 403, 404],
+  success: { status: 200, description: 'the listing', schema: Listing }, errors: [401, 403, 404],
 });
 
 function adminListingAction(id: string, action: string, summary: string, to: string) {
-  return defineRoute({
-    id,
-    service: 'catalog',
-    method: 'post',
-    path: `/api/admin/listings/{id}/${action}`,
-    auth: 'admin',
-    permission: 'listings.review',
+  return adminListingRoute(`post /api/admin/listings/{id}/${action}`, { id, auth: 'admin', permission: 'listings.review',
     summary,
-    tags: ['admin-listings'],
-    params: IdParams,
-    body: ReasonBody,
-    success: { status: 200, description: `the listing, now ${to}`, schema: Listing },
-    errors: [400, 401, 403, 404, 409],
+    ...changeById(ReasonBody, { description: `the listing, now ${to}`, schema: Listing }),
   });
 }
 
-export const adminApproveListing = defineRoute({
-  id: 'adminApproveListing',
-  service: 'catalog',
-  method: 'post',
-  path: '/api/admin/listings/{id}/approve',
-  auth: 'admin',
-  permission: 'listings.review',
+export const adminApproveListing = adminListingRoute('post /api/admin/listings/{id}/approve', { id: 'adminApproveListing', auth: 'admin', permission: 'listings.review',
   summary: 'Approve a listing awaiting review',
   description:
     '409 INVALID_STATE unless the listing is draft / pending; 409 OWNER_FROZEN while its owner is frozen ' +
     '(it stays pending and can be approved after the unfreeze).',
-  tags: ['admin-listings'],
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the listing, now online / approved', schema: Listing },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the listing, now online / approved', schema: Listing }),
 });
 
 export const adminRejectListing = adminListingAction('adminRejectListing', 'reject', 'Reject a listing awaiting review', 'draft / rejected');

@@ -1,5 +1,8 @@
 import { z } from '../zod';
-import { defineRoute } from './route';
+import { routesOf } from './route';
+
+const fileRoute = routesOf('files', { tags: ['files'] });
+const adminFileRoute = routesOf('files', { tags: ['admin-files'] });
 
 /** `listing` and `avatar` are public; the others are readable only by the uploader, the order's parties and the back office. */
 export const FileScene = z.enum(['listing', 'handoff', 'dispute', 'realname', 'avatar']);
@@ -20,15 +23,9 @@ export const FileObject = z
 
 const FileKeyQuery = z.object({ key: z.string().min(1).max(200) }).strict();
 
-export const uploadFile = defineRoute({
-  id: 'uploadFile',
-  service: 'files',
-  method: 'post',
-  path: '/api/files/upload',
-  auth: 'user',
+export const uploadFile = fileRoute('post /api/files/upload', { id: 'uploadFile', auth: 'user',
   summary: 'Upload a JPG, PNG, WebP or PDF file (10 MB at most)',
   description: 'The type is decided by the file’s bytes, not its name or part header (415 otherwise).',
-  tags: ['files'],
   bodyType: 'multipart',
   body: z
     .object({
@@ -36,26 +33,17 @@ export const uploadFile = defineRoute({
       scene: FileScene.optional().openapi({ description: 'default listing' }),
     })
     .strict(),
-  success: { status: 201, description: 'the stored file', schema: FileObject },
-  errors: [400, 401, 403, 413, 415],
+  success: { status: 201, description: 'the stored file', schema: FileObject }, errors: [400, 401, 403, 413, 415],
 });
 
-export const readFile = defineRoute({
-  id: 'readFile',
-  service: 'files',
-  method: 'get',
-  path: '/api/files/object',
-  auth: 'public',
-  token: 'optional',
+export const readFile = fileRoute('get /api/files/object', { id: 'readFile', auth: 'public', token: 'optional',
   summary: 'Read a file through the proxy',
   description:
     'Public scenes need no token; private ones need the token of the uploader or of a party of the order the file is attached to (404 to anyone else). ' +
     'Sends the stored content type, X-Content-Type-Options: nosniff, an ETag and Content-Disposition (attachment for PDF).',
-  tags: ['files'],
   query: FileKeyQuery,
   conditional: true,
-  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options },
-  errors: [400, 401, 404],
+  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options }, errors: [400, 401, 404],
 });
 
 /** docs/rules.md §6: where a stored file is read, by key; what FileObject.url and the order and dispute views hand out. */
@@ -63,19 +51,11 @@ export function fileUrl(key: string): string {
   return `${readFile.path}?key=${encodeURIComponent(key)}`;
 }
 
-export const adminReadFile = defineRoute({
-  id: 'adminReadFile',
-  service: 'files',
-  method: 'get',
-  path: '/api/admin/files/object',
-  auth: 'admin',
-  permission: 'files.read',
+export const adminReadFile = adminFileRoute('get /api/admin/files/object', { id: 'adminReadFile', auth: 'admin', permission: 'files.read',
   summary: 'Read any file, private ones included (the read is audited)',
-  tags: ['admin-files'],
   query: FileKeyQuery,
   conditional: true,
-  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options },
-  errors: [400, 401, 403, 404],
+  success: { status: 200, description: 'the file bytes, with the stored content type', contentType: FileContentType.options }, errors: [400, 401, 403, 404],
 });
 
 export const filesRoutes = [uploadFile, readFile, adminReadFile];

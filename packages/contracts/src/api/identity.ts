@@ -1,6 +1,11 @@
-import { IdParams, Page, PageQuery, QueryBoolean, ReasonBody, EmptyBody, Timestamp, Id } from '../common';
+import { Page, PageQuery, QueryBoolean, ReasonBody, EmptyBody, Timestamp, Id } from '../common';
 import { z } from '../zod';
-import { defineRoute } from './route';
+import { routesOf } from './route';
+import { changeById } from './change-by-id';
+
+const authRoute = routesOf('identity', { tags: ['auth'] });
+const realnameRoute = routesOf('identity', { tags: ['realname'] });
+const adminUserRoute = routesOf('identity', { tags: ['admin-users'] });
 
 export const Phone = z
   .string()
@@ -74,18 +79,11 @@ export const RealnameStartResult = RealnameStatusView.extend({
   status: z.enum(['pending', 'verified', 'failed']),
 }).openapi('RealnameStartResult');
 
-export const sendSmsCode = defineRoute({
-  id: 'sendSmsCode',
-  service: 'identity',
-  method: 'post',
-  path: '/api/auth/sms/send',
-  auth: 'public',
-  token: 'ignored',
+export const sendSmsCode = authRoute('post /api/auth/sms/send', { id: 'sendSmsCode', auth: 'public', token: 'ignored',
   summary: 'Send an SMS login code to a phone number',
   description:
     'A phone whose account is frozen gets 403 USER_FROZEN and no message. 429 RATE_LIMITED within the 60 s resend interval or past a daily cap (per phone, and per client address, an IPv6 one counted as its /64); 429 SMS_BUDGET_SPENT when the codes this hour allows over every phone and address (SMS_HOURLY_BUDGET) have gone out; 429 SMS_FREQUENCY_LIMITED when the SMS provider itself refuses more messages to this phone; 503 SMS_UNAVAILABLE when the provider cannot be reached or fails (no code was sent or stored and the daily caps are not charged, so asking again is safe).',
   edge: { rate: 'sms' },
-  tags: ['auth'],
   body: z.object({ phone: Phone }).strict(),
   success: {
     status: 200,
@@ -99,108 +97,57 @@ export const sendSmsCode = defineRoute({
   errors: [400, 403, 429, 503],
 });
 
-export const loginWithSms = defineRoute({
-  id: 'loginWithSms',
-  service: 'identity',
-  method: 'post',
-  path: '/api/auth/sms/login',
-  auth: 'public',
-  token: 'ignored',
+export const loginWithSms = authRoute('post /api/auth/sms/login', { id: 'loginWithSms', auth: 'public', token: 'ignored',
   summary: 'Log in with phone and SMS code; an unknown phone registers a new user',
   edge: { rate: 'login' },
-  tags: ['auth'],
   body: z
     .object({
       phone: Phone,
       code: z.string().regex(/^\d{6}$/, 'must be 6 digits').openapi({ example: '123456' }),
     })
     .strict(),
-  success: { status: 200, description: 'logged in', schema: TokenPair },
-  errors: [400, 403, 422, 429],
+  success: { status: 200, description: 'logged in', schema: TokenPair }, errors: [400, 403, 422, 429],
 });
 
-export const refreshToken = defineRoute({
-  id: 'refreshToken',
-  service: 'identity',
-  method: 'post',
-  path: '/api/auth/refresh',
-  auth: 'public',
-  token: 'ignored',
+export const refreshToken = authRoute('post /api/auth/refresh', { id: 'refreshToken', auth: 'public', token: 'ignored',
   summary: 'Exchange a refresh token for a new pair (rotation)',
   description: 'The old refresh token stops working; reusing a rotated one revokes the whole family.',
-  tags: ['auth'],
   body: z.object({ refresh_token: z.string().min(1).max(2048) }).strict(),
-  success: { status: 200, description: 'a new token pair', schema: TokenPair },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'a new token pair', schema: TokenPair }, errors: [400, 401, 403],
 });
 
-export const logout = defineRoute({
-  id: 'logout',
-  service: 'identity',
-  method: 'post',
-  path: '/api/auth/logout',
-  auth: 'user',
+export const logout = authRoute('post /api/auth/logout', { id: 'logout', auth: 'user',
   summary: 'Log out: the access token and its refresh family stop working at once',
   description: 'The body is optional; an absent body is the same as `{}`.',
-  tags: ['auth'],
   body: z.object({ refresh_token: z.string().min(1).max(2048).optional() }).strict(),
-  success: { status: 204, description: 'logged out' },
-  errors: [400, 401],
+  success: { status: 204, description: 'logged out' }, errors: [400, 401],
 });
 
-export const getMe = defineRoute({
-  id: 'getMe',
-  service: 'identity',
-  method: 'get',
-  path: '/api/me',
-  auth: 'user',
+export const getMe = authRoute('get /api/me', { id: 'getMe', auth: 'user',
   summary: 'Read the current user',
-  tags: ['auth'],
-  success: { status: 200, description: 'the caller', schema: User },
-  errors: [401, 403],
+  success: { status: 200, description: 'the caller', schema: User }, errors: [401, 403],
 });
 
-export const startRealname = defineRoute({
-  id: 'startRealname',
-  service: 'identity',
-  method: 'post',
-  path: '/api/realname/start',
-  auth: 'user',
+export const startRealname = realnameRoute('post /api/realname/start', { id: 'startRealname', auth: 'user',
   summary: 'Start real-name verification',
   description:
     'Checks name and id number with the configured provider and records the outcome sealed. Attempts per user per day are limited (429 RATE_LIMITED); 429 REALNAME_PROVIDER_LIMITED when the provider caps checks of this identity for the day; 503 REALNAME_UNAVAILABLE when the provider cannot decide (nothing recorded, the attempt not counted).',
-  tags: ['realname'],
   body: z
     .object({
       real_name: z.string().trim().min(2).max(50).openapi({ example: '张明' }),
       id_number: ResidentIdNumber,
     })
     .strict(),
-  success: { status: 200, description: 'verification started or decided', schema: RealnameStartResult },
-  errors: [400, 401, 403, 409, 429, 503],
+  success: { status: 200, description: 'verification started or decided', schema: RealnameStartResult }, errors: [400, 401, 403, 409, 429, 503],
 });
 
-export const getRealnameStatus = defineRoute({
-  id: 'getRealnameStatus',
-  service: 'identity',
-  method: 'get',
-  path: '/api/realname/status',
-  auth: 'user',
+export const getRealnameStatus = realnameRoute('get /api/realname/status', { id: 'getRealnameStatus', auth: 'user',
   summary: 'Read the caller’s real-name verification status',
-  tags: ['realname'],
-  success: { status: 200, description: 'current status', schema: RealnameStatusView },
-  errors: [401, 403],
+  success: { status: 200, description: 'current status', schema: RealnameStatusView }, errors: [401, 403],
 });
 
-export const adminListUsers = defineRoute({
-  id: 'adminListUsers',
-  service: 'identity',
-  method: 'get',
-  path: '/api/admin/users',
-  auth: 'admin',
-  permission: 'users.read',
+export const adminListUsers = adminUserRoute('get /api/admin/users', { id: 'adminListUsers', auth: 'admin', permission: 'users.read',
   summary: 'List users',
-  tags: ['admin-users'],
   query: PageQuery.extend({
     phone: Phone.optional(),
     frozen: QueryBoolean.optional(),
@@ -208,46 +155,25 @@ export const adminListUsers = defineRoute({
     // how the back office names the people of a page (owners, renters, ledger rows) in one read
     ids: UserIdList.optional(),
   }),
-  success: { status: 200, description: 'users, newest first', schema: Page(UserAdminView) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'users, newest first', schema: Page(UserAdminView) }, errors: [400, 401, 403],
 });
 
-export const adminFreezeUser = defineRoute({
-  id: 'adminFreezeUser',
-  service: 'identity',
-  method: 'post',
-  path: '/api/admin/users/{id}/freeze',
-  auth: 'admin',
-  permission: 'users.freeze',
+export const adminFreezeUser = adminUserRoute('post /api/admin/users/{id}/freeze', { id: 'adminFreezeUser', auth: 'admin', permission: 'users.freeze',
   summary: 'Freeze a user: every token it holds stops working at once',
   description:
     'Catalog learns of it from `user.frozen` within seconds: every online listing of the user goes offline ' +
     '(`listing.offlined`, reason `owner frozen`), and while frozen none of its listings can be approved ' +
     '(409 OWNER_FROZEN), so none is in public reads, search or orderable.',
-  tags: ['admin-users'],
-  params: IdParams,
-  body: ReasonBody,
-  success: { status: 200, description: 'the frozen user', schema: UserAdminView },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(ReasonBody, { description: 'the frozen user', schema: UserAdminView }),
 });
 
-export const adminUnfreezeUser = defineRoute({
-  id: 'adminUnfreezeUser',
-  service: 'identity',
-  method: 'post',
-  path: '/api/admin/users/{id}/unfreeze',
-  auth: 'admin',
-  permission: 'users.freeze',
+export const adminUnfreezeUser = adminUserRoute('post /api/admin/users/{id}/unfreeze', { id: 'adminUnfreezeUser', auth: 'admin', permission: 'users.freeze',
   summary: 'Unfreeze a user',
   description:
     'Catalog learns of it from `user.unfrozen`: the listings the freeze took offline go back online ' +
     '(`listing.restored`) unless the back office marked them abnormal meanwhile; listings awaiting review ' +
     'can be approved again.',
-  tags: ['admin-users'],
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the unfrozen user', schema: UserAdminView },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the unfrozen user', schema: UserAdminView }),
 });
 
 export const identityRoutes = [

@@ -1,6 +1,8 @@
 import { IdParams, Page, PageQuery, EmptyBody, QueryBoolean, Timestamp, Id } from '../common';
 import { z } from '../zod';
-import { defineRoute, type ErrorStatus } from './route';
+import { routesOf, type ErrorStatus } from './route';
+
+const notificationRoute = routesOf('notify', { tags: ['notifications'] });
 
 export const NotificationData = z
   .record(z.string(), z.union([z.string(), z.number().int(), z.null()]))
@@ -30,33 +32,19 @@ export const NotificationPage = Page(Notification)
   .extend({ unread_count: z.number().int().min(0).openapi({ description: 'the caller’s unread notifications, all pages' }) })
   .openapi('NotificationPage');
 
-export const listNotifications = defineRoute({
-  id: 'listNotifications',
-  service: 'notify',
-  method: 'get',
-  path: '/api/notifications',
-  auth: 'user',
+export const listNotifications = notificationRoute('get /api/notifications', { id: 'listNotifications', auth: 'user',
   summary: 'The caller’s in-app notifications',
-  tags: ['notifications'],
   query: PageQuery.extend({
     unread: QueryBoolean.optional().openapi({ description: '`true`: unread only; `false`: read only' }),
   }),
-  success: { status: 200, description: 'notifications, newest first, with the unread count', schema: NotificationPage },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'notifications, newest first, with the unread count', schema: NotificationPage }, errors: [400, 401, 403],
 });
 
-export const markNotificationRead = defineRoute({
-  id: 'markNotificationRead',
-  service: 'notify',
-  method: 'post',
-  path: '/api/notifications/{id}/read',
-  auth: 'user',
+export const markNotificationRead = notificationRoute('post /api/notifications/{id}/read', { id: 'markNotificationRead', auth: 'user',
   summary: 'Mark a notification read (repeating it changes nothing)',
-  tags: ['notifications'],
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the notification', schema: Notification },
-  errors: [400, 401, 403, 404],
+  success: { status: 200, description: 'the notification', schema: Notification }, errors: [400, 401, 403, 404],
 });
 
 export const ReadAllResult = z
@@ -66,17 +54,10 @@ export const ReadAllResult = z
   })
   .openapi('NotificationsReadAll');
 
-export const markAllNotificationsRead = defineRoute({
-  id: 'markAllNotificationsRead',
-  service: 'notify',
-  method: 'post',
-  path: '/api/notifications/read-all',
-  auth: 'user',
+export const markAllNotificationsRead = notificationRoute('post /api/notifications/read-all', { id: 'markAllNotificationsRead', auth: 'user',
   summary: 'Mark every notification of the caller read',
-  tags: ['notifications'],
   body: EmptyBody,
-  success: { status: 200, description: 'how many were marked', schema: ReadAllResult },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'how many were marked', schema: ReadAllResult }, errors: [400, 401, 403],
 });
 
 /** Where a client resumes a stream: what every stream route documents. */
@@ -90,7 +71,6 @@ const LastEventIdHeader = z.object({
 
 /** What a Server-Sent Events route of notify takes and answers, the caller's stream or the back office's. */
 const EVENT_STREAM = {
-  tags: ['notifications'],
   stream: true,
   query: z.object({}).strict(),
   headers: LastEventIdHeader,
@@ -98,12 +78,7 @@ const EVENT_STREAM = {
   errors: [400, 401, 403] satisfies ErrorStatus[],
 };
 
-export const streamNotifications = defineRoute({
-  id: 'streamNotifications',
-  service: 'notify',
-  method: 'get',
-  path: '/api/notifications/stream',
-  auth: 'user',
+export const streamNotifications = notificationRoute('get /api/notifications/stream', { id: 'streamNotifications', auth: 'user',
   summary: 'Live stream of the caller’s new notifications (Server-Sent Events)',
   description: [
     'Each new notification arrives as `event: notification` with `data:` one `Notification` as JSON and `id:` its',
@@ -117,12 +92,7 @@ export const streamNotifications = defineRoute({
   ...EVENT_STREAM,
 });
 
-export const listBackOfficeNotifications = defineRoute({
-  id: 'listBackOfficeNotifications',
-  service: 'notify',
-  method: 'get',
-  path: '/api/admin/notifications',
-  auth: 'admin',
+export const listBackOfficeNotifications = notificationRoute('get /api/admin/notifications', { id: 'listBackOfficeNotifications', auth: 'admin',
   // alerts of waiting money events and the like: every back-office role sees the dashboard (ADR 0033)
   permission: 'dashboard.read',
   summary: 'The back office’s notifications: operator alerts raised by the services',
@@ -133,18 +103,11 @@ export const listBackOfficeNotifications = defineRoute({
     'past its disputed/abnormal deadline (`ORDER_OVERDUE`), a disagreement money:verify found between orders and wallet',
     '(`MONEY_MISMATCH`). `user_id` is `back-office`; `kind` is `ops.alert`; `data` holds the alert’s details.',
   ].join(' '),
-  tags: ['notifications'],
   query: PageQuery,
-  success: { status: 200, description: 'alerts, newest first', schema: Page(Notification) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'alerts, newest first', schema: Page(Notification) }, errors: [400, 401, 403],
 });
 
-export const streamBackOfficeNotifications = defineRoute({
-  id: 'streamBackOfficeNotifications',
-  service: 'notify',
-  method: 'get',
-  path: '/api/admin/notifications/stream',
-  auth: 'admin',
+export const streamBackOfficeNotifications = notificationRoute('get /api/admin/notifications/stream', { id: 'streamBackOfficeNotifications', auth: 'admin',
   // what the console's header badges follow: every back-office role sees the queue sizes on the dashboard (ADR 0033)
   permission: 'dashboard.read',
   summary: 'Live stream of the back office’s events (Server-Sent Events): queue changes and operator alerts',

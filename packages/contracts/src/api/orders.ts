@@ -1,10 +1,18 @@
-import { IdParams, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money } from '../common';
+import { IdParams, IdempotencyHeaders, Page, PageQuery, ReasonBody, EmptyBody, Timestamp, Id, Money } from '../common';
 import { orNull, z } from '../zod';
 import { RentalHours } from './catalog';
 import { LedgerEntry } from './wallet';
 import { RenterRecord } from './ratings';
-import { defineRoute } from './route';
-import type { ErrorStatus } from './route';
+import { routesOf } from './route';
+import { withTokenErrors } from './statuses';
+import { changeById } from './change-by-id';
+
+const orderRoute = routesOf('orders', { tags: ['orders'] });
+const handoffRoute = routesOf('orders', { tags: ['handoff'] });
+const checkoutRoute = routesOf('orders', { tags: ['checkout'] });
+const disputeRoute = routesOf('orders', { tags: ['disputes'] });
+const adminOrderRoute = routesOf('orders', { tags: ['admin-orders'] });
+const adminDisputeRoute = routesOf('orders', { tags: ['admin-disputes'] });
 
 export const OrderStatus = z.enum([
   'pending_payment',
@@ -149,16 +157,17 @@ export const AdminOrderDetail = Order.extend({
 const FileKeys = z.array(z.string().min(1).max(200)).max(9);
 const OptionalReason = z.string().trim().min(1).max(500);
 
-const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().max(200).optional() });
-
-/** What every order action's description ends with: the state-machine rules of docs/rules.md §4. */
-function moveDescription(text: string): string {
-  return `${text} Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.`;
-}
-
-function orderErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  const all: ErrorStatus[] = [...more, 401, 403];
-  return all.sort((a, b) => a - b);
+/**
+ * What every party's move of an order shares: the order named by its id, the statuses a move
+ * answers, and its description, the move's own rules followed by the state-machine rules of
+ * docs/rules.md §4.
+ */
+function orderMove(rules: string) {
+  return {
+    description: `${rules} Any move the order's state does not allow is 409 INVALID_STATE; a move reserved to the other party is 403 FORBIDDEN; a caller who is not a party gets 404.`,
+    params: IdParams,
+    errors: withTokenErrors(400, 404, 409),
+  };
 }
 
 /** What close and arbitration pay out (docs/rules.md §4 as decided here; the wallet settles from these figures). */
@@ -172,188 +181,97 @@ const ARBITRATION_MONEY =
   'deposit_deduction ≤ deposit; 400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction otherwise). The applied ' +
   'figures are stored as the order’s checkout (reason: the note).';
 
-export const createOrder = defineRoute({
-  id: 'createOrder',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders',
-  auth: 'user',
+export const createOrder = orderRoute('post /api/orders', { id: 'createOrder', auth: 'user',
   summary: 'Create an order on an online listing',
   description: 'Title, hourly price and deposit are copied from the listing at this moment. The listing must be online and not rented (409 LISTING_UNAVAILABLE), and not waiting for its owner to change the password after the last rental (409 LISTING_AWAITING_ROTATION, ADR 0066): at most one order per listing is active, so of renters racing for one listing exactly one wins. Renting one’s own listing is 403 FORBIDDEN; an unknown or malformed listing_id is 404. hours must lie within the listing’s min_hours..max_hours (400 VALIDATION_FAILED on hours). A frozen renter is 403 USER_FROZEN; while the system config order.require_realname is true, a renter without verified real name is 403 REALNAME_REQUIRED. deadline_at is when the unpaid order is cancelled (order.payment_timeout_minutes). Honours Idempotency-Key.',
-  tags: ['orders'],
   headers: IdempotencyHeaders,
   body: z.object({ listing_id: z.string().min(1).max(100), hours: RentalHours }).strict(),
-  success: { status: 201, description: 'the created order (pending_payment)', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  success: { status: 201, description: 'the created order (pending_payment)', schema: Order }, errors: withTokenErrors(400, 404, 409),
 });
 
-export const listOrders = defineRoute({
-  id: 'listOrders',
-  service: 'orders',
-  method: 'get',
-  path: '/api/orders',
-  auth: 'user',
+export const listOrders = orderRoute('get /api/orders', { id: 'listOrders', auth: 'user',
   summary: 'The caller’s orders, as renter or owner',
   description: 'role=renter: orders the caller rents; role=owner: orders on the caller’s listings; omitted: both. Newest first.',
-  tags: ['orders'],
   query: PageQuery.extend({
     role: PartyRole.optional().openapi({ description: 'omitted: both' }),
     status: OrderStatus.optional(),
   }),
-  success: { status: 200, description: 'orders, newest first', schema: Page(Order) },
-  errors: orderErrors(400),
+  success: { status: 200, description: 'orders, newest first', schema: Page(Order) }, errors: withTokenErrors(400),
 });
 
-export const getOrder = defineRoute({
-  id: 'getOrder',
-  service: 'orders',
-  method: 'get',
-  path: '/api/orders/{id}',
-  auth: 'user',
+export const getOrder = orderRoute('get /api/orders/{id}', { id: 'getOrder', auth: 'user',
   summary: 'Order detail (parties only)',
   description: 'Only the renter and the owner see an order; anyone else gets 404.',
-  tags: ['orders'],
   params: IdParams,
-  success: { status: 200, description: 'the order', schema: Order },
-  errors: orderErrors(404),
+  success: { status: 200, description: 'the order', schema: Order }, errors: withTokenErrors(404),
 });
 
-export const payOrder = defineRoute({
-  id: 'payOrder',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/pay',
-  auth: 'user',
+export const payOrder = orderRoute('post /api/orders/{id}/pay', { id: 'payOrder', auth: 'user',
   summary: 'Pay an order from the wallet balance',
-  description: moveDescription('Renter only, in pending_payment. Moves amount (rent + deposit) from the renter’s wallet balance into the order’s escrow and the order to pending_handoff. 409 INSUFFICIENT_BALANCE when the balance is short (nothing changes); 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached (the order stays pending_payment; paying again is safe: an order is charged at most once). When the listing has stored account credentials (open uploads, or credentials its owner gave), they are handed over at once: the order moves on to pending_receive with a handoff record carrying them, written in the owner’s name (author_role owner, author_id the owner). Honours Idempotency-Key.'),
-  tags: ['orders'],
-  params: IdParams,
+  ...orderMove('Renter only, in pending_payment. Moves amount (rent + deposit) from the renter’s wallet balance into the order’s escrow and the order to pending_handoff. 409 INSUFFICIENT_BALANCE when the balance is short (nothing changes); 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached (the order stays pending_payment; paying again is safe: an order is charged at most once). When the listing has stored account credentials (open uploads, or credentials its owner gave), they are handed over at once: the order moves on to pending_receive with a handoff record carrying them, written in the owner’s name (author_role owner, author_id the owner). Honours Idempotency-Key.'),
   headers: IdempotencyHeaders,
   body: EmptyBody,
   success: { status: 200, description: 'the order, now pending_handoff', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const renewOrder = defineRoute({
-  id: 'renewOrder',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/renew',
-  auth: 'user',
+export const renewOrder = orderRoute('post /api/orders/{id}/renew', { id: 'renewOrder', auth: 'user',
   summary: 'Extend an order in use by whole hours',
-  description: moveDescription(
+  ...orderMove(
     'Renter only, in in_use. Charges hours × the order’s hourly_price (the deposit is not charged again) from the renter’s wallet balance into the order’s escrow and moves ends_at later by the hours; the order’s hours, rent and amount become the renewed totals, so checkout and settlement count the whole rent. ' +
       'The total hours stay within the listing’s max_hours (720 when it has none): 409 RENEWAL_OVER_MAX_HOURS. 409 RENEWAL_NOT_ALLOWED when the owner switched renewal off for the listing (allow_renewal false); 409 LISTING_UNAVAILABLE when the listing is not online; ' +
       '409 RENEWAL_TOO_LATE when less than order.renewal_min_remaining_minutes remain before ends_at; 409 INSUFFICIENT_BALANCE when the balance is short (nothing changes); 409 RENEWAL_PENDING while another renewal’s charge is under way; ' +
       '503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached (renewing again is safe once the pending charge is settled: the reconciler asks the wallet). Both parties are notified (order.renewed). Honours Idempotency-Key.',
   ),
-  tags: ['orders'],
-  params: IdParams,
   headers: IdempotencyHeaders,
   body: z.object({ hours: RentalHours }).strict(),
   success: { status: 200, description: 'the order, ends_at moved', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const cancelOrder = defineRoute({
-  id: 'cancelOrder',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/cancel',
-  auth: 'user',
+export const cancelOrder = orderRoute('post /api/orders/{id}/cancel', { id: 'cancelOrder', auth: 'user',
   summary: 'Renter cancels before handoff; paid money goes back',
-  description: moveDescription('Renter only, in pending_payment or pending_handoff. A paid order’s escrow goes back to the renter’s balance in full (the wallet refunds it on order.cancelled).'),
-  tags: ['orders'],
-  params: IdParams,
+  ...orderMove('Renter only, in pending_payment or pending_handoff. A paid order’s escrow goes back to the renter’s balance in full (the wallet refunds it on order.cancelled).'),
   body: z.object({ reason: OptionalReason.optional() }).strict(),
   success: { status: 200, description: 'the order, now cancelled', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const submitHandoff = defineRoute({
-  id: 'submitHandoff',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/handoff',
-  auth: 'user',
+export const submitHandoff = handoffRoute('post /api/orders/{id}/handoff', { id: 'submitHandoff', auth: 'user',
   summary: 'Submit handoff notes',
-  description: moveDescription('The owner’s first note moves pending_handoff → pending_receive; afterwards either party may append notes while the order is active (pending_receive to disputed). content is stored encrypted and shown only to the two parties. attachment_keys must be files the caller uploaded (400 otherwise); both parties can then read them.'),
-  tags: ['handoff'],
-  params: IdParams,
+  ...orderMove('The owner’s first note moves pending_handoff → pending_receive; afterwards either party may append notes while the order is active (pending_receive to disputed). content is stored encrypted and shown only to the two parties. attachment_keys must be files the caller uploaded (400 otherwise); both parties can then read them.'),
   body: z.object({ content: z.string().trim().min(1).max(5000), attachment_keys: FileKeys.optional() }).strict(),
   success: { status: 201, description: 'the created handoff record', schema: HandoffRecord },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const listHandoffRecords = defineRoute({
-  id: 'listHandoffRecords',
-  service: 'orders',
-  method: 'get',
-  path: '/api/orders/{id}/handoff-records',
-  auth: 'user',
+export const listHandoffRecords = handoffRoute('get /api/orders/{id}/handoff-records', { id: 'listHandoffRecords', auth: 'user',
   summary: 'Handoff records of an order (parties only), oldest first',
   description: 'Content is decrypted for the two parties only (anyone else: 404); every read is audited. The record of an automatic handoff of stored credentials has author_role owner and the owner’s id. Once the order has ended (completed, cancelled, closed) the renter sees that each handoff happened and when, never its content (`withheld`); the owner still sees what they wrote.',
-  tags: ['handoff'],
   params: IdParams,
-  success: { status: 200, description: 'all records', schema: HandoffRecords },
-  errors: orderErrors(404),
+  success: { status: 200, description: 'all records', schema: HandoffRecords }, errors: withTokenErrors(404),
 });
 
-export const confirmReceive = defineRoute({
-  id: 'confirmReceive',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/confirm-receive',
-  auth: 'user',
+export const confirmReceive = orderRoute('post /api/orders/{id}/confirm-receive', { id: 'confirmReceive', auth: 'user',
   summary: 'Renter confirms the account works; the rental clock starts',
-  description: moveDescription('Renter only, in pending_receive. started_at is now and ends_at = started_at + hours; deadline_at = ends_at + order.checkout_grace_minutes, when checkout starts by itself with the full rent and no deduction.'),
-  tags: ['orders'],
-  params: IdParams,
+  ...orderMove('Renter only, in pending_receive. started_at is now and ends_at = started_at + hours; deadline_at = ends_at + order.checkout_grace_minutes, when checkout starts by itself with the full rent and no deduction.'),
   body: EmptyBody,
   success: { status: 200, description: 'the order, now in_use', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const startCheckout = defineRoute({
-  id: 'startCheckout',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/checkout',
-  auth: 'user',
+export const startCheckout = checkoutRoute('post /api/orders/{id}/checkout', { id: 'startCheckout', auth: 'user',
   summary: 'Renter initiates checkout',
-  description: moveDescription('Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. Past ends_at the checkout also charges overtime: overtime_minutes are the started minutes past ends_at beyond the free order.grace_minutes, overtime_fee = floor(overtime_minutes × hourly_price / 60), at most the deposit (docs/rules.md §4 Overtime). platform_fee = floor((consumption + overtime_fee) × platform.commission_rate_bps / 10000), owner_income = consumption + overtime_fee + deposit_deduction − platform_fee, refund = amount − consumption − overtime_fee − deposit_deduction. If the owner neither confirms nor counters within order.checkout_confirm_timeout_minutes, the order completes with the renter’s figures, except that the consumption is never less than the rent for the hours actually used from started_at to this checkout (rounded up to whole hours at the listed hourly price, at most the rent; ADR 0029): a proposal of 0 after a rental that ran its full time completes at the full rent.'),
-  tags: ['checkout'],
-  params: IdParams,
+  ...orderMove('Renter only, in in_use. consumption defaults to the rent for the hours used since started_at, rounded up to whole hours, at most the rent paid; above the rent is 400. deposit_deduction is 0. Past ends_at the checkout also charges overtime: overtime_minutes are the started minutes past ends_at beyond the free order.grace_minutes, overtime_fee = floor(overtime_minutes × hourly_price / 60), at most the deposit (docs/rules.md §4 Overtime). platform_fee = floor((consumption + overtime_fee) × platform.commission_rate_bps / 10000), owner_income = consumption + overtime_fee + deposit_deduction − platform_fee, refund = amount − consumption − overtime_fee − deposit_deduction. If the owner neither confirms nor counters within order.checkout_confirm_timeout_minutes, the order completes with the renter’s figures, except that the consumption is never less than the rent for the hours actually used from started_at to this checkout (rounded up to whole hours at the listed hourly price, at most the rent; ADR 0029): a proposal of 0 after a rental that ran its full time completes at the full rent.'),
   body: z.object({ consumption: Money.optional(), reason: OptionalReason.optional() }).strict(),
   success: { status: 200, description: 'the order, now pending_checkout_confirm', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const confirmCheckout = defineRoute({
-  id: 'confirmCheckout',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/checkout/confirm',
-  auth: 'user',
+export const confirmCheckout = checkoutRoute('post /api/orders/{id}/checkout/confirm', { id: 'confirmCheckout', auth: 'user',
   summary: 'Owner confirms the checkout; the order settles',
-  description: moveDescription('Owner only, in pending_checkout_confirm: the order completes with the renter’s figures and the wallet pays them out.'),
-  tags: ['checkout'],
-  params: IdParams,
+  ...orderMove('Owner only, in pending_checkout_confirm: the order completes with the renter’s figures and the wallet pays them out.'),
   body: EmptyBody,
   success: { status: 200, description: 'the order, now completed', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const counterCheckout = defineRoute({
-  id: 'counterCheckout',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/checkout/counter',
-  auth: 'user',
+export const counterCheckout = checkoutRoute('post /api/orders/{id}/checkout/counter', { id: 'counterCheckout', auth: 'user',
   summary: 'Owner corrects the checkout',
-  description: moveDescription('Owner only, in pending_checkout_confirm. consumption omitted keeps the renter’s proposal; the checkout’s overtime figures stay as charged; consumption above the rent or deposit_deduction above what the deposit holds after the overtime fee is 400. evidence_keys must be files the caller uploaded; both parties can then read them. The fee follows the same rule as at checkout.'),
-  tags: ['checkout'],
-  params: IdParams,
+  ...orderMove('Owner only, in pending_checkout_confirm. consumption omitted keeps the renter’s proposal; the checkout’s overtime figures stay as charged; consumption above the rent or deposit_deduction above what the deposit holds after the overtime fee is 400. evidence_keys must be files the caller uploaded; both parties can then read them. The fee follows the same rule as at checkout.'),
   body: z
     .object({
       consumption: Money.optional(),
@@ -363,92 +281,46 @@ export const counterCheckout = defineRoute({
     })
     .strict(),
   success: { status: 200, description: 'the order, now pending_correction_confirm', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const acceptCheckout = defineRoute({
-  id: 'acceptCheckout',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/checkout/accept',
-  auth: 'user',
+export const acceptCheckout = checkoutRoute('post /api/orders/{id}/checkout/accept', { id: 'acceptCheckout', auth: 'user',
   summary: 'Renter accepts the owner’s correction; the order settles',
-  description: moveDescription('Renter only, in pending_correction_confirm: the order completes with the owner’s figures.'),
-  tags: ['checkout'],
-  params: IdParams,
+  ...orderMove('Renter only, in pending_correction_confirm: the order completes with the owner’s figures.'),
   body: EmptyBody,
   success: { status: 200, description: 'the order, now completed', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const rejectCheckout = defineRoute({
-  id: 'rejectCheckout',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/checkout/reject',
-  auth: 'user',
+export const rejectCheckout = checkoutRoute('post /api/orders/{id}/checkout/reject', { id: 'rejectCheckout', auth: 'user',
   summary: 'Renter rejects the owner’s correction; a checkout dispute opens',
-  description: moveDescription('Renter only, in pending_correction_confirm. Opens a dispute of type checkout (its id in dispute_id) for the back office to arbitrate. Added to the specification’s paths.'),
-  tags: ['checkout'],
-  params: IdParams,
+  ...orderMove('Renter only, in pending_correction_confirm. Opens a dispute of type checkout (its id in dispute_id) for the back office to arbitrate. Added to the specification’s paths.'),
   body: ReasonBody,
   success: { status: 200, description: 'the order, now disputed', schema: Order },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const openDispute = defineRoute({
-  id: 'openDispute',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/dispute',
-  auth: 'user',
+export const openDispute = disputeRoute('post /api/orders/{id}/dispute', { id: 'openDispute', auth: 'user',
   summary: 'Either party raises a dispute; its type follows from the order’s state',
-  description: moveDescription('Either party, in pending_receive (type handoff), in_use (usage), pending_checkout_confirm or pending_correction_confirm (checkout). The order moves to disputed and waits for arbitration; its dispute_id names the dispute. An order has at most one open dispute (a second is 409 INVALID_STATE). evidence_keys must be files the caller uploaded (400 otherwise); both parties can then read them.'),
-  tags: ['disputes'],
-  params: IdParams,
+  ...orderMove('Either party, in pending_receive (type handoff), in_use (usage), pending_checkout_confirm or pending_correction_confirm (checkout). The order moves to disputed and waits for arbitration; its dispute_id names the dispute. An order has at most one open dispute (a second is 409 INVALID_STATE). evidence_keys must be files the caller uploaded (400 otherwise); both parties can then read them.'),
   body: z.object({ reason: OptionalReason, evidence_keys: FileKeys.optional() }).strict(),
   success: { status: 201, description: 'the opened dispute; the order is now disputed', schema: Dispute },
-  errors: orderErrors(400, 404, 409),
 });
 
-export const listDisputes = defineRoute({
-  id: 'listDisputes',
-  service: 'orders',
-  method: 'get',
-  path: '/api/disputes',
-  auth: 'user',
+export const listDisputes = disputeRoute('get /api/disputes', { id: 'listDisputes', auth: 'user',
   summary: 'Disputes on the caller’s orders',
   description: 'Disputes on orders the caller rents or owns, whoever raised them. Newest first.',
-  tags: ['disputes'],
   query: PageQuery.extend({ status: DisputeStatus.optional() }),
-  success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: orderErrors(400),
+  success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) }, errors: withTokenErrors(400),
 });
 
-export const getDispute = defineRoute({
-  id: 'getDispute',
-  service: 'orders',
-  method: 'get',
-  path: '/api/disputes/{id}',
-  auth: 'user',
+export const getDispute = disputeRoute('get /api/disputes/{id}', { id: 'getDispute', auth: 'user',
   summary: 'Dispute detail (parties of its order only)',
   description: 'Only the renter and the owner of the disputed order see it; anyone else gets 404. Its evidence_urls are readable by both.',
-  tags: ['disputes'],
   params: IdParams,
-  success: { status: 200, description: 'the dispute', schema: Dispute },
-  errors: orderErrors(404),
+  success: { status: 200, description: 'the dispute', schema: Dispute }, errors: withTokenErrors(404),
 });
 
-export const adminListOrders = defineRoute({
-  id: 'adminListOrders',
-  service: 'orders',
-  method: 'get',
-  path: '/api/admin/orders',
-  auth: 'admin',
-  permission: 'orders.read',
+export const adminListOrders = adminOrderRoute('get /api/admin/orders', { id: 'adminListOrders', auth: 'admin', permission: 'orders.read',
   summary: 'List all orders',
   description: 'Every filter narrows the list; an id that is no order’s matches nothing. created_from/created_to bound created_at (from inclusive, to exclusive).',
-  tags: ['admin-orders'],
   query: PageQuery.extend({
     status: OrderStatus.optional(),
     renter_id: z.string().max(100).optional(),
@@ -457,38 +329,21 @@ export const adminListOrders = defineRoute({
     created_from: z.iso.datetime({ offset: true }).optional().openapi({ description: 'created at or after' }),
     created_to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'created before' }),
   }),
-  success: { status: 200, description: 'orders, newest first', schema: Page(Order) },
-  errors: orderErrors(400),
+  success: { status: 200, description: 'orders, newest first', schema: Page(Order) }, errors: withTokenErrors(400),
 });
 
-export const adminGetOrder = defineRoute({
-  id: 'adminGetOrder',
-  service: 'orders',
-  method: 'get',
-  path: '/api/admin/orders/{id}',
-  auth: 'admin',
-  permission: 'orders.read',
+export const adminGetOrder = adminOrderRoute('get /api/admin/orders/{id}', { id: 'adminGetOrder', auth: 'admin', permission: 'orders.read',
   summary: 'Order detail with its dispute and its money',
   description: 'The order (its checkout included), its latest dispute, and from the wallet what was charged into its escrow, what the escrow holds, and the ledger entries of the order. 503 UPSTREAM_UNAVAILABLE when the wallet cannot be reached.',
-  tags: ['admin-orders'],
   params: IdParams,
-  success: { status: 200, description: 'the order', schema: AdminOrderDetail },
-  errors: orderErrors(404),
+  success: { status: 200, description: 'the order', schema: AdminOrderDetail }, errors: withTokenErrors(404),
 });
 
-export const adminListHandoffRecords = defineRoute({
-  id: 'adminListHandoffRecords',
-  service: 'orders',
-  method: 'get',
-  path: '/api/admin/orders/{id}/handoff-records',
-  auth: 'admin',
-  permission: 'orders.read',
+export const adminListHandoffRecords = adminOrderRoute('get /api/admin/orders/{id}/handoff-records', { id: 'adminListHandoffRecords', auth: 'admin', permission: 'orders.read',
   summary: 'Handoff records of an order, oldest first, content withheld',
   description: 'Who handed over what when, without the content (`withheld`): the credentials are shown only to the two parties, and to the back office only through `POST /api/admin/orders/{id}/handoff-records/reveal`.',
-  tags: ['admin-orders'],
   params: IdParams,
-  success: { status: 200, description: 'all records, content withheld', schema: HandoffRecords },
-  errors: orderErrors(404),
+  success: { status: 200, description: 'all records, content withheld', schema: HandoffRecords }, errors: withTokenErrors(404),
 });
 
 const ExpectedStatus = OrderStatus.optional().openapi({
@@ -525,13 +380,7 @@ export const RevealBody = z
   .strict()
   .openapi('RevealBody');
 
-export const adminRevealHandoffRecords = defineRoute({
-  id: 'adminRevealHandoffRecords',
-  service: 'orders',
-  method: 'post',
-  path: '/api/admin/orders/{id}/handoff-records/reveal',
-  auth: 'admin',
-  permission: 'handoffs.reveal',
+export const adminRevealHandoffRecords = adminOrderRoute('post /api/admin/orders/{id}/handoff-records/reveal', { id: 'adminRevealHandoffRecords', auth: 'admin', permission: 'handoffs.reveal',
   summary: 'Reveal the handoff content of an order in dispute or abnormal, with a stated reason (audited)',
   description:
     'For settling a dispute: only while the order is `disputed` or `abnormal` (`409 INVALID_STATE` otherwise), with a `reason` ' +
@@ -539,11 +388,7 @@ export const adminRevealHandoffRecords = defineRoute({
     'the reveal needs `request_id`, a reveal request of the caller that another admin approved, and uses it up ' +
     '(`409 REVEAL_APPROVAL_REQUIRED` without it, or when it is not approved, not the caller\'s, of another order or used). ' +
     'Every reveal writes an audit entry naming the admin, the order and the reason; a refused one too.',
-  tags: ['admin-orders'],
-  params: IdParams,
-  body: RevealBody,
-  success: { status: 200, description: 'all records with their content', schema: HandoffRecords },
-  errors: orderErrors(400, 404, 409),
+  ...changeById(RevealBody, { description: 'all records with their content', schema: HandoffRecords }),
 });
 
 export const RevealRequestStatus = z.enum(['pending', 'approved', 'used']).openapi('RevealRequestStatus');
@@ -564,108 +409,56 @@ export const RevealRequest = z
 
 export const RevealRequestParams = z.object({ id: z.string().max(100), requestId: z.string().max(100) }).strict();
 
-export const adminRequestReveal = defineRoute({
-  id: 'adminRequestReveal',
-  service: 'orders',
-  method: 'post',
-  path: '/api/admin/orders/{id}/handoff-records/reveal-requests',
-  auth: 'admin',
-  permission: 'handoffs.reveal',
+export const adminRequestReveal = adminOrderRoute('post /api/admin/orders/{id}/handoff-records/reveal-requests', { id: 'adminRequestReveal', auth: 'admin', permission: 'handoffs.reveal',
   summary: 'Ask another admin to approve revealing the handoff content of an order without an open dispute (audited)',
   description:
     'Only while the order is `disputed` or `abnormal` (`409 INVALID_STATE` otherwise). Another admin with `handoffs.reveal` ' +
     'approves it; the requester then reveals with its id, once.',
-  tags: ['admin-orders'],
   params: IdParams,
   body: ReasonBody,
-  success: { status: 201, description: 'the request, pending', schema: RevealRequest },
-  errors: orderErrors(400, 404, 409),
+  success: { status: 201, description: 'the request, pending', schema: RevealRequest }, errors: withTokenErrors(400, 404, 409),
 });
 
-export const adminListRevealRequests = defineRoute({
-  id: 'adminListRevealRequests',
-  service: 'orders',
-  method: 'get',
-  path: '/api/admin/orders/{id}/handoff-records/reveal-requests',
-  auth: 'admin',
-  permission: 'handoffs.reveal',
+export const adminListRevealRequests = adminOrderRoute('get /api/admin/orders/{id}/handoff-records/reveal-requests', { id: 'adminListRevealRequests', auth: 'admin', permission: 'handoffs.reveal',
   summary: 'The reveal requests of an order, newest first',
-  tags: ['admin-orders'],
   params: IdParams,
-  success: { status: 200, description: 'every reveal request of the order', schema: z.object({ items: z.array(RevealRequest) }) },
-  errors: orderErrors(400, 404),
+  success: { status: 200, description: 'every reveal request of the order', schema: z.object({ items: z.array(RevealRequest) }) }, errors: withTokenErrors(400, 404),
 });
 
-export const adminApproveReveal = defineRoute({
-  id: 'adminApproveReveal',
-  service: 'orders',
-  method: 'post',
-  path: '/api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve',
-  auth: 'admin',
-  permission: 'handoffs.reveal',
+export const adminApproveReveal = adminOrderRoute('post /api/admin/orders/{id}/handoff-records/reveal-requests/{requestId}/approve', { id: 'adminApproveReveal', auth: 'admin', permission: 'handoffs.reveal',
   summary: 'Approve another admin\'s reveal request (audited)',
   description:
     'Neither the requester nor the admin who marked the order abnormal may approve (`403 REVEAL_APPROVER_INVOLVED`); ' +
     'a request already approved or used, or of an order no longer `disputed` or `abnormal`, is `409 INVALID_STATE`. ' +
     'Of two admins approving at once exactly one wins.',
-  tags: ['admin-orders'],
   params: RevealRequestParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the request, approved', schema: RevealRequest },
-  errors: orderErrors(400, 404, 409),
+  success: { status: 200, description: 'the request, approved', schema: RevealRequest }, errors: withTokenErrors(400, 404, 409),
 });
 
-export const adminCloseOrder = defineRoute({
-  id: 'adminCloseOrder',
-  service: 'orders',
-  method: 'post',
-  path: '/api/admin/orders/{id}/close',
-  auth: 'admin',
-  permission: 'orders.manage',
+export const adminCloseOrder = adminOrderRoute('post /api/admin/orders/{id}/close', { id: 'adminCloseOrder', auth: 'admin', permission: 'orders.manage',
   summary: 'Close a non-terminal or abnormal order; escrow back to the renter, or split by a breakdown',
   description:
     'Allowed in every state but completed, cancelled and closed (409 INVALID_STATE there). Without a breakdown whatever the escrow holds goes back to the renter; with one (a paid order only, 409 INVALID_STATE otherwise) it is split as the breakdown says and the figures are stored as the order’s checkout. A breakdown must hold every checkout invariant (400 VALIDATION_FAILED naming breakdown.consumption or breakdown.deposit_deduction). An open dispute of the order is resolved with result close and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (the order changed between this request reading it and locking it) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. An unpaid order whose charge outcome is not known yet is refused with 409 CHARGE_PENDING: the charge may still land, and the decision can be made once it is recorded or has lapsed (within the charge window). Audited.',
-  tags: ['admin-orders'],
-  params: IdParams,
-  body: AdminCloseOrderBody,
-  success: { status: 200, description: 'the order, now closed', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  ...changeById(AdminCloseOrderBody, { description: 'the order, now closed', schema: Order }),
 });
 
-export const adminMarkOrderAbnormal = defineRoute({
-  id: 'adminMarkOrderAbnormal',
-  service: 'orders',
-  method: 'post',
-  path: '/api/admin/orders/{id}/mark-abnormal',
-  auth: 'admin',
-  permission: 'orders.manage',
+export const adminMarkOrderAbnormal = adminOrderRoute('post /api/admin/orders/{id}/mark-abnormal', { id: 'adminMarkOrderAbnormal', auth: 'admin', permission: 'orders.manage',
   summary: 'Freeze a non-terminal order for manual handling; escrow stays held',
   description:
     'Allowed in every state but completed, cancelled, closed and abnormal (409 INVALID_STATE there). The escrow stays held until the order is closed. An open dispute of the order is resolved with result mark_abnormal and the reason as its note. Of two admins deciding one order at once exactly one wins: a decision that waited for another move of the order (the order changed between this request reading it and locking it) is refused with 409 ORDER_CHANGED, and so is one whose expected_status (the state the admin decided on) is no longer the order’s. An unpaid order whose charge outcome is not known yet is refused with 409 CHARGE_PENDING: the charge may still land, and the decision can be made once it is recorded or has lapsed (within the charge window). Audited.',
-  tags: ['admin-orders'],
-  params: IdParams,
-  body: AdminMarkAbnormalBody,
-  success: { status: 200, description: 'the order, now abnormal', schema: Order },
-  errors: orderErrors(400, 404, 409),
+  ...changeById(AdminMarkAbnormalBody, { description: 'the order, now abnormal', schema: Order }),
 });
 
-export const adminListDisputes = defineRoute({
-  id: 'adminListDisputes',
-  service: 'orders',
-  method: 'get',
-  path: '/api/admin/disputes',
-  auth: 'admin',
-  permission: 'disputes.read',
+export const adminListDisputes = adminDisputeRoute('get /api/admin/disputes', { id: 'adminListDisputes', auth: 'admin', permission: 'disputes.read',
   summary: 'List all disputes',
   description: 'Newest first; an order_id that is no order’s matches nothing.',
-  tags: ['admin-disputes'],
   query: PageQuery.extend({
     status: DisputeStatus.optional(),
     type: DisputeType.optional(),
     order_id: z.string().max(100).optional(),
   }),
-  success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) },
-  errors: orderErrors(400),
+  success: { status: 200, description: 'disputes, newest first', schema: Page(Dispute) }, errors: withTokenErrors(400),
 });
 
 export const ArbitrateBody = z
@@ -685,20 +478,10 @@ export const ArbitrateBody = z
   })
   .openapi('ArbitrateBody');
 
-export const arbitrateDispute = defineRoute({
-  id: 'arbitrateDispute',
-  service: 'orders',
-  method: 'post',
-  path: '/api/admin/disputes/{id}/arbitrate',
-  auth: 'admin',
-  permission: 'disputes.arbitrate',
+export const arbitrateDispute = adminDisputeRoute('post /api/admin/disputes/{id}/arbitrate', { id: 'arbitrateDispute', auth: 'admin', permission: 'disputes.arbitrate',
   summary: 'Arbitrate an open dispute: complete, close or mark the order abnormal',
   description: `Only an open dispute (409 INVALID_STATE once resolved: of two admins arbitrating at once exactly one wins). The dispute becomes resolved with result, resolution_note and resolved_at; the order completes, closes or turns abnormal in the same transaction. ${ARBITRATION_MONEY}`,
-  tags: ['admin-disputes'],
-  params: IdParams,
-  body: ArbitrateBody,
-  success: { status: 200, description: 'the resolved dispute', schema: Dispute },
-  errors: orderErrors(400, 404, 409),
+  ...changeById(ArbitrateBody, { description: 'the resolved dispute', schema: Dispute }),
 });
 
 export const RenterBlock = z
@@ -710,48 +493,27 @@ export const RenterBlock = z
 
 const UserIdParams = z.object({ user_id: z.string().min(1).max(100) });
 
-export const blockRenter = defineRoute({
-  id: 'blockRenter',
-  service: 'orders',
-  method: 'post',
-  path: '/api/seller/blocks/{user_id}',
-  auth: 'user',
+export const blockRenter = orderRoute('post /api/seller/blocks/{user_id}', { id: 'blockRenter', auth: 'user',
   summary: 'Block a renter from the caller’s listings',
   description:
     'The renter can no longer order any of the caller’s listings: POST /api/orders answers 403 LISTING_UNAVAILABLE_TO_YOU, which does not say who blocked them or why. Orders already running are not touched. Blocking again answers the block as it stands (200). An unknown or malformed user id is 404; blocking oneself is 403 FORBIDDEN. Audited.',
-  tags: ['orders'],
   params: UserIdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the block', schema: RenterBlock },
-  errors: orderErrors(400, 404),
+  success: { status: 200, description: 'the block', schema: RenterBlock }, errors: withTokenErrors(400, 404),
 });
 
-export const unblockRenter = defineRoute({
-  id: 'unblockRenter',
-  service: 'orders',
-  method: 'delete',
-  path: '/api/seller/blocks/{user_id}',
-  auth: 'user',
+export const unblockRenter = orderRoute('delete /api/seller/blocks/{user_id}', { id: 'unblockRenter', auth: 'user',
   summary: 'Lift a block',
   description: 'The renter may order the caller’s listings again. 404 when the caller has not blocked this user. Audited.',
-  tags: ['orders'],
   params: UserIdParams,
-  success: { status: 204, description: 'lifted' },
-  errors: orderErrors(404),
+  success: { status: 204, description: 'lifted' }, errors: withTokenErrors(404),
 });
 
-export const listRenterBlocks = defineRoute({
-  id: 'listRenterBlocks',
-  service: 'orders',
-  method: 'get',
-  path: '/api/seller/blocks',
-  auth: 'user',
+export const listRenterBlocks = orderRoute('get /api/seller/blocks', { id: 'listRenterBlocks', auth: 'user',
   summary: 'The renters the caller has blocked',
   description: 'Newest first.',
-  tags: ['orders'],
   query: PageQuery,
-  success: { status: 200, description: 'blocks, newest first', schema: Page(RenterBlock) },
-  errors: orderErrors(400),
+  success: { status: 200, description: 'blocks, newest first', schema: Page(RenterBlock) }, errors: withTokenErrors(400),
 });
 
 export const RenterStanding = z
@@ -769,19 +531,11 @@ export const RenterStanding = z
   })
   .openapi('RenterStanding');
 
-export const adminRenterStanding = defineRoute({
-  id: 'adminRenterStanding',
-  service: 'orders',
-  method: 'get',
-  path: '/api/admin/renters/{id}/standing',
-  auth: 'admin',
-  permission: 'users.read',
+export const adminRenterStanding = adminOrderRoute('get /api/admin/renters/{id}/standing', { id: 'adminRenterStanding', auth: 'admin', permission: 'users.read',
   summary: 'A user’s renter limits and blocks',
   description: 'Completed, active and today’s orders as renter, whether the new-renter limits apply (docs/rules.md §4 Renter limits), and the blocks by and of the user. A user with no orders answers zeros.',
-  tags: ['admin-orders'],
   params: IdParams,
-  success: { status: 200, description: 'the standing', schema: RenterStanding },
-  errors: [401, 403, 404],
+  success: { status: 200, description: 'the standing', schema: RenterStanding }, errors: [401, 403, 404],
 });
 
 export const ordersRoutes = [

@@ -1,7 +1,10 @@
 import { IdParams, Timestamp, Id } from '../common';
 import { z } from '../zod';
-import { defineRoute } from './route';
-import type { ErrorStatus } from './route';
+import { routesOf } from './route';
+import { withTokenErrors } from './statuses';
+
+const ratingRoute = routesOf('orders', { tags: ['ratings'] });
+const adminOrderRoute = routesOf('orders', { tags: ['admin-orders'] });
 
 /**
  * Two-way ratings of a completed order (docs/rules.md §10, ADR 0066): the renter rates the owner
@@ -84,17 +87,7 @@ const RatingList = z.object({ items: z.array(Rating) });
 
 export const RatingParams = z.object({ id: z.string().max(100), ratingId: z.string().max(100) }).strict();
 
-function ratingErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  const all: ErrorStatus[] = [...more, 401, 403];
-  return all.sort((a, b) => a - b);
-}
-
-export const rateOrder = defineRoute({
-  id: 'rateOrder',
-  service: 'orders',
-  method: 'post',
-  path: '/api/orders/{id}/rating',
-  auth: 'user',
+export const rateOrder = ratingRoute('post /api/orders/{id}/rating', { id: 'rateOrder', auth: 'user',
   summary: 'Rate the other party of a completed order, once',
   description:
     'The renter rates the owner (direction renter_to_owner, counted for the listing and its owner), the owner rates the renter ' +
@@ -102,57 +95,32 @@ export const rateOrder = defineRoute({
     '409 RATING_WINDOW_CLOSED after; a second rating by the same party is 409 ALREADY_RATED (of two sent at once exactly one wins). ' +
     'A caller who is not a party gets 404. The rating stays unpublished — seen by its author and the back office only — until ' +
     'the other party has rated too or the window closes.',
-  tags: ['ratings'],
   params: IdParams,
   body: RateOrderBody,
-  success: { status: 201, description: 'the rating', schema: Rating },
-  errors: ratingErrors(400, 404, 409),
+  success: { status: 201, description: 'the rating', schema: Rating }, errors: withTokenErrors(400, 404, 409),
 });
 
-export const listOrderRatings = defineRoute({
-  id: 'listOrderRatings',
-  service: 'orders',
-  method: 'get',
-  path: '/api/orders/{id}/ratings',
-  auth: 'user',
+export const listOrderRatings = ratingRoute('get /api/orders/{id}/ratings', { id: 'listOrderRatings', auth: 'user',
   summary: 'The ratings of an order the caller is a party to',
   description: 'The caller’s own rating, and the other party’s once published. A hidden comment is shown to its author only. Anyone else gets 404.',
-  tags: ['ratings'],
   params: IdParams,
-  success: { status: 200, description: 'at most two ratings, oldest first', schema: RatingList },
-  errors: ratingErrors(404),
+  success: { status: 200, description: 'at most two ratings, oldest first', schema: RatingList }, errors: withTokenErrors(404),
 });
 
-export const adminListOrderRatings = defineRoute({
-  id: 'adminListOrderRatings',
-  service: 'orders',
-  method: 'get',
-  path: '/api/admin/orders/{id}/ratings',
-  auth: 'admin',
-  permission: 'orders.read',
+export const adminListOrderRatings = adminOrderRoute('get /api/admin/orders/{id}/ratings', { id: 'adminListOrderRatings', auth: 'admin', permission: 'orders.read',
   summary: 'Every rating of an order, published or not, hidden comments included',
-  tags: ['admin-orders'],
   params: IdParams,
-  success: { status: 200, description: 'the ratings, oldest first', schema: RatingList },
-  errors: ratingErrors(404),
+  success: { status: 200, description: 'the ratings, oldest first', schema: RatingList }, errors: withTokenErrors(404),
 });
 
-export const adminHideRatingComment = defineRoute({
-  id: 'adminHideRatingComment',
-  service: 'orders',
-  method: 'post',
-  path: '/api/admin/orders/{id}/ratings/{ratingId}/hide-comment',
-  auth: 'admin',
-  permission: 'ratings.moderate',
+export const adminHideRatingComment = adminOrderRoute('post /api/admin/orders/{id}/ratings/{ratingId}/hide-comment', { id: 'adminHideRatingComment', auth: 'admin', permission: 'ratings.moderate',
   summary: 'Hide an abusive rating comment (audited); the stars still count',
   description:
     'The comment is kept for its author and the back office and hidden from everyone else. A rating without a comment, or one ' +
     'hidden already, is 409 INVALID_STATE. Audited with the reason.',
-  tags: ['admin-orders'],
   params: RatingParams,
   body: z.object({ reason: z.string().trim().min(1).max(500) }).strict(),
-  success: { status: 200, description: 'the rating, its comment hidden', schema: Rating },
-  errors: ratingErrors(400, 404, 409),
+  success: { status: 200, description: 'the rating, its comment hidden', schema: Rating }, errors: withTokenErrors(400, 404, 409),
 });
 
 export const ratingRoutes = [rateOrder, listOrderRatings, adminListOrderRatings, adminHideRatingComment];

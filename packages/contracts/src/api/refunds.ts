@@ -1,7 +1,12 @@
-import { EmptyBody, Id, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Money, SignedMoney, Timestamp } from '../common';
+import { EmptyBody, Id, IdempotencyHeaders, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Money, SignedMoney, Timestamp } from '../common';
 import { z } from '../zod';
-import { defineRoute } from './route';
+import { routesOf } from './route';
 import { PaymentProvider, SandboxCompleteBody } from './wallet';
+import { changeById } from './change-by-id';
+
+const walletRoute = routesOf('wallet', { tags: ['wallet'] });
+const adminWalletRoute = routesOf('wallet', { tags: ['admin-wallet'] });
+const paymentRoute = routesOf('wallet', { tags: ['payments'] });
 
 export const RefundStatus = z.enum(['requested', 'approved', 'processing', 'refunded', 'failed', 'rejected']);
 export const RefundKind = z.enum(['user_request', 'late_success', 'amount_mismatch']).openapi({
@@ -42,56 +47,34 @@ export const RefundRequestBody = z
   })
   .strict();
 
-export const requestRefund = defineRoute({
-  id: 'requestRefund',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/wallet/refunds',
-  auth: 'user',
+export const requestRefund = walletRoute('post /api/wallet/refunds', { id: 'requestRefund', auth: 'user',
   summary: 'Ask for unspent money of one of one’s recharges back to the payment method it came from',
   description:
     'At most what the recharge paid less what its refunds not rejected or failed already take (422 REFUND_EXCEEDS_PAYMENT), and ' +
     'at most the available balance (409 INSUFFICIENT_BALANCE). Another user’s or an unknown recharge → 404; one not ' +
     '`succeeded` → 409 INVALID_STATE; its provider cannot refund here → 400 CHANNEL_UNAVAILABLE. Reviewed by finance. ' +
     STATES + ' Honours Idempotency-Key.',
-  tags: ['wallet'],
-  headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
+  headers: IdempotencyHeaders,
   body: RefundRequestBody,
-  success: { status: 201, description: 'the refund', schema: Refund },
-  errors: [400, 401, 403, 404, 409, 422],
+  success: { status: 201, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409, 422],
 });
 
-export const listRefunds = defineRoute({
-  id: 'listRefunds',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/wallet/refunds',
-  auth: 'user',
+export const listRefunds = walletRoute('get /api/wallet/refunds', { id: 'listRefunds', auth: 'user',
   summary: 'The caller’s refunds, newest first',
-  tags: ['wallet'],
   query: PageQuery,
-  success: { status: 200, description: 'refunds', schema: Page(Refund) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'refunds', schema: Page(Refund) }, errors: [400, 401, 403],
 });
 
-export const adminListRefunds = defineRoute({
-  id: 'adminListRefunds',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/admin/refunds',
-  auth: 'admin',
-  permission: 'recharges.read',
+export const adminListRefunds = adminWalletRoute('get /api/admin/refunds', { id: 'adminListRefunds', auth: 'admin', permission: 'recharges.read',
   summary: 'Refunds for the back office, newest first',
   description: 'Filters `status`, `kind`, `user_id`, `payment_id`; cursor pages.',
-  tags: ['admin-wallet'],
   query: PageQuery.extend({
     status: RefundStatus.optional(),
     kind: RefundKind.optional(),
     user_id: z.string().max(100).optional(),
     payment_id: z.string().max(100).optional(),
   }).strict(),
-  success: { status: 200, description: 'refunds', schema: Page(Refund) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'refunds', schema: Page(Refund) }, errors: [400, 401, 403],
 });
 
 export const StartRefundBody = z
@@ -102,13 +85,7 @@ export const StartRefundBody = z
   })
   .strict();
 
-export const startRefund = defineRoute({
-  id: 'startRefund',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/admin/refunds',
-  auth: 'admin',
-  permission: 'recharges.manage',
+export const startRefund = adminWalletRoute('post /api/admin/refunds', { id: 'startRefund', auth: 'admin', permission: 'recharges.manage',
   summary: 'Finance returns the money of a recharge that arrived late or with another amount',
   description:
     'Audited, approved at once and sent. `late_success`: the recharge was credited after it had been given up; its whole amount ' +
@@ -116,65 +93,35 @@ export const startRefund = defineRoute({
     '`amount_mismatch`: the recharge was never credited and its provider says another amount was paid; that amount, taken ' +
     'from the gateway clearing account, is returned (409 INVALID_STATE when the provider says nothing was paid or the recharge is ' +
     'credited; once per recharge). Unknown recharge → 404. ' + STATES,
-  tags: ['admin-wallet'],
   body: StartRefundBody,
-  success: { status: 201, description: 'the refund', schema: Refund },
-  errors: [400, 401, 403, 404, 409, 422, 502],
+  success: { status: 201, description: 'the refund', schema: Refund }, errors: [400, 401, 403, 404, 409, 422, 502],
 });
 
-export const approveRefund = defineRoute({
-  id: 'approveRefund',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/admin/refunds/{id}/approve',
-  auth: 'admin',
-  permission: 'recharges.manage',
+export const approveRefund = adminWalletRoute('post /api/admin/refunds/{id}/approve', { id: 'approveRefund', auth: 'admin', permission: 'recharges.manage',
   summary: 'Approve a user’s refund: the amount is held and the refund sent',
   description:
     'Audited. The refund goes out once (the refund id is its `out_request_no` / `out_refund_no`); the answer shows `processing` ' +
     'until the provider says refunded or failed. Not `requested` → 409 INVALID_STATE; the available balance short of it → 409 ' +
     'INSUFFICIENT_BALANCE (nothing changes); unknown → 404.',
-  tags: ['admin-wallet'],
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the refund', schema: Refund },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the refund', schema: Refund }),
 });
 
-export const rejectRefund = defineRoute({
-  id: 'rejectRefund',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/admin/refunds/{id}/reject',
-  auth: 'admin',
-  permission: 'recharges.manage',
+export const rejectRefund = adminWalletRoute('post /api/admin/refunds/{id}/reject', { id: 'rejectRefund', auth: 'admin', permission: 'recharges.manage',
   summary: 'Reject a user’s refund with a reason; nothing was held',
   description: 'Audited. Not `requested` → 409 INVALID_STATE; unknown → 404.',
-  tags: ['admin-wallet'],
-  params: IdParams,
-  body: ReasonBody,
-  success: { status: 200, description: 'the refund', schema: Refund },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(ReasonBody, { description: 'the refund', schema: Refund }),
 });
 
 export const SandboxRefundResult = z.object({ refund_id: Id, status: z.enum(['succeeded', 'failed']) });
 
-export const completeSandboxRefund = defineRoute({
-  id: 'completeSandboxRefund',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/payments/sandbox/refunds/{id}/complete',
-  auth: 'public',
-  token: 'ignored',
+export const completeSandboxRefund = paymentRoute('post /api/payments/sandbox/refunds/{id}/complete', { id: 'completeSandboxRefund', auth: 'public', token: 'ignored',
   summary: 'Development only: the tester marks a sandbox refund done or failed',
   description:
     'Only with PAYGATE_PROVIDER=sandbox (404 otherwise). Records the outcome the sandbox answers when the wallet next asks about ' +
     'the refund. A refund already marked → 409 INVALID_STATE; one the sandbox never received → 404.',
-  tags: ['payments'],
   params: IdParams,
   body: SandboxCompleteBody,
-  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxRefundResult },
-  errors: [400, 404, 409],
+  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxRefundResult }, errors: [400, 404, 409],
 });
 
 export const ReconciliationStatus = z.enum(['clean', 'findings']);
@@ -215,51 +162,27 @@ export const ReconciliationFinding = z
   })
   .openapi('ReconciliationFinding');
 
-export const runReconciliation = defineRoute({
-  id: 'runReconciliation',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/admin/reconciliations',
-  auth: 'admin',
-  permission: 'recharges.manage',
+export const runReconciliation = adminWalletRoute('post /api/admin/reconciliations', { id: 'runReconciliation', auth: 'admin', permission: 'recharges.manage',
   summary: 'Reconcile one provider’s bill of one day with the ledger now',
   description:
     'Once per (provider, day): a day already reconciled answers its run unchanged, without a second alert. A run with findings ' +
     'raises an `ops.alert`. The provider not enabled or without bills → 400 CHANNEL_UNAVAILABLE; its bill not published yet → ' +
     '409 BILL_NOT_READY; a day not over yet, or no calendar day → 400 VALIDATION_FAILED; the provider unreachable → 502.',
-  tags: ['admin-wallet'],
   body: z.object({ provider: PaymentProvider, day: Day }).strict(),
-  success: { status: 200, description: 'the run', schema: ReconciliationRun },
-  errors: [400, 401, 403, 409, 422, 502],
+  success: { status: 200, description: 'the run', schema: ReconciliationRun }, errors: [400, 401, 403, 409, 422, 502],
 });
 
-export const listReconciliations = defineRoute({
-  id: 'listReconciliations',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/admin/reconciliations',
-  auth: 'admin',
-  permission: 'ledger.read',
+export const listReconciliations = adminWalletRoute('get /api/admin/reconciliations', { id: 'listReconciliations', auth: 'admin', permission: 'ledger.read',
   summary: 'Reconciliation runs, newest first',
   description: 'Filters `provider`, `status`; cursor pages.',
-  tags: ['admin-wallet'],
   query: PageQuery.extend({ provider: PaymentProvider.optional(), status: ReconciliationStatus.optional() }).strict(),
-  success: { status: 200, description: 'runs', schema: Page(ReconciliationRun) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'runs', schema: Page(ReconciliationRun) }, errors: [400, 401, 403],
 });
 
-export const getReconciliation = defineRoute({
-  id: 'getReconciliation',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/admin/reconciliations/{id}',
-  auth: 'admin',
-  permission: 'ledger.read',
+export const getReconciliation = adminWalletRoute('get /api/admin/reconciliations/{id}', { id: 'getReconciliation', auth: 'admin', permission: 'ledger.read',
   summary: 'One reconciliation run and its findings',
-  tags: ['admin-wallet'],
   params: IdParams,
-  success: { status: 200, description: 'the run', schema: ReconciliationRun.extend({ items: z.array(ReconciliationFinding) }) },
-  errors: [400, 401, 403, 404],
+  success: { status: 200, description: 'the run', schema: ReconciliationRun.extend({ items: z.array(ReconciliationFinding) }) }, errors: [400, 401, 403, 404],
 });
 
 export const refundRoutes = [

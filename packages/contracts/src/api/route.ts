@@ -1,6 +1,7 @@
 import type { RoutePermission } from '../permissions';
 import type { ServiceName } from '../services';
 import type { z } from '../zod';
+import { splitEndpoint } from './endpoint';
 
 export type { ServiceName } from '../services';
 
@@ -40,27 +41,24 @@ export interface EdgePolicy {
   microCache?: boolean;
 }
 
+export type RouteMethod = 'get' | 'post' | 'put' | 'delete';
+
+/** A route's method and path in one string, as its builder takes them: `'get /api/orders/{id}'`. */
+export type Endpoint = `${RouteMethod} /${string}`;
+
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503;
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
+type OptionalObject = AnyObject | undefined;
+type OptionalSchema = z.ZodType | undefined;
 
-interface RouteFields<
-  P extends AnyObject | undefined,
-  Q extends z.ZodType | undefined,
-  B extends z.ZodType | undefined,
-  R extends z.ZodType | undefined,
-  A extends RouteAuth,
-> {
+/** What a route states itself: all but its service, method, path and tags, which its builder (`routesOf`) fills. */
+interface RouteDeclared<P extends OptionalObject, Q extends OptionalSchema, B extends OptionalSchema, R extends OptionalSchema, A extends RouteAuth> {
   /** operationId in the OpenAPI document; unique across the system */
   id: string;
-  service: ServiceName;
-  method: 'get' | 'post' | 'put' | 'delete';
-  /** OpenAPI-style path, e.g. `/api/listings/{id}` */
-  path: string;
   auth: A;
   summary: string;
   description?: string;
-  tags: string[];
   params?: P;
   query?: Q;
   body?: B;
@@ -93,30 +91,52 @@ interface RouteFields<
   errors: ErrorStatus[];
 }
 
+interface RoutePlace {
+  service: ServiceName;
+  method: RouteMethod;
+  /** OpenAPI-style path, e.g. `/api/listings/{id}` */
+  path: string;
+  tags: string[];
+}
+
+type RouteFields<P extends OptionalObject, Q extends OptionalSchema, B extends OptionalSchema, R extends OptionalSchema, A extends RouteAuth> =
+  RouteDeclared<P, Q, B, R, A> & RoutePlace;
+
+type RouteAccess<A extends RouteAuth> =
+  ([A] extends ['public'] ? { token: PublicTokenPolicy } : { token?: never })
+  & ([A] extends ['admin'] ? { permission: RoutePermission } : { permission?: never });
+
 /**
  * Every public route states its token policy; routes that need a token have none to state. Every
  * admin route states the permission it needs (ADR 0033): leaving it out fails the type check, so a
  * new back-office route cannot open to every admin by omission.
  */
 export type RouteContract<
-  P extends AnyObject | undefined = AnyObject | undefined,
-  Q extends z.ZodType | undefined = z.ZodType | undefined,
-  B extends z.ZodType | undefined = z.ZodType | undefined,
-  R extends z.ZodType | undefined = z.ZodType | undefined,
+  P extends OptionalObject = OptionalObject,
+  Q extends OptionalSchema = OptionalSchema,
+  B extends OptionalSchema = OptionalSchema,
+  R extends OptionalSchema = OptionalSchema,
   A extends RouteAuth = RouteAuth,
->
-  = RouteFields<P, Q, B, R, A>
-  & ([A] extends ['public'] ? { token: PublicTokenPolicy } : { token?: never })
-  & ([A] extends ['admin'] ? { permission: RoutePermission } : { permission?: never });
+> = RouteFields<P, Q, B, R, A> & RouteAccess<A>;
 
-export function defineRoute<
-  P extends AnyObject | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  R extends z.ZodType | undefined = undefined,
-  A extends RouteAuth = RouteAuth,
->(route: RouteContract<P, Q, B, R, A>): RouteContract<P, Q, B, R, A> {
+export function defineRoute<P extends OptionalObject = undefined, Q extends OptionalSchema = undefined, B extends OptionalSchema = undefined, R extends OptionalSchema = undefined, A extends RouteAuth = RouteAuth>(
+  route: RouteContract<P, Q, B, R, A>,
+): RouteContract<P, Q, B, R, A> {
   return route;
+}
+
+/**
+ * The builder of one group of a service's routes: the group's service and tags are stated once,
+ * here, and each route gives its method and path as one string. `route('get /api/orders/{id}',
+ * { id: 'getOrder', auth: 'user', … })` is the `RouteContract` `defineRoute` makes of the same
+ * fields with `service`, `method`, `path` and `tags` filled in, under the same token and
+ * permission rules.
+ */
+export function routesOf(service: ServiceName, group: { tags: string[] }) {
+  return <P extends OptionalObject = undefined, Q extends OptionalSchema = undefined, B extends OptionalSchema = undefined, R extends OptionalSchema = undefined, A extends RouteAuth = RouteAuth>(
+    endpoint: Endpoint,
+    declaration: RouteDeclared<P, Q, B, R, A> & RouteAccess<A>,
+  ): RouteContract<P, Q, B, R, A> => ({ ...declaration, ...splitEndpoint(endpoint), service, tags: group.tags });
 }
 
 export type AnyRoute = RouteFields<any, any, any, any, any> & { token?: PublicTokenPolicy; permission?: RoutePermission };

@@ -1,7 +1,11 @@
-import { IdParams, Page, PageQuery, EmptyBody, Timestamp, Id, Money, PositiveMoney, SignedMoney } from '../common';
+import { IdParams, IdempotencyHeaders, Page, PageQuery, EmptyBody, Timestamp, Id, Money, PositiveMoney, SignedMoney } from '../common';
 import { z } from '../zod';
-import { defineRoute } from './route';
-import type { ErrorStatus } from './route';
+import { routesOf, type ErrorStatus } from './route';
+import { withTokenErrors } from './statuses';
+
+const walletRoute = routesOf('wallet', { tags: ['wallet'] });
+const paymentRoute = routesOf('wallet', { tags: ['payments'] });
+const adminWalletRoute = routesOf('wallet', { tags: ['admin-wallet'] });
 
 export const LedgerBizType = z.enum([
   'recharge',
@@ -92,49 +96,25 @@ const ListQuery = PageQuery.extend({
   order_id: z.string().max(100).optional(),
 });
 
-function walletErrors(...more: ErrorStatus[]): ErrorStatus[] {
-  const all: ErrorStatus[] = [...more, 401, 403];
-  return all.sort((a, b) => a - b);
-}
-
-export const getWalletBalance = defineRoute({
-  id: 'getWalletBalance',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/wallet/balance',
-  auth: 'user',
+export const getWalletBalance = walletRoute('get /api/wallet/balance', { id: 'getWalletBalance', auth: 'user',
   summary: 'The caller’s balance',
   description:
     '`available` is what the caller can spend now; `frozen` is the caller’s money held in the escrow of their active orders ' +
     '(paid, not yet settled or refunded). A user who never had money gets zeros.',
-  tags: ['wallet'],
-  success: { status: 200, description: 'balance', schema: WalletBalance },
-  errors: walletErrors(),
+  success: { status: 200, description: 'balance', schema: WalletBalance }, errors: withTokenErrors(),
 });
 
-export const listWalletLedger = defineRoute({
-  id: 'listWalletLedger',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/wallet/ledger',
-  auth: 'user',
+export const listWalletLedger = walletRoute('get /api/wallet/ledger', { id: 'listWalletLedger', auth: 'user',
   summary: 'The caller’s ledger entries',
   description:
     'Every movement of the caller’s available balance, newest first: `amount` is signed (credit positive), `balance_after` ' +
     'is the available balance right after it. Filters: `biz_type`, `order_id` (an id that is not an order id matches nothing). ' +
     'Cursor pages (`next_cursor`).',
-  tags: ['wallet'],
   query: ListQuery,
-  success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) },
-  errors: walletErrors(400),
+  success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) }, errors: withTokenErrors(400),
 });
 
-export const startRecharge = defineRoute({
-  id: 'startRecharge',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/wallet/recharge/pay',
-  auth: 'user',
+export const startRecharge = walletRoute('post /api/wallet/recharge/pay', { id: 'startRecharge', auth: 'user',
   summary: 'Start a recharge payment at the payment gateway',
   description:
     '`amount` in fen, at least 100 (1 CNY) and at most 5,000,000 (50,000 CNY) by default (RECHARGE_MIN_FEN / RECHARGE_MAX_FEN); ' +
@@ -144,38 +124,23 @@ export const startRecharge = defineRoute({
     '`wechatpay` — `wechat` is its older name — `sandbox`); absent, the first enabled one serves it. In development the sandbox, ' +
     'when enabled, serves a pay method whose channel is not. A channel nothing serves → 400 CHANNEL_UNAVAILABLE. ' +
     'Honours Idempotency-Key. 502 when the payment gateway cannot be reached (nothing is created).',
-  tags: ['wallet'],
-  headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
+  headers: IdempotencyHeaders,
   body: z.object({ amount: PositiveMoney, channel: RechargeRequestChannel.optional() }).strict(),
-  success: { status: 201, description: 'the pending payment', schema: RechargePayment },
-  errors: walletErrors(400, 409, 502),
+  success: { status: 201, description: 'the pending payment', schema: RechargePayment }, errors: withTokenErrors(400, 409, 502),
 });
 
-export const queryRecharge = defineRoute({
-  id: 'queryRecharge',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/wallet/recharge/pay/{id}/query',
-  auth: 'user',
+export const queryRecharge = walletRoute('post /api/wallet/recharge/pay/{id}/query', { id: 'queryRecharge', auth: 'user',
   summary: 'Ask the gateway for a recharge payment’s state and apply it',
   description:
     'Credits the wallet at most once, whatever the number of queries and callbacks, in any order. Only the payer sees the ' +
     'payment (404 otherwise). A payment already succeeded, failed or expired is answered as it is, without asking the gateway. ' +
     '502 when the gateway cannot be reached (the payment stays as it was).',
-  tags: ['wallet'],
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the payment', schema: RechargePayment },
-  errors: walletErrors(400, 404, 502),
+  success: { status: 200, description: 'the payment', schema: RechargePayment }, errors: withTokenErrors(400, 404, 502),
 });
 
-export const paygateNotify = defineRoute({
-  id: 'paygateNotify',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/payments/paygate/notify',
-  auth: 'public',
-  token: 'ignored',
+export const paygateNotify = paymentRoute('post /api/payments/paygate/notify', { id: 'paygateNotify', auth: 'public', token: 'ignored',
   summary: 'Payment-result callback of the development sandbox gateway',
   description:
     'There only when the sandbox provider is enabled (development); otherwise 404. It settles the sandbox’s own payments ' +
@@ -185,21 +150,13 @@ export const paygateNotify = defineRoute({
     '(±300 s) → 400 SIGNATURE_INVALID, nothing changes; then the body must match its schema (400 VALIDATION_FAILED), unknown ' +
     'fields are ignored; unknown payment → 404; amount differing from the payment → 422 PAYGATE_REJECTED, nothing credited, ' +
     'an audit entry written. A valid repeat, or a result for a payment already final → 200, no change.',
-  tags: ['payments'],
   bodyType: 'raw',
   headers: z.object({ 'paygate-signature': z.string().max(300) }),
   body: PaygateNotifyBody,
-  success: { status: 200, description: 'acknowledged', schema: z.object({ received: z.literal(true) }) },
-  errors: [400, 404, 422],
+  success: { status: 200, description: 'acknowledged', schema: z.object({ received: z.literal(true) }) }, errors: [400, 404, 422],
 });
 
-export const alipayNotify = defineRoute({
-  id: 'alipayNotify',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/payments/alipay/notify',
-  auth: 'public',
-  token: 'ignored',
+export const alipayNotify = paymentRoute('post /api/payments/alipay/notify', { id: 'alipayNotify', auth: 'public', token: 'ignored',
   summary: 'Alipay’s asynchronous payment notification',
   description:
     'A form post (`application/x-www-form-urlencoded`) from Alipay, signed RSA2 with Alipay’s key. Answered as Alipay expects, ' +
@@ -207,27 +164,29 @@ export const alipayNotify = defineRoute({
     'signature, another app id, an unknown payment or another amount — each refusal audited, nothing credited — and `fail` ' +
     '(503) when it cannot be applied now (Alipay posts again later). These answers are Alipay’s protocol, not problem ' +
     'documents; with the alipay channel not enabled → 404 problem.',
-  tags: ['payments'],
   bodyType: 'raw',
-  success: { status: 200, description: '`success`', contentType: 'text/plain' },
-  errors: [400, 404, 503],
+  success: { status: 200, description: '`success`', contentType: 'text/plain' }, errors: [400, 404, 503],
 });
 
-/** The headers WeChat Pay signs its callbacks with (the serial names the public key `PUB_KEY_ID_…` or a platform certificate). */
-const WechatPayCallbackHeaders = z.object({
-  'wechatpay-timestamp': z.string().max(20).optional(),
-  'wechatpay-nonce': z.string().max(64).optional(),
-  'wechatpay-signature': z.string().max(1024).optional(),
-  'wechatpay-serial': z.string().max(64).optional(),
-});
+/**
+ * What every WeChat Pay callback declares: the raw body its handler verifies itself, the headers
+ * WeChat Pay signs it with (the serial names the public key `PUB_KEY_ID_…` or a platform
+ * certificate), and its answers: 204 once handled, else WeChat Pay's own `FAIL` (400, or 503 to be
+ * posted again) or a 404 problem while the channel is not enabled.
+ */
+const WECHATPAY_CALLBACK = {
+  bodyType: 'raw' as const,
+  headers: z.object({
+    'wechatpay-timestamp': z.string().max(20).optional(),
+    'wechatpay-nonce': z.string().max(64).optional(),
+    'wechatpay-signature': z.string().max(1024).optional(),
+    'wechatpay-serial': z.string().max(64).optional(),
+  }),
+  success: { status: 204 as const, description: 'acknowledged' },
+  errors: [400, 404, 503] satisfies ErrorStatus[],
+};
 
-export const wechatpayNotify = defineRoute({
-  id: 'wechatpayNotify',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/payments/wechatpay/notify',
-  auth: 'public',
-  token: 'ignored',
+export const wechatpayNotify = paymentRoute('post /api/payments/wechatpay/notify', { id: 'wechatpayNotify', auth: 'public', token: 'ignored',
   summary: 'WeChat Pay’s payment callback (API v3)',
   description:
     'JSON with an AEAD_AES_256_GCM-encrypted `resource`, signed by WeChat Pay (`Wechatpay-Timestamp`, `Wechatpay-Nonce`, ' +
@@ -237,20 +196,10 @@ export const wechatpayNotify = defineRoute({
     'amount → `400` `{"code":"FAIL","message":…}`, audited, nothing credited; `503` with the same shape when it cannot be ' +
     'applied now (WeChat Pay posts again). These answers are WeChat Pay’s protocol, not problem documents; with the ' +
     'wechatpay channel not enabled → 404 problem.',
-  tags: ['payments'],
-  bodyType: 'raw',
-  headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' },
-  errors: [400, 404, 503],
+  ...WECHATPAY_CALLBACK,
 });
 
-export const wechatpayTransferNotify = defineRoute({
-  id: 'wechatpayTransferNotify',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/payments/wechatpay/transfer-notify',
-  auth: 'public',
-  token: 'ignored',
+export const wechatpayTransferNotify = paymentRoute('post /api/payments/wechatpay/transfer-notify', { id: 'wechatpayTransferNotify', auth: 'public', token: 'ignored',
   summary: 'WeChat Pay’s merchant-transfer callback (API v3, `MCHTRANSFER.BILL.FINISHED`)',
   description:
     'Signed and encrypted as the payment callback: the signature is checked with the key the `Wechatpay-Serial` names (the ' +
@@ -259,84 +208,46 @@ export const wechatpayTransferNotify = defineRoute({
     'now and apply that answer. `204` once asked; a bad or stale signature, an undecryptable resource, another merchant or ' +
     'an unknown withdrawal → `400` `{"code":"FAIL","message":…}`; `503` with the same shape when it cannot be handled now ' +
     '(WeChat Pay posts again). WeChat Pay’s protocol, not problem documents; with the wechatpay channel not enabled → 404 problem.',
-  tags: ['payments'],
-  bodyType: 'raw',
-  headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' },
-  errors: [400, 404, 503],
+  ...WECHATPAY_CALLBACK,
 });
 
-export const wechatpayRefundNotify = defineRoute({
-  id: 'wechatpayRefundNotify',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/payments/wechatpay/refund-notify',
-  auth: 'public',
-  token: 'ignored',
+export const wechatpayRefundNotify = paymentRoute('post /api/payments/wechatpay/refund-notify', { id: 'wechatpayRefundNotify', auth: 'public', token: 'ignored',
   summary: 'WeChat Pay’s refund callback (API v3, `REFUND.SUCCESS` / `REFUND.ABNORMAL` / `REFUND.CLOSED`)',
   description:
     'Signed and encrypted as the payment callback and checked the same way. It decides nothing by itself: the refund’s ' +
     'outcome is what WeChat Pay answers when asked by the refund number. `204` once received; a bad or stale signature, ' +
     'an unknown serial, an undecryptable resource, another merchant or a refund number not of ours → `400` ' +
     '`{"code":"FAIL","message":…}`; `503` when it cannot be handled now. With the wechatpay channel not enabled → 404 problem.',
-  tags: ['payments'],
-  bodyType: 'raw',
-  headers: WechatPayCallbackHeaders,
-  success: { status: 204, description: 'acknowledged' },
-  errors: [400, 404, 503],
+  ...WECHATPAY_CALLBACK,
 });
 
 export const SandboxPaymentResult = z.object({ payment_id: Id, status: z.enum(['succeeded', 'failed']) });
 
-export const sandboxPaymentPage = defineRoute({
-  id: 'sandboxPaymentPage',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/payments/sandbox/{id}',
-  auth: 'public',
-  token: 'ignored',
+export const sandboxPaymentPage = paymentRoute('get /api/payments/sandbox/{id}', { id: 'sandboxPaymentPage', auth: 'public', token: 'ignored',
   summary: 'Development only: the sandbox payment gateway’s pay page',
   description:
     'Only with PAYGATE_PROVIDER=sandbox (refused in production; 404 otherwise). The `pay_url` of a recharge points here: a small ' +
     'HTML page where a tester marks the payment paid or failed.',
-  tags: ['payments'],
   params: IdParams,
-  success: { status: 200, description: 'the HTML page', contentType: 'text/html' },
-  errors: [404],
+  success: { status: 200, description: 'the HTML page', contentType: 'text/html' }, errors: [404],
 });
 
-export const completeSandboxPayment = defineRoute({
-  id: 'completeSandboxPayment',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/payments/sandbox/{id}/complete',
-  auth: 'public',
-  token: 'ignored',
+export const completeSandboxPayment = paymentRoute('post /api/payments/sandbox/{id}/complete', { id: 'completeSandboxPayment', auth: 'public', token: 'ignored',
   summary: 'Development only: the tester marks a sandbox payment paid or failed',
   description:
     'Only with PAYGATE_PROVIDER=sandbox (404 otherwise). Records the choice (what a later query of the gateway answers) and ' +
     'sends the signed callback to the payment notification, as a real gateway would. A payment already marked, closed or ' +
     'expired → 409 INVALID_STATE.',
-  tags: ['payments'],
   params: IdParams,
   body: SandboxCompleteBody,
-  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxPaymentResult },
-  errors: [400, 404, 409],
+  success: { status: 200, description: 'what the sandbox recorded', schema: SandboxPaymentResult }, errors: [400, 404, 409],
 });
 
-export const adminListLedger = defineRoute({
-  id: 'adminListLedger',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/admin/wallet/ledger',
-  auth: 'admin',
-  permission: 'ledger.read',
+export const adminListLedger = adminWalletRoute('get /api/admin/wallet/ledger', { id: 'adminListLedger', auth: 'admin', permission: 'ledger.read',
   summary: 'Recent money ledger across all users',
   description: 'Entries of users’ available balances, newest first; filters `user_id`, `order_id`, `biz_type`; cursor pages.',
-  tags: ['admin-wallet'],
   query: ListQuery.extend({ user_id: z.string().max(100).optional() }),
-  success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) },
-  errors: walletErrors(400),
+  success: { status: 200, description: 'entries, newest first', schema: Page(LedgerEntry) }, errors: withTokenErrors(400),
 });
 
 export const walletRoutes = [

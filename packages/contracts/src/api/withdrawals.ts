@@ -1,6 +1,10 @@
-import { EmptyBody, Id, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Timestamp } from '../common';
+import { EmptyBody, Id, IdempotencyHeaders, IdParams, Page, PageQuery, PositiveMoney, ReasonBody, Timestamp } from '../common';
 import { z } from '../zod';
-import { defineRoute } from './route';
+import { routesOf } from './route';
+import { changeById } from './change-by-id';
+
+const walletRoute = routesOf('wallet', { tags: ['wallet'] });
+const adminWalletRoute = routesOf('wallet', { tags: ['admin-wallet'] });
 
 export const WithdrawalStatus = z.enum(['pending_review', 'processing', 'paid', 'failed', 'rejected', 'cancelled', 'reversed']);
 export const WithdrawalChannel = z.enum(['alipay', 'wechatpay']);
@@ -57,12 +61,7 @@ const STATES =
   'the platform, `failed`, `rejected`, `cancelled` and `reversed` give it back to the available balance. A transfer whose ' +
   'outcome is unknown stays `processing` and is asked about until final (or resolved by finance).';
 
-export const requestWithdrawal = defineRoute({
-  id: 'requestWithdrawal',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/wallet/withdrawals',
-  auth: 'user',
+export const requestWithdrawal = walletRoute('post /api/wallet/withdrawals', { id: 'requestWithdrawal', auth: 'user',
   summary: 'Withdraw money from the wallet to an Alipay account or a WeChat balance',
   description:
     'Only a user with a verified real name, paying an account in that name (`payee_name` must be it: else 422 ' +
@@ -70,93 +69,49 @@ export const requestWithdrawal = defineRoute({
     '`withdrawal.min_amount` (422 WITHDRAWAL_BELOW_MINIMUM), at most `withdrawal.daily_limit` per UTC day counting every ' +
     'request not rejected, cancelled or failed (422 WITHDRAWAL_DAILY_LIMIT). More than the available balance → 409 ' +
     'INSUFFICIENT_BALANCE. The amount moves to a withdrawal hold in the same transaction. ' + STATES + ' Honours Idempotency-Key.',
-  tags: ['wallet'],
-  headers: z.object({ 'idempotency-key': z.string().max(200).optional() }),
+  headers: IdempotencyHeaders,
   body: WithdrawalRequestBody,
-  success: { status: 201, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 409, 422, 503],
+  success: { status: 201, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 409, 422, 503],
 });
 
-export const listWithdrawals = defineRoute({
-  id: 'listWithdrawals',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/wallet/withdrawals',
-  auth: 'user',
+export const listWithdrawals = walletRoute('get /api/wallet/withdrawals', { id: 'listWithdrawals', auth: 'user',
   summary: 'The caller’s withdrawals, newest first',
-  tags: ['wallet'],
   query: PageQuery,
-  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) }, errors: [400, 401, 403],
 });
 
-export const cancelWithdrawal = defineRoute({
-  id: 'cancelWithdrawal',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/wallet/withdrawals/{id}/cancel',
-  auth: 'user',
+export const cancelWithdrawal = walletRoute('post /api/wallet/withdrawals/{id}/cancel', { id: 'cancelWithdrawal', auth: 'user',
   summary: 'Cancel one’s own withdrawal still pending review; the hold goes back to available',
   description: 'Another user’s or an unknown withdrawal → 404; one no longer `pending_review` → 409 INVALID_STATE.',
-  tags: ['wallet'],
-  params: IdParams,
-  body: EmptyBody,
-  success: { status: 200, description: 'the cancelled withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(EmptyBody, { description: 'the cancelled withdrawal', schema: Withdrawal }),
 });
 
-export const adminListWithdrawals = defineRoute({
-  id: 'adminListWithdrawals',
-  service: 'wallet',
-  method: 'get',
-  path: '/api/admin/withdrawals',
-  auth: 'admin',
-  permission: 'withdrawals.read',
+export const adminListWithdrawals = adminWalletRoute('get /api/admin/withdrawals', { id: 'adminListWithdrawals', auth: 'admin', permission: 'withdrawals.read',
   summary: 'Withdrawals for the back office, newest first',
   description: 'Filters `status`, `user_id`, `channel`; cursor pages.',
-  tags: ['admin-wallet'],
   query: PageQuery.extend({
     status: WithdrawalStatus.optional(),
     channel: WithdrawalChannel.optional(),
     user_id: z.string().max(100).optional(),
   }).strict(),
-  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) },
-  errors: [400, 401, 403],
+  success: { status: 200, description: 'withdrawals', schema: Page(Withdrawal) }, errors: [400, 401, 403],
 });
 
-export const approveWithdrawal = defineRoute({
-  id: 'approveWithdrawal',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/admin/withdrawals/{id}/approve',
-  auth: 'admin',
-  permission: 'withdrawals.manage',
+export const approveWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{id}/approve', { id: 'approveWithdrawal', auth: 'admin', permission: 'withdrawals.manage',
   summary: 'Approve a withdrawal: the transfer is sent',
   description:
     'Audited. The transfer goes out once (the withdrawal id is its `out_biz_no`); the answer shows `processing` until the ' +
     'provider says paid or failed, then `paid` or `failed` (an unknown outcome is asked about until final). ' +
     'Not `pending_review` → 409 INVALID_STATE; the user frozen since the request → 409 USER_FROZEN; unknown → 404.',
-  tags: ['admin-wallet'],
   params: IdParams,
   body: EmptyBody,
-  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409, 503],
+  success: { status: 200, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 404, 409, 503],
 });
 
-export const rejectWithdrawal = defineRoute({
-  id: 'rejectWithdrawal',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/admin/withdrawals/{id}/reject',
-  auth: 'admin',
-  permission: 'withdrawals.manage',
+export const rejectWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{id}/reject', { id: 'rejectWithdrawal', auth: 'admin', permission: 'withdrawals.manage',
   summary: 'Reject a withdrawal with a reason; the hold goes back to available',
   description: 'Audited. Not `pending_review` → 409 INVALID_STATE; unknown → 404.',
-  tags: ['admin-wallet'],
-  params: IdParams,
-  body: ReasonBody,
-  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409],
+  ...changeById(ReasonBody, { description: 'the withdrawal', schema: Withdrawal }),
 });
 
 export const WithdrawalResolutionBody = z
@@ -177,13 +132,7 @@ export const WithdrawalResolutionBody = z
   })
   .strict();
 
-export const resolveWithdrawal = defineRoute({
-  id: 'resolveWithdrawal',
-  service: 'wallet',
-  method: 'post',
-  path: '/api/admin/withdrawals/{id}/resolve',
-  auth: 'admin',
-  permission: 'withdrawals.manage',
+export const resolveWithdrawal = adminWalletRoute('post /api/admin/withdrawals/{id}/resolve', { id: 'resolveWithdrawal', auth: 'admin', permission: 'withdrawals.manage',
   summary: 'Settle by hand a withdrawal whose transfer outcome stayed unknown, on the provider’s evidence',
   description:
     'Only for a `processing` withdrawal (else 409 INVALID_STATE). `paid`: the hold leaves the platform as for a paid ' +
@@ -191,11 +140,9 @@ export const resolveWithdrawal = defineRoute({
     'PROVIDER_SAYS_PAID) and the withdrawal marked paid; if it cannot answer → 502 UPSTREAM_UNAVAILABLE, if the payee can ' +
     'still confirm it → 409 PAYEE_CAN_STILL_CONFIRM; otherwise the hold goes back to the available balance. Audited ' +
     'with the evidence; announced as `withdrawal.paid` or `withdrawal.failed`. Unknown → 404.',
-  tags: ['admin-wallet'],
   params: IdParams,
   body: WithdrawalResolutionBody,
-  success: { status: 200, description: 'the withdrawal', schema: Withdrawal },
-  errors: [400, 401, 403, 404, 409, 502, 503],
+  success: { status: 200, description: 'the withdrawal', schema: Withdrawal }, errors: [400, 401, 403, 404, 409, 502, 503],
 });
 
 export const withdrawalRoutes = [requestWithdrawal, listWithdrawals, cancelWithdrawal, adminListWithdrawals, approveWithdrawal, rejectWithdrawal, resolveWithdrawal];
