@@ -3,8 +3,8 @@ import path from 'node:path';
 import { connect, type ChannelModel, type Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { Bus } from '../src/events/bus';
-import { buildEvent, type DomainEvent } from '../src/events/envelope';
-import { InboxConsumer, type InboxConsumerOptions } from '../src/events/inbox';
+import { buildEvent } from '../src/events/envelope';
+import { InboxConsumer } from '../src/events/inbox';
 import { DependencyFailed, RuleBroken } from '../src/errors';
 import { BROKER_DELIVERY_LIMIT, declareConsumerQueues, DEFAULT_EXCHANGE, plumbingExchange, producerExchange, queueNames } from '../src/events/topology';
 import { brokerUserOf } from '../src/events/broker-users';
@@ -45,24 +45,18 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     await producerDb.transaction((m) => writer().publish(m, 'user.registered', registered(userId)));
   }
 
-  /** Puts events on the queues as the producer's relay would, in this order (a copy of one as often as it is given). */
-  async function publishRaw(events: DomainEvent[]) {
-    const channel = await rawConnection.createConfirmChannel();
-    for (const event of events) {
-      channel.publish(producerExchange(exchange, 'identity'), event.type, Buffer.from(JSON.stringify(event)), {
-        persistent: true,
-        messageId: event.id,
-        userId: brokerUserOf(infra.AMQP_URL),
-      });
-    }
-    await channel.waitForConfirms();
-    await channel.close();
-  }
-
   /** Queues a marker event behind whatever is on the queue and waits for its effect: everything before it has been handled. */
   async function handledSoFar() {
     const marker = uniqueName('marker');
-    await publishRaw([buildEvent('user.registered', registered(marker), 'identity', null)]);
+    const event = buildEvent('user.registered', registered(marker), 'identity', null);
+    const channel = await rawConnection.createConfirmChannel();
+    channel.publish(producerExchange(exchange, 'identity'), event.type, Buffer.from(JSON.stringify(event)), {
+      persistent: true,
+      messageId: event.id,
+      userId: brokerUserOf(infra.AMQP_URL),
+    });
+    await channel.waitForConfirms();
+    await channel.close();
     await until(async () => (await effectCount(marker)) === 1);
   }
 
@@ -77,11 +71,6 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     });
   }
 
-  /** A consumer of this file's database and bus that retries quickly and parks at the third attempt. */
-  function testConsumer(service: string, opts: Pick<InboxConsumerOptions, 'prefetch' | 'batchSize' | 'handlers'>) {
-    return new InboxConsumer({ service, dataSource: consumerDb, bus, log, maxAttempts: 3, baseDelayMs: 20, ...opts });
-  }
-
   beforeAll(async () => {
     infra = await resolveInfra();
     exchange = uniqueName('test.events');
@@ -89,7 +78,13 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     consumerSchema = uniqueName('t_consumer');
     ({ producerDb, consumerDb } = await producerAndConsumerDbs(infra.DATABASE_URL, producerSchema, consumerSchema));
     bus = await Bus.connect(infra.AMQP_URL, exchange, log, busName);
-    consumer = testConsumer(serviceName(), {
+    consumer = new InboxConsumer({
+      service: serviceName(),
+      dataSource: consumerDb,
+      bus,
+      log,
+      maxAttempts: 3,
+      baseDelayMs: 20,
       // one event at a time, in queue order: once a marker is handled, so is everything queued before it
       prefetch: 1,
       handlers: {
@@ -156,7 +151,16 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
   it('a redelivered message changes nothing', async () => {
     const userId = uniqueName('redelivery');
     const event = buildEvent('user.registered', registered(userId), 'identity', null);
-    await publishRaw([event, event, event]);
+    const channel = await rawConnection.createConfirmChannel();
+    for (let i = 0; i < 3; i++) {
+      channel.publish(producerExchange(exchange, 'identity'), event.type, Buffer.from(JSON.stringify(event)), {
+        persistent: true,
+        messageId: event.id,
+        userId: brokerUserOf(infra.AMQP_URL),
+      });
+    }
+    await channel.waitForConfirms();
+    await channel.close();
     await until(async () => (await effectCount(userId)) === 1);
     await handledSoFar();
     expect(await effectCount(userId)).toBe(1);
@@ -231,9 +235,9 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     expect(await effectCount(userId)).toBe(0);
   });
 
-  async function parkedMessage(service = serviceName()): Promise<{ content: Buffer; properties: { headers: Record<string, unknown> } }> {
+  async function parkedMessage(): Promise<{ content: Buffer; properties: { headers: Record<string, unknown> } }> {
     const channel = await rawConnection.createChannel();
-    const dead = queueNames(service, exchange).dead;
+    const dead = queueNames(serviceName(), exchange).dead;
     let parked: Awaited<ReturnType<typeof channel.get>> = false;
     await until(async () => {
       parked = await channel.get(dead, { noAck: true });
@@ -261,81 +265,6 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     await relay().drain();
     await until(async () => unavailableLeft === 0 && (await effectCount(userId)) === 1);
     expect(await effectCount(userId)).toBe(1);
-  });
-
-  /**
-   * A consumer of its own queue that handles several deliveries in one transaction (`batchSize`,
-   * ADR 0068): what waits on the queue is applied together and still once, and a poison message in
-   * a batch is retried and parked by itself while the rest of its batch is applied.
-   */
-  describe('in batches', () => {
-    let batching: InboxConsumer | null = null;
-    const batchService = () => `bus_batch_${consumerSchema}`;
-
-    async function startBatching() {
-      batching = testConsumer(batchService(), {
-        batchSize: 8,
-        // a type the file's other consumer does not take, so this one alone applies these events
-        handlers: {
-          'user.frozen': async (event, tx) => {
-            await tx.query(`INSERT INTO effects (event_id, user_id) VALUES ($1, $2)`, [event.id, event.data.user_id]);
-            if (event.data.reason === 'poison') throw new Error('always fails');
-          },
-        },
-      });
-      await batching.start();
-    }
-    const stopBatching = async () => {
-      await batching?.stop();
-      batching = null;
-    };
-
-    // the queues declared first, so what a test publishes before its consumer starts waits there together
-    beforeAll(async () => {
-      await startBatching();
-      await stopBatching();
-    });
-    afterEach(stopBatching);
-    // its queues only: the exchanges are the file's, dropped at its end
-    afterAll(async () => {
-      const q = queueNames(batchService(), exchange);
-      const channel = await rawConnection.createChannel();
-      for (const queue of [q.main, q.retry, q.dead]) await channel.deleteQueue(queue);
-      await channel.close();
-    });
-
-    const event = (reason = 'r') =>
-      buildEvent('user.frozen', { user_id: uniqueName('batched'), reason, frozen_by: uniqueName('admin'), frozen_at: new Date().toISOString() }, 'identity', null);
-
-    /** How many transactions wrote the inbox rows of `events` (a transaction's `now()` is one time). */
-    async function transactionsOf(events: DomainEvent[]): Promise<number> {
-      const [{ n }] = await consumerDb.query(`SELECT count(DISTINCT handled_at)::int AS n FROM inbox WHERE event_id = ANY($1::uuid[])`, [events.map((e) => e.id)]);
-      return n;
-    }
-
-    const effectsOf = (events: Array<DomainEvent<'user.frozen'>>) => Promise.all(events.map((e) => effectCount(e.data.user_id)));
-
-    it('applies deliveries that waited together in fewer transactions than events, each once, a copy in the same batch included', async () => {
-      const events = Array.from({ length: 6 }, () => event());
-      await publishRaw([...events, events[5]!]);
-      await startBatching();
-      await until(async () => (await effectsOf(events)).every((n) => n > 0));
-      expect(await effectsOf(events)).toEqual([1, 1, 1, 1, 1, 1]);
-      expect(await transactionsOf(events)).toBeLessThan(events.length);
-    });
-
-    it('retries and parks a poison message alone, applying every other event of its batch once', async () => {
-      const good = Array.from({ length: 4 }, () => event());
-      const poison = event('poison');
-      await publishRaw([good[0]!, good[1]!, poison, good[2]!, good[3]!]);
-      await startBatching();
-      const message = await parkedMessage(batchService());
-      expect(JSON.parse(message.content.toString()).id).toBe(poison.id);
-      expect(message.properties.headers['x-attempts']).toBe(3);
-      expect(message.properties.headers['x-last-error']).toBe('always fails');
-      expect(await effectsOf([...good, poison])).toEqual([1, 1, 1, 1, 0]);
-      expect(await transactionsOf([poison])).toBe(0);
-    });
   });
 
   it('loses nothing when the broker drops the connection: relay and consumer recover', async () => {
