@@ -40,6 +40,8 @@ export const adminService = defineService({
       routes: adminRoutes(deps),
       internal: adminInternalRoutes(deps),
       handlers: { 'audit.recorded': storeAuditEntry },
+      // an audit entry is a row and its chain's head, nothing outside the transaction
+      batchEvents: true,
       jobs: [
         forgetQuietLoginFailuresJob(ctx.db, ctx.log),
         moneyVerification(deps, ctx.config.MONEY_VERIFY_INTERVAL_MS, ctx.log),

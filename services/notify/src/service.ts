@@ -36,6 +36,8 @@ export const notifyService = defineService({
     return {
       routes: notifyRouteBindings(deps, hub),
       handlers: notifyEventHandlers(deps.channel),
+      // a notification is rows and a NOTIFY at commit, nothing outside the transaction
+      batchEvents: true,
       beforeStop: async () => {
         await stopListening();
         await hub.stop();

@@ -23,6 +23,11 @@ export const ordersEnvShape = {
   RATING_DAY_MS: z.coerce.number().int().min(100).max(86_400_000).default(86_400_000),
   /** how often the rating publisher looks for ratings whose window has closed */
   RATING_PUBLISH_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  /**
+   * The longest a replica keeps the settings it read while it listens for their changes (each change
+   * drops them at once on every replica, ADR 0068): the bound should a change's notification be lost.
+   */
+  ORDER_SETTINGS_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** how long to wait between attempts to read the configuration from the admin service at start */
   SETTINGS_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
 };

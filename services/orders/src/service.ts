@@ -9,6 +9,7 @@ import { listingDirectory } from './adapters/listing-directory';
 import { userDirectory } from './adapters/user-directory';
 import { walletAccounts } from './adapters/wallet-accounts';
 import type { OrdersDeps } from './application/deps';
+import { SettingsCache, settingsChannel } from './application/settings-cache';
 import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
 import { ordersErrorStatuses } from './http/error-statuses';
@@ -20,6 +21,7 @@ import { renewalReconciler } from './jobs/renewal-reconciler';
 import { endReminder } from './jobs/end-reminder';
 import { ratingPublisher } from './jobs/rating-publisher';
 import { settingsLoader } from './jobs/settings-loader';
+import { settingsWatcher } from './jobs/settings-watcher';
 import { timeoutScan } from './jobs/timeout-scan';
 import { CreateOrders1764000000000 } from './persistence/migrations/1764000000000-create-orders';
 import { BackOfficeIndexes1764100000000 } from './persistence/migrations/1764100000000-back-office-indexes';
@@ -71,6 +73,7 @@ export const ordersService = defineService({
       wallet: walletAccounts(ctx.internal),
       files: fileRegistry(ctx.internal),
       configSource: configSource(ctx.internal),
+      settings: new SettingsCache(settingsChannel(ctx.schema), ctx.config.ORDER_SETTINGS_MAX_AGE_MS),
       minuteMs: ctx.config.ORDER_MINUTE_MS,
       chargeWindowMs: ctx.config.ORDER_CHARGE_WINDOW_MS,
       ratingDayMs: ctx.config.RATING_DAY_MS,
@@ -78,8 +81,9 @@ export const ordersService = defineService({
     return {
       routes: [...ordersRouteBindings(deps), ...ratingRouteBindings(deps)],
       internal: ordersInternalRoutes(deps),
-      handlers: ordersEventHandlers(deps.minuteMs),
+      handlers: ordersEventHandlers(deps),
       jobs: [
+        settingsWatcher(deps.settings, ctx.config.DATABASE_URL, ctx.log),
         settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),
         timeoutScan(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
         chargeReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),

@@ -56,6 +56,13 @@ export interface InboxConsumerOptions {
   maxDelayMs?: number;
   /** unacknowledged deliveries at once: each runs a transaction, so keep it below the pool size */
   prefetch?: number;
+  /**
+   * Handles up to this many deliveries in one transaction (and takes as many unacknowledged at
+   * once), one transaction at a time; 1, the default, handles each alone. Only for handlers whose
+   * every effect is in the transaction: a batch that fails is rolled back and its events handled
+   * again one by one, so a handler of a failed batch runs twice.
+   */
+  batchSize?: number;
   /** longest wait for the broker to confirm a retry or DLQ message */
   confirmTimeoutMs?: number;
   /** pause before opening a new channel after the last one closed */
@@ -83,6 +90,9 @@ export class InboxConsumer {
   private retryTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private inFlight = new Set<Promise<void>>();
+  /** deliveries waiting for the next batch's transaction, in delivery order */
+  private batchQueue: BatchItem[] = [];
+  private batchRunning = false;
   readonly queues: ReturnType<typeof queueNames>;
   private readonly users: BrokerUsers;
   /**
@@ -167,7 +177,7 @@ export class InboxConsumer {
     });
     try {
       await this.opts.bus.ensureConsumerQueues(channel, this.opts.service, this.eventTypes);
-      await channel.prefetch(this.opts.prefetch ?? 4);
+      await channel.prefetch(this.batchSize > 1 ? this.batchSize : (this.opts.prefetch ?? 4));
       const { consumerTag } = await channel.consume(this.queues.main, (msg) => {
         // The broker cancels the consumer when its queue is deleted: a new channel re-declares it.
         if (!msg) return void closeQuietly(channel);
@@ -230,6 +240,17 @@ export class InboxConsumer {
       await this.park(channel, msg, reason, attemptsOf(msg) + 1);
       return;
     }
+    // a retried event goes alone: its waiting row (a money event's) is cleared in its own transaction
+    if (this.batchSize > 1 && attemptsOf(msg) === 0) return this.inNextBatch({ channel, msg, event });
+    await this.settleAlone(channel, msg, event);
+  }
+
+  private get batchSize() {
+    return this.opts.batchSize ?? 1;
+  }
+
+  /** Handles one delivery in its own transaction, then acks it, or has it retried or parked. */
+  private async settleAlone(channel: ConfirmChannel, msg: ConsumeMessage, event: DomainEvent) {
     try {
       await runWithRequestId(event.correlation_id ?? event.id, () => this.handle(event, earlierFailures(msg)));
     } catch (err) {
@@ -237,6 +258,80 @@ export class InboxConsumer {
       return;
     }
     channel.ack(msg);
+  }
+
+  /** Queues a delivery for the next batch; settles when its batch has. */
+  private inNextBatch(item: Omit<BatchItem, 'settled'>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.batchQueue.push({ ...item, settled: { resolve, reject } });
+      this.runBatches();
+    });
+  }
+
+  /**
+   * One batch at a time, of whatever was delivered while the last one ran: at a trickle each
+   * event goes alone at once, and the busier the queue the more events share a transaction.
+   */
+  private runBatches() {
+    if (this.batchRunning || this.batchQueue.length === 0) return;
+    this.batchRunning = true;
+    const batch = this.batchQueue.splice(0, this.batchSize);
+    void this.settleBatch(batch).finally(() => {
+      this.batchRunning = false;
+      this.runBatches();
+    });
+  }
+
+  /**
+   * Handles a batch in one transaction and acks each of its deliveries after the commit. When the
+   * transaction fails, nothing of it stays and each event is handled again alone, so the one that
+   * failed (a poison message, a handler's refusal) is retried or parked by itself and the others
+   * are applied.
+   */
+  private async settleBatch(batch: BatchItem[]) {
+    let together = true;
+    try {
+      await this.handleTogether(batch.map((item) => item.event));
+    } catch (err) {
+      together = false;
+      if (batch.length > 1) {
+        this.opts.log.warn({ err: { message: (err as Error).message }, events: batch.length }, 'event batch failed; handling its events one by one');
+      }
+    }
+    for (const item of batch) {
+      try {
+        if (together) item.channel.ack(item.msg);
+        else await this.settleAlone(item.channel, item.msg, item.event);
+        item.settled.resolve();
+      } catch (err) {
+        item.settled.reject(err);
+      }
+    }
+  }
+
+  /** Like `handle` for several first deliveries: one transaction, one inbox statement, the handlers in delivery order. */
+  private async handleTogether(events: DomainEvent[]) {
+    const handled = events.filter((event) => this.opts.handlers[event.type]);
+    if (handled.length === 0) return;
+    await this.opts.dataSource.transaction(async (tx) => {
+      const params = handled.flatMap((event) => [event.id, event.type]);
+      const rows = handled.map((_, i) => `($${2 * i + 1}::uuid, $${2 * i + 2})`).join(', ');
+      const inserted: Array<{ event_id: string }> = await tx.query(
+        `INSERT INTO inbox (event_id, type) VALUES ${rows} ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+        params,
+      );
+      // a copy delivered twice in one batch is applied once: each id returned is taken by its first event
+      const fresh = new Set(inserted.map((row) => row.event_id));
+      for (const event of handled) {
+        if (!fresh.delete(event.id)) {
+          this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
+          continue;
+        }
+        const handler = this.opts.handlers[event.type] as EventHandler<EventType>;
+        await runWithRequestId(event.correlation_id ?? event.id, () => handler(event, tx));
+      }
+    });
+    for (const event of handled) this.waiting.delete(event.id);
   }
 
   /**
@@ -422,6 +517,14 @@ export class InboxConsumer {
     await this.confirmed(channel);
     channel.ack(msg);
   }
+}
+
+/** A delivery waiting for its batch, and how to tell its `deliver` that the batch settled it. */
+interface BatchItem {
+  channel: ConfirmChannel;
+  msg: ConsumeMessage;
+  event: DomainEvent;
+  settled: { resolve: () => void; reject: (err: unknown) => void };
 }
 
 /**

@@ -12,3 +12,4 @@ export * from './untrusted-events';
 export * from './committed-events';
 export * from './broker-connection';
 export * from './queue-migration';
+export * from './channel-listener';

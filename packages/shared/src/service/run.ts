@@ -44,6 +44,8 @@ const serviceEnvShape = {
   INBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).default(500),
   INBOX_RETRY_MAX_MS: z.coerce.number().int().min(10).default(60_000),
   INBOX_PREFETCH: z.coerce.number().int().min(1).default(4),
+  /** the most deliveries one transaction handles in a service whose events go in batches (`batchEvents`), and its prefetch */
+  INBOX_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(32),
   /** at a stop, how long idle keep-alive connections may stay open to take a last request (answered with Connection: close) */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(2000),
   ...serviceUrlShape,
@@ -90,6 +92,11 @@ export interface ServiceParts {
   routes: RouteBinding[];
   internal?: InternalBinding[];
   handlers?: EventHandlers;
+  /**
+   * The handlers write nothing but in their transaction (the audit log, notifications): several
+   * deliveries share one transaction, up to `INBOX_BATCH_MAX`, one transaction at a time (ADR 0068).
+   */
+  batchEvents?: boolean;
   jobs?: Job[];
   /**
    * Ends what would keep the HTTP server from closing (open streams); runs when the service
@@ -244,6 +251,7 @@ export async function startService<S extends z.ZodRawShape>(
       baseDelayMs: config.INBOX_RETRY_BASE_MS,
       maxDelayMs: config.INBOX_RETRY_MAX_MS,
       prefetch: config.INBOX_PREFETCH,
+      batchSize: parts.batchEvents ? config.INBOX_BATCH_MAX : 1,
     });
     closers.push(() => consumer.stop());
     await consumer.start();

@@ -8,13 +8,16 @@ import {
   SYSTEM_CONFIG_DEFAULTS,
   systemConfigValues,
   updateSystemConfig,
+  verifyAuditLogs,
   userStats,
   walletStats,
   type EventData,
 } from '@market/contracts';
 import { ASSERTION_HEADER, type AdminIdentity } from '@market/shared/auth';
+import { buildEvent } from '@market/shared/events';
 import { assertionFor } from '@market/shared/testing';
 import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { storeAuditEntry } from '../../src/events/store-audit-entry';
 import { newAdmin, uniqueUsername } from '../helpers';
 
 // what the migration seeds must be what services fall back on until admin answers
@@ -192,6 +195,36 @@ describe('admin alone: system configs and their event, the audit log, the dashbo
       const res = await audit({ actor_id: actor });
       expect(res.body.items).toHaveLength(1);
       expect(res.body.items[0].id).toBe(event.id);
+    });
+
+    it('links the entries one transaction stores (a batch of the inbox) to each other, reading each chain’s head once', async () => {
+      const actor = uniqueUsername('batch');
+      const events = (['orders', 'orders', 'catalog', 'orders'] as const).map((producer, i) =>
+        buildEvent('audit.recorded', entry({ actor_id: actor, action: `batched.${i}`, biz_type: 'test' }), producer, null),
+      );
+      const sent: string[] = [];
+      await admin.service.ctx.db.transaction(async (tx) => {
+        // the transaction itself, each statement's text noted on the way
+        const noted = { query: (sql: string, params?: unknown[]) => (sent.push(sql), tx.query(sql, params)) };
+        // the second copy of an entry already stored in the batch moves no chain
+        for (const event of [...events, events[1]!]) await storeAuditEntry(event, noted);
+      });
+      expect(sent.filter((sql) => sql.includes('INSERT INTO audit_chains'))).toHaveLength(2);
+      expect(sent.filter((sql) => sql.includes('INSERT INTO audit_logs'))).toHaveLength(5);
+      const rows: Array<{ id: string; producer: string; chain_seq: string; prev_hash: string; hash: string }> = await admin.service.ctx.db.query(
+        `SELECT id, producer, chain_seq, prev_hash, hash FROM audit_logs WHERE actor_id = $1 ORDER BY producer, chain_seq`,
+        [actor],
+      );
+      const ordersChain = rows.filter((r) => r.producer === 'orders');
+      expect(ordersChain.map((r) => r.id)).toEqual([events[0]!.id, events[1]!.id, events[3]!.id]);
+      ordersChain.slice(1).forEach((row, i) => {
+        expect(BigInt(row.chain_seq)).toBe(BigInt(ordersChain[i]!.chain_seq) + 1n);
+        expect(row.prev_hash).toBe(ordersChain[i]!.hash);
+      });
+      const [head] = await admin.service.ctx.db.query(`SELECT seq, head_hash FROM audit_chains WHERE chain = 'orders'`);
+      expect(head).toEqual({ seq: ordersChain[2]!.chain_seq, head_hash: ordersChain[2]!.hash });
+      const verified = await admin.ok(verifyAuditLogs, { as: root });
+      expect(verified.breaks).toEqual([]);
     });
   });
 

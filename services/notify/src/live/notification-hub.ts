@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { Client } from 'pg';
 import { type AdminIdentity, type RevocationNotice, type UserIdentity } from '@market/shared/auth';
+import { ChannelListener } from '@market/shared/events';
 import { type Logger } from '@market/shared/logging';
 import { StreamsStopped } from '../domain/errors';
 import { ENDS_STREAMS } from '../domain/notification-messages';
@@ -157,14 +157,27 @@ class LiveStream {
  */
 export class NotificationHub {
   private readonly streams = new Map<string, Set<LiveStream>>();
-  private listener: Client | null = null;
-  private relistenTimer: NodeJS.Timeout | null = null;
+  private readonly listener: ChannelListener;
   private stopped = false;
 
-  constructor(private readonly opts: HubOptions) {}
+  constructor(private readonly opts: HubOptions) {
+    this.listener = new ChannelListener({
+      databaseUrl: opts.databaseUrl,
+      channel: opts.channel,
+      log: opts.log,
+      relistenMs: opts.relistenMs,
+      onNotification: (recipient) => {
+        if (recipient) this.wake(recipient);
+      },
+      // whatever was announced while nobody listened is read now (streams fall back to their heartbeat meanwhile)
+      onListening: (listening) => {
+        if (listening) for (const own of this.streams.values()) for (const stream of own) stream.wake();
+      },
+    });
+  }
 
   async start() {
-    await this.listen();
+    await this.listener.start();
   }
 
   /** Streams open on this replica (a metric). */
@@ -192,11 +205,8 @@ export class NotificationHub {
 
   async stop() {
     this.stopped = true;
-    if (this.relistenTimer) clearTimeout(this.relistenTimer);
     for (const own of [...this.streams.values()]) for (const stream of [...own]) stream.end();
-    const listener = this.listener;
-    this.listener = null;
-    await listener?.end().catch(() => undefined);
+    await this.listener.stop();
   }
 
   /**
@@ -225,50 +235,5 @@ export class NotificationHub {
 
   private wake(recipient: string) {
     for (const stream of this.streams.get(recipient) ?? []) stream.wake();
-  }
-
-  private async listen() {
-    const client = new Client({ connectionString: this.opts.databaseUrl, connectionTimeoutMillis: 5000 });
-    const lost = (err?: Error) => {
-      if (this.listener !== client) return;
-      this.listener = null;
-      this.opts.log.warn({ err: err ? { message: err.message } : undefined }, 'notification listener lost; streams fall back to their heartbeat');
-      client.end().catch(() => undefined);
-      this.relistenSoon();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (msg) => {
-      if (msg.payload) this.wake(msg.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${this.opts.channel.replace(/"/g, '""')}"`);
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-  }
-
-  private relistenSoon() {
-    if (this.stopped || this.relistenTimer) return;
-    this.relistenTimer = setTimeout(() => {
-      this.relistenTimer = null;
-      this.listen().then(
-        // whatever was announced while nobody listened is read now
-        () => {
-          for (const own of this.streams.values()) for (const stream of own) stream.wake();
-        },
-        (err: Error) => {
-          this.opts.log.warn({ err: { message: err.message } }, 'notification listener could not reconnect; will retry');
-          this.relistenSoon();
-        },
-      );
-    }, this.opts.relistenMs ?? 1000);
   }
 }

@@ -14,7 +14,6 @@ import { handedOverEndSince } from '../persistence/rotation-queries';
 import type { OrdersDeps } from './deps';
 import { toOrderView } from './order-view';
 import { balanceExempt, holdRenterLimits } from './renter-limits';
-import { currentSettings } from './settings';
 
 function isActiveOrderConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
@@ -36,7 +35,7 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
   const [standing, listing, settings] = await Promise.all([
     deps.users.standing(renterId),
     deps.listings.byId(body.listing_id),
-    currentSettings(deps.db),
+    deps.settings.current(deps.db),
   ]);
   if (!standing) throw new Forbidden('this account cannot rent');
   if (standing.frozen) throw new RenterFrozen();

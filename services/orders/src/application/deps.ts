@@ -2,6 +2,7 @@ import type { SecretBox } from '@market/shared/crypto';
 import type { Db } from '@market/shared/db';
 import type { EventWriter } from '@market/shared/events';
 import type { ConfigSource, FileRegistry, ListingDirectory, UserDirectory, WalletAccounts } from './ports';
+import type { SettingsCache } from './settings-cache';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */
 export interface OrdersDeps {
@@ -13,6 +14,8 @@ export interface OrdersDeps {
   wallet: WalletAccounts;
   files: FileRegistry;
   configSource: ConfigSource;
+  /** the settings in force, kept between changes */
+  settings: SettingsCache;
   /** the length of one configured minute (ORDER_MINUTE_MS) */
   minuteMs: number;
   /** how long the wallet may still make a charge after it was asked (ORDER_CHARGE_WINDOW_MS) */

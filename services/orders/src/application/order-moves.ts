@@ -11,7 +11,6 @@ import { insertDispute, resolveDispute, type DisputeRow } from '../persistence/d
 import { HANDOFF_CONTENT_SEALED, insertHandoffRecord, type HandoffRecordRow } from '../persistence/handoff-repository';
 import { updateOrder, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { currentSettings } from './settings';
 
 /** Who makes a move: the state table's role, and who asked (null: the system, audited as such). */
 export interface Mover {
@@ -31,10 +30,10 @@ export interface MoveDone {
 }
 
 /** The move planned on the order as it is now, with the settings in force (ADR 0042). */
-export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs'>, db: Queryable, order: OrderRow, move: Move, by: Mover): Promise<Planned<MovePlan>> {
+export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs' | 'settings'>, db: Queryable, order: OrderRow, move: Move, by: Mover): Promise<Planned<MovePlan>> {
   const identity = by.identity;
   const id = identity && (identity.kind === 'user' || identity.kind === 'admin') ? identity.sub : null;
-  return planMove(order, move, { role: by.role, id }, new Date(), { settings: await currentSettings(db), minuteMs: deps.minuteMs });
+  return planMove(order, move, { role: by.role, id }, new Date(), { settings: await deps.settings.current(db), minuteMs: deps.minuteMs });
 }
 
 /**
@@ -69,6 +68,6 @@ export async function carryOut(
 }
 
 /** Plans `by`'s move of the locked order, refuses it or carries it out. */
-export async function moveOrder(deps: Pick<OrdersDeps, 'events' | 'secrets' | 'minuteMs'>, tx: Tx, order: OrderRow, move: Move, by: Mover): Promise<MoveDone> {
+export async function moveOrder(deps: Pick<OrdersDeps, 'events' | 'secrets' | 'minuteMs' | 'settings'>, tx: Tx, order: OrderRow, move: Move, by: Mover): Promise<MoveDone> {
   return carryOut(deps, tx, order, planOrThrow(await planOrderMove(deps, tx, order, move, by)), by.identity);
 }

@@ -1,6 +1,6 @@
 import type { Identity } from '@market/shared/auth';
 import { moveRefusal } from '../domain/plan-move';
-import { recordChargeRequest } from '../persistence/order-repository';
+import { recordChargeRequest, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
 import { toOrderView } from './order-view';
@@ -20,13 +20,7 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
   const requestedAt = new Date();
   // the wallet refuses the charge after this, so the reconciler never waits on it longer
   const notAfter = new Date(requestedAt.getTime() + deps.chargeWindowMs);
-  const order = await deps.db.transaction(async (tx) => {
-    const { order: found, role } = await partyOrder(tx, id, identity, { lock: true });
-    const refusal = moveRefusal(found, 'pay', role);
-    if (refusal) throw refusal;
-    await recordChargeRequest(tx, found.id, requestedAt, notAfter);
-    return found;
-  });
+  const order = await requestCharge(deps, identity, id, requestedAt, notAfter);
   const charge = await deps.wallet.charge({
     id: order.id,
     renter_id: order.renter_id,
@@ -41,4 +35,23 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
     // The payment stands; the reconciler hands the credentials over once the catalog answers.
     return toOrderView(paid);
   }
+}
+
+/**
+ * Step 1 on the order as read, in one statement guarded by the version read (ADR 0068): an order
+ * still at that version is the one the refusal was decided on. One that changed meanwhile (a
+ * concurrent pay, a cancel, the timeout) is read again under its lock and decided there, as always.
+ */
+async function requestCharge(deps: OrdersDeps, identity: Identity, id: string, requestedAt: Date, notAfter: Date): Promise<OrderRow> {
+  const seen = await partyOrder(deps.db, id, identity);
+  const refusal = moveRefusal(seen.order, 'pay', seen.role);
+  if (refusal) throw refusal;
+  if (await recordChargeRequest(deps.db, seen.order.id, requestedAt, notAfter, seen.order.version)) return seen.order;
+  return deps.db.transaction(async (tx) => {
+    const { order: found, role } = await partyOrder(tx, id, identity, { lock: true });
+    const refusedNow = moveRefusal(found, 'pay', role);
+    if (refusedNow) throw refusedNow;
+    await recordChargeRequest(tx, found.id, requestedAt, notAfter);
+    return found;
+  });
 }

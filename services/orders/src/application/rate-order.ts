@@ -7,7 +7,6 @@ import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
 import { publishAndAnnounce } from './publish-ratings';
 import { toRatingView } from './rating-view';
-import { currentSettings } from './settings';
 
 /**
  * A party rates the other party of a completed order, once (ADR 0066). The order row is locked, so
@@ -15,7 +14,7 @@ import { currentSettings } from './settings';
  * other: a repeat finds the first and is refused, and the second party's rating publishes both.
  */
 export async function rateOrder(deps: OrdersDeps, identity: Identity, id: string, body: z.infer<typeof RateOrderBody>) {
-  const settings = await currentSettings(deps.db);
+  const settings = await deps.settings.current(deps.db);
   return deps.db.transaction(async (tx) => {
     const { order, role, userId } = await partyOrder(tx, id, identity, { lock: true });
     const now = new Date();

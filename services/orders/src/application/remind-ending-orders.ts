@@ -1,6 +1,5 @@
 import type { OrdersDeps } from './deps';
 import { claimEndingOrder } from '../persistence/end-reminder-repository';
-import { currentSettings } from './settings';
 
 /**
  * Reminds the renters whose rental ends within `order.end_reminder_minutes` (docs/rules.md §4), one
@@ -9,7 +8,7 @@ import { currentSettings } from './settings';
  * again). An order whose end has passed is not reminded.
  */
 export async function remindEndingOrders(deps: OrdersDeps, maxOrders = 200): Promise<number> {
-  const settings = await currentSettings(deps.db);
+  const settings = await deps.settings.current(deps.db);
   let reminded = 0;
   while (reminded < maxOrders) {
     const now = new Date();

@@ -13,7 +13,6 @@ import { partyOrder } from './order-access';
 import { carryOut, planOrderMove, type Mover } from './order-moves';
 import { toOrderView } from './order-view';
 import type { RenewalCharge } from './ports';
-import { currentSettings } from './settings';
 
 /**
  * Records a renewal the wallet charged, on the locked order: the `renew` move (ends_at, hours, rent and
@@ -60,7 +59,7 @@ export async function renewOrder(deps: OrdersDeps, identity: Identity, id: strin
     const refusal: DomainError | null = moveRefusal(order, 'renew', role);
     if (refusal) throw refusal;
     if (!listing) throw new ListingUnavailable();
-    const rent = renewalRent(order, hours, listing, await currentSettings(tx), requestedAt, deps.minuteMs, MAX_MONEY_FEN);
+    const rent = renewalRent(order, hours, listing, await deps.settings.current(tx), requestedAt, deps.minuteMs, MAX_MONEY_FEN);
     if (typeof rent !== 'number') throw rent;
     const row = await insertRenewal(tx, { id: uuidv7(), order_id: order.id, hours, rent, requested_at: requestedAt, charge_deadline_at: notAfter });
     await updateOrder(tx, order.id, { renewal_charge_id: row.id, updated_at: requestedAt });

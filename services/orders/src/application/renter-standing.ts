@@ -5,14 +5,13 @@ import { isTrusted, limitsFor, startOfUtcDay } from '../domain/renter-limits';
 import { blocksOf, renterCounts } from '../persistence/renter-repository';
 import type { OrdersDeps } from './deps';
 import { toBlockView } from './renter-blocks';
-import { currentSettings } from './settings';
 
 /** A user's renter limits as they apply now and the blocks by and of them, for the back office's user drawer. */
 export async function renterStanding(deps: OrdersDeps, userId: string) {
   if (!isUuid(userId)) throw new NotFound('user not found');
   const now = new Date();
   const [settings, tally, blockedBy, blocking] = await Promise.all([
-    currentSettings(deps.db),
+    deps.settings.current(deps.db),
     renterCounts(deps.db, userId, ACTIVE_STATES, startOfUtcDay(now)),
     blocksOf(deps.db, 'renter_id', userId),
     blocksOf(deps.db, 'owner_id', userId),

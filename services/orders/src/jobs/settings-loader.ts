@@ -7,7 +7,7 @@ import { loadSettingsFromAdmin } from '../application/settings';
  * At start, asks the admin service until it answers (it may start after orders); meanwhile the
  * stored copy (or the defaults, on a first start) applies. Later changes arrive as events.
  */
-export function settingsLoader(deps: Pick<OrdersDeps, 'db' | 'configSource' | 'minuteMs'>, retryMs: number, log: Logger): Job {
+export function settingsLoader(deps: Pick<OrdersDeps, 'db' | 'configSource' | 'minuteMs' | 'settings'>, retryMs: number, log: Logger): Job {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;

@@ -190,11 +190,18 @@ export async function queryAllOrders(db: Queryable, query: AdminOrderQuery): Pro
 }
 
 /** Records a charge about to be asked of the wallet; an earlier unsettled request keeps the later deadline. */
-export async function recordChargeRequest(tx: Tx, id: string, at: Date, deadline: Date): Promise<void> {
-  await tx.query(
-    `UPDATE orders SET charge_requested_at = $2, charge_deadline_at = GREATEST(charge_deadline_at, $3), updated_at = $2, version = version + 1 WHERE id = $1`,
-    [id, at, deadline],
+/**
+ * Records a charge request on the order; with `version`, only if the order is still at that version
+ * (nothing else changed it since it was read), answering whether it was recorded.
+ */
+export async function recordChargeRequest(db: Queryable, id: string, at: Date, deadline: Date, version: number | null = null): Promise<boolean> {
+  const rows = await updateReturning<{ id: string }>(
+    db,
+    `UPDATE orders SET charge_requested_at = $2, charge_deadline_at = GREATEST(charge_deadline_at, $3), updated_at = $2, version = version + 1
+     WHERE id = $1 AND ($4::int IS NULL OR version = $4) RETURNING id`,
+    [id, at, deadline, version],
   );
+  return rows.length > 0;
 }
 
 /**

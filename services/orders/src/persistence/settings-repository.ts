@@ -30,3 +30,8 @@ export async function updateSetting(tx: Tx, key: string, change: SystemConfigCha
     change.updated_at,
   ]);
 }
+
+/** Tells every replica listening on `channel` that the stored copy changed, when the transaction commits (never if it rolls back). */
+export async function announceSettingsChange(tx: Tx, channel: string) {
+  await tx.query(`SELECT pg_notify($1, '')`, [channel]);
+}

@@ -36,6 +36,7 @@ import {
   type InternalResult,
 } from '@market/contracts';
 import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { recordChargeRequest } from '../../src/persistence/order-repository';
 import { Neighbourhood } from './fixtures';
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400. */
@@ -247,6 +248,19 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     // both orders' events are in before counting them
     await orders.awaitPublished('order.paid', (e) => e.data.order_id === other.order.id);
     expect(orders.published('order.paid', (e) => [order.id, other.order.id].includes(e.data.order_id))).toHaveLength(2);
+  });
+
+  it('records a pay’s charge request only on the order at the version it was read; a changed one is left for its lock', async () => {
+    const { order } = await newOrder();
+    const db = orders.service.ctx.db;
+    const versionOf = async () => (await db.query(`SELECT version FROM orders WHERE id = $1`, [order.id]))[0].version as number;
+    const read = await versionOf();
+    const at = new Date();
+    expect(await recordChargeRequest(db, order.id, at, new Date(at.getTime() + 1000), read)).toBe(true);
+    // what was read is stale now: the guarded request writes nothing
+    expect(await recordChargeRequest(db, order.id, new Date(at.getTime() + 5), new Date(at.getTime() + 9000), read)).toBe(false);
+    const [row] = await db.query(`SELECT version, charge_requested_at, charge_deadline_at FROM orders WHERE id = $1`, [order.id]);
+    expect(row).toEqual({ version: read + 1, charge_requested_at: at, charge_deadline_at: new Date(at.getTime() + 1000) });
   });
 
   it('cancels an unpaid order with order.cancelled naming the renter and the reason', async () => {

@@ -1,0 +1,129 @@
+import type { EventData } from '@market/contracts';
+import type { DomainEvent } from '../src/events/envelope';
+import { Bus } from '../src/events/bus';
+import { InboxConsumer, type EventHandler } from '../src/events/inbox';
+import { EventWriter, OutboxRelay } from '../src/events/outbox';
+import { queueNames } from '../src/events/topology';
+import { createLogger } from '../src/logging/logger';
+import { dropBusObjects, dropSchemas, resolveInfra, uniqueName } from '../src/testing';
+import { producerAndConsumerDbs, until } from './bus-support';
+
+const log = createLogger('inbox-batches-test', 'silent');
+
+/** The file's exchange, a producing and a consuming schema, and the bus over them. */
+async function openTestBed() {
+  const infra = await resolveInfra();
+  const names = { exchange: uniqueName('test.events'), producer: uniqueName('t_producer'), consumer: uniqueName('t_consumer') };
+  const dbs = await producerAndConsumerDbs(infra.DATABASE_URL, names.producer, names.consumer);
+  return { infra, names, ...dbs, bus: await Bus.connect(infra.AMQP_URL, names.exchange, log, uniqueName('batch-test')) };
+}
+
+/**
+ * A consumer that handles several deliveries in one transaction (`batchSize`, ADR 0068): what
+ * waits on its queue is applied together and still once, and a poison message in a batch is
+ * retried and parked by itself while the rest of its batch is applied.
+ */
+describe('inbox: deliveries handled in batches', () => {
+  let bed: Awaited<ReturnType<typeof openTestBed>>;
+  let consumer: InboxConsumer | null = null;
+  const service = () => `batch_test_${bed.names.consumer}`;
+
+  beforeAll(async () => {
+    bed = await openTestBed();
+    // the queues declared first, so what a test publishes before its consumer starts waits there together
+    await startConsumer();
+    await stopConsumer();
+  });
+  afterEach(stopConsumer);
+  afterAll(async () => {
+    await Promise.all([bed.bus.close(), bed.producerDb.destroy(), bed.consumerDb.destroy()]);
+    await dropSchemas(bed.infra.DATABASE_URL, [bed.names.producer, bed.names.consumer]);
+    const q = queueNames(service(), bed.names.exchange);
+    await dropBusObjects(bed.infra.AMQP_URL, bed.names.exchange, [q.main, q.retry, q.dead]);
+  });
+
+  /** Records its effect, then fails for a poison message, every time. */
+  const handler: EventHandler<'user.registered'> = async (event, tx) => {
+    await tx.query(`INSERT INTO effects (event_id, user_id) VALUES ($1, $2)`, [event.id, event.data.user_id]);
+    if (event.data.nickname === 'poison') throw new Error('always fails');
+  };
+
+  async function startConsumer() {
+    const where = { service: service(), dataSource: bed.consumerDb, bus: bed.bus, log };
+    // quick retries, parked at the third attempt
+    consumer = new InboxConsumer({ ...where, maxAttempts: 3, baseDelayMs: 20, batchSize: 8, handlers: { 'user.registered': handler } });
+    await consumer.start();
+  }
+
+  async function stopConsumer() {
+    await consumer?.stop();
+    consumer = null;
+  }
+
+  const registered = (nickname = 'n'): EventData<'user.registered'> => ({
+    user_id: uniqueName('batched'),
+    phone_masked: '138****8000',
+    nickname,
+    registered_at: new Date().toISOString(),
+  });
+
+  /**
+   * Writes the events in one transaction and has the relay publish them, in order; `twice`, a relay
+   * that dies after the broker confirmed them first, so the next one publishes each a second time.
+   */
+  async function publish(items: Array<EventData<'user.registered'>>, twice = false): Promise<Array<DomainEvent<'user.registered'>>> {
+    const writer = new EventWriter('identity', bed.names.producer);
+    const events = await bed.producerDb.transaction((tx) => writer.publishAll(tx, items.map((data) => ({ type: 'user.registered' as const, data }))));
+    const relayOpts = { dataSource: bed.producerDb, databaseUrl: bed.infra.DATABASE_URL, schema: bed.names.producer, bus: bed.bus, log };
+    if (twice) {
+      const dying = new OutboxRelay({ ...relayOpts, afterPublish: () => Promise.reject(new Error('relay died')) });
+      await expect(dying.drain()).rejects.toThrow('relay died');
+      await dying.stop();
+    }
+    const relay = new OutboxRelay(relayOpts);
+    expect(await relay.drain()).toBe(items.length);
+    await relay.stop();
+    return events as Array<DomainEvent<'user.registered'>>;
+  }
+
+  const effectsOf = (events: Array<DomainEvent<'user.registered'>>): Promise<number[]> =>
+    Promise.all(
+      events.map(async (e) => (await bed.consumerDb.query(`SELECT count(*)::int AS n FROM effects WHERE user_id = $1`, [e.data.user_id]))[0].n as number),
+    );
+
+  /** How many transactions wrote the inbox rows of `events` (a transaction's `now()` is one time). */
+  async function transactionsOf(events: DomainEvent[]): Promise<number> {
+    const [{ n }] = await bed.consumerDb.query(`SELECT count(DISTINCT handled_at)::int AS n FROM inbox WHERE event_id = ANY($1::uuid[])`, [events.map((e) => e.id)]);
+    return n;
+  }
+
+  it('applies deliveries that waited together in fewer transactions than events, each once, copies in the same batch included', async () => {
+    const events = await publish(Array.from({ length: 6 }, () => registered()), true);
+    await startConsumer();
+    await until(async () => (await effectsOf(events)).every((n) => n > 0));
+    expect(await effectsOf(events)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(await transactionsOf(events)).toBeLessThan(events.length);
+  });
+
+  it('retries and parks a poison message alone, applying every other event of its batch once', async () => {
+    const events = await publish([registered(), registered(), registered('poison'), registered(), registered()]);
+    const poison = events[2]!;
+    await startConsumer();
+    const channel = await bed.bus.confirmChannel();
+    const dead = queueNames(service(), bed.names.exchange).dead;
+    let parked: Awaited<ReturnType<typeof channel.get>> = false;
+    await until(async () => {
+      parked = await channel.get(dead, { noAck: true });
+      return parked !== false;
+    });
+    await channel.close();
+    const message = parked as unknown as { content: Buffer; properties: { headers: Record<string, unknown> } };
+    expect([JSON.parse(message.content.toString()).id, message.properties.headers['x-attempts'], message.properties.headers['x-last-error']]).toEqual([
+      poison.id,
+      3,
+      'always fails',
+    ]);
+    expect(await effectsOf(events)).toEqual([1, 1, 0, 1, 1]);
+    expect(await transactionsOf([poison])).toBe(0);
+  });
+});
