@@ -8,7 +8,6 @@ import { updateInState } from './update-in-state';
 /** The payee's account and real name, sealed bound to their withdrawal; only their masked forms are kept in clear. */
 export const PAYEE_ACCOUNT_SEALED: SealedColumn = { table: 'withdrawals', column: 'payee_account_sealed', idColumn: 'id' };
 export const PAYEE_NAME_SEALED: SealedColumn = { table: 'withdrawals', column: 'payee_name_sealed', idColumn: 'id' };
-export const WALLET_SEALED_COLUMNS = [PAYEE_ACCOUNT_SEALED, PAYEE_NAME_SEALED];
 
 export interface WithdrawalRow {
   id: string;
