@@ -67,7 +67,7 @@ export class WechatPayPayouts implements PayoutChannel {
     private readonly settings: WechatTransferSettings,
   ) {}
 
-  send(t: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }): Promise<Exclude<PayoutOutcome, { outcome: 'not_found' }>> {
+  async send(t: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }): Promise<Exclude<PayoutOutcome, { outcome: 'not_found' }>> {
     const name = t.amount >= USER_NAME_REQUIRED_FROM_FEN ? this.client.encryptSensitive(t.payeeName) : null;
     const body = {
       appid: this.client.config.appId,
@@ -85,7 +85,7 @@ export class WechatPayPayouts implements PayoutChannel {
     return sentOutcome(ask, outcomeOf, TRANSFER_FINAL_REFUSALS, () => this.query(t.withdrawalId));
   }
 
-  query(withdrawalId: string): Promise<PayoutOutcome> {
+  async query(withdrawalId: string): Promise<PayoutOutcome> {
     const ask = () => this.client.request('say how the transfer stands', 'get', `v3/fund-app/mch-transfer/transfer-bills/out-bill-no/${toMerchantNo(withdrawalId)}`);
     return queriedOutcome(ask, outcomeOf, 'NOT_FOUND');
   }

@@ -46,7 +46,7 @@ export class WechatPayRefunds implements RefundChannel {
     private readonly notifyUrl: string | null,
   ) {}
 
-  refund(input: Parameters<RefundChannel['refund']>[0]): Promise<Exclude<RefundOutcome, { outcome: 'not_found' }>> {
+  async refund(input: Parameters<RefundChannel['refund']>[0]): Promise<Exclude<RefundOutcome, { outcome: 'not_found' }>> {
     const body = {
       out_trade_no: toMerchantNo(input.paymentId),
       out_refund_no: toMerchantNo(input.refundId),
@@ -58,7 +58,7 @@ export class WechatPayRefunds implements RefundChannel {
     return sentOutcome(ask, outcomeOf, REFUND_FINAL_REFUSALS, () => this.query(input));
   }
 
-  query(input: Parameters<RefundChannel['query']>[0]): Promise<RefundOutcome> {
+  async query(input: Parameters<RefundChannel['query']>[0]): Promise<RefundOutcome> {
     const ask = () => this.client.request('say how the refund stands', 'get', `v3/refund/domestic/refunds/${toMerchantNo(input.refundId)}`);
     return queriedOutcome(ask, outcomeOf, 'RESOURCE_NOT_EXISTS');
   }
