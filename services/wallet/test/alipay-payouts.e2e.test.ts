@@ -3,34 +3,23 @@ import { createLogger } from '@market/shared/logging';
 import { AlipayClient } from '../src/adapters/alipay-gateway';
 import { AlipayPayouts } from '../src/adapters/alipay-payouts';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
-import { ALIPAY_NOTIFY_URL, alipayEnv, callbackFor, notify, smsUser, startRecharge, startStackWith } from './support';
+import { ALIPAY_NOTIFY_URL, alipayEnv, callbackFor, notify, smsUser, startProviderStack, startRecharge, withFinance, type SmsUser } from './support';
 
 const REAL_NAME = '王五';
 const CHECK_MS = 200;
 const CHECK_MAX_MS = 1_600;
 
-interface Person {
-  id: string;
-  token: string;
-}
-
 describe('Alipay payouts in certificate mode: unknown outcomes asked about until final, never paid twice', () => {
-  let sim: AlipaySimulator;
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
-  let finance: Caller;
-
+  let sim: AlipaySimulator, stack: Stack, client: ReturnType<typeof api>, finance: Caller;
   beforeAll(async () => {
-    sim = await startAlipaySimulator({ certificateMode: true });
-    stack = await startStackWith(sim, ['identity', 'admin', 'wallet'], {
-      ...alipayEnv(sim),
+    const env = (s: AlipaySimulator) => ({
+      ...alipayEnv(s),
       WITHDRAWAL_CHECK_MS: String(CHECK_MS),
       WITHDRAWAL_CHECK_MAX_MS: String(CHECK_MAX_MS),
       WITHDRAWAL_UNKNOWN_ALERT_MS: '1500',
       WITHDRAWAL_REVERSAL_CHECK_MS: '2500',
     });
-    finance = await newAdmin(stack, ['finance']);
-    client = api(stack.url);
+    ({ sim, stack, client, finance } = await withFinance(startProviderStack(startAlipaySimulator({ certificateMode: true }), ['identity', 'admin', 'wallet'], env)));
   });
   afterAll(() => stack?.stop());
   afterEach(() => {
@@ -40,17 +29,17 @@ describe('Alipay payouts in certificate mode: unknown outcomes asked about until
 
   const walletDb = () => stack.services.wallet!.ctx.db;
 
-  async function person(funds: number): Promise<Person> {
+  async function person(funds: number): Promise<SmsUser> {
     const p = await smsUser(stack, { realName: REAL_NAME });
     const started = await startRecharge(stack, p, funds);
     expect(await sim.pay(started.id)).toEqual({ status: 200, text: 'success' });
     return p;
   }
 
-  const available = async (p: Person) => (await client.get('/api/wallet/balance', p.token)).body.available as number;
-  const own = async (p: Person) => (await client.get('/api/wallet/withdrawals', p.token)).body.items[0];
+  const available = async (p: SmsUser) => (await client.get('/api/wallet/balance', p.token)).body.available as number;
+  const own = async (p: SmsUser) => (await client.get('/api/wallet/withdrawals', p.token)).body.items[0];
   /** A withdrawal of all of `p`'s `amount`, approved by finance; answers the approval. */
-  async function withdrawAndApprove(p: Person, amount: number) {
+  async function withdrawAndApprove(p: SmsUser, amount: number) {
     const w = await client.post('/api/wallet/withdrawals', { amount, channel: 'alipay', payee_account: 'payee@example.com', payee_name: REAL_NAME }, p.token);
     expect(w.status).toBe(201);
     const approved = await client.post(`/api/admin/withdrawals/${w.body.id}/approve`, {}, finance.token);

@@ -3,17 +3,12 @@ import { createLogger } from '@market/shared/logging';
 import { api, eventually, outboxEvents, startAlipaySimulator, type AlipaySimulator, type Stack } from '@market/testkit';
 import { AlipayClient, AlipayGateway } from '../src/adapters/alipay-gateway';
 import { ProviderFailed } from '../src/domain/errors';
-import { ALIPAY_NOTIFY_URL, alipayEnv, balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, type Caller } from './support';
+import { ALIPAY_NOTIFY_URL, alipayEnv, balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startProviderStack, startRecharge, type Caller } from './support';
 
 describe('recharge through Alipay (alipay-sdk against the local Alipay simulator)', () => {
-  let sim: AlipaySimulator;
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
-
+  let sim: AlipaySimulator, stack: Stack, client: ReturnType<typeof api>;
   beforeAll(async () => {
-    sim = await startAlipaySimulator();
-    stack = await startStackWith(sim, ['wallet'], { ...alipayEnv(sim), ...QUICK_PAYMENT_SCANS });
-    client = api(stack.url);
+    ({ sim, stack, client } = await startProviderStack(startAlipaySimulator(), ['wallet'], (s) => ({ ...alipayEnv(s), ...QUICK_PAYMENT_SCANS })));
   });
   afterAll(() => stack?.stop());
 

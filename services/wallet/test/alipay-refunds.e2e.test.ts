@@ -1,23 +1,16 @@
 import { v7 as uuidv7 } from 'uuid';
 import { ReconciliationRun, Refund } from '@market/contracts';
-import { api, eventually, newAdmin, outboxEvents, startAlipaySimulator, type AlipaySimulator, type Stack } from '@market/testkit';
+import { api, eventually, outboxEvents, startAlipaySimulator, type AlipaySimulator, type Stack } from '@market/testkit';
 import { shanghaiDayBounds, shanghaiDayOf } from '../src/domain/shanghai-day';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
-import { alipayEnv, ledgerSum, newUser, startRecharge, startStackWith, type Caller } from './support';
+import { alipayEnv, findingsOfRun, ledgerSum, newUser, startProviderStack, startRecharge, withFinance, type Caller } from './support';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('Alipay refunds (alipay.trade.refund) and daily bills, through the gateway against the Alipay simulator', () => {
-  let sim: AlipaySimulator;
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
-  let finance: Caller;
-
+  let sim: AlipaySimulator, stack: Stack, client: ReturnType<typeof api>, finance: Caller;
   beforeAll(async () => {
-    sim = await startAlipaySimulator();
-    stack = await startStackWith(sim, ['admin', 'wallet'], { ...alipayEnv(sim), REFUND_CHECK_MS: '100' });
-    finance = await newAdmin(stack, ['finance']);
-    client = api(stack.url);
+    ({ sim, stack, client, finance } = await withFinance(startProviderStack(startAlipaySimulator(), ['admin', 'wallet'], (s) => ({ ...alipayEnv(s), REFUND_CHECK_MS: '100' }))));
   });
   afterAll(() => stack?.stop());
   afterEach(() => {
@@ -185,9 +178,7 @@ describe('Alipay refunds (alipay.trade.refund) and daily bills, through the gate
       const res = await run(day);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'findings', findings: 2, matched: 2, bill_lines: 3, ledger_lines: 3, bill_total: 1_877, ledger_total: 4_100 });
-      const detail = await client.get(`/api/admin/reconciliations/${res.body.id}`, finance.token);
-      const findings = detail.body.items.map((f: Record<string, unknown>) => [f.kind, f.line_kind, f.reference, f.bill_amount, f.ledger_amount]);
-      expect(findings.sort()).toEqual([
+      expect(await findingsOfRun(stack, res.body.id, finance)).toEqual([
         ['missing_in_bill', 'payment', unbilled, null, 3_000],
         ['missing_in_ledger', 'payment', stranger, 777, null],
       ]);
@@ -201,8 +192,7 @@ describe('Alipay refunds (alipay.trade.refund) and daily bills, through the gate
       sim.addBillLine(day, { kind: 'transfer', reference: withdrawal.replaceAll('-', ''), amount: '12.30' });
       const res = await run(day);
       expect(res.body).toMatchObject({ status: 'findings', findings: 1, bill_lines: 1, ledger_lines: 0 });
-      const detail = await client.get(`/api/admin/reconciliations/${res.body.id}`, finance.token);
-      expect(detail.body.items.map((f: Record<string, unknown>) => [f.kind, f.line_kind, f.reference, f.bill_amount])).toEqual([['missing_in_ledger', 'transfer', withdrawal, 1_230]]);
+      expect(await findingsOfRun(stack, res.body.id, finance)).toEqual([['missing_in_ledger', 'transfer', withdrawal, 1_230, null]]);
     });
 
     it('answers 409 BILL_NOT_READY while Alipay has not published the day’s bill, storing nothing, and runs once it has', async () => {

@@ -18,12 +18,15 @@ describe('paying an order from the wallet (internal charge)', () => {
   const charge = (orderId: string, body: { renter_id: string; owner_id: string; amount: number; not_after?: string }) =>
     internalClientAs(stack, 'orders').call(chargeOrderEscrow, { params: { id: orderId }, body });
   const chargeStatus = (orderId: string) => internalClientAs(stack, 'orders').call(orderChargeStatus, { params: { id: orderId } });
+  /** A renter with `funds` on the wallet, an owner, and the id of a new order between them. */
+  async function fundedOrder(funds: number) {
+    const renter = newUser();
+    await recharge(stack, renter, funds);
+    return { renter, owner: newUser(), orderId: uuidv7() };
+  }
 
   it('refuses a charge met after its not_after and answers its status from one clock, so "not charged" after the deadline is final (ADR 0028)', async () => {
-    const renter = newUser();
-    const owner = newUser();
-    await recharge(stack, renter, 10_000);
-    const orderId = uuidv7();
+    const { renter, owner, orderId } = await fundedOrder(10_000);
     const before = await chargeStatus(orderId);
     expect(before).toMatchObject({ order_id: orderId, status: 'not_charged', charge: null });
     const late = await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 2_000, not_after: new Date(Date.now() - 1000).toISOString() }).catch((e: RemoteRefusal) => e);
@@ -42,10 +45,7 @@ describe('paying an order from the wallet (internal charge)', () => {
   });
 
   it('moves rent + deposit from available into the order escrow, shows it as frozen, and writes payment.succeeded', async () => {
-    const renter = newUser();
-    const owner = newUser();
-    await recharge(stack, renter, 20_000);
-    const orderId = uuidv7();
+    const { renter, owner, orderId } = await fundedOrder(20_000);
     const charged = await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 12_345 });
     expect(charged).toMatchObject({ order_id: orderId, renter_id: renter.id, amount: 12_345 });
 
@@ -67,10 +67,7 @@ describe('paying an order from the wallet (internal charge)', () => {
   });
 
   it('charges once when orders repeats the call, and 20 concurrent charges of one order charge once', async () => {
-    const renter = newUser();
-    const owner = newUser();
-    await recharge(stack, renter, 10_000);
-    const orderId = uuidv7();
+    const { renter, owner, orderId } = await fundedOrder(10_000);
     const body = { renter_id: renter.id, owner_id: owner.id, amount: 3_000 };
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => charge(orderId, body)));
     const charges = results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason));
@@ -86,9 +83,7 @@ describe('paying an order from the wallet (internal charge)', () => {
   });
 
   it('refuses a charge larger than the available balance with 409 INSUFFICIENT_BALANCE and moves nothing', async () => {
-    const renter = newUser();
-    await recharge(stack, renter, 1_000);
-    const orderId = uuidv7();
+    const { renter, orderId } = await fundedOrder(1_000);
     const refused = await charge(orderId, { renter_id: renter.id, owner_id: uuidv7(), amount: 1_001 }).catch((e: RemoteRefusal) => e);
     expect(refused).toBeInstanceOf(RemoteRefusal);
     expect(refused).toMatchObject({ status: 409, code: 'INSUFFICIENT_BALANCE' });
@@ -104,10 +99,7 @@ describe('paying an order from the wallet (internal charge)', () => {
   });
 
   it('charges a renewal into the held escrow once by its id, refuses a short balance, a late or a conflicting one, and an ended escrow (ADR 0065)', async () => {
-    const renter = newUser();
-    const owner = newUser();
-    await recharge(stack, renter, 10_000);
-    const orderId = uuidv7();
+    const { renter, owner, orderId } = await fundedOrder(10_000);
     await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 3_000 });
     const orders = internalClientAs(stack, 'orders');
     const renew = (renewalId: string, amount: number, notAfter = new Date(Date.now() + 60_000)) =>
@@ -137,10 +129,7 @@ describe('paying an order from the wallet (internal charge)', () => {
   });
 
   it('refuses the same order id with another amount or renter (409 CONFLICT)', async () => {
-    const renter = newUser();
-    const owner = newUser();
-    await recharge(stack, renter, 5_000);
-    const orderId = uuidv7();
+    const { renter, owner, orderId } = await fundedOrder(5_000);
     await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 1_000 });
     await expect(charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 2_000 })).rejects.toMatchObject({ status: 409, code: 'CONFLICT' });
     await expect(charge(orderId, { renter_id: newUser().id, owner_id: owner.id, amount: 1_000 })).rejects.toMatchObject({ status: 409, code: 'CONFLICT' });

@@ -1,12 +1,8 @@
-import { everyCell, isRefusal } from '@market/shared/planning';
-import { MOVE_DONE, planWithdrawalMove, type WithdrawalActor, type WithdrawalMove, type WithdrawalPlan } from '../src/domain/plan-withdrawal-move';
+import type { MoneyMoveRole } from '../src/domain/money-move-table';
+import { MOVE_DONE, planWithdrawalMove, type WithdrawalMove, type WithdrawalPlan } from '../src/domain/plan-withdrawal-move';
 import type { WithdrawalState } from '../src/domain/withdrawal';
+import { ADMIN, describeMoneyMoveTable, NOW, OWNER, settled } from './money-move-listing';
 
-const OWNER = '0193a1b2-0000-7000-8000-00000000000a';
-const OTHER = '0193a1b2-0000-7000-8000-00000000000b';
-const ADMIN = '0193a1b2-0000-7000-8000-00000000000c';
-const WITHDRAWAL = '0193a1b2-0000-7000-8000-0000000000ff';
-const NOW = new Date('2026-11-25T10:00:00Z');
 const PAID_AT = new Date('2026-11-25T09:59:00Z');
 const RECHECK_AT = new Date('2026-11-25T10:02:00Z');
 const REVERSAL_CHECK_AT = new Date('2026-11-26T10:00:00Z');
@@ -33,17 +29,8 @@ const MOVES: WithdrawalMove[] = [
   { name: 'resolve_failed', evidence: EVIDENCE, reason: 'no such transfer in the bill' },
 ];
 
-/** A move's key in the table below: its name, and for a look whose outcome stayed unknown whether it alerts. */
-const keyOf = (move: WithdrawalMove) => (move.name === 'transfer_unknown' && move.alert ? 'transfer_unknown+alert' : move.name);
-
-const ACTORS: Record<'owner' | 'stranger' | 'admin' | 'system' | 'provider', WithdrawalActor> = {
-  owner: { kind: 'user', id: OWNER },
-  stranger: { kind: 'user', id: OTHER },
-  admin: { kind: 'admin', id: ADMIN },
-  system: { kind: 'system' },
-  provider: { kind: 'provider' },
-};
-type Role = keyof typeof ACTORS;
+/** A transfer that ends failed for `reason`: nothing reached the payee, so the hold goes back to the user. */
+const failedFor = (reason: string): WithdrawalPlan => settled('failed', { reason, finished_at: NOW, next_check_at: null }, 'release', 'withdrawal.failed');
 
 /*
  * What each allowed (state, move, actor) does, written out from ADR 0032 and the API's description of
@@ -91,22 +78,8 @@ const ALLOWED: Record<string, WithdrawalPlan> = {
     effects: [{ kind: 'hold', transfer: 'release' }],
   },
   // paid: looked at once more later, for a return
-  'processing transfer_succeeded provider': {
-    next: 'paid',
-    stamps: { paid_at: PAID_AT, provider_order_id: 'P-1', finished_at: NOW, next_check_at: REVERSAL_CHECK_AT },
-    effects: [
-      { kind: 'hold', transfer: 'pay_out' },
-      { kind: 'event', type: 'withdrawal.paid' },
-    ],
-  },
-  'processing transfer_failed provider': {
-    next: 'failed',
-    stamps: { reason: 'PAYEE_ACCOUNT_ERROR', finished_at: NOW, next_check_at: null },
-    effects: [
-      { kind: 'hold', transfer: 'release' },
-      { kind: 'event', type: 'withdrawal.failed' },
-    ],
-  },
+  'processing transfer_succeeded provider': settled('paid', { paid_at: PAID_AT, provider_order_id: 'P-1', finished_at: NOW, next_check_at: REVERSAL_CHECK_AT }, 'pay_out', 'withdrawal.paid'),
+  'processing transfer_failed provider': failedFor('PAYEE_ACCOUNT_ERROR'),
   // the provider cannot say yet: looked at again later (backoff), the back office told once when it lasts
   'processing transfer_unknown provider': { next: 'processing', stamps: { next_check_at: RECHECK_AT }, effects: [] },
   'processing transfer_unknown+alert provider': {
@@ -119,14 +92,7 @@ const ALLOWED: Record<string, WithdrawalPlan> = {
   // the provider never received it: sent again under the same id, which it pays once at most
   'processing transfer_not_found provider': { next: 'processing', stamps: {}, effects: [{ kind: 'send_transfer' }] },
   // returned before it was known paid: nothing reached the payee, as for a failure
-  'processing transfer_reversed provider': {
-    next: 'failed',
-    stamps: { reason: 'REFUND', finished_at: NOW, next_check_at: null },
-    effects: [
-      { kind: 'hold', transfer: 'release' },
-      { kind: 'event', type: 'withdrawal.failed' },
-    ],
-  },
+  'processing transfer_reversed provider': failedFor('REFUND'),
   'processing resolve_paid admin': {
     next: 'paid',
     stamps: { paid_at: NOW, provider_order_id: EVIDENCE.providerTransferId, finished_at: NOW, next_check_at: null },
@@ -177,7 +143,7 @@ const ALLOWED: Record<string, WithdrawalPlan> = {
 };
 
 /** The moves each actor may make at all; any other move of theirs is forbidden whatever the state. */
-const MAY: Record<Role, string[]> = {
+const MAY: Record<MoneyMoveRole, string[]> = {
   owner: ['request', 'cancel'],
   stranger: [],
   admin: ['approve', 'reject', 'resolve_paid', 'resolve_failed'],
@@ -185,35 +151,7 @@ const MAY: Record<Role, string[]> = {
   provider: ['transfer_succeeded', 'transfer_failed', 'transfer_unknown', 'transfer_awaiting_payee', 'transfer_not_found', 'transfer_reversed', 'reversal_check_done'],
 };
 
-function expected(state: WithdrawalState | null, move: WithdrawalMove, role: Role): WithdrawalPlan | { code: string; message: string } {
-  const allowed = ALLOWED[`${state ?? 'new'} ${keyOf(move)} ${role}`];
-  if (role === 'stranger') return { code: 'NOT_FOUND', message: 'withdrawal not found' };
-  if (allowed) return allowed;
-  if (!MAY[role].includes(move.name)) return { code: 'FORBIDDEN', message: 'not allowed' };
-  return { code: 'INVALID_STATE', message: `the withdrawal is ${state ?? 'not requested yet'}; it cannot be ${MOVE_DONE[move.name]}` };
-}
+/** A look whose outcome stayed unknown is keyed by whether it alerts. */
+const keyOf = (move: WithdrawalMove) => (move.name === 'transfer_unknown' && move.alert ? 'transfer_unknown+alert' : move.name);
 
-const { actual, expected: listed } = everyCell(
-  { state: STATES, move: MOVES, role: Object.keys(ACTORS) as Role[] },
-  ({ state, move, role }) => {
-    const planned = planWithdrawalMove({ id: WITHDRAWAL, user_id: OWNER, amount: '3000', status: state }, move, ACTORS[role], NOW);
-    return isRefusal(planned) ? { code: planned.code, message: planned.message } : planned;
-  },
-  ({ state, move, role }) => expected(state, move, role),
-);
-const named = (cells: typeof actual) => cells.map(({ cell: { state, move, role }, outcome }) => ({ key: `${state ?? 'new'} ${keyOf(move)} ${role}`, outcome }));
-
-describe('planning a withdrawal move', () => {
-  it('covers every state, move and actor', () => {
-    expect(actual).toHaveLength(8 * 15 * 5);
-  });
-
-  it('plans every cell as the listing expects', () => {
-    expect(named(actual)).toEqual(named(listed));
-  });
-
-  it('allows exactly the listed cells', () => {
-    const allowed = named(actual).filter(({ outcome }) => !('code' in outcome));
-    expect(allowed.map(({ key }) => key).sort()).toEqual(Object.keys(ALLOWED).sort());
-  });
-});
+describeMoneyMoveTable('planning a withdrawal move', { noun: 'withdrawal', planner: planWithdrawalMove, states: STATES, moves: MOVES, cells: 8 * 15 * 5, keyOf, allowed: ALLOWED, may: MAY, moveDone: MOVE_DONE });

@@ -4,6 +4,7 @@ import { api, eventually, newAdmin, newUser, outboxEvents, startStack, type Call
 import { addSandboxBillLine, dropSandboxBillLine } from '../src/adapters/sandbox-refunds';
 import { shanghaiDayBounds, shanghaiDayOf, shanghaiYesterday } from '../src/domain/shanghai-day';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { findingsOfRun } from './support';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -80,9 +81,7 @@ describe('daily reconciliation of the sandbox provider’s bill with the ledger'
     expect(again.body).toEqual(racing[0]!.body);
     expect(again.body).toMatchObject({ status: 'findings', findings: 2, matched: 1, bill_lines: 2, ledger_lines: 2, bill_total: 2_277, ledger_total: 4_500 });
 
-    const detail = await client.get(`/api/admin/reconciliations/${again.body.id}`, finance.token);
-    const findings = detail.body.items.map((f: Record<string, unknown>) => [f.kind, f.line_kind, f.reference, f.bill_amount, f.ledger_amount]);
-    expect(findings.sort()).toEqual([
+    expect(await findingsOfRun(stack, again.body.id, finance)).toEqual([
       ['missing_in_bill', 'payment', unbilled, null, 3_000],
       ['missing_in_ledger', 'payment', stranger, 777, null],
     ]);

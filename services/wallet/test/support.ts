@@ -1,6 +1,6 @@
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { RechargePayment, type ServiceName } from '@market/contracts';
-import { api, outboxEvents, startStack, type AlipaySimulator, type Caller, type Stack, type WechatPaySimulator } from '@market/testkit';
+import { api, newAdmin, outboxEvents, startStack, type AlipaySimulator, type Caller, type Stack, type WechatPaySimulator } from '@market/testkit';
 import { createLogger } from '@market/shared/logging';
 import { WechatPayClient, wechatPayPlatformKeys } from '../src/adapters/wechatpay-client';
 import { signPaygateBody } from '../src/domain/paygate-signature';
@@ -206,6 +206,39 @@ export async function startStackWith(
   };
 }
 
+/** A reconciliation run's findings as finance reads them: each as [kind, line_kind, reference, bill_amount, ledger_amount], sorted. */
+export async function findingsOfRun(stack: Stack, runId: string, finance: Pick<Caller, 'token'>) {
+  const detail = await api(stack.url).get(`/api/admin/reconciliations/${runId}`, finance.token);
+  return detail.body.items.map((f: Record<string, unknown>) => [f.kind, f.line_kind, f.reference, f.bill_amount, f.ledger_amount]).sort();
+}
+
+/** A stack whose wallet pays through a provider simulator, as a provider's end-to-end tests start it. */
+export interface ProviderStack<Sim> {
+  sim: Sim;
+  stack: Stack;
+  client: ReturnType<typeof api>;
+}
+
+/**
+ * Starts a provider simulator, then a stack of `services` whose wallet runs against it with the
+ * settings `wallet` gives for it (`startStackWith`: stopping the stack stops the simulator too).
+ */
+export async function startProviderStack<Sim extends { routeNotificationsTo(url: string): void; stop(): Promise<void> }>(
+  simulator: Promise<Sim>,
+  services: ServiceName[],
+  wallet: (sim: Sim) => Record<string, string>,
+): Promise<ProviderStack<Sim>> {
+  const sim = await simulator;
+  const stack = await startStackWith(sim, services, wallet(sim));
+  return { sim, stack, client: api(stack.url) };
+}
+
+/** A provider stack (which must run admin) with a back-office user in finance, who decides withdrawals and refunds (ADR 0033). */
+export async function withFinance<Started extends { stack: Stack }>(started: Promise<Started>): Promise<Started & { finance: Caller }> {
+  const ready = await started;
+  return { ...ready, finance: await newAdmin(ready.stack, ['finance']) };
+}
+
 /** Opens a recharge as a client does (the channel left to the wallet unless given). */
 export async function startRecharge(stack: Stack, user: { token: string }, amount: number, channel?: string) {
   const res = await api(stack.url).post('/api/wallet/recharge/pay', channel ? { amount, channel } : { amount }, user.token);
@@ -218,8 +251,14 @@ export async function paymentAudits(stack: Stack, paymentId: string) {
   return (await outboxEvents(stack, 'wallet', 'audit.recorded')).filter((e) => e.data.biz_id === paymentId).map((e) => e.data);
 }
 
+/** A user as `smsUser` logs one in: the id and the access token. */
+export interface SmsUser {
+  id: string;
+  token: string;
+}
+
 /** A user logged in with an SMS code (the stack needs identity) who verified `realName`, as withdrawals require, unless told not to. */
-export async function smsUser(stack: Stack, opts: { realName?: string } = {}): Promise<{ id: string; token: string }> {
+export async function smsUser(stack: Stack, opts: { realName?: string } = {}): Promise<SmsUser> {
   const client = api(stack.url);
   const phone = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
   const sent = await client.post('/api/auth/sms/send', { phone });

@@ -5,20 +5,16 @@ import { WechatPayClient, wechatPayPlatformKeys } from '../src/adapters/wechatpa
 import { WechatPayGateway } from '../src/adapters/wechatpay-gateway';
 import { WechatPayRefunds } from '../src/adapters/wechatpay-refunds';
 import { ProviderFailed } from '../src/domain/errors';
-import { balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startRecharge, startStackWith, WECHATPAY_NOTIFY_URL, WECHATPAY_REFUND_NOTIFY_URL, wechatPayClientFor, wechatPayEnv, type Caller } from './support';
+import { balanceOf, ledgerSum, newUser, paymentAudits, QUICK_PAYMENT_SCANS, startProviderStack, startRecharge, WECHATPAY_NOTIFY_URL, WECHATPAY_REFUND_NOTIFY_URL, wechatPayClientFor, wechatPayEnv, type Caller } from './support';
 
 const outTradeNo = (id: string) => id.replace(/-/g, '');
 
 describe('recharge through WeChat Pay Native in public-key mode (against the local WeChat Pay simulator)', () => {
-  let sim: WechatPaySimulator;
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
-
+  let sim: WechatPaySimulator, stack: Stack, client: ReturnType<typeof api>;
   beforeAll(async () => {
-    sim = await startWechatPaySimulator();
     // the sandbox too: a recharge may choose either provider
-    stack = await startStackWith(sim, ['wallet'], { ...wechatPayEnv(sim), PAYGATE_PROVIDER: 'wechatpay,sandbox', ...QUICK_PAYMENT_SCANS });
-    client = api(stack.url);
+    const env = (s: WechatPaySimulator) => ({ ...wechatPayEnv(s), PAYGATE_PROVIDER: 'wechatpay,sandbox', ...QUICK_PAYMENT_SCANS });
+    ({ sim, stack, client } = await startProviderStack(startWechatPaySimulator(), ['wallet'], env));
   });
   afterAll(() => stack?.stop());
 

@@ -1,23 +1,17 @@
-import { api, eventually, newAdmin, outboxEvents, startWechatPaySimulator, type Caller, type Stack, type WechatFault, type WechatPaySimulator } from '@market/testkit';
+import { api, eventually, outboxEvents, startWechatPaySimulator, type Caller, type Stack, type WechatFault, type WechatPaySimulator } from '@market/testkit';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
-import { smsUser, startRecharge, startStackWith, WECHATPAY_TRANSFER_NOTIFY_URL, wechatPayEnv } from './support';
+import { smsUser, startProviderStack, startRecharge, WECHATPAY_TRANSFER_NOTIFY_URL, wechatPayEnv, withFinance } from './support';
 
 const REAL_NAME = '王五';
 const OPENID = 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o';
 const hex = (id: string) => id.replace(/-/g, '');
 
 describe('withdrawals paid out through WeChat Pay merchant transfers (transfer-bills against the simulator)', () => {
-  let sim: WechatPaySimulator;
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
-  let admin: Caller;
-
+  let sim: WechatPaySimulator, stack: Stack, client: ReturnType<typeof api>, admin: Caller;
   beforeAll(async () => {
-    sim = await startWechatPaySimulator();
-    stack = await startStackWith(sim, ['identity', 'admin', 'wallet'], { ...wechatPayEnv(sim), WITHDRAWAL_CHECK_MS: '200' });
     // withdrawals are finance's (ADR 0033)
-    admin = await newAdmin(stack, ['finance']);
-    client = api(stack.url);
+    const started = startProviderStack(startWechatPaySimulator(), ['identity', 'admin', 'wallet'], (s) => ({ ...wechatPayEnv(s), WITHDRAWAL_CHECK_MS: '200' }));
+    ({ sim, stack, client, finance: admin } = await withFinance(started));
   });
   afterAll(() => stack?.stop());
   afterEach(() => sim.setTransferMode('success'));

@@ -3,34 +3,22 @@ import { api, eventually, newAdmin, outboxEvents, startAlipaySimulator, type Ali
 import { SecretBox } from '@market/shared/crypto';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
 import { openPayee, sealPayee } from '../src/persistence/sealed-payee';
-import { alipayEnv, smsUser, startRecharge, startStackWith } from './support';
+import { alipayEnv, smsUser, startProviderStack, startRecharge, withFinance, type SmsUser } from './support';
 
 const REAL_NAME = '张三';
 
-interface Person {
-  id: string;
-  token: string;
-}
-
 describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.uni.transfer against the simulator)', () => {
-  let sim: AlipaySimulator;
-  let stack: Stack;
-  let client: ReturnType<typeof api>;
-  let admin: Caller;
-
+  let sim: AlipaySimulator, stack: Stack, client: ReturnType<typeof api>, admin: Caller;
   beforeAll(async () => {
-    // payouts need Alipay's certificate mode (ADR 0048)
-    sim = await startAlipaySimulator({ certificateMode: true });
-    stack = await startStackWith(sim, ['identity', 'admin', 'wallet'], { ...alipayEnv(sim), WITHDRAWAL_CHECK_MS: '200' });
-    // withdrawals are finance's (ADR 0033)
-    admin = await newAdmin(stack, ['finance']);
-    client = api(stack.url);
+    // payouts need Alipay's certificate mode (ADR 0048); withdrawals are finance's (ADR 0033)
+    const started = startProviderStack(startAlipaySimulator({ certificateMode: true }), ['identity', 'admin', 'wallet'], (s) => ({ ...alipayEnv(s), WITHDRAWAL_CHECK_MS: '200' }));
+    ({ sim, stack, client, finance: admin } = await withFinance(started));
   });
   afterAll(() => stack?.stop());
 
   const walletDb = () => stack.services.wallet!.ctx.db;
 
-  async function person(opts: { verified?: boolean; funds?: number } = {}): Promise<Person> {
+  async function person(opts: { verified?: boolean; funds?: number } = {}): Promise<SmsUser> {
     const p = await smsUser(stack, { realName: opts.verified === false ? undefined : REAL_NAME });
     if (opts.funds) {
       const started = await startRecharge(stack, p, opts.funds);
@@ -39,8 +27,8 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
     return p;
   }
 
-  const available = async (p: Person) => (await client.get('/api/wallet/balance', p.token)).body.available as number;
-  const ask = (p: Person, amount: number, more: Record<string, unknown> = {}, headers?: Record<string, string>) =>
+  const available = async (p: SmsUser) => (await client.get('/api/wallet/balance', p.token)).body.available as number;
+  const ask = (p: SmsUser, amount: number, more: Record<string, unknown> = {}, headers?: Record<string, string>) =>
     client.post('/api/wallet/withdrawals', { amount, channel: 'alipay', payee_account: 'owner@example.com', payee_name: REAL_NAME, ...more }, p.token, headers);
 
   async function setConfig(key: string, value: number) {

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { zipSync } from 'fflate';
 import { encode as encodeText } from 'iconv-lite';
 import { alipayCertSn, certificateAuthority } from './certificates';
+import { merchantNotifications } from './merchant-notifications';
+import { recordIn, recordOf } from './simulated-records';
 import { readBody } from './simulator-server';
 
 /**
@@ -177,7 +179,7 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
   const transfers = new Map<string, SimulatedTransfer>();
   const transferRequests = new Map<string, number>();
   const refusedRequests: string[] = [];
-  let notificationBase: string | null = null;
+  const notifications = merchantNotifications();
   let transferMode: TransferMode = 'success';
   let transferFailReason = 'PAYEE_NOT_EXIST';
   let queriesFailing = false;
@@ -200,6 +202,12 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
     res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' });
     const certSn = certs ? `"alipay_cert_sn":"${certs.alipayCertSn}",` : '';
     res.end(`{"${key}":${json},${certSn}"sign":"${rsaSign(json)}"}`);
+  }
+
+  /** Answers a call that moved money, or, when the simulated answer was lost (null), a gateway timeout: the caller cannot know what happened. */
+  function respondUnlessLost(res: ServerResponse, method: string, answer: Record<string, unknown> | null) {
+    if (answer) respond(res, method, answer);
+    else res.writeHead(504).end('gateway timeout');
   }
 
   const fail = (code: string, msg: string, subCode: string, subMsg: string) => ({ code, msg, sub_code: subCode, sub_msg: subMsg });
@@ -363,6 +371,25 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
 
   const cell = (value: string) => `${value}\t`;
 
+  /**
+   * A detail list (明细) of a day as Alipay frames it, the trade bill's (业务) or the account flow's
+   * (账务): comments naming it, the account and the day, then `header` and `rows` between its
+   * markers, then the count under `totalLabel` and the export time.
+   */
+  function detailCsv(list: '业务' | '账务', day: string, header: string, rows: string[], totalLabel: string): string {
+    return [
+      `#支付宝${list}明细查询`,
+      '#账号：[20881234567890120156]',
+      `#起始日期：[${day} 00:00:00]   终止日期：[${day} 23:59:59]`,
+      `#-----------------------------------------${list}明细列表----------------------------------------`,
+      header,
+      ...rows,
+      `#-----------------------------------------${list}明细列表结束------------------------------------`,
+      `#${totalLabel}：${rows.length}笔`,
+      `#导出时间：[${alipayTime()}]`,
+    ].join('\r\n');
+  }
+
   /** The trade bill's detail list of a day, in Alipay's layout: comments, header, rows, end and totals. */
   function tradeBillCsv(day: string, dropped: Set<string>, extra: ExtraBillLine[]): string {
     const header = '支付宝交易号,商户订单号,业务类型,商品名称,创建时间,完成时间,门店编号,门店名称,操作员,终端号,对方账户,订单金额（元）,商家实收（元）,支付宝红包（元）,集分宝（元）,支付宝优惠（元）,商家优惠（元）,券核销金额（元）,券名称,商家红包消费金额（元）,卡消费金额（元）,退款批次号/请求号,服务费（元）,分润（元）,备注';
@@ -381,17 +408,7 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
       const tradeNo = `2026${randomBytes(12).toString('hex')}`;
       rows.push(x.kind === 'payment' ? row(tradeNo, x.reference, '交易', at, x.amount, x.amount, '', `-${feeOf(x.amount)}`) : row(tradeNo, '', '退款', at, x.amount, `-${x.amount}`, x.reference, feeOf(x.amount)));
     }
-    return [
-      '#支付宝业务明细查询',
-      '#账号：[20881234567890120156]',
-      `#起始日期：[${day} 00:00:00]   终止日期：[${day} 23:59:59]`,
-      '#-----------------------------------------业务明细列表----------------------------------------',
-      header,
-      ...rows,
-      '#-----------------------------------------业务明细列表结束------------------------------------',
-      `#交易合计：${rows.length}笔`,
-      `#导出时间：[${alipayTime()}]`,
-    ].join('\r\n');
+    return detailCsv('业务', day, header, rows, '交易合计');
   }
 
   /** The trade bill's summary (汇总): read by no one here, present as in Alipay's zip. */
@@ -409,17 +426,7 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
       if (t.status === 'SUCCESS' && dayOf(t.trans_date) === day && !dropped.has(t.out_biz_no)) rows.push(row(t.out_biz_no, t.order_id, t.trans_date, t.trans_amount));
     }
     for (const x of extra.filter((e) => e.kind === 'transfer')) rows.push(row(x.reference, `2026${randomBytes(10).toString('hex')}`, `${day} 12:00:00`, x.amount));
-    return [
-      '#支付宝账务明细查询',
-      '#账号：[20881234567890120156]',
-      `#起始日期：[${day} 00:00:00]   终止日期：[${day} 23:59:59]`,
-      '#-----------------------------------------账务明细列表----------------------------------------',
-      header,
-      ...rows,
-      '#-----------------------------------------账务明细列表结束------------------------------------',
-      `#支出合计：${rows.length}笔`,
-      `#导出时间：[${alipayTime()}]`,
-    ].join('\r\n');
+    return detailCsv('账务', day, header, rows, '支出合计');
   }
 
   /** The bill of a day as Alipay makes it: a zip of GBK CSVs, served once at a short-lived link. */
@@ -483,26 +490,14 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
         return respond(res, method, query(biz));
       case 'alipay.trade.close':
         return respond(res, method, close(biz));
-      case 'alipay.fund.trans.uni.transfer': {
+      case 'alipay.fund.trans.uni.transfer':
         transferCalls.push({ method, outBizNo: String(biz.out_biz_no), at: Date.now() });
-        const answer = transfer(biz);
-        if (!answer) {
-          res.writeHead(504).end('gateway timeout');
-          return;
-        }
-        return respond(res, method, answer);
-      }
+        return respondUnlessLost(res, method, transfer(biz));
       case 'alipay.fund.trans.common.query':
         transferCalls.push({ method, outBizNo: String(biz.out_biz_no), at: Date.now() });
         return respond(res, method, transferQuery(biz));
-      case 'alipay.trade.refund': {
-        const answer = refund(biz);
-        if (!answer) {
-          res.writeHead(504).end('gateway timeout');
-          return;
-        }
-        return respond(res, method, answer);
-      }
+      case 'alipay.trade.refund':
+        return respondUnlessLost(res, method, refund(biz));
       case 'alipay.trade.fastpay.refund.query':
         return respond(res, method, refundQuery(biz));
       case 'alipay.data.dataservice.bill.downloadurl.query':
@@ -521,8 +516,7 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
   ({ port } = server.address() as AddressInfo);
 
   function notificationFor(outTradeNo: string, overrides: Record<string, string> = {}): Record<string, string> {
-    const trade = trades.get(outTradeNo);
-    if (!trade) throw new Error(`no trade ${outTradeNo}`);
+    const trade = recordOf(trades, 'trade', outTradeNo);
     const fields: Record<string, string> = {
       notify_time: alipayTime(),
       notify_type: 'trade_status_sync',
@@ -544,15 +538,8 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
     return { ...fields, sign_type: 'RSA2', sign: rsaSign(signContent(fields, ['sign', 'sign_type'])) };
   }
 
-  async function sendNotification(notifyUrl: string, fields: Record<string, string>) {
-    const target = new URL(notifyUrl);
-    const to = notificationBase ? new URL(target.pathname + target.search, notificationBase) : target;
-    const res = await fetch(to, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' },
-      body: new URLSearchParams(fields).toString(),
-    });
-    return { status: res.status, text: await res.text() };
+  function sendNotification(notifyUrl: string, fields: Record<string, string>) {
+    return notifications.deliver(notifyUrl, { headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' }, body: new URLSearchParams(fields).toString() });
   }
 
   return {
@@ -566,13 +553,9 @@ export async function startAlipaySimulator(opts: { appId?: string; certificateMo
     transfers,
     refusedRequests,
     transferRequests,
-    routeNotificationsTo(baseUrl) {
-      notificationBase = baseUrl;
-    },
+    routeNotificationsTo: notifications.routeTo,
     async pay(outTradeNo, payOpts = {}) {
-      const trade = trades.get(outTradeNo);
-      if (!trade) throw new Error(`no trade ${outTradeNo}`);
-      if (trade.status !== 'WAIT_BUYER_PAY') throw new Error(`trade ${outTradeNo} is ${trade.status}`);
+      const trade = recordIn(trades, 'trade', outTradeNo, (t) => t.status, 'WAIT_BUYER_PAY');
       trade.status = 'TRADE_SUCCESS';
       trade.gmt_payment = alipayTime();
       if (payOpts.deliver === false || !trade.notify_url) return null;

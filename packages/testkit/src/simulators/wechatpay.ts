@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { merchantNotifications } from './merchant-notifications';
+import { recordIn, recordOf } from './simulated-records';
 import { readBody } from './simulator-server';
 
 /**
@@ -202,7 +204,7 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
   let transferFailReason = 'NAME_NOT_CORRECT';
   let refundStatus: WechatRefundStatus = 'SUCCESS';
   let ready = true;
-  let notificationBase: string | null = null;
+  const notifications = merchantNotifications();
   let baseUrl = '';
 
   /** The WeChat Pay private keys by the serial that names them. */
@@ -551,20 +553,17 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
   }
 
   function callbackFor(outTradeNo: string, transaction: Record<string, unknown> = {}) {
-    const order = orders.get(outTradeNo);
-    if (!order) throw new Error(`no order ${outTradeNo}`);
+    const order = recordOf(orders, 'order', outTradeNo);
     return signedCallback('TRANSACTION.SUCCESS', '支付成功', 'transaction', { ...transactionOf(order), ...transaction });
   }
 
   function transferCallbackFor(outBillNo: string, fields: Record<string, unknown> = {}) {
-    const t = transfers.get(outBillNo);
-    if (!t) throw new Error(`no transfer ${outBillNo}`);
+    const t = recordOf(transfers, 'transfer', outBillNo);
     return signedCallback('MCHTRANSFER.BILL.FINISHED', '商家转账单据终态通知', 'mch_payment', { ...billOf(t), ...fields });
   }
 
   function refundCallbackFor(outRefundNo: string) {
-    const r = refunds.get(outRefundNo);
-    if (!r) throw new Error(`no refund ${outRefundNo}`);
+    const r = recordOf(refunds, 'refund', outRefundNo);
     const o = orders.get(r.out_trade_no)!;
     return signedCallback(`REFUND.${r.status}`, '退款状态', 'refund', {
       mchid: mchId,
@@ -579,11 +578,8 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
     });
   }
 
-  async function sendCallback(notifyUrl: string, callback: { headers: Record<string, string>; body: string }) {
-    const target = new URL(notifyUrl);
-    const to = notificationBase ? new URL(target.pathname + target.search, notificationBase) : target;
-    const res = await fetch(to, { method: 'POST', headers: { 'content-type': 'application/json', ...callback.headers }, body: callback.body });
-    return { status: res.status, text: await res.text() };
+  function sendCallback(notifyUrl: string, callback: { headers: Record<string, string>; body: string }) {
+    return notifications.deliver(notifyUrl, { headers: { 'content-type': 'application/json', ...callback.headers }, body: callback.body });
   }
 
   return {
@@ -634,13 +630,9 @@ export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
       if (status !== 'CLOSED') moneyLeft('refund', outRefundNo, r.refund);
       return r.notify_url ? sendCallback(r.notify_url, refundCallbackFor(outRefundNo)) : null;
     },
-    routeNotificationsTo(url) {
-      notificationBase = url;
-    },
+    routeNotificationsTo: notifications.routeTo,
     async pay(outTradeNo, opts = {}) {
-      const order = orders.get(outTradeNo);
-      if (!order) throw new Error(`no order ${outTradeNo}`);
-      if (order.trade_state !== 'NOTPAY') throw new Error(`order ${outTradeNo} is ${order.trade_state}`);
+      const order = recordIn(orders, 'order', outTradeNo, (o) => o.trade_state, 'NOTPAY');
       order.trade_state = 'SUCCESS';
       order.success_time = wechatTime();
       if (opts.deliver === false) return null;

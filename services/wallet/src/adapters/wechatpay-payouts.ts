@@ -1,7 +1,8 @@
 import type { PayoutChannel, PayoutOutcome } from '../application/ports';
 import { ProviderFailed } from '../domain/errors';
 import { toMerchantNo } from '../domain/wechat-merchant-no';
-import type { WechatAnswer, WechatPayClient } from './wechatpay-client';
+import type { WechatPayClient } from './wechatpay-client';
+import { queriedOutcome, sentOutcome } from './wechatpay-outcomes';
 
 /** What WeChat Pay asks a merchant transfer to say about itself, from the merchant's 商家转账 product settings. */
 export interface WechatTransferSettings {
@@ -68,46 +69,25 @@ export class WechatPayPayouts implements PayoutChannel {
 
   async send(t: { withdrawalId: string; amount: number; payeeAccount: string; payeeName: string }): Promise<Exclude<PayoutOutcome, { outcome: 'not_found' }>> {
     const name = t.amount >= USER_NAME_REQUIRED_FROM_FEN ? this.client.encryptSensitive(t.payeeName) : null;
-    let out: WechatAnswer;
-    try {
-      out = await this.client.request('send the transfer', 'post', 'v3/fund-app/mch-transfer/transfer-bills', {
-        body: {
-          appid: this.client.config.appId,
-          out_bill_no: toMerchantNo(t.withdrawalId),
-          transfer_scene_id: this.settings.sceneId,
-          openid: t.payeeAccount,
-          ...(name ? { user_name: name.ciphertext } : {}),
-          transfer_amount: t.amount,
-          transfer_remark: '账户提现',
-          ...(this.settings.notifyUrl ? { notify_url: this.settings.notifyUrl } : {}),
-          user_recv_perception: this.settings.perception,
-          transfer_scene_report_infos: this.settings.reportInfos,
-        },
-        ...(name ? { serial: name.serial } : {}),
-      });
-    } catch {
-      return { outcome: 'unknown', detail: 'no answer' };
-    }
-    if (out.status === 200) return outcomeOf(out.data ?? {});
-    const code = String(out.data?.code ?? out.status);
-    if (out.status >= 400 && out.status < 500 && TRANSFER_FINAL_REFUSALS.has(code)) {
-      const found = await this.query(t.withdrawalId);
-      if (found.outcome === 'not_found') return { outcome: 'failed', reason: code };
-      return found;
-    }
-    return { outcome: 'unknown', detail: code };
+    const body = {
+      appid: this.client.config.appId,
+      out_bill_no: toMerchantNo(t.withdrawalId),
+      transfer_scene_id: this.settings.sceneId,
+      openid: t.payeeAccount,
+      ...(name ? { user_name: name.ciphertext } : {}),
+      transfer_amount: t.amount,
+      transfer_remark: '账户提现',
+      ...(this.settings.notifyUrl ? { notify_url: this.settings.notifyUrl } : {}),
+      user_recv_perception: this.settings.perception,
+      transfer_scene_report_infos: this.settings.reportInfos,
+    };
+    const ask = () => this.client.request('send the transfer', 'post', 'v3/fund-app/mch-transfer/transfer-bills', { body, ...(name ? { serial: name.serial } : {}) });
+    return sentOutcome(ask, outcomeOf, TRANSFER_FINAL_REFUSALS, () => this.query(t.withdrawalId));
   }
 
   async query(withdrawalId: string): Promise<PayoutOutcome> {
-    let out: WechatAnswer;
-    try {
-      out = await this.client.request('say how the transfer stands', 'get', `v3/fund-app/mch-transfer/transfer-bills/out-bill-no/${toMerchantNo(withdrawalId)}`);
-    } catch {
-      return { outcome: 'unknown', detail: 'no answer' };
-    }
-    if (out.status === 404 && out.data?.code === 'NOT_FOUND') return { outcome: 'not_found' };
-    if (out.status !== 200) return { outcome: 'unknown', detail: String(out.data?.code ?? out.status) };
-    return outcomeOf(out.data ?? {});
+    const ask = () => this.client.request('say how the transfer stands', 'get', `v3/fund-app/mch-transfer/transfer-bills/out-bill-no/${toMerchantNo(withdrawalId)}`);
+    return queriedOutcome(ask, outcomeOf, 'NOT_FOUND');
   }
 
   /** Withdraws a transfer the payee has not confirmed; it ends CANCELLED (failed) or, if confirmed meanwhile, SUCCESS, as the next query says. */

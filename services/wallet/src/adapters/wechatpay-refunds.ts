@@ -1,6 +1,7 @@
 import type { RefundChannel, RefundOutcome } from '../application/ports';
 import { toMerchantNo } from '../domain/wechat-merchant-no';
-import type { WechatAnswer, WechatPayClient } from './wechatpay-client';
+import type { WechatPayClient } from './wechatpay-client';
+import { queriedOutcome, sentOutcome } from './wechatpay-outcomes';
 
 /**
  * Refusals of a refund that are final, nothing having been created: PARAM_ERROR (a field fails the
@@ -46,39 +47,19 @@ export class WechatPayRefunds implements RefundChannel {
   ) {}
 
   async refund(input: Parameters<RefundChannel['refund']>[0]): Promise<Exclude<RefundOutcome, { outcome: 'not_found' }>> {
-    let out: WechatAnswer;
-    try {
-      out = await this.client.request('refund the payment', 'post', 'v3/refund/domestic/refunds', {
-        body: {
-          out_trade_no: toMerchantNo(input.paymentId),
-          out_refund_no: toMerchantNo(input.refundId),
-          reason: input.reason.slice(0, 80),
-          ...(this.notifyUrl ? { notify_url: this.notifyUrl } : {}),
-          amount: { refund: input.refundAmount, total: input.paymentAmount, currency: 'CNY' },
-        },
-      });
-    } catch {
-      return { outcome: 'unknown', detail: 'no answer' };
-    }
-    if (out.status === 200) return outcomeOf(out.data ?? {});
-    const code = String(out.data?.code ?? out.status);
-    if (out.status >= 400 && out.status < 500 && REFUND_FINAL_REFUSALS.has(code)) {
-      const found = await this.query(input);
-      if (found.outcome === 'not_found') return { outcome: 'failed', reason: code };
-      return found;
-    }
-    return { outcome: 'unknown', detail: code };
+    const body = {
+      out_trade_no: toMerchantNo(input.paymentId),
+      out_refund_no: toMerchantNo(input.refundId),
+      reason: input.reason.slice(0, 80),
+      ...(this.notifyUrl ? { notify_url: this.notifyUrl } : {}),
+      amount: { refund: input.refundAmount, total: input.paymentAmount, currency: 'CNY' },
+    };
+    const ask = () => this.client.request('refund the payment', 'post', 'v3/refund/domestic/refunds', { body });
+    return sentOutcome(ask, outcomeOf, REFUND_FINAL_REFUSALS, () => this.query(input));
   }
 
   async query(input: Parameters<RefundChannel['query']>[0]): Promise<RefundOutcome> {
-    let out: WechatAnswer;
-    try {
-      out = await this.client.request('say how the refund stands', 'get', `v3/refund/domestic/refunds/${toMerchantNo(input.refundId)}`);
-    } catch {
-      return { outcome: 'unknown', detail: 'no answer' };
-    }
-    if (out.status === 404 && out.data?.code === 'RESOURCE_NOT_EXISTS') return { outcome: 'not_found' };
-    if (out.status !== 200) return { outcome: 'unknown', detail: String(out.data?.code ?? out.status) };
-    return outcomeOf(out.data ?? {});
+    const ask = () => this.client.request('say how the refund stands', 'get', `v3/refund/domestic/refunds/${toMerchantNo(input.refundId)}`);
+    return queriedOutcome(ask, outcomeOf, 'RESOURCE_NOT_EXISTS');
   }
 }

@@ -1,25 +1,16 @@
 import { type RouteBody, type resolveWithdrawal as resolveRoute } from '@market/contracts';
 import { type AdminIdentity, type UserIdentity } from '@market/shared/auth';
-import { isUuid, type Tx } from '@market/shared/db';
+import { isUuid } from '@market/shared/db';
 import { DependencyFailed, NotFound } from '@market/shared/errors';
 import { planOrThrow } from '@market/shared/planning';
 import { ChannelUnavailable, PayeeCanStillConfirm, PayeeFrozenSinceRequest, ProviderSaysPaid } from '../domain/errors';
 import { planWithdrawalMove, type WithdrawalMove } from '../domain/plan-withdrawal-move';
 import { openPayeeName } from '../persistence/sealed-payee';
-import { findWithdrawal, type WithdrawalRow } from '../persistence/withdrawal-repository';
+import { findWithdrawal } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
-import { moveWithdrawal } from './move-withdrawal';
+import { WITHDRAWAL_MOVES } from './move-withdrawal';
 import { applyAnswer, sendWithdrawal } from './send-withdrawal';
 import { toWithdrawalView } from './withdrawal-view';
-
-async function locked<T>(deps: WalletDeps, id: string, decide: (row: WithdrawalRow, tx: Tx) => Promise<T>) {
-  if (!isUuid(id)) throw new NotFound('withdrawal not found');
-  return deps.db.transaction(async (tx) => {
-    const row = await findWithdrawal(tx, id, true);
-    if (!row) throw new NotFound('withdrawal not found');
-    return decide(row, tx);
-  });
-}
 
 /**
  * The back office approves: the move and its audit entry commit together, then the transfer is sent
@@ -31,18 +22,18 @@ export async function approveWithdrawal(deps: WalletDeps, admin: AdminIdentity, 
   if (found.status === 'pending_review' && (await deps.payees.check(found.user_id, openPayeeName(deps.secrets, found)))?.frozen) {
     throw new PayeeFrozenSinceRequest();
   }
-  const { row, send } = await locked(deps, id, (row, tx) => moveWithdrawal(deps, tx, row, { name: 'approve' }, { kind: 'admin', id: admin.sub }, admin));
+  const { row, send } = await WITHDRAWAL_MOVES.moveLocked(deps, id, { name: 'approve' }, { kind: 'admin', id: admin.sub }, admin);
   return toWithdrawalView(send ? await sendWithdrawal(deps, id) : row);
 }
 
 export async function rejectWithdrawal(deps: WalletDeps, admin: AdminIdentity, id: string, reason: string) {
-  const { row } = await locked(deps, id, (found, tx) => moveWithdrawal(deps, tx, found, { name: 'reject', reason }, { kind: 'admin', id: admin.sub }, admin));
+  const { row } = await WITHDRAWAL_MOVES.moveLocked(deps, id, { name: 'reject', reason }, { kind: 'admin', id: admin.sub }, admin);
   return toWithdrawalView(row);
 }
 
 /** The requester takes back a withdrawal nobody decided yet; the hold returns to available. Another user's is not found. */
 export async function cancelWithdrawal(deps: WalletDeps, identity: UserIdentity, id: string) {
-  const { row } = await locked(deps, id, (found, tx) => moveWithdrawal(deps, tx, found, { name: 'cancel' }, { kind: 'user', id: identity.sub }, identity));
+  const { row } = await WITHDRAWAL_MOVES.moveLocked(deps, id, { name: 'cancel' }, { kind: 'user', id: identity.sub }, identity);
   return toWithdrawalView(row, 'owner');
 }
 
@@ -73,6 +64,6 @@ export async function resolveWithdrawal(deps: WalletDeps, admin: AdminIdentity, 
     // unheard, the provider may yet say paid: a failure is recorded only on its word that nothing was paid
     if (answer.outcome === 'unknown') throw new DependencyFailed('bad_answer', `${found.channel} could not say how the transfer stands; try again shortly`);
   }
-  const { row } = await locked(deps, id, (current, tx) => moveWithdrawal(deps, tx, current, move, actor, admin));
+  const { row } = await WITHDRAWAL_MOVES.moveLocked(deps, id, move, actor, admin);
   return toWithdrawalView(row);
 }

@@ -1,15 +1,15 @@
 import type { Identity } from '@market/shared/auth';
 import type { Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { planOrThrow } from '@market/shared/planning';
 import { InsufficientBalance } from '../domain/errors';
 import { InsufficientFunds } from '../domain/ledger';
 import type { HoldTransfer } from '../domain/plan-withdrawal-move';
-import { planRefundMove, type RefundActor, type RefundEffect, type RefundMove, type RefundPlan } from '../domain/plan-refund-move';
+import { planRefundMove, type RefundEffect, type RefundMove, type RefundPlan } from '../domain/plan-refund-move';
 import { refundHoldAccounts } from '../domain/refund';
 import { recordTransfers } from '../persistence/ledger-repository';
-import { updateRefund, type RefundRow } from '../persistence/refund-repository';
+import { findRefund, updateRefund, type RefundRow } from '../persistence/refund-repository';
 import type { WalletDeps } from './deps';
+import { MoneyMoves } from './money-moves';
 import { toRefundView } from './refund-view';
 
 async function moveHold(tx: Tx, row: RefundRow, hold: HoldTransfer, now: Date) {
@@ -39,19 +39,12 @@ export async function carryOutRefundEffects(deps: WalletDeps, tx: Tx, row: Refun
   }
 }
 
-/** Whether the plan has the refund sent once it has committed. */
-export const sendsRefund = (plan: RefundPlan) => plan.effects.some((e) => e.kind === 'send_refund');
-
-/**
- * Moves a refund the caller holds locked as the state table plans it (domain/plan-refund-move): the
- * state and its stamps are written and the plan's effects carried out, all in the caller's
- * transaction. A refused move throws its refusal.
- */
-export async function moveRefund(deps: WalletDeps, tx: Tx, row: RefundRow, move: RefundMove, actor: RefundActor, audited: Identity | null) {
-  const now = new Date();
-  const plan = planOrThrow(planRefundMove(row, move, actor, now));
-  const changes = plan.next !== row.status || Object.keys(plan.stamps).length > 0;
-  const moved = changes ? await updateRefund(tx, row.id, row.status, { ...plan.stamps, status: plan.next }) : row;
-  await carryOutRefundEffects(deps, tx, moved, plan.effects, audited, now);
-  return { row: moved, send: sendsRefund(plan) };
-}
+/** Refunds as the money-move steps move them (application/money-moves). */
+export const REFUND_MOVES = new MoneyMoves<RefundRow, RefundMove, RefundPlan>({
+  noun: 'refund',
+  find: findRefund,
+  plan: planRefundMove,
+  update: updateRefund,
+  carryOut: carryOutRefundEffects,
+  sendEffect: 'send_refund',
+});

@@ -1,14 +1,14 @@
 import type { Identity } from '@market/shared/auth';
 import type { Tx } from '@market/shared/db';
 import { recordAudit } from '@market/shared/events';
-import { planOrThrow } from '@market/shared/planning';
 import { payoutClearing, userAvailable, withdrawalHold } from '../domain/accounts';
 import { InsufficientBalance } from '../domain/errors';
 import { InsufficientFunds, type Transfer } from '../domain/ledger';
-import { planWithdrawalMove, type HoldTransfer, type WithdrawalActor, type WithdrawalEffect, type WithdrawalMove, type WithdrawalPlan } from '../domain/plan-withdrawal-move';
+import { planWithdrawalMove, type HoldTransfer, type WithdrawalEffect, type WithdrawalMove, type WithdrawalPlan } from '../domain/plan-withdrawal-move';
 import { recordTransfers } from '../persistence/ledger-repository';
-import { updateWithdrawal, type WithdrawalRow } from '../persistence/withdrawal-repository';
+import { findWithdrawal, updateWithdrawal, type WithdrawalRow } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
+import { MoneyMoves } from './money-moves';
 import { withdrawalFacts } from './withdrawal-view';
 
 function holdTransfer(row: WithdrawalRow, hold: HoldTransfer): Transfer {
@@ -68,19 +68,12 @@ export async function carryOutWithdrawalEffects(deps: WalletDeps, tx: Tx, row: W
   }
 }
 
-/** Whether the plan has the transfer sent once it has committed. */
-export const sendsTransfer = (plan: WithdrawalPlan) => plan.effects.some((e) => e.kind === 'send_transfer');
-
-/**
- * Moves a withdrawal the caller holds locked as the state table plans it (domain/plan-withdrawal-move):
- * the state and its stamps are written and the plan's effects carried out, all in the caller's
- * transaction. A refused move throws its refusal.
- */
-export async function moveWithdrawal(deps: WalletDeps, tx: Tx, row: WithdrawalRow, move: WithdrawalMove, actor: WithdrawalActor, audited: Identity | null) {
-  const now = new Date();
-  const plan = planOrThrow(planWithdrawalMove(row, move, actor, now));
-  const changes = plan.next !== row.status || Object.keys(plan.stamps).length > 0;
-  const moved = changes ? await updateWithdrawal(tx, row.id, row.status, { ...plan.stamps, status: plan.next }) : row;
-  await carryOutWithdrawalEffects(deps, tx, moved, plan.effects, audited, now);
-  return { row: moved, send: sendsTransfer(plan) };
-}
+/** Withdrawals as the money-move steps move them (application/money-moves). */
+export const WITHDRAWAL_MOVES = new MoneyMoves<WithdrawalRow, WithdrawalMove, WithdrawalPlan>({
+  noun: 'withdrawal',
+  find: findWithdrawal,
+  plan: planWithdrawalMove,
+  update: updateWithdrawal,
+  carryOut: carryOutWithdrawalEffects,
+  sendEffect: 'send_transfer',
+});

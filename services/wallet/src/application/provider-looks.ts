@@ -1,3 +1,4 @@
+import type { Queryable } from '@market/shared/db';
 import type { WalletDeps } from './deps';
 
 /**
@@ -10,13 +11,18 @@ import type { WalletDeps } from './deps';
 export interface ProviderLooks<Row extends { id: string; status: string }> {
   /** names the record in the logs (`refund_id`, `withdrawal_id`) */
   noun: 'refund' | 'withdrawal';
-  claim(deps: WalletDeps, id: string, now: Date): Promise<Row | null>;
-  claimDue(deps: WalletDeps, now: Date, limit: number): Promise<string[]>;
-  find(deps: WalletDeps, id: string): Promise<Row | null>;
+  find(db: Queryable, id: string): Promise<Row | null>;
+  /** takes one record if its next look is due, pushing that look ahead as the kind's `recheckMs` setting says */
+  claim(db: Queryable, id: string, now: Date, recheckMs: number): Promise<Row | null>;
+  /** takes up to `limit` records whose next look is due, as `claim` does */
+  claimDue(db: Queryable, now: Date, recheckMs: number, limit: number): Promise<string[]>;
   /** the states a claimed record is still looked at in (another look may have ended it since) */
   lookedAtIn: readonly Row['status'][];
   look(deps: WalletDeps, row: Row): Promise<void>;
 }
+
+/** How far a claim pushes the next look ahead: the `recheckMs` of the kind's own settings (`deps.refund`, `deps.withdrawal`). */
+const recheckMs = (deps: WalletDeps, kind: { noun: 'refund' | 'withdrawal' }) => deps[kind.noun].recheckMs;
 
 /** How many due records one round of the periodic job takes. */
 const DUE_BATCH = 50;
@@ -32,16 +38,16 @@ async function lookOnce<Row extends { id: string; status: string }>(deps: Wallet
 
 /** Sends (or asks about) one record now, if it is due; answers it as it then stands. */
 export async function lookNow<Row extends { id: string; status: string }>(deps: WalletDeps, kind: ProviderLooks<Row>, id: string): Promise<Row> {
-  const claimed = await kind.claim(deps, id, new Date());
+  const claimed = await kind.claim(deps.db, id, new Date(), recheckMs(deps, kind));
   if (claimed) await lookOnce(deps, kind, claimed);
-  return (await kind.find(deps, id))!;
+  return (await kind.find(deps.db, id))!;
 }
 
 /** The periodic job's round: every record whose next look is due gets one; answers how many were claimed. */
 export async function lookAtDue<Row extends { id: string; status: string }>(deps: WalletDeps, kind: ProviderLooks<Row>, now: Date): Promise<number> {
-  const ids = await kind.claimDue(deps, now, DUE_BATCH);
+  const ids = await kind.claimDue(deps.db, now, recheckMs(deps, kind), DUE_BATCH);
   for (const id of ids) {
-    const row = await kind.find(deps, id);
+    const row = await kind.find(deps.db, id);
     if (row && kind.lookedAtIn.includes(row.status)) await lookOnce(deps, kind, row);
   }
   return ids.length;

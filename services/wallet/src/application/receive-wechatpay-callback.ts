@@ -27,18 +27,36 @@ function refuse(deps: WalletDeps, what: string, reason: string, id: string | nul
 }
 
 /**
+ * A callback (`what`) about one of our numbers, opened as `openCallback` does and checked to be for
+ * our merchant: its resource and our id from the number at `fields.no` (null when the number is not
+ * one of ours); otherwise the refusal, logged. WeChat Pay names the merchant `mch_id` in a transfer
+ * bill and `mchid` in a refund (`fields.mch`).
+ */
+async function ourCallback(
+  deps: WalletDeps,
+  what: 'transfer' | 'refund',
+  fields: { no: string; mch: string },
+  headers: WechatCallbackHeaders,
+  raw: Buffer,
+): Promise<{ resource: Record<string, unknown>; id: string | null } | WechatAck> {
+  if (!deps.wechatpay) return 'refused';
+  const resource = await openCallback(deps.wechatpay, headers, raw);
+  if (typeof resource === 'string') return refuse(deps, what, resource, null);
+  const id = idOfMerchantNo(resource[fields.no]);
+  if (resource[fields.mch] !== deps.wechatpay.mchId) return refuse(deps, what, fields.mch, id);
+  return { resource, id };
+}
+
+/**
  * WeChat Pay's merchant-transfer callback. It decides nothing: a genuine callback about one of our
  * withdrawals makes it due and looks at it now, which asks WeChat Pay by the number and applies that
  * answer, so a forged, replayed or stale callback can at most cause one more question.
  */
 export async function receiveWechatPayTransferCallback(deps: WalletDeps, headers: WechatCallbackHeaders, raw: Buffer): Promise<WechatAck> {
-  if (!deps.wechatpay) return 'refused';
-  const bill = await openCallback(deps.wechatpay, headers, raw);
-  if (typeof bill === 'string') return refuse(deps, 'transfer', bill, null);
-  const id = idOfMerchantNo(bill.out_bill_no);
-  if (bill.mch_id !== deps.wechatpay.mchId) return refuse(deps, 'transfer', 'mch_id', id);
-  const withdrawal = id ? await findWithdrawal(deps.db, id) : null;
-  if (!withdrawal || withdrawal.channel !== 'wechatpay') return refuse(deps, 'transfer', 'unknown out_bill_no', id);
+  const bill = await ourCallback(deps, 'transfer', { no: 'out_bill_no', mch: 'mch_id' }, headers, raw);
+  if (typeof bill === 'string') return bill;
+  const withdrawal = bill.id ? await findWithdrawal(deps.db, bill.id) : null;
+  if (!withdrawal || withdrawal.channel !== 'wechatpay') return refuse(deps, 'transfer', 'unknown out_bill_no', bill.id);
   if (await makeDueNow(deps.db, withdrawal.id, new Date())) await sendWithdrawal(deps, withdrawal.id);
   return 'ok';
 }
@@ -48,12 +66,9 @@ export async function receiveWechatPayTransferCallback(deps: WalletDeps, headers
  * what WeChat Pay answers when the refund is asked about by its number, never this callback.
  */
 export async function receiveWechatPayRefundCallback(deps: WalletDeps, headers: WechatCallbackHeaders, raw: Buffer): Promise<WechatAck> {
-  if (!deps.wechatpay) return 'refused';
-  const refund = await openCallback(deps.wechatpay, headers, raw);
-  if (typeof refund === 'string') return refuse(deps, 'refund', refund, null);
-  const id = idOfMerchantNo(refund.out_refund_no);
-  if (refund.mchid !== deps.wechatpay.mchId) return refuse(deps, 'refund', 'mchid', id);
-  if (!id) return refuse(deps, 'refund', 'unknown out_refund_no', null);
-  deps.log.info({ provider: 'wechatpay', refund_id: id, refund_status: refund.refund_status }, 'WeChat Pay refund callback received');
+  const refund = await ourCallback(deps, 'refund', { no: 'out_refund_no', mch: 'mchid' }, headers, raw);
+  if (typeof refund === 'string') return refund;
+  if (!refund.id) return refuse(deps, 'refund', 'unknown out_refund_no', null);
+  deps.log.info({ provider: 'wechatpay', refund_id: refund.id, refund_status: refund.resource.refund_status }, 'WeChat Pay refund callback received');
   return 'ok';
 }

@@ -10,7 +10,7 @@ import { autoApproved, withdrawalLimitError } from '../domain/withdrawal';
 import { sealPayee } from '../persistence/sealed-payee';
 import { insertWithdrawal, requestedSince } from '../persistence/withdrawal-repository';
 import type { WalletDeps } from './deps';
-import { carryOutWithdrawalEffects, moveWithdrawal } from './move-withdrawal';
+import { carryOutWithdrawalEffects, WITHDRAWAL_MOVES } from './move-withdrawal';
 import { sendWithdrawal } from './send-withdrawal';
 import { toWithdrawalView } from './withdrawal-view';
 
@@ -50,7 +50,7 @@ export async function requestWithdrawal(deps: WalletDeps, identity: UserIdentity
     });
     await carryOutWithdrawalEffects(deps, tx, inserted, requested.effects, identity, now);
     if (!autoApproved(body.amount, limits)) return { row: inserted, send: false };
-    return moveWithdrawal(deps, tx, inserted, { name: 'auto_approve', below: limits.autoApproveBelow }, { kind: 'system' }, identity);
+    return WITHDRAWAL_MOVES.move(deps, tx, inserted, { name: 'auto_approve', below: limits.autoApproveBelow }, { kind: 'system' }, identity);
   });
   return toWithdrawalView(send ? await sendWithdrawal(deps, row.id) : row, 'owner');
 }

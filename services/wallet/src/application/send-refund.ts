@@ -1,9 +1,8 @@
-import { isRefusal } from '@market/shared/planning';
-import { planRefundMove, type RefundActor, type RefundMove } from '../domain/plan-refund-move';
+import type { RefundActor, RefundMove } from '../domain/plan-refund-move';
 import { findPayment } from '../persistence/payment-repository';
-import { claimDueRefunds, claimRefund, findRefund, type RefundRow } from '../persistence/refund-repository';
+import { claimDueRefunds, claimRefund, type RefundRow } from '../persistence/refund-repository';
 import type { WalletDeps } from './deps';
-import { moveRefund } from './move-refund';
+import { REFUND_MOVES } from './move-refund';
 import type { RefundChannel, RefundOutcome } from './ports';
 import { lookAtDue, lookNow, type ProviderLooks } from './provider-looks';
 
@@ -31,25 +30,15 @@ function moveOf(answer: RefundOutcome): RefundMove {
  * lock is released.
  */
 async function applyAnswer(deps: WalletDeps, id: string, answer: RefundOutcome): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const row = await findRefund(tx, id, true);
-    if (!row) return false;
-    const move = moveOf(answer);
-    // a refusal here is a late answer for a refund already final
-    if (isRefusal(planRefundMove(row, move, PROVIDER, new Date()))) return false;
+  const logRefusal = () => {
     if (answer.outcome === 'failed') deps.log.warn({ refund_id: id, reason: answer.reason }, 'refund refused by the provider; hold released');
-    return (await moveRefund(deps, tx, row, move, PROVIDER, null)).send;
-  });
+  };
+  return (await REFUND_MOVES.moveIfAllowed(deps, id, PROVIDER, () => moveOf(answer), logRefusal))?.send ?? false;
 }
 
 /** Records, before anything leaves, that the refund is being sent; true only for the one caller that moved it first. */
 async function markSending(deps: WalletDeps, id: string): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const row = await findRefund(tx, id, true);
-    if (!row || isRefusal(planRefundMove(row, { name: 'send' }, SENDER, new Date()))) return false;
-    await moveRefund(deps, tx, row, { name: 'send' }, SENDER, null);
-    return true;
-  });
+  return (await REFUND_MOVES.moveIfAllowed(deps, id, SENDER, () => ({ name: 'send' }))) !== null;
 }
 
 /**
@@ -83,14 +72,7 @@ function sendTo(channel: RefundChannel, row: RefundRow, payment: { gatewayTxnId:
   });
 }
 
-const REFUNDS: ProviderLooks<RefundRow> = {
-  noun: 'refund',
-  claim: (deps, id, now) => claimRefund(deps.db, id, now, deps.refund.recheckMs),
-  claimDue: (deps, now, limit) => claimDueRefunds(deps.db, now, deps.refund.recheckMs, limit),
-  find: (deps, id) => findRefund(deps.db, id),
-  lookedAtIn: ['approved', 'processing'],
-  look,
-};
+const REFUNDS: ProviderLooks<RefundRow> = { ...REFUND_MOVES.kind, claim: claimRefund, claimDue: claimDueRefunds, lookedAtIn: ['approved', 'processing'], look };
 
 /** Sends (or asks about) one refund now, if it is due; answers it as it then stands. */
 export function sendRefund(deps: WalletDeps, id: string): Promise<RefundRow> {

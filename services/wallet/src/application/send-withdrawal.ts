@@ -1,10 +1,9 @@
-import { isRefusal } from '@market/shared/planning';
-import { planWithdrawalMove, type WithdrawalActor, type WithdrawalMove } from '../domain/plan-withdrawal-move';
+import type { WithdrawalActor, WithdrawalMove } from '../domain/plan-withdrawal-move';
 import { nextTransferCheck } from '../domain/withdrawal';
-import { findWithdrawal, claimDueWithdrawals, claimWithdrawal, markSent, type WithdrawalRow } from '../persistence/withdrawal-repository';
+import { claimDueWithdrawals, claimWithdrawal, markSent, type WithdrawalRow } from '../persistence/withdrawal-repository';
 import { openPayee } from '../persistence/sealed-payee';
 import type { WalletDeps } from './deps';
-import { moveWithdrawal } from './move-withdrawal';
+import { WITHDRAWAL_MOVES } from './move-withdrawal';
 import type { PayoutOutcome } from './ports';
 import { lookAtDue, lookNow, type ProviderLooks } from './provider-looks';
 
@@ -50,17 +49,13 @@ function moveOf(deps: WalletDeps, row: WithdrawalRow, answer: PayoutOutcome, now
  * does once the lock is released.
  */
 export async function applyAnswer(deps: WalletDeps, id: string, answer: PayoutOutcome): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const row = await findWithdrawal(tx, id, true);
-    if (!row) return false;
-    const move = moveOf(deps, row, answer, new Date());
-    // a refusal here is a late answer for a withdrawal already final
-    if (isRefusal(planWithdrawalMove(row, move, PROVIDER, new Date()))) return false;
+  const logRefusal = (row: WithdrawalRow) => {
     if (answer.outcome === 'failed' || answer.outcome === 'reversed') {
       deps.log.warn({ withdrawal_id: id, outcome: answer.outcome, reason: answer.reason, was: row.status }, 'withdrawal transfer refused or returned by the provider');
     }
-    return (await moveWithdrawal(deps, tx, row, move, PROVIDER, null)).send;
-  });
+  };
+  const moved = await WITHDRAWAL_MOVES.moveIfAllowed(deps, id, PROVIDER, (row) => moveOf(deps, row, answer, new Date()), logRefusal);
+  return moved?.send ?? false;
 }
 
 /**
@@ -87,14 +82,7 @@ async function look(deps: WalletDeps, row: WithdrawalRow): Promise<void> {
   if (await applyAnswer(deps, row.id, firstSend ? await send() : await payouts.query(row.id))) await applyAnswer(deps, row.id, await send());
 }
 
-const WITHDRAWALS: ProviderLooks<WithdrawalRow> = {
-  noun: 'withdrawal',
-  claim: (deps, id, now) => claimWithdrawal(deps.db, id, now, deps.withdrawal.recheckMs),
-  claimDue: (deps, now, limit) => claimDueWithdrawals(deps.db, now, deps.withdrawal.recheckMs, limit),
-  find: (deps, id) => findWithdrawal(deps.db, id),
-  lookedAtIn: ['processing', 'paid'],
-  look,
-};
+const WITHDRAWALS: ProviderLooks<WithdrawalRow> = { ...WITHDRAWAL_MOVES.kind, claim: claimWithdrawal, claimDue: claimDueWithdrawals, lookedAtIn: ['processing', 'paid'], look };
 
 /** Sends (or asks about) one withdrawal now, if it is due; answers it as it then stands. */
 export function sendWithdrawal(deps: WalletDeps, id: string): Promise<WithdrawalRow> {

@@ -1,21 +1,11 @@
 import type { WithdrawalRow } from '../persistence/withdrawal-repository';
+import { isoTimes } from './iso-times';
 
 /** A withdrawal as events announce it: the payee masked (as stored beside its sealed form), money in fen, times as ISO strings. */
 export function withdrawalFacts(row: WithdrawalRow) {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    amount: Number(row.amount),
-    channel: row.channel,
-    payee_account_masked: row.payee_account_masked,
-    payee_name_masked: row.payee_name_masked,
-    status: row.status,
-    reason: row.reason,
-    created_at: row.created_at.toISOString(),
-    decided_at: row.decided_at?.toISOString() ?? null,
-    paid_at: row.paid_at?.toISOString() ?? null,
-    finished_at: row.finished_at?.toISOString() ?? null,
-  };
+  const { id, user_id, channel, payee_account_masked, payee_name_masked, status, reason } = row;
+  const times = isoTimes(row, ['created_at', 'decided_at', 'paid_at', 'finished_at']);
+  return { id, user_id, amount: Number(row.amount), channel, payee_account_masked, payee_name_masked, status, reason, ...times };
 }
 
 /**

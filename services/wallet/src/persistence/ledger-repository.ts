@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Queryable, Tx } from '@market/shared/db';
 import type { AccountRef } from '../domain/accounts';
 import { postTransfers, type Transfer } from '../domain/ledger';
+import { columnArrays } from './column-arrays';
 import { chainEntries } from './ledger-chain';
 
 /**
@@ -54,10 +55,7 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
       transferIds,
       transfers.map((t) => t.from.key),
       transfers.map((t) => t.to.key),
-      transfers.map((t) => t.amount),
-      transfers.map((t) => t.bizType),
-      transfers.map((t) => t.orderId),
-      transfers.map((t) => t.paymentId),
+      ...columnArrays(transfers, ['amount', 'bizType', 'orderId', 'paymentId']),
       at,
       transfers.map((t) => t.withdrawalId ?? null),
       transfers.map((t) => t.refundId ?? null),
@@ -70,14 +68,7 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
        WITH ORDINALITY AS x(id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, prev_hash, hash, n)
      ORDER BY n`,
     [
-      entries.map((e) => e.id),
-      entries.map((e) => e.transfer_id),
-      entries.map((e) => e.account_key),
-      entries.map((e) => e.user_id),
-      entries.map((e) => e.order_id),
-      entries.map((e) => e.biz_type),
-      entries.map((e) => e.amount),
-      entries.map((e) => e.balance_after),
+      ...columnArrays(entries, ['id', 'transfer_id', 'account_key', 'user_id', 'order_id', 'biz_type', 'amount', 'balance_after']),
       at,
       links.map((l) => l.prevHash),
       links.map((l) => l.hash),

@@ -1,6 +1,7 @@
 import { updateReturning, type Queryable, type Tx } from '@market/shared/db';
 import type { PayMethod, PaymentProvider } from '../domain/payment-channel';
 import type { PaymentStatus } from '../domain/payment';
+import { claimBatch } from './claim-batch';
 
 export interface PaymentRow {
   id: string;
@@ -59,30 +60,21 @@ export async function finishPayment(
  * `recheckMs`, least recently looked at first, and stamps them: a payment that cannot be decided now
  * (its gateway is down) goes to the back of the line instead of holding the next scan to the same rows.
  */
-export async function claimOverduePayments(db: Queryable, now: Date, recheckMs: number, limit: number): Promise<string[]> {
-  const rows = await updateReturning<{ id: string }>(
-    db,
-    `UPDATE payments SET expiry_checked_at = $1 WHERE id IN (
-       SELECT id FROM payments
-       WHERE status = 'pending' AND expires_at <= $1 AND (expiry_checked_at IS NULL OR expiry_checked_at <= $2)
-       ORDER BY expiry_checked_at NULLS FIRST, expires_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-     RETURNING id`,
-    [now, new Date(now.getTime() - recheckMs), limit],
-  );
-  return rows.map((r) => r.id);
+export function claimOverduePayments(db: Queryable, now: Date, recheckMs: number, limit: number): Promise<string[]> {
+  const claim = {
+    set: 'expiry_checked_at = $1',
+    where: `status = 'pending' AND expires_at <= $1 AND (expiry_checked_at IS NULL OR expiry_checked_at <= $2)`,
+    orderBy: 'expiry_checked_at NULLS FIRST, expires_at',
+  };
+  return claimBatch(db, 'payments', claim, [now, new Date(now.getTime() - recheckMs)], limit);
 }
 
 /** Claims pending, unexpired payments opened (or last queried) at least `afterMs` ago, for an active query at their gateway. */
-export async function claimPaymentsToQuery(db: Queryable, now: Date, afterMs: number, limit: number): Promise<string[]> {
-  const due = new Date(now.getTime() - afterMs);
-  const rows = await updateReturning<{ id: string }>(
-    db,
-    `UPDATE payments SET queried_at = $1 WHERE id IN (
-       SELECT id FROM payments
-       WHERE status = 'pending' AND expires_at > $1 AND created_at <= $2 AND (queried_at IS NULL OR queried_at <= $2)
-       ORDER BY queried_at NULLS FIRST, created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-     RETURNING id`,
-    [now, due, limit],
-  );
-  return rows.map((r) => r.id);
+export function claimPaymentsToQuery(db: Queryable, now: Date, afterMs: number, limit: number): Promise<string[]> {
+  const claim = {
+    set: 'queried_at = $1',
+    where: `status = 'pending' AND expires_at > $1 AND created_at <= $2 AND (queried_at IS NULL OR queried_at <= $2)`,
+    orderBy: 'queried_at NULLS FIRST, created_at',
+  };
+  return claimBatch(db, 'payments', claim, [now, new Date(now.getTime() - afterMs)], limit);
 }

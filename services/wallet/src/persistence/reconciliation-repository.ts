@@ -1,6 +1,8 @@
-import { isUuid, keysetPage, sqlParams, type KeysetOrder, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
+import { isUuid, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { Finding, FindingKindName, LedgerLine, LineKind, Reconciled } from '../domain/reconciliation';
+import { columnArrays } from './column-arrays';
+import { filteredPage, type PageRequest } from './filtered-page';
 
 export interface RunRow {
   id: string;
@@ -115,29 +117,11 @@ async function insertFindings(tx: Tx, runId: string, findings: Finding[]) {
     [
       findings.map(() => uuidv7()),
       runId,
-      findings.map((f) => f.kind),
-      findings.map((f) => f.lineKind),
-      findings.map((f) => f.reference),
-      findings.map((f) => f.providerId),
-      findings.map((f) => f.billAmount),
-      findings.map((f) => f.ledgerAmount),
+      ...columnArrays(findings, ['kind', 'lineKind', 'reference', 'providerId', 'billAmount', 'ledgerAmount']),
     ],
   );
 }
 
-/** uuid v7 ids grow with time: newest first by id alone is a stable, unique order. */
-const NEWEST_FIRST: KeysetOrder = { keys: [{ column: 'id', type: 'uuid' }], direction: 'desc' };
-
-export async function queryRuns(db: Queryable, q: { provider?: string; status?: string; limit: number; cursor?: string }): Promise<KeysetPageResult<RunRow>> {
-  const where = ['true'];
-  const { params, param } = sqlParams();
-  if (q.provider) where.push(`provider = ${param(q.provider)}`);
-  if (q.status) where.push(`status = ${param(q.status)}`);
-  return keysetPage<RunRow>(db, {
-    query: `SELECT ${RUN_COLUMNS} FROM reconciliation_runs WHERE ${where.join(' AND ')}`,
-    params,
-    orderBy: NEWEST_FIRST,
-    limit: q.limit,
-    cursor: q.cursor,
-  });
+export function queryRuns(db: Queryable, q: PageRequest & { provider?: string; status?: string }): Promise<KeysetPageResult<RunRow>> {
+  return filteredPage<RunRow>(db, `SELECT ${RUN_COLUMNS} FROM reconciliation_runs`, { provider: q.provider, status: q.status }, q);
 }

@@ -1,6 +1,9 @@
-import { keysetPage, sqlParams, updateReturning, type KeysetOrder, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
+import { updateReturning, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
 import type { PaymentProvider } from '../domain/payment-channel';
 import type { RefundKindName, RefundState } from '../domain/refund';
+import { claimBatch } from './claim-batch';
+import { filteredPage, type PageRequest } from './filtered-page';
+import { updateInState } from './update-in-state';
 
 export interface RefundRow {
   id: string;
@@ -71,13 +74,8 @@ export type RefundChange = Partial<
 >;
 
 /** Writes `change` to a refund the caller holds locked in `from`. */
-export async function updateRefund(tx: Tx, id: string, from: RefundState, change: RefundChange): Promise<RefundRow> {
-  const keys = Object.keys(change) as Array<keyof RefundChange>;
-  const { params, param } = sqlParams([id, from]);
-  const sets = keys.map((k) => `${k} = ${param(change[k])}`);
-  const [row] = await updateReturning<RefundRow>(tx, `UPDATE refunds SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING ${COLUMNS}`, params);
-  if (!row) throw new Error(`refund ${id} is no longer ${from}`);
-  return row;
+export function updateRefund(tx: Tx, id: string, from: RefundState, change: RefundChange): Promise<RefundRow> {
+  return updateInState<RefundRow, RefundState>(tx, { table: 'refunds', noun: 'refund', columns: COLUMNS }, id, from, change);
 }
 
 /**
@@ -91,18 +89,13 @@ const APPROVER_FIRST_MS = 5_000;
  * by `baseMs` doubled with each look so far (at most 64 times): replicas skip each other's rows
  * (SKIP LOCKED), and no lock is held while the provider is asked.
  */
-export async function claimDueRefunds(db: Queryable, now: Date, baseMs: number, limit: number): Promise<string[]> {
-  const rows = await updateReturning<{ id: string }>(
-    db,
-    `UPDATE refunds SET next_check_at = $1::timestamptz + make_interval(secs => $2::double precision * power(2, LEAST(checks, 6)) / 1000), checks = checks + 1
-     WHERE id IN (
-       SELECT id FROM refunds
-       WHERE (status = 'processing' AND next_check_at <= $1) OR (status = 'approved' AND next_check_at <= $4)
-       ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-     RETURNING id`,
-    [now, baseMs, limit, new Date(now.getTime() - APPROVER_FIRST_MS)],
-  );
-  return rows.map((r) => r.id);
+export function claimDueRefunds(db: Queryable, now: Date, baseMs: number, limit: number): Promise<string[]> {
+  const claim = {
+    set: 'next_check_at = $1::timestamptz + make_interval(secs => $2::double precision * power(2, LEAST(checks, 6)) / 1000), checks = checks + 1',
+    where: `(status = 'processing' AND next_check_at <= $1) OR (status = 'approved' AND next_check_at <= $3)`,
+    orderBy: 'next_check_at',
+  };
+  return claimBatch(db, 'refunds', claim, [now, baseMs, new Date(now.getTime() - APPROVER_FIRST_MS)], limit);
 }
 
 /** Takes one refund due for a look, as `claimDueRefunds` does; null when it is not due or already final. */
@@ -116,30 +109,13 @@ export async function claimRefund(db: Queryable, id: string, now: Date, baseMs: 
   return row ?? null;
 }
 
-export interface RefundQuery {
+export interface RefundQuery extends PageRequest {
   userId?: string;
   paymentId?: string;
   status?: RefundState;
   kind?: RefundKindName;
-  limit: number;
-  cursor: string | undefined;
 }
 
-/** uuid v7 ids grow with time: newest first by id alone is a stable, unique order. */
-const NEWEST_FIRST: KeysetOrder = { keys: [{ column: 'id', type: 'uuid' }], direction: 'desc' };
-
-export async function queryRefunds(db: Queryable, q: RefundQuery): Promise<KeysetPageResult<RefundRow>> {
-  const where = ['true'];
-  const { params, param } = sqlParams();
-  if (q.userId) where.push(`user_id = ${param(q.userId)}`);
-  if (q.paymentId) where.push(`payment_id = ${param(q.paymentId)}`);
-  if (q.status) where.push(`status = ${param(q.status)}`);
-  if (q.kind) where.push(`kind = ${param(q.kind)}`);
-  return keysetPage<RefundRow>(db, {
-    query: `SELECT ${COLUMNS} FROM refunds WHERE ${where.join(' AND ')}`,
-    params,
-    orderBy: NEWEST_FIRST,
-    limit: q.limit,
-    cursor: q.cursor,
-  });
+export function queryRefunds(db: Queryable, q: RefundQuery): Promise<KeysetPageResult<RefundRow>> {
+  return filteredPage<RefundRow>(db, `SELECT ${COLUMNS} FROM refunds`, { user_id: q.userId, payment_id: q.paymentId, status: q.status, kind: q.kind }, q);
 }

@@ -1,11 +1,13 @@
 import type { SealedColumn } from '@market/shared/crypto';
-import { keysetPage, sqlParams, updateReturning, type KeysetOrder, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
+import { updateReturning, type KeysetPageResult, type Queryable, type Tx } from '@market/shared/db';
 import type { WithdrawalState } from '../domain/withdrawal';
+import { claimBatch } from './claim-batch';
+import { filteredPage, type PageRequest } from './filtered-page';
+import { updateInState } from './update-in-state';
 
 /** The payee's account and real name, sealed bound to their withdrawal; only their masked forms are kept in clear. */
 export const PAYEE_ACCOUNT_SEALED: SealedColumn = { table: 'withdrawals', column: 'payee_account_sealed', idColumn: 'id' };
 export const PAYEE_NAME_SEALED: SealedColumn = { table: 'withdrawals', column: 'payee_name_sealed', idColumn: 'id' };
-export const WALLET_SEALED_COLUMNS = [PAYEE_ACCOUNT_SEALED, PAYEE_NAME_SEALED];
 
 export interface WithdrawalRow {
   id: string;
@@ -83,13 +85,8 @@ export type WithdrawalChange = Partial<
 >;
 
 /** Writes `change` to a withdrawal the caller holds locked in `from`. */
-export async function updateWithdrawal(tx: Tx, id: string, from: WithdrawalState, change: WithdrawalChange): Promise<WithdrawalRow> {
-  const keys = Object.keys(change) as Array<keyof WithdrawalChange>;
-  const { params, param } = sqlParams([id, from]);
-  const sets = keys.map((k) => `${k} = ${param(change[k])}`);
-  const [row] = await updateReturning<WithdrawalRow>(tx, `UPDATE withdrawals SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING ${COLUMNS}`, params);
-  if (!row) throw new Error(`withdrawal ${id} is no longer ${from}`);
-  return row;
+export function updateWithdrawal(tx: Tx, id: string, from: WithdrawalState, change: WithdrawalChange): Promise<WithdrawalRow> {
+  return updateInState<WithdrawalRow, WithdrawalState>(tx, { table: 'withdrawals', noun: 'withdrawal', columns: COLUMNS }, id, from, change);
 }
 
 /**
@@ -97,42 +94,19 @@ export async function updateWithdrawal(tx: Tx, id: string, from: WithdrawalState
  * look for a return), pushing that look `leaseMs` ahead: replicas skip each other's rows (SKIP
  * LOCKED), and no lock is held while the provider is asked.
  */
-export async function claimDueWithdrawals(db: Queryable, now: Date, leaseMs: number, limit: number): Promise<string[]> {
-  const rows = await updateReturning<{ id: string }>(
-    db,
-    `UPDATE withdrawals SET next_check_at = $2 WHERE id IN (
-       SELECT id FROM withdrawals WHERE status IN ('processing', 'paid') AND next_check_at <= $1
-       ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-     RETURNING id`,
-    [now, new Date(now.getTime() + leaseMs), limit],
-  );
-  return rows.map((r) => r.id);
+export function claimDueWithdrawals(db: Queryable, now: Date, leaseMs: number, limit: number): Promise<string[]> {
+  const claim = { set: 'next_check_at = $2', where: `status IN ('processing', 'paid') AND next_check_at <= $1`, orderBy: 'next_check_at' };
+  return claimBatch(db, 'withdrawals', claim, [now, new Date(now.getTime() + leaseMs)], limit);
 }
 
-export interface WithdrawalQuery {
+export interface WithdrawalQuery extends PageRequest {
   userId?: string;
   status?: WithdrawalState;
   channel?: string;
-  limit: number;
-  cursor: string | undefined;
 }
 
-/** uuid v7 ids grow with time: newest first by id alone is a stable, unique order. */
-const NEWEST_FIRST: KeysetOrder = { keys: [{ column: 'id', type: 'uuid' }], direction: 'desc' };
-
-export async function queryWithdrawals(db: Queryable, q: WithdrawalQuery): Promise<KeysetPageResult<WithdrawalRow>> {
-  const where = ['true'];
-  const { params, param } = sqlParams();
-  if (q.userId) where.push(`user_id = ${param(q.userId)}`);
-  if (q.status) where.push(`status = ${param(q.status)}`);
-  if (q.channel) where.push(`channel = ${param(q.channel)}`);
-  return keysetPage<WithdrawalRow>(db, {
-    query: `SELECT ${COLUMNS} FROM withdrawals WHERE ${where.join(' AND ')}`,
-    params,
-    orderBy: NEWEST_FIRST,
-    limit: q.limit,
-    cursor: q.cursor,
-  });
+export function queryWithdrawals(db: Queryable, q: WithdrawalQuery): Promise<KeysetPageResult<WithdrawalRow>> {
+  return filteredPage<WithdrawalRow>(db, `SELECT ${COLUMNS} FROM withdrawals`, { user_id: q.userId, status: q.status, channel: q.channel }, q);
 }
 
 /** Takes one withdrawal being sent whose next look is due, pushing that look `leaseMs` ahead; null when it is not due or not being sent. */
