@@ -5,6 +5,7 @@
 // it "did not exit", the run is killed, named, and run once more with --detectOpenHandles (bounded
 // the same way) so the log shows what was left open. Arguments go to jest unchanged.
 import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,7 +39,13 @@ function say(message) {
 function runJest(args, prefix = '') {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [jestBin, ...args], {
-      env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' '),
+        // Names this run's pooled test vhosts (leaseTestBroker): its jest workers reuse them, and a later
+        // run deletes them once this process is gone.
+        TEST_RUN: process.env.TEST_RUN ?? `${hostname().replace(/[^A-Za-z0-9.-]/g, '.')}-${process.pid}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -14,7 +14,7 @@ import {
   dropSchemas,
   internalKeysFor,
   processRedisUrl,
-  provisionTestBroker,
+  leaseTestBroker,
   provisionTestRedis,
   serviceEnv,
   testBrokerEnv,
@@ -130,8 +130,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     SHUTDOWN_GRACE_MS: '0',
     ...opts.env,
   });
-  // Its own vhost with a broker user per service, as production has them: the broker's refusals are real.
-  const broker = await provisionTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
+  // A vhost of the worker's (emptied, reused) with a broker user per service, as production has them: the broker's refusals are real.
+  const broker = await leaseTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
   // and a Redis user per process, restricted to its keys
   const redisUsers = await provisionTestRedis(String(base.REDIS_URL), String(base.REDIS_KEY_PREFIX)).catch(async (err) => {
     await broker.close();

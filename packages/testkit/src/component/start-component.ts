@@ -5,7 +5,7 @@ import { startService, type RunningService } from '@market/shared/service';
 import {
   assertionFor,
   dropSchemas,
-  provisionTestBroker,
+  leaseTestBroker,
   provisionTestRedis,
   serviceEnv,
   testBrokerEnv,
@@ -103,7 +103,7 @@ export async function startComponent(name: ServiceName, opts: ComponentOptions =
     );
     for (const given of opts.answers ?? []) fakes.answer(given.contract as AnyInternalRoute, given.answer);
     const base = await testEnv({ REDIS_KEY_PREFIX: `${uniqueName('c')}:`, SHUTDOWN_GRACE_MS: '0', INBOX_PREFETCH: '1', ...opts.env });
-    broker = await provisionTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
+    broker = await leaseTestBroker(String(base.AMQP_URL), String(base.EVENTS_EXCHANGE));
     redisUsers = await provisionTestRedis(String(base.REDIS_URL), String(base.REDIS_KEY_PREFIX));
     env = {
       ...base,
