@@ -29,8 +29,9 @@ module.exports = (dir) => ({
   // Stops whatever a test file started and left open (a failed setup), so jest can exit.
   setupFilesAfterEnv: [path.join(__dirname, 'packages/testkit/src/teardown.ts')],
   testTimeout: 60000,
-  // One file of a workspace at a time, three workspaces at once (turbo): with two files of each at
-  // once, the broker's churn of test vhosts full of quorum queues stalled it for minutes and once
-  // wedged it (ADR 0069). JEST_WORKERS sets more for one workspace's suite run alone.
-  maxWorkers: Number(process.env.JEST_WORKERS ?? 1),
+  // Two files of a workspace at once, two workspaces at once (turbo): a test stack leases a vhost of
+  // its jest worker's, reused from file to file, so the broker no longer makes and deletes a vhost of
+  // quorum queues per stack, the churn that stalled and once wedged it at this concurrency (ADR 0069).
+  // JEST_WORKERS sets another number.
+  maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
 });
