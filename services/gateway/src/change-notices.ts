@@ -25,6 +25,7 @@ export function hearChanges(cache: MicroCache, redis: RedisClient, prefix: strin
         if (heard) log.info({ service }, 'micro-cache hears the service’s changes: it keeps its answers');
         else log.warn({ service }, 'micro-cache lost the service’s change notices: it keeps none of its answers until it hears them again');
       },
-    }).catch((err: Error) => log.error({ service, err: { message: err.message } }, 'micro-cache cannot listen to the service’s changes: it keeps none of its answers'));
+      onFailure: (err) => log.warn({ service, err: { message: err.message } }, 'micro-cache cannot listen to the service’s changes yet: it keeps none of its answers'),
+    });
   }
 }

@@ -127,7 +127,40 @@ describe('the micro-cache across gateway replicas', () => {
 
   it('lets only catalog announce its changes: a gateway may listen but not publish', async () => {
     const channel = `${stack.env.REDIS_KEY_PREFIX}${LISTING_CHANGES_CHANNEL}`;
-    await expect(secondRedis.publish(channel, '1')).rejects.toThrow(/NOPERM/);
+    const asGateway = await connectRedis(processRedisUrl(stack.env, 'gateway'), createLogger('gateway', 'silent'));
+    try {
+      await expect(asGateway.publish(channel, '1')).rejects.toThrow(/NOPERM/);
+    } finally {
+      await asGateway.quit();
+    }
     expect(await stack.services.catalog!.ctx.redis.publish(channel, '1')).toBeGreaterThanOrEqual(gateways.length);
+  });
+
+  it('keeps nothing while a gateway starting is refused the channel, and keeps once it may listen', async () => {
+    const listing = await onlineListing(newUser());
+    const url = processRedisUrl(stack.env, 'gateway');
+    const channelRule = `&${stack.env.REDIS_KEY_PREFIX}${LISTING_CHANGES_CHANNEL}`;
+    // the gateways' user without the channel (as before an operator re-provisions the ACL) when a third gateway starts
+    await stack.redis.sendCommand(['ACL', 'SETUSER', new URL(url).username, 'resetchannels']);
+    const log = createLogger('gateway', 'silent');
+    const redis = await connectRedis(url, log);
+    const third = createServer(createGateway(loadGatewayConfig({ ...stack.env, ...internalKeysFor('gateway'), REDIS_URL: url, PORT: '0' }), redis, log));
+    try {
+      await new Promise<void>((resolve) => third.listen(0, '127.0.0.1', resolve));
+      const gateway = api(`http://127.0.0.1:${(third.address() as AddressInfo).port}`);
+      const reachingOfTwo = async () => {
+        const before = reached.length;
+        for (let i = 0; i < 2; i++) expect((await gateway.get(listing.detail)).status).toBe(200);
+        return reached.length - before;
+      };
+      expect(await reachingOfTwo()).toBe(2);
+      await stack.redis.sendCommand(['ACL', 'SETUSER', new URL(url).username, channelRule]);
+      // its next try (every two seconds) subscribes
+      await eventually(reachingOfTwo, (n) => n === 1, 10_000);
+    } finally {
+      await stack.redis.sendCommand(['ACL', 'SETUSER', new URL(url).username, channelRule]);
+      await new Promise((resolve) => third.close(resolve));
+      await redis.quit();
+    }
   });
 });
