@@ -12,7 +12,7 @@
 // production runs every process but identity and wallet so, since their production SMS provider and
 // payment gateway cannot run here),
 // BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
-// GATEWAY_MICRO_CACHE_MS (the gateway's micro-cache of anonymous listing reads, ADR 0068; off unless set),
+// GATEWAY_MICRO_CACHE_MS (the gateway's micro-cache of anonymous listing reads, ADR 0068; 250 ms unless set, 0 turns it off),
 // BENCH_TRACES (1: every process traces as production does, exporting OTLP over HTTP to a sink in
 // this script that accepts and drops the spans, so the figures include what tracing costs at the
 // default sampling, parentbased_traceidratio 0.01;
@@ -244,7 +244,7 @@ for (const target of targets) {
 
 console.log(
   `\n${total} online listings; node ${process.version}, NODE_ENV=${nodeEnv}, LOG_LEVEL=${common.LOG_LEVEL}, ` +
-    `GATEWAY_MICRO_CACHE_MS=${env.GATEWAY_MICRO_CACHE_MS ?? 0}, traces ${traceSink ? `on (${env.OTEL_TRACES_SAMPLER ?? 'the default sampler'}${env.OTEL_TRACES_SAMPLER_ARG ? ` ${env.OTEL_TRACES_SAMPLER_ARG}` : ''}; ${spansReceived} exports received)` : 'off'}; ${connections} connections, ` +
+    `GATEWAY_MICRO_CACHE_MS=${env.GATEWAY_MICRO_CACHE_MS ?? '250 (the default)'}, traces ${traceSink ? `on (${env.OTEL_TRACES_SAMPLER ?? 'the default sampler'}${env.OTEL_TRACES_SAMPLER_ARG ? ` ${env.OTEL_TRACES_SAMPLER_ARG}` : ''}; ${spansReceived} exports received)` : 'off'}; ${connections} connections, ` +
     `${rounds} alternating rounds of ${seconds} s (median shown), steady ${fixedRate} req/s through the gateway; ` +
     `${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );

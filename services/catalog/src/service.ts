@@ -1,8 +1,10 @@
 import { resealLegacySecrets, SecretBox } from '@market/shared/crypto';
 import { CreateOutboxAndInbox1763800000000, CreateWaitingEvents1765100000000 } from '@market/shared/events';
 import { ReadCache } from '@market/shared/http';
+import { LISTING_CHANGES_CHANNEL } from '@market/shared/redis';
 import { defineService } from '@market/shared/service';
 import { adminDirectory } from './adapters/admin-directory';
+import { listingChangeNotices } from './adapters/listing-change-notices';
 import { fileRegistry } from './adapters/file-registry';
 import { publisherAccounts } from './adapters/publisher-accounts';
 import { catalogEnvShape, openUploadToken } from './config';
@@ -53,9 +55,14 @@ export const catalogService = defineService({
     const secrets = new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS);
     await resealLegacySecrets(ctx.db, secrets, [LISTING_CREDENTIALS_SEALED, OPEN_UPLOAD_RAW_SEALED], ctx.log);
     const publicReads = new ReadCache(PUBLIC_READS_TTL_MS);
-    // Every change a reader can see commits in a transaction with its event, so a cache dropped
-    // after each commit never serves anything older than this process's last write.
-    ctx.afterEveryCommit(() => publicReads.invalidate());
+    const announceChange = listingChangeNotices(ctx.redis, ctx.redisKey(LISTING_CHANGES_CHANNEL), ctx.log);
+    // Every change a reader can see commits in a transaction with its event (a request's, an
+    // event handler's, a job's), so a cache dropped after each commit never serves anything older
+    // than this process's last write, and the gateways, told after each, drop theirs (ADR 0068).
+    ctx.afterEveryCommit(() => {
+      publicReads.invalidate();
+      announceChange();
+    });
     const deps = {
       db: ctx.db,
       events: ctx.events,

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { api, eventually, startStack, type Stack } from '@market/testkit';
-import { listingMaker, newAdmin, newUser, type Caller } from './support';
+import { eventsSent, listingMaker, newAdmin, newUser, type Caller } from './support';
 
 /** The public read path: text search semantics over the trigram indexes, and the shared cache of answers. */
 describe('public listing reads', () => {
@@ -9,7 +9,7 @@ describe('public listing reads', () => {
   let admin: Caller;
 
   beforeAll(async () => {
-    // the gateway's micro-cache on (ADR 0068): every answer below holds with it
+    // the gateway's micro-cache on (ADR 0068; the default, said here since every answer below holds with it)
     stack = await startStack({ services: ['catalog', 'admin'], env: { GATEWAY_MICRO_CACHE_MS: '250' } });
     client = api(stack.url);
     admin = await newAdmin(stack);
@@ -190,6 +190,7 @@ describe('public listing reads', () => {
       const owner = newUser();
       const game = `edge-${uuidv7()}`;
       const listing = await online(owner, { game });
+      await eventsSent(stack);
       const reached: string[] = [];
       const count = (req: { url?: string }) => {
         if (req.url?.startsWith('/api/listings')) reached.push(req.url);

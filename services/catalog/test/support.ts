@@ -52,3 +52,15 @@ export function eventHandled(stack: Stack, eventId: string) {
     (rows: unknown[]) => rows.length === 1,
   );
 }
+
+/**
+ * Waits until the stack's catalog has sent every event it wrote: marking them sent is a commit of
+ * its own, which catalog announces to the gateways like any other (ADR 0068), so a test counting
+ * what reaches catalog starts once that is done.
+ */
+export function eventsSent(stack: Stack) {
+  return eventually(
+    () => stack.services.catalog!.ctx.db.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`),
+    (rows: Array<{ n: number }>) => rows[0]!.n === 0,
+  );
+}

@@ -27,10 +27,11 @@ export const gatewayEnvShape = {
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /**
    * how long the gateway answers repeats of an anonymous read on a route marked `edge.microCache`
-   * itself (ADR 0068); 0, the default, turns it off. A write through the gateway drops them at once;
-   * a change made otherwise (an event catalog handles, another gateway replica) shows within it.
+   * itself (ADR 0068); 0 turns it off. A write through the gateway drops them at once, and so does
+   * catalog's notice of any change it commits (an event it handles, another gateway replica); this
+   * bound is only what a notice lost leaves, and while the notices cannot be heard nothing is kept.
    */
-  GATEWAY_MICRO_CACHE_MS: z.coerce.number().int().min(0).max(5000).default(0),
+  GATEWAY_MICRO_CACHE_MS: z.coerce.number().int().min(0).max(5000).default(250),
   /** how long a replica that refused a connection is passed over before a request probes it again (ADR 0046) */
   GATEWAY_REPLICA_EJECT_MS: z.coerce.number().int().min(0).default(DEFAULT_REPLICA_EJECT_MS),
   /** requests per client address per minute over all routes, counted per gateway process */

@@ -31,12 +31,14 @@ export function microCacheKey(url: string): string {
  * caller gets the same answer (`edge.microCache`, ADR 0068): a repeat within `ttlMs` is answered
  * here, with the service's entity tag (a client holding it gets 304), without a hop to the service.
  * Only a 200 with an `ETag` is kept. Any other request this gateway sends to the same service (a
- * write) drops that service's answers when it starts and again when it ends, and a read that began
- * before such a drop is not kept, so a change made through this gateway shows at once; a change
- * made otherwise (an event, another gateway replica) shows within `ttlMs`.
+ * write) drops that service's answers when it starts and again when it ends, and so does a notice
+ * that the service changed (`drop`, from its change channel); a read that began before a drop is
+ * not kept. So a change made through this gateway shows at once, and one made otherwise (an event,
+ * another gateway replica) as soon as its notice arrives; `ttlMs` bounds what a lost notice leaves.
+ * While the gateway cannot hear a service's notices (`hearing(service, false)`), nothing of it is kept.
  */
 export class MicroCache {
-  private readonly services = new Map<ServiceName, { entries: Map<string, Kept>; generation: number }>();
+  private readonly services = new Map<ServiceName, { entries: Map<string, Kept>; generation: number; heard: boolean }>();
 
   constructor(
     private readonly ttlMs: number,
@@ -50,7 +52,7 @@ export class MicroCache {
   private of(service: ServiceName) {
     let own = this.services.get(service);
     if (!own) {
-      own = { entries: new Map(), generation: 0 };
+      own = { entries: new Map(), generation: 0, heard: true };
       this.services.set(service, own);
     }
     return own;
@@ -85,12 +87,12 @@ export class MicroCache {
   }
 
   /**
-   * Keeps the service's answer to a read sent at `generation` if it is a keepable one and no write
-   * began or ended since the read was sent.
+   * Keeps the service's answer to a read sent at `generation` if it is a keepable one, no drop came
+   * since the read was sent, and the service's notices are heard.
    */
   keep(service: ServiceName, key: string, upstream: IncomingMessage, generation: number): void {
     const own = this.of(service);
-    if (own.generation !== generation) return;
+    if (own.generation !== generation || !own.heard) return;
     const etag = upstream.headers.etag;
     const contentType = upstream.headers['content-type'];
     if (upstream.statusCode !== 200 || typeof etag !== 'string' || typeof contentType !== 'string') return;
@@ -107,11 +109,21 @@ export class MicroCache {
     });
   }
 
-  /** A write to `service` is under way or done: its kept answers, and reads in flight, are dropped. */
+  /** `service` changed or is changing: its kept answers, and reads in flight, are dropped. */
   drop(service: ServiceName): void {
     const own = this.services.get(service);
     if (!own) return;
     own.generation += 1;
     own.entries.clear();
+  }
+
+  /**
+   * Whether `service`'s change notices reach this gateway now (a service is heard until told
+   * otherwise). Either way what is kept goes: from a notice lost, or from before the notices came
+   * again, and a read sent before then is not kept either.
+   */
+  hearing(service: ServiceName, heard: boolean): void {
+    this.of(service).heard = heard;
+    this.drop(service);
   }
 }

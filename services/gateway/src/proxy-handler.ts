@@ -6,6 +6,7 @@ import { addressKey, InternalClient, Problem, problems, sendProblem } from '@mar
 import { type Logger } from '@market/shared/logging';
 import { type RedisClient } from '@market/shared/redis';
 import { createAuthenticator } from './authenticate';
+import { hearChanges } from './change-notices';
 import { clientAddressResolver } from './client-address';
 import type { GatewayConfig } from './config';
 import { MicroCache, microCacheKey } from './micro-cache';
@@ -124,6 +125,7 @@ export function createProxyHandler(config: GatewayConfig, redis: RedisClient, lo
     ) as Record<ServiceName, ProxyMiddleware>;
   const proxies = balanced((url) => createServiceProxy(url, config.UPSTREAM_TIMEOUT_MS, log));
   const microCache = new MicroCache(config.GATEWAY_MICRO_CACHE_MS);
+  if (microCache.enabled) hearChanges(microCache, redis, config.REDIS_KEY_PREFIX, log);
   const streamProxies = balanced((url) => createStreamProxy(url, log));
 
   /** Rate limits first: a flood of oversized uploads must not turn into a flood of records. */

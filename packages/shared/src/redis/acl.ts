@@ -20,19 +20,34 @@ const TRUSTED_KEYS = {
 } as const;
 
 /**
+ * The channel catalog announces on, after every commit, that what an anonymous caller sees of the
+ * listings may have changed; the gateways listen and drop catalog's answers they keep (ADR 0068).
+ */
+export const LISTING_CHANGES_CHANNEL = 'catalog:listing-changes';
+
+/** Who speaks on which channel: the revocations (ADR 0034) and catalog's listing changes. */
+function channelRules(process: RedisProcess, p: string): string[] {
+  const rules = ['identity', 'admin', 'notify'].includes(process) ? [`&${p}auth:revocations`] : [];
+  if (process === 'catalog' || process === 'gateway') rules.push(`&${p}${LISTING_CHANGES_CHANNEL}`);
+  return rules;
+}
+
+/**
  * What one process's Redis user may do, as `ACL SETUSER` rules after the user's name and password:
  * read and write its own namespace (`<prefix><process>:*`; the gateway's rate limits are `<prefix>rl:*`),
  * write the trusted keys only where it owns them, read them where it checks them, publish or
- * subscribe the revocation channel as its part is, and every command but the dangerous and
- * administrative ones (FLUSHALL, KEYS, CONFIG, ACL, DEBUG, MONITOR…).
+ * subscribe the revocation channel and catalog's listing changes as its part is, and every command
+ * but the dangerous and administrative ones (FLUSHALL, KEYS, CONFIG, ACL, DEBUG, MONITOR…).
  */
 export function redisAclRules(process: RedisProcess, prefix: string): string[] {
   const p = literal(prefix);
   const own = process === 'gateway' ? [`~${p}rl:*`] : [`~${p}${process}:*`];
   const writes = process === 'identity' || process === 'admin' ? TRUSTED_KEYS[process].map((k) => `~${p}${k}`) : [];
   const reads = process === 'gateway' || process === 'notify' ? [`%R~${p}auth:*`] : [];
-  const revocations = ['identity', 'admin', 'notify'].includes(process) ? [`&${p}auth:revocations`] : [];
-  return [...own, ...writes, ...reads, ...revocations, '+@all', '-@dangerous', '-@admin'];
+  // a channel rule allows publishing as well as subscribing: the gateway, which only listens, may not
+  // publish at all, or it could announce changes in catalog's name
+  const listensOnly = process === 'gateway' ? ['-publish', '-spublish'] : [];
+  return [...own, ...writes, ...reads, ...channelRules(process, p), '+@all', '-@dangerous', '-@admin', ...listensOnly];
 }
 
 /** A process's Redis user: `<userPrefix><process>` (`market_identity`, `market_gateway`). */

@@ -11,6 +11,7 @@ import {
   TimeoutError,
 } from 'redis';
 import type { Logger } from 'pino';
+import { endDependents } from './closing';
 import { currentRedisUrl, parseRedisTarget } from './target';
 
 export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
@@ -205,17 +206,20 @@ export async function connectRedis(url: string, log: Logger, opts: RedisOptions 
   const proxy = bounded(client, timeoutMs, () => client, (err) => {
     if (isReadOnlyReply(err)) void moveTo('a write was answered READONLY', true);
   });
-  // once the caller ends the client, no failover may open another
-  return new Proxy(proxy, {
+  // once the caller ends the client, no failover may open another, and what was opened from it ends too
+  const ending: RedisClient = new Proxy(proxy, {
     get(bound, property, receiver) {
       const value: unknown = Reflect.get(bound, property, receiver);
       if (!(property === 'quit' || property === 'close' || property === 'destroy') || typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         closed = true;
+        endDependents(ending);
         return (value as (...a: unknown[]) => unknown)(...args);
       };
     },
   });
+  return ending;
 }
 export * from './acl';
+export * from './channel';
 export * from './target';
