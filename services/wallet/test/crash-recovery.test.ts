@@ -44,7 +44,8 @@ describe('the settlement consumer killed mid-batch', () => {
 
     const schema = stack.services.wallet!.ctx.schema;
     const env = { ...serviceEnv(stack.env, 'wallet'), DB_SCHEMA: schema, PORT: '0', DB_POOL_SIZE: '2', INBOX_PREFETCH: '1', LOG_LEVEL: 'silent' };
-    child = spawn(process.execPath, [require.resolve('tsx/cli'), 'src/main.ts'], { cwd: path.resolve(__dirname, '..'), env, stdio: 'ignore' });
+    // One process (tsx as a loader, not its CLI, which runs the program in a child of its own): the kill must reach the consumer itself.
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: path.resolve(__dirname, '..'), env, stdio: 'ignore' });
     const atKill = await eventually(handled, (n) => n >= 5, 30_000);
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
