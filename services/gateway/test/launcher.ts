@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
-import { resolveInfra, uniqueName } from '@market/shared/testing';
+import { dropBusObjects, resolveInfra, uniqueName } from '@market/shared/testing';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -34,6 +34,7 @@ export async function launchSystem(opts: { port: number; database: string; name:
   url.pathname = '/postgres';
   const adminUrl = url.toString();
   let output = '';
+  const exchange = uniqueName(`test.${opts.name}`);
   const launcher = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     cwd: root,
     env: {
@@ -43,7 +44,7 @@ export async function launchSystem(opts: { port: number; database: string; name:
       AMQP_URL: infra.AMQP_URL,
       REDIS_URL: infra.REDIS_URL,
       PORT: String(opts.port),
-      EVENTS_EXCHANGE: uniqueName(`test.${opts.name}`),
+      EVENTS_EXCHANGE: exchange,
       REDIS_KEY_PREFIX: `${uniqueName(opts.name)}:`,
       LOG_FORMAT: 'json',
       LOG_LEVEL: 'info',
@@ -70,6 +71,8 @@ export async function launchSystem(opts: { port: number; database: string; name:
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS "${opts.database}" WITH (FORCE)`);
       await client.end();
+      // The launch provisions its exchange's quorum queues on the broker's default vhost: idle, each still costs the broker.
+      await dropBusObjects(infra.AMQP_URL, String(opts.env?.EVENTS_EXCHANGE ?? exchange));
     },
   };
   const metricsPort = opts.env?.GATEWAY_METRICS_PORT ?? opts.port + 9;
