@@ -189,10 +189,10 @@ export async function queryAllOrders(db: Queryable, query: AdminOrderQuery): Pro
   });
 }
 
-/** Records a charge about to be asked of the wallet; an earlier unsettled request keeps the later deadline. */
 /**
- * Records a charge request on the order; with `version`, only if the order is still at that version
- * (nothing else changed it since it was read), answering whether it was recorded.
+ * Records a charge about to be asked of the wallet (an earlier unsettled request keeps the later
+ * deadline); with `version`, only if the order is still at that version (nothing else changed it
+ * since it was read). Answers whether it was recorded.
  */
 export async function recordChargeRequest(db: Queryable, id: string, at: Date, deadline: Date, version: number | null = null): Promise<boolean> {
   const rows = await updateReturning<{ id: string }>(
