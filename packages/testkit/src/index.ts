@@ -51,7 +51,7 @@ export { runProgram } from './run-program';
 export { adminCaptcha, adminLogin, adminLoginToken } from './admin-login';
 // Other services' internals a test may need, only through their package entries: seeding admins, the
 // money and ledger checks, the dashboard's figures to compare against.
-export { Argon2Passwords, createAdmin, DEV_BOOTSTRAP_PASSWORD, verifyMoney } from '@market/admin/testing';
+export { Argon2Passwords, createAdmin, DEV_BOOTSTRAP_PASSWORD, MINIMUM_PASSWORD_COST, verifyMoney } from '@market/admin/testing';
 export { ORDER_FIGURES_SQL, ORDERS_BY_DAY_SQL } from '@market/orders/testing';
 export { findLedgerDifferences, LEDGER_BY_DAY_SQL, LEDGER_FIGURES_SQL } from '@market/wallet/testing';
 

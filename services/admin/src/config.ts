@@ -1,5 +1,6 @@
 import { z } from '@market/contracts';
 import { ConfigError, inDevelopment, secret, tokenSecretShape } from '@market/shared/config';
+import { DEFAULT_PASSWORD_COST, MINIMUM_PASSWORD_COST } from './adapters/argon2-passwords';
 import { AdminUsername } from './domain/admin-user';
 
 /** Printed at a development start so a developer can log in; production refuses it. */
@@ -22,6 +23,10 @@ export const adminEnv = {
   MONEY_SETTLEMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(600_000),
   /** failed logins in a row at one username over every address before the account itself is locked, with an alert */
   ADMIN_ACCOUNT_LOCK_FAILURES: z.coerce.number().int().min(2).max(100_000).default(100),
+  /** argon2id's memory per new password hash, in KiB: at least OWASP's minimum, 19 MiB (ADR 0073) */
+  ADMIN_PASSWORD_MEMORY_KIB: z.coerce.number().int().min(MINIMUM_PASSWORD_COST.memoryKib).max(1_048_576).default(DEFAULT_PASSWORD_COST.memoryKib),
+  /** argon2id's passes over that memory per new password hash: at least 2 */
+  ADMIN_PASSWORD_PASSES: z.coerce.number().int().min(MINIMUM_PASSWORD_COST.passes).max(10).default(DEFAULT_PASSWORD_COST.passes),
   /** `dev` answers the captcha text with the image; unset means `dev` in development and is refused elsewhere */
   CAPTCHA_MODE: z.enum(['dev', 'strict']).optional(),
 };

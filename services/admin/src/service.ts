@@ -30,7 +30,7 @@ export const adminService = defineService({
       config: ctx.config,
       captchaMode: captchaMode(ctx.config),
       captchas: new CaptchaStore(ctx.redis, ctx.redisKey),
-      passwords: new Argon2Passwords(),
+      passwords: new Argon2Passwords({ memoryKib: ctx.config.ADMIN_PASSWORD_MEMORY_KIB, passes: ctx.config.ADMIN_PASSWORD_PASSES }),
       revocations: ctx.revocations,
       internal: ctx.internal,
     };

@@ -5,13 +5,13 @@ import { EventWriter } from '@market/shared/events';
 import { Conflict, DomainError, InvalidInput } from '@market/shared/errors';
 import { dropSchemas, resolveInfra, uniqueName } from '@market/shared/testing';
 import { api, startStack, type Stack } from '@market/testkit';
-import { Argon2Passwords } from '../src/adapters/argon2-passwords';
+import { Argon2Passwords, MINIMUM_PASSWORD_COST } from '../src/adapters/argon2-passwords';
 import { bootstrapFirstAdmin } from '../src/application/bootstrap-first-admin';
 import { createAdmin } from '../src/application/create-admin';
 import { adminMigrations } from '../src/persistence/migrations';
 import { loginToken, uniqueUsername } from './helpers';
 
-const passwords = new Argon2Passwords();
+const passwords = new Argon2Passwords(MINIMUM_PASSWORD_COST);
 
 describe('admin accounts: bootstrap and admin:create', () => {
   let stack: Stack;

@@ -1,5 +1,6 @@
 import { baseEnvShape, loadConfig } from '@market/shared/config';
 import { issueCaptcha } from '../src/application/issue-captcha';
+import { Argon2Passwords } from '../src/adapters/argon2-passwords';
 import { adminEnv, captchaMode } from '../src/config';
 import type { CaptchaStore } from '../src/persistence/captcha-store';
 
@@ -27,6 +28,19 @@ describe('admin configuration', () => {
     expect(() => captchaMode({ NODE_ENV: 'production' })).toThrow(/CAPTCHA_MODE/);
     expect(() => captchaMode({ NODE_ENV: 'production', CAPTCHA_MODE: 'dev' })).toThrow(/CAPTCHA_MODE/);
     expect(captchaMode({ NODE_ENV: 'production', CAPTCHA_MODE: 'strict' })).toBe('strict');
+  });
+
+  it('hashes new passwords at the configured argon2id cost, never below OWASP’s minimum, and verifies hashes of any cost', async () => {
+    const production = loadConfig(shape, { ...productionSecrets, ADMIN_BOOTSTRAP_PASSWORD: 'a-real-production-password' });
+    expect([production.ADMIN_PASSWORD_MEMORY_KIB, production.ADMIN_PASSWORD_PASSES]).toEqual([65_536, 3]);
+    expect(() => loadConfig(shape, { NODE_ENV: 'development', ADMIN_PASSWORD_MEMORY_KIB: '8192' })).toThrow(/ADMIN_PASSWORD_MEMORY_KIB/);
+    expect(() => loadConfig(shape, { NODE_ENV: 'development', ADMIN_PASSWORD_PASSES: '1' })).toThrow(/ADMIN_PASSWORD_PASSES/);
+    const strong = await new Argon2Passwords().hash('correct horse battery');
+    const least = await new Argon2Passwords({ memoryKib: 19_456, passes: 2 }).hash('correct horse battery');
+    expect(strong).toMatch(/^\$argon2id\$v=19\$m=65536,p=4,t=3\$/);
+    expect(least).toMatch(/^\$argon2id\$v=19\$m=19456,p=4,t=2\$/);
+    const either = new Argon2Passwords({ memoryKib: 19_456, passes: 2 });
+    expect([await either.verify(strong, 'correct horse battery'), await either.verify(least, 'correct horse battery'), await either.verify(strong, 'wrong')]).toEqual([true, true, false]);
   });
 
   it('leaves the answer out of a strict-mode captcha', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AdminRole } from '@market/contracts';
 import { mintToken, type Client, type Component, type Stack } from '@market/testkit';
-import { Argon2Passwords } from '../src/adapters/argon2-passwords';
+import { Argon2Passwords, MINIMUM_PASSWORD_COST } from '../src/adapters/argon2-passwords';
 import { createAdmin } from '../src/application/create-admin';
 
 export type { Client };
@@ -20,7 +20,7 @@ export async function newAdmin(where: Stack | Component, overrides: { username?:
   const password = `pw-${randomBytes(12).toString('hex')}`;
   const ctx = ('service' in where ? where.service : where.services.admin!).ctx;
   const admin = await createAdmin(
-    { db: ctx.db, events: ctx.events, passwords: new Argon2Passwords() },
+    { db: ctx.db, events: ctx.events, passwords: new Argon2Passwords(MINIMUM_PASSWORD_COST) },
     { username, nickname: overrides.nickname ?? username, password, roles: overrides.roles ?? ['super_admin'] },
   );
   return { ...admin, password };

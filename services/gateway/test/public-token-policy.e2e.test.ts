@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { allRoutes } from '@market/contracts';
-import { api, Argon2Passwords, createAdmin, mintToken, type Stack, startStack } from '@market/testkit';
+import { api, Argon2Passwords, createAdmin, MINIMUM_PASSWORD_COST, mintToken, type Stack, startStack } from '@market/testkit';
 
 const newPhone = () => `136${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
 let address = 0;
@@ -40,7 +40,7 @@ describe('what a token attached to a public route means', () => {
     client = api(stack.url);
     const ctx = stack.services.admin!.ctx;
     admin = { username: `policy_${randomBytes(4).toString('hex')}`, password: `pw-${randomBytes(12).toString('hex')}` };
-    await createAdmin({ db: ctx.db, events: ctx.events, passwords: new Argon2Passwords() }, { ...admin, nickname: admin.username });
+    await createAdmin({ db: ctx.db, events: ctx.events, passwords: new Argon2Passwords(MINIMUM_PASSWORD_COST) }, { ...admin, nickname: admin.username });
 
     const revokedUser = await userLogin();
     expect((await client.post('/api/auth/logout', {}, revokedUser.access_token)).status).toBe(204);

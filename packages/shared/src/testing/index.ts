@@ -97,6 +97,10 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<N
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     PORT: '0',
     EVENTS_EXCHANGE: uniqueName('test.events'),
+    // Admin passwords hashed at OWASP's minimum for argon2id, the least admin accepts (ADR 0073): the
+    // default costs about 0.2 s of CPU per hash or login, and the suites make hundreds of each.
+    ADMIN_PASSWORD_MEMORY_KIB: '19456',
+    ADMIN_PASSWORD_PASSES: '2',
     // The relay wakes on its commit's notification; the poll is the fallback, and at the production
     // default it halves what an idle stack costs the machine.
     OUTBOX_POLL_MS: '1000',

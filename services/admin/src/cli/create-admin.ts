@@ -5,6 +5,7 @@ import { createDataSource, initializeDataSource } from '@market/shared/db';
 import { DomainError } from '@market/shared/errors';
 import { EventWriter } from '@market/shared/events';
 import { Argon2Passwords } from '../adapters/argon2-passwords';
+import { adminEnv } from '../config';
 import { createAdmin } from '../application/create-admin';
 import { adminMigrations } from '../persistence/migrations';
 import { readPassword } from './read-password';
@@ -19,6 +20,8 @@ const cliEnv = {
   NODE_ENV: baseEnvShape.NODE_ENV,
   DATABASE_URL: baseEnvShape.DATABASE_URL,
   DB_SCHEMA: z.string().default('admin'),
+  ADMIN_PASSWORD_MEMORY_KIB: adminEnv.ADMIN_PASSWORD_MEMORY_KIB,
+  ADMIN_PASSWORD_PASSES: adminEnv.ADMIN_PASSWORD_PASSES,
 };
 
 function parseCommandLine(): { username: string; nickname?: string; roles: string[] } | null {
@@ -49,7 +52,7 @@ async function main(): Promise<number> {
   try {
     // The audit event waits in the outbox; the running admin service's relay publishes it.
     const admin = await createAdmin(
-      { db, events: new EventWriter('admin', config.DB_SCHEMA), passwords: new Argon2Passwords() },
+      { db, events: new EventWriter('admin', config.DB_SCHEMA), passwords: new Argon2Passwords({ memoryKib: config.ADMIN_PASSWORD_MEMORY_KIB, passes: config.ADMIN_PASSWORD_PASSES }) },
       { username: args.username, nickname: args.nickname ?? args.username, password, roles: args.roles },
     );
     process.stdout.write(`${admin.id}\n`);
