@@ -200,17 +200,18 @@ export async function leaseTestBroker(amqpUrl: string, exchange: string): Promis
   const api = managementApi(amqpUrl);
   for (let slot = 0; ; slot++) {
     if (slotsInUse.has(slot)) continue;
-    const vhost = `${POOL_PREFIX}${run.host}-${run.pid}_w${process.env.JEST_WORKER_ID ?? '1'}_s${slot}`;
-    // The passwords follow from the run, so a later file of the same worker finds the users as they are.
-    const users = usersOf(vhost, (role) => createHash('sha256').update(`${vhost}:${role}`).digest('hex').slice(0, 24));
-    const found = await api('GET', `vhosts/${encodeURIComponent(vhost)}`);
-    // A stack an earlier file left running still holds its vhost: take the next slot.
-    if (found !== null && ((await api<unknown[]>('GET', `vhosts/${encodeURIComponent(vhost)}/connections`)) ?? []).length > 0) continue;
+    // Taken before the first await, so two stacks a file starts at once never lease the same slot.
     slotsInUse.add(slot);
     const release = async () => {
       slotsInUse.delete(slot);
     };
+    const vhost = `${POOL_PREFIX}${run.host}-${run.pid}_w${process.env.JEST_WORKER_ID ?? '1'}_s${slot}`;
+    // The passwords follow from the run, so a later file of the same worker finds the users as they are.
+    const users = usersOf(vhost, (role) => createHash('sha256').update(`${vhost}:${role}`).digest('hex').slice(0, 24));
     try {
+      const found = await api('GET', `vhosts/${encodeURIComponent(vhost)}`);
+      // A stack an earlier file left running still holds its vhost: the slot stays taken, try the next.
+      if (found !== null && ((await api<unknown[]>('GET', `vhosts/${encodeURIComponent(vhost)}/connections`)) ?? []).length > 0) continue;
       if (found === null) {
         // Cleaning up after others is best effort: runs starting at once sweep the same vhosts and
         // users, and the broker may answer 500 to one of two deletes of the same user.
