@@ -1,6 +1,6 @@
 import { z } from '@market/contracts';
 import { ConfigError, inDevelopment, secret, tokenSecretShape } from '@market/shared/config';
-import { DEFAULT_PASSWORD_COST, MINIMUM_PASSWORD_COST } from './adapters/argon2-passwords';
+import { DEFAULT_PASSWORD_COST, MINIMUM_PASSWORD_COST, type PasswordCost } from './adapters/argon2-passwords';
 import { AdminUsername } from './domain/admin-user';
 
 /** Printed at a development start so a developer can log in; production refuses it. */
@@ -42,4 +42,9 @@ export function captchaMode(config: { NODE_ENV: string; CAPTCHA_MODE?: CaptchaMo
     throw new ConfigError(`NODE_ENV is ${config.NODE_ENV}, not development: CAPTCHA_MODE must be set to strict`);
   }
   return config.CAPTCHA_MODE ?? 'dev';
+}
+
+/** The cost of new admin password hashes, as configured. */
+export function passwordCost(config: { ADMIN_PASSWORD_MEMORY_KIB: number; ADMIN_PASSWORD_PASSES: number }): PasswordCost {
+  return { memoryKib: config.ADMIN_PASSWORD_MEMORY_KIB, passes: config.ADMIN_PASSWORD_PASSES };
 }

@@ -4,7 +4,7 @@ import { Argon2Passwords } from './adapters/argon2-passwords';
 import type { AdminDeps } from './application/deps';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
 import { publishAdminSessions } from './application/publish-admin-sessions';
-import { adminEnv, captchaMode, DEV_BOOTSTRAP_PASSWORD } from './config';
+import { adminEnv, captchaMode, DEV_BOOTSTRAP_PASSWORD, passwordCost } from './config';
 import { storeAuditEntry } from './events/store-audit-entry';
 import { adminErrorStatuses } from './http/error-statuses';
 import { adminInternalRoutes } from './http/internal-routes';
@@ -30,7 +30,7 @@ export const adminService = defineService({
       config: ctx.config,
       captchaMode: captchaMode(ctx.config),
       captchas: new CaptchaStore(ctx.redis, ctx.redisKey),
-      passwords: new Argon2Passwords({ memoryKib: ctx.config.ADMIN_PASSWORD_MEMORY_KIB, passes: ctx.config.ADMIN_PASSWORD_PASSES }),
+      passwords: new Argon2Passwords(passwordCost(ctx.config)),
       revocations: ctx.revocations,
       internal: ctx.internal,
     };

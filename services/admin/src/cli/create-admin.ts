@@ -5,7 +5,7 @@ import { createDataSource, initializeDataSource } from '@market/shared/db';
 import { DomainError } from '@market/shared/errors';
 import { EventWriter } from '@market/shared/events';
 import { Argon2Passwords } from '../adapters/argon2-passwords';
-import { adminEnv } from '../config';
+import { adminEnv, passwordCost } from '../config';
 import { createAdmin } from '../application/create-admin';
 import { adminMigrations } from '../persistence/migrations';
 import { readPassword } from './read-password';
@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   try {
     // The audit event waits in the outbox; the running admin service's relay publishes it.
     const admin = await createAdmin(
-      { db, events: new EventWriter('admin', config.DB_SCHEMA), passwords: new Argon2Passwords({ memoryKib: config.ADMIN_PASSWORD_MEMORY_KIB, passes: config.ADMIN_PASSWORD_PASSES }) },
+      { db, events: new EventWriter('admin', config.DB_SCHEMA), passwords: new Argon2Passwords(passwordCost(config)) },
       { username: args.username, nickname: args.nickname ?? args.username, password, roles: args.roles },
     );
     process.stdout.write(`${admin.id}\n`);
