@@ -26,6 +26,8 @@ module.exports = (dir) => ({
     '^@market/shared/([a-z]+)$': path.join(__dirname, 'packages/shared/src/$1/index.ts'),
     '^@market/testkit$': path.join(__dirname, 'packages/testkit/src/index.ts'),
   },
+  // jest's runtime with V8's code cache kept from test file to test file of a worker (ADR 0074).
+  runtime: path.join(__dirname, 'scripts/jest-compile-cache.cjs'),
   // Stops whatever a test file started and left open (a failed setup), so jest can exit.
   setupFilesAfterEnv: [path.join(__dirname, 'packages/testkit/src/teardown.ts')],
   testTimeout: 60000,

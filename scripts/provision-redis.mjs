@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { passwordList, redisDevPassword } from './lib/provision.mjs';
 
 const require = createRequire(import.meta.url);

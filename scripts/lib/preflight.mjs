@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { connect as amqpConnect } from 'amqplib';
 import pg from 'pg';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 
 const DEADLINE_MS = 2500;
 

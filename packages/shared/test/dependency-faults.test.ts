@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import type { DataSource } from 'typeorm';
 import { defineRoute, z } from '@market/contracts';
 import { createDataSource, initializeDataSource } from '../src/db';

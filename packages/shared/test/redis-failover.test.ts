@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { createLogger } from '../src/logging';
 import { connectRedis, parseRedisTarget, RedisUnavailableError, type RedisClient } from '../src/redis';
 

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { assertionFor } from '@market/shared/testing';
 import { api, newAdmin, startStack, unhandledRejections, type Stack } from '@market/testkit';
 

@@ -1,4 +1,4 @@
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { sendSmsCode } from '@market/contracts';
 import { Problem } from '@market/shared/http';
 import { createLogger } from '@market/shared/logging';

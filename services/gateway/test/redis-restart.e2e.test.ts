@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { api, eventually, freePort, newAdmin, startStack, unhandledRejections, type Stack } from '@market/testkit';
 
 /**

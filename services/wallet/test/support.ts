@@ -129,6 +129,14 @@ export const ALIPAY_NOTIFY_URL = 'https://market.example.com/api/payments/alipay
 export const WECHATPAY_NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/notify';
 
 /** The wallet's settings for paying through the local Alipay simulator: certificate mode when the simulator runs in it. */
+/**
+ * How long the wallet waits for a simulator. The simulators answer at once (a lost answer is an
+ * immediate 504), but on a loaded CI machine the default 5 s can pass before the answer is read,
+ * and the wallet then rightly records the outcome as unknown: a test of an answered call would
+ * fail for the machine's sake. Unknown outcomes are staged by the simulators' modes instead.
+ */
+const SIMULATOR_TIMEOUT_MS = '30000';
+
 export const alipayEnv = (sim: AlipaySimulator): Record<string, string> => ({
   PAYGATE_PROVIDER: 'alipay',
   ALIPAY_APP_ID: sim.appId,
@@ -138,6 +146,7 @@ export const alipayEnv = (sim: AlipaySimulator): Record<string, string> => ({
     : { ALIPAY_PUBLIC_KEY: sim.alipayPublicKey }),
   ALIPAY_GATEWAY: sim.gatewayUrl,
   ALIPAY_NOTIFY_URL,
+  ALIPAY_TIMEOUT_MS: SIMULATOR_TIMEOUT_MS,
 });
 
 export const WECHATPAY_TRANSFER_NOTIFY_URL = 'https://market.example.com/api/payments/wechatpay/transfer-notify';
@@ -161,6 +170,7 @@ export const wechatPayEnv = (sim: WechatPaySimulator, mode: 'publicKey' | 'certi
   WECHATPAY_TRANSFER_NOTIFY_URL,
   WECHATPAY_REFUND_NOTIFY_URL,
   WECHATPAY_BASE_URL: sim.baseUrl,
+  WECHATPAY_TIMEOUT_MS: SIMULATOR_TIMEOUT_MS,
 });
 
 /** A WeChat Pay client of the simulator's merchant, for the adapters the wallet does not reach through a route of its own yet. */

@@ -9,7 +9,7 @@ import {
   SocketClosedUnexpectedlyError,
   SocketTimeoutError,
   TimeoutError,
-} from 'redis';
+} from '@redis/client';
 import type { Logger } from 'pino';
 import { endDependents } from './closing';
 import { currentRedisUrl, parseRedisTarget } from './target';

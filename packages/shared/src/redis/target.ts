@@ -1,4 +1,4 @@
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 
 /**
  * Where a process's Redis is: one address (a managed Redis whose name its provider moves to the new

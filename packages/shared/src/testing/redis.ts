@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { REDIS_PROCESSES, redisAclRules, redisUrlAs, type RedisProcess } from '../redis/acl';
 
 /**

@@ -1,4 +1,4 @@
-import { createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { zipSync } from 'fflate';
@@ -7,6 +7,7 @@ import { alipayCertSn, certificateAuthority } from './certificates';
 import { merchantNotifications } from './merchant-notifications';
 import { recordIn, recordOf } from './simulated-records';
 import { readBody } from './simulator-server';
+import { simulatorKeyPair } from './key-pairs';
 
 /**
  * A local stand-in for the Alipay open platform gateway (OpenAPI 2.0, `gateway.do`), speaking its wire
@@ -153,7 +154,7 @@ function signContent(fields: Record<string, string>, omit: string[]): string {
 /** The certificates of a certificate-mode run, and the serial numbers requests must carry. */
 /** `appKey`, `alipayKey`: the private keys whose public halves the certificates certify (a request for a certificate is signed by its key). */
 function issueCertificates(appId: string, appKey: KeyObject, alipayKey: KeyObject) {
-  const ca = certificateAuthority(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, '/C=CN/O=Ant Financial simulator/OU=Certification Authority/CN=Ant Financial Certification Authority R1 simulator');
+  const ca = certificateAuthority(simulatorKeyPair().privateKey, '/C=CN/O=Ant Financial simulator/OU=Certification Authority/CN=Ant Financial Certification Authority R1 simulator');
   try {
     const appCert = ca.issue(appKey, `/C=CN/O=Market simulator app/OU=Alipay/CN=${appId}`);
     const alipayPublicCert = ca.issue(alipayKey, '/C=CN/O=Ant Financial simulator/OU=Alipay/CN=Ant Financial Alipay Public Key simulator');
@@ -169,8 +170,8 @@ function issueCertificates(appId: string, appKey: KeyObject, alipayKey: KeyObjec
 }
 
 export async function startAlipaySimulator(opts: { appId?: string; certificateMode?: boolean } = {}): Promise<AlipaySimulator> {
-  const appKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const alipayKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const appKeys = simulatorKeyPair();
+  const alipayKeys = simulatorKeyPair();
   const appId = opts.appId ?? `2021${String(Date.now()).slice(-12)}`;
   const certs = opts.certificateMode ? issueCertificates(appId, appKeys.privateKey, alipayKeys.privateKey) : null;
   const appPublicKey = appKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();

@@ -1,4 +1,4 @@
-import { constants, createCipheriv, createHash, createSign, createVerify, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
+import { constants, createCipheriv, createHash, createSign, createVerify, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { merchantNotifications } from './merchant-notifications';
 import { recordIn, recordOf } from './simulated-records';
 import { readBody } from './simulator-server';
+import { simulatorKeyPair } from './key-pairs';
 
 /**
  * A local stand-in for WeChat Pay API v3 (`api.mch.weixin.qq.com`), speaking its wire format:
@@ -178,9 +179,9 @@ const TRADE_BILL_HEADERS = [
 const FUND_FLOW_HEADERS = ['记账时间', '微信支付业务单号', '资金流水单号', '业务名称', '业务类型', '收支类型', '收支金额(元)', '账户结余(元)', '资金变更提交申请人', '备注', '业务凭证号'];
 
 export async function startWechatPaySimulator(): Promise<WechatPaySimulator> {
-  const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const wechatKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const merchant = simulatorKeyPair();
+  const platform = simulatorKeyPair();
+  const wechatKey = simulatorKeyPair();
   // 20-byte serials with a leading 1, so no DER sign byte changes how they print
   const merchantSerial = `1${randomBytes(19).toString('hex')}A`.toUpperCase();
   const platformSerial = `1${randomBytes(19).toString('hex')}B`.toUpperCase();

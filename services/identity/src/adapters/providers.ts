@@ -2,12 +2,18 @@ import { ConfigError, inDevelopment } from '@market/shared/config';
 import { type Logger } from '@market/shared/logging';
 import type { RealnameVerifier, SmsProvider } from '../application/ports';
 import type { IdentityConfig } from '../application/deps';
-import { AliyunRealnameVerifier } from './aliyun-realname-verifier';
-import { AliyunSmsProvider } from './aliyun-sms-provider';
 import { LogSmsProvider } from './log-sms-provider';
 import { SandboxRealnameVerifier } from './sandbox-realname-verifier';
-import { TencentRealnameVerifier } from './tencent-realname-verifier';
-import { TencentSmsProvider } from './tencent-sms-provider';
+
+/*
+ * A provider's adapter, and with it the provider's SDK, is loaded only when that provider is chosen
+ * (ADR 0074): each SDK is hundreds of modules a process configured for another provider would parse
+ * for nothing, at every start.
+ */
+const aliyunSms = () => (require('./aliyun-sms-provider') as typeof import('./aliyun-sms-provider')).AliyunSmsProvider;
+const tencentSms = () => (require('./tencent-sms-provider') as typeof import('./tencent-sms-provider')).TencentSmsProvider;
+const aliyunVerifier = () => (require('./aliyun-realname-verifier') as typeof import('./aliyun-realname-verifier')).AliyunRealnameVerifier;
+const tencentVerifier = () => (require('./tencent-realname-verifier') as typeof import('./tencent-realname-verifier')).TencentRealnameVerifier;
 
 type ProviderConfig = Pick<
   IdentityConfig,
@@ -91,7 +97,7 @@ export function createProviders(config: ProviderConfig, log: Logger): { sms: Sms
   const sms: Record<ProviderConfig['SMS_PROVIDER'], () => SmsProvider> = {
     log: () => new LogSmsProvider(log),
     aliyun: () =>
-      new AliyunSmsProvider(
+      new (aliyunSms())(
         {
           accessKeyId: config.ALIYUN_ACCESS_KEY_ID!,
           accessKeySecret: config.ALIYUN_ACCESS_KEY_SECRET!,
@@ -104,7 +110,7 @@ export function createProviders(config: ProviderConfig, log: Logger): { sms: Sms
         log,
       ),
     tencent: () =>
-      new TencentSmsProvider(
+      new (tencentSms())(
         {
           ...tencent,
           endpoint: config.TENCENT_SMS_ENDPOINT,
@@ -117,9 +123,9 @@ export function createProviders(config: ProviderConfig, log: Logger): { sms: Sms
   };
   const verifier: Record<ProviderConfig['REALNAME_VERIFIER'], () => RealnameVerifier> = {
     sandbox: () => new SandboxRealnameVerifier(),
-    tencent: () => new TencentRealnameVerifier({ ...tencent, endpoint: config.TENCENT_FACEID_ENDPOINT }, log),
+    tencent: () => new (tencentVerifier())({ ...tencent, endpoint: config.TENCENT_FACEID_ENDPOINT }, log),
     aliyun: () =>
-      new AliyunRealnameVerifier(
+      new (aliyunVerifier())(
         {
           accessKeyId: config.ALIYUN_ACCESS_KEY_ID!,
           accessKeySecret: config.ALIYUN_ACCESS_KEY_SECRET!,

@@ -3,20 +3,21 @@ import { type Db } from '@market/shared/db';
 import { type Logger } from '@market/shared/logging';
 import type { AlipayNotifications, BillSource, PaymentGateway, PayoutChannel, RefundChannel, WechatPayNotifications } from '../application/ports';
 import type { PaymentProvider } from '../domain/payment-channel';
-import { AlipayClient, AlipayGateway, type AlipayVerification } from './alipay-gateway';
-import { AlipayBills } from './alipay-bills';
-import { AlipayPayouts } from './alipay-payouts';
-import { AlipayRefunds } from './alipay-refunds';
+import type { AlipayVerification } from './alipay-gateway';
 import { SandboxPayouts } from './sandbox-payouts';
 import { SandboxPaymentGateway } from './sandbox-gateway';
-import { WechatPayBills } from './wechatpay-bills';
-import { certificateSerial, unreadableWechatPayKeys, WechatPayClient, wechatPayPlatformKeys } from './wechatpay-client';
-import { WechatPayGateway } from './wechatpay-gateway';
 import { SandboxBills, SandboxRefunds } from './sandbox-refunds';
-import { WechatPayPayouts } from './wechatpay-payouts';
-import { WechatPayRefunds } from './wechatpay-refunds';
 
-interface GatewayConfig {
+/*
+ * A provider's adapters, and with them its SDK, are loaded only when the provider is enabled (ADR
+ * 0074): alipay-sdk and wechatpay-axios-plugin are hundreds of modules a wallet without that
+ * channel would parse for nothing, at every start.
+ */
+const loadAlipayChannel = () => (require('./alipay-channel') as typeof import('./alipay-channel')).alipayChannel;
+const loadWechatPayChannel = () => (require('./wechatpay-channel') as typeof import('./wechatpay-channel')).wechatPayChannel;
+const loadWechatPayKeys = () => require('./wechatpay-client') as typeof import('./wechatpay-client');
+
+export interface GatewayConfig {
   NODE_ENV: string;
   PAYGATE_PROVIDER: PaymentProvider[];
   PAYGATE_SECRET: string;
@@ -92,7 +93,7 @@ function wechatPayKeyGaps(config: GatewayConfig): string[] {
   if (config.WECHATPAY_PUBLIC_KEY && !config.WECHATPAY_PUBLIC_KEY_ID) gaps.push('WECHATPAY_PUBLIC_KEY_ID');
   else if (config.WECHATPAY_PUBLIC_KEY_ID && !config.WECHATPAY_PUBLIC_KEY) gaps.push('WECHATPAY_PUBLIC_KEY');
   else if (!config.WECHATPAY_PUBLIC_KEY && !config.WECHATPAY_PLATFORM_CERTIFICATES) gaps.push('WECHATPAY_PUBLIC_KEY with WECHATPAY_PUBLIC_KEY_ID, or WECHATPAY_PLATFORM_CERTIFICATES');
-  const unreadable = unreadableWechatPayKeys({ publicKey: config.WECHATPAY_PUBLIC_KEY, platformCertificates: config.WECHATPAY_PLATFORM_CERTIFICATES });
+  const unreadable = loadWechatPayKeys().unreadableWechatPayKeys({ publicKey: config.WECHATPAY_PUBLIC_KEY, platformCertificates: config.WECHATPAY_PLATFORM_CERTIFICATES });
   return [...gaps, ...unreadable.map((name) => `${name} as PEM`)];
 }
 
@@ -180,8 +181,8 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
 
   const gateways = new Map<PaymentProvider, PaymentGateway>();
   let sandbox: SandboxPaymentGateway | null = null;
-  let alipay: AlipayGateway | null = null;
-  let wechatpay: WechatPayGateway | null = null;
+  let alipay: AlipayNotifications | null = null;
+  let wechatpay: WechatPayNotifications | null = null;
   const payouts = new Map<string, PayoutChannel>();
   const refunds = new Map<PaymentProvider, RefundChannel>();
   const bills = new Map<PaymentProvider, BillSource>();
@@ -194,59 +195,20 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       refunds.set(provider, sandboxRefunds);
       bills.set(provider, new SandboxBills(db));
     } else if (provider === 'alipay') {
-      // paymentConfigFaults has checked that the settings read with `!` are present
-      const verification = alipayVerification(config)!;
-      const alipayClient = new AlipayClient(
-        {
-          appId: config.ALIPAY_APP_ID!,
-          privateKey: config.ALIPAY_PRIVATE_KEY!,
-          verification,
-          gateway: config.ALIPAY_GATEWAY,
-          notifyUrl: config.ALIPAY_NOTIFY_URL!,
-          timeoutMs: config.ALIPAY_TIMEOUT_MS,
-        },
-        log,
-      );
-      alipay = new AlipayGateway(alipayClient);
-      gateways.set(provider, alipay);
-      if (payoutList.includes('alipay')) {
-        if (verification.mode === 'public_key') log.warn('Alipay payouts in public-key mode: Alipay refuses its fund APIs without certificate mode (refused in production)');
-        payouts.set('alipay', new AlipayPayouts(alipayClient));
-      }
-      refunds.set(provider, new AlipayRefunds(alipayClient));
-      bills.set(provider, new AlipayBills(alipayClient, config.ALIPAY_TIMEOUT_MS));
-    } else if (provider === 'wechatpay') {      const wechatClient = new WechatPayClient(
-        {
-          appId: config.WECHATPAY_APP_ID!,
-          mchId: config.WECHATPAY_MCH_ID!,
-          privateKey: config.WECHATPAY_PRIVATE_KEY!,
-          merchantSerial: config.WECHATPAY_MERCHANT_SERIAL?.toUpperCase() ?? certificateSerial(config.WECHATPAY_CERTIFICATE!),
-          platformKeys: wechatPayPlatformKeys({
-            publicKey: config.WECHATPAY_PUBLIC_KEY,
-            publicKeyId: config.WECHATPAY_PUBLIC_KEY_ID,
-            platformCertificates: config.WECHATPAY_PLATFORM_CERTIFICATES,
-          }),
-          apiV3Key: config.WECHATPAY_API_V3_KEY!,
-          baseUrl: config.WECHATPAY_BASE_URL,
-          timeoutMs: config.WECHATPAY_TIMEOUT_MS,
-        },
-        log,
-      );
-      wechatpay = new WechatPayGateway(wechatClient, config.WECHATPAY_NOTIFY_URL!);
-      gateways.set(provider, wechatpay);
-      if (payoutList.includes('wechatpay')) {
-        payouts.set(
-          'wechatpay',
-          new WechatPayPayouts(wechatClient, {
-            sceneId: config.WECHATPAY_TRANSFER_SCENE_ID,
-            perception: config.WECHATPAY_TRANSFER_PERCEPTION,
-            reportInfos: config.WECHATPAY_TRANSFER_REPORT_INFOS,
-            notifyUrl: config.WECHATPAY_TRANSFER_NOTIFY_URL ?? null,
-          }),
-        );
-      }
-      refunds.set(provider, new WechatPayRefunds(wechatClient, config.WECHATPAY_REFUND_NOTIFY_URL ?? null));
-      bills.set(provider, new WechatPayBills(wechatClient));
+      // paymentConfigFaults has checked that the verification is complete
+      const parts = loadAlipayChannel()(config, alipayVerification(config)!, payoutList.includes('alipay'), log);
+      alipay = parts.gateway;
+      gateways.set(provider, parts.gateway);
+      if (parts.payouts) payouts.set('alipay', parts.payouts);
+      refunds.set(provider, parts.refunds);
+      bills.set(provider, parts.bills);
+    } else if (provider === 'wechatpay') {
+      const parts = loadWechatPayChannel()(config, payoutList.includes('wechatpay'), log);
+      wechatpay = parts.gateway;
+      gateways.set(provider, parts.gateway);
+      if (parts.payouts) payouts.set('wechatpay', parts.payouts);
+      refunds.set(provider, parts.refunds);
+      bills.set(provider, parts.bills);
     }
   }
   if (payoutList.includes('sandbox')) {

@@ -1,7 +1,7 @@
 import { ConfigError, inDevelopment } from '@market/shared/config';
 import { type Logger } from '@market/shared/logging';
 import { LocalDiskStorage } from './local-disk-storage';
-import { S3Storage, type S3StorageSettings } from './s3-storage';
+import type { S3StorageSettings } from './s3-storage';
 import type { Storage } from './storage';
 
 export interface StorageConfig {
@@ -58,5 +58,7 @@ export function chooseStorage(config: StorageConfig, log: Logger): Storage {
   const settings = bucketSettings(config);
   const where = `${settings.endpoint ?? `AWS S3 (${settings.region})`}, bucket ${settings.bucket}${settings.keyPrefix ? `, prefix ${settings.keyPrefix}` : ''}`;
   log.info({ store: 's3', endpoint: settings.endpoint, region: settings.region, bucket: settings.bucket, prefix: settings.keyPrefix }, `file storage: S3-compatible bucket at ${where}`);
+  // the S3 client is loaded only for a bucket (ADR 0074): a disk store never parses the AWS SDK
+  const { S3Storage } = require('./s3-storage') as typeof import('./s3-storage');
   return new S3Storage(settings, log);
 }
