@@ -341,10 +341,13 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
           )
         ).rows[0] as { planned: number; queued: number };
       const marked = market.client.post(`/api/admin/orders/${order.id}/mark-abnormal`, { reason: 'hold it' }, adminToken);
-      await eventually(waiting, (w) => w.planned === 1);
+      const answeredFirst = await Promise.race([eventually(waiting, (w) => w.planned === 1).then(() => null), marked]);
+      if (answeredFirst) throw new Error(`the first decision was answered before it waited on the outbox: ${answeredFirst.status} ${JSON.stringify(answeredFirst.body)}`);
       // the second arrives now, after the first was planned, and waits for the order's lock
       const closed = market.client.post(`/api/admin/orders/${order.id}/close`, { reason: 'refund it' }, second.token);
-      await eventually(waiting, (w) => w.queued === 1);
+      // an answer before it queued means it never reached the order's lock: named, instead of a wait until the first times out
+      const early = await Promise.race([eventually(waiting, (w) => w.queued === 1).then(() => null), closed]);
+      if (early) throw new Error(`the second decision was answered before it waited for the first: ${early.status} ${JSON.stringify(early.body)}`);
       await locker.query('COMMIT');
       const answers = [await marked, await closed];
       expect(answers.map((a) => [a.status, a.body.code ?? a.body.status])).toEqual([
