@@ -101,7 +101,8 @@ describe('the micro-cache across gateway replicas', () => {
   });
 
   it('keeps nothing while a gateway cannot hear the notices, and keeps again once it can', async () => {
-    const listing = await onlineListing(newUser());
+    const owner = newUser();
+    const listing = await onlineListing(owner);
     await keptByBoth(listing.detail);
     /** How many of two reads of the detail through `gateway` reach catalog. */
     const reachingOfTwo = (gateway: ReturnType<typeof api>) => async () => {
@@ -126,6 +127,8 @@ describe('the micro-cache across gateway replicas', () => {
     }
     // reconnected and subscribed again (the client's back-off is at most about two seconds)
     for (const gateway of gateways) await eventually(reachingOfTwo(gateway), (n) => n === 1, 10_000);
+    // and its commands answered again: a signed-in read needs the gateway's Redis (the subscription is another connection)
+    for (const gateway of gateways) await eventually(() => gateway.get(listing.detail, owner.token), (res) => res.status === 200, 10_000);
   });
 
   it('lets only catalog announce its changes: a gateway may listen but not publish', async () => {

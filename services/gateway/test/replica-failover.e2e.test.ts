@@ -2,7 +2,9 @@ import { startService } from '@market/shared/service';
 import { api, DEFINITIONS, mintToken, startStack, type Stack } from '@market/testkit';
 import { serviceEnv } from '@market/shared/testing';
 
-const EJECT_MS = 1500;
+// Long enough that the dozen requests sent while the replica is set aside all fall within it on a
+// loaded CI machine (1.5 s did not, once: the gateway tried the stopped replica again mid-loop).
+const EJECT_MS = 5000;
 
 /**
  * Two replicas of notify behind the gateway; one stops (its port refuses connections) and comes
