@@ -340,14 +340,19 @@ describe('disputes and arbitration through the gateway, money to the fen', () =>
             [pid, `"${schema}".outbox`],
           )
         ).rows[0] as { planned: number; queued: number };
+      /**
+       * Until `holds`, or failing at once with the answer when `decision` is answered first: an early
+       * answer never reached the lock it should wait at, and is named instead of a wait until the first times out.
+       */
+      const waitingFor = async (decision: ReturnType<typeof market.client.post>, holds: (w: { planned: number; queued: number }) => boolean, where: string) => {
+        const early = await Promise.race([eventually(waiting, holds).then(() => null), decision]);
+        if (early) throw new Error(`a decision was answered before it waited ${where}: ${early.status} ${JSON.stringify(early.body)}`);
+      };
       const marked = market.client.post(`/api/admin/orders/${order.id}/mark-abnormal`, { reason: 'hold it' }, adminToken);
-      const answeredFirst = await Promise.race([eventually(waiting, (w) => w.planned === 1).then(() => null), marked]);
-      if (answeredFirst) throw new Error(`the first decision was answered before it waited on the outbox: ${answeredFirst.status} ${JSON.stringify(answeredFirst.body)}`);
+      await waitingFor(marked, (w) => w.planned === 1, 'on the outbox');
       // the second arrives now, after the first was planned, and waits for the order's lock
       const closed = market.client.post(`/api/admin/orders/${order.id}/close`, { reason: 'refund it' }, second.token);
-      // an answer before it queued means it never reached the order's lock: named, instead of a wait until the first times out
-      const early = await Promise.race([eventually(waiting, (w) => w.queued === 1).then(() => null), closed]);
-      if (early) throw new Error(`the second decision was answered before it waited for the first: ${early.status} ${JSON.stringify(early.body)}`);
+      await waitingFor(closed, (w) => w.queued === 1, 'for the first');
       await locker.query('COMMIT');
       const answers = [await marked, await closed];
       expect(answers.map((a) => [a.status, a.body.code ?? a.body.status])).toEqual([

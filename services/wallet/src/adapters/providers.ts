@@ -187,6 +187,17 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
   const refunds = new Map<PaymentProvider, RefundChannel>();
   const bills = new Map<PaymentProvider, BillSource>();
   let sandboxRefunds: SandboxRefunds | null = null;
+  /** A real provider's parts (alipay-channel.ts, wechatpay-channel.ts), filed under the provider; answers its gateway. */
+  const register = <G extends PaymentGateway>(
+    provider: 'alipay' | 'wechatpay',
+    parts: { gateway: G; payouts: PayoutChannel | null; refunds: RefundChannel; bills: BillSource },
+  ): G => {
+    gateways.set(provider, parts.gateway);
+    if (parts.payouts) payouts.set(provider, parts.payouts);
+    refunds.set(provider, parts.refunds);
+    bills.set(provider, parts.bills);
+    return parts.gateway;
+  };
   for (const provider of config.PAYGATE_PROVIDER) {
     if (provider === 'sandbox') {
       sandbox = new SandboxPaymentGateway(db, config.PAYGATE_SECRET, log);
@@ -196,19 +207,9 @@ export function createPaymentChannels(config: GatewayConfig, db: Db, log: Logger
       bills.set(provider, new SandboxBills(db));
     } else if (provider === 'alipay') {
       // paymentConfigFaults has checked that the verification is complete
-      const parts = loadAlipayChannel()(config, alipayVerification(config)!, payoutList.includes('alipay'), log);
-      alipay = parts.gateway;
-      gateways.set(provider, parts.gateway);
-      if (parts.payouts) payouts.set('alipay', parts.payouts);
-      refunds.set(provider, parts.refunds);
-      bills.set(provider, parts.bills);
+      alipay = register(provider, loadAlipayChannel()(config, alipayVerification(config)!, payoutList.includes(provider), log));
     } else if (provider === 'wechatpay') {
-      const parts = loadWechatPayChannel()(config, payoutList.includes('wechatpay'), log);
-      wechatpay = parts.gateway;
-      gateways.set(provider, parts.gateway);
-      if (parts.payouts) payouts.set('wechatpay', parts.payouts);
-      refunds.set(provider, parts.refunds);
-      bills.set(provider, parts.bills);
+      wechatpay = register(provider, loadWechatPayChannel()(config, payoutList.includes(provider), log));
     }
   }
   if (payoutList.includes('sandbox')) {
