@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Client, type ClientBase } from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import { PreparingClient } from './prepared-statements';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -47,6 +48,8 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     synchronize: false,
     logging: false,
     extra: {
+      // each parameterised statement parsed and planned once per connection (ADR 0075)
+      Client: PreparingClient,
       max: opts.poolSize ?? 10,
       options: `-c search_path=${opts.schema}`,
       application_name: opts.schema,

@@ -5,3 +5,4 @@ export * from './pagination';
 export * from './sql';
 export * from './uuid';
 export * from './snapshot-check';
+export * from './prepared-statements';
