@@ -79,6 +79,10 @@ export const catalogService = defineService({
       routes: catalogRouteBindings(deps, loadDefaultScreenshot()),
       internal: catalogInternalRoutes(deps),
       handlers: catalogEventHandlers(ctx.events),
+      // each handler writes rows and outbox events in its transaction and nothing outside it; a
+      // batch locks its listings in delivery order, so two replicas' batches may deadlock, and
+      // Postgres aborting one sends its events through one by one (ADR 0076)
+      batchEvents: true,
     };
   },
 });

@@ -28,6 +28,8 @@ export const filesService = defineService({
       routes: fileRoutes(deps, createUploadReceiver(incoming, ctx.log)),
       internal: filesInternalRoutes(deps),
       handlers: filesEventHandlers(),
+      // an ended order's grants are rows, nothing outside the transaction (ADR 0076)
+      batchEvents: true,
       jobs: [sweepAbandonedUploads(incoming, ctx.log)],
     };
   },
