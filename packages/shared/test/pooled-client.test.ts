@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { createDataSource, initializeDataSource, MAX_PREPARED_PER_CONNECTION } from '../src/db';
 import { dropSchemas, resolveInfra, uniqueName } from '../src/testing';
 
@@ -12,6 +12,20 @@ async function preparedOn(db: DataSource, work: (query: (text: string, values?: 
   } finally {
     await runner.release();
   }
+}
+
+/** Round trips a query runner's connection makes while `work` runs: the server's ReadyForQuery answers. */
+async function roundTrips(runner: QueryRunner, work: () => Promise<unknown>): Promise<number> {
+  const connection = ((await runner.connect()) as { connection: NodeJS.EventEmitter }).connection;
+  let count = 0;
+  const counted = () => count++;
+  connection.on('readyForQuery', counted);
+  try {
+    await work();
+  } finally {
+    connection.off('readyForQuery', counted);
+  }
+  return count;
 }
 
 describe('statements prepared once per connection', () => {
@@ -69,5 +83,119 @@ describe('statements prepared once per connection', () => {
     expect(statements.length).toBe(MAX_PREPARED_PER_CONNECTION);
     expect(statements).toContain(`SELECT $1::int + 0 AS n`);
     expect(statements).not.toContain(`SELECT $1::int + ${MAX_PREPARED_PER_CONNECTION + 19} AS n`);
+  });
+});
+
+describe('a transaction\'s BEGIN sent with its first statement', () => {
+  let db: DataSource;
+  let schema: string;
+
+  beforeAll(async () => {
+    schema = uniqueName('t_begin');
+    db = createDataSource({ url: (await resolveInfra()).DATABASE_URL, schema, entities: [], migrations: [], poolSize: 2 });
+    await initializeDataSource(db, schema);
+    await db.query(`CREATE TABLE things (id integer PRIMARY KEY, name text NOT NULL)`);
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+    await dropSchemas((await resolveInfra()).DATABASE_URL, [schema]);
+  });
+
+  const names = async () => (await db.query(`SELECT id, name FROM things ORDER BY id`)) as Array<{ id: number; name: string }>;
+
+  it('runs the first statement inside the transaction, one round trip fewer', async () => {
+    const runner = db.createQueryRunner();
+    try {
+      const trips = await roundTrips(runner, async () => {
+        await runner.startTransaction();
+        const [first] = await runner.query(`INSERT INTO things (id, name) VALUES ($1, $2) RETURNING pg_current_xact_id()::text AS xact`, [1, 'one']);
+        const [later] = await runner.query(`SELECT pg_current_xact_id()::text AS xact, $1::int AS n`, [1]);
+        expect(later.xact).toBe(first.xact);
+        await runner.commitTransaction();
+      });
+      // the INSERT with its BEGIN, the SELECT, the COMMIT: BEGIN alone was a fourth
+      expect(trips).toBe(3);
+    } finally {
+      await runner.release();
+    }
+    expect(await names()).toEqual([{ id: 1, name: 'one' }]);
+  });
+
+  it('rolls the first statement back with the rest', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`INSERT INTO things (id, name) VALUES ($1, $2)`, [2, 'two']);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await names()).toEqual([{ id: 1, name: 'one' }]);
+  });
+
+  it('a first statement that fails aborts the transaction, and the connection goes on', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`INSERT INTO things (id, name) VALUES ($1, $2)`, [1, 'again']);
+      }),
+    ).rejects.toMatchObject({ driverError: { code: '23505' } });
+    await db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO things (id, name) VALUES ($1, $2)`, [3, 'three']);
+    });
+    expect(await names()).toEqual([
+      { id: 1, name: 'one' },
+      { id: 3, name: 'three' },
+    ]);
+  });
+
+  it('a transaction that ends before any statement sends nothing', async () => {
+    const runner = db.createQueryRunner();
+    try {
+      expect(
+        await roundTrips(runner, async () => {
+          await runner.startTransaction();
+          await runner.commitTransaction();
+          await runner.startTransaction();
+          await runner.rollbackTransaction();
+        }),
+      ).toBe(0);
+    } finally {
+      await runner.release();
+    }
+  });
+
+  it('a first statement without parameters is preceded by the BEGIN on its own', async () => {
+    const isolation = await db.transaction(async (tx) => {
+      await tx.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`);
+      return (await tx.query(`SELECT current_setting('transaction_isolation') AS level, $1::int AS n`, [1]))[0].level;
+    });
+    expect(isolation).toBe('repeatable read');
+    const runner = db.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await runner.query(`INSERT INTO things (id, name) VALUES (4, 'four')`);
+      await runner.rollbackTransaction();
+    } finally {
+      await runner.release();
+    }
+    expect((await names()).map((row) => row.id)).toEqual([1, 3]);
+  });
+
+  it('a connection released with its BEGIN unsent holds no transaction for its next user', async () => {
+    const abandoned = db.createQueryRunner();
+    await abandoned.startTransaction();
+    await abandoned.release();
+    // the pool of two hands the same connections out again: on each, a statement commits by itself
+    const [a, b] = [db.createQueryRunner(), db.createQueryRunner()];
+    try {
+      await a.query(`INSERT INTO things (id, name) VALUES ($1, $2)`, [5, 'five']);
+      await b.query(`INSERT INTO things (id, name) VALUES ($1, $2)`, [6, 'six']);
+      // each reads the other's row: both are committed
+      const seenBy = (runner: QueryRunner, id: number) => runner.query(`SELECT count(*)::int AS n FROM things WHERE id = $1`, [id]);
+      expect(await seenBy(a, 6)).toEqual([{ n: 1 }]);
+      expect(await seenBy(b, 5)).toEqual([{ n: 1 }]);
+    } finally {
+      await a.release();
+      await b.release();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Client, type ClientBase } from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
-import { PreparingClient } from './prepared-statements';
+import { PooledClient } from './pooled-client';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -48,8 +48,9 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     synchronize: false,
     logging: false,
     extra: {
-      // each parameterised statement parsed and planned once per connection (ADR 0075)
-      Client: PreparingClient,
+      // the same statements in fewer round trips: prepared once per connection, BEGIN sent with the
+      // transaction's first statement (ADR 0075, ADR 0076)
+      Client: PooledClient,
       max: opts.poolSize ?? 10,
       options: `-c search_path=${opts.schema}`,
       application_name: opts.schema,

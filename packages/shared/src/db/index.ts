@@ -5,4 +5,5 @@ export * from './pagination';
 export * from './sql';
 export * from './uuid';
 export * from './snapshot-check';
-export * from './prepared-statements';
+export { MAX_PREPARED_PER_CONNECTION } from './prepared-statements';
+export { PooledClient } from './pooled-client';

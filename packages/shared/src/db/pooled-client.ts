@@ -1,46 +1,34 @@
-import { createHash } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Query } from 'pg';
+import { BeginWithStatement, type PgStatement } from './begin-with-statement';
+import { PreparedStatements, STALE_PREPARED_SQLSTATES } from './prepared-statements';
+
+type Callback = (err: Error | null, result?: unknown) => void;
+
+/** TypeORM opens, ends and abandons a transaction with these texts, on its own (ADR 0076). */
+const BEGIN = 'START TRANSACTION';
+const ENDS = new Set(['COMMIT', 'ROLLBACK']);
+
+/** What pg answers a statement without rows; TypeORM reads `rows` and `rowCount`. */
+const answered = (command: string) => ({ command, rowCount: null, oid: null, rows: [], fields: [] });
+
+const hasValues = (values: unknown): values is unknown[] => Array.isArray(values) && values.length > 0;
 
 /**
- * Distinct statements one connection keeps prepared. The hot paths send a few dozen; a statement
- * whose text varies with its input (an IN list) would otherwise fill the server's memory, so past
- * this a new text goes unnamed, parsed and planned each time as before.
+ * The client every service's pool makes its connections with: the same SQL with the same values,
+ * in fewer round trips, each of which costs a system call and a wake-up on both sides.
+ * - Every parameterised statement is a named prepared statement (ADR 0075): Postgres parses and
+ *   plans a text once per connection; later uses are only bound and run.
+ * - A transaction's BEGIN goes with its first parameterised statement, in one write (ADR 0076):
+ *   TypeORM's START TRANSACTION is answered at once and sent ahead of the next statement. A
+ *   transaction that ends before any statement sends nothing at all; one whose next statement has
+ *   no parameters (SET TRANSACTION, SAVEPOINT, DDL) sends the BEGIN on its own first, as before.
+ * Statements without parameters go as simple queries, as before.
  */
-export const MAX_PREPARED_PER_CONNECTION = 256;
-
-/** texts longer than this are rare, built once (a report) and not worth a slot */
-const MAX_PREPARED_TEXT = 8_000;
-
-/** the name of a text, kept for the process: the same text is prepared on every connection */
-const names = new Map<string, string>();
-const MAX_NAMES = 4_096;
-
-function nameOf(text: string): string {
-  let name = names.get(text);
-  if (name === undefined) {
-    name = `p${createHash('sha1').update(text).digest('base64url')}`;
-    if (names.size < MAX_NAMES) names.set(text, name);
-  }
-  return name;
-}
-
-/**
- * SQLSTATEs after which a connection's prepared statements are no use: 26000, the server no longer
- * has one (a pooler reset the session); 0A000, "cached plan must not change result type", a table
- * a statement reads changed its columns under it (a migration of a newer release). Postgres would
- * answer every later use of that statement the same, so the connection is ended and the pool opens
- * a fresh one: one statement fails, as on a lost connection, and the next is parsed anew.
- */
-const STALE_PREPARED_SQLSTATES = new Set(['26000', '0A000']);
-
-/**
- * pg's Client with every parameterised statement sent as a named prepared statement (ADR 0075): the
- * server parses and plans a text once per connection, and each later use is only bound and run. The
- * same SQL travels with the same values: the answers and the errors are the unnamed statement's.
- * Statements without parameters (BEGIN, COMMIT, DDL, migrations) go as simple queries, as before.
- */
-export class PreparingClient extends Client {
-  private readonly prepared = new Set<string>();
+export class PooledClient extends Client {
+  private readonly statements = new PreparedStatements();
+  /** TypeORM has opened a transaction whose BEGIN is not sent yet */
+  private beginDeferred = false;
+  private releaseToPool: ((...args: unknown[]) => unknown) | undefined;
 
   constructor(config?: ConstructorParameters<typeof Client>[0]) {
     super(config);
@@ -52,16 +40,68 @@ export class PreparingClient extends Client {
     );
   }
 
-  // pg's overloads are many; this one narrows only (text, values, callback?) and passes every other form on
+  /**
+   * pg-pool gives each checked-out client its `release`; a client back in the pool holds no deferred
+   * BEGIN (nothing was sent for it, so there is nothing to end), whatever its last user did.
+   */
+  get release(): ((...args: unknown[]) => unknown) | undefined {
+    return this.releaseToPool;
+  }
+
+  set release(release: ((...args: unknown[]) => unknown) | undefined) {
+    this.releaseToPool =
+      release &&
+      ((...args: unknown[]) => {
+        this.beginDeferred = false;
+        return release(...args);
+      });
+  }
+
+  // pg's overloads are many; this narrows the (text, values?, callback?) form TypeORM uses and passes every other on
   override query(...args: any[]): any {
-    const [text, values] = args;
-    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && text.length <= MAX_PREPARED_TEXT) {
-      const name = nameOf(text);
-      if (this.prepared.has(name) || this.prepared.size < MAX_PREPARED_PER_CONNECTION) {
-        this.prepared.add(name);
-        return (super.query as (...rest: unknown[]) => unknown)({ name, text }, ...args.slice(1));
+    const [text] = args;
+    if (typeof text !== 'string') return this.send(args);
+    const callback: Callback | undefined = typeof args[args.length - 1] === 'function' ? args[args.length - 1] : undefined;
+    const values: unknown = args[1] === callback ? undefined : args[1];
+    if (!hasValues(values)) {
+      if (text === BEGIN && !this.beginDeferred) {
+        this.beginDeferred = true;
+        return settle(Promise.resolve(answered('BEGIN')), callback);
       }
+      if (this.beginDeferred) {
+        this.beginDeferred = false;
+        if (ENDS.has(text)) return settle(Promise.resolve(answered(text)), callback);
+        return settle(
+          this.send([BEGIN]).then(() => this.send(values === undefined ? [text] : [text, values])),
+          callback,
+        );
+      }
+      return this.send(args);
     }
+    const name = this.statements.nameFor(text);
+    const config = name ? { name, text } : { text };
+    if (!this.beginDeferred) return this.send([config, ...args.slice(1)]);
+    this.beginDeferred = false;
+    return settle(
+      new Promise((resolve, reject) => {
+        const statement = new Query(config, values, (err: Error | undefined, result: unknown) => (err ? reject(err) : resolve(result)));
+        this.send([new BeginWithStatement(statement as unknown as PgStatement)]);
+      }),
+      callback,
+    );
+  }
+
+  private send(args: unknown[]): any {
     return (super.query as (...rest: unknown[]) => unknown)(...args);
   }
+}
+
+/** A promise's outcome to a node-style callback when one was given, else the promise. */
+function settle(answer: Promise<unknown>, callback: Callback | undefined) {
+  if (!callback) return answer;
+  answer.then(
+    (result) => callback(null, result),
+    (err: Error) => callback(err),
+  );
+  return undefined;
 }
