@@ -28,21 +28,29 @@ async function roundTrips(runner: QueryRunner, work: () => Promise<unknown>): Pr
   return count;
 }
 
+/** The describe's own schema with a `things` table, on a pool of `poolSize` connections. */
+function thingsSchema(poolSize: number): { db: DataSource } {
+  const suite = {} as { db: DataSource };
+  const schema = uniqueName('t_pooled');
+  beforeAll(async () => {
+    suite.db = createDataSource({ url: (await resolveInfra()).DATABASE_URL, schema, entities: [], migrations: [], poolSize });
+    await initializeDataSource(suite.db, schema);
+    await suite.db.query(`CREATE TABLE things (id integer PRIMARY KEY, name text NOT NULL)`);
+  });
+  afterAll(async () => {
+    await suite.db?.destroy();
+    await dropSchemas((await resolveInfra()).DATABASE_URL, [schema]);
+  });
+  return suite;
+}
+
 describe('statements prepared once per connection', () => {
+  const suite = thingsSchema(1);
   let db: DataSource;
-  let schema: string;
 
   beforeAll(async () => {
-    schema = uniqueName('t_prepared');
-    db = createDataSource({ url: (await resolveInfra()).DATABASE_URL, schema, entities: [], migrations: [], poolSize: 1 });
-    await initializeDataSource(db, schema);
-    await db.query(`CREATE TABLE things (id integer PRIMARY KEY, name text NOT NULL)`);
+    db = suite.db;
     await db.query(`INSERT INTO things (id, name) VALUES (1, 'one'), (2, 'two')`);
-  });
-
-  afterAll(async () => {
-    await db.destroy();
-    await dropSchemas((await resolveInfra()).DATABASE_URL, [schema]);
   });
 
   it('prepares a parameterised text once and answers each use with its own values', async () => {
@@ -87,19 +95,11 @@ describe('statements prepared once per connection', () => {
 });
 
 describe('a transaction\'s BEGIN sent with its first statement', () => {
+  const suite = thingsSchema(2);
   let db: DataSource;
-  let schema: string;
 
-  beforeAll(async () => {
-    schema = uniqueName('t_begin');
-    db = createDataSource({ url: (await resolveInfra()).DATABASE_URL, schema, entities: [], migrations: [], poolSize: 2 });
-    await initializeDataSource(db, schema);
-    await db.query(`CREATE TABLE things (id integer PRIMARY KEY, name text NOT NULL)`);
-  });
-
-  afterAll(async () => {
-    await db.destroy();
-    await dropSchemas((await resolveInfra()).DATABASE_URL, [schema]);
+  beforeAll(() => {
+    db = suite.db;
   });
 
   const names = async () => (await db.query(`SELECT id, name FROM things ORDER BY id`)) as Array<{ id: number; name: string }>;
