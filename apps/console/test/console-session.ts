@@ -20,6 +20,40 @@ export interface ConsoleSession {
   alipay: AlipaySimulator;
 }
 
+/** Set on the test's global for `failure-evidence-environment.cjs`, which calls it when a test or hook fails. */
+type FailureEvidence = { failureEvidence?: (test: string) => Promise<void> };
+
+/** The page's API refusals, failed requests and script errors, newest last, a few dozen at most. */
+const EVIDENCE_LINES = 40;
+
+/**
+ * What a failed test leaves behind: a screenshot (`test-output/failed-<test>.png`) and, on stderr,
+ * the page's address, the alerts and form errors it shows, and what it met lately: API answers of
+ * 400 and up, requests that failed, script errors. A flow that times out in a browser otherwise says
+ * only which wait ran out.
+ */
+function keepFailureEvidence(page: Page) {
+  const met: string[] = [];
+  const note = (line: string) => {
+    met.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+    if (met.length > EVIDENCE_LINES) met.shift();
+  };
+  const where = (url: string) => new URL(url).pathname;
+  page.on('response', (r) => {
+    if (r.status() >= 400 && r.url().includes('/api/')) note(`${r.request().method()} ${where(r.url())} answered ${r.status()}`);
+  });
+  page.on('requestfailed', (r) => note(`${r.method()} ${where(r.url())} failed: ${r.failure()?.errorText ?? 'unknown'}`));
+  page.on('pageerror', (err) => note(`script error: ${err.message}`));
+  (globalThis as FailureEvidence).failureEvidence = async (test) => {
+    const file = path.join(SHOTS, `failed-${test.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 80)}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    const shown = await page.locator('.ant-alert, .ant-notification-notice, .ant-message-notice, .ant-form-item-explain-error').allInnerTexts();
+    process.stderr.write(
+      [`[console test] "${test}" failed at ${page.url()}; screenshot ${file}`, `shown: ${JSON.stringify(shown)}`, 'met lately:', ...met.map((line) => `  ${line}`)].join('\n') + '\n',
+    );
+  };
+}
+
 /**
  * The console in Debian's Chromium against the whole system behind the real gateway, which serves
  * the built console at /admin/: every action an operator takes is then checked through the API.
@@ -56,12 +90,14 @@ export function consoleInBrowser() {
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
     page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
+    keepFailureEvidence(page);
     back = createMarketClient({ baseUrl: stack.url, realm: 'admin' });
     const captcha = await ok(back.api.GET('/api/admin/auth/captcha'));
     const login = await ok(back.api.POST('/api/admin/auth/login', { body: { ...ADMIN, captcha_id: captcha.captcha_id, captcha_code: captcha.dev_text! } }));
     back.signIn({ accessToken: login.access_token });
   }, 120_000);
   afterAll(async () => {
+    delete (globalThis as FailureEvidence).failureEvidence;
     await browser?.close();
     await stack?.stop();
     await alipay?.stop();
