@@ -20,7 +20,8 @@
 // start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:), ADMIN_BOOTSTRAP_PASSWORD,
 // MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
 // BENCH_STATEMENTS (1: every process counts the SQL statements it sends, each a round trip, and the
-// bench prints them per order per service; 0 turns the counting off).
+// HTTP requests it serves and sends, and the bench prints them per order per service; 0 turns the
+// counting off).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -126,7 +127,7 @@ function cpuPerOrder(before, after, count) {
   return row;
 }
 
-/** Each process's SQL statements so far by text (scripts/lib/count-statements.cjs answers SIGUSR2). */
+/** Each process's SQL statements so far by text, and HTTP requests served and sent (scripts/lib/count-statements.cjs answers SIGUSR2). */
 async function statementSnapshot(processes) {
   const snapshot = {};
   for (const [name, pid] of Object.entries(processes)) {
@@ -134,7 +135,7 @@ async function statementSnapshot(processes) {
     rmSync(file, { force: true });
     process.kill(pid, 'SIGUSR2');
     for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
-    snapshot[name] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    snapshot[name] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { statements: {}, requests: { served: 0, sent: 0 } };
   }
   return snapshot;
 }
@@ -145,8 +146,8 @@ function printStatementsPerOrder(label, before, after, count) {
   const lines = [];
   for (const name of Object.keys(after)) {
     let total = 0;
-    for (const [text, n] of Object.entries(after[name])) {
-      const perOrder = (n - (before[name]?.[text] ?? 0)) / count;
+    for (const [text, n] of Object.entries(after[name].statements)) {
+      const perOrder = (n - (before[name]?.statements[text] ?? 0)) / count;
       total += perOrder;
       if (perOrder >= 0.1) lines.push({ process: name, 'per order': Number(perOrder.toFixed(2)), statement: text });
     }
@@ -156,6 +157,14 @@ function printStatementsPerOrder(label, before, after, count) {
   console.log(`SQL statements (round trips) per order, ${label}: ${all.toFixed(1)} in all`);
   console.table([totals]);
   console.table(lines.sort((a, b) => a.process.localeCompare(b.process) || b['per order'] - a['per order']));
+  // every hop costs its handling on both sides: the requests are the other round trips of an order
+  const hops = {};
+  for (const name of Object.keys(after)) {
+    const per = (key) => Number(((after[name].requests[key] - (before[name]?.requests[key] ?? 0)) / count).toFixed(2));
+    hops[name] = { 'HTTP served': per('served'), 'HTTP sent': per('sent') };
+  }
+  console.log(`HTTP requests per order, ${label}, each process's served and sent (the bench client's requests are the gateway's served):`);
+  console.table(hops);
 }
 
 let launcher = null;

@@ -1,7 +1,9 @@
 // Preloaded into every process by `npm run bench:orders` (`--require`): counts the SQL statements
-// the process sends, each one a round trip to Postgres, grouped by their text. On SIGUSR2 it writes
-// the counts so far to `<BENCH_STATEMENTS_DIR>/<pid>.json`; the bench reads them around a phase and
-// prints statements per order per service. Bench-only: no service loads it otherwise.
+// the process sends, each one a round trip to Postgres, grouped by their text, and the HTTP requests
+// it serves and sends (Node's diagnostics channels: its http server and client, and undici, which is
+// `fetch`). On SIGUSR2 it writes the counts so far to `<BENCH_STATEMENTS_DIR>/<pid>.json`; the bench
+// reads them around a phase and prints them per order per service. Bench-only: no service loads it
+// otherwise.
 'use strict';
 const { writeFileSync, renameSync } = require('node:fs');
 const path = require('node:path');
@@ -11,6 +13,11 @@ if (dir) {
   // the pg the services use: the one the repository root resolves
   const pg = require(require.resolve('pg', { paths: [process.cwd()] }));
   const counts = new Map();
+  const requests = { served: 0, sent: 0 };
+  const diagnostics = require('node:diagnostics_channel');
+  diagnostics.subscribe('http.server.request.start', () => requests.served++);
+  diagnostics.subscribe('http.client.request.start', () => requests.sent++);
+  diagnostics.subscribe('undici:request:create', () => requests.sent++);
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function countedQuery(config, ...rest) {
     const text = typeof config === 'string' ? config : config?.text;
@@ -22,7 +29,7 @@ if (dir) {
   };
   process.on('SIGUSR2', () => {
     const file = path.join(dir, `${process.pid}.json`);
-    writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(counts)));
+    writeFileSync(`${file}.tmp`, JSON.stringify({ statements: Object.fromEntries(counts), requests }));
     renameSync(`${file}.tmp`, file);
   });
 }
