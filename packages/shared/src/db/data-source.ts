@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Client, type ClientBase } from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
-import { PooledClient } from './pooled-client';
+import { PooledClient, READ_ONLY_SQLSTATE } from './pooled-client';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -64,42 +64,24 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
       onConnect: async (client: ClientBase) => {
         client.on('error', (err: Error) => opts.onConnectionError?.(err));
         await refuseReadOnlyServer(client);
-        endWhenReadOnly(client);
       },
     },
   });
 }
-
-/** SQLSTATE read_only_sql_transaction: the server, or the session, takes no writes. */
-export const READ_ONLY_SQLSTATE = '25006';
 
 /**
  * After a failover the service's address can still lead to a server that takes no writes for a
  * while: the old primary, now a standby, until DNS or the pooler moves; a standby promoted late.
  * A connection there is of no use to a service, whose every use case may write, so it is refused
  * at connect with 25006 (the request answers 503 and the next one opens a connection again), and
- * one already open is ended when a statement on it meets 25006, so the pool replaces it rather
- * than failing every write on it until the process restarts.
+ * one already open is ended when a statement on it meets 25006 (`PooledClient`), so the pool
+ * replaces it rather than failing every write on it until the process restarts.
  */
 async function refuseReadOnlyServer(client: ClientBase): Promise<void> {
   const { rows } = await client.query<{ read_only: boolean }>(`SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' AS read_only`);
   if (rows[0]?.read_only) {
     throw Object.assign(new Error('the server takes no writes (a standby, or a primary demoted by a failover)'), { code: READ_ONLY_SQLSTATE });
   }
-}
-
-/** pg's connection emits every error the server sends, whichever statement it answers. */
-interface WithServerErrors {
-  connection?: { on(event: 'errorMessage', listener: (message: { code?: string }) => void): void };
-}
-
-function endWhenReadOnly(client: ClientBase): void {
-  (client as ClientBase & WithServerErrors).connection?.on('errorMessage', (message) => {
-    // at once, while the statement is still being told of its error, so the connection is marked
-    // ending before anyone can release it: the pool then discards it instead of handing it out
-    // again; the transaction's ROLLBACK fails as on a lost connection
-    if (message.code === READ_ONLY_SQLSTATE) void (client as ClientBase & { end(): Promise<void> }).end().catch(() => undefined);
-  });
 }
 
 /** Creates the schema if this role may (development); a provisioned role already owns its schema. */

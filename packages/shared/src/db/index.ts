@@ -6,4 +6,4 @@ export * from './sql';
 export * from './uuid';
 export * from './snapshot-check';
 export { MAX_PREPARED_PER_CONNECTION } from './prepared-statements';
-export { PooledClient } from './pooled-client';
+export { PooledClient, READ_ONLY_SQLSTATE } from './pooled-client';

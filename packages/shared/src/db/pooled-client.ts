@@ -13,6 +13,15 @@ const answered = (command: string) => ({ command, rowCount: null, oid: null, row
 
 const hasValues = (values: unknown): values is unknown[] => Array.isArray(values) && values.length > 0;
 
+/** SQLSTATE read_only_sql_transaction: the server, or the session, takes no writes. */
+export const READ_ONLY_SQLSTATE = '25006';
+
+/**
+ * SQLSTATEs after which the connection is of no use to a service: a server that takes no writes
+ * (after a failover, data-source.ts), and statements it can no longer run as prepared.
+ */
+const CONNECTION_SPENT: ReadonlySet<string> = new Set([READ_ONLY_SQLSTATE, ...STALE_PREPARED_SQLSTATES]);
+
 /**
  * The client every service's pool makes its connections with: the same SQL with the same values,
  * in fewer round trips, each of which costs a system call and a wake-up on both sides.
@@ -32,10 +41,14 @@ export class PooledClient extends Client {
 
   constructor(config?: ConstructorParameters<typeof Client>[0]) {
     super(config);
+    // pg's connection emits every error the server sends, whichever statement it answers. The
+    // connection is ended at once, while the statement is still being told of its error, so it is
+    // marked ending before anyone can release it: the pool then discards it instead of handing it
+    // out again; the transaction's ROLLBACK fails as on a lost connection.
     (this as unknown as { connection: { on(event: 'errorMessage', listener: (message: { code?: string }) => void): void } }).connection.on(
       'errorMessage',
       (message) => {
-        if (message.code && STALE_PREPARED_SQLSTATES.has(message.code)) void this.end().catch(() => undefined);
+        if (message.code && CONNECTION_SPENT.has(message.code)) void this.end().catch(() => undefined);
       },
     );
   }
