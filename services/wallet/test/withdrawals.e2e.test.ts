@@ -32,18 +32,20 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
     client.post('/api/wallet/withdrawals', { amount, channel: 'alipay', payee_account: 'owner@example.com', payee_name: REAL_NAME, ...more }, p.token, headers);
 
   /**
-   * A withdrawal the approval sent: it answers `paid` at once, unless the periodic look (every 200 ms
-   * here) claimed it between the approval's commit and its own look; then it answers `processing`
-   * and the look pays it a moment later. Either way the withdrawal ends paid, with its row.
+   * A withdrawal the approval sent: it answers its outcome (`paid`, `failed`) at once, unless the
+   * periodic look (every 200 ms here) claimed it between the approval's commit and its own look;
+   * then it answers `processing` and the look settles it a moment later. Either way it ends as
+   * `outcome`: the owner's withdrawals in that state, once it is among them.
    */
-  async function paidAfter(answer: { body: any }, owner: { id: string }) {
-    expect(['paid', 'processing']).toContain(answer.body.status);
-    const items = await eventually(
-      async () => (await client.get(`/api/admin/withdrawals?user_id=${owner.id}&status=paid`, admin.token)).body.items as Array<{ id: string }>,
-      (paid) => paid.some((w) => w.id === answer.body.id),
+  async function endsAs(outcome: 'paid' | 'failed', answer: { body: any }, owner: { id: string }) {
+    expect([outcome, 'processing']).toContain(answer.body.status);
+    return eventually(
+      async () => (await client.get(`/api/admin/withdrawals?user_id=${owner.id}&status=${outcome}`, admin.token)).body.items as Array<{ id: string }>,
+      (settled) => settled.some((w) => w.id === answer.body.id),
     );
-    return items.find((w) => w.id === answer.body.id)!;
   }
+  const paidAfter = async (answer: { body: any }, owner: { id: string }) =>
+    (await endsAs('paid', answer, owner)).find((w) => w.id === answer.body.id)!;
 
   async function setConfig(key: string, value: number) {
     await stack.services.admin!.ctx.db.query(`UPDATE system_configs SET value = $2::jsonb WHERE key = $1`, [key, JSON.stringify(value)]);
@@ -171,14 +173,8 @@ describe('withdrawals on the ledger, paid out through Alipay (alipay.fund.trans.
     sim.setTransferMode('fail', 'PAYEE_NOT_EXIST');
     const owner = await person({ funds: 2_000 });
     const w = (await ask(owner, 2_000)).body;
-    const answer = await client.post(`/api/admin/withdrawals/${w.id}/approve`, {}, admin.token);
-    // The approval sends at once and answers the outcome, unless the periodic look claimed the
-    // withdrawal first (a busy machine): then it answers `processing` and the look fails it.
-    expect(['failed', 'processing']).toContain(answer.body.status);
-    const failed = await eventually(
-      async () => (await client.get(`/api/admin/withdrawals?user_id=${owner.id}&status=failed`, admin.token)).body.items,
-      (items) => items.length === 1,
-    );
+    const failed = await endsAs('failed', await client.post(`/api/admin/withdrawals/${w.id}/approve`, {}, admin.token), owner);
+    expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ id: w.id, status: 'failed', reason: 'PAYEE_NOT_EXIST' });
     expect(await available(owner)).toBe(2_000);
     expect(await eventsOf('withdrawal.failed', w.id)).toHaveLength(1);
