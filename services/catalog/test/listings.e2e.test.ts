@@ -545,7 +545,10 @@ describe('listings through the gateway', () => {
 
     const plain = await create(owner);
     expect(await internal.call(listingCredentials, { params: { id: plain.id } })).toEqual({ listing_id: plain.id, credentials: null });
+    // nothing was opened, so nothing is audited
+    expect((await outboxEvents(stack, 'audit.recorded')).filter((e) => e.data.biz_id === plain.id && e.data.action === 'listing.credentials.open')).toHaveLength(0);
     await expect(internal.call(listingCredentials, { params: { id: uuidv7() } })).rejects.toMatchObject({ status: 404 });
+    await expect(internal.call(listingCredentials, { params: { id: 'not-a-listing' } })).rejects.toMatchObject({ status: 404 });
     expect((await client.post('/api/listings', listingBody({ credentials: 'x'.repeat(4097) }), owner.token)).status).toBe(400);
   });
 });

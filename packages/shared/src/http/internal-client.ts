@@ -1,3 +1,4 @@
+import { Agent, request } from 'undici';
 import { ASSERTION_HEADER, type AssertionTarget } from '../auth/assertion';
 import type { ServiceName, AnyInternalRoute, InternalInput, InternalResult } from '@market/contracts';
 import { currentRequestId } from '../context/request-context';
@@ -12,9 +13,12 @@ import { addressesOf, DEFAULT_REPLICA_EJECT_MS, Replicas } from '../config/addre
  * `RemoteRefusal`; an unreachable service or an answer off the contract is a `DependencyFailed`.
  * A replica that refuses the connection (down or restarting) is skipped: the call goes to the
  * next one, since the request never reached it, and later calls pass over it a while (ADR 0046).
+ * Sent with undici's `request` over the client's own keep-alive pool, not `fetch`: the same client
+ * without the WHATWG Request/Response layers costs a quarter of the CPU per call (ADR 0077).
  */
 export class InternalClient {
   private readonly replicas: Record<string, Replicas<string>>;
+  private readonly pool = new Agent();
 
   /** `baseUrls`: each service's URL, or its replicas' URLs comma-separated, taken in turn */
   constructor(
@@ -51,12 +55,13 @@ export class InternalClient {
    * connection. A timeout or any other failure is not tried elsewhere: the request may have been
    * applied.
    */
-  private async answerOf(service: ServiceName, path: string, init: RequestInit): Promise<globalThis.Response> {
+  private async answerOf(service: ServiceName, path: string, options: RequestOptions): Promise<Answer> {
     const replicas = this.replicas[service]!;
     const tried = new Set<number>();
     for (let index = replicas.pick(); index !== undefined; index = replicas.pick(tried)) {
       try {
-        return await fetch(replicas.items[index] + path, init);
+        const response = await request(replicas.items[index] + path, { ...options, dispatcher: this.pool });
+        return { status: response.statusCode, text: await response.body.text() };
       } catch (err) {
         if (!isConnectionRefused(err)) break;
         replicas.refused(index);
@@ -68,8 +73,8 @@ export class InternalClient {
 
   private async send(contract: AnyInternalRoute, path: string, query: string, body: unknown): Promise<unknown> {
     const method = contract.method.toUpperCase();
-    const response = await this.answerOf(contract.service, path + query, {
-      method,
+    const answer = await this.answerOf(contract.service, path + query, {
+      method: method as RequestOptions['method'],
       headers: {
         [ASSERTION_HEADER]: await this.assertion({ audience: contract.service, method, path }),
         'content-type': 'application/json',
@@ -78,16 +83,15 @@ export class InternalClient {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(this.timeoutMs),
     });
-    const text = await response.text();
     let payload: { code?: string; detail?: string; errors?: [] } | undefined;
     try {
-      payload = text ? JSON.parse(text) : undefined;
+      payload = answer.text ? JSON.parse(answer.text) : undefined;
     } catch {
       throw new DependencyFailed('bad_answer');
     }
-    if (!response.ok) {
-      if (payload?.code && response.status < 500) {
-        throw new RemoteRefusal(response.status, payload.code, payload.detail ?? payload.code, payload.errors);
+    if (answer.status < 200 || answer.status > 299) {
+      if (payload?.code && answer.status < 500) {
+        throw new RemoteRefusal(answer.status, payload.code, payload.detail ?? payload.code, payload.errors);
       }
       throw new DependencyFailed('unreachable');
     }
@@ -95,8 +99,15 @@ export class InternalClient {
   }
 }
 
-/** fetch's failure when the connection was refused: the request never reached the replica. */
+type RequestOptions = NonNullable<Parameters<typeof request>[1]>;
+
+/** A replica's answer, read whole within the call's deadline. */
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** The failure when the connection was refused: the request never reached the replica. */
 function isConnectionRefused(err: unknown): boolean {
-  const cause = (err as { cause?: { code?: string } } | undefined)?.cause;
-  return cause?.code === 'ECONNREFUSED';
+  return (err as { code?: string } | undefined)?.code === 'ECONNREFUSED';
 }

@@ -21,3 +21,15 @@ export async function findListingCredentials(db: Queryable, listingId: string): 
   const rows: Array<{ sealed: string }> = await db.query(`SELECT sealed FROM listing_credentials WHERE listing_id = $1`, [listingId]);
   return rows[0]?.sealed ?? null;
 }
+
+/**
+ * A listing's sealed credentials, null when it stores none, in one statement with the listing's
+ * existence: undefined when there is no such listing.
+ */
+export async function findCredentialsOfListing(db: Queryable, listingId: string): Promise<{ listingId: string; sealed: string | null } | undefined> {
+  const rows: Array<{ id: string; sealed: string | null }> = await db.query(
+    `SELECT l.id, c.sealed FROM listings l LEFT JOIN listing_credentials c ON c.listing_id = l.id WHERE l.id = $1`,
+    [listingId],
+  );
+  return rows[0] && { listingId: rows[0].id, sealed: rows[0].sealed };
+}

@@ -8,7 +8,7 @@ import { chainEntries } from './ledger-chain';
 /**
  * Writes transfers in the caller's transaction: creates missing accounts, locks every account
  * involved in key order (so two transfers over the same accounts queue instead of deadlocking),
- * then writes each transfer, its two entries and the new balances. Refusals (InsufficientFunds)
+ * then writes each transfer, its two entries and the new balances, in one statement. Refusals (InsufficientFunds)
  * are thrown before anything is written. Each entry is linked into its account's hash chain from the
  * head read with the lock, and the new head is written with the balance (ADR 0067): no statement more.
  */
@@ -46,11 +46,25 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
   }));
   const heads = new Map(locked.map((row) => [row.key, row.head_hash]));
   const links = chainEntries(heads, entries);
+  const finalBalance = new Map<string, number>();
+  for (const p of postings) finalBalance.set(p.account.key, p.balanceAfter);
+  // the transfers, their entries and the new balances in one statement (ADR 0077): its parts see
+  // one snapshot and none reads another's rows; the foreign keys are checked at its end
   await tx.query(
-    `INSERT INTO transfers (id, from_account, to_account, amount, biz_type, order_id, payment_id, withdrawal_id, refund_id, created_at)
-     SELECT id, f, t, amount, biz, order_id, payment_id, withdrawal_id, refund_id, $8
-     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::uuid[], $7::uuid[], $9::uuid[], $10::uuid[])
-       AS x(id, f, t, amount, biz, order_id, payment_id, withdrawal_id, refund_id)`,
+    `WITH written_transfers AS (
+       INSERT INTO transfers (id, from_account, to_account, amount, biz_type, order_id, payment_id, withdrawal_id, refund_id, created_at)
+       SELECT id, f, t, amount, biz, order_id, payment_id, withdrawal_id, refund_id, $8
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::uuid[], $7::uuid[], $9::uuid[], $10::uuid[])
+         AS x(id, f, t, amount, biz, order_id, payment_id, withdrawal_id, refund_id)
+     ), written_entries AS (
+       INSERT INTO entries (id, transfer_id, account_key, user_id, order_id, biz_type, amount, balance_after, created_at, prev_hash, hash)
+       SELECT id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, $8, prev_hash, hash
+       FROM unnest($11::uuid[], $12::uuid[], $13::text[], $14::uuid[], $15::uuid[], $16::text[], $17::bigint[], $18::bigint[], $19::text[], $20::text[])
+         WITH ORDINALITY AS x(id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, prev_hash, hash, n)
+       ORDER BY n
+     )
+     UPDATE accounts a SET balance = x.balance, head_hash = x.head_hash
+     FROM unnest($21::text[], $22::bigint[], $23::text[]) AS x(key, balance, head_hash) WHERE a.key = x.key`,
     [
       transferIds,
       transfers.map((t) => t.from.key),
@@ -59,27 +73,13 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
       at,
       transfers.map((t) => t.withdrawalId ?? null),
       transfers.map((t) => t.refundId ?? null),
-    ],
-  );
-  await tx.query(
-    `INSERT INTO entries (id, transfer_id, account_key, user_id, order_id, biz_type, amount, balance_after, created_at, prev_hash, hash)
-     SELECT id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, $9, prev_hash, hash
-     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::text[], $7::bigint[], $8::bigint[], $10::text[], $11::text[])
-       WITH ORDINALITY AS x(id, transfer_id, account_key, user_id, order_id, biz, amount, balance_after, prev_hash, hash, n)
-     ORDER BY n`,
-    [
       ...columnArrays(entries, ['id', 'transfer_id', 'account_key', 'user_id', 'order_id', 'biz_type', 'amount', 'balance_after']),
-      at,
       links.map((l) => l.prevHash),
       links.map((l) => l.hash),
+      [...finalBalance.keys()],
+      [...finalBalance.values()],
+      [...finalBalance.keys()].map((key) => heads.get(key)!),
     ],
-  );
-  const finalBalance = new Map<string, number>();
-  for (const p of postings) finalBalance.set(p.account.key, p.balanceAfter);
-  await tx.query(
-    `UPDATE accounts a SET balance = x.balance, head_hash = x.head_hash
-     FROM unnest($1::text[], $2::bigint[], $3::text[]) AS x(key, balance, head_hash) WHERE a.key = x.key`,
-    [[...finalBalance.keys()], [...finalBalance.values()], [...finalBalance.keys()].map((key) => heads.get(key)!)],
   );
 }
 
