@@ -12,10 +12,13 @@
 // 5. Event latency: for each order, the outbox row of order.completed (orders schema, created_at is the
 //    start of the confirming transaction) to the wallet's settlement entries for it (created_at when the
 //    wallet's handler ran), both read from Postgres; split at the relay's claim (published_at); under
-//    load (the concurrent completions) and at rest (the ones completed one at a time).
+//    load (the concurrent completions), while completions flow at a steady rate (open loop: order i's
+//    completion starts at i / rate seconds, whether or not earlier ones are done), and at rest (the
+//    ones completed one at a time).
 // CPU µs per order per process is read from /proc around the measured phases.
 // Env: BENCH_CONCURRENCY (renters = owners = in-flight orders, 32), BENCH_ORDERS (measured orders, 600),
-// BENCH_WARMUP (60), BENCH_QUIET_ORDERS (of those, completed one at a time at the end, 20), PORT (gateway,
+// BENCH_WARMUP (60), BENCH_QUIET_ORDERS (of those, completed one at a time at the end, 20),
+// BENCH_FLOW_ORDERS (of those, completed at a steady BENCH_FLOW_RATE orders/s, 100 at 10), PORT (gateway,
 // 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders, dropped and recreated at each
 // start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:), ADMIN_BOOTSTRAP_PASSWORD,
 // MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
@@ -41,6 +44,8 @@ const concurrency = Number(env.BENCH_CONCURRENCY ?? 32);
 const measuredOrders = Number(env.BENCH_ORDERS ?? 600);
 const warmupOrders = Number(env.BENCH_WARMUP ?? 60);
 const quietOrders = Number(env.BENCH_QUIET_ORDERS ?? 20);
+const flowOrders = Number(env.BENCH_FLOW_ORDERS ?? 100);
+const flowRate = Number(env.BENCH_FLOW_RATE ?? 10);
 const gatewayPort = Number(env.PORT ?? 9080);
 const database = env.MARKET_DB_NAME ?? 'market_bench_orders';
 const adminPassword = env.ADMIN_BOOTSTRAP_PASSWORD ?? 'bench-orders-admin-password';
@@ -437,6 +442,7 @@ try {
   // completion: handoff, confirm receipt, checkout, confirm; the last few orders are held back to be
   // completed one at a time once the system is quiet, for the event latency at rest
   const quiet = paid.splice(Math.max(0, paid.length - quietOrders));
+  const flowing = paid.splice(Math.max(0, paid.length - flowOrders));
   const completion = { handoff: [], 'confirm-receive': [], checkout: [], 'checkout/confirm': [], all: [] };
   const completionFailures = new Failures();
   const steps = [
@@ -460,6 +466,23 @@ try {
       done.push(order.id);
     });
     return done;
+  }
+  /** Completes `orders` at `rate` a second, open loop: order i starts at i / rate seconds; answers the completed and the rate held. */
+  async function completeAtRate(orders, rate) {
+    const done = [];
+    const start = performance.now();
+    await Promise.all(
+      orders.map(async (order, i) => {
+        const due = start + (i * 1000) / rate;
+        if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+        for (const [step, status, party, body] of steps) {
+          const res = await call('POST', `/api/orders/${order.id}/${step}`, body ?? { consumption: order.rent }, order[party].token);
+          if (res.status !== status) return completionFailures.record(step, res);
+        }
+        done.push(order.id);
+      }),
+    );
+    return { done, held: orders.length / ((performance.now() - start) / 1000) };
   }
   /** Waits until the wallet has settled `ids` (at most a minute); how many it settled. */
   async function settlement(ids) {
@@ -514,13 +537,21 @@ event latency ${label}, order.completed written to the outbox → settlement ent
   }
   if (statementsBeforeCompletion) printStatementsPerOrder('completion and settlement', statementsBeforeCompletion, statementsAfterCompletion, completed.length);
   const allSettled = await eventLatency(`under load (${concurrency} orders completing at a time)`, completed);
+  let flowSettled = true;
+  if (flowing.length) {
+    const flow = await completeAtRate(flowing, flowRate);
+    flowSettled = await eventLatency(
+      `while ${flowRate} orders/s complete (${flowing.length} orders, open loop; ${flow.held.toFixed(1)} orders/s from the first start to the last answer)`,
+      flow.done,
+    );
+  }
   const quietSettled = await eventLatency('at rest (one order completing at a time)', await complete(quiet, 1, null));
   if (completionFailures.total) {
     console.log(`${completionFailures.total} completions failed:`);
     completionFailures.print();
   }
   if (interruptions) console.log(`caution: ${interruptions} log lines say a backing service went away during the run (see below); the figures include that`);
-  process.exitCode = allSettled && quietSettled && failures.total + completionFailures.total === 0 ? 0 : 1;
+  process.exitCode = allSettled && flowSettled && quietSettled && failures.total + completionFailures.total === 0 ? 0 : 1;
 } catch (err) {
   console.error(err.stack ?? err);
   process.exitCode = 1;

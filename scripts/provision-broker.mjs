@@ -13,11 +13,13 @@
 //   NODE_ENV=production MARKET_AMQP_PASSWORDS=identity:…,catalog:… AMQP_ADMIN_URL=amqp://admin:…@rabbit:5672 \
 //     node scripts/provision-broker.mjs
 // Each service then connects with AMQP_URL=amqp://market_<service>:<password>@rabbit:5672.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import { brokerDevPassword, brokerPasswords, SERVICES } from './lib/provision.mjs';
 
 const require = createRequire(import.meta.url);
+const execFileAsync = promisify(execFile);
 const { brokerAddresses, connectFirstAnswering, declareTopology, migrateLegacyQueues, servicePermissions, ownedTypes, DEFAULT_EXCHANGE } = require('../packages/shared/dist/events/index.js');
 
 const env = process.env;
@@ -37,8 +39,16 @@ function passwordOf(service) {
   return brokerDevPassword(service);
 }
 
-function ctl(...args) {
-  return execFileSync(rabbitmqctl, [...args], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+async function ctl(...args) {
+  return (await execFileAsync(rabbitmqctl, args, { encoding: 'utf8' })).stdout;
+}
+
+/** A rabbitmqctl call that reads a secret from stdin. */
+function ctlWithInput(input, ...args) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(rabbitmqctl, args, (err) => (err ? reject(err) : resolve()));
+    child.stdin.end(input);
+  });
 }
 
 async function declareWholeTopology() {
@@ -67,22 +77,21 @@ async function declareWholeTopology() {
 
 await declareWholeTopology();
 
-const existing = new Set(ctl('list_users', '--quiet', '--no-table-headers').split('\n').map((line) => line.split('\t')[0]));
-for (const service of only) {
-  if (!SERVICES.includes(service)) throw new Error(`unknown service ${service}`);
-  const user = `${userPrefix}${service}`;
-  // rabbitmqctl reads the password from stdin when it is not an argument, keeping it out of `ps`.
-  const password = passwordOf(service);
-  if (existing.has(user)) {
-    execFileSync(rabbitmqctl, ['change_password', user], { input: password, stdio: ['pipe', 'ignore', 'pipe'] });
-  } else {
-    execFileSync(rabbitmqctl, ['add_user', user], { input: password, stdio: ['pipe', 'ignore', 'pipe'] });
-  }
-  const granted = servicePermissions(exchange, service);
-  ctl('set_permissions', '-p', vhost, user, granted.configure, granted.write, granted.read);
-  // A topic permission left from before ADR 0054 names the old common exchange: clear them all first.
-  ctl('clear_topic_permissions', '-p', vhost, user);
-  ctl('set_topic_permissions', '-p', vhost, user, granted.topic.exchange, granted.topic.write, granted.topic.read);
-  console.log(`${user}: may publish ${ownedTypes(service).join(', ') || 'nothing'} on ${granted.topic.exchange}`);
-}
+const existing = new Set((await ctl('list_users', '--quiet', '--no-table-headers')).split('\n').map((line) => line.split('\t')[0]));
+for (const service of only) if (!SERVICES.includes(service)) throw new Error(`unknown service ${service}`);
+// Each rabbitmqctl call boots an Erlang VM (a second or more of CPU): the services' users are
+// provisioned side by side, each one's calls in order.
+await Promise.all(
+  only.map(async (service) => {
+    const user = `${userPrefix}${service}`;
+    // rabbitmqctl reads the password from stdin when it is not an argument, keeping it out of `ps`.
+    await ctlWithInput(passwordOf(service), existing.has(user) ? 'change_password' : 'add_user', user);
+    const granted = servicePermissions(exchange, service);
+    await ctl('set_permissions', '-p', vhost, user, granted.configure, granted.write, granted.read);
+    // A topic permission left from before ADR 0054 names the old common exchange: clear them all first.
+    await ctl('clear_topic_permissions', '-p', vhost, user);
+    await ctl('set_topic_permissions', '-p', vhost, user, granted.topic.exchange, granted.topic.write, granted.topic.read);
+    console.log(`${user}: may publish ${ownedTypes(service).join(', ') || 'nothing'} on ${granted.topic.exchange}`);
+  }),
+);
 console.log(`provisioned broker: topology of ${exchange} and ${only.length} service user(s)`);

@@ -60,13 +60,23 @@ for (const line of describePaymentProviders(env)) launcherLog(line);
 // private key and everybody's public keys, so no process can sign as another.
 const internalKeys = generateInternalKeySet(`run-${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`);
 
-try {
-  execFileSync(process.execPath, [path.join(root, 'scripts/provision-broker.mjs')], {
+// Each service's broker user is told as it is ready: provisioning takes a while (rabbitmqctl boots an
+// Erlang VM per call), and a launcher that says nothing meanwhile looks stuck.
+const brokerFailure = await new Promise((resolve) => {
+  const child = spawn(process.execPath, [path.join(root, 'scripts/provision-broker.mjs')], {
     env: { ...env, AMQP_ADMIN_URL: amqpAdminUrl },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-} catch (err) {
-  launcherLog(`cannot provision the broker (rabbitmqctl must reach it; RABBITMQCTL names a wrapper): ${String(err.stderr ?? err.message).trim().split('\n').pop()}`);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  createInterface({ input: child.stdout }).on('line', (line) => launcherLog(`broker: ${line}`));
+  child.on('error', (err) => resolve(err.message));
+  // the error's own line, not the Node.js version line an uncaught error ends with
+  const reason = () => stderr.split('\n').filter((line) => line.trim() && !/^Node\.js v/.test(line)).pop();
+  child.on('close', (code) => resolve(code === 0 ? null : (reason() ?? `exit code ${code}`)));
+});
+if (brokerFailure !== null) {
+  launcherLog(`cannot provision the broker (rabbitmqctl must reach it; RABBITMQCTL names a wrapper): ${brokerFailure}`);
   process.exit(1);
 }
 launcherLog('broker ready: one exchange and one user per service');

@@ -207,6 +207,41 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     }
   });
 
+  it('writes a change and its events in one statement: the events only when the change answers a row, and the commit wakes the relay', async () => {
+    const users = [uniqueName('with-a'), uniqueName('with-b')];
+    const live = new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, pollIntervalMs: 60_000 });
+    await producerDb.query(`CREATE TABLE IF NOT EXISTS counters (id text PRIMARY KEY, n int NOT NULL)`);
+    await producerDb.query(`INSERT INTO counters (id, n) VALUES ($1, 0)`, [users[0]]);
+    const counted = (id: string) => ({ text: `UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING id, n`, params: [id] });
+    const events = users.map((userId) => ({ type: 'user.registered' as const, data: registered(userId) }));
+    const outboxRows = async () => (await producerDb.query(`SELECT payload FROM outbox ORDER BY seq`)).filter((r: { payload: { data: { user_id: string } } }) => users.includes(r.payload.data.user_id));
+    await live.start();
+    try {
+      // no row changed: no event written, nothing answered
+      expect(await producerDb.transaction((m) => writer().publishAllWith(m, counted('no-such-counter'), events))).toEqual([]);
+      expect(await outboxRows()).toHaveLength(0);
+
+      const answered = await producerDb.transaction((m) => writer().publishAllWith<{ id: string; n: number }>(m, counted(users[0]), events));
+      expect(answered).toEqual([{ id: users[0], n: 1 }]);
+      expect((await outboxRows()).map((r: { payload: { data: { user_id: string } } }) => r.payload.data.user_id)).toEqual(users);
+      // polling once a minute: only the commit's notification can make the relay publish within the wait
+      await until(async () => (await Promise.all(users.map(effectCount))).every((n) => n === 1), 5000);
+
+      // rolled back with its transaction, change and events alike
+      await expect(
+        producerDb.transaction(async (m) => {
+          await writer().publishAllWith(m, counted(users[0]), events);
+          throw new Error('abandoned');
+        }),
+      ).rejects.toThrow('abandoned');
+      expect((await producerDb.query(`SELECT n FROM counters WHERE id = $1`, [users[0]]))[0].n).toBe(1);
+      expect(await outboxRows()).toHaveLength(2);
+      await expect(writer().publishAllWith(producerDb.manager, counted(users[0]), events)).rejects.toThrow('must be written inside a transaction');
+    } finally {
+      await live.stop();
+    }
+  });
+
   it('a failing handler is retried with backoff and its partial effect rolled back each time', async () => {
     const userId = uniqueName('retry');
     failuresLeft = 2;

@@ -48,8 +48,30 @@ export function outboxChannel(schema: string) {
  * wake, and Postgres folds a transaction's identical notifications into one.
  */
 function outboxInsert(count: number): string {
-  const rows = Array.from({ length: count }, (_, i) => `($${3 * i + 2}::uuid, $${3 * i + 3}, $${3 * i + 4}::jsonb)`).join(', ');
-  return `WITH written AS (INSERT INTO outbox (id, type, payload) VALUES ${rows} RETURNING 1) SELECT pg_notify($1, '') FROM (SELECT 1 FROM written LIMIT 1) AS one`;
+  return `WITH written AS (INSERT INTO outbox (id, type, payload) VALUES ${outboxRows(count, 1)} RETURNING 1) SELECT pg_notify($1, '') FROM (SELECT 1 FROM written LIMIT 1) AS one`;
+}
+
+/** `count` outbox rows' placeholders, after the first `offset` parameters. */
+function outboxRows(count: number, offset: number): string {
+  return Array.from({ length: count }, (_, i) => `($${offset + 3 * i + 1}::uuid, $${offset + 3 * i + 2}::text, $${offset + 3 * i + 3}::jsonb)`).join(', ');
+}
+
+/** A statement that answers rows (`INSERT … RETURNING`, `UPDATE … RETURNING`), with its parameters. */
+export interface RowsStatement {
+  text: string;
+  params: readonly unknown[];
+}
+
+/** Each event's outbox columns, in the order `outboxRows` numbers them. */
+function outboxValues(events: readonly DomainEvent[]): unknown[] {
+  return events.flatMap((event) => [event.id, event.type, JSON.stringify(event)]);
+}
+
+function assertInTransaction(tx: Tx, items: readonly EventToWrite[]) {
+  // every Tx is a TypeORM EntityManager underneath; its query runner tells whether a transaction is open
+  if (!(tx as Partial<EntityManager>).queryRunner?.isTransactionActive) {
+    throw new Error(`event ${items.map((i) => i.type).join(', ')} must be written inside a transaction`);
+  }
 }
 
 /** One event to write: its type and the data its contract asks for. */
@@ -71,18 +93,42 @@ export class EventWriter {
 
   /** Writes several events of one transaction in one statement, in the order given. */
   async publishAll(tx: Tx, items: readonly EventToWrite[]): Promise<DomainEvent[]> {
-    // every Tx is a TypeORM EntityManager underneath; its query runner tells whether a transaction is open
-    if (!(tx as Partial<EntityManager>).queryRunner?.isTransactionActive) {
-      throw new Error(`event ${items.map((i) => i.type).join(', ')} must be written inside a transaction`);
-    }
+    assertInTransaction(tx, items);
     if (items.length === 0) return [];
-    const requestId = currentRequestId() ?? null;
-    const events = items.map(({ type, data }) => buildEvent(type, data, this.producer, requestId) as DomainEvent);
-    const params: unknown[] = [outboxChannel(this.schema)];
-    for (const event of events) params.push(event.id, event.type, JSON.stringify(event));
-    await tx.query(outboxInsert(events.length), params);
+    const events = this.build(items);
+    await tx.query(outboxInsert(events.length), [outboxChannel(this.schema), ...outboxValues(events)]);
     for (const event of events) this.onWritten?.(tx, event);
     return events;
+  }
+
+  /**
+   * Runs `change` and writes `items` in the same statement, one round trip for a change and its
+   * events (ADR 0077), inside the caller's transaction: the events are written only when the change
+   * answers a row, and the change's rows are answered.
+   */
+  async publishAllWith<Row>(tx: Tx, change: RowsStatement, items: readonly EventToWrite[]): Promise<Row[]> {
+    assertInTransaction(tx, items);
+    const events = this.build(items);
+    const offset = change.params.length;
+    const text =
+      events.length === 0
+        ? `WITH changed AS (${change.text}) SELECT * FROM changed`
+        : `WITH changed AS (${change.text}),
+           written AS (
+             INSERT INTO outbox (id, type, payload)
+             SELECT * FROM (VALUES ${outboxRows(events.length, offset + 1)}) AS e WHERE EXISTS (SELECT 1 FROM changed)
+             RETURNING 1
+           )
+           SELECT changed.* FROM changed, (SELECT pg_notify($${offset + 1}, '') FROM (SELECT 1 FROM written LIMIT 1) AS one) AS notified`;
+    const params = events.length === 0 ? [...change.params] : [...change.params, outboxChannel(this.schema), ...outboxValues(events)];
+    const rows: Row[] = await tx.query(text, params);
+    if (rows.length > 0) for (const event of events) this.onWritten?.(tx, event);
+    return rows;
+  }
+
+  private build(items: readonly EventToWrite[]): DomainEvent[] {
+    const requestId = currentRequestId() ?? null;
+    return items.map(({ type, data }) => buildEvent(type, data, this.producer, requestId) as DomainEvent);
   }
 }
 

@@ -6,8 +6,7 @@ import {
   recordHandover,
   recordRentalEnd,
   recordRentalStart,
-  refreshAwaitingRotation,
-  refreshRented,
+  refreshRentalFlags,
 } from '../persistence/rental-repository';
 import { listingSnapshot } from './listing-moves';
 
@@ -22,8 +21,7 @@ import { listingSnapshot } from './listing-moves';
 async function withListingLocked(tx: Tx, events: EventWriter, orderId: string, listingId: string, change: () => Promise<void>) {
   await lockListingForRentals(tx, listingId);
   await change();
-  await refreshRented(tx, listingId);
-  const rotation = await refreshAwaitingRotation(tx, listingId);
+  const rotation = await refreshRentalFlags(tx, listingId);
   if (rotation && !rotation.before && rotation.after) {
     const row = (await findListing(tx, listingId))!;
     await events.publish(tx, 'listing.rotation_required', { ...listingSnapshot(row, null, null), order_id: orderId });

@@ -37,6 +37,13 @@ export async function recordHandover(tx: Tx, orderId: string, listingId: string)
   );
 }
 
+/** Whether some rental that handed the account over ended after the owner last confirmed a new password. */
+const ENDED_HANDOVER_SINCE_ROTATION = `l.require_rotation AND EXISTS (
+  SELECT 1 FROM listing_rentals r
+   WHERE r.listing_id = $1 AND r.handed_over AND r.order_ended_at IS NOT NULL
+     AND r.order_ended_at > COALESCE(l.rotation_confirmed_at, '-infinity'::timestamptz)
+)`;
+
 /**
  * `awaiting_rotation` is derived: the listing requires rotation and some rental that handed the
  * account over ended after the owner last confirmed a new password. Answers the value before and after.
@@ -45,27 +52,28 @@ export async function refreshAwaitingRotation(tx: Tx, listingId: string): Promis
   const rows: Array<{ before: boolean; after: boolean }> = await tx.query(
     `WITH before AS (SELECT awaiting_rotation FROM listings WHERE id = $1),
      changed AS (
-       UPDATE listings l SET awaiting_rotation = l.require_rotation AND EXISTS (
-         SELECT 1 FROM listing_rentals r
-          WHERE r.listing_id = $1 AND r.handed_over AND r.order_ended_at IS NOT NULL
-            AND r.order_ended_at > COALESCE(l.rotation_confirmed_at, '-infinity'::timestamptz)
-       ) WHERE l.id = $1 RETURNING l.awaiting_rotation
+       UPDATE listings l SET awaiting_rotation = ${ENDED_HANDOVER_SINCE_ROTATION} WHERE l.id = $1 RETURNING l.awaiting_rotation
      ) SELECT before.awaiting_rotation AS before, changed.awaiting_rotation AS after FROM before, changed`,
     [listingId],
   );
   return rows[0] ?? null;
 }
 
-
-/** `rented` is derived: true while some order on the listing has started and not ended. */
-export async function refreshRented(tx: Tx, listingId: string): Promise<boolean | null> {
-  const rows: Array<{ rented: boolean }> = await tx.query(
-    `WITH changed AS (
-       UPDATE listings SET rented = EXISTS (
-         SELECT 1 FROM listing_rentals WHERE listing_id = $1 AND started_at IS NOT NULL AND ended_at IS NULL
-       ) WHERE id = $1 RETURNING rented
-     ) SELECT rented FROM changed`,
+/**
+ * Both of a listing's derived rental flags in one statement and one new row version (ADR 0077):
+ * `rented`, true while some order on the listing has started and not ended, and `awaiting_rotation`
+ * as above, whose value before and after it answers.
+ */
+export async function refreshRentalFlags(tx: Tx, listingId: string): Promise<{ before: boolean; after: boolean } | null> {
+  const rows: Array<{ before: boolean; after: boolean }> = await tx.query(
+    `WITH before AS (SELECT awaiting_rotation FROM listings WHERE id = $1),
+     changed AS (
+       UPDATE listings l SET
+         rented = EXISTS (SELECT 1 FROM listing_rentals WHERE listing_id = $1 AND started_at IS NOT NULL AND ended_at IS NULL),
+         awaiting_rotation = ${ENDED_HANDOVER_SINCE_ROTATION}
+       WHERE l.id = $1 RETURNING l.awaiting_rotation
+     ) SELECT before.awaiting_rotation AS before, changed.awaiting_rotation AS after FROM before, changed`,
     [listingId],
   );
-  return rows[0]?.rented ?? null;
+  return rows[0] ?? null;
 }

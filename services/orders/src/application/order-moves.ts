@@ -9,7 +9,7 @@ import type { Move, MovePlan } from '../domain/moves';
 import { planMove } from '../domain/plan-move';
 import { insertDispute, resolveDispute, type DisputeRow } from '../persistence/dispute-repository';
 import { HANDOFF_CONTENT_SEALED, insertHandoffRecord, type HandoffRecordRow } from '../persistence/handoff-repository';
-import { updateOrder, type OrderRow } from '../persistence/order-repository';
+import { orderUpdate, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 
 /** Who makes a move: the state table's role, and who asked (null: the system, audited as such). */
@@ -38,8 +38,8 @@ export async function planOrderMove(deps: Pick<OrdersDeps, 'minuteMs' | 'setting
 
 /**
  * Carries a plan out on the locked order in the caller's transaction, exactly as planned: the
- * dispute it opens, the order's columns, the handoff record (sealed), the dispute it resolves, then
- * its events and audit entries (in the name of `identity`) through the outbox.
+ * dispute it opens, the order's columns with its events and audit entries (in the name of
+ * `identity`) through the outbox, the handoff record (sealed), the dispute it resolves.
  */
 export async function carryOut(
   deps: Pick<OrdersDeps, 'events' | 'secrets'>,
@@ -49,7 +49,11 @@ export async function carryOut(
   identity: Identity | null,
 ): Promise<MoveDone> {
   const opened = plan.openDispute ? await insertDispute(tx, { ...plan.openDispute, order_id: order.id }) : null;
-  const moved = await updateOrder(tx, order.id, plan.changes);
+  // the order's change with its events and audit entries: one round trip however many (ADR 0068, ADR 0077)
+  const [moved] = await deps.events.publishAllWith<OrderRow>(tx, orderUpdate(order.id, plan.changes), [
+    ...plan.events,
+    ...plan.audits.map((audit) => auditEvent(identity, audit)),
+  ]);
   let record: HandoffRecordRow | null = null;
   if (plan.handoffRecord) {
     const { content, ...rest } = plan.handoffRecord;
@@ -62,9 +66,7 @@ export async function carryOut(
     });
   }
   const resolved = plan.resolveDispute ? await resolveDispute(tx, plan.resolveDispute.id, plan.resolveDispute) : null;
-  // the events and audit entries in one outbox write: one round trip however many (ADR 0068)
-  await deps.events.publishAll(tx, [...plan.events, ...plan.audits.map((audit) => auditEvent(identity, audit))]);
-  return { order: moved, opened, record, resolved };
+  return { order: moved!, opened, record, resolved };
 }
 
 /** Plans `by`'s move of the locked order, refuses it or carries it out. */

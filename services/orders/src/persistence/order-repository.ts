@@ -6,6 +6,7 @@ import {
   type Queryable,
   type Tx, sqlParams,
 } from '@market/shared/db';
+import type { RowsStatement } from '@market/shared/events';
 import type { Order, OrderChanges } from '../domain/order';
 import type { OrderState } from '../domain/order-state';
 
@@ -70,15 +71,20 @@ export async function findOrder(db: Queryable, id: string, opts: { lock?: boolea
   return rows[0] ?? null;
 }
 
-/** Every change counts in `version`, so an admin's decision can tell that the order changed after it was read. */
-export async function updateOrder(tx: Tx, id: string, update: OrderChanges): Promise<OrderRow> {
+/**
+ * The statement that changes an order and answers its row. Every change counts in `version`, so an
+ * admin's decision can tell that the order changed after it was read.
+ */
+export function orderUpdate(id: string, update: OrderChanges): RowsStatement {
   const entries = Object.entries(update).filter(([, value]) => value !== undefined);
   const assignments = entries.map(([key], i) => `${key} = $${i + 2}${key === 'checkout' ? '::jsonb' : ''}`).join(', ');
   const values = entries.map(([key, value]) => (key === 'checkout' && value !== null ? JSON.stringify(value) : value));
-  const rows = await updateReturning<OrderRow>(tx, `UPDATE orders SET ${assignments}, version = version + 1 WHERE id = $1 RETURNING ${COLUMNS}`, [
-    id,
-    ...values,
-  ]);
+  return { text: `UPDATE orders SET ${assignments}, version = version + 1 WHERE id = $1 RETURNING ${COLUMNS}`, params: [id, ...values] };
+}
+
+export async function updateOrder(tx: Tx, id: string, update: OrderChanges): Promise<OrderRow> {
+  const { text, params } = orderUpdate(id, update);
+  const rows = await updateReturning<OrderRow>(tx, text, [...params]);
   return rows[0]!;
 }
 
