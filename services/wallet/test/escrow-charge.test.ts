@@ -96,6 +96,8 @@ describe('paying an order from the wallet (internal charge)', () => {
     await recharge(stack, renter, 100);
     await expect(charge(orderId, { renter_id: renter.id, owner_id: uuidv7(), amount: 1_001 })).resolves.toMatchObject({ amount: 1_001 });
     expect(await balanceOf(stack, renter)).toMatchObject({ available: 99, frozen: 1_001 });
+    // the refused attempt's payment.succeeded went with its claim: only the paid charge announced one
+    expect((await outboxEvents(stack, 'wallet', 'payment.succeeded')).filter((e) => e.data.order_id === orderId)).toHaveLength(1);
   });
 
   it('charges a renewal into the held escrow once by its id, refuses a short balance, a late or a conflicting one, and an ended escrow (ADR 0065)', async () => {

@@ -5,11 +5,11 @@ import { v7 as uuidv7 } from 'uuid';
 import { orderEscrow, userAvailable } from '../domain/accounts';
 import { ChargeExpired, InsufficientBalance } from '../domain/errors';
 import { InsufficientFunds } from '../domain/ledger';
-import { claimEscrow, findEscrow, lockOrderCharges, type EscrowRow } from '../persistence/escrow-repository';
+import { escrowClaim, findEscrow, lockOrderCharges, type EscrowRow } from '../persistence/escrow-repository';
 import { recordTransfers } from '../persistence/ledger-repository';
 import { toChargeView } from './charge-view';
 import type { WalletDeps } from './deps';
-import { announcePaidFromBalance } from './paid-from-balance';
+import { paidFromBalance } from './paid-from-balance';
 
 type ChargeBody = InternalInput<typeof chargeContract>['body'];
 
@@ -38,14 +38,14 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
     if (body.not_after !== undefined && now.getTime() > Date.parse(body.not_after)) {
       throw new ChargeExpired();
     }
-    const claimed = await claimEscrow(tx, {
-      order_id: orderId,
-      renter_id: body.renter_id,
-      owner_id: body.owner_id,
-      amount: body.amount,
-      payment_id: uuidv7(),
-      charged_at: now,
-    });
+    const paymentId = uuidv7();
+    // the charge's record and its payment.succeeded in one statement (ADR 0077): the event is
+    // written only when the record is, and rolled back with it when the balance falls short below
+    const [claimed] = await deps.events.publishAllWith<EscrowRow>(
+      tx,
+      escrowClaim({ order_id: orderId, renter_id: body.renter_id, owner_id: body.owner_id, amount: body.amount, payment_id: paymentId, charged_at: now }),
+      [paidFromBalance({ paymentId, renterId: body.renter_id, amount: body.amount, orderId, at: now })],
+    );
     if (!claimed) {
       // an order ending in the same instant wrote its void record first
       const [ended] = await findEscrow(tx, orderId);
@@ -63,7 +63,6 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       }
       throw err;
     }
-    await announcePaidFromBalance(deps, tx, { paymentId: claimed.payment_id!, renterId: body.renter_id, amount: body.amount, orderId, at: now });
     return toChargeView(claimed);
   });
 }

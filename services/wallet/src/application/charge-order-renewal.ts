@@ -9,7 +9,7 @@ import { findEscrow, lockOrderCharges } from '../persistence/escrow-repository';
 import { recordTransfers } from '../persistence/ledger-repository';
 import { findRenewalCharge, recordRenewalCharge, type RenewalChargeRow } from '../persistence/renewal-charge-repository';
 import type { WalletDeps } from './deps';
-import { announcePaidFromBalance } from './paid-from-balance';
+import { paidFromBalance } from './paid-from-balance';
 
 type RenewalChargeBody = InternalInput<typeof chargeContract>['body'];
 
@@ -67,7 +67,7 @@ export async function chargeOrderRenewal(deps: WalletDeps, orderId: string, rene
       payment_id: paymentId,
       charged_at: now,
     });
-    await announcePaidFromBalance(deps, tx, { paymentId, renterId: body.renter_id, amount: body.amount, orderId, at: now });
+    await deps.events.publishAll(tx, [paidFromBalance({ paymentId, renterId: body.renter_id, amount: body.amount, orderId, at: now })]);
     return toRenewalChargeView(row);
   });
 }

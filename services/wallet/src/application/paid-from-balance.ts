@@ -1,22 +1,20 @@
-import type { Tx } from '@market/shared/db';
-import type { WalletDeps } from './deps';
+import type { EventToWrite } from '@market/shared/events';
 
 /**
- * Tells whoever listens that an order's rent was paid from the renter's balance (the charge of the
- * order, or of a renewal of it), in the transaction that moved the money.
+ * The event that tells whoever listens that an order's rent was paid from the renter's balance (the
+ * charge of the order, or of a renewal of it), to be written in the transaction that moved the money.
  */
-export async function announcePaidFromBalance(
-  deps: Pick<WalletDeps, 'events'>,
-  tx: Tx,
-  paid: { paymentId: string; renterId: string; amount: number; orderId: string; at: Date },
-): Promise<void> {
-  await deps.events.publish(tx, 'payment.succeeded', {
-    payment_id: paid.paymentId,
-    user_id: paid.renterId,
-    amount: paid.amount,
-    purpose: 'order',
-    order_id: paid.orderId,
-    gateway_txn_id: null,
-    paid_at: paid.at.toISOString(),
-  });
+export function paidFromBalance(paid: { paymentId: string; renterId: string; amount: number; orderId: string; at: Date }): EventToWrite {
+  return {
+    type: 'payment.succeeded',
+    data: {
+      payment_id: paid.paymentId,
+      user_id: paid.renterId,
+      amount: paid.amount,
+      purpose: 'order',
+      order_id: paid.orderId,
+      gateway_txn_id: null,
+      paid_at: paid.at.toISOString(),
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { type Logger } from '@market/shared/logging';
 import { orderEscrow, platformRevenue, userAvailable, type AccountRef } from '../domain/accounts';
 import type { Transfer } from '../domain/ledger';
 import { fullRefund, payoutsFor, UnsettleableOrder, type Payout } from '../domain/settlement';
-import { endEscrow, findEscrow, lockEscrowForEnd, type EscrowRow } from '../persistence/escrow-repository';
+import { escrowEnd, findEscrow, lockEscrowForEnd, type EscrowRow } from '../persistence/escrow-repository';
 import { recordTransfers } from '../persistence/ledger-repository';
 
 type OrderEnd = DomainEvent<'order.completed'> | DomainEvent<'order.closed'> | DomainEvent<'order.cancelled'>;
@@ -83,21 +83,26 @@ async function payOut({ log, events }: SettlementDeps, tx: Tx, end: OrderEnd) {
   await recordTransfers(tx, transfers, now);
   const refundedOnly = payouts.every((p) => p.to === 'renter');
   const outcome = refundedOnly ? 'refunded' : 'settled';
-  await endEscrow(tx, row.order_id, outcome, end.type, now);
   const paidTo = (to: Payout['to']) => payouts.filter((p) => p.to === to).reduce((sum, p) => sum + p.amount, 0);
-  await events.publish(tx, 'wallet.settled', {
-    order_id: row.order_id,
-    renter_id: row.renter_id,
-    owner_id: row.owner_id,
-    listing_id: order.listing_id,
-    listing_title: order.listing_title,
-    ended_by: end.type,
-    outcome,
-    released: held,
-    owner_income: paidTo('owner'),
-    platform_fee: paidTo('platform'),
-    refund: paidTo('renter'),
-    ...(overtimeFeeOf(end) > 0 ? { overtime_fee: overtimeFeeOf(end) } : {}),
-    settled_at: now.toISOString(),
-  });
+  // the escrow's end and its event in one statement (ADR 0077)
+  await events.publishAllWith(tx, escrowEnd(row.order_id, outcome, end.type, now), [
+    {
+      type: 'wallet.settled',
+      data: {
+        order_id: row.order_id,
+        renter_id: row.renter_id,
+        owner_id: row.owner_id,
+        listing_id: order.listing_id,
+        listing_title: order.listing_title,
+        ended_by: end.type,
+        outcome,
+        released: held,
+        owner_income: paidTo('owner'),
+        platform_fee: paidTo('platform'),
+        refund: paidTo('renter'),
+        ...(overtimeFeeOf(end) > 0 ? { overtime_fee: overtimeFeeOf(end) } : {}),
+        settled_at: now.toISOString(),
+      },
+    },
+  ]);
 }

@@ -1,4 +1,5 @@
-import { updateReturning, type Queryable, type Tx } from '@market/shared/db';
+import type { Queryable, Tx } from '@market/shared/db';
+import type { RowsStatement } from '@market/shared/events';
 
 export type EscrowStatus = 'held' | 'settled' | 'refunded' | 'void';
 
@@ -34,16 +35,13 @@ export async function lockOrderCharges(tx: Tx, orderId: string): Promise<Date> {
  * primary key: the first inserts, the others find its row once it commits (or insert themselves if
  * it rolled back). Null when a record already exists.
  */
-export async function claimEscrow(
-  tx: Tx,
-  row: { order_id: string; renter_id: string; owner_id: string; amount: number; payment_id: string; charged_at: Date },
-): Promise<EscrowRow | null> {
-  const rows: EscrowRow[] = await tx.query(
-    `INSERT INTO order_escrows (order_id, renter_id, owner_id, amount, status, payment_id, charged_at)
+/** The statement that records an order's charge, answering the record (nothing when the order already has one). */
+export function escrowClaim(row: { order_id: string; renter_id: string; owner_id: string; amount: number; payment_id: string; charged_at: Date }): RowsStatement {
+  return {
+    text: `INSERT INTO order_escrows (order_id, renter_id, owner_id, amount, status, payment_id, charged_at)
      VALUES ($1, $2, $3, $4, 'held', $5, $6) ON CONFLICT (order_id) DO NOTHING RETURNING ${COLUMNS}`,
-    [row.order_id, row.renter_id, row.owner_id, row.amount, row.payment_id, row.charged_at],
-  );
-  return rows[0] ?? null;
+    params: [row.order_id, row.renter_id, row.owner_id, row.amount, row.payment_id, row.charged_at],
+  };
 }
 
 /**
@@ -70,12 +68,12 @@ export async function findEscrow(db: Queryable, orderId: string, lock = false): 
   return db.query(`SELECT ${COLUMNS} FROM order_escrows WHERE order_id = $1 ${lock ? 'FOR UPDATE' : ''}`, [orderId]);
 }
 
-export async function endEscrow(tx: Tx, orderId: string, status: 'settled' | 'refunded', endEvent: string, at: Date) {
-  await updateReturning(
-    tx,
-    `UPDATE order_escrows SET status = $2, ended_at = $3, end_event = $4 WHERE order_id = $1 AND status = 'held' RETURNING order_id`,
-    [orderId, status, at, endEvent],
-  );
+/** The statement that ends a held escrow, answering its order id (nothing when it was no longer held). */
+export function escrowEnd(orderId: string, status: 'settled' | 'refunded', endEvent: string, at: Date): RowsStatement {
+  return {
+    text: `UPDATE order_escrows SET status = $2, ended_at = $3, end_event = $4 WHERE order_id = $1 AND status = 'held' RETURNING order_id`,
+    params: [orderId, status, at, endEvent],
+  };
 }
 
 /** The renter's money in escrow of orders still running. */
