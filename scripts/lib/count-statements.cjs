@@ -1,9 +1,9 @@
 // Preloaded into every process by `npm run bench:orders` (`--require`): counts the SQL statements
 // the process sends, each one a round trip to Postgres, grouped by their text, and the HTTP requests
-// it serves and sends (Node's diagnostics channels: its http server and client, and undici, which is
-// `fetch`). On SIGUSR2 it writes the counts so far to `<BENCH_STATEMENTS_DIR>/<pid>.json`; the bench
-// reads them around a phase and prints them per order per service. Bench-only: no service loads it
-// otherwise.
+// it serves and sends (Node's diagnostics channels: its http server and client, and undici, under
+// `fetch` and the services' internal client). On SIGUSR2 it writes the counts so far to
+// `<BENCH_STATEMENTS_DIR>/<pid>.json`; the bench reads them around a phase and prints them per order
+// per service. Bench-only: no service loads it otherwise.
 'use strict';
 const { writeFileSync, renameSync } = require('node:fs');
 const path = require('node:path');

@@ -8,8 +8,8 @@ import { chainEntries } from './ledger-chain';
 /**
  * Writes transfers in the caller's transaction: creates missing accounts, locks every account
  * involved in key order (so two transfers over the same accounts queue instead of deadlocking),
- * then writes each transfer, its two entries and the new balances, in one statement. Refusals (InsufficientFunds)
- * are thrown before anything is written. Each entry is linked into its account's hash chain from the
+ * then writes each transfer, its two entries and the new balances, in one statement. Refusals
+ * (InsufficientFunds) are thrown before anything is written. Each entry is linked into its account's hash chain from the
  * head read with the lock, and the new head is written with the balance (ADR 0067): no statement more.
  */
 export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Date()): Promise<void> {
