@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { ConfirmChannel } from 'amqplib';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { Tx } from '../db/sql';
 import { sqlMigration } from '../db/migration';
 import type { Logger } from 'pino';
@@ -157,6 +157,20 @@ export class UnroutableEvents extends Error {
   }
 }
 
+const RELAY_BOOKKEEPING = 'outboxRelayBookkeeping';
+
+function markRelayBookkeeping(runner: QueryRunner) {
+  runner.data = { ...runner.data, [RELAY_BOOKKEEPING]: true };
+}
+
+/**
+ * Whether a transaction was the relay's own: marking events sent (or finding none to send, once a
+ * second) changes nothing a reader sees, so it is no reason to drop what is kept of a service's answers.
+ */
+export function isRelayBookkeeping(runner: QueryRunner | undefined): boolean {
+  return runner?.data?.[RELAY_BOOKKEEPING] === true;
+}
+
 /**
  * Publishes outbox rows with publisher confirms, then marks them. Rows are claimed with
  * `FOR UPDATE SKIP LOCKED`, so replicas share the work; a crash between confirm and mark leaves
@@ -288,6 +302,7 @@ export class OutboxRelay {
     // Only an open channel lets a transaction start: waiting for the broker holds no lock.
     const channel = await this.getChannel();
     const runner = this.opts.dataSource.createQueryRunner();
+    markRelayBookkeeping(runner);
     await runner.connect();
     await runner.startTransaction();
     try {

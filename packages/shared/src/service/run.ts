@@ -16,7 +16,7 @@ import type { Metrics } from '../metrics/registry';
 import { instrumentHandlers, serviceMetrics } from './service-metrics';
 import { handlesMoneyEvents, InboxConsumer, undeclaredHandlers, type EventHandlers } from '../events/inbox';
 import { hasWaitingEventsTable } from '../events/waiting-events';
-import { EventWriter, OutboxRelay } from '../events/outbox';
+import { EventWriter, isRelayBookkeeping, OutboxRelay } from '../events/outbox';
 import { InternalClient } from '../http/internal-client';
 import type { InternalBinding } from '../http/internal-routes';
 import { IdempotencyStore } from '../http/idempotency';
@@ -70,8 +70,8 @@ export interface ServiceContext<S extends z.ZodRawShape = z.ZodRawShape> {
   /** the service's database; its TypeORM DataSource (pool, migrations, shutdown) stays in the kit */
   db: Db;
   /**
-   * Calls `fn` after every transaction committed on this service's database (the inbox's included),
-   * before the code that committed goes on.
+   * Calls `fn` after every transaction committed on this service's database (the inbox's included,
+   * the outbox relay's marking of sent events not), before the code that committed goes on.
    */
   afterEveryCommit: (fn: () => void) => void;
   redis: RedisClient;
@@ -194,7 +194,11 @@ export async function startService<S extends z.ZodRawShape>(
       log,
       db: dbOf(dataSource),
       afterEveryCommit: (fn) => {
-        dataSource.subscribers.push({ afterTransactionCommit: fn });
+        dataSource.subscribers.push({
+          afterTransactionCommit: ({ queryRunner }) => {
+            if (!isRelayBookkeeping(queryRunner)) fn();
+          },
+        });
       },
       redis,
       bus,
