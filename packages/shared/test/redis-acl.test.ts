@@ -13,7 +13,7 @@ describe('Redis users per process (ADR 0054): each writes its own keys, the keys
 
   beforeAll(async () => {
     users = await provisionTestRedis((await resolveInfra()).REDIS_URL, prefix);
-    for (const process of ['identity', 'admin', 'catalog', 'gateway', 'notify'] as const) {
+    for (const process of ['identity', 'admin', 'catalog', 'gateway', 'notify', 'orders'] as const) {
       clients.set(process, await connectRedis(users.urlOf(process), log));
     }
   });
@@ -47,6 +47,17 @@ describe('Redis users per process (ADR 0054): each writes its own keys, the keys
     expect((await gateway.adminSessionState(sub, 'no-session')).roles).toEqual(['super_admin']);
     expect(await gateway.sessionState('user', 'u-blocked', 'sid')).toBe('blocked');
     await as('gateway').set(`${prefix}rl:probe`, '1');
+  });
+
+  it('orders reads which users are blocked, and nothing else of the trusted keys, and writes none', async () => {
+    await new Revocations(as('identity'), prefix).blockSubject('user', 'u-frozen');
+    const orders = new Revocations(as('orders'), prefix);
+    expect(await orders.subjectBlocked('user', 'u-frozen')).toBe(true);
+    expect(await orders.subjectBlocked('user', 'u-free')).toBe(false);
+    await expect(orders.subjectBlocked('admin', 'a')).rejects.toThrow(refused);
+    await expect(orders.sessionState('user', 'u-frozen', 'sid')).rejects.toThrow(refused);
+    await expect(orders.unblockSubject('user', 'u-frozen')).rejects.toThrow(refused);
+    await expect(orders.blockSubject('user', 'u-free')).rejects.toThrow(refused);
   });
 
   it('no process may run the dangerous or administrative commands, nor use another prefix', async () => {

@@ -6,7 +6,7 @@ import { defineService } from '@market/shared/service';
 import { configSource } from './adapters/config-source';
 import { fileRegistry } from './adapters/file-registry';
 import { listingDirectory } from './adapters/listing-directory';
-import { userDirectory } from './adapters/user-directory';
+import { userBlocks, userDirectory } from './adapters/user-directory';
 import { walletAccounts } from './adapters/wallet-accounts';
 import type { OrdersDeps } from './application/deps';
 import { SettingsCache, settingsChannel } from './application/settings-cache';
@@ -70,6 +70,7 @@ export const ordersService = defineService({
       secrets: new SecretBox(ctx.config.DATA_ENCRYPTION_KEYS),
       listings: listingDirectory(ctx.internal),
       users: userDirectory(ctx.internal),
+      blocks: userBlocks(ctx.revocations),
       wallet: walletAccounts(ctx.internal),
       files: fileRegistry(ctx.internal),
       configSource: configSource(ctx.internal),

@@ -106,6 +106,11 @@ export class Revocations {
     await this.redis.del(this.subjectKey(realm, sub));
   }
 
+  /** Whether the subject is blocked (a frozen user, a disabled admin), read where no session is at hand. */
+  async subjectBlocked(realm: string, sub: string): Promise<boolean> {
+    return (await this.redis.get(this.subjectKey(realm, sub))) !== null;
+  }
+
   async sessionState(realm: string, sub: string, sid: string): Promise<SessionState> {
     const [revoked, blocked] = await this.redis.mGet([this.sessionKey(realm, sid), this.subjectKey(realm, sub)]);
     if (blocked) return 'blocked';

@@ -20,6 +20,12 @@ const TRUSTED_KEYS = {
 } as const;
 
 /**
+ * Which users are blocked (frozen), read by orders too: a create checks the renter's freeze where
+ * the gateway does, without asking identity (ADR 0078).
+ */
+const USER_BLOCKS = 'auth:blocked:user:*';
+
+/**
  * The channel catalog announces on, after every commit, that what an anonymous caller sees of the
  * listings may have changed; the gateways listen and drop catalog's answers they keep (ADR 0068).
  */
@@ -35,7 +41,7 @@ function channelRules(process: RedisProcess, p: string): string[] {
 /**
  * What one process's Redis user may do, as `ACL SETUSER` rules after the user's name and password:
  * read and write its own namespace (`<prefix><process>:*`; the gateway's rate limits are `<prefix>rl:*`),
- * write the trusted keys only where it owns them, read them where it checks them, publish or
+ * write the trusted keys only where it owns them, read them where it checks them (orders: the user blocks), publish or
  * subscribe the revocation channel and catalog's listing changes as its part is, and every command
  * but the dangerous and administrative ones (FLUSHALL, KEYS, CONFIG, ACL, DEBUG, MONITOR…).
  */
@@ -43,7 +49,7 @@ export function redisAclRules(process: RedisProcess, prefix: string): string[] {
   const p = literal(prefix);
   const own = process === 'gateway' ? [`~${p}rl:*`] : [`~${p}${process}:*`];
   const writes = process === 'identity' || process === 'admin' ? TRUSTED_KEYS[process].map((k) => `~${p}${k}`) : [];
-  const reads = process === 'gateway' || process === 'notify' ? [`%R~${p}auth:*`] : [];
+  const reads = process === 'gateway' || process === 'notify' ? [`%R~${p}auth:*`] : process === 'orders' ? [`%R~${p}${USER_BLOCKS}`] : [];
   // a channel rule allows publishing as well as subscribing: the gateway, which only listens, may not
   // publish at all, or it could announce changes in catalog's name
   const listensOnly = process === 'gateway' ? ['-publish', '-spublish'] : [];

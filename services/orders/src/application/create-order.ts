@@ -2,24 +2,37 @@ import { MAX_MONEY_FEN, type createOrder as createOrderRoute, type RouteBody } f
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
 import { auditEvent } from '@market/shared/events';
-import { Forbidden, InvalidInput, NotFound } from '@market/shared/errors';
+import { Forbidden, InvalidInput, NotFound, type DomainError } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import { ListingAwaitingRotation, ListingUnavailable, ListingUnavailableToYou, RealnameRequired, RenterFrozen } from '../domain/errors';
 import { orderSnapshot } from '../domain/order';
 import { priceOrder } from '../domain/settlement';
+import type { OrderSettings } from '../domain/settings';
 import { deadlineOf } from '../domain/timeouts';
-import { insertOrder, ONE_ACTIVE_PER_LISTING } from '../persistence/order-repository';
-import { isBlocked } from '../persistence/renter-repository';
+import { orderInsert, ONE_ACTIVE_PER_LISTING, type NewOrder, type OrderRow } from '../persistence/order-repository';
 import { handedOverEndSince } from '../persistence/rotation-queries';
 import type { OrdersDeps } from './deps';
 import { toOrderView } from './order-view';
-import { balanceExempt, holdRenterLimits } from './renter-limits';
+import { holdRenterLimits, renterBeforeCreate } from './renter-limits';
 
 function isActiveOrderConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
   const code = e.driverError?.code ?? e.code;
   const constraint = e.driverError?.constraint ?? e.constraint;
   return code === '23505' && constraint === ONE_ACTIVE_PER_LISTING;
+}
+
+/**
+ * Why the renter may not rent at all, or null. Only the real-name rule needs identity's answer; a
+ * freeze is read where the gateway reads it on every request, identity's block, which stands before
+ * the freeze commits: one Redis read instead of a call to identity (ADR 0078).
+ */
+async function renterRefusal(deps: OrdersDeps, renterId: string, settings: OrderSettings): Promise<DomainError | null> {
+  if (!settings['order.require_realname']) return (await deps.blocks.frozen(renterId)) ? new RenterFrozen() : null;
+  const standing = await deps.users.standing(renterId);
+  if (!standing) return new Forbidden('this account cannot rent');
+  if (standing.frozen) return new RenterFrozen();
+  return standing.realname_status === 'verified' ? null : new RealnameRequired();
 }
 
 /**
@@ -32,14 +45,9 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
   const renterId = callerUserId(identity);
   if (!renterId) throw new Forbidden('this account cannot rent');
   if (!isUuid(body.listing_id)) throw new NotFound('listing not found');
-  const [standing, listing, settings] = await Promise.all([
-    deps.users.standing(renterId),
-    deps.listings.byId(body.listing_id),
-    deps.settings.current(deps.db),
-  ]);
-  if (!standing) throw new Forbidden('this account cannot rent');
-  if (standing.frozen) throw new RenterFrozen();
-  if (settings['order.require_realname'] && standing.realname_status !== 'verified') throw new RealnameRequired();
+  const settings = await deps.settings.current(deps.db);
+  const [refusal, listing] = await Promise.all([renterRefusal(deps, renterId, settings), deps.listings.byId(body.listing_id)]);
+  if (refusal) throw refusal;
   if (!listing || listing.status === 'deleted') throw new NotFound('listing not found');
   if (listing.owner_id === renterId) throw new Forbidden('you cannot rent your own listing');
   if (listing.status !== 'online') throw new ListingUnavailable();
@@ -50,15 +58,14 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
   }
   const escrow = priceOrder(body.hours, listing.hourly_price, listing.deposit, MAX_MONEY_FEN);
   if (!escrow) throw new InvalidInput([{ path: 'hours', message: 'rent and deposit together exceed the largest amount an order may hold' }]);
-  // a blocked renter hears only that the listing is not for them, never who decided (ADR 0065)
-  if (await isBlocked(deps.db, listing.owner_id, renterId)) throw new ListingUnavailableToYou();
-
   const now = new Date();
-  const exempt = await balanceExempt(deps, renterId, settings, now);
+  const { blocked, exempt } = await renterBeforeCreate(deps, renterId, listing.owner_id, settings, now);
+  // a blocked renter hears only that the listing is not for them, never who decided (ADR 0065)
+  if (blocked) throw new ListingUnavailableToYou();
   try {
     return await deps.db.transaction(async (tx) => {
       await holdRenterLimits(tx, renterId, settings, exempt, now);
-      const row = await insertOrder(tx, {
+      const order: NewOrder = {
         id: uuidv7(),
         listing_id: listing.id,
         listing_title: listing.title,
@@ -71,21 +78,22 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
         status_changed_at: now,
         deadline_at: deadlineOf({ status: 'pending_payment', status_changed_at: now, ends_at: null }, settings, deps.minuteMs),
         created_at: now,
-      });
+      };
+      // the insert with its events, one round trip (ADR 0077); a refusal below rolls both back
+      const [row] = await deps.events.publishAllWith<OrderRow>(tx, orderInsert(order), [
+        { type: 'order.created', data: orderSnapshot(order, null, renterId) },
+        auditEvent(identity, {
+          action: 'order.create',
+          biz_type: 'order',
+          biz_id: order.id,
+          detail: { listing_id: order.listing_id, hours: order.hours, amount: order.amount },
+        }),
+      ]);
       // Catalog learns of the last rental's end from its event, a moment late; the end itself is ours.
       // Read after the insert, which waited for any order still holding the listing, so that end is seen.
       const rotatedAt = listing.rotation_confirmed_at === null ? null : new Date(listing.rotation_confirmed_at);
       if (listing.require_rotation && (await handedOverEndSince(tx, listing.id, rotatedAt))) throw new ListingAwaitingRotation();
-      await deps.events.publishAll(tx, [
-        { type: 'order.created', data: orderSnapshot(row, null, renterId) },
-        auditEvent(identity, {
-          action: 'order.create',
-          biz_type: 'order',
-          biz_id: row.id,
-          detail: { listing_id: row.listing_id, hours: row.hours, amount: Number(row.amount) },
-        }),
-      ]);
-      return toOrderView(row);
+      return toOrderView(row!);
     });
   } catch (err) {
     if (isActiveOrderConflict(err)) throw new ListingUnavailable();

@@ -1,7 +1,7 @@
 import type { SecretBox } from '@market/shared/crypto';
 import type { Db } from '@market/shared/db';
 import type { EventWriter } from '@market/shared/events';
-import type { ConfigSource, FileRegistry, ListingDirectory, UserDirectory, WalletAccounts } from './ports';
+import type { ConfigSource, FileRegistry, ListingDirectory, UserBlocks, UserDirectory, WalletAccounts } from './ports';
 import type { SettingsCache } from './settings-cache';
 
 /** What the use cases run against: the database, the outbox, the other services and the keyring. */
@@ -11,6 +11,7 @@ export interface OrdersDeps {
   secrets: SecretBox;
   listings: ListingDirectory;
   users: UserDirectory;
+  blocks: UserBlocks;
   wallet: WalletAccounts;
   files: FileRegistry;
   configSource: ConfigSource;

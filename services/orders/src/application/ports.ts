@@ -35,6 +35,14 @@ export interface UserDirectory {
 }
 
 /**
+ * identity's blocks, where the gateway reads them on every request: whether a user is frozen now
+ * (written before a freeze commits, lifted with the unfreeze). Unreachable: it throws (503).
+ */
+export interface UserBlocks {
+  frozen(id: string): Promise<boolean>;
+}
+
+/**
  * wallet: the order id is the idempotency key of a charge, so a repeated charge moves nothing; a
  * charge the wallet meets after `not_after` is refused. `chargeStatus` answers whether the order was
  * charged once no charge of it is running; `ledger` is the order's money.

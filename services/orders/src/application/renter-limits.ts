@@ -1,17 +1,29 @@
 import type { Tx } from '@market/shared/db';
 import { ACTIVE_STATES } from '../domain/order-state';
-import { isTrusted, renterLimitRefusal, startOfUtcDay } from '../domain/renter-limits';
+import { isTrusted, renterLimitRefusal, startOfUtcDay, type RenterTally } from '../domain/renter-limits';
 import type { OrderSettings } from '../domain/settings';
-import { lockRenterLimits, renterCounts } from '../persistence/renter-repository';
+import { lockRenterLimits, renterCounts, renterCountsAndBlock } from '../persistence/renter-repository';
 import type { OrdersDeps } from './deps';
 
 /**
- * Whether a new renter's balance exempts them from the limits, asked of the wallet before the
- * create's transaction (no call waits under the renter's lock). A trusted renter needs no answer; a
- * wallet that cannot answer exempts nobody, so the limits apply rather than the create failing.
+ * Where a renter stands with an owner before the create's transaction: whether the owner blocks
+ * them, and whether a new renter's balance exempts them from the limits, asked of the wallet here
+ * (no call waits under the renter's lock). A blocked or trusted renter needs no answer; a wallet
+ * that cannot answer exempts nobody, so the limits apply rather than the create failing.
  */
-export async function balanceExempt(deps: OrdersDeps, renterId: string, settings: OrderSettings, now: Date): Promise<boolean> {
-  const tally = await renterCounts(deps.db, renterId, ACTIVE_STATES, startOfUtcDay(now));
+export async function renterBeforeCreate(
+  deps: OrdersDeps,
+  renterId: string,
+  ownerId: string,
+  settings: OrderSettings,
+  now: Date,
+): Promise<{ blocked: boolean; exempt: boolean }> {
+  const { blocked, ...tally } = await renterCountsAndBlock(deps.db, renterId, ownerId, ACTIVE_STATES, startOfUtcDay(now));
+  if (blocked) return { blocked, exempt: false };
+  return { blocked, exempt: await balanceExempt(deps, renterId, tally, settings) };
+}
+
+async function balanceExempt(deps: OrdersDeps, renterId: string, tally: RenterTally, settings: OrderSettings): Promise<boolean> {
   if (isTrusted(tally, settings)) return false;
   try {
     return (await deps.wallet.available(renterId)) >= settings['renter.new_balance_exempt'];

@@ -80,8 +80,11 @@ export function escrowOf(order: Order): Escrow {
   return { rent: Number(order.rent), deposit: Number(order.deposit), amount: Number(order.amount) };
 }
 
+/** What an order's events tell of it: known before the order is stored, so its creation's event is written with its insert. */
+type SnapshotFields = Pick<Order, 'id' | 'listing_id' | 'listing_title' | 'renter_id' | 'owner_id' | 'status' | 'rent' | 'deposit' | 'amount' | 'hours'>;
+
 /** The fields every order event carries (contracts/events.ts OrderSnapshot). */
-export function orderSnapshot(order: Order, reason: string | null, actorId: string | null): EventData<'order.created'> {
+export function orderSnapshot(order: SnapshotFields, reason: string | null, actorId: string | null): EventData<'order.created'> {
   return {
     order_id: order.id,
     listing_id: order.listing_id,

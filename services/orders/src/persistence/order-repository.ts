@@ -39,13 +39,14 @@ export type NewOrder = Omit<
 /** The active-order index refuses a second active order on the listing: the caller maps that to 409. */
 export const ONE_ACTIVE_PER_LISTING = 'orders_one_active_per_listing';
 
-export async function insertOrder(tx: Tx, order: NewOrder): Promise<OrderRow> {
-  const rows: OrderRow[] = await tx.query(
-    `INSERT INTO orders (id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price, rent, deposit, amount,
+/** A new order's insert, answering the row: run with its events in one statement (`publishAllWith`). */
+export function orderInsert(order: NewOrder): RowsStatement {
+  return {
+    text: `INSERT INTO orders (id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price, rent, deposit, amount,
        status, status_changed_at, deadline_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
      RETURNING ${COLUMNS}`,
-    [
+    params: [
       order.id,
       order.listing_id,
       order.listing_title,
@@ -61,8 +62,7 @@ export async function insertOrder(tx: Tx, order: NewOrder): Promise<OrderRow> {
       order.deadline_at,
       order.created_at,
     ],
-  );
-  return rows[0]!;
+  };
 }
 
 /** `lock`: hold the row to the end of the transaction, so the state read is the state changed. */

@@ -27,10 +27,6 @@ export async function deleteBlock(tx: Tx, ownerId: string, renterId: string): Pr
   return rows.length > 0;
 }
 
-export async function isBlocked(db: Queryable, ownerId: string, renterId: string): Promise<boolean> {
-  return (await blocksWhere(db, 'owner_id = $1 AND renter_id = $2', [ownerId, renterId])).length > 0;
-}
-
 function blocksWhere(db: Queryable, where: string, params: unknown[]): Promise<RenterBlockRow[]> {
   return db.query(`SELECT ${COLUMNS} FROM renter_blocks WHERE ${where} ORDER BY created_at DESC, id DESC`, params);
 }
@@ -59,13 +55,33 @@ export async function lockRenterLimits(tx: Tx, renterId: string): Promise<void> 
   await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('renter-limits:' || $1, 0))`, [renterId]);
 }
 
+const COUNTS = `count(*) FILTER (WHERE status = 'completed')::int AS completed,
+  count(*) FILTER (WHERE status = ANY($2::text[]))::int AS active,
+  count(*) FILTER (WHERE created_at >= $3)::int AS today`;
+
+/**
+ * The renter's counts, and whether `ownerId` blocks the renter, in one round trip: what a create
+ * looks at before its transaction.
+ */
+export async function renterCountsAndBlock(
+  db: Queryable,
+  renterId: string,
+  ownerId: string,
+  active: readonly OrderState[],
+  dayStart: Date,
+): Promise<RenterCounts & { blocked: boolean }> {
+  const [row]: Array<RenterCounts & { blocked: boolean }> = await db.query(
+    `SELECT ${COUNTS}, EXISTS (SELECT 1 FROM renter_blocks WHERE owner_id = $4 AND renter_id = $1) AS blocked
+       FROM orders WHERE renter_id = $1`,
+    [renterId, active, dayStart, ownerId],
+  );
+  return row!;
+}
+
 /** The renter's completed orders, active orders, and orders created since `dayStart`. */
 export async function renterCounts(db: Queryable, renterId: string, active: readonly OrderState[], dayStart: Date): Promise<RenterCounts> {
   const [row]: Array<{ completed: number; active: number; today: number }> = await db.query(
-    `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed,
-            count(*) FILTER (WHERE status = ANY($2::text[]))::int AS active,
-            count(*) FILTER (WHERE created_at >= $3)::int AS today
-       FROM orders WHERE renter_id = $1`,
+    `SELECT ${COUNTS} FROM orders WHERE renter_id = $1`,
     [renterId, active, dayStart],
   );
   return row!;

@@ -36,8 +36,22 @@ import {
   type InternalResult,
 } from '@market/contracts';
 import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { Revocations } from '@market/shared/auth';
+import { createLogger } from '@market/shared/logging';
+import { connectRedis } from '@market/shared/redis';
+import { resolveInfra } from '@market/shared/testing';
 import { recordChargeRequest } from '../../src/persistence/order-repository';
 import { Neighbourhood } from './fixtures';
+
+/** Freezes the user as identity does in Redis (identity's own Redis user writes the blocks; the test writes as the operator). */
+async function blockUser(orders: Component, userId: string) {
+  const redis = await connectRedis((await resolveInfra()).REDIS_URL, createLogger('orders-test', 'silent'));
+  try {
+    await new Revocations(redis, String(orders.env.REDIS_KEY_PREFIX)).blockSubject('user', userId);
+  } finally {
+    await redis.quit();
+  }
+}
 
 /** 3 hours at 800 fen and a 5000 deposit: rent 2400, amount 7400. */
 const HOURS = 3;
@@ -78,7 +92,7 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     return order;
   }
 
-  it('prices an order from the listing catalog answers, checks the renter with identity, and publishes order.created', async () => {
+  it('prices an order from the listing catalog answers and publishes order.created', async () => {
     const { owner, renter } = parties();
     const listing = world.listing(owner.sub, { hourly_price: 900, deposit: 3000 });
     const created = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: 2 }, as: renter });
@@ -98,7 +112,6 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     });
     expect(Date.parse(created.deadline_at!) - Date.parse(created.created_at)).toBe(15 * 60_000);
     expect(orders.neighbours.calls(listingById).map((c) => c.input.params.id)).toContain(listing.id);
-    expect(orders.neighbours.calls(userStanding).map((c) => c.input.params.id)).toContain(renter.sub);
 
     const [event] = await orders.awaitPublished('order.created', (e) => e.data.order_id === created.id);
     expect(event!.data).toEqual({
@@ -141,23 +154,29 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     const second = await create({ listing_id: listing.id, hours: 2 }, asUser());
     expect([second.status, second.body.code]).toEqual([409, 'LISTING_UNAVAILABLE']);
 
+    // frozen as identity freezes: its block, which the gateway reads too
     const frozen = asUser();
-    world.standing.set(frozen.sub, { frozen: true });
+    await blockUser(orders, frozen.sub);
     const refused = await create({ listing_id: world.listing(owner.sub).id, hours: 1 }, frozen);
     expect([refused.status, refused.body.code]).toEqual([403, 'USER_FROZEN']);
   });
 
-  it('answers 503 when identity or catalog cannot answer, and creates nothing', async () => {
+  it('answers 503 when catalog cannot answer, and creates nothing; identity is not asked while no real name is required', async () => {
     const { owner, renter } = parties();
     const listing = world.listing(owner.sub);
     const attempt = () => orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as: renter });
-    for (const contract of [userStanding, listingById]) {
-      const restore = orders.neighbours.answer(contract, () => refuse(503, 'down'));
-      const down = await attempt().finally(restore);
-      expect({ down: contract.id, status: down.status, code: down.body.code }).toEqual({ down: contract.id, status: 503, code: 'UPSTREAM_UNAVAILABLE' });
+    const restoreCatalog = orders.neighbours.answer(listingById, () => refuse(503, 'down'));
+    const down = await attempt().finally(restoreCatalog);
+    expect([down.status, down.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+    // identity away changes nothing: the freeze is read from its blocks (ADR 0078)
+    const restoreIdentity = orders.neighbours.answer(userStanding, () => refuse(503, 'down'));
+    try {
+      // nothing was held: the listing is free for the same renter
+      expect((await attempt()).status).toBe(201);
+    } finally {
+      restoreIdentity();
     }
-    // nothing was held: the listing is free for the same renter
-    expect((await attempt()).status).toBe(201);
+    expect(orders.neighbours.calls(userStanding).filter((c) => c.input.params.id === renter.sub)).toEqual([]);
   });
 
   it('pays through the wallet’s charge, keyed by the order, and publishes order.paid', async () => {
@@ -758,11 +777,20 @@ describe('orders alone: the configuration it takes from system_config.changed', 
     const owner = asUser();
     const renter = asUser();
     await changed('order.require_realname', true);
-    const attempt = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    const attempt = (as = renter) => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as });
     const refused = await eventually(attempt, (res) => res.status !== 201);
     expect([refused.status, refused.body.code]).toEqual([403, 'REALNAME_REQUIRED']);
     world.standing.set(renter.sub, { realname_status: 'verified' });
     expect((await attempt()).status).toBe(201);
+    // identity's answer now decides: its freeze, an unknown user, and identity away
+    const frozen = asUser();
+    world.standing.set(frozen.sub, { realname_status: 'verified', frozen: true });
+    expect((await attempt(frozen)).body.code).toBe('USER_FROZEN');
+    const unknown = asUser();
+    const restoreUnknown = orders.neighbours.answer(userStanding, () => refuse(404, 'NOT_FOUND'));
+    expect((await attempt(unknown).finally(restoreUnknown)).status).toBe(403);
+    const restoreDown = orders.neighbours.answer(userStanding, () => refuse(503, 'down'));
+    expect((await attempt().finally(restoreDown)).status).toBe(503);
   });
 
   it('cancels an unpaid order once a change shortens its payment timeout; a redelivered older change is not applied again', async () => {
