@@ -116,7 +116,11 @@ export const userStats = identityInternal('get /users/stats', { id: 'userStats',
 /** catalog: one listing in any state, deleted included (orders copies price, deposit and hours from it). */
 export const listingById = catalogInternal('get /listings/{id}', { id: 'listingById', callers: ['orders'],
   params: IdParams,
-  response: Listing,
+  response: Listing.extend({
+    credentials_stored: z.boolean().openapi({
+      description: 'whether catalog keeps account credentials for the listing now, which paying an order placed now hands over (ADR 0078)',
+    }),
+  }),
 });
 
 /**

@@ -506,7 +506,9 @@ describe('listings through the gateway', () => {
     await client.delete(`/api/listings/${listing.id}`, owner.token);
     const internal = internalClientAs(stack, 'orders');
     const seen = await internal.call(listingById, { params: { id: listing.id } });
-    expect(Listing.strict().parse(seen).status).toBe('deleted');
+    expect(listingById.response.strict().parse(seen)).toMatchObject({ status: 'deleted', credentials_stored: false });
+    const withCredentials = await create(owner, { credentials: 'QQ 717171 / pw orca' });
+    expect(await internal.call(listingById, { params: { id: withCredentials.id } })).toMatchObject({ credentials_stored: true });
     await expect(internal.call(listingById, { params: { id: uuidv7() } })).rejects.toMatchObject({ status: 404 });
     await expect(internal.call(listingById, { params: { id: 'nope' } })).rejects.toMatchObject({ status: 404 });
     const stats = await internalClientAs(stack, 'admin').call(listingStats);

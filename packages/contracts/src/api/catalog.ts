@@ -74,7 +74,7 @@ const listingFields = z
       .optional()
       .openapi({
         description:
-          'account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for.',
+          'account credentials: when given, paying an order placed while they are stored hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for.',
       }),
     require_rotation: z.boolean().optional().openapi({
       description:

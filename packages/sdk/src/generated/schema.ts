@@ -2557,7 +2557,7 @@ export interface components {
         CreateListingBody: {
             /** @description whether a renter may extend an order in use; true when omitted on create */
             allow_renewal?: boolean;
-            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for. */
+            /** @description account credentials: when given, paying an order placed while they are stored hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for. */
             credentials?: string;
             /**
              * @description amount in fen (1/100 CNY)
@@ -3558,7 +3558,7 @@ export interface components {
         UpdateListingBody: {
             /** @description whether a renter may extend an order in use; true when omitted on create */
             allow_renewal?: boolean;
-            /** @description account credentials: when given, paying an order hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for. */
+            /** @description account credentials: when given, paying an order placed while they are stored hands them to the renter at once (no manual handoff). Stored encrypted, never in any listing view; a PUT replaces them and does not send the listing back to review, and counts as the password change a listing awaiting rotation waits for. */
             credentials?: string;
             /**
              * @description amount in fen (1/100 CNY)

@@ -12,7 +12,7 @@ import { isUuid } from '@market/shared/db';
 import { ListingNotFound } from '../domain/errors';
 import { isPublic, visibleToOwner } from '../domain/listing-state';
 import { queryListings, type ListingQuery } from '../persistence/listing-queries';
-import { countListings, findListing } from '../persistence/listing-repository';
+import { countListings, findListing, findListingWithCredentialsFlag } from '../persistence/listing-repository';
 import { toListingView } from './listing-view';
 import { anyListing, ownListing } from './listing-access';
 import type { CatalogDeps } from './deps';
@@ -47,6 +47,13 @@ export async function sellerListing(deps: CatalogDeps, identity: Identity, id: s
 /** Any listing in any state, deleted included: the back office and other services. */
 export async function listingInAnyState(deps: CatalogDeps, id: string) {
   return toListingView(await anyListing(deps.db, id));
+}
+
+/** A listing in any state as orders takes it for a new order: with whether credentials are stored, which its payment hands over. */
+export async function listingForOrder(deps: CatalogDeps, id: string) {
+  const row = isUuid(id) ? await findListingWithCredentialsFlag(deps.db, id) : null;
+  if (!row) throw new ListingNotFound();
+  return { ...toListingView(row), credentials_stored: row.credentials_stored };
 }
 
 /** The public search answers the same to everyone for the same query, so it is shared through the cache. */

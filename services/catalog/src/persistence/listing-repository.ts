@@ -74,6 +74,16 @@ export async function findListing(db: Queryable, id: string, opts: { lock?: bool
   return rows[0] ?? null;
 }
 
+/** A listing, and whether account credentials are stored with it (never the credentials): what orders prices an order from. */
+export async function findListingWithCredentialsFlag(db: Queryable, id: string): Promise<(ListingRow & { credentials_stored: boolean }) | null> {
+  const rows: Array<ListingRow & { credentials_stored: boolean }> = await db.query(
+    `SELECT ${LISTING_COLUMNS}, EXISTS (SELECT 1 FROM listing_credentials c WHERE c.listing_id = listings.id) AS credentials_stored
+       FROM listings WHERE id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
 export interface ListingUpdate extends Partial<ListingContent>, Partial<ListingState> {
   reject_reason?: string | null;
   status_reason?: string | null;

@@ -78,6 +78,8 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
         status_changed_at: now,
         deadline_at: deadlineOf({ status: 'pending_payment', status_changed_at: now, ends_at: null }, settings, deps.minuteMs),
         created_at: now,
+        // no credentials stored now, none to hand over at payment: the pay asks catalog nothing (ADR 0078)
+        credentials_checked_at: listing.credentials_stored ? null : now,
       };
       // the insert with its events, one round trip (ADR 0077); a refusal below rolls both back
       const [row] = await deps.events.publishAllWith<OrderRow>(tx, orderInsert(order), [

@@ -28,7 +28,6 @@ export type NewOrder = Omit<
   | 'updated_at'
   | 'charge_requested_at'
   | 'charge_deadline_at'
-  | 'credentials_checked_at'
   | 'fee_rate_bps'
   | 'overdue_alerted_at'
   | 'version'
@@ -43,8 +42,8 @@ export const ONE_ACTIVE_PER_LISTING = 'orders_one_active_per_listing';
 export function orderInsert(order: NewOrder): RowsStatement {
   return {
     text: `INSERT INTO orders (id, listing_id, listing_title, renter_id, owner_id, hours, hourly_price, rent, deposit, amount,
-       status, status_changed_at, deadline_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+       status, status_changed_at, deadline_at, created_at, updated_at, credentials_checked_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)
      RETURNING ${COLUMNS}`,
     params: [
       order.id,
@@ -61,6 +60,7 @@ export function orderInsert(order: NewOrder): RowsStatement {
       order.status_changed_at,
       order.deadline_at,
       order.created_at,
+      order.credentials_checked_at,
     ],
   };
 }

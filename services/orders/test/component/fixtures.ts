@@ -13,7 +13,7 @@ import {
 } from '@market/contracts';
 import { answer, refuse, type Answer } from '@market/testkit';
 
-export type Listing = InternalResult<typeof listingById>;
+export type Listing = Omit<InternalResult<typeof listingById>, 'credentials_stored'>;
 type Standing = InternalResult<typeof userStanding>;
 
 /** A listing as catalog holds it: 800 fen an hour, 5000 deposit, 1–24 hours, online. */
@@ -78,7 +78,10 @@ export class Neighbourhood {
   answers(): Answer[] {
     return [
       answer(systemConfigValues, () => ({ items: [] })),
-      answer(listingById, ({ params }) => this.listings.get(params.id) ?? refuse(404, 'NOT_FOUND')),
+      answer(listingById, ({ params }) => {
+        const listing = this.listings.get(params.id);
+        return listing ? { ...listing, credentials_stored: this.credentials.has(params.id) } : refuse(404, 'NOT_FOUND');
+      }),
       answer(listingCredentials, ({ params }) => ({ listing_id: params.id, credentials: this.credentials.get(params.id) ?? null })),
       answer(userStanding, ({ params }) => ({ user_id: params.id, frozen: false, realname_status: 'unverified' as const, ...this.standing.get(params.id) })),
       answer(chargeOrderEscrow, ({ params, body }) => {

@@ -8,6 +8,7 @@ import {
   listOrders,
   listHandoffRecords,
   listingById,
+  listingCredentials,
   payOrder,
   startCheckout,
   submitHandoff,
@@ -191,13 +192,26 @@ describe('orders alone, its neighbours faked at the contracts', () => {
   });
 
   it('hands over the credentials catalog keeps for the listing by itself on payment, in the owner’s name', async () => {
-    const { owner, renter, listing, order } = await newOrder();
+    const { owner, renter } = parties();
+    const listing = world.listing(owner.sub);
     world.credentials.set(listing.id, 'QQ 424242 / pw tiger');
+    const order = await orders.ok(createOrder, { body: { listing_id: listing.id, hours: HOURS }, as: renter });
     expect(await orders.ok(payOrder, { params: { id: order.id }, as: renter })).toMatchObject({ status: 'pending_receive' });
     const records = await orders.ok(listHandoffRecords, { params: { id: order.id }, as: renter });
     expect(records.items).toEqual([expect.objectContaining({ author_id: owner.sub, author_role: 'owner', content: 'QQ 424242 / pw tiger' })]);
     const [handedOff] = await orders.awaitPublished('order.handed_off', (e) => e.data.order_id === order.id);
     expect(handedOff!.data.actor_id).toBeNull();
+  });
+
+  it('asks catalog for no credentials on payment when none were stored as the order was placed; the owner hands over', async () => {
+    const { owner, renter, listing, order } = await newOrder();
+    // stored after the order was placed: this order's handoff is the owner's, as for any listing without credentials
+    world.credentials.set(listing.id, 'QQ 434343 / pw lynx');
+    expect(await orders.ok(payOrder, { params: { id: order.id }, as: renter })).toMatchObject({ status: 'pending_handoff' });
+    expect(orders.neighbours.calls(listingCredentials).filter((c) => c.input.params.id === listing.id)).toEqual([]);
+    expect((await orders.ok(listHandoffRecords, { params: { id: order.id }, as: renter })).items).toEqual([]);
+    expect(await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 434343 / pw lynx' }, as: owner })).toMatchObject({ author_role: 'owner' });
+    expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_receive');
   });
 
   it('passes the wallet’s refusal on and leaves the order unpaid', async () => {
