@@ -32,29 +32,53 @@ export function notificationChannel(schema: string) {
 }
 
 /**
- * Writes the event's notifications in the caller's transaction. Users are numbered in a fixed
- * order so two events addressing the same two people cannot lock their rows crosswise. The NOTIFY
- * is delivered to every replica when the transaction commits, and never if it rolls back (a
- * user's repeated NOTIFY in one transaction is delivered once). Each notification is one
- * statement: the user's next number, the row and the NOTIFY together (ADR 0068).
+ * Writes the event's notifications in the caller's transaction in one statement, whatever their
+ * number: each round trip costs CPU on both sides, and an event makes several. The drafts travel
+ * as parallel arrays so the text, and the statement the kit prepares for it, never change.
+ *
+ * A user's seqs are handed out gap-free under the lock of their `notification_streams` row (see
+ * the migration). ON CONFLICT DO UPDATE may touch a row only once per statement, so each user is
+ * counted first and their row advanced by the count; their drafts then take the numbers up to the
+ * new `last_seq` in the order they were given. Postgres hands the rows of an INSERT … SELECT to the
+ * insert one at a time in the order of its ORDER BY, inserting or locking each before it reads the
+ * next, and never runs a writing statement in parallel: every event takes its users' rows in one
+ * fixed order, so two events addressing the same people cannot lock them crosswise. That order is
+ * bytewise (COLLATE "C"), whatever the database's collation, as replicas of earlier releases sort
+ * users in JavaScript: during a rollout they cannot deadlock with this one either.
+ *
+ * The NOTIFY, one per user, reaches every replica when the transaction commits and never if it
+ * rolls back.
  */
 export async function insertNotifications(tx: Tx, channel: string, eventId: string, drafts: NotificationDraft[]) {
-  const sorted = [...drafts].sort((a, b) => (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0));
-  for (const draft of sorted) {
-    await tx.query(
-      `WITH stream AS (
-         INSERT INTO notification_streams (user_id, last_seq) VALUES ($2, 1)
-         ON CONFLICT (user_id) DO UPDATE SET last_seq = notification_streams.last_seq + 1
-         RETURNING last_seq
-       ), written AS (
-         INSERT INTO notifications (id, user_id, seq, kind, title, body, data, biz_type, biz_id, event_id)
-         VALUES ($3, $2, (SELECT last_seq FROM stream), $4, $5, $6, $7, $8, $9, $10)
-         RETURNING user_id
-       )
-       SELECT pg_notify($1, user_id) FROM written`,
-      [channel, draft.user_id, uuidv7(), draft.kind, draft.title, draft.body, JSON.stringify(draft.data), draft.biz_type, draft.biz_id, eventId],
-    );
-  }
+  await tx.query(
+    `WITH stream AS (
+       INSERT INTO notification_streams (user_id, last_seq)
+       SELECT user_id, count(*) FROM unnest($3::text[]) AS d(user_id) GROUP BY user_id ORDER BY user_id COLLATE "C"
+       ON CONFLICT (user_id) DO UPDATE SET last_seq = notification_streams.last_seq + EXCLUDED.last_seq
+       RETURNING user_id, last_seq
+     ), written AS (
+       INSERT INTO notifications (id, user_id, seq, kind, title, body, data, biz_type, biz_id, event_id)
+       SELECT d.id, d.user_id,
+              s.last_seq - count(*) OVER (PARTITION BY d.user_id) + row_number() OVER (PARTITION BY d.user_id ORDER BY d.nth),
+              d.kind, d.title, d.body, d.data, d.biz_type, d.biz_id, $10::uuid
+       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::text[])
+              WITH ORDINALITY AS d(id, user_id, kind, title, body, data, biz_type, biz_id, nth)
+       JOIN stream s USING (user_id)
+     )
+     SELECT pg_notify($1, user_id) FROM stream`,
+    [
+      channel,
+      drafts.map(() => uuidv7()),
+      drafts.map((d) => d.user_id),
+      drafts.map((d) => d.kind),
+      drafts.map((d) => d.title),
+      drafts.map((d) => d.body),
+      drafts.map((d) => JSON.stringify(d.data)),
+      drafts.map((d) => d.biz_type),
+      drafts.map((d) => d.biz_id),
+      eventId,
+    ],
+  );
 }
 
 export function pageNotifications(

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import {
   eventConsumers,
@@ -10,7 +11,10 @@ import {
   type EventType,
 } from '@market/contracts';
 import type { UserIdentity } from '@market/shared/auth';
+import type { Queryable } from '@market/shared/db';
 import { anonymous, asAdmin, asUser, componentPerSuite, eventually } from '@market/testkit';
+import type { NotificationDraft } from '../../src/domain/notification-messages';
+import { insertNotifications, notificationChannel } from '../../src/persistence/notification-repository';
 import { listingSnapshot, orderSnapshot } from '../support';
 
 const admin = uuidv7();
@@ -500,6 +504,110 @@ describe('notify alone: notifications built from events, read and marked', () =>
     await publish('order.completed', first.data, first.id);
     expect((await list(parties.renter)).items).toHaveLength(1);
     expect((await list(parties.owner)).items).toHaveLength(1);
+  });
+
+  describe('numbering a user\'s notifications', () => {
+    const draft = (userId: string, title: string, data: NotificationDraft['data'] = {}): NotificationDraft => ({
+      user_id: userId,
+      kind: 'user.unfrozen',
+      title,
+      body: `${title}。`,
+      data,
+      biz_type: 'user',
+      biz_id: userId,
+    });
+
+    /** Each user's notifications as [seq, title, event], in seq order, and their streams' last seq. */
+    const numbered = async (q: Queryable, users: string[]) => {
+      const rows: Array<{ user_id: string; seq: string; title: string; event_id: string }> = await q.query(
+        `SELECT user_id, seq, title, event_id FROM notifications WHERE user_id = ANY($1::text[]) ORDER BY user_id, seq`,
+        [users],
+      );
+      const streams: Array<{ user_id: string; last_seq: string }> = await q.query(`SELECT user_id, last_seq FROM notification_streams WHERE user_id = ANY($1::text[])`, [users]);
+      return Object.fromEntries(
+        users.map((user) => [
+          user,
+          {
+            rows: rows.filter((r) => r.user_id === user).map((r) => [Number(r.seq), r.title, r.event_id]),
+            last_seq: Number(streams.find((s) => s.user_id === user)?.last_seq ?? 0),
+          },
+        ]),
+      );
+    };
+
+    it('numbers every user of the events of one transaction gap-free in the order given, keeps the data, and announces each user at commit', async () => {
+      const { ctx } = notify.component.service;
+      const channel = notificationChannel(ctx.schema);
+      const [a, b] = [uuidv7(), uuidv7()];
+      const events = [uuidv7(), uuidv7(), uuidv7()];
+      const data = { quoted: 'say "hi" \\ {x,y} 你好', amount: 7, none: null };
+      await db().transaction((tx) => insertNotifications(tx, channel, events[0]!, [draft(a, 'a1')]));
+
+      const listener = new Client({ connectionString: ctx.config.DATABASE_URL });
+      await listener.connect();
+      const announced: string[] = [];
+      try {
+        listener.on('notification', (n) => announced.push(n.payload!));
+        await listener.query(`LISTEN "${channel}"`);
+        // two events in one transaction, as an inbox batch handles them, each naming the users out of order
+        await db().transaction(async (tx) => {
+          await insertNotifications(tx, channel, events[1]!, [draft(b, 'b1', data), draft(a, 'a2')]);
+          await insertNotifications(tx, channel, events[2]!, [draft(a, 'a3'), draft(b, 'b2')]);
+        });
+        await eventually(async () => announced.length, (n) => n >= 2);
+      } finally {
+        await listener.end();
+      }
+      // Postgres delivers a transaction's identical notifications once
+      expect([...announced].sort()).toEqual([a, b].sort());
+
+      expect(await numbered(db(), [a, b])).toEqual({
+        [a]: { rows: [[1, 'a1', events[0]], [2, 'a2', events[1]], [3, 'a3', events[2]]], last_seq: 3 },
+        [b]: { rows: [[1, 'b1', events[1]], [2, 'b2', events[2]]], last_seq: 2 },
+      });
+      const stored: Array<{ id: string; data: unknown; kind: string; body: string; biz_type: string; biz_id: string }> = await db().query(
+        `SELECT id, data, kind, body, biz_type, biz_id FROM notifications WHERE user_id = ANY($1::text[])`,
+        [[a, b]],
+      );
+      expect(new Set(stored.map((n) => n.id)).size).toBe(5);
+      for (const n of stored) expect(n.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(stored.find((n) => n.body === 'b1。')).toMatchObject({ data, kind: 'user.unfrozen', biz_type: 'user', biz_id: b });
+    });
+
+    it('numbers several notifications of one user in one event in the order given, after the user\'s earlier ones', async () => {
+      const channel = notificationChannel(notify.component.service.ctx.schema);
+      const [a, b] = [uuidv7(), uuidv7()];
+      const earlier = uuidv7();
+      const event = uuidv7();
+      const drafts = [draft(a, 'a2'), draft(b, 'b1'), draft(a, 'a3'), draft(b, 'b2'), draft(a, 'a4')];
+      await db().transaction((tx) => insertNotifications(tx, channel, earlier, [draft(a, 'a1')]));
+
+      // The schema holds one notification per user and event ((event_id, user_id) is unique); the
+      // numbering must not rest on that, so this lifts it in a transaction that is rolled back.
+      const undo = new Error('rolled back');
+      let inside: Awaited<ReturnType<typeof numbered>> = {};
+      await expect(
+        db().transaction(async (tx) => {
+          await tx.query(`ALTER TABLE notifications DROP CONSTRAINT notifications_event_id_user_id_key`);
+          await insertNotifications(tx, channel, event, drafts);
+          inside = await numbered(tx, [a, b]);
+          throw undo;
+        }),
+      ).rejects.toBe(undo);
+      expect(inside).toEqual({
+        [a]: { rows: [[1, 'a1', earlier], [2, 'a2', event], [3, 'a3', event], [4, 'a4', event]], last_seq: 4 },
+        [b]: { rows: [[1, 'b1', event], [2, 'b2', event]], last_seq: 2 },
+      });
+
+      // with the schema as it is, such an event is refused whole: no row, and no number taken
+      await expect(db().transaction((tx) => insertNotifications(tx, channel, event, drafts))).rejects.toMatchObject({
+        driverError: expect.objectContaining({ code: '23505', constraint: 'notifications_event_id_user_id_key' }),
+      });
+      expect(await numbered(db(), [a, b])).toEqual({
+        [a]: { rows: [[1, 'a1', earlier]], last_seq: 1 },
+        [b]: { rows: [], last_seq: 0 },
+      });
+    });
   });
 
   it('lets nobody but the addressee read or mark a notification (404, as for one that does not exist)', async () => {
