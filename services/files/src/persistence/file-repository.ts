@@ -54,7 +54,9 @@ export async function existingKeys(db: Queryable, keys: string[]): Promise<Set<s
 
 /**
  * Holds off, until the transaction ends, every other grant or end of one business (an order): a
- * grant racing the order's end is written either before the end deletes it or not at all.
+ * grant racing the order's end is written either before the end deletes it or not at all. Only a
+ * statement sent after this one reads what the lock waited for: in READ COMMITTED a statement sees
+ * the rows committed when it began, and the holder commits while this statement waits.
  */
 async function lockBusiness(db: Queryable, bizType: string, bizId: string) {
   await db.query(`SELECT pg_advisory_xact_lock(hashtext('grants:' || $1 || ':' || $2))`, [bizType, bizId]);
@@ -82,7 +84,14 @@ export async function insertAttachments(
 
 /** Ends every read grant of a business (idempotent) and keeps it from getting new ones. */
 export async function endGrants(tx: Tx, bizType: string, bizId: string): Promise<void> {
+  // Two statements, not one: a grant that held the lock commits its rows while we wait for it, and
+  // a delete in the lock's own statement would not see them, leaving them readable after the end.
+  // Recording the end and deleting share a statement: both run under the lock, and a grant that
+  // takes it after us checks `ended_grants` only once we have committed.
   await lockBusiness(tx, bizType, bizId);
-  await tx.query(`INSERT INTO ended_grants (biz_type, biz_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [bizType, bizId]);
-  await tx.query(`DELETE FROM attachments WHERE biz_type = $1 AND biz_id = $2`, [bizType, bizId]);
+  await tx.query(
+    `WITH ended AS (INSERT INTO ended_grants (biz_type, biz_id) VALUES ($1, $2) ON CONFLICT DO NOTHING)
+     DELETE FROM attachments WHERE biz_type = $1 AND biz_id = $2`,
+    [bizType, bizId],
+  );
 }
