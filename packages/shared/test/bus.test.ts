@@ -242,6 +242,38 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     }
   });
 
+  it('commits a change and its events as one statement of their own, told to the committed-event listener at once', async () => {
+    const users = [uniqueName('alone-a'), uniqueName('alone-b')];
+    const live = new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, pollIntervalMs: 60_000 });
+    await producerDb.query(`CREATE TABLE IF NOT EXISTS counters (id text PRIMARY KEY, n int NOT NULL)`);
+    await producerDb.query(`INSERT INTO counters (id, n) VALUES ($1, 0)`, [users[0]]);
+    const counted = (id: string) => ({ text: `UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING id, n`, params: [id] });
+    const events = users.map((userId) => ({ type: 'user.registered' as const, data: registered(userId) }));
+    const outboxRows = async () => (await producerDb.query(`SELECT payload FROM outbox ORDER BY seq`)).filter((r: { payload: { data: { user_id: string } } }) => users.includes(r.payload.data.user_id));
+    const told: Array<{ tx: unknown; type: string }> = [];
+    const telling = new EventWriter('identity', producerSchema, (tx, event) => told.push({ tx, type: event.type }));
+    await live.start();
+    try {
+      expect(await telling.commitAllWith(producerDb.manager, counted('no-such-counter'), events)).toEqual([]);
+      expect(await outboxRows()).toHaveLength(0);
+      expect(told).toEqual([]);
+
+      expect(await telling.commitAllWith(producerDb.manager, counted(users[0]), events)).toEqual([{ id: users[0], n: 1 }]);
+      expect((await outboxRows()).map((r: { payload: { data: { user_id: string } } }) => r.payload.data.user_id)).toEqual(users);
+      expect(told).toEqual([{ tx: null, type: 'user.registered' }, { tx: null, type: 'user.registered' }]);
+      // committed as it answered: the relay, polling once a minute, is woken by that commit
+      await until(async () => (await Promise.all(users.map(effectCount))).every((n) => n === 1), 5000);
+
+      // a statement that fails writes neither the change nor its events
+      await expect(telling.commitAllWith(producerDb.manager, { text: `UPDATE counters SET n = n / 0 WHERE id = $1 RETURNING id, n`, params: [users[0]] }, events)).rejects.toThrow(/division by zero/);
+      expect((await producerDb.query(`SELECT n FROM counters WHERE id = $1`, [users[0]]))[0].n).toBe(1);
+      expect(await outboxRows()).toHaveLength(2);
+      await expect(producerDb.transaction((m) => telling.commitAllWith(m, counted(users[0]), events))).rejects.toThrow('must not be written inside a transaction');
+    } finally {
+      await live.stop();
+    }
+  });
+
   it('a failing handler is retried with backoff and its partial effect rolled back each time', async () => {
     const userId = uniqueName('retry');
     failuresLeft = 2;

@@ -29,8 +29,9 @@ export class CommittedEvents {
     this.listeners.set(type, own);
   }
 
-  /** Called by the event writer for each event written inside `tx`. */
-  written(tx: Tx, event: DomainEvent) {
+  /** Called by the event writer for each event written inside `tx`, or committed already (null). */
+  written(tx: Tx | null, event: DomainEvent) {
+    if (tx === null) return this.tell(event);
     const runner = (tx as Partial<EntityManager>).queryRunner;
     if (!runner || !this.listeners.has(event.type)) return;
     const own = this.pending.get(runner) ?? [];
@@ -42,6 +43,10 @@ export class CommittedEvents {
     const events = this.pending.get(runner);
     if (!events) return;
     this.pending.delete(runner);
-    for (const event of events) for (const listener of this.listeners.get(event.type) ?? []) listener(event.data, event);
+    for (const event of events) this.tell(event);
+  }
+
+  private tell(event: DomainEvent) {
+    for (const listener of this.listeners.get(event.type) ?? []) listener(event.data, event);
   }
 }

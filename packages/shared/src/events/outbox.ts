@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { ConfirmChannel } from 'amqplib';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import type { Tx } from '../db/sql';
+import type { Queryable, Tx } from '../db/sql';
 import { sqlMigration } from '../db/migration';
 import type { Logger } from 'pino';
 import type { ServiceName, EventData, EventType } from '@market/contracts';
@@ -82,8 +82,8 @@ export class EventWriter {
   constructor(
     private readonly producer: ServiceName,
     private readonly schema: string,
-    /** told of each event written, with the transaction it was written in (business counters after commit) */
-    private readonly onWritten?: (tx: Tx, event: DomainEvent) => void,
+    /** told of each event written, with the transaction it was written in, or null when it is committed already (business counters after commit) */
+    private readonly onWritten?: (tx: Tx | null, event: DomainEvent) => void,
   ) {}
 
   async publish<T extends EventType>(tx: Tx, type: T, data: EventData<T>): Promise<DomainEvent<T>> {
@@ -108,6 +108,26 @@ export class EventWriter {
    */
   async publishAllWith<Row>(tx: Tx, change: RowsStatement, items: readonly EventToWrite[]): Promise<Row[]> {
     assertInTransaction(tx, items);
+    const rows = await this.changeWithEvents<Row>(tx, change, items);
+    if (rows.rows.length > 0) for (const event of rows.events) this.onWritten?.(tx, event);
+    return rows.rows;
+  }
+
+  /**
+   * `publishAllWith` for a change that is the whole transaction: sent on its own, the one statement
+   * is its own transaction, so the change and its events commit together or not at all, without a
+   * BEGIN or COMMIT to wait for. Committed when it answers.
+   */
+  async commitAllWith<Row>(db: Queryable, change: RowsStatement, items: readonly EventToWrite[]): Promise<Row[]> {
+    if ((db as Partial<EntityManager>).queryRunner?.isTransactionActive) {
+      throw new Error(`commitAllWith commits on its own: ${items.map((i) => i.type).join(', ')} must not be written inside a transaction`);
+    }
+    const rows = await this.changeWithEvents<Row>(db, change, items);
+    if (rows.rows.length > 0) for (const event of rows.events) this.onWritten?.(null, event);
+    return rows.rows;
+  }
+
+  private async changeWithEvents<Row>(db: Queryable, change: RowsStatement, items: readonly EventToWrite[]): Promise<{ rows: Row[]; events: DomainEvent[] }> {
     const events = this.build(items);
     const offset = change.params.length;
     const text =
@@ -121,9 +141,8 @@ export class EventWriter {
            )
            SELECT changed.* FROM changed, (SELECT pg_notify($${offset + 1}, '') FROM (SELECT 1 FROM written LIMIT 1) AS one) AS notified`;
     const params = events.length === 0 ? [...change.params] : [...change.params, outboxChannel(this.schema), ...outboxValues(events)];
-    const rows: Row[] = await tx.query(text, params);
-    if (rows.length > 0) for (const event of events) this.onWritten?.(tx, event);
-    return rows;
+    const rows: Row[] = await db.query(text, params);
+    return { rows, events };
   }
 
   private build(items: readonly EventToWrite[]): DomainEvent[] {

@@ -47,13 +47,16 @@ export async function carryOut(
   order: OrderRow,
   plan: MovePlan,
   identity: Identity | null,
+  opts: { atVersion?: boolean } = {},
 ): Promise<MoveDone> {
   const opened = plan.openDispute ? await insertDispute(tx, { ...plan.openDispute, order_id: order.id }) : null;
   // the order's change with its events and audit entries: one round trip however many (ADR 0068, ADR 0077)
-  const [moved] = await deps.events.publishAllWith<OrderRow>(tx, orderUpdate(order.id, plan.changes), [
-    ...plan.events,
-    ...plan.audits.map((audit) => auditEvent(identity, audit)),
-  ]);
+  const [moved] = await deps.events.publishAllWith<OrderRow>(
+    tx,
+    orderUpdate(order.id, plan.changes, opts.atVersion ? order.version : undefined),
+    eventsOf(plan, identity),
+  );
+  if (!moved) throw new OrderMovedMeanwhile();
   let record: HandoffRecordRow | null = null;
   if (plan.handoffRecord) {
     const { content, ...rest } = plan.handoffRecord;
@@ -67,6 +70,38 @@ export async function carryOut(
   }
   const resolved = plan.resolveDispute ? await resolveDispute(tx, plan.resolveDispute.id, plan.resolveDispute) : null;
   return { order: moved!, opened, record, resolved };
+}
+
+function eventsOf(plan: MovePlan, identity: Identity | null) {
+  return [...plan.events, ...plan.audits.map((audit) => auditEvent(identity, audit))];
+}
+
+/** The order was not at the version a move was planned on: nothing was written. */
+class OrderMovedMeanwhile extends Error {}
+
+/**
+ * Carries out a plan made on the order as read without a lock, if the order is still at that
+ * version (ADR 0078): a move that writes only the order is one statement, its own transaction, with
+ * no lock taken or awaited; one that writes beside it (a handoff record, a dispute) is guarded the
+ * same way in its transaction. Null when the order moved meanwhile and nothing was written: the
+ * caller decides again on the order under its lock.
+ */
+export async function carryOutAtVersion(
+  deps: Pick<OrdersDeps, 'db' | 'events' | 'secrets'>,
+  order: OrderRow,
+  plan: MovePlan,
+  identity: Identity | null,
+): Promise<MoveDone | null> {
+  if (!plan.openDispute && !plan.handoffRecord && !plan.resolveDispute) {
+    const [moved] = await deps.events.commitAllWith<OrderRow>(deps.db, orderUpdate(order.id, plan.changes, order.version), eventsOf(plan, identity));
+    return moved ? { order: moved, opened: null, record: null, resolved: null } : null;
+  }
+  try {
+    return await deps.db.transaction((tx) => carryOut(deps, tx, order, plan, identity, { atVersion: true }));
+  } catch (err) {
+    if (err instanceof OrderMovedMeanwhile) return null;
+    throw err;
+  }
 }
 
 /** Plans `by`'s move of the locked order, refuses it or carries it out. */

@@ -4,23 +4,25 @@ import type { Move } from '../domain/moves';
 import { shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
 import { partyOrder } from './order-access';
-import { carryOut, planOrderMove, type MoveDone } from './order-moves';
+import { carryOut, carryOutAtVersion, planOrderMove, type MoveDone } from './order-moves';
 import { toOrderView } from './order-view';
 
 /**
- * A party's move of its order, in one transaction on the locked order: planned (and refused there),
- * then carried out. The files it names are shared with both parties before that transaction, so
- * no call to the files service waits under the order's row lock: on the order as read then, the
- * move is planned first (a move refused there shares nothing); the grant is idempotent (a retry
- * changes nothing), and if the move is refused under the lock (another move won the race) the
- * parties may read those files until the order ends, when every grant of the order ends (ADR 0056).
+ * A party's move of its order: planned on the order as read (and refused there), then carried out
+ * if the order is still at that version, without a lock (ADR 0078). An order that moved meanwhile
+ * is read again under its lock and the move decided there, as two racing moves leave one winner.
+ * The files the move names are shared with both parties before anything is written, so no call to
+ * the files service waits under the order's row lock (a move refused on the order as read shares
+ * nothing); the grant is idempotent (a retry changes nothing), and if the move is refused under the
+ * lock (another move won the race) the parties may read those files until the order ends, when
+ * every grant of the order ends (ADR 0056).
  */
 export async function partyMove(deps: OrdersDeps, identity: Identity, id: string, move: Move, filesToShare: string[] = []): Promise<MoveDone> {
-  if (filesToShare.length > 0) {
-    const { order, role } = await partyOrder(deps.db, id, identity);
-    planOrThrow(await planOrderMove(deps, deps.db, order, move, { role, identity }));
-    await shareWithParties(deps, order, filesToShare);
-  }
+  const seen = await partyOrder(deps.db, id, identity);
+  const planned = planOrThrow(await planOrderMove(deps, deps.db, seen.order, move, { role: seen.role, identity }));
+  if (filesToShare.length > 0) await shareWithParties(deps, seen.order, filesToShare);
+  const done = await carryOutAtVersion(deps, seen.order, planned, identity);
+  if (done) return done;
   return deps.db.transaction(async (tx) => {
     const { order, role } = await partyOrder(tx, id, identity, { lock: true });
     const plan = planOrThrow(await planOrderMove(deps, tx, order, move, { role, identity }));

@@ -28,7 +28,7 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
     amount: Number(order.amount),
     not_after: notAfter,
   });
-  const paid = (await recordPayment(deps, order.id, charge, { actor: 'renter', identity }))!;
+  const paid = (await recordPayment(deps, order.id, charge, { actor: 'renter', identity }, order))!;
   try {
     return toOrderView(await handOverStoredCredentials(deps, paid));
   } catch {
@@ -41,17 +41,18 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
  * Step 1 on the order as read, in one statement guarded by the version read (ADR 0068): an order
  * still at that version is the one the refusal was decided on. One that changed meanwhile (a
  * concurrent pay, a cancel, the timeout) is read again under its lock and decided there, as always.
+ * The order as the request left it, which step 3 records the payment on unless it moved (ADR 0078).
  */
 async function requestCharge(deps: OrdersDeps, identity: Identity, id: string, requestedAt: Date, notAfter: Date): Promise<OrderRow> {
   const seen = await partyOrder(deps.db, id, identity);
   const refusal = moveRefusal(seen.order, 'pay', seen.role);
   if (refusal) throw refusal;
-  if (await recordChargeRequest(deps.db, seen.order.id, requestedAt, notAfter, seen.order.version)) return seen.order;
+  const requested = await recordChargeRequest(deps.db, seen.order.id, requestedAt, notAfter, seen.order.version);
+  if (requested) return requested;
   return deps.db.transaction(async (tx) => {
     const { order: found, role } = await partyOrder(tx, id, identity, { lock: true });
     const refusedNow = moveRefusal(found, 'pay', role);
     if (refusedNow) throw refusedNow;
-    await recordChargeRequest(tx, found.id, requestedAt, notAfter);
-    return found;
+    return (await recordChargeRequest(tx, found.id, requestedAt, notAfter))!;
   });
 }

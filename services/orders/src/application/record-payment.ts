@@ -3,24 +3,34 @@ import { isRefusal } from '@market/shared/planning';
 import { moveRefusal } from '../domain/plan-move';
 import { findOrder, markCredentialsCheckedIfUnchanged, updateOrder, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { carryOut, moveOrder, planOrderMove } from './order-moves';
+import { carryOut, carryOutAtVersion, moveOrder, planOrderMove } from './order-moves';
 import type { OrderCharge } from './ports';
 
 /**
  * Records the wallet's charge on the order: pending_payment → pending_handoff, the charge request
  * settled, the platform rate in force frozen for every later settlement (issue 19 item 3). The renter's
  * pay is refused (409) when the order has moved meanwhile; the reconciler (`system`) gets null.
+ * Given the order as the caller last wrote it (`known`), the payment is recorded on it in one
+ * statement if it is still at that version (ADR 0078); otherwise it is decided under the order's lock.
  */
 export async function recordPayment(
   deps: OrdersDeps,
   id: string,
   charge: OrderCharge,
   by: { actor: 'renter'; identity: Identity } | { actor: 'system'; identity: null },
+  known?: OrderRow,
 ): Promise<OrderRow | null> {
+  const move = { type: 'pay' as const, paidAt: new Date(charge.charged_at) };
+  const mover = { role: by.actor, identity: by.identity };
+  if (known) {
+    const planned = await planOrderMove(deps, deps.db, known, move, mover);
+    const done = isRefusal(planned) ? null : await carryOutAtVersion(deps, known, planned, by.identity);
+    if (done) return done.order;
+  }
   return deps.db.transaction(async (tx) => {
     const order = await findOrder(tx, id, { lock: true });
     if (!order) return null;
-    const outcome = await planOrderMove(deps, tx, order, { type: 'pay', paidAt: new Date(charge.charged_at) }, { role: by.actor, identity: by.identity });
+    const outcome = await planOrderMove(deps, tx, order, move, mover);
     if (isRefusal(outcome)) {
       // the reconciler learns of a charge the order has moved past (a renter's pay recorded it first)
       if (by.actor === 'system') return null;

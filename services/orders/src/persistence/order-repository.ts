@@ -73,13 +73,16 @@ export async function findOrder(db: Queryable, id: string, opts: { lock?: boolea
 
 /**
  * The statement that changes an order and answers its row. Every change counts in `version`, so an
- * admin's decision can tell that the order changed after it was read.
+ * admin's decision can tell that the order changed after it was read; with `atVersion` the change
+ * is made only to the order still at that version, and answers no row otherwise.
  */
-export function orderUpdate(id: string, update: OrderChanges): RowsStatement {
+export function orderUpdate(id: string, update: OrderChanges, atVersion?: number): RowsStatement {
   const entries = Object.entries(update).filter(([, value]) => value !== undefined);
   const assignments = entries.map(([key], i) => `${key} = $${i + 2}${key === 'checkout' ? '::jsonb' : ''}`).join(', ');
   const values = entries.map(([key, value]) => (key === 'checkout' && value !== null ? JSON.stringify(value) : value));
-  return { text: `UPDATE orders SET ${assignments}, version = version + 1 WHERE id = $1 RETURNING ${COLUMNS}`, params: [id, ...values] };
+  const params = [id, ...values];
+  const guard = atVersion === undefined ? '' : ` AND version = $${params.push(atVersion)}`;
+  return { text: `UPDATE orders SET ${assignments}, version = version + 1 WHERE id = $1${guard} RETURNING ${COLUMNS}`, params };
 }
 
 export async function updateOrder(tx: Tx, id: string, update: OrderChanges): Promise<OrderRow> {
@@ -200,14 +203,14 @@ export async function queryAllOrders(db: Queryable, query: AdminOrderQuery): Pro
  * deadline); with `version`, only if the order is still at that version (nothing else changed it
  * since it was read). Answers whether it was recorded.
  */
-export async function recordChargeRequest(db: Queryable, id: string, at: Date, deadline: Date, version: number | null = null): Promise<boolean> {
-  const rows = await updateReturning<{ id: string }>(
+export async function recordChargeRequest(db: Queryable, id: string, at: Date, deadline: Date, version: number | null = null): Promise<OrderRow | null> {
+  const rows = await updateReturning<OrderRow>(
     db,
     `UPDATE orders SET charge_requested_at = $2, charge_deadline_at = GREATEST(charge_deadline_at, $3), updated_at = $2, version = version + 1
-     WHERE id = $1 AND ($4::int IS NULL OR version = $4) RETURNING id`,
+     WHERE id = $1 AND ($4::int IS NULL OR version = $4) RETURNING ${COLUMNS}`,
     [id, at, deadline, version],
   );
-  return rows.length > 0;
+  return rows[0] ?? null;
 }
 
 /**

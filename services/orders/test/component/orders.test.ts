@@ -289,9 +289,9 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     const versionOf = async () => (await db.query(`SELECT version FROM orders WHERE id = $1`, [order.id]))[0].version as number;
     const read = await versionOf();
     const at = new Date();
-    expect(await recordChargeRequest(db, order.id, at, new Date(at.getTime() + 1000), read)).toBe(true);
+    expect(await recordChargeRequest(db, order.id, at, new Date(at.getTime() + 1000), read)).toMatchObject({ id: order.id, version: read + 1 });
     // what was read is stale now: the guarded request writes nothing
-    expect(await recordChargeRequest(db, order.id, new Date(at.getTime() + 5), new Date(at.getTime() + 9000), read)).toBe(false);
+    expect(await recordChargeRequest(db, order.id, new Date(at.getTime() + 5), new Date(at.getTime() + 9000), read)).toBeNull();
     const [row] = await db.query(`SELECT version, charge_requested_at, charge_deadline_at FROM orders WHERE id = $1`, [order.id]);
     expect(row).toEqual({ version: read + 1, charge_requested_at: at, charge_deadline_at: new Date(at.getTime() + 1000) });
   });
@@ -304,6 +304,30 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     });
     const [cancelled] = await orders.awaitPublished('order.cancelled', (e) => e.data.order_id === order.id);
     expect(cancelled!.data).toMatchObject({ status: 'cancelled', reason: 'changed my mind', actor_id: renter.sub });
+  });
+
+  it('lets one of racing moves of an order win, each loser decided again on the order it lost to (ADR 0078)', async () => {
+    const raced = await newOrder();
+    await orders.ok(payOrder, { params: { id: raced.order.id }, as: raced.renter });
+    // the renter's cancel against the owner's handoff, which writes a record beside the order
+    const [cancelled, handedOver] = await Promise.all([
+      orders.call(cancelOrder, { params: { id: raced.order.id }, body: { reason: 'changed my mind' }, as: raced.renter }),
+      orders.call(submitHandoff, { params: { id: raced.order.id }, body: { content: 'QQ 7 / pw 7' }, as: raced.owner }),
+    ]);
+    expect([cancelled.status, handedOver.status].sort()).toEqual([200, 409]);
+    const after = await orders.ok(getOrder, { params: { id: raced.order.id }, as: raced.renter });
+    const records = (await orders.ok(listHandoffRecords, { params: { id: raced.order.id }, as: raced.renter })).items;
+    expect({ status: after.status, records: records.length }).toEqual(cancelled.status === 200 ? { status: 'cancelled', records: 0 } : { status: 'pending_receive', records: 1 });
+
+    // ten confirmations of one handoff at once: one moves the order, nine find it moved and are refused there
+    const { owner, renter, order } = await newOrder();
+    await orders.ok(payOrder, { params: { id: order.id }, as: renter });
+    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 8 / pw 8' }, as: owner });
+    const confirmations = await Promise.all(Array.from({ length: 10 }, () => orders.call(confirmReceive, { params: { id: order.id }, as: renter })));
+    expect(confirmations.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    expect(confirmations.filter((r) => r.status === 409).every((r) => r.body.code === 'INVALID_STATE')).toBe(true);
+    await orders.awaitPublished('order.received', (e) => e.data.order_id === order.id);
+    expect(orders.published('order.received', (e) => e.data.order_id === order.id)).toHaveLength(1);
   });
 
   it('lets exactly one of twenty renters racing for one listing have it', async () => {
