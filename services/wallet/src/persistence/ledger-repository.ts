@@ -6,9 +6,9 @@ import { columnArrays } from './column-arrays';
 import { chainEntries } from './ledger-chain';
 
 /**
- * Writes transfers in the caller's transaction: creates missing accounts, locks every account
- * involved in key order (so two transfers over the same accounts queue instead of deadlocking),
- * then writes each transfer, its two entries and the new balances, in one statement. Refusals
+ * Writes transfers in the caller's transaction: creates missing accounts and locks every account
+ * involved in key order, in one statement (so two transfers over the same accounts queue instead
+ * of deadlocking), then writes each transfer, its two entries and the new balances, in one statement. Refusals
  * (InsufficientFunds) are thrown before anything is written. Each entry is linked into its account's hash chain from the
  * head read with the lock, and the new head is written with the balance (ADR 0067): no statement more.
  */
@@ -20,14 +20,15 @@ export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Da
     accounts.set(t.to.key, t.to);
   }
   const refs = [...accounts.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  await tx.query(
-    `INSERT INTO accounts (key, kind, owner_id)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[]) ON CONFLICT (key) DO NOTHING`,
-    [refs.map((a) => a.key), refs.map((a) => a.kind), refs.map((a) => a.ownerId)],
-  );
+  // Created if missing and locked in one statement: the conflicting rows are taken in key order, as
+  // Postgres inserts the rows of an INSERT … SELECT in the order it sorted them, and an upsert reads
+  // the latest committed balance and head under the lock, not the statement's snapshot.
   const locked: Array<{ key: string; balance: string; head_hash: string }> = await tx.query(
-    `SELECT key, balance, head_hash FROM accounts WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE`,
-    [refs.map((a) => a.key)],
+    `INSERT INTO accounts (key, kind, owner_id)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[]) AS a(key, kind, owner_id) ORDER BY key
+     ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key
+     RETURNING key, balance, head_hash`,
+    [refs.map((a) => a.key), refs.map((a) => a.kind), refs.map((a) => a.ownerId)],
   );
   const balances = new Map(locked.map((row) => [row.key, Number(row.balance)]));
   const postings = postTransfers(balances, transfers);
