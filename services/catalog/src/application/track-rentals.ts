@@ -1,13 +1,7 @@
 import { isUuid, type Tx } from '@market/shared/db';
 import type { EventWriter } from '@market/shared/events';
 import { findListing } from '../persistence/listing-repository';
-import {
-  lockListingForRentals,
-  recordHandover,
-  recordRentalEnd,
-  recordRentalStart,
-  refreshRentalFlags,
-} from '../persistence/rental-repository';
+import { lockListingForRentals, recordRental, rentalEnd, rentalHandover, rentalStart, type RentalChange } from '../persistence/rental-repository';
 import { listingSnapshot } from './listing-moves';
 
 /**
@@ -18,10 +12,9 @@ import { listingSnapshot } from './listing-moves';
  * `awaiting_rotation` is derived the same way, from whatever of an order's handover and end has
  * arrived, in either order; when it turns on, the owner is told to change the password (ADR 0066).
  */
-async function withListingLocked(tx: Tx, events: EventWriter, orderId: string, listingId: string, change: () => Promise<void>) {
+async function withListingLocked(tx: Tx, events: EventWriter, orderId: string, listingId: string, change: RentalChange) {
   await lockListingForRentals(tx, listingId);
-  await change();
-  const rotation = await refreshRentalFlags(tx, listingId);
+  const rotation = await recordRental(tx, listingId, orderId, change);
   if (rotation && !rotation.before && rotation.after) {
     const row = (await findListing(tx, listingId))!;
     await events.publish(tx, 'listing.rotation_required', { ...listingSnapshot(row, null, null), order_id: orderId });
@@ -31,13 +24,13 @@ async function withListingLocked(tx: Tx, events: EventWriter, orderId: string, l
 /** An order on the listing is active from its creation (orders decides availability; we show it). */
 export async function rentalStarted(tx: Tx, events: EventWriter, orderId: string, listingId: string) {
   if (!isUuid(orderId) || !isUuid(listingId)) return;
-  await withListingLocked(tx, events, orderId, listingId, () => recordRentalStart(tx, orderId, listingId, new Date()));
+  await withListingLocked(tx, events, orderId, listingId, rentalStart(new Date()));
 }
 
 /** The order handed the account over (its end may have been handled already). */
 export async function rentalHandedOver(tx: Tx, events: EventWriter, orderId: string, listingId: string) {
   if (!isUuid(orderId) || !isUuid(listingId)) return;
-  await withListingLocked(tx, events, orderId, listingId, () => recordHandover(tx, orderId, listingId));
+  await withListingLocked(tx, events, orderId, listingId, rentalHandover());
 }
 
 /**
@@ -46,5 +39,5 @@ export async function rentalHandedOver(tx: Tx, events: EventWriter, orderId: str
  */
 export async function rentalEnded(tx: Tx, events: EventWriter, orderId: string, listingId: string, endedAt: string, completed: boolean) {
   if (!isUuid(orderId) || !isUuid(listingId)) return;
-  await withListingLocked(tx, events, orderId, listingId, () => recordRentalEnd(tx, orderId, listingId, new Date(), new Date(endedAt), completed));
+  await withListingLocked(tx, events, orderId, listingId, rentalEnd(new Date(), new Date(endedAt), completed));
 }
