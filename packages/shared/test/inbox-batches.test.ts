@@ -1,7 +1,8 @@
 import type { EventData } from '@market/contracts';
 import type { DomainEvent } from '../src/events/envelope';
 import { Bus } from '../src/events/bus';
-import { InboxConsumer, type EventHandler } from '../src/events/inbox';
+import type { EventHandler, EventHandlers, EventRunHandler } from '../src/events/event-handlers';
+import { InboxConsumer } from '../src/events/inbox';
 import { EventWriter, OutboxRelay } from '../src/events/outbox';
 import { queueNames } from '../src/events/topology';
 import { createLogger } from '../src/logging/logger';
@@ -30,8 +31,8 @@ describe('inbox: deliveries handled in batches', () => {
 
   beforeAll(async () => {
     bed = await openTestBed();
-    // the queues declared first, so what a test publishes before its consumer starts waits there together
-    await startConsumer();
+    // the queues declared and bound to every type first, so what a test publishes before its consumer starts waits there together
+    await startConsumer({ 'user.registered': handler, 'user.frozen': frozenOne });
     await stopConsumer();
   });
   afterEach(stopConsumer);
@@ -48,10 +49,32 @@ describe('inbox: deliveries handled in batches', () => {
     if (event.data.nickname === 'poison') throw new Error('always fails');
   };
 
-  async function startConsumer() {
+  /** Each call of the handlers below, in the order they were made: the event type and the ids it was given. */
+  let calls: Array<{ type: string; ids: string[] }> = [];
+
+  /** Records every effect of a run in one statement, and fails the whole run for a poison message in it. */
+  const registeredRun: EventRunHandler<'user.registered'> = {
+    together: async (events, tx) => {
+      calls.push({ type: 'user.registered', ids: events.map((e) => e.id) });
+      await tx.query(`INSERT INTO effects (event_id, user_id) SELECT * FROM unnest($1::uuid[], $2::text[])`, [
+        events.map((e) => e.id),
+        events.map((e) => e.data.user_id),
+      ]);
+      if (events.some((e) => e.data.nickname === 'poison')) throw new Error('always fails');
+    },
+  };
+
+  /** One event at a time; `hold` keeps its transaction open a moment, so what is delivered meanwhile waits for the next batch together. */
+  const frozenOne: EventHandler<'user.frozen'> = async (event, tx) => {
+    calls.push({ type: 'user.frozen', ids: [event.id] });
+    await tx.query(`INSERT INTO effects (event_id, user_id) VALUES ($1, $2)`, [event.id, event.data.user_id]);
+    if (event.data.reason === 'hold') await new Promise((resolve) => setTimeout(resolve, 500));
+  };
+
+  async function startConsumer(handlers: EventHandlers = { 'user.registered': handler }) {
     const where = { service: service(), dataSource: bed.consumerDb, bus: bed.bus, log };
     // quick retries, parked at the third attempt
-    consumer = new InboxConsumer({ ...where, maxAttempts: 3, baseDelayMs: 20, batchSize: 8, handlers: { 'user.registered': handler } });
+    consumer = new InboxConsumer({ ...where, maxAttempts: 3, baseDelayMs: 20, batchSize: 8, handlers });
     await consumer.start();
   }
 
@@ -67,13 +90,30 @@ describe('inbox: deliveries handled in batches', () => {
     registered_at: new Date().toISOString(),
   });
 
+  const frozen = (reason = 'r'): EventData<'user.frozen'> => ({
+    user_id: uniqueName('frozen'),
+    reason,
+    frozen_by: 'admin-1',
+    frozen_at: new Date().toISOString(),
+  });
+
+  type Written = { type: 'user.registered'; data: EventData<'user.registered'> } | { type: 'user.frozen'; data: EventData<'user.frozen'> };
+
+  /** `publishEvents` of `user.registered` alone. */
+  async function publish(items: Array<EventData<'user.registered'>>, twice = false): Promise<Array<DomainEvent<'user.registered'>>> {
+    return (await publishEvents(
+      items.map((data) => ({ type: 'user.registered' as const, data })),
+      twice,
+    )) as Array<DomainEvent<'user.registered'>>;
+  }
+
   /**
    * Writes the events in one transaction and has the relay publish them, in order; `twice`, a relay
    * that dies after the broker confirmed them first, so the next one publishes each a second time.
    */
-  async function publish(items: Array<EventData<'user.registered'>>, twice = false): Promise<Array<DomainEvent<'user.registered'>>> {
+  async function publishEvents(items: Written[], twice = false): Promise<Array<DomainEvent<Written['type']>>> {
     const writer = new EventWriter('identity', bed.names.producer);
-    const events = await bed.producerDb.transaction((tx) => writer.publishAll(tx, items.map((data) => ({ type: 'user.registered' as const, data }))));
+    const events = await bed.producerDb.transaction((tx) => writer.publishAll(tx, items));
     const relayOpts = { dataSource: bed.producerDb, databaseUrl: bed.infra.DATABASE_URL, schema: bed.names.producer, bus: bed.bus, log };
     if (twice) {
       const dying = new OutboxRelay({ ...relayOpts, afterPublish: () => Promise.reject(new Error('relay died')) });
@@ -83,10 +123,10 @@ describe('inbox: deliveries handled in batches', () => {
     const relay = new OutboxRelay(relayOpts);
     expect(await relay.drain()).toBe(items.length);
     await relay.stop();
-    return events as Array<DomainEvent<'user.registered'>>;
+    return events as Array<DomainEvent<Written['type']>>;
   }
 
-  const effectsOf = (events: Array<DomainEvent<'user.registered'>>): Promise<number[]> =>
+  const effectsOf = (events: Array<{ data: { user_id: string } }>): Promise<number[]> =>
     Promise.all(
       events.map(async (e) => (await bed.consumerDb.query(`SELECT count(*)::int AS n FROM effects WHERE user_id = $1`, [e.data.user_id]))[0].n as number),
     );
@@ -125,5 +165,56 @@ describe('inbox: deliveries handled in batches', () => {
     ]);
     expect(await effectsOf(events)).toEqual([1, 1, 0, 1, 1]);
     expect(await transactionsOf([poison])).toBe(0);
+  });
+
+  it('hands a run handler each run of consecutive fresh events of its type in one call, in delivery order, between the other types’ effects', async () => {
+    calls = [];
+    const events = await publishEvents(
+      [
+        { type: 'user.frozen', data: frozen('hold') },
+        { type: 'user.registered', data: registered() },
+        { type: 'user.registered', data: registered() },
+        { type: 'user.frozen', data: frozen() },
+        { type: 'user.registered', data: registered() },
+        { type: 'user.registered', data: registered() },
+        { type: 'user.registered', data: registered() },
+      ],
+      true,
+    );
+    const [hold, a1, a2, f1, a3, a4, a5] = events.map((e) => e.id);
+    await startConsumer({ 'user.registered': registeredRun, 'user.frozen': frozenOne });
+    await until(async () => (await effectsOf(events)).every((n) => n > 0));
+    // the first delivery goes alone; the rest, and copies of what was delivered before, wait for it together
+    expect(calls).toEqual([
+      { type: 'user.frozen', ids: [hold] },
+      { type: 'user.registered', ids: [a1, a2] },
+      { type: 'user.frozen', ids: [f1] },
+      { type: 'user.registered', ids: [a3, a4, a5] },
+    ]);
+    expect(await effectsOf(events)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+  });
+
+  it('after a failed run, gives a run handler its events one by one: the others applied, the poison retried and parked alone', async () => {
+    calls = [];
+    const events = await publishEvents([
+      { type: 'user.frozen', data: frozen('hold') },
+      { type: 'user.registered', data: registered() },
+      { type: 'user.registered', data: registered('poison') },
+      { type: 'user.registered', data: registered() },
+    ]);
+    const [hold, a1, poison, a2] = events.map((e) => e.id);
+    await startConsumer({ 'user.registered': registeredRun, 'user.frozen': frozenOne });
+    // in the failed run, then alone at each of its three attempts
+    await until(() => calls.filter((call) => call.ids.includes(poison!)).length === 4);
+    expect(calls).toEqual([
+      { type: 'user.frozen', ids: [hold] },
+      { type: 'user.registered', ids: [a1, poison, a2] },
+      { type: 'user.registered', ids: [a1] },
+      { type: 'user.registered', ids: [poison] },
+      { type: 'user.registered', ids: [a2] },
+      { type: 'user.registered', ids: [poison] },
+      { type: 'user.registered', ids: [poison] },
+    ]);
+    expect(await effectsOf(events)).toEqual([1, 1, 0, 1]);
   });
 });

@@ -5,7 +5,7 @@ import type { AdminDeps } from './application/deps';
 import { bootstrapFirstAdmin } from './application/bootstrap-first-admin';
 import { publishAdminSessions } from './application/publish-admin-sessions';
 import { adminEnv, captchaMode, DEV_BOOTSTRAP_PASSWORD, passwordCost } from './config';
-import { storeAuditEntry } from './events/store-audit-entry';
+import { storeAuditEntries } from './events/store-audit-entries';
 import { adminErrorStatuses } from './http/error-statuses';
 import { adminInternalRoutes } from './http/internal-routes';
 import { adminRoutes } from './http/routes';
@@ -39,7 +39,8 @@ export const adminService = defineService({
     return {
       routes: adminRoutes(deps),
       internal: adminInternalRoutes(deps),
-      handlers: { 'audit.recorded': storeAuditEntry },
+      // a batch's entries go to Postgres together: its chains' heads locked, then every row written
+      handlers: { 'audit.recorded': { together: storeAuditEntries } },
       // an audit entry is a row and its chain's head, nothing outside the transaction
       batchEvents: true,
       jobs: [

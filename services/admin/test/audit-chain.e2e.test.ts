@@ -3,6 +3,7 @@ import type { ServiceName } from '@market/contracts';
 import { buildEvent } from '@market/shared/events';
 import { uniqueName } from '@market/shared/testing';
 import { api, eventually, newAdmin, publishRawAs, runProgram, startStack, type Stack } from '@market/testkit';
+import { statementsNaming } from './helpers';
 import { logAuditHeads } from '../src/application/log-audit-heads';
 import { auditEntryHash } from '../src/persistence/audit-chain';
 import { ChainAuditLog1767200000002 } from '../src/persistence/migrations/1767200000002-chain-audit-log';
@@ -39,21 +40,24 @@ describe('audit log hash chains', () => {
     occurred_at: new Date().toISOString(),
   });
 
-  /** Publishes `count` entries from each producer at once and waits until both replicas stored them all. */
-  async function burst(actor: string, producers: ServiceName[], count: number) {
+  /** `count` entries from each producer, one list per producer. */
+  const burstOf = (actor: string, producers: ServiceName[], count: number) =>
+    producers.map((producer) => Array.from({ length: count }, (_, i) => buildEvent('audit.recorded', entry(actor, i), producer, null)));
+
+  /** Publishes each producer's entries at once and waits until both replicas stored them all. */
+  async function burst(actor: string, entries: ReturnType<typeof burstOf>) {
     await Promise.all(
-      producers.map((producer) => {
-        const events = Array.from({ length: count }, (_, i) => buildEvent('audit.recorded', entry(actor, i), producer, null));
-        return publishRawAs(
+      entries.map((events) =>
+        publishRawAs(
           stack.env,
-          producer,
+          events[0]!.producer as ServiceName,
           events.map((e) => ({ routingKey: e.type, content: Buffer.from(JSON.stringify(e)), options: { messageId: e.id } })),
-        );
-      }),
+        ),
+      ),
     );
     await eventually(
       async () => (await db().query(`SELECT count(*)::int AS n FROM audit_logs WHERE actor_id = $1`, [actor]))[0].n as number,
-      (n) => n === producers.length * count,
+      (n) => n === entries.flat().length,
     );
   }
 
@@ -62,7 +66,17 @@ describe('audit log hash chains', () => {
     db().query(`SELECT * FROM audit_logs WHERE producer = $1 ORDER BY chain_seq`, [producer]);
 
   it('entries stored in parallel by two replicas form one line per producer, and verify finds them intact', async () => {
-    await burst(uniqueName('burst'), ['catalog', 'orders'], 40);
+    const actor = uniqueName('burst');
+    const entries = burstOf(actor, ['catalog', 'orders'], 40);
+    const sent = await statementsNaming(
+      entries.flat().map((e) => e.id),
+      () => burst(actor, entries),
+    );
+    // each transaction of either replica locked its entries' heads once and wrote all its entries in one statement
+    const [{ transactions }] = await db().query(`SELECT count(DISTINCT xmin::text)::int AS transactions FROM audit_logs WHERE actor_id = $1`, [actor]);
+    expect(transactions).toBeLessThan(80);
+    expect(sent.filter((sql) => sql.includes('INSERT INTO audit_chains'))).toHaveLength(transactions);
+    expect(sent.filter((sql) => sql.includes('INSERT INTO audit_logs'))).toHaveLength(transactions);
     for (const producer of ['catalog', 'orders']) {
       const chain = await chainOf(producer);
       expect(chain.map((r) => Number(r.chain_seq))).toEqual(chain.map((_, i) => i + 1));

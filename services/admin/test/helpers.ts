@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Client as PgClient } from 'pg';
 import type { AdminRole } from '@market/contracts';
 import { mintToken, type Client, type Component, type Stack } from '@market/testkit';
 import { Argon2Passwords, MINIMUM_PASSWORD_COST } from '../src/adapters/argon2-passwords';
@@ -24,6 +25,29 @@ export async function newAdmin(where: Stack | Component, overrides: { username?:
     { username, nickname: overrides.nickname ?? username, password, roles: overrides.roles ?? ['super_admin'] },
   );
   return { ...admin, password };
+}
+
+/**
+ * The text of every statement this process sends to Postgres while `work` runs whose values name one
+ * of `ids`: what the services in the test's process cost in round trips for those rows, counted as
+ * `scripts/lib/count-statements.cjs` counts them for the bench.
+ */
+export async function statementsNaming(ids: string[], work: () => Promise<void>): Promise<string[]> {
+  const sent: string[] = [];
+  const query = PgClient.prototype.query;
+  PgClient.prototype.query = function noted(this: PgClient, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string } | undefined;
+    const text = typeof config === 'string' ? config : config?.text;
+    const values = JSON.stringify(args[1] ?? null);
+    if (text && ids.some((id) => values.includes(id))) sent.push(text);
+    return (query as (...rest: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    PgClient.prototype.query = query;
+  }
+  return sent;
 }
 
 export { adminCaptcha as captcha, adminLogin as login, adminLoginToken as loginToken, eventually } from '@market/testkit';

@@ -1,5 +1,5 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { Db, Tx } from '../db/sql';
+import type { Db } from '../db/sql';
 import type { Logger } from 'pino';
 import { type ServiceName, eventConsumers, eventDataSchemas, eventProducers, type EventType, MONEY_EVENT_TYPES } from '@market/contracts';
 import { failureKind, PermanentError } from '../errors';
@@ -7,6 +7,7 @@ import { runWithRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
 import type { EventWriter } from './outbox';
+import { applyRun, runsOfOneType, type AnyEventHandler, type EventHandlers } from './event-handlers';
 import { decideRetry, type RetryPolicy } from './retry-policy';
 import { BrokerUsers } from './broker-users';
 import { plumbingExchange, producerExchange, queueNames } from './topology';
@@ -27,9 +28,6 @@ export class PermanentEventFailure extends PermanentError {
 export function isPermanentFailure(err: unknown): boolean {
   return failureKind(err) === 'permanent';
 }
-
-export type EventHandler<T extends EventType> = (event: DomainEvent<T>, tx: Tx) => Promise<void>;
-export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
 /** Types a service handles without declaring them in `eventConsumers` (their queue would never be bound to them). */
 export function undeclaredHandlers(service: ServiceName, handlers: EventHandlers): string[] {
@@ -309,9 +307,14 @@ export class InboxConsumer {
     }
   }
 
-  /** Like `handle` for several first deliveries: one transaction, one inbox statement, the handlers in delivery order. */
+  /**
+   * Like `handle` for several first deliveries: one transaction, one inbox statement, the fresh
+   * events in delivery order, each run of consecutive events of one type in one handler call
+   * (`applyRun`), so a run handler writes a batch's events of its type at once and effects across
+   * types keep their order.
+   */
   private async handleTogether(events: DomainEvent[]) {
-    const handled = events.filter((event) => this.opts.handlers[event.type]);
+    const handled = events.filter((event) => this.handlerOf(event));
     if (handled.length === 0) return;
     await this.opts.dataSource.transaction(async (tx) => {
       const params = handled.flatMap((event) => [event.id, event.type]);
@@ -321,17 +324,19 @@ export class InboxConsumer {
         params,
       );
       // a copy delivered twice in one batch is applied once: each id returned is taken by its first event
-      const fresh = new Set(inserted.map((row) => row.event_id));
-      for (const event of handled) {
-        if (!fresh.delete(event.id)) {
-          this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
-          continue;
-        }
-        const handler = this.opts.handlers[event.type] as EventHandler<EventType>;
-        await runWithRequestId(event.correlation_id ?? event.id, () => handler(event, tx));
-      }
+      const unclaimed = new Set(inserted.map((row) => row.event_id));
+      const fresh = handled.filter((event) => {
+        if (unclaimed.delete(event.id)) return true;
+        this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
+        return false;
+      });
+      for (const run of runsOfOneType(fresh)) await applyRun(this.handlerOf(run[0]!)!, run, tx);
     });
     for (const event of handled) this.waiting.delete(event.id);
+  }
+
+  private handlerOf(event: DomainEvent): AnyEventHandler | undefined {
+    return this.opts.handlers[event.type] as AnyEventHandler | undefined;
   }
 
   /**
@@ -470,7 +475,7 @@ export class InboxConsumer {
    * event that had failed before (`earlier`) also clears its waiting row there.
    */
   async handle(event: DomainEvent, earlier: EarlierFailures | null = null) {
-    const handler = this.opts.handlers[event.type] as EventHandler<EventType> | undefined;
+    const handler = this.handlerOf(event);
     if (!handler) return;
     await this.opts.dataSource.transaction(async (tx) => {
       const inserted: unknown[] = await tx.query(
@@ -478,7 +483,7 @@ export class InboxConsumer {
         [event.id, event.type],
       );
       if (inserted.length === 0) this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
-      else await handler(event, tx);
+      else await applyRun(handler, [event], tx);
       // A copy handled elsewhere (a replica, a replay) ends this delivery's wait all the same.
       if (earlier && MONEY_EVENT_TYPES.has(event.type)) {
         await clearWaiting(tx, this.writer, this.opts.service, event, earlier, earlier.attempts >= this.policy.maxAttempts);

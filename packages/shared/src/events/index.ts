@@ -1,6 +1,7 @@
 export * from './audit';
 export * from './bus';
 export * from './envelope';
+export * from './event-handlers';
 export * from './inbox';
 export * from './outbox';
 export * from './retry-policy';

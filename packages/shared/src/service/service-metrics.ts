@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { EventType } from '@market/contracts';
 import type { Bus } from '../events/bus';
 import { closeQuietly } from '../events/bus';
-import type { EventHandler, EventHandlers } from '../events/inbox';
+import type { AnyEventHandler, EventHandlers } from '../events/event-handlers';
 import { queueNames } from '../events/topology';
 import { Metrics } from '../metrics/registry';
 
@@ -86,28 +86,33 @@ export function serviceMetrics(service: string, dataSource: DataSource, bus: Bus
 
 /**
  * The handlers, each timed and counted: handled (the inbox transaction's work ran; a duplicate
- * never reaches a handler) or failed (the attempt throws, and the inbox retries or parks it).
+ * never reaches a handler) or failed (the attempt throws, and the inbox retries or parks it). A run
+ * handler's call counts each of its events and is timed as one.
  */
 export function instrumentHandlers(metrics: Metrics, handlers: EventHandlers): EventHandlers {
   const handled = metrics.counter('market_events_handled_total', 'Event handler runs by event type and outcome (handled, failed: retried or parked)', [
     'type',
     'outcome',
   ]);
-  const duration = metrics.histogram('market_event_handler_duration_seconds', 'Event handler duration by event type', ['type']);
-  const instrumented: Record<string, EventHandler<EventType>> = {};
-  for (const [type, handler] of Object.entries(handlers) as Array<[EventType, EventHandler<EventType>]>) {
-    instrumented[type] = async (event, tx) => {
-      const end = duration.startTimer({ type });
-      try {
-        await handler(event, tx);
-        handled.inc({ type, outcome: 'handled' });
-      } catch (err) {
-        handled.inc({ type, outcome: 'failed' });
-        throw err;
-      } finally {
-        end();
-      }
-    };
+  const duration = metrics.histogram('market_event_handler_duration_seconds', 'Event handler duration by event type, per call', ['type']);
+  const observed = async (type: EventType, events: number, work: () => Promise<void>) => {
+    const end = duration.startTimer({ type });
+    try {
+      await work();
+      handled.inc({ type, outcome: 'handled' }, events);
+    } catch (err) {
+      handled.inc({ type, outcome: 'failed' }, events);
+      throw err;
+    } finally {
+      end();
+    }
+  };
+  const instrumented: Record<string, AnyEventHandler> = {};
+  for (const [type, handler] of Object.entries(handlers) as Array<[EventType, AnyEventHandler]>) {
+    instrumented[type] =
+      typeof handler === 'function'
+        ? (event, tx) => observed(type, 1, () => handler(event, tx))
+        : { together: (events, tx) => observed(type, events.length, () => handler.together(events, tx)) };
   }
   return instrumented as EventHandlers;
 }

@@ -28,7 +28,8 @@ export function auditEntryHash(previousHash: string, entry: ChainedAuditEntry): 
 
 const PAGE = 5000;
 
-type StoredAuditEntry = ChainedAuditEntry & { chain_seq: string; prev_hash: string; hash: string };
+/** An entry with its place in its chain: as written, and as read back. */
+export type StoredAuditEntry = ChainedAuditEntry & { chain_seq: string; prev_hash: string; hash: string };
 
 /** What the audit chains' verification finds: how many chains were walked and each one's first break. */
 export interface AuditChainVerification {

@@ -13,12 +13,15 @@ import {
   walletStats,
   type EventData,
 } from '@market/contracts';
+import { connect } from 'amqplib';
 import { ASSERTION_HEADER, type AdminIdentity } from '@market/shared/auth';
-import { buildEvent } from '@market/shared/events';
+import type { Tx } from '@market/shared/db';
+import { buildEvent, type DomainEvent } from '@market/shared/events';
 import { assertionFor } from '@market/shared/testing';
-import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
-import { storeAuditEntry } from '../../src/events/store-audit-entry';
-import { newAdmin, uniqueUsername } from '../helpers';
+import { answer, asAdmin, asUser, eventually, publishRawAs, refuse, startComponent, type Component } from '@market/testkit';
+import { storeAuditEntries } from '../../src/events/store-audit-entries';
+import { verifyAuditChains } from '../../src/persistence/audit-chain';
+import { newAdmin, statementsNaming, uniqueUsername } from '../helpers';
 
 // what the migration seeds must be what services fall back on until admin answers
 const DEFAULTS = SYSTEM_CONFIG_DEFAULTS;
@@ -197,34 +200,194 @@ describe('admin alone: system configs and their event, the audit log, the dashbo
       expect(res.body.items[0].id).toBe(event.id);
     });
 
-    it('links the entries one transaction stores (a batch of the inbox) to each other, reading each chain’s head once', async () => {
-      const actor = uniqueUsername('batch');
-      const events = (['orders', 'orders', 'catalog', 'orders'] as const).map((producer, i) =>
-        buildEvent('audit.recorded', entry({ actor_id: actor, action: `batched.${i}`, biz_type: 'test' }), producer, null),
-      );
-      const sent: string[] = [];
-      await admin.service.ctx.db.transaction(async (tx) => {
-        // the transaction itself, each statement's text noted on the way
-        const noted = { query: (sql: string, params?: unknown[]) => (sent.push(sql), tx.query(sql, params)) };
-        // the second copy of an entry already stored in the batch moves no chain
-        for (const event of [...events, events[1]!]) await storeAuditEntry(event, noted);
+    describe('a batch of entries', () => {
+      type Producer = 'orders' | 'catalog' | 'identity';
+      type Row = { id: string; producer: string; chain_seq: string; prev_hash: string; hash: string; tx: string };
+      const db = () => admin.service.ctx.db;
+      const auditEvent = (actor: string, producer: Producer, action: string, detail: Record<string, unknown> = {}) =>
+        buildEvent('audit.recorded', { ...entry({ actor_id: actor, action, biz_type: 'test' }), detail }, producer, null);
+      /** The actor's rows, each chain in its order, with the transaction that wrote each. */
+      const rowsOf = (actor: string): Promise<Row[]> =>
+        db().query(`SELECT id, producer, chain_seq, prev_hash, hash, xmin::text AS tx FROM audit_logs WHERE actor_id = $1 ORDER BY producer, chain_seq`, [actor]);
+      const chainOf = async (actor: string, producer: Producer) => (await rowsOf(actor)).filter((row) => row.producer === producer);
+      /** How many transactions wrote the rows of `events`. */
+      const transactionsOf = async (actor: string, events: Array<{ id: string }>) =>
+        new Set((await rowsOf(actor)).filter((row) => events.some((e) => e.id === row.id)).map((row) => row.tx)).size;
+      const head = async (producer: Producer) => (await db().query(`SELECT seq, head_hash FROM audit_chains WHERE chain = $1`, [producer]))[0];
+
+      /** The rows are those of `ids`, in that order, each following the one before it: the next seq, the previous row's hash. */
+      function expectLinked(rows: Row[], ids: string[]) {
+        expect(rows.map((row) => row.id)).toEqual(ids);
+        rows.slice(1).forEach((row, i) => {
+          expect(BigInt(row.chain_seq)).toBe(BigInt(rows[i]!.chain_seq) + 1n);
+          expect(row.prev_hash).toBe(rows[i]!.hash);
+        });
+      }
+
+      async function expectIntact() {
+        const verified = await db().transaction((tx) => verifyAuditChains(tx));
+        expect(verified.breaks).toEqual([]);
+        expect((await admin.ok(verifyAuditLogs, { as: root })).breaks).toEqual([]);
+      }
+
+      /** A transaction of its own that runs `work` and stays open until released, as another replica's batch holding its chains' heads. */
+      async function heldTransaction(work: (tx: Tx) => Promise<unknown>) {
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let started!: (pid: number) => void;
+        const pid = new Promise<number>((resolve) => (started = resolve));
+        const done = db().transaction(async (tx) => {
+          started((await tx.query(`SELECT pg_backend_pid() AS pid`))[0].pid);
+          await work(tx);
+          await released;
+        });
+        done.catch(() => undefined);
+        return { pid: await pid, release, done };
+      }
+
+      /** Until `pid` waits for a lock `holder` holds. */
+      const waitsForLock = (pid: number, holder: number) =>
+        eventually(
+          async () => (await db().query(`SELECT pg_blocking_pids($1::int) AS blockers`, [pid]))[0].blockers as number[],
+          (blockers) => blockers.includes(holder),
+        );
+
+      /**
+       * Publishes `events` as their producers would, while another transaction holds the orders
+       * chain's head: the first delivery (an orders entry) goes alone and waits for it, the rest are
+       * handed to the consumer meanwhile, and once the head is released they go as one batch.
+       */
+      async function burstBehindHeldHead(actor: string, events: Array<DomainEvent<'audit.recorded'>>) {
+        const holder = await heldTransaction((tx) => storeAuditEntries([auditEvent(actor, 'orders', 'holder')], tx));
+        for (const event of events) {
+          await publishRawAs(admin.env, event.producer as Producer, [
+            { routingKey: event.type, content: Buffer.from(JSON.stringify(event)), options: { messageId: event.id } },
+          ]);
+        }
+        const connection = await connect(String(admin.env.AMQP_URL));
+        try {
+          const channel = await connection.createChannel();
+          await eventually(async () => (await channel.checkQueue(admin.service.consumer.queues.main)).messageCount, (ready) => ready === 0);
+          await channel.close();
+        } finally {
+          await connection.close();
+        }
+        await eventually(
+          async () => (await db().query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))`, [holder.pid]))[0].n,
+          (n) => n > 0,
+        );
+        // handed out is not yet taken in: a moment for the consumer to read what the broker sent
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        holder.release();
+        await holder.done;
+      }
+
+      it('goes in two statements, each producer’s entries linked in delivery order, an id stored already and a copy in the batch left out', async () => {
+        const actor = uniqueUsername('batch');
+        const stored = auditEvent(actor, 'orders', 'stored.before');
+        await db().transaction((tx) => storeAuditEntries([stored], tx));
+        const [o1, o2, c1, o3] = (['orders', 'orders', 'catalog', 'orders'] as const).map((producer, i) => auditEvent(actor, producer, `batched.${i}`));
+        const catalogBefore = (await head('catalog')) ?? { seq: '0', head_hash: '0'.repeat(64) };
+        const sent: string[] = [];
+        await db().transaction(async (tx) => {
+          const noted = { query: (sql: string, params?: unknown[]) => (sent.push(sql), tx.query(sql, params)) };
+          await storeAuditEntries([o1!, stored, o2!, c1!, o2!, o3!], noted);
+        });
+        expect(sent).toHaveLength(2);
+        expect(sent[0]).toContain('INSERT INTO audit_chains');
+        expect(sent[1]).toContain('INSERT INTO audit_logs');
+
+        const orders = await chainOf(actor, 'orders');
+        expectLinked(orders, [stored.id, o1!.id, o2!.id, o3!.id]);
+        expect(await head('orders')).toEqual({ seq: orders[3]!.chain_seq, head_hash: orders[3]!.hash });
+        const [catalog] = await chainOf(actor, 'catalog');
+        expect(catalog).toMatchObject({ id: c1!.id, prev_hash: catalogBefore.head_hash, chain_seq: String(BigInt(catalogBefore.seq) + 1n) });
+        expect(await head('catalog')).toEqual({ seq: catalog!.chain_seq, head_hash: catalog!.hash });
+        await expectIntact();
       });
-      expect(sent.filter((sql) => sql.includes('INSERT INTO audit_chains'))).toHaveLength(2);
-      expect(sent.filter((sql) => sql.includes('INSERT INTO audit_logs'))).toHaveLength(5);
-      const rows: Array<{ id: string; producer: string; chain_seq: string; prev_hash: string; hash: string }> = await admin.service.ctx.db.query(
-        `SELECT id, producer, chain_seq, prev_hash, hash FROM audit_logs WHERE actor_id = $1 ORDER BY producer, chain_seq`,
-        [actor],
-      );
-      const ordersChain = rows.filter((r) => r.producer === 'orders');
-      expect(ordersChain.map((r) => r.id)).toEqual([events[0]!.id, events[1]!.id, events[3]!.id]);
-      ordersChain.slice(1).forEach((row, i) => {
-        expect(BigInt(row.chain_seq)).toBe(BigInt(ordersChain[i]!.chain_seq) + 1n);
-        expect(row.prev_hash).toBe(ordersChain[i]!.hash);
+
+      it('moves no chain when every entry is stored already', async () => {
+        const actor = uniqueUsername('stored');
+        const entries = [auditEvent(actor, 'orders', 'once'), auditEvent(actor, 'catalog', 'once')];
+        await db().transaction((tx) => storeAuditEntries(entries, tx));
+        const heads = [await head('orders'), await head('catalog')];
+        await db().transaction((tx) => storeAuditEntries(entries, tx));
+        expect([await head('orders'), await head('catalog')]).toEqual(heads);
+        expect(await rowsOf(actor)).toHaveLength(2);
       });
-      const [head] = await admin.service.ctx.db.query(`SELECT seq, head_hash FROM audit_chains WHERE chain = 'orders'`);
-      expect(head).toEqual({ seq: ordersChain[2]!.chain_seq, head_hash: ordersChain[2]!.hash });
-      const verified = await admin.ok(verifyAuditLogs, { as: root });
-      expect(verified.breaks).toEqual([]);
+
+      it('locks its chains in chain order: two batches over the same producers in opposite orders queue instead of deadlocking', async () => {
+        const actor = uniqueUsername('crosswise');
+        const [h, c1, i1, o1, o2, c2] = (['identity', 'catalog', 'identity', 'orders', 'orders', 'catalog'] as const).map((producer, i) =>
+          auditEvent(actor, producer, `crosswise.${i}`),
+        );
+        const holder = await heldTransaction((tx) => storeAuditEntries([h!], tx));
+        // takes catalog's head and waits for identity's; orders' comes last in either order
+        const earlier = await heldTransaction((tx) => storeAuditEntries([c1!, i1!, o1!], tx));
+        await waitsForLock(earlier.pid, holder.pid);
+        // in chain order, waits for catalog's head holding nothing; in delivery order it would take orders' first: crosswise
+        const later = await heldTransaction((tx) => storeAuditEntries([o2!, c2!], tx));
+        await waitsForLock(later.pid, earlier.pid);
+        for (const held of [holder, earlier, later]) held.release();
+        await Promise.all([holder.done, earlier.done, later.done]);
+        expectLinked(await chainOf(actor, 'identity'), [h!.id, i1!.id]);
+        expectLinked(await chainOf(actor, 'catalog'), [c1!.id, c2!.id]);
+        expectLinked(await chainOf(actor, 'orders'), [o1!.id, o2!.id]);
+        await expectIntact();
+      });
+
+      it('through the inbox: one lock and one insert per transaction, however many entries and producers, a republished entry linking nothing', async () => {
+        const actor = uniqueUsername('inbox');
+        // stored with no inbox row, as after the inbox was purged: its copy reaches the handler
+        const stored = auditEvent(actor, 'orders', 'stored.before');
+        await db().transaction((tx) => storeAuditEntries([stored], tx));
+        const [o1, c1, o2, c2, o3] = (['orders', 'catalog', 'orders', 'catalog', 'orders'] as const).map((producer, i) => auditEvent(actor, producer, `inbox.${i}`));
+        const events = [o1!, c1!, o2!, stored, c2!, o3!];
+        const sent = await statementsNaming(
+          events.map((e) => e.id),
+          async () => {
+            await burstBehindHeldHead(actor, events);
+            await eventually(async () => (await rowsOf(actor)).length, (n) => n === 7);
+          },
+        );
+        // o1 alone, then everything else together
+        expect(sent.filter((sql) => sql.includes('INSERT INTO audit_chains'))).toHaveLength(2);
+        expect(sent.filter((sql) => sql.includes('INSERT INTO audit_logs'))).toHaveLength(2);
+        // after the entry stored before, the holder's, then the batch's in delivery order
+        const orders = await chainOf(actor, 'orders');
+        expectLinked(orders, [stored.id, orders[1]!.id, o1!.id, o2!.id, o3!.id]);
+        expectLinked(await chainOf(actor, 'catalog'), [c1!.id, c2!.id]);
+        expect(await transactionsOf(actor, [o1!, c1!, o2!, c2!, o3!])).toBe(2);
+        await expectIntact();
+      });
+
+      it('when Postgres refuses one entry of a batch, the others are stored one by one and linked, and the refused one is retried and parked alone', async () => {
+        const actor = uniqueUsername('refused');
+        const [o1, c1, o2, c2] = (['orders', 'catalog', 'orders', 'catalog'] as const).map((producer, i) => auditEvent(actor, producer, `refused.${i}`));
+        // jsonb holds no \u0000: Postgres refuses this entry, and with it its batch's statement
+        const refused = auditEvent(actor, 'orders', 'refused', { note: 'nul \u0000' });
+        await burstBehindHeldHead(actor, [o1!, c1!, refused, o2!, c2!]);
+        await eventually(async () => (await rowsOf(actor)).length, (n) => n === 5);
+        const orders = await chainOf(actor, 'orders');
+        expectLinked(orders, [orders[0]!.id, o1!.id, o2!.id]);
+        expectLinked(await chainOf(actor, 'catalog'), [c1!.id, c2!.id]);
+        // o1 alone before the batch, then each of the failed batch's others in its own transaction
+        expect(await transactionsOf(actor, [o1!, c1!, o2!, c2!])).toBe(4);
+        await expectIntact();
+
+        const connection = await connect(String(admin.env.AMQP_URL));
+        try {
+          const channel = await connection.createChannel();
+          const dead = admin.service.consumer.queues.dead;
+          await eventually(async () => (await channel.checkQueue(dead)).messageCount, (n) => n > 0, 20_000);
+          const parked = await channel.get(dead, { noAck: true });
+          expect(parked && JSON.parse(parked.content.toString()).id).toBe(refused.id);
+          await channel.close();
+        } finally {
+          await connection.close();
+        }
+        expect(await rowsOf(actor)).toHaveLength(5);
+      }, 30_000);
     });
   });
 
