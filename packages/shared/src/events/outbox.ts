@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { ConfirmChannel } from 'amqplib';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import type { Queryable, Tx } from '../db/sql';
+import { updateReturning, type Queryable, type Tx } from '../db/sql';
 import { sqlMigration } from '../db/migration';
 import type { Logger } from 'pino';
 import type { ServiceName, EventData, EventType } from '@market/contracts';
@@ -164,7 +164,7 @@ export interface OutboxRelayOptions {
   confirmTimeoutMs?: number;
   /** longest wait for the loop to end in `stop()` */
   stopTimeoutMs?: number;
-  /** fault injection for the crash-recovery test: runs after the broker confirmed, before rows are marked */
+  /** fault injection for the crash-recovery test: runs after the broker confirmed, before the rows' mark commits */
   afterPublish?: (ids: string[]) => Promise<void>;
 }
 
@@ -191,12 +191,13 @@ export function isRelayBookkeeping(runner: QueryRunner | undefined): boolean {
 }
 
 /**
- * Publishes outbox rows with publisher confirms, then marks them. Rows are claimed with
- * `FOR UPDATE SKIP LOCKED`, so replicas share the work; a crash between confirm and mark leaves
- * the rows unmarked and they are published again (consumers dedupe by event id).
+ * Publishes outbox rows with publisher confirms; they are marked sent in the statement that claims
+ * them (`FOR UPDATE SKIP LOCKED`, so replicas share the work), and the mark commits only after the
+ * broker confirmed them: a crash before that commit leaves the rows unmarked and they are published
+ * again (consumers dedupe by event id).
  *
  * Messages are mandatory: one the broker returns (nothing bound, not even the alternate exchange's
- * holding queue) is not marked and goes again after a backoff. The channel is acquired before the
+ * holding queue) is unmarked before the commit and goes again after a backoff. The channel is acquired before the
  * transaction opens, so a broker outage never holds row locks or a pool connection; acquiring a
  * channel and waiting for confirms are bounded, and so is `stop()` (ADR 0011).
  */
@@ -325,14 +326,21 @@ export class OutboxRelay {
     await runner.connect();
     await runner.startTransaction();
     try {
-      const rows: Array<{ id: string; type: string; payload: { producer: string; traceparent?: string } }> = await runner.query(
-        `SELECT id, type, payload FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      // Claimed and marked sent in one statement, in a transaction held open until the broker has
+      // confirmed: a publish that fails or dies rolls the mark back with it. UPDATE … RETURNING
+      // answers in no particular order, so the rows are put back in the order they were written.
+      const claimed = await updateReturning<{ seq: string; id: string; type: string; payload: { producer: string; traceparent?: string } }>(
+        runner,
+        `UPDATE outbox SET published_at = now()
+          WHERE seq IN (SELECT seq FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING seq, id, type, payload`,
         [this.opts.batchSize ?? 100],
       );
-      if (rows.length === 0) {
+      if (claimed.length === 0) {
         await runner.commitTransaction();
         return 0;
       }
+      const rows = claimed.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
       const ids = rows.map((r) => r.id);
       for (const id of ids) this.returned.delete(id);
       for (const row of rows) {
@@ -353,10 +361,9 @@ export class OutboxRelay {
       await withTimeout(channel.waitForConfirms(), this.opts.confirmTimeoutMs ?? 10_000, 'waiting for broker confirms');
       const returned = ids.filter((id) => this.returned.has(id));
       for (const id of returned) this.returned.delete(id);
-      const routed = ids.filter((id) => !returned.includes(id));
-      await this.opts.afterPublish?.(routed);
-      if (routed.length > 0) {
-        await runner.query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])`, [routed]);
+      await this.opts.afterPublish?.(ids.filter((id) => !returned.includes(id)));
+      if (returned.length > 0) {
+        await runner.query(`UPDATE outbox SET published_at = NULL WHERE id = ANY($1::uuid[])`, [returned]);
       }
       await runner.commitTransaction();
       if (returned.length > 0) {
