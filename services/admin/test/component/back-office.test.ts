@@ -236,13 +236,17 @@ describe('admin alone: system configs and their event, the audit log, the dashbo
         const released = new Promise<void>((resolve) => (release = resolve));
         let started!: (pid: number) => void;
         const pid = new Promise<number>((resolve) => (started = resolve));
+        let workDone!: () => void;
+        /** the work has run and its locks are held (a work that waits for a lock has not) */
+        const worked = new Promise<void>((resolve) => (workDone = resolve));
         const done = db().transaction(async (tx) => {
           started((await tx.query(`SELECT pg_backend_pid() AS pid`))[0].pid);
           await work(tx);
+          workDone();
           await released;
         });
         done.catch(() => undefined);
-        return { pid: await pid, release, done };
+        return { pid: await pid, release, done, worked };
       }
 
       /** Until `pid` waits for a lock `holder` holds. */
@@ -259,6 +263,7 @@ describe('admin alone: system configs and their event, the audit log, the dashbo
        */
       async function burstBehindHeldHead(actor: string, events: Array<DomainEvent<'audit.recorded'>>) {
         const holder = await heldTransaction((tx) => storeAuditEntries([auditEvent(actor, 'orders', 'holder')], tx));
+        await holder.worked;
         for (const event of events) {
           await publishRawAs(admin.env, event.producer as Producer, [
             { routingKey: event.type, content: Buffer.from(JSON.stringify(event)), options: { messageId: event.id } },
@@ -276,8 +281,8 @@ describe('admin alone: system configs and their event, the audit log, the dashbo
           async () => (await db().query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))`, [holder.pid]))[0].n,
           (n) => n > 0,
         );
-        // handed out is not yet taken in: a moment for the consumer to read what the broker sent
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // handed out is not yet taken in: a moment for the consumer to read what the broker sent (room for a loaded machine)
+        await new Promise((resolve) => setTimeout(resolve, 500));
         holder.release();
         await holder.done;
       }
@@ -322,6 +327,8 @@ describe('admin alone: system configs and their event, the audit log, the dashbo
           auditEvent(actor, producer, `crosswise.${i}`),
         );
         const holder = await heldTransaction((tx) => storeAuditEntries([h!], tx));
+        // identity's head held before the next batch starts, or that batch could take it first
+        await holder.worked;
         // takes catalog's head and waits for identity's; orders' comes last in either order
         const earlier = await heldTransaction((tx) => storeAuditEntries([c1!, i1!, o1!], tx));
         await waitsForLock(earlier.pid, holder.pid);
