@@ -206,8 +206,10 @@ describe('inbox: deliveries handled in batches', () => {
     await startConsumer({ 'user.registered': registeredRun, 'user.frozen': frozenOne });
     // in the failed run, then alone at each of its three attempts
     await until(() => calls.filter((call) => call.ids.includes(poison!)).length === 4);
-    expect(calls).toEqual([
-      { type: 'user.frozen', ids: [hold] },
+    // Whether `hold` went alone or (on a loaded machine) in the failed batch with the rest, the run
+    // handler got the three together once, then each alone: the other two once, the poison thrice.
+    expect(calls[0]).toEqual({ type: 'user.frozen', ids: [hold] });
+    expect(calls.filter((call) => call.type === 'user.registered')).toEqual([
       { type: 'user.registered', ids: [a1, poison, a2] },
       { type: 'user.registered', ids: [a1] },
       { type: 'user.registered', ids: [poison] },
