@@ -84,6 +84,8 @@ export class EventWriter {
     private readonly schema: string,
     /** told of each event written, with the transaction it was written in, or null when it is committed already (business counters after commit) */
     private readonly onWritten?: (tx: Tx | null, event: DomainEvent) => void,
+    /** told when `commitAllWith` committed a change: a transaction no TypeORM subscriber sees (the kit's `afterEveryCommit`) */
+    private readonly onCommittedAlone?: () => void,
   ) {}
 
   async publish<T extends EventType>(tx: Tx, type: T, data: EventData<T>): Promise<DomainEvent<T>> {
@@ -123,7 +125,10 @@ export class EventWriter {
       throw new Error(`commitAllWith commits on its own: ${items.map((i) => i.type).join(', ')} must not be written inside a transaction`);
     }
     const rows = await this.changeWithEvents<Row>(db, change, items);
-    if (rows.rows.length > 0) for (const event of rows.events) this.onWritten?.(null, event);
+    if (rows.rows.length > 0) {
+      this.onCommittedAlone?.();
+      for (const event of rows.events) this.onWritten?.(null, event);
+    }
     return rows.rows;
   }
 

@@ -72,7 +72,8 @@ export interface ServiceContext<S extends z.ZodRawShape = z.ZodRawShape> {
   db: Db;
   /**
    * Calls `fn` after every transaction committed on this service's database (the inbox's included,
-   * the outbox relay's marking of sent events not), before the code that committed goes on.
+   * a change committed on its own by `events.commitAllWith` too, the outbox relay's marking of sent
+   * events not), before the code that committed goes on.
    */
   afterEveryCommit: (fn: () => void) => void;
   redis: RedisClient;
@@ -184,6 +185,16 @@ export async function startService<S extends z.ZodRawShape>(
     const bus = await Bus.connect(config.AMQP_URL, config.EVENTS_EXCHANGE, log, { name: `${def.name}:${schema}:${process.pid}`, service: def.name });
     closers.push(() => bus.close());
     const committed = new CommittedEvents(dataSource);
+    const afterCommit: Array<() => void> = [];
+    const tellCommitted = () => {
+      for (const fn of afterCommit) fn();
+    };
+    // a TypeORM transaction's commit, and (through the event writer) a statement committed on its own
+    dataSource.subscribers.push({
+      afterTransactionCommit: ({ queryRunner }) => {
+        if (!isRelayBookkeeping(queryRunner)) tellCommitted();
+      },
+    });
     const observed = serviceMetrics(def.name, dataSource, bus, eventConsumers[def.name].length > 0);
     closers.push(() => observed.close());
     const sign = createAssertionSigner(keys.signing);
@@ -195,15 +206,11 @@ export async function startService<S extends z.ZodRawShape>(
       log,
       db: dbOf(dataSource),
       afterEveryCommit: (fn) => {
-        dataSource.subscribers.push({
-          afterTransactionCommit: ({ queryRunner }) => {
-            if (!isRelayBookkeeping(queryRunner)) fn();
-          },
-        });
+        afterCommit.push(fn);
       },
       redis,
       bus,
-      events: new EventWriter(def.name, schema, (tx, event) => committed.written(tx, event)),
+      events: new EventWriter(def.name, schema, (tx, event) => committed.written(tx, event), tellCommitted),
       redisKey: (name) => `${config.REDIS_KEY_PREFIX}${name}`,
       revocations: new Revocations(redis, config.REDIS_KEY_PREFIX),
       internal: new InternalClient(serviceUrls(config), (target) => sign(serviceIdentity, target)),

@@ -69,7 +69,7 @@ export async function carryOut(
     });
   }
   const resolved = plan.resolveDispute ? await resolveDispute(tx, plan.resolveDispute.id, plan.resolveDispute) : null;
-  return { order: moved!, opened, record, resolved };
+  return { order: moved, opened, record, resolved };
 }
 
 function eventsOf(plan: MovePlan, identity: Identity | null) {
