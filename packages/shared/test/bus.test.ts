@@ -207,14 +207,27 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     }
   });
 
-  it('writes a change and its events in one statement: the events only when the change answers a row, and the commit wakes the relay', async () => {
-    const users = [uniqueName('with-a'), uniqueName('with-b')];
-    const live = new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, pollIntervalMs: 60_000 });
+  /**
+   * A change to write with events: a counter of the first of two users (`counted(id)` bumps one and
+   * answers it; an unknown id answers nothing), the two users' events, the outbox rows written for
+   * them, and a relay polling once a minute, so only a commit's notification makes it publish in time.
+   */
+  async function countedChange(prefix: string) {
+    const users = [uniqueName(`${prefix}-a`), uniqueName(`${prefix}-b`)];
     await producerDb.query(`CREATE TABLE IF NOT EXISTS counters (id text PRIMARY KEY, n int NOT NULL)`);
     await producerDb.query(`INSERT INTO counters (id, n) VALUES ($1, 0)`, [users[0]]);
-    const counted = (id: string) => ({ text: `UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING id, n`, params: [id] });
-    const events = users.map((userId) => ({ type: 'user.registered' as const, data: registered(userId) }));
-    const outboxRows = async () => (await producerDb.query(`SELECT payload FROM outbox ORDER BY seq`)).filter((r: { payload: { data: { user_id: string } } }) => users.includes(r.payload.data.user_id));
+    return {
+      users,
+      counted: (id: string) => ({ text: `UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING id, n`, params: [id] }),
+      events: users.map((userId) => ({ type: 'user.registered' as const, data: registered(userId) })),
+      outboxRows: async () =>
+        (await producerDb.query(`SELECT payload FROM outbox ORDER BY seq`)).filter((r: { payload: { data: { user_id: string } } }) => users.includes(r.payload.data.user_id)),
+      live: new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, pollIntervalMs: 60_000 }),
+    };
+  }
+
+  it('writes a change and its events in one statement: the events only when the change answers a row, and the commit wakes the relay', async () => {
+    const { users, counted, events, outboxRows, live } = await countedChange('with');
     await live.start();
     try {
       // no row changed: no event written, nothing answered
@@ -242,25 +255,21 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
     }
   });
 
-  it('commits a change and its events as one statement of their own, told to the committed-event listener at once', async () => {
-    const users = [uniqueName('alone-a'), uniqueName('alone-b')];
-    const live = new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, pollIntervalMs: 60_000 });
-    await producerDb.query(`CREATE TABLE IF NOT EXISTS counters (id text PRIMARY KEY, n int NOT NULL)`);
-    await producerDb.query(`INSERT INTO counters (id, n) VALUES ($1, 0)`, [users[0]]);
-    const counted = (id: string) => ({ text: `UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING id, n`, params: [id] });
-    const events = users.map((userId) => ({ type: 'user.registered' as const, data: registered(userId) }));
-    const outboxRows = async () => (await producerDb.query(`SELECT payload FROM outbox ORDER BY seq`)).filter((r: { payload: { data: { user_id: string } } }) => users.includes(r.payload.data.user_id));
+  it('commits a change and its events as one statement of their own, told to the committed-event and commit listeners at once', async () => {
+    const { users, counted, events, outboxRows, live } = await countedChange('alone');
     const told: Array<{ tx: unknown; type: string }> = [];
-    const telling = new EventWriter('identity', producerSchema, (tx, event) => told.push({ tx, type: event.type }));
+    let commits = 0;
+    const telling = new EventWriter('identity', producerSchema, (tx, event) => told.push({ tx, type: event.type }), () => (commits += 1));
     await live.start();
     try {
       expect(await telling.commitAllWith(producerDb.manager, counted('no-such-counter'), events)).toEqual([]);
       expect(await outboxRows()).toHaveLength(0);
-      expect(told).toEqual([]);
+      expect([told, commits]).toEqual([[], 0]);
 
       expect(await telling.commitAllWith(producerDb.manager, counted(users[0]), events)).toEqual([{ id: users[0], n: 1 }]);
       expect((await outboxRows()).map((r: { payload: { data: { user_id: string } } }) => r.payload.data.user_id)).toEqual(users);
       expect(told).toEqual([{ tx: null, type: 'user.registered' }, { tx: null, type: 'user.registered' }]);
+      expect(commits).toBe(1);
       // committed as it answered: the relay, polling once a minute, is woken by that commit
       await until(async () => (await Promise.all(users.map(effectCount))).every((n) => n === 1), 5000);
 

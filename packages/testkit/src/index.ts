@@ -48,6 +48,7 @@ export { Market, startMarket, TINY_PNG, type Client, type MarketCaller, type Ord
 export { componentPerSuite, marketPerSuite, perSuite, stackPerSuite, unhandledRejections, type SuiteMarket, type SuiteStack } from './per-suite';
 export { capturedLog, temporaryFolder, type CapturedLog } from './temporary-files';
 export { runProgram } from './run-program';
+export { orderEventData, ORDER_SETTLEMENT } from './order-events';
 export { adminCaptcha, adminLogin, adminLoginToken } from './admin-login';
 // Other services' internals a test may need, only through their package entries: seeding admins, the
 // money and ledger checks, the dashboard's figures to compare against.

@@ -12,9 +12,8 @@ import {
   listSellerListings,
   submitListingForReview,
   updateListing,
-  type EventData,
 } from '@market/contracts';
-import { answer, asAdmin, asUser, eventually, refuse, startComponent, type Component } from '@market/testkit';
+import { answer, asAdmin, asUser, eventually, orderEventData, ORDER_SETTLEMENT, refuse, startComponent, type Component } from '@market/testkit';
 import { RemoteRefusal } from '@market/shared/http';
 
 const listingBody = (overrides: Record<string, unknown> = {}) => ({
@@ -57,23 +56,7 @@ describe('catalog alone, its neighbours faked at the contracts', () => {
 
   const rented = async (id: string) => (await catalog.ok(getListing, { params: { id } })).rented;
 
-  function orderData(listingId: string, status: 'pending_payment' | 'cancelled' | 'completed'): EventData<'order.created'> {
-    return {
-      order_id: uuidv7(),
-      listing_id: listingId,
-      listing_title: 'x',
-      renter_id: uuidv7(),
-      owner_id: uuidv7(),
-      status,
-      rent: 800,
-      deposit: 5000,
-      amount: 5800,
-      hours: 1,
-      reason: null,
-      actor_id: null,
-    };
-  }
-  const settlement = { consumption: 800, deposit_deduction: 0, refund: 5000, owner_income: 760, platform_fee: 40 };
+  const orderData = (listingId: string, status: 'pending_payment' | 'cancelled' | 'completed') => orderEventData(status, { listing_id: listingId });
 
   it('takes a listing through review to online, publishing each move’s snapshot, and shows it to renters only once online', async () => {
     const owner = asUser();
@@ -132,7 +115,7 @@ describe('catalog alone, its neighbours faked at the contracts', () => {
     const next = orderData(id, 'pending_payment');
     await catalog.publish('order.created', next);
     await eventually(() => rented(id), (r) => r === true);
-    await catalog.publish('order.completed', { ...next, status: 'completed', ...settlement });
+    await catalog.publish('order.completed', { ...next, status: 'completed', ...ORDER_SETTLEMENT });
     await eventually(() => rented(id), (r) => r === false);
   });
 
@@ -177,8 +160,8 @@ describe('catalog alone, its neighbours faked at the contracts', () => {
       const handoff = () => catalog.publish('order.handed_off', { ...order, status: 'pending_receive' });
       if (!handoffLast) await handoff();
       const ended = end === 'completed'
-        ? await catalog.publish('order.completed', { ...order, status: 'completed', ...settlement })
-        : await catalog.publish('order.closed', { ...order, status: 'closed', ...settlement });
+        ? await catalog.publish('order.completed', { ...order, status: 'completed', ...ORDER_SETTLEMENT })
+        : await catalog.publish('order.closed', { ...order, status: 'closed', ...ORDER_SETTLEMENT });
       if (handoffLast) await handoff();
       return { order, ended };
     }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { attachFiles, readFile, uploadFile } from '@market/contracts';
 import type { Identity, UserIdentity } from '@market/shared/auth';
 import type { DomainEvent } from '@market/shared/events';
-import { asUser, eventually, startComponent, type Component } from '@market/testkit';
+import { asUser, eventually, orderEventData, ORDER_SETTLEMENT, startComponent, type Component } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
 import { JPEG } from '../samples';
 
@@ -20,7 +20,6 @@ type OrderEnd = 'order.completed' | 'order.closed' | 'order.cancelled';
 describe('files: read grants end with the order', () => {
   let files: Component;
   let storageDir: string;
-  const settlement = { consumption: 800, deposit_deduction: 0, refund: 5000, owner_income: 760, platform_fee: 40 };
 
   const db = () => files.service.ctx.db;
   const internal = () => files.internalAs('orders');
@@ -50,21 +49,8 @@ describe('files: read grants end with the order', () => {
   const grantsOf = (orderId: string) => db().query(`SELECT key, reader_id FROM attachments WHERE biz_type = 'order' AND biz_id = $1`, [orderId]);
 
   function end(type: OrderEnd, orderId: string): Promise<DomainEvent<OrderEnd>> {
-    const order = {
-      order_id: orderId,
-      listing_id: uuidv7(),
-      listing_title: 'x',
-      renter_id: uuidv7(),
-      owner_id: uuidv7(),
-      rent: 800,
-      deposit: 5000,
-      amount: 5800,
-      hours: 1,
-      reason: null,
-      actor_id: null,
-    };
-    if (type === 'order.cancelled') return files.publish(type, { ...order, status: 'cancelled' });
-    return files.publish(type, { ...order, status: type === 'order.completed' ? 'completed' : 'closed', ...settlement });
+    if (type === 'order.cancelled') return files.publish(type, orderEventData('cancelled', { order_id: orderId }));
+    return files.publish(type, { ...orderEventData(type === 'order.completed' ? 'completed' : 'closed', { order_id: orderId }), ...ORDER_SETTLEMENT });
   }
 
   /** waits until the service has handled the event (its inbox holds the id) */
