@@ -108,7 +108,7 @@ describe('event bus under broker faults and hostile producers', () => {
   }
 
   function relay(overrides: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}) {
-    return new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, ...overrides });
+    return new OutboxRelay({ dataSource: producerDb, schema: producerSchema, bus, log, ...overrides });
   }
 
   function consumer(service: string, handlers: ConstructorParameters<typeof InboxConsumer>[0]['handlers'], onBus = bus) {

@@ -69,7 +69,6 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
   function relay(afterPublish?: (ids: string[]) => Promise<void>) {
     return new OutboxRelay({
       dataSource: producerDb,
-      databaseUrl: infra.DATABASE_URL,
       schema: producerSchema,
       bus,
       log,
@@ -192,8 +191,8 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
 
   it('events written together land in the outbox in order, and their commit alone wakes the relay', async () => {
     const users = [uniqueName('together-a'), uniqueName('together-b'), uniqueName('together-c')];
-    // polling once a minute: only the commit's notification can make the relay publish within the wait
-    const live = new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, pollIntervalMs: 60_000 });
+    // polling once a minute: only the commit's wake-up can make the relay publish within the wait
+    const live = new OutboxRelay({ dataSource: producerDb, schema: producerSchema, bus, log, pollIntervalMs: 60_000 });
     await live.start();
     try {
       const written = await producerDb.transaction((m) =>
@@ -210,7 +209,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
   /**
    * A change to write with events: a counter of the first of two users (`counted(id)` bumps one and
    * answers it; an unknown id answers nothing), the two users' events, the outbox rows written for
-   * them, and a relay polling once a minute, so only a commit's notification makes it publish in time.
+   * them, and a relay polling once a minute, so only a commit's wake-up makes it publish in time.
    */
   async function countedChange(prefix: string) {
     const users = [uniqueName(`${prefix}-a`), uniqueName(`${prefix}-b`)];
@@ -222,7 +221,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
       events: users.map((userId) => ({ type: 'user.registered' as const, data: registered(userId) })),
       outboxRows: async () =>
         (await producerDb.query(`SELECT payload FROM outbox ORDER BY seq`)).filter((r: { payload: { data: { user_id: string } } }) => users.includes(r.payload.data.user_id)),
-      live: new OutboxRelay({ dataSource: producerDb, databaseUrl: infra.DATABASE_URL, schema: producerSchema, bus, log, pollIntervalMs: 60_000 }),
+      live: new OutboxRelay({ dataSource: producerDb, schema: producerSchema, bus, log, pollIntervalMs: 60_000 }),
     };
   }
 
@@ -237,7 +236,7 @@ describe('event bus: outbox relay and inbox consumer against the real broker and
       const answered = await producerDb.transaction((m) => writer().publishAllWith<{ id: string; n: number }>(m, counted(users[0]), events));
       expect(answered).toEqual([{ id: users[0], n: 1 }]);
       expect((await outboxRows()).map((r: { payload: { data: { user_id: string } } }) => r.payload.data.user_id)).toEqual(users);
-      // polling once a minute: only the commit's notification can make the relay publish within the wait
+      // polling once a minute: only the commit's wake-up can make the relay publish within the wait
       await until(async () => (await Promise.all(users.map(effectCount))).every((n) => n === 1), 5000);
 
       // rolled back with its transaction, change and events alike

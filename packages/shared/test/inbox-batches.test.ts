@@ -114,7 +114,7 @@ describe('inbox: deliveries handled in batches', () => {
   async function publishEvents(items: Written[], twice = false): Promise<Array<DomainEvent<Written['type']>>> {
     const writer = new EventWriter('identity', bed.names.producer);
     const events = await bed.producerDb.transaction((tx) => writer.publishAll(tx, items));
-    const relayOpts = { dataSource: bed.producerDb, databaseUrl: bed.infra.DATABASE_URL, schema: bed.names.producer, bus: bed.bus, log };
+    const relayOpts = { dataSource: bed.producerDb, schema: bed.names.producer, bus: bed.bus, log };
     if (twice) {
       const dying = new OutboxRelay({ ...relayOpts, afterPublish: () => Promise.reject(new Error('relay died')) });
       await expect(dying.drain()).rejects.toThrow('relay died');

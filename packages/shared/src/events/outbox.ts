@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import type { ConfirmChannel } from 'amqplib';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { updateReturning, type Queryable, type Tx } from '../db/sql';
@@ -10,6 +9,7 @@ import { closeQuietly, withTimeout, type Bus } from './bus';
 import { buildEvent, type DomainEvent } from './envelope';
 import { producerExchange } from './topology';
 import { withTraceparent } from '../tracing';
+import { onOutboxCommitted, outboxCommitted, wakeRelaysAtCommit } from './relay-wakeups';
 
 /** Outbox and inbox tables, created in every service's own schema by its first migration. */
 export const CreateOutboxAndInbox1763800000000 = sqlMigration(
@@ -38,17 +38,9 @@ export const CreateOutboxAndInbox1763800000000 = sqlMigration(
   ],
 );
 
-export function outboxChannel(schema: string) {
-  return `outbox_${schema}`;
-}
-
-/**
- * The outbox rows of one write and the relay's wake-up, in one statement (one round trip, ADR 0068):
- * NOTIFY is delivered at commit and dropped on rollback, which is exactly when the relay should
- * wake, and Postgres folds a transaction's identical notifications into one.
- */
+/** The outbox rows of one write, one statement (one round trip, ADR 0068). */
 function outboxInsert(count: number): string {
-  return `WITH written AS (INSERT INTO outbox (id, type, payload) VALUES ${outboxRows(count, 1)} RETURNING 1) SELECT pg_notify($1, '') FROM (SELECT 1 FROM written LIMIT 1) AS one`;
+  return `INSERT INTO outbox (id, type, payload) VALUES ${outboxRows(count, 0)}`;
 }
 
 /** `count` outbox rows' placeholders, after the first `offset` parameters. */
@@ -98,7 +90,8 @@ export class EventWriter {
     assertInTransaction(tx, items);
     if (items.length === 0) return [];
     const events = this.build(items);
-    await tx.query(outboxInsert(events.length), [outboxChannel(this.schema), ...outboxValues(events)]);
+    await tx.query(outboxInsert(events.length), outboxValues(events));
+    wakeRelaysAtCommit(tx, this.schema);
     for (const event of events) this.onWritten?.(tx, event);
     return events;
   }
@@ -111,7 +104,10 @@ export class EventWriter {
   async publishAllWith<Row>(tx: Tx, change: RowsStatement, items: readonly EventToWrite[]): Promise<Row[]> {
     assertInTransaction(tx, items);
     const rows = await this.changeWithEvents<Row>(tx, change, items);
-    if (rows.rows.length > 0) for (const event of rows.events) this.onWritten?.(tx, event);
+    if (rows.rows.length > 0 && rows.events.length > 0) {
+      wakeRelaysAtCommit(tx, this.schema);
+      for (const event of rows.events) this.onWritten?.(tx, event);
+    }
     return rows.rows;
   }
 
@@ -126,6 +122,7 @@ export class EventWriter {
     }
     const rows = await this.changeWithEvents<Row>(db, change, items);
     if (rows.rows.length > 0) {
+      if (rows.events.length > 0) outboxCommitted(this.schema);
       this.onCommittedAlone?.();
       for (const event of rows.events) this.onWritten?.(null, event);
     }
@@ -141,11 +138,10 @@ export class EventWriter {
         : `WITH changed AS (${change.text}),
            written AS (
              INSERT INTO outbox (id, type, payload)
-             SELECT * FROM (VALUES ${outboxRows(events.length, offset + 1)}) AS e WHERE EXISTS (SELECT 1 FROM changed)
-             RETURNING 1
+             SELECT * FROM (VALUES ${outboxRows(events.length, offset)}) AS e WHERE EXISTS (SELECT 1 FROM changed)
            )
-           SELECT changed.* FROM changed, (SELECT pg_notify($${offset + 1}, '') FROM (SELECT 1 FROM written LIMIT 1) AS one) AS notified`;
-    const params = events.length === 0 ? [...change.params] : [...change.params, outboxChannel(this.schema), ...outboxValues(events)];
+           SELECT * FROM changed`;
+    const params = [...change.params, ...outboxValues(events)];
     const rows: Row[] = await db.query(text, params);
     return { rows, events };
   }
@@ -158,7 +154,6 @@ export class EventWriter {
 
 export interface OutboxRelayOptions {
   dataSource: DataSource;
-  databaseUrl: string;
   schema: string;
   bus: Bus;
   log: Logger;
@@ -209,20 +204,24 @@ export function isRelayBookkeeping(runner: QueryRunner | undefined): boolean {
 export class OutboxRelay {
   private channel: ConfirmChannel | null = null;
   private readonly returned = new Set<string>();
-  private listener: Client | null = null;
   private running = false;
   private wake: (() => void) | null = null;
-  /** a commit's notification (or a reconnect) came while the relay was draining, not waiting: it drains again at once */
+  /** a commit (or a reconnect) came while the relay was draining, not waiting: it drains again at once */
   private woken = false;
   private loop: Promise<void> | null = null;
   private lastCleanup = 0;
   private backoff = 0;
+  private stopWaking: (() => void) | null = null;
 
   constructor(private readonly opts: OutboxRelayOptions) {}
 
   async start() {
     this.running = true;
-    await this.listen();
+    // During an outage the backoff stands: a commit is no reason to retry a broker that just failed
+    // (the reconnect wakes the relay itself).
+    this.stopWaking = onOutboxCommitted(this.opts.schema, () => {
+      if (this.backoff === 0) this.nudge();
+    });
     this.loop = this.run();
     // What piled up during an outage goes out as soon as the broker is back, not after the backoff.
     this.opts.bus.onReconnect(async () => {
@@ -233,13 +232,13 @@ export class OutboxRelay {
 
   async stop() {
     this.running = false;
+    this.stopWaking?.();
+    this.stopWaking = null;
     this.wake?.();
     const bound = this.opts.stopTimeoutMs ?? 15_000;
     await withTimeout(this.loop ?? Promise.resolve(), bound, 'stopping the outbox relay').catch((err) =>
       this.opts.log.warn({ err: { message: (err as Error).message } }, 'outbox relay did not stop in time'),
     );
-    await this.listener?.end().catch(() => undefined);
-    this.listener = null;
     await closeQuietly(this.channel);
     this.channel = null;
   }
@@ -252,23 +251,6 @@ export class OutboxRelay {
       total += n;
       if (n < (this.opts.batchSize ?? 100) || (this.loop && !this.running)) return total;
     }
-  }
-
-  private async listen() {
-    const client = new Client({ connectionString: this.opts.databaseUrl, connectionTimeoutMillis: 5000 });
-    client.on('error', (err) => {
-      this.opts.log.warn({ err: { message: err.message } }, 'outbox listener lost; polling until it is back');
-      if (this.listener === client) this.listener = null;
-      client.end().catch(() => undefined);
-    });
-    // During an outage the backoff stands: a commit is no reason to retry a broker that just failed
-    // (the reconnect wakes the relay itself).
-    client.on('notification', () => {
-      if (this.backoff === 0) this.nudge();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${outboxChannel(this.opts.schema)}`);
-    this.listener = client;
   }
 
   /** Ends the wait now, or, while a drain runs (whose read may have come before the commit), has the next one follow at once. */
@@ -295,7 +277,6 @@ export class OutboxRelay {
           await closeQuietly(broken);
         }
       }
-      if (!this.listener && this.running) await this.listen().catch(() => undefined);
       if (!this.running) break;
       if (this.woken) continue;
       await new Promise<void>((resolve) => {

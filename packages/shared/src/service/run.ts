@@ -244,7 +244,6 @@ export async function startService<S extends z.ZodRawShape>(
     }
     const relay = new OutboxRelay({
       dataSource,
-      databaseUrl: config.DATABASE_URL,
       schema,
       bus,
       log,

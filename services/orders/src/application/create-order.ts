@@ -59,12 +59,12 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
   const escrow = priceOrder(body.hours, listing.hourly_price, listing.deposit, MAX_MONEY_FEN);
   if (!escrow) throw new InvalidInput([{ path: 'hours', message: 'rent and deposit together exceed the largest amount an order may hold' }]);
   const now = new Date();
-  const { blocked, exempt } = await renterBeforeCreate(deps, renterId, listing.owner_id, settings, now);
+  const { blocked, limited } = await renterBeforeCreate(deps, renterId, listing.owner_id, settings, now);
   // a blocked renter hears only that the listing is not for them, never who decided (ADR 0065)
   if (blocked) throw new ListingUnavailableToYou();
   try {
     return await deps.db.transaction(async (tx) => {
-      await holdRenterLimits(tx, renterId, settings, exempt, now);
+      if (limited) await holdRenterLimits(tx, renterId, settings, now);
       const order: NewOrder = {
         id: uuidv7(),
         listing_id: listing.id,
