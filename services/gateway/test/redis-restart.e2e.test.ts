@@ -12,7 +12,8 @@ import { api, eventually, freePort, newAdmin, startStack, unhandledRejections, t
  * from an ACL file, as production's do, so they come back with the restart; its data does not
  * (`--save ''`, no append-only file), as after a failover to a replica that had not caught up.
  * While it is away every request answers with its result or a 503 problem, never a 500; once it
- * is back, logins, sessions and the shared rate limits work again without restarting anything.
+ * is back, logins, sessions and the shared rate limits work again without restarting anything, and
+ * identity writes the frozen users' blocks again.
  * Meanwhile every process stays in rotation and reports Redis away as `degraded` (ADR 0070).
  */
 
@@ -116,7 +117,7 @@ describe('when Redis restarts under a running stack', () => {
     await redis.start();
     stack = await startStack({
       services: ['identity', 'catalog', 'admin'],
-      env: { REDIS_URL: redis.url, TRUST_PROXY: 'true', RATE_LIMIT_SMS_PER_MINUTE: String(SMS_PER_MINUTE) },
+      env: { REDIS_URL: redis.url, TRUST_PROXY: 'true', RATE_LIMIT_SMS_PER_MINUTE: String(SMS_PER_MINUTE), USER_BLOCKS_CHECK_MS: '300' },
     });
     await redis.saveUsers();
     client = api(stack.url);
@@ -132,6 +133,12 @@ describe('when Redis restarts under a running stack', () => {
     expect(user.status).toBe(200);
     const admin = await newAdmin(stack);
     expect((await client.get('/api/admin/me', admin.token)).status).toBe(200);
+    // a frozen user, whose block at the gateway lives in Redis
+    const frozen = await logIn(client);
+    const frozenId = (await client.get('/api/me', frozen.token)).body.id;
+    const freezer = await newAdmin(stack, ['customer_service']);
+    expect((await client.post(`/api/admin/users/${frozenId}/freeze`, { reason: 'chargeback abuse' }, freezer.token)).status).toBe(200);
+    expect((await client.get('/api/me', frozen.token)).body.code).toBe('USER_FROZEN');
 
     // a burst running through the whole outage: each answer is its result or a 503 problem, promptly
     const outcomes: Array<{ route: string; status: number; code?: string; ms: number }> = [];
@@ -195,6 +202,8 @@ describe('when Redis restarts under a running stack', () => {
     expect((await client.get('/api/me', again.token)).status).toBe(200);
     // a user's session outlives the restart: its token needs only the revocation list, which says nothing
     expect((await client.get('/api/me', user.token)).status).toBe(200);
+    // the frozen user's block went with the data; identity writes it again from its database (ADR 0079)
+    await eventually(async () => (await client.get('/api/me', frozen.token)).body?.code, (code) => code === 'USER_FROZEN', 15_000);
     // the back office's sessions live in Redis: a new one works (the old one went with the data)
     const nextAdmin = await newAdmin(stack);
     expect((await client.get('/api/admin/me', nextAdmin.token)).status).toBe(200);

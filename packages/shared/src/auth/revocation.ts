@@ -102,6 +102,18 @@ export class Revocations {
     };
   }
 
+  /**
+   * Writes the blocks of `subs` again, and `marker` with them in one MULTI: what a service that owns
+   * the blocks does when Redis has lost them (the marker's absence tells it so). No notice goes out:
+   * the subjects' sessions ended when they were first blocked.
+   */
+  async restoreBlocks(realm: string, subs: readonly string[], marker: string) {
+    const multi = this.redis.multi();
+    for (const sub of subs) multi.set(this.subjectKey(realm, sub), '1');
+    multi.set(marker, '1');
+    await multi.exec();
+  }
+
   async unblockSubject(realm: string, sub: string) {
     await this.redis.del(this.subjectKey(realm, sub));
   }

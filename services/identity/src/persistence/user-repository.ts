@@ -74,6 +74,16 @@ export async function insertOrFindPublisher(
   return { user: rows[0]!, created: inserted.length > 0 };
 }
 
+/**
+ * Every frozen user, each row held FOR SHARE until the transaction ends: an unfreeze running now is
+ * waited for (and its user, no longer frozen, left out), and one that starts later waits for this
+ * transaction to end.
+ */
+export async function lockFrozenUserIds(tx: Tx): Promise<string[]> {
+  const rows: Array<{ id: string }> = await tx.query(`SELECT id FROM users WHERE frozen FOR SHARE`);
+  return rows.map((r) => r.id);
+}
+
 /** The conditional move itself: only an unfrozen user can be frozen, so of two racing freezes one matches. */
 export async function freezeIfActive(tx: Tx, id: string, reason: string): Promise<boolean> {
   const rows = await updateReturning(

@@ -8,8 +8,9 @@ import {
   userStanding,
   userStats,
 } from '@market/contracts';
-import { asAdmin, asUser, startComponent, type Component } from '@market/testkit';
+import { asAdmin, asUser, eventually, startComponent, type Component } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
+import { restoreUserBlocks } from '../../src/application/restore-user-blocks';
 import { forgetResendInterval, newIp, newPhone } from '../helpers';
 import { at, smsLogin } from './support';
 
@@ -136,6 +137,42 @@ describe('identity alone: the back office’s users, freeze and unfreeze, and th
       const results = await Promise.all([freeze(user.id, 'first'), freeze(user.id, 'second', asAdmin())]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       expect((await outboxEvents('user.frozen')).filter((e) => e.data.user_id === user.id)).toHaveLength(1);
+    });
+
+    it('writes the frozen users’ blocks into Redis again once Redis has lost them, never over an unfreeze under way', async () => {
+      const { ctx } = identity.service;
+      const deps = { db: ctx.db, redis: ctx.redis, revocations: ctx.revocations, marker: ctx.redisKey(`identity:test-blocks-held:${uuidv7()}`) };
+      const blocked = (id: string) => ctx.revocations.subjectBlocked('user', id);
+      const [kept, lifted] = [(await logIn()).user.id, (await logIn()).user.id];
+      for (const id of [kept, lifted]) expect((await freeze(id)).status).toBe(200);
+      // Redis loses its data: the blocks, and the marker it never had
+      await ctx.redis.del([ctx.redisKey(`auth:blocked:user:${kept}`), ctx.redisKey(`auth:blocked:user:${lifted}`)]);
+      expect([await blocked(kept), await blocked(lifted)]).toEqual([false, false]);
+
+      // an unfreeze under way, as unfreezeUser runs: the row moved, the block lifted, not yet committed
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      let moved!: () => void;
+      const rowMoved = new Promise<void>((resolve) => (moved = resolve));
+      const unfreezing = ctx.db.transaction(async (tx) => {
+        await tx.query(`UPDATE users SET frozen = false, frozen_reason = NULL, frozen_at = NULL WHERE id = $1`, [lifted]);
+        moved();
+        await committing;
+        await ctx.revocations.unblockSubject('user', lifted);
+      });
+      await rowMoved;
+      const restoring = restoreUserBlocks(deps);
+      // the restore waits on the unfreezing user's row
+      await eventually(
+        async () => (await ctx.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM users WHERE frozen FOR SHARE%'`))[0].n,
+        (n: number) => n === 1,
+      );
+      commit();
+      await unfreezing;
+      expect(await restoring).toBeGreaterThanOrEqual(1);
+      expect([await blocked(kept), await blocked(lifted)]).toEqual([true, false]);
+      // held again: the next check only reads the marker
+      expect(await restoreUserBlocks(deps)).toBeNull();
     });
 
     it('refuses a user or no caller on the back office’s routes', async () => {
