@@ -101,8 +101,8 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<N
     // default costs about 0.2 s of CPU per hash or login, and the suites make hundreds of each.
     ADMIN_PASSWORD_MEMORY_KIB: '19456',
     ADMIN_PASSWORD_PASSES: '2',
-    // The relay wakes on its commit's notification; the poll is the fallback, and at the production
-    // default it halves what an idle stack costs the machine.
+    // A commit wakes its own process's relay (ADR 0079); the poll finds rows other processes wrote,
+    // and at the production default it halves what an idle stack costs the machine.
     OUTBOX_POLL_MS: '1000',
     INBOX_RETRY_BASE_MS: '50',
     // Three suites share two cores (docs/testing.md): an event loop can stall past the production
