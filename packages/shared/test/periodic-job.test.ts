@@ -23,10 +23,11 @@ describe('periodic jobs', () => {
       log,
     );
     job.start();
-    await sleep(300);
+    // runs go on past the failed second one: waited for by count, however slowly a loaded machine
+    // gets there (the test's timeout fails it if they stop)
+    while (runs < 4) await sleep(10);
     await job.stop();
     const afterStop = runs;
-    expect(runs).toBeGreaterThanOrEqual(4);
     expect(maxConcurrent).toBe(1);
     expect(concurrent).toBe(0);
     await sleep(100);
