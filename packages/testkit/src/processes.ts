@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ServiceName } from '@market/contracts';
 import { queueNames } from '@market/shared/events';
@@ -8,10 +9,48 @@ import { dropBusObjects, dropSchemas, serviceEnv, uniqueName } from '@market/sha
 
 const root = path.resolve(__dirname, '../../..');
 
+/** Where test processes reserve the ports they chose, one file per port holding the chooser's pid. */
+export const PORT_RESERVATIONS = path.join(tmpdir(), 'market-test-ports');
+const reserved = new Set<string>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Reserves `port` for this process until it exits, against every other test process on the machine:
+ * a file created only if absent, or taken over from a process that has ended.
+ */
+function reserve(port: number): boolean {
+  mkdirSync(PORT_RESERVATIONS, { recursive: true });
+  const file = path.join(PORT_RESERVATIONS, String(port));
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      if (reserved.size === 0) process.once('exit', () => reserved.forEach((f) => rmSync(f, { force: true })));
+      reserved.add(file);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(readFileSync(file, 'utf8'));
+      if (holder === process.pid || (holder > 0 && alive(holder))) return false;
+      rmSync(file, { force: true });
+    }
+  }
+  return false;
+}
+
 /**
  * A port free right now on 127.0.0.1, below the kernel's ephemeral range: a port in that range can
  * be taken by any outgoing connection on the machine between our choosing it and a service binding
- * it. Two test workers may still choose the same one, so starts retry on EADDRINUSE (startStack).
+ * it. It is reserved for this process (a file per port), so no other test worker chooses it while
+ * this one starts something on it a while later (a stack first, then a service process behind a
+ * proxy). Services started another way may still take it, so starts retry on EADDRINUSE (startStack).
  */
 export async function freePort(taken: ReadonlySet<number> = new Set()): Promise<number> {
   const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
@@ -19,7 +58,7 @@ export async function freePort(taken: ReadonlySet<number> = new Set()): Promise<
   const high = Math.max(low + 1_000, ephemeralLow ?? 32_768);
   for (;;) {
     const port = low + Math.floor(Math.random() * (high - low));
-    if (!taken.has(port) && (await canListen(port))) return port;
+    if (!taken.has(port) && (await canListen(port)) && reserve(port)) return port;
   }
 }
 
