@@ -5,22 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ServiceName } from '@market/contracts';
 import { queueNames } from '@market/shared/events';
-import { dropBusObjects, dropSchemas, serviceEnv, uniqueName } from '@market/shared/testing';
+import { dropBusObjects, dropSchemas, isAlive, serviceEnv, uniqueName } from '@market/shared/testing';
 
 const root = path.resolve(__dirname, '../../..');
 
 /** Where test processes reserve the ports they chose, one file per port holding the chooser's pid. */
 export const PORT_RESERVATIONS = path.join(tmpdir(), 'market-test-ports');
 const reserved = new Set<string>();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Reserves `port` for this process until it exits, against every other test process on the machine:
@@ -38,7 +29,7 @@ function reserve(port: number): boolean {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number(readFileSync(file, 'utf8'));
-      if (holder === process.pid || (holder > 0 && alive(holder))) return false;
+      if (holder === process.pid || (holder > 0 && isAlive(holder))) return false;
       rmSync(file, { force: true });
     }
   }

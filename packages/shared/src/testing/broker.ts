@@ -160,7 +160,8 @@ function poolRun(): { host: string; pid: number } | null {
   return match ? { host: match[1]!, pid: Number(match[2]) } : null;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` is running (on this machine): what a test resource left by an ended run is told apart by. */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
