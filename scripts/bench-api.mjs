@@ -4,7 +4,7 @@
 // through the API (create, submit, approve), optionally bulk-inserts more with SQL, then for list,
 // search, detail and GET /api/me prints: req/s at saturation through the gateway and directly on
 // the service (alternating rounds, median shown), p50/p99 through the gateway at a steady rate (an
-// open-loop load, scripts/lib/steady-load.mjs), CPU µs per request of the service and of the
+// open-loop load after an uncounted 1 s lead-in, scripts/lib/steady-load.mjs), CPU µs per request of the service and of the
 // gateway at saturation and at the steady rate, and the gateway/direct ratio.
 // Env: BENCH_LISTINGS (600, through the API), BENCH_FIXTURE_LISTINGS (0, extra online rows by SQL),
 // BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_RATE (1000 req/s, the steady rate),

@@ -32,7 +32,8 @@ export async function measureLoad({ label, url, headers, pids, seconds, connecti
   const result = rate ? await steadyLoad({ url, headers, rate, seconds }) : await autocannon({ url, headers, connections, duration: seconds });
   const after = pids.map(cpuSeconds);
   const afterKernel = pids.map(systemSeconds);
-  const requests = rate ? result.total : result.requests.total;
+  // the CPU read spans the steady load's uncounted lead-in too
+  const requests = rate ? result.total + result.leadIn : result.requests.total;
   const perRequest = (a, b) => pids.map((_, i) => Math.round(((a[i] - b[i]) * 1e6) / requests));
   return {
     rps: rate ? result.rate : Math.round(result.requests.average),
