@@ -4,7 +4,7 @@ import { isUuid } from '@market/shared/db';
 import { auditEvent } from '@market/shared/events';
 import { Forbidden, InvalidInput, NotFound, type DomainError } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
-import { ListingAwaitingRotation, ListingUnavailable, ListingUnavailableToYou, RealnameRequired, RenterFrozen } from '../domain/errors';
+import { ListingAwaitingRotation, ListingUnavailable, ListingUnavailableToYou, RealnameRequired, RenterFrozen, RenterLimitReached } from '../domain/errors';
 import { orderSnapshot } from '../domain/order';
 import { priceOrder } from '../domain/settlement';
 import type { OrderSettings } from '../domain/settings';
@@ -12,8 +12,9 @@ import { deadlineOf } from '../domain/timeouts';
 import { orderInsert, ONE_ACTIVE_PER_LISTING, type NewOrder, type OrderRow } from '../persistence/order-repository';
 import { handedOverEndSince } from '../persistence/rotation-queries';
 import type { OrdersDeps } from './deps';
+import type { ListingView } from './ports';
 import { toOrderView } from './order-view';
-import { holdRenterLimits, renterBeforeCreate } from './renter-limits';
+import { balanceExempt, holdRenterLimits, renterBeforeCreate } from './renter-limits';
 
 function isActiveOrderConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
@@ -59,19 +60,43 @@ export async function createOrder(deps: OrdersDeps, identity: Identity, body: Ro
   const escrow = priceOrder(body.hours, listing.hourly_price, listing.deposit, MAX_MONEY_FEN);
   if (!escrow) throw new InvalidInput([{ path: 'hours', message: 'rent and deposit together exceed the largest amount an order may hold' }]);
   const now = new Date();
-  const { blocked, limited } = await renterBeforeCreate(deps, renterId, listing.owner_id, settings, now);
+  const { blocked, limited, balanceAsked } = await renterBeforeCreate(deps, renterId, listing.owner_id, settings, now);
   // a blocked renter hears only that the listing is not for them, never who decided (ADR 0065)
   if (blocked) throw new ListingUnavailableToYou();
+  const place = (heldToLimits: boolean) => placeOrder(deps, identity, { renterId, listing, hours: body.hours, escrow, settings, now, heldToLimits });
+  try {
+    return await place(limited);
+  } catch (err) {
+    // A race took the renter's last slot after the count that did not ask the wallet: asked now,
+    // with the transaction rolled back and the lock released, and placed again if the balance exempts.
+    if (err instanceof RenterLimitReached && !balanceAsked && (await balanceExempt(deps, renterId, settings))) return place(false);
+    throw err;
+  }
+}
+
+interface Placement {
+  renterId: string;
+  listing: ListingView;
+  hours: number;
+  escrow: NonNullable<ReturnType<typeof priceOrder>>;
+  settings: OrderSettings;
+  now: Date;
+  /** whether the renter's limits are counted again under their lock */
+  heldToLimits: boolean;
+}
+
+/** Writes the order with its events in one transaction, the renter's limits counted under their lock first where they hold. */
+async function placeOrder(deps: OrdersDeps, identity: Identity, { renterId, listing, hours, escrow, settings, now, heldToLimits }: Placement) {
   try {
     return await deps.db.transaction(async (tx) => {
-      if (limited) await holdRenterLimits(tx, renterId, settings, now);
+      if (heldToLimits) await holdRenterLimits(tx, renterId, settings, now);
       const order: NewOrder = {
         id: uuidv7(),
         listing_id: listing.id,
         listing_title: listing.title,
         renter_id: renterId,
         owner_id: listing.owner_id,
-        hours: body.hours,
+        hours,
         hourly_price: listing.hourly_price,
         ...escrow,
         status: 'pending_payment',

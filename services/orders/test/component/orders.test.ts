@@ -33,6 +33,7 @@ import {
   listOrderRatings,
   adminListOrderRatings,
   adminHideRatingComment,
+  userAvailableBalance,
   type AnyRoute,
   type InternalResult,
 } from '@market/contracts';
@@ -547,6 +548,45 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     });
     world.balances.set(renter.sub, 0);
     expect(await orders.ok(adminRenterStanding, { params: { id: renter.sub }, as: asAdmin() })).toMatchObject({ exempt: false, max_active: 2, max_daily: 5 });
+  });
+
+  it('asks the wallet whether a new renter’s balance exempts them only when a limit would refuse, after the transaction when a race took the last slot', async () => {
+    const { owner } = parties();
+    const renter = asUser();
+    world.balances.set(renter.sub, 10_000);
+    const asked = () => orders.neighbours.calls(userAvailableBalance).filter((c) => c.input.params.id === renter.sub).length;
+    const create = () => orders.call(createOrder, { body: { listing_id: world.listing(owner.sub).id, hours: 1 }, as: renter });
+    // below both limits the answer would change nothing: not asked
+    expect((await create()).status).toBe(201);
+    expect(asked()).toBe(0);
+    // One active of two: three racing creates all count one active before their transaction (the
+    // renter's lock is held meanwhile), and all are placed. The first to count again under the
+    // lock takes the last slot unasked; the other two find it taken there, and the balance, asked
+    // once their transaction has rolled back, exempts them.
+    const db = orders.service.ctx.db;
+    let racing!: Promise<Awaited<ReturnType<typeof create>>[]>;
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('renter-limits:' || $1, 0))`, [renter.sub]);
+      racing = Promise.all(Array.from({ length: 3 }, create));
+      // this service's connections (its application name) waiting for an advisory lock, the renter's;
+      // read on another connection, since a transaction keeps its first view of pg_stat_activity
+      const waiting = async () =>
+        (
+          await db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE wait_event = 'advisory' AND application_name = (SELECT application_name FROM pg_stat_activity WHERE pid = pg_backend_pid())`,
+          )
+        )[0].n as number;
+      await eventually(waiting, (n) => n === 3);
+    });
+    const raced = await racing;
+    expect(raced.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(asked()).toBe(2);
+    // without the balance the limit holds, asked once
+    world.balances.set(renter.sub, 9_999);
+    const refused = await create();
+    expect([refused.status, refused.body.limit]).toEqual([409, { name: 'renter.new_max_active', value: 2 }]);
+    expect(asked()).toBe(3);
   });
 
   it('lets an owner block a renter from their listings without the renter learning who, list the blocks and lift them, audited', async () => {
