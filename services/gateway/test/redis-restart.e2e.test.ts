@@ -117,7 +117,7 @@ describe('when Redis restarts under a running stack', () => {
     await redis.start();
     stack = await startStack({
       services: ['identity', 'catalog', 'admin'],
-      env: { REDIS_URL: redis.url, TRUST_PROXY: 'true', RATE_LIMIT_SMS_PER_MINUTE: String(SMS_PER_MINUTE), USER_BLOCKS_CHECK_MS: '300' },
+      env: { REDIS_URL: redis.url, TRUST_PROXY: 'true', RATE_LIMIT_SMS_PER_MINUTE: String(SMS_PER_MINUTE), REVOCATIONS_CHECK_MS: '300' },
     });
     await redis.saveUsers();
     client = api(stack.url);
@@ -139,6 +139,10 @@ describe('when Redis restarts under a running stack', () => {
     const freezer = await newAdmin(stack, ['customer_service']);
     expect((await client.post(`/api/admin/users/${frozenId}/freeze`, { reason: 'chargeback abuse' }, freezer.token)).status).toBe(200);
     expect((await client.get('/api/me', frozen.token)).body.code).toBe('USER_FROZEN');
+    // a user who logged out, whose access token's revocation lives in Redis until the token expires
+    const leaver = await logIn(client);
+    expect((await client.post('/api/auth/logout', {}, leaver.token)).status).toBe(204);
+    expect((await client.get('/api/me', leaver.token)).body.code).toBe('TOKEN_REVOKED');
 
     // a burst running through the whole outage: each answer is its result or a 503 problem, promptly
     const outcomes: Array<{ route: string; status: number; code?: string; ms: number }> = [];
@@ -202,8 +206,10 @@ describe('when Redis restarts under a running stack', () => {
     expect((await client.get('/api/me', again.token)).status).toBe(200);
     // a user's session outlives the restart: its token needs only the revocation list, which says nothing
     expect((await client.get('/api/me', user.token)).status).toBe(200);
-    // the frozen user's block went with the data; identity writes it again from its database (ADR 0079)
+    // the frozen user's block and the logout's revocation went with the data; identity writes both
+    // again from its database (ADR 0079, ADR 0081)
     await eventually(async () => (await client.get('/api/me', frozen.token)).body?.code, (code) => code === 'USER_FROZEN', 15_000);
+    await eventually(async () => (await client.get('/api/me', leaver.token)).body?.code, (code) => code === 'TOKEN_REVOKED', 15_000);
     // the back office's sessions live in Redis: a new one works (the old one went with the data)
     const nextAdmin = await newAdmin(stack);
     expect((await client.get('/api/admin/me', nextAdmin.token)).status).toBe(200);

@@ -17,8 +17,8 @@ export const identityEnv = {
   USER_TOKEN_SECRET: tokenSecretShape.USER_TOKEN_SECRET,
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(3600).default(30 * 86_400),
-  /** how often a replica checks that Redis still holds the frozen users' blocks, writing them again if it lost them */
-  USER_BLOCKS_CHECK_MS: z.coerce.number().int().min(100).default(10_000),
+  /** how often a replica checks that Redis still holds the users' revocations (frozen users' blocks, recently ended sessions), writing them again if it lost them */
+  REVOCATIONS_CHECK_MS: z.coerce.number().int().min(100).default(10_000),
   /** `log` is the development provider: it answers the code in the response and is refused outside development */
   SMS_PROVIDER: z.enum(['log', 'aliyun', 'tencent']).default('log'),
   /** HMAC key of the SMS code hashes kept in Redis, so a Redis dump does not reveal live codes */

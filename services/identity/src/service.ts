@@ -8,7 +8,7 @@ import { identityErrorStatuses } from './http/error-statuses';
 import { identityInternalRoutes } from './http/internal-routes';
 import { identityRouteBindings } from './http/routes';
 import { purgeExpiredRefreshTokensJob } from './jobs/purge-expired-refresh-tokens';
-import { restoreUserBlocksJob } from './jobs/restore-user-blocks';
+import { restoreRevocationsJob } from './jobs/restore-revocations';
 import { CalendarQuota } from './persistence/calendar-quota';
 import { IDENTITY_SEALED_COLUMNS } from './persistence/realname-repository';
 import { CreateIdentityTables1763900000000 } from './persistence/migrations/1763900000000-create-identity-tables';
@@ -42,9 +42,15 @@ export const identityService = defineService({
       internal: identityInternalRoutes(deps),
       jobs: [
         purgeExpiredRefreshTokensJob(ctx.db, ctx.log),
-        restoreUserBlocksJob(
-          { db: ctx.db, redis: ctx.redis, revocations: ctx.revocations, marker: ctx.redisKey('identity:user-blocks-held') },
-          ctx.config.USER_BLOCKS_CHECK_MS,
+        restoreRevocationsJob(
+          {
+            db: ctx.db,
+            redis: ctx.redis,
+            revocations: ctx.revocations,
+            marker: ctx.redisKey('identity:revocations-held'),
+            accessTokenTtlSeconds: ctx.config.ACCESS_TOKEN_TTL_SECONDS,
+          },
+          ctx.config.REVOCATIONS_CHECK_MS,
           ctx.log,
         ),
       ],

@@ -103,13 +103,15 @@ export class Revocations {
   }
 
   /**
-   * Writes the blocks of `subs` again, and `marker` with them in one MULTI: what a service that owns
-   * the blocks does when Redis has lost them (the marker's absence tells it so). No notice goes out:
-   * the subjects' sessions ended when they were first blocked.
+   * Writes the blocks of `blocked` and the ends of `revokedSessions` (each for its seconds left)
+   * again, and `marker` with them in one MULTI: what the service that owns them does when Redis has
+   * lost them (the marker's absence tells it so). No notice goes out: the streams of those subjects
+   * and sessions ended when they were first revoked.
    */
-  async restoreBlocks(realm: string, subs: readonly string[], marker: string) {
+  async restore(realm: string, { blocked, revokedSessions }: { blocked: readonly string[]; revokedSessions: ReadonlyArray<{ sid: string; ttlSeconds: number }> }, marker: string) {
     const multi = this.redis.multi();
-    for (const sub of subs) multi.set(this.subjectKey(realm, sub), '1');
+    for (const sub of blocked) multi.set(this.subjectKey(realm, sub), '1');
+    for (const { sid, ttlSeconds } of revokedSessions) multi.set(this.sessionKey(realm, sid), '1', { EX: ttlSeconds });
     multi.set(marker, '1');
     await multi.exec();
   }

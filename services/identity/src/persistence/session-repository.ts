@@ -65,6 +65,19 @@ export async function revokeLiveSessionsOf(tx: Tx, userId: string, reason: Revok
 }
 
 /**
+ * Sessions ended less than `withinSeconds` ago (an access token's lifetime), with how many seconds
+ * of that lifetime are left: their access tokens may still be live for that long.
+ */
+export async function recentlyRevokedSessions(tx: Tx, withinSeconds: number): Promise<Array<{ sid: string; ttlSeconds: number }>> {
+  const rows: Array<{ sid: string; ttl_seconds: number }> = await tx.query(
+    `SELECT id AS sid, ceil(extract(epoch FROM revoked_at + make_interval(secs => $1) - now()))::int AS ttl_seconds
+       FROM sessions WHERE revoked_at > now() - make_interval(secs => $1)`,
+    [withinSeconds],
+  );
+  return rows.filter((r) => r.ttl_seconds > 0).map((r) => ({ sid: r.sid, ttlSeconds: r.ttl_seconds }));
+}
+
+/**
  * Refresh tokens a day past their expiry can never be used again; dropping them keeps the table to
  * live tokens (a rotated one presented later is refused as expired, before reuse detection matters).
  */

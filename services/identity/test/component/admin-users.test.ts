@@ -10,7 +10,7 @@ import {
 } from '@market/contracts';
 import { asAdmin, asUser, eventually, startComponent, type Component } from '@market/testkit';
 import { v7 as uuidv7 } from 'uuid';
-import { restoreUserBlocks } from '../../src/application/restore-user-blocks';
+import { restoreRevocations } from '../../src/application/restore-revocations';
 import { forgetResendInterval, newIp, newPhone } from '../helpers';
 import { at, smsLogin } from './support';
 
@@ -139,12 +139,27 @@ describe('identity alone: the back office’s users, freeze and unfreeze, and th
       expect((await outboxEvents('user.frozen')).filter((e) => e.data.user_id === user.id)).toHaveLength(1);
     });
 
-    it('writes the frozen users’ blocks into Redis again once Redis has lost them, never over an unfreeze under way', async () => {
+    it('writes the users’ revocations into Redis again once Redis has lost them, never over an unfreeze under way', async () => {
       const { ctx } = identity.service;
-      const deps = { db: ctx.db, redis: ctx.redis, revocations: ctx.revocations, marker: ctx.redisKey(`identity:test-blocks-held:${uuidv7()}`) };
+      const deps = {
+        db: ctx.db,
+        redis: ctx.redis,
+        revocations: ctx.revocations,
+        marker: ctx.redisKey(`identity:test-revocations-held:${uuidv7()}`),
+        accessTokenTtlSeconds: 900,
+      };
       const blocked = (id: string) => ctx.revocations.subjectBlocked('user', id);
-      const [kept, lifted] = [(await logIn()).user.id, (await logIn()).user.id];
+      const [kept, lifted, loggedOut] = [(await logIn()).user.id, (await logIn()).user.id, (await logIn()).user.id];
       for (const id of [kept, lifted]) expect((await freeze(id)).status).toBe(200);
+      // sessions of a user who is not frozen: one ended a minute ago (its access tokens live 14 more
+      // minutes), one ended 20 minutes ago (none of its access tokens is live), one still open
+      const [recent, old, open] = [uuidv7(), uuidv7(), uuidv7()];
+      await ctx.db.query(
+        `INSERT INTO sessions (id, user_id, revoked_at, revoked_reason) VALUES
+           ($1, $4, now() - interval '1 minute', 'logout'), ($2, $4, now() - interval '20 minutes', 'logout'), ($3, $4, NULL, NULL)`,
+        [recent, old, open, loggedOut],
+      );
+      const sessionKey = (sid: string) => ctx.redisKey(`auth:revoked:user:sid:${sid}`);
       // Redis loses its data: the blocks, and the marker it never had
       await ctx.redis.del([ctx.redisKey(`auth:blocked:user:${kept}`), ctx.redisKey(`auth:blocked:user:${lifted}`)]);
       expect([await blocked(kept), await blocked(lifted)]).toEqual([false, false]);
@@ -161,7 +176,7 @@ describe('identity alone: the back office’s users, freeze and unfreeze, and th
         await ctx.revocations.unblockSubject('user', lifted);
       });
       await rowMoved;
-      const restoring = restoreUserBlocks(deps);
+      const restoring = restoreRevocations(deps);
       // the restore waits on the unfreezing user's row
       await eventually(
         async () => (await ctx.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM users WHERE frozen FOR SHARE%'`))[0].n,
@@ -169,10 +184,19 @@ describe('identity alone: the back office’s users, freeze and unfreeze, and th
       );
       commit();
       await unfreezing;
-      expect(await restoring).toBeGreaterThanOrEqual(1);
+      const written = await restoring;
+      expect(written!.blocks).toBeGreaterThanOrEqual(1);
+      expect(written!.sessions).toBeGreaterThanOrEqual(1);
       expect([await blocked(kept), await blocked(lifted)]).toEqual([true, false]);
+      // the recent session's end is back for what is left of an access token's life, the old one's is not needed
+      expect(await ctx.revocations.sessionState('user', loggedOut, recent)).toBe('revoked');
+      const left = await ctx.redis.ttl(sessionKey(recent));
+      expect(left).toBeGreaterThan(800);
+      expect(left).toBeLessThanOrEqual(840);
+      expect(await ctx.revocations.sessionState('user', loggedOut, old)).toBe('active');
+      expect(await ctx.revocations.sessionState('user', loggedOut, open)).toBe('active');
       // held again: the next check only reads the marker
-      expect(await restoreUserBlocks(deps)).toBeNull();
+      expect(await restoreRevocations(deps)).toBeNull();
     });
 
     it('refuses a user or no caller on the back office’s routes', async () => {
