@@ -36,7 +36,9 @@ describe('settlement through a database outage', () => {
           DATABASE_URL: viaProxy.toString(),
           INBOX_RETRY_MAX_MS: String(RETRY_CAP_MS),
           DB_STATEMENT_TIMEOUT_MS: '500',
-          DB_CONNECT_TIMEOUT_MS: '500',
+          // A cut proxy refuses a connection at once, so this bounds only a connection that hangs. At
+          // 500 ms a loaded CI machine failed the stack's start: a new connection through the proxy took longer.
+          DB_CONNECT_TIMEOUT_MS: '3000',
         },
       },
     });
