@@ -89,4 +89,3 @@ describe('periodic jobs', () => {
     });
   });
 });
-

@@ -66,7 +66,8 @@ export async function revokeLiveSessionsOf(tx: Tx, userId: string, reason: Revok
 
 /**
  * Sessions ended less than `withinSeconds` ago (an access token's lifetime), with how many seconds
- * of that lifetime are left: their access tokens may still be live for that long.
+ * of that lifetime are left (at least 1: the filter keeps only what is left, rounded up): their
+ * access tokens may still be live for that long.
  */
 export async function recentlyRevokedSessions(tx: Tx, withinSeconds: number): Promise<Array<{ sid: string; ttlSeconds: number }>> {
   const rows: Array<{ sid: string; ttl_seconds: number }> = await tx.query(
@@ -74,7 +75,7 @@ export async function recentlyRevokedSessions(tx: Tx, withinSeconds: number): Pr
        FROM sessions WHERE revoked_at > now() - make_interval(secs => $1)`,
     [withinSeconds],
   );
-  return rows.filter((r) => r.ttl_seconds > 0).map((r) => ({ sid: r.sid, ttlSeconds: r.ttl_seconds }));
+  return rows.map((r) => ({ sid: r.sid, ttlSeconds: r.ttl_seconds }));
 }
 
 /**

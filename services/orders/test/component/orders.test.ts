@@ -43,6 +43,7 @@ import { createLogger } from '@market/shared/logging';
 import { connectRedis } from '@market/shared/redis';
 import { resolveInfra } from '@market/shared/testing';
 import { recordChargeRequest } from '../../src/persistence/order-repository';
+import { lockRenterLimits } from '../../src/persistence/renter-repository';
 import { Neighbourhood } from './fixtures';
 
 /** Freezes the user as identity does in Redis (identity's own Redis user writes the blocks; the test writes as the operator). */
@@ -566,7 +567,7 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     const db = orders.service.ctx.db;
     let racing!: Promise<Awaited<ReturnType<typeof create>>[]>;
     await db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('renter-limits:' || $1, 0))`, [renter.sub]);
+      await lockRenterLimits(tx, renter.sub);
       racing = Promise.all(Array.from({ length: 3 }, create));
       // this service's connections (its application name) waiting for an advisory lock, the renter's;
       // read on another connection, since a transaction keeps its first view of pg_stat_activity
