@@ -7,38 +7,64 @@
 // connections" is a burst of 1,000 requests at saturation every second, and its coordinated-omission
 // correction then adds made-up samples for every millisecond a response took. Percentiles from it
 // describe the burst, not a steady 1,000 req/s.
-import http from 'node:http';
+//
+// The load runs in a process of its own (this module, forked), not in the bench script's. The bench
+// script holds what it seeded, autocannon's results and, with traces on, the spans it receives; on
+// this 2-core VM its garbage collections ran V8's helper threads on both cores for 20–30 ms at a
+// time, every few hundred ms, and every process of the system waited for them (`perf sched
+// timehist`: the gateway runnable but not running). The p99 at 1,000 req/s measured those pauses.
+// A process that only sends has a small heap and short collections, and its requests go through an
+// undici pool, whose per-request cost is a fraction of node:http's client.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
 import { quantile } from './quantile.mjs';
 
 /**
  * Sends GET `url` at `rate` requests per second for `seconds` over keep-alive connections (as many
- * as the answers in flight need, up to `maxConnections`). Returns counts and latency percentiles in
- * milliseconds; `leadIn`, the requests sent before the counted ones.
+ * as the answers in flight need, up to `maxConnections`), from a process of its own. Returns counts
+ * and latency percentiles in milliseconds; `leadIn`, the requests sent before the counted ones.
  *
  * The same load runs uncounted for `leadInSeconds` first, on the same connections: a client starting
  * cold opens a connection for each of its first requests in flight, and on this VM those first
  * ~25 ms of answers (a few dozen requests, 6–21 ms each) were half of a 5 s run's worst 1 %. They
  * measured the client's start, not the steady state the figure names.
  */
-export async function steadyLoad({ url, headers = {}, rate, seconds, leadInSeconds = 1, maxConnections = 256 }) {
+export function steadyLoad(options) {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let result;
+    child.once('message', (message) => (result = message));
+    child.once('error', reject);
+    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`the steady load's process exited with ${code} and no result`))));
+    child.send(options);
+  });
+}
+
+async function runLoad({ url, headers = {}, rate, seconds, leadInSeconds = 1, maxConnections = 256 }) {
   const target = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: maxConnections });
+  const pool = new Pool(target.origin, { connections: maxConnections });
+  const path = `${target.pathname}${target.search}`;
   const interval = 1000 / rate;
   const request = (onAnswer) => {
-    const req = http.request({ agent, host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers }, (res) => {
-      res.resume();
-      res.on('end', () => onAnswer(res.statusCode >= 200 && res.statusCode < 400));
-      res.on('error', () => onAnswer(false));
-    });
-    req.on('error', () => onAnswer(false));
-    req.end();
+    pool.request({ method: 'GET', path, headers }).then(
+      async ({ statusCode, body }) => {
+        try {
+          await body.dump();
+          onAnswer(statusCode >= 200 && statusCode < 400);
+        } catch {
+          onAnswer(false);
+        }
+      },
+      () => onAnswer(false),
+    );
   };
 
   const leadIn = Math.round(rate * leadInSeconds);
   await paced(leadIn, interval, () => request(() => undefined));
 
   const total = Math.round(rate * seconds);
-  const latencies = [];
+  const latencies = new Float64Array(total);
   let ok = 0;
   let failed = 0;
   let settled = 0;
@@ -46,7 +72,7 @@ export async function steadyLoad({ url, headers = {}, rate, seconds, leadInSecon
   const finished = new Promise((resolve) => (done = resolve));
   const start = await paced(total, interval, (dueAt) =>
     request((answered) => {
-      latencies.push(performance.now() - dueAt);
+      latencies[settled] = performance.now() - dueAt;
       if (answered) ok += 1;
       else failed += 1;
       settled += 1;
@@ -54,9 +80,9 @@ export async function steadyLoad({ url, headers = {}, rate, seconds, leadInSecon
     }),
   );
   await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 30_000))]);
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q) => Number(quantile(latencies, q).toFixed(1));
+  await pool.destroy();
+  const sorted = Array.from(latencies.subarray(0, settled)).sort((a, b) => a - b);
+  const at = (q) => Number(quantile(sorted, q).toFixed(1));
   return {
     total,
     leadIn,
@@ -90,4 +116,11 @@ async function paced(count, interval, fire) {
     tick();
   });
   return start;
+}
+
+// forked by steadyLoad: one load, its result sent back, then exit
+if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.once('message', async (options) => {
+    process.send(await runLoad(options), () => process.exit(0));
+  });
 }
