@@ -204,19 +204,16 @@ describe('inbox: deliveries handled in batches', () => {
     ]);
     const [hold, a1, poison, a2] = events.map((e) => e.id);
     await startConsumer({ 'user.registered': registeredRun, 'user.frozen': frozenOne });
-    // in the failed run, then alone at each of its three attempts
-    await until(() => calls.filter((call) => call.ids.includes(poison!)).length === 4);
+    // the poison in the failed run, then alone at each of its three attempts; the other two applied alone
+    await until(async () => calls.filter((call) => call.ids.includes(poison!)).length === 4 && (await effectsOf([events[1]!, events[3]!])).every((n) => n === 1));
     // Whether `hold` went alone or (on a loaded machine) in the failed batch with the rest, the run
     // handler got the three together once, then each alone: the other two once, the poison thrice.
+    // The order of the lone calls is the broker's order of redelivery: on a loaded CI machine it once
+    // differed from the order of publication.
     expect(calls[0]).toEqual({ type: 'user.frozen', ids: [hold] });
-    expect(calls.filter((call) => call.type === 'user.registered')).toEqual([
-      { type: 'user.registered', ids: [a1, poison, a2] },
-      { type: 'user.registered', ids: [a1] },
-      { type: 'user.registered', ids: [poison] },
-      { type: 'user.registered', ids: [a2] },
-      { type: 'user.registered', ids: [poison] },
-      { type: 'user.registered', ids: [poison] },
-    ]);
+    const runs = calls.filter((call) => call.type === 'user.registered');
+    expect(runs[0]).toEqual({ type: 'user.registered', ids: [a1, poison, a2] });
+    expect(runs.slice(1).map((call) => call.ids.join()).sort()).toEqual([a1, a2, poison, poison, poison].sort());
     expect(await effectsOf(events)).toEqual([1, 1, 0, 1]);
   });
 });

@@ -83,6 +83,9 @@ describe('npm start checks Postgres, RabbitMQ and Redis before starting anything
       DATABASE_ADMIN_URL: admin.toString(),
       AMQP_URL: infra.AMQP_URL,
       REDIS_URL: `redis://127.0.0.1:${refused}`,
+      // Postgres and RabbitMQ are up, and must be found up: on a loaded CI machine both once took
+      // longer than the default 2.5 s to accept a connection.
+      START_CHECK_DEADLINE_MS: '10000',
     });
     expect(code).toBe(1);
     expect(ms).toBeLessThan(15_000);
