@@ -2,13 +2,18 @@
 // The first step of `npm start`, before the build: are Postgres, RabbitMQ and Redis reachable?
 // Names each one that is not, with the address tried and how to start it; exits 1 if any.
 import { preflight } from './lib/preflight.mjs';
+import { loadLaunchSettings } from './lib/settings.mjs';
 
 const env = process.env;
-const unreachable = await preflight({
-  DATABASE_ADMIN_URL: env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  AMQP_URL: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
-  REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-});
+const settings = loadLaunchSettings(env);
+const unreachable = await preflight(
+  {
+    DATABASE_ADMIN_URL: settings.adminUrl,
+    AMQP_URL: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  },
+  settings.startCheckDeadlineMs,
+);
 for (const line of unreachable) process.stderr.write(`[start] ${line}\n`);
 if (unreachable.length > 0) {
   process.stderr.write('[start] nothing was started\n');

@@ -38,11 +38,14 @@ const amqpAdminUrl = env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 // Likewise REDIS_URL: the operator's user provisions one restricted user per process.
 const redisAdminUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisUrlOf = (process) => processRedisUrl(redisAdminUrl, process, passwordList(env.MARKET_REDIS_PASSWORDS)[process]);
-const unreachable = await preflight({
-  DATABASE_ADMIN_URL: settings.adminUrl,
-  AMQP_URL: amqpAdminUrl,
-  REDIS_URL: redisAdminUrl,
-});
+const unreachable = await preflight(
+  {
+    DATABASE_ADMIN_URL: settings.adminUrl,
+    AMQP_URL: amqpAdminUrl,
+    REDIS_URL: redisAdminUrl,
+  },
+  settings.startCheckDeadlineMs,
+);
 if (unreachable.length > 0) {
   for (const line of unreachable) launcherLog(line);
   launcherLog('nothing was started');

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { preflight } from './lib/preflight.mjs';
+import { loadLaunchSettings } from './lib/settings.mjs';
 
 const say = (line) => process.stderr.write(`[test-prerequisites] ${line}\n`);
 const env = process.env;
@@ -62,7 +63,10 @@ const urls = {
 const adminUrl = new URL(urls.DATABASE_URL);
 const testDatabase = adminUrl.pathname.slice(1) || 'test';
 adminUrl.pathname = '/postgres';
-const unreachable = await preflight({ DATABASE_ADMIN_URL: adminUrl.toString(), AMQP_URL: urls.AMQP_URL, REDIS_URL: urls.REDIS_URL });
+const unreachable = await preflight(
+  { DATABASE_ADMIN_URL: adminUrl.toString(), AMQP_URL: urls.AMQP_URL, REDIS_URL: urls.REDIS_URL },
+  loadLaunchSettings(env).startCheckDeadlineMs,
+);
 problems.push(...unreachable);
 
 if (unreachable.length === 0) {

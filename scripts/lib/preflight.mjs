@@ -6,11 +6,6 @@ import { connect as amqpConnect } from 'amqplib';
 import pg from 'pg';
 import { createClient } from '@redis/client';
 
-// How long each is given to answer: 2.5 s unless START_CHECK_DEADLINE_MS says otherwise (a machine
-// so loaded that a local Postgres takes longer to accept a connection, as a CI machine once was).
-const configuredDeadline = Number.parseInt(process.env.START_CHECK_DEADLINE_MS ?? '', 10);
-const DEADLINE_MS = configuredDeadline > 0 ? configuredDeadline : 2500;
-
 function hostOf(url) {
   const parsed = new URL(url);
   return `${parsed.hostname}:${parsed.port || { 'postgres:': 5432, 'postgresql:': 5432, 'amqp:': 5672, 'amqps:': 5671, 'redis:': 6379, 'rediss:': 6379 }[parsed.protocol]}`;
@@ -26,28 +21,28 @@ function within(ms, work, what) {
   });
 }
 
-async function checkPostgres(url) {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: DEADLINE_MS });
+async function checkPostgres(url, deadlineMs) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: deadlineMs });
   client.on('error', () => undefined);
   try {
-    await within(DEADLINE_MS, client.connect().then(() => client.query('SELECT 1')), 'connect');
+    await within(deadlineMs, client.connect().then(() => client.query('SELECT 1')), 'connect');
   } finally {
     client.end().catch(() => undefined);
   }
 }
 
-async function checkRabbit(url) {
-  const connection = await within(DEADLINE_MS, amqpConnect(url, { timeout: DEADLINE_MS }), 'connect');
+async function checkRabbit(url, deadlineMs) {
+  const connection = await within(deadlineMs, amqpConnect(url, { timeout: deadlineMs }), 'connect');
   connection.on('error', () => undefined);
   await connection.close().catch(() => undefined);
 }
 
-async function checkRedis(url) {
+async function checkRedis(url, deadlineMs) {
   // No reconnection: one attempt, one answer, no error lines.
-  const client = createClient({ url, socket: { connectTimeout: DEADLINE_MS, reconnectStrategy: false } });
+  const client = createClient({ url, socket: { connectTimeout: deadlineMs, reconnectStrategy: false } });
   client.on('error', () => undefined);
   try {
-    await within(DEADLINE_MS, client.connect().then(() => client.ping()), 'connect');
+    await within(deadlineMs, client.connect().then(() => client.ping()), 'connect');
   } finally {
     client.destroy?.();
   }
@@ -69,15 +64,15 @@ const DEPENDENCIES = [
 ];
 
 /**
- * Checks the three dependencies at the given URLs; answers the lines to print for those that
- * cannot be reached (empty when all answer).
+ * Checks the three dependencies at the given URLs, each given `deadlineMs` to answer; answers the
+ * lines to print for those that cannot be reached (empty when all answer).
  */
-export async function preflight(urls) {
+export async function preflight(urls, deadlineMs) {
   const results = await Promise.all(
     DEPENDENCIES.map(async (dep) => {
       const url = urls[dep.variable];
       try {
-        await dep.check(url);
+        await dep.check(url, deadlineMs);
         return null;
       } catch (err) {
         return { dep, address: hostOf(url), reason: err.message };

@@ -8,8 +8,13 @@ export function loadLaunchSettings(env) {
       .filter(Boolean)
       .map((pair) => pair.split(':')),
   );
+  // How long npm start gives Postgres, RabbitMQ and Redis each to answer its check: 2.5 s, or more
+  // on a machine so loaded that a local Postgres takes longer to accept a connection (a CI machine once did).
+  const startCheckDeadline = env.START_CHECK_DEADLINE_MS ?? '2500';
+  if (!/^[1-9][0-9]*$/.test(startCheckDeadline)) throw new Error(`START_CHECK_DEADLINE_MS must be a whole number of milliseconds above 0, got "${startCheckDeadline}"`);
   return {
     adminUrl: env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    startCheckDeadlineMs: Number(startCheckDeadline),
     database: env.MARKET_DB_NAME ?? 'market',
     rolePassword: (service) => {
       if (passwords[service]) return passwords[service];
