@@ -20,14 +20,20 @@ export class InternalClient {
   private readonly replicas: Record<string, Replicas<string>>;
   private readonly pool = new Agent();
 
-  /** `baseUrls`: each service's URL, or its replicas' URLs comma-separated, taken in turn */
+  /**
+   * `baseUrls`: each service's URL, or its replicas' URLs comma-separated, taken in turn;
+   * `now`: the clock that times how long a refusing replica is passed over
+   */
   constructor(
     baseUrls: Record<ServiceName, string>,
     private readonly assertion: (target: AssertionTarget) => string | Promise<string>,
     private readonly timeoutMs = 5000,
     ejectMs = DEFAULT_REPLICA_EJECT_MS,
+    now: () => number = Date.now,
   ) {
-    this.replicas = Object.fromEntries(Object.entries(baseUrls).map(([service, urls]) => [service, new Replicas(addressesOf(urls), ejectMs)]));
+    this.replicas = Object.fromEntries(
+      Object.entries(baseUrls).map(([service, urls]) => [service, new Replicas(addressesOf(urls), ejectMs, now)]),
+    );
   }
 
   async call<C extends AnyInternalRoute>(contract: C, input: Partial<InternalInput<C>> = {}): Promise<InternalResult<C>> {
