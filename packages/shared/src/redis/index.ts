@@ -2,10 +2,10 @@ import {
   ClientClosedError,
   ClientOfflineError,
   ConnectionTimeoutError,
-  createClient,
   DisconnectsClientError,
   ErrorReply,
   ReconnectStrategyError,
+  RedisClient as RedisClientClass,
   SocketClosedUnexpectedlyError,
   SocketTimeoutError,
   TimeoutError,
@@ -120,8 +120,17 @@ export interface RedisOptions {
 /** Reconnection waits: doubling from 100 ms to 2 s, with jitter so a fleet of replicas does not reconnect in step. */
 const reconnectDelay = (retries: number) => Math.min(100 * 2 ** retries, 2000) + Math.floor(Math.random() * 100);
 
+/**
+ * node-redis builds a client class (some 500 command methods) per distinct options object, and
+ * remembers only the last one it built, keyed by the whole options, URL included: every client with
+ * another URL (a process's own Redis user, a replica after a failover) paid ~25 ms of CPU to build
+ * it again. The class depends only on modules, scripts, functions and RESP, none of which we use,
+ * so it is built once here and every client is an instance of it.
+ */
+const newClient = RedisClientClass.factory({});
+
 function createRedisClient(url: string, commandTimeoutMs: number) {
-  return createClient({
+  return newClient({
     url,
     // While reconnecting, commands fail at once instead of queueing for an unknown time.
     disableOfflineQueue: true,
