@@ -43,6 +43,7 @@ export class MicroCache {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 2000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   get enabled(): boolean {
@@ -63,7 +64,7 @@ export class MicroCache {
     const own = this.services.get(service);
     const kept = own?.entries.get(key);
     if (!kept) return false;
-    if (kept.expiresAt <= Date.now()) {
+    if (kept.expiresAt <= this.now()) {
       own!.entries.delete(key);
       return false;
     }
@@ -105,7 +106,7 @@ export class MicroCache {
     upstream.on('end', () => {
       if (bytes > MAX_BODY_BYTES || own.generation !== generation || !upstream.complete) return;
       if (own.entries.size >= this.maxEntries) own.entries.clear();
-      own.entries.set(key, { body: Buffer.concat(chunks, bytes), etag, contentType, expiresAt: Date.now() + this.ttlMs });
+      own.entries.set(key, { body: Buffer.concat(chunks, bytes), etag, contentType, expiresAt: this.now() + this.ttlMs });
     });
   }
 

@@ -50,6 +50,7 @@ export class ReadCache {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 2000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   invalidate(): void {
@@ -67,7 +68,7 @@ export class ReadCache {
   }
 
   private lookup<T>(key: string, load: () => Promise<T | null>): Promise<PreparedJson<T> | null> {
-    const now = Date.now();
+    const now = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > now) return hit.answer as Promise<PreparedJson<T> | null>;
     const entries = this.entries;
