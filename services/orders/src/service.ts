@@ -9,6 +9,7 @@ import { listingDirectory } from './adapters/listing-directory';
 import { userBlocks, userDirectory } from './adapters/user-directory';
 import { walletAccounts } from './adapters/wallet-accounts';
 import type { OrdersDeps } from './application/deps';
+import { RecentOrders } from './application/recent-orders';
 import { SettingsCache, settingsChannel } from './application/settings-cache';
 import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
@@ -34,6 +35,7 @@ import { RenterBlocks1767000000002 } from './persistence/migrations/176700000000
 import { EndReminders1767000000003 } from './persistence/migrations/1767000000003-end-reminders';
 import { CreateRatings1767100000000 } from './persistence/migrations/1767100000000-create-ratings';
 import { CheckoutOvertime1767300000000 } from './persistence/migrations/1767300000000-checkout-overtime';
+import { EveryOrderWriteAVersion1767400000000 } from './persistence/migrations/1767400000000-every-order-write-a-version';
 import { registerOrderMetrics } from './business-metrics';
 
 export const ordersService = defineService({
@@ -55,6 +57,7 @@ export const ordersService = defineService({
     EndReminders1767000000003,
     CreateRatings1767100000000,
     CheckoutOvertime1767300000000,
+    EveryOrderWriteAVersion1767400000000,
   ],
   build: (ctx) => {
     registerOrderMetrics(ctx);
@@ -74,6 +77,7 @@ export const ordersService = defineService({
       wallet: walletAccounts(ctx.internal),
       files: fileRegistry(ctx.internal),
       configSource: configSource(ctx.internal),
+      recentOrders: new RecentOrders(),
       settings: new SettingsCache(settingsChannel(ctx.schema), ctx.config.ORDER_SETTINGS_MAX_AGE_MS),
       minuteMs: ctx.config.ORDER_MINUTE_MS,
       chargeWindowMs: ctx.config.ORDER_CHARGE_WINDOW_MS,

@@ -88,7 +88,7 @@ interface Placement {
 /** Writes the order with its events in one transaction, the renter's limits counted under their lock first where they hold. */
 async function placeOrder(deps: OrdersDeps, identity: Identity, { renterId, listing, hours, escrow, settings, now, heldToLimits }: Placement) {
   try {
-    return await deps.db.transaction(async (tx) => {
+    const placed = await deps.db.transaction(async (tx) => {
       if (heldToLimits) await holdRenterLimits(tx, renterId, settings, now);
       const order: NewOrder = {
         id: uuidv7(),
@@ -120,8 +120,10 @@ async function placeOrder(deps: OrdersDeps, identity: Identity, { renterId, list
       // Read after the insert, which waited for any order still holding the listing, so that end is seen.
       const rotatedAt = listing.rotation_confirmed_at === null ? null : new Date(listing.rotation_confirmed_at);
       if (listing.require_rotation && (await handedOverEndSince(tx, listing.id, rotatedAt))) throw new ListingAwaitingRotation();
-      return toOrderView(row!);
+      return row!;
     });
+    deps.recentOrders.remember(placed);
+    return toOrderView(placed);
   } catch (err) {
     if (isActiveOrderConflict(err)) throw new ListingUnavailable();
     throw err;

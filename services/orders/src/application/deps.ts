@@ -1,6 +1,7 @@
 import type { SecretBox } from '@market/shared/crypto';
 import type { Db } from '@market/shared/db';
 import type { EventWriter } from '@market/shared/events';
+import type { RecentOrders } from './recent-orders';
 import type { ConfigSource, FileRegistry, ListingDirectory, UserBlocks, UserDirectory, WalletAccounts } from './ports';
 import type { SettingsCache } from './settings-cache';
 
@@ -15,6 +16,8 @@ export interface OrdersDeps {
   wallet: WalletAccounts;
   files: FileRegistry;
   configSource: ConfigSource;
+  /** the orders as this process last wrote them, to plan a party's next move on (ADR 0083) */
+  recentOrders: RecentOrders;
   /** the settings in force, kept between changes */
   settings: SettingsCache;
   /** the length of one configured minute (ORDER_MINUTE_MS) */

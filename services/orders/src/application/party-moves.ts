@@ -1,16 +1,18 @@
 import { type Identity } from '@market/shared/auth';
-import { planOrThrow } from '@market/shared/planning';
-import type { Move } from '../domain/moves';
+import { isRefusal, planOrThrow } from '@market/shared/planning';
+import type { Move, MovePlan } from '../domain/moves';
+import type { OrderRow } from '../persistence/order-repository';
 import { shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
-import { partyOrder } from './order-access';
+import { partyOrder, rememberedPartyOrder } from './order-access';
 import { carryOut, carryOutAtVersion, planOrderMove, type MoveDone } from './order-moves';
 import { toOrderView } from './order-view';
 
 /**
- * A party's move of its order: planned on the order as read (and refused there), then carried out
- * if the order is still at that version, without a lock (ADR 0078). An order that moved meanwhile
- * is read again under its lock and the move decided there, as two racing moves leave one winner.
+ * A party's move of its order: planned on the order as this process last wrote it, or as read, and
+ * carried out if the order is still at that version, without a lock (ADR 0078, ADR 0083). A refusal
+ * is decided only on the order as read. An order that moved meanwhile is read again under its lock
+ * and the move decided there, as two racing moves leave one winner.
  * The files the move names are shared with both parties before anything is written, so no call to
  * the files service waits under the order's row lock (a move refused on the order as read shares
  * nothing); the grant is idempotent (a retry changes nothing), and if the move is refused under the
@@ -18,16 +20,28 @@ import { toOrderView } from './order-view';
  * every grant of the order ends (ADR 0056).
  */
 export async function partyMove(deps: OrdersDeps, identity: Identity, id: string, move: Move, filesToShare: string[] = []): Promise<MoveDone> {
-  const seen = await partyOrder(deps.db, id, identity);
-  const planned = planOrThrow(await planOrderMove(deps, deps.db, seen.order, move, { role: seen.role, identity }));
+  const seen = await plannedMove(deps, identity, id, move);
   if (filesToShare.length > 0) await shareWithParties(deps, seen.order, filesToShare);
-  const done = await carryOutAtVersion(deps, seen.order, planned, identity);
-  if (done) return done;
-  return deps.db.transaction(async (tx) => {
-    const { order, role } = await partyOrder(tx, id, identity, { lock: true });
-    const plan = planOrThrow(await planOrderMove(deps, tx, order, move, { role, identity }));
-    return carryOut(deps, tx, order, plan, identity);
-  });
+  const done =
+    (await carryOutAtVersion(deps, seen.order, seen.plan, identity)) ??
+    (await deps.db.transaction(async (tx) => {
+      const { order, role } = await partyOrder(tx, id, identity, { lock: true });
+      const plan = planOrThrow(await planOrderMove(deps, tx, order, move, { role, identity }));
+      return carryOut(deps, tx, order, plan, identity);
+    }));
+  deps.recentOrders.remember(done.order);
+  return done;
+}
+
+/** The move planned on the order as last written here when that allows it, else on the order as read (refused there). */
+async function plannedMove(deps: OrdersDeps, identity: Identity, id: string, move: Move): Promise<{ order: OrderRow; plan: MovePlan }> {
+  const remembered = rememberedPartyOrder(deps.recentOrders, id, identity);
+  if (remembered) {
+    const plan = await planOrderMove(deps, deps.db, remembered.order, move, { role: remembered.role, identity });
+    if (!isRefusal(plan)) return { order: remembered.order, plan };
+  }
+  const { order, role } = await partyOrder(deps.db, id, identity);
+  return { order, plan: planOrThrow(await planOrderMove(deps, deps.db, order, move, { role, identity })) };
 }
 
 /**

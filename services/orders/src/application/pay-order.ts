@@ -2,7 +2,7 @@ import type { Identity } from '@market/shared/auth';
 import { moveRefusal } from '../domain/plan-move';
 import { recordChargeRequest, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { partyOrder } from './order-access';
+import { partyOrder, rememberedPartyOrder } from './order-access';
 import { toOrderView } from './order-view';
 import { handOverStoredCredentials, recordPayment } from './record-payment';
 
@@ -29,24 +29,26 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
     not_after: notAfter,
   });
   const paid = (await recordPayment(deps, order.id, charge, { actor: 'renter', identity }, order))!;
+  let handedOver = paid;
   try {
-    return toOrderView(await handOverStoredCredentials(deps, paid));
+    handedOver = await handOverStoredCredentials(deps, paid);
   } catch {
     // The payment stands; the reconciler hands the credentials over once the catalog answers.
-    return toOrderView(paid);
   }
+  deps.recentOrders.remember(handedOver);
+  return toOrderView(handedOver);
 }
 
 /**
- * Step 1 on the order as read, in one statement guarded by the version read (ADR 0068): an order
- * still at that version is the one the refusal was decided on. One that changed meanwhile (a
- * concurrent pay, a cancel, the timeout) is read again under its lock and decided there, as always.
+ * Step 1 on the order as this process last wrote it when that allows the pay, else as read (and
+ * refused there), in one statement guarded by that version (ADR 0068, ADR 0083): an order still at
+ * that version is the one the pay was decided on. One that changed meanwhile (a concurrent pay, a
+ * cancel, the timeout) is read again under its lock and decided there, as always.
  * The order as the request left it, which step 3 records the payment on unless it moved (ADR 0078).
  */
 async function requestCharge(deps: OrdersDeps, identity: Identity, id: string, requestedAt: Date, notAfter: Date): Promise<OrderRow> {
-  const seen = await partyOrder(deps.db, id, identity);
-  const refusal = moveRefusal(seen.order, 'pay', seen.role);
-  if (refusal) throw refusal;
+  const remembered = rememberedPartyOrder(deps.recentOrders, id, identity);
+  const seen = remembered && !moveRefusal(remembered.order, 'pay', remembered.role) ? remembered : await payableOrder(deps, identity, id);
   const requested = await recordChargeRequest(deps.db, seen.order.id, requestedAt, notAfter, seen.order.version);
   if (requested) return requested;
   return deps.db.transaction(async (tx) => {
@@ -55,4 +57,12 @@ async function requestCharge(deps: OrdersDeps, identity: Identity, id: string, r
     if (refusedNow) throw refusedNow;
     return (await recordChargeRequest(tx, found.id, requestedAt, notAfter))!;
   });
+}
+
+/** The order as read, if its renter may pay it now. */
+async function payableOrder(deps: OrdersDeps, identity: Identity, id: string) {
+  const seen = await partyOrder(deps.db, id, identity);
+  const refusal = moveRefusal(seen.order, 'pay', seen.role);
+  if (refusal) throw refusal;
+  return seen;
 }

@@ -240,6 +240,32 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_handoff');
   });
 
+  it('plans a party’s move on the order as it last wrote it, and decides a refusal only on the order as read (ADR 0083)', async () => {
+    const { owner, renter, order } = await newOrder();
+    const db = orders.service.ctx.db;
+    // the payment is recorded by the reconciler, not by a move of this process's parties: what the
+    // process last wrote of the order still says pending_payment, where a handoff is refused
+    const restore = orders.neighbours.answer(chargeOrderEscrow, ({ params, body }) => {
+      world.charges.set(params.id, { order_id: params.id, payment_id: uuidv7(), renter_id: body.renter_id, amount: body.amount, charged_at: new Date().toISOString() });
+      return refuse(503, 'answer lost');
+    });
+    expect((await orders.call(payOrder, { params: { id: order.id }, as: renter }).finally(restore)).status).toBe(503);
+    await orders.awaitPublished('order.paid', (e) => e.data.order_id === order.id);
+    await orders.ok(submitHandoff, { params: { id: order.id }, body: { content: 'QQ 1 / pw 1' }, as: owner });
+    expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('pending_receive');
+
+    // the back office closes it: what the process last wrote allows the renter's receipt, the order does not
+    await orders.ok(adminCloseOrder, { params: { id: order.id }, body: { reason: 'suspected fraud' }, as: asAdmin() });
+    const late = await orders.call(confirmReceive, { params: { id: order.id }, as: renter });
+    expect([late.status, late.body.code]).toEqual([409, 'INVALID_STATE']);
+    expect((await orders.ok(getOrder, { params: { id: order.id }, as: renter })).status).toBe('closed');
+
+    // a hand-made write that leaves the version alone moves it anyway, so no plan made before it is written
+    const [{ version }] = await db.query(`SELECT version FROM orders WHERE id = $1`, [order.id]);
+    await db.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [order.id]);
+    expect((await db.query(`SELECT version FROM orders WHERE id = $1`, [order.id]))[0].version).toBe(version + 1);
+  });
+
   it('refuses the back office’s end of an unpaid order while its charge is open, so a charge that lands is recorded as the payment', async () => {
     const { renter, order } = await newOrder();
     // the wallet charges, the answer is lost, and the wallet cannot be asked for a while
