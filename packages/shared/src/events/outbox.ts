@@ -52,6 +52,12 @@ function outboxRows(count: number, offset: number): string {
 export interface RowsStatement {
   text: string;
   params: readonly unknown[];
+  /**
+   * Writes that go with the change in the same statement: further common table expressions
+   * (`name AS (INSERT … SELECT … FROM changed)`), which read the change's rows as `changed` and so
+   * write nothing when it answers none; their parameters are numbered after the change's, in `params`.
+   */
+  alongside?: string;
 }
 
 /** Each event's outbox columns, in the order `outboxRows` numbers them. */
@@ -132,10 +138,11 @@ export class EventWriter {
   private async changeWithEvents<Row>(db: Queryable, change: RowsStatement, items: readonly EventToWrite[]): Promise<{ rows: Row[]; events: DomainEvent[] }> {
     const events = this.build(items);
     const offset = change.params.length;
+    const changed = change.alongside ? `changed AS (${change.text}), ${change.alongside}` : `changed AS (${change.text})`;
     const text =
       events.length === 0
-        ? `WITH changed AS (${change.text}) SELECT * FROM changed`
-        : `WITH changed AS (${change.text}),
+        ? `WITH ${changed} SELECT * FROM changed`
+        : `WITH ${changed},
            written AS (
              INSERT INTO outbox (id, type, payload)
              SELECT * FROM (VALUES ${outboxRows(events.length, offset)}) AS e WHERE EXISTS (SELECT 1 FROM changed)

@@ -1,14 +1,14 @@
 import { type Identity } from '@market/shared/auth';
 import { sealedAt } from '@market/shared/crypto';
 import { type Queryable, type Tx } from '@market/shared/db';
-import { auditEvent } from '@market/shared/events';
+import { auditEvent, type RowsStatement } from '@market/shared/events';
 import { planOrThrow, type Planned } from '@market/shared/planning';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../domain/order-state';
 import type { Move, MovePlan } from '../domain/moves';
 import { planMove } from '../domain/plan-move';
 import { insertDispute, resolveDispute, type DisputeRow } from '../persistence/dispute-repository';
-import { HANDOFF_CONTENT_SEALED, insertHandoffRecord, type HandoffRecordRow } from '../persistence/handoff-repository';
+import { HANDOFF_CONTENT_SEALED, withHandoffRecord, type HandoffRecordRow } from '../persistence/handoff-repository';
 import { orderUpdate, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
 
@@ -50,26 +50,26 @@ export async function carryOut(
   opts: { atVersion?: boolean } = {},
 ): Promise<MoveDone> {
   const opened = plan.openDispute ? await insertDispute(tx, { ...plan.openDispute, order_id: order.id }) : null;
-  // the order's change with its events and audit entries: one round trip however many (ADR 0068, ADR 0077)
-  const [moved] = await deps.events.publishAllWith<OrderRow>(
-    tx,
-    orderUpdate(order.id, plan.changes, opts.atVersion ? order.version : undefined),
-    eventsOf(plan, identity),
-  );
+  // the order's change with its handoff record, events and audit entries: one round trip however
+  // many (ADR 0068, ADR 0077, ADR 0083)
+  const record = plan.handoffRecord ? sealedRecord(deps, order, plan.handoffRecord) : null;
+  const [moved] = await deps.events.publishAllWith<OrderRow>(tx, moveStatement(order, plan, record, opts.atVersion ?? false), eventsOf(plan, identity));
   if (!moved) throw new OrderMovedMeanwhile();
-  let record: HandoffRecordRow | null = null;
-  if (plan.handoffRecord) {
-    const { content, ...rest } = plan.handoffRecord;
-    const recordId = uuidv7();
-    record = await insertHandoffRecord(tx, {
-      ...rest,
-      id: recordId,
-      order_id: order.id,
-      content_sealed: deps.secrets.seal(content, sealedAt(HANDOFF_CONTENT_SEALED, recordId)),
-    });
-  }
   const resolved = plan.resolveDispute ? await resolveDispute(tx, plan.resolveDispute.id, plan.resolveDispute) : null;
   return { order: moved, opened, record, resolved };
+}
+
+/** The handoff record a plan appends, its content sealed to the record's id. */
+function sealedRecord(deps: Pick<OrdersDeps, 'secrets'>, order: OrderRow, planned: NonNullable<MovePlan['handoffRecord']>): HandoffRecordRow {
+  const { content, ...rest } = planned;
+  const id = uuidv7();
+  return { ...rest, id, order_id: order.id, content_sealed: deps.secrets.seal(content, sealedAt(HANDOFF_CONTENT_SEALED, id)) };
+}
+
+/** The order's change a plan makes, guarded by the version it was planned on when `atVersion`, with the handoff record it appends. */
+function moveStatement(order: OrderRow, plan: MovePlan, record: HandoffRecordRow | null, atVersion: boolean): RowsStatement {
+  const change = orderUpdate(order.id, plan.changes, atVersion ? order.version : undefined);
+  return record ? withHandoffRecord(change, record) : change;
 }
 
 function eventsOf(plan: MovePlan, identity: Identity | null) {
@@ -81,10 +81,10 @@ class OrderMovedMeanwhile extends Error {}
 
 /**
  * Carries out a plan made on the order as read without a lock, if the order is still at that
- * version (ADR 0078): a move that writes only the order is one statement, its own transaction, with
- * no lock taken or awaited; one that writes beside it (a handoff record, a dispute) is guarded the
- * same way in its transaction. Null when the order moved meanwhile and nothing was written: the
- * caller decides again on the order under its lock.
+ * version (ADR 0078): a move that writes the order, and the handoff record it may append, is one
+ * statement, its own transaction, with no lock taken or awaited (ADR 0083); one that opens or
+ * resolves a dispute is guarded the same way in its transaction. Null when the order moved
+ * meanwhile and nothing was written: the caller decides again on the order under its lock.
  */
 export async function carryOutAtVersion(
   deps: Pick<OrdersDeps, 'db' | 'events' | 'secrets'>,
@@ -92,9 +92,10 @@ export async function carryOutAtVersion(
   plan: MovePlan,
   identity: Identity | null,
 ): Promise<MoveDone | null> {
-  if (!plan.openDispute && !plan.handoffRecord && !plan.resolveDispute) {
-    const [moved] = await deps.events.commitAllWith<OrderRow>(deps.db, orderUpdate(order.id, plan.changes, order.version), eventsOf(plan, identity));
-    return moved ? { order: moved, opened: null, record: null, resolved: null } : null;
+  if (!plan.openDispute && !plan.resolveDispute) {
+    const record = plan.handoffRecord ? sealedRecord(deps, order, plan.handoffRecord) : null;
+    const [moved] = await deps.events.commitAllWith<OrderRow>(deps.db, moveStatement(order, plan, record, true), eventsOf(plan, identity));
+    return moved ? { order: moved, opened: null, record, resolved: null } : null;
   }
   try {
     return await deps.db.transaction((tx) => carryOut(deps, tx, order, plan, identity, { atVersion: true }));

@@ -1,5 +1,6 @@
 import type { SealedColumn } from '@market/shared/crypto';
-import type { Queryable, Tx } from '@market/shared/db';
+import type { Queryable } from '@market/shared/db';
+import type { RowsStatement } from '@market/shared/events';
 
 export const HANDOFF_CONTENT_SEALED: SealedColumn = { table: 'handoff_records', column: 'content_sealed', idColumn: 'id' };
 
@@ -15,11 +16,16 @@ export interface HandoffRecordRow {
   created_at: Date;
 }
 
-export async function insertHandoffRecord(tx: Tx, record: HandoffRecordRow): Promise<HandoffRecordRow> {
-  const rows: HandoffRecordRow[] = await tx.query(
-    `INSERT INTO handoff_records (id, order_id, author_id, author_role, content_sealed, attachment_keys, by_system, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [
+/**
+ * `change` (a move of the order) with the handoff record written in the same statement: the
+ * record is written only when the change answers the order, as one row (ADR 0083).
+ */
+export function withHandoffRecord(change: RowsStatement, record: HandoffRecordRow): RowsStatement {
+  const n = change.params.length;
+  return {
+    text: change.text,
+    params: [
+      ...change.params,
       record.id,
       record.order_id,
       record.author_id,
@@ -29,8 +35,11 @@ export async function insertHandoffRecord(tx: Tx, record: HandoffRecordRow): Pro
       record.by_system,
       record.created_at,
     ],
-  );
-  return rows[0]!;
+    alongside: `recorded AS (
+       INSERT INTO handoff_records (id, order_id, author_id, author_role, content_sealed, attachment_keys, by_system, created_at)
+       SELECT $${n + 1}::uuid, $${n + 2}::uuid, $${n + 3}::uuid, $${n + 4}::text, $${n + 5}::text, $${n + 6}::text[], $${n + 7}::boolean, $${n + 8}::timestamptz FROM changed
+     )`,
+  };
 }
 
 export async function handoffRecordsOf(db: Queryable, orderId: string): Promise<HandoffRecordRow[]> {
