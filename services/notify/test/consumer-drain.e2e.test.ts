@@ -61,6 +61,9 @@ describe('an event consumer stopped in the middle of a burst', () => {
     );
     expect(orders).toBe(BURST);
     expect(n).toBe(BURST);
+    // written a batch's run at a time (one statement for a run of one type), numbered without a gap
+    const seqs = await successor.ctx.db.query(`SELECT seq::int AS seq FROM notifications WHERE user_id = $1 ORDER BY seq`, [owner.id]);
+    expect(seqs.map((row: { seq: number }) => row.seq)).toEqual(Array.from({ length: BURST }, (_, i) => i + 1));
     const dlq = await (await fetch(`${successor.url}/metrics`)).text();
     expect(dlq).toMatch(/market_events_dlq_depth\{service="notify"\} 0/);
   }, 90_000);

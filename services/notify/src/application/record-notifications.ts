@@ -5,8 +5,17 @@ import { backOfficeNotificationsFor } from '../domain/back-office-events';
 import { notificationsFor } from '../domain/notification-messages';
 import { insertNotifications } from '../persistence/notification-repository';
 
-/** Turns one event into its notifications (the parties' and the back office's), inside the inbox transaction that records the event as handled. */
-export async function recordNotifications<T extends EventType>(tx: Tx, channel: string, event: DomainEvent<T>) {
-  const drafts = [...notificationsFor(event.type, event.data), ...backOfficeNotificationsFor(event.type, event.data)];
-  if (drafts.length > 0) await insertNotifications(tx, channel, event.id, drafts);
+/**
+ * Turns events into their notifications (the parties' and the back office's), inside the inbox
+ * transaction that records them as handled: a batch's events of one type in one statement.
+ */
+export async function recordNotifications<T extends EventType>(tx: Tx, channel: string, events: ReadonlyArray<DomainEvent<T>>) {
+  await insertNotifications(
+    tx,
+    channel,
+    events.map((event) => ({
+      eventId: event.id,
+      drafts: [...notificationsFor(event.type, event.data), ...backOfficeNotificationsFor(event.type, event.data)],
+    })),
+  );
 }

@@ -1,9 +1,12 @@
 import { eventConsumers, type EventType } from '@market/contracts';
-import { type EventHandler, type EventHandlers } from '@market/shared/events';
+import { type EventHandlers, type EventRunHandler } from '@market/shared/events';
 import { recordNotifications } from '../application/record-notifications';
 
-/** Every event notify consumes becomes its notifications; the kit runs each in one transaction with its inbox row. */
+/**
+ * Every event notify consumes becomes its notifications; the kit runs each batch in one transaction
+ * with its inbox rows, and each run of one type in a batch is written in one statement.
+ */
 export function notifyEventHandlers(channel: string): EventHandlers {
-  const record: EventHandler<EventType> = (event, tx) => recordNotifications(tx, channel, event);
+  const record: EventRunHandler<EventType> = { together: (events, tx) => recordNotifications(tx, channel, events) };
   return Object.fromEntries(eventConsumers.notify.map((type) => [type, record])) as EventHandlers;
 }

@@ -31,25 +31,34 @@ export function notificationChannel(schema: string) {
   return `notifications_${schema}`;
 }
 
+/** One event's notifications, as an event handler drafts them. */
+export interface EventNotifications {
+  eventId: string;
+  drafts: NotificationDraft[];
+}
+
 /**
- * Writes the event's notifications in the caller's transaction in one statement, whatever their
- * number: each round trip costs CPU on both sides, and an event makes several. The drafts travel
- * as parallel arrays so the text, and the statement the kit prepares for it, never change.
+ * Writes the notifications of several events (an inbox batch's) in the caller's transaction in one
+ * statement, whatever their number: each round trip costs CPU on both sides, and an event makes
+ * several. The drafts travel as parallel arrays so the text, and the statement the kit prepares for
+ * it, never change.
  *
  * A user's seqs are handed out gap-free under the lock of their `notification_streams` row (see
  * the migration). ON CONFLICT DO UPDATE may touch a row only once per statement, so each user is
  * counted first and their row advanced by the count; their drafts then take the numbers up to the
- * new `last_seq` in the order they were given. Postgres hands the rows of an INSERT … SELECT to the
- * insert one at a time in the order of its ORDER BY, inserting or locking each before it reads the
- * next, and never runs a writing statement in parallel: every event takes its users' rows in one
- * fixed order, so two events addressing the same people cannot lock them crosswise. That order is
- * bytewise (COLLATE "C"), whatever the database's collation, as replicas of earlier releases sort
- * users in JavaScript: during a rollout they cannot deadlock with this one either.
+ * new `last_seq` in the order they were given, event after event. Postgres hands the rows of an
+ * INSERT … SELECT to the insert one at a time in the order of its ORDER BY, inserting or locking each
+ * before it reads the next, and never runs a writing statement in parallel: every statement takes
+ * its users' rows in one fixed order, so two addressing the same people cannot lock them crosswise.
+ * That order is bytewise (COLLATE "C"), whatever the database's collation, as replicas of earlier
+ * releases sort users in JavaScript: during a rollout they cannot deadlock with this one either.
  *
  * The NOTIFY, one per user, reaches every replica when the transaction commits and never if it
  * rolls back.
  */
-export async function insertNotifications(tx: Tx, channel: string, eventId: string, drafts: NotificationDraft[]) {
+export async function insertNotifications(tx: Tx, channel: string, events: readonly EventNotifications[]) {
+  const drafts = events.flatMap(({ eventId, drafts: ofEvent }) => ofEvent.map((draft) => ({ eventId, draft })));
+  if (drafts.length === 0) return;
   await tx.query(
     `WITH stream AS (
        INSERT INTO notification_streams (user_id, last_seq)
@@ -60,23 +69,23 @@ export async function insertNotifications(tx: Tx, channel: string, eventId: stri
        INSERT INTO notifications (id, user_id, seq, kind, title, body, data, biz_type, biz_id, event_id)
        SELECT d.id, d.user_id,
               s.last_seq - count(*) OVER (PARTITION BY d.user_id) + row_number() OVER (PARTITION BY d.user_id ORDER BY d.nth),
-              d.kind, d.title, d.body, d.data, d.biz_type, d.biz_id, $10::uuid
-       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::text[])
-              WITH ORDINALITY AS d(id, user_id, kind, title, body, data, biz_type, biz_id, nth)
+              d.kind, d.title, d.body, d.data, d.biz_type, d.biz_id, d.event_id
+       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::text[], $10::uuid[])
+              WITH ORDINALITY AS d(id, user_id, kind, title, body, data, biz_type, biz_id, event_id, nth)
        JOIN stream s USING (user_id)
      )
      SELECT pg_notify($1, user_id) FROM stream`,
     [
       channel,
       drafts.map(() => uuidv7()),
-      drafts.map((d) => d.user_id),
-      drafts.map((d) => d.kind),
-      drafts.map((d) => d.title),
-      drafts.map((d) => d.body),
-      drafts.map((d) => JSON.stringify(d.data)),
-      drafts.map((d) => d.biz_type),
-      drafts.map((d) => d.biz_id),
-      eventId,
+      drafts.map(({ draft }) => draft.user_id),
+      drafts.map(({ draft }) => draft.kind),
+      drafts.map(({ draft }) => draft.title),
+      drafts.map(({ draft }) => draft.body),
+      drafts.map(({ draft }) => JSON.stringify(draft.data)),
+      drafts.map(({ draft }) => draft.biz_type),
+      drafts.map(({ draft }) => draft.biz_id),
+      drafts.map(({ eventId }) => eventId),
     ],
   );
 }

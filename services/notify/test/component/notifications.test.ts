@@ -541,7 +541,7 @@ describe('notify alone: notifications built from events, read and marked', () =>
       const [a, b] = [uuidv7(), uuidv7()];
       const events = [uuidv7(), uuidv7(), uuidv7()];
       const data = { quoted: 'say "hi" \\ {x,y} 你好', amount: 7, none: null };
-      await db().transaction((tx) => insertNotifications(tx, channel, events[0]!, [draft(a, 'a1')]));
+      await db().transaction((tx) => insertNotifications(tx, channel, [{ eventId: events[0]!, drafts: [draft(a, 'a1')] }]));
 
       const listener = new Client({ connectionString: ctx.config.DATABASE_URL });
       await listener.connect();
@@ -549,11 +549,13 @@ describe('notify alone: notifications built from events, read and marked', () =>
       try {
         listener.on('notification', (n) => announced.push(n.payload!));
         await listener.query(`LISTEN "${channel}"`);
-        // two events in one transaction, as an inbox batch handles them, each naming the users out of order
-        await db().transaction(async (tx) => {
-          await insertNotifications(tx, channel, events[1]!, [draft(b, 'b1', data), draft(a, 'a2')]);
-          await insertNotifications(tx, channel, events[2]!, [draft(a, 'a3'), draft(b, 'b2')]);
-        });
+        // two events in one statement, as an inbox batch writes them, each naming the users out of order
+        await db().transaction((tx) =>
+          insertNotifications(tx, channel, [
+            { eventId: events[1]!, drafts: [draft(b, 'b1', data), draft(a, 'a2')] },
+            { eventId: events[2]!, drafts: [draft(a, 'a3'), draft(b, 'b2')] },
+          ]),
+        );
         await eventually(async () => announced.length, (n) => n >= 2);
       } finally {
         await listener.end();
@@ -580,7 +582,7 @@ describe('notify alone: notifications built from events, read and marked', () =>
       const earlier = uuidv7();
       const event = uuidv7();
       const drafts = [draft(a, 'a2'), draft(b, 'b1'), draft(a, 'a3'), draft(b, 'b2'), draft(a, 'a4')];
-      await db().transaction((tx) => insertNotifications(tx, channel, earlier, [draft(a, 'a1')]));
+      await db().transaction((tx) => insertNotifications(tx, channel, [{ eventId: earlier, drafts: [draft(a, 'a1')] }]));
 
       // The schema holds one notification per user and event ((event_id, user_id) is unique); the
       // numbering must not rest on that, so this lifts it in a transaction that is rolled back.
@@ -589,7 +591,7 @@ describe('notify alone: notifications built from events, read and marked', () =>
       await expect(
         db().transaction(async (tx) => {
           await tx.query(`ALTER TABLE notifications DROP CONSTRAINT notifications_event_id_user_id_key`);
-          await insertNotifications(tx, channel, event, drafts);
+          await insertNotifications(tx, channel, [{ eventId: event, drafts }]);
           inside = await numbered(tx, [a, b]);
           throw undo;
         }),
@@ -600,7 +602,7 @@ describe('notify alone: notifications built from events, read and marked', () =>
       });
 
       // with the schema as it is, such an event is refused whole: no row, and no number taken
-      await expect(db().transaction((tx) => insertNotifications(tx, channel, event, drafts))).rejects.toMatchObject({
+      await expect(db().transaction((tx) => insertNotifications(tx, channel, [{ eventId: event, drafts }]))).rejects.toMatchObject({
         driverError: expect.objectContaining({ code: '23505', constraint: 'notifications_event_id_user_id_key' }),
       });
       expect(await numbered(db(), [a, b])).toEqual({
