@@ -223,7 +223,15 @@ export async function connectRedis(url: string, log: Logger, opts: RedisOptions 
       return (...args: unknown[]) => {
         closed = true;
         endDependents(ending);
-        return (value as (...a: unknown[]) => unknown)(...args);
+        const result = (value as (...a: unknown[]) => unknown)(...args);
+        if (property === 'destroy') return result;
+        // A QUIT that Redis did not answer in time (a stall, a loaded machine) leaves nothing to wait
+        // for: the connection is dropped instead, and the caller's shutdown goes on.
+        return Promise.resolve(result).catch((err: unknown) => {
+          if (!(err instanceof RedisUnavailableError)) throw err;
+          log.warn({ err: { message: err.message } }, 'redis did not answer the quit in time; connection dropped');
+          client.destroy();
+        });
       };
     },
   });
