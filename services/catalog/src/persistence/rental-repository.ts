@@ -1,8 +1,11 @@
 import type { Tx } from '@market/shared/db';
 
-/** Serialises rental bookkeeping per listing; `rented` is not a key, so FK checks are not blocked. */
-export async function lockListingForRentals(tx: Tx, listingId: string) {
-  await tx.query(`SELECT 1 FROM listings WHERE id = $1 FOR NO KEY UPDATE`, [listingId]);
+/**
+ * Serialises rental bookkeeping per listing; `rented` is not a key, so FK checks are not blocked.
+ * The rows are locked in id order: Postgres locks a `FOR … UPDATE` query's rows after sorting them.
+ */
+export async function lockListingsForRentals(tx: Tx, listingIds: readonly string[]) {
+  await tx.query(`SELECT 1 FROM listings WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [listingIds]);
 }
 
 /** What an order event records of its rental: an upsert of its `listing_rentals` row, by order ($2) on the listing ($1). */

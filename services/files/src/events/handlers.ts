@@ -1,11 +1,13 @@
-import type { EventHandlers } from '@market/shared/events';
+import type { EventHandlers, EventRunHandler } from '@market/shared/events';
 import { endOrderGrants } from '../application/end-order-grants';
 
-/** What files does with other services' events; the kit runs each in one transaction with its inbox row. */
+/**
+ * What files does with other services' events; the kit runs each batch in one transaction with its
+ * inbox rows, and a batch's run of one type ends its orders' grants together.
+ */
 export function filesEventHandlers(): EventHandlers {
-  return {
-    'order.completed': (event, tx) => endOrderGrants(tx, event.data.order_id),
-    'order.closed': (event, tx) => endOrderGrants(tx, event.data.order_id),
-    'order.cancelled': (event, tx) => endOrderGrants(tx, event.data.order_id),
+  const ended: EventRunHandler<'order.completed' | 'order.closed' | 'order.cancelled'> = {
+    together: (events, tx) => endOrderGrants(tx, events.map((event) => event.data.order_id)),
   };
+  return { 'order.completed': ended, 'order.closed': ended, 'order.cancelled': ended };
 }

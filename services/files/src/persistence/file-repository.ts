@@ -53,13 +53,17 @@ export async function existingKeys(db: Queryable, keys: string[]): Promise<Set<s
 }
 
 /**
- * Holds off, until the transaction ends, every other grant or end of one business (an order): a
- * grant racing the order's end is written either before the end deletes it or not at all. Only a
+ * Holds off, until the transaction ends, every other grant or end of these businesses (orders): a
+ * grant racing an order's end is written either before the end deletes it or not at all. Only a
  * statement sent after this one reads what the lock waited for: in READ COMMITTED a statement sees
- * the rows committed when it began, and the holder commits while this statement waits.
+ * the rows committed when it began, and the holder commits while this statement waits. Several are
+ * taken in the order of their lock keys, so two transactions cannot take them crosswise.
  */
-async function lockBusiness(db: Queryable, bizType: string, bizId: string) {
-  await db.query(`SELECT pg_advisory_xact_lock(hashtext('grants:' || $1 || ':' || $2))`, [bizType, bizId]);
+async function lockBusinesses(db: Queryable, bizType: string, bizIds: readonly string[]) {
+  await db.query(
+    `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtext('grants:' || $1 || ':' || id) AS k FROM unnest($2::text[]) AS id ORDER BY k) AS keys`,
+    [bizType, bizIds],
+  );
 }
 
 /**
@@ -70,7 +74,7 @@ export async function insertAttachments(
   tx: Tx,
   grant: { keys: string[]; readerIds: string[]; bizType: string; bizId: string },
 ): Promise<boolean> {
-  await lockBusiness(tx, grant.bizType, grant.bizId);
+  await lockBusinesses(tx, grant.bizType, [grant.bizId]);
   const ended = await tx.query(`SELECT 1 FROM ended_grants WHERE biz_type = $1 AND biz_id = $2`, [grant.bizType, grant.bizId]);
   if (ended.length > 0) return false;
   await tx.query(
@@ -82,16 +86,16 @@ export async function insertAttachments(
   return true;
 }
 
-/** Ends every read grant of a business (idempotent) and keeps it from getting new ones. */
-export async function endGrants(tx: Tx, bizType: string, bizId: string): Promise<void> {
+/** Ends every read grant of these businesses (idempotent) and keeps them from getting new ones. */
+export async function endGrants(tx: Tx, bizType: string, bizIds: readonly string[]): Promise<void> {
   // Two statements, not one: a grant that held the lock commits its rows while we wait for it, and
   // a delete in the lock's own statement would not see them, leaving them readable after the end.
-  // Recording the end and deleting share a statement: both run under the lock, and a grant that
-  // takes it after us checks `ended_grants` only once we have committed.
-  await lockBusiness(tx, bizType, bizId);
+  // Recording the ends and deleting share a statement: both run under the locks, and a grant that
+  // takes one after us checks `ended_grants` only once we have committed.
+  await lockBusinesses(tx, bizType, bizIds);
   await tx.query(
-    `WITH ended AS (INSERT INTO ended_grants (biz_type, biz_id) VALUES ($1, $2) ON CONFLICT DO NOTHING)
-     DELETE FROM attachments WHERE biz_type = $1 AND biz_id = $2`,
-    [bizType, bizId],
+    `WITH ended AS (INSERT INTO ended_grants (biz_type, biz_id) SELECT $1, id FROM unnest($2::text[]) AS id ON CONFLICT DO NOTHING)
+     DELETE FROM attachments WHERE biz_type = $1 AND biz_id = ANY($2::text[])`,
+    [bizType, bizIds],
   );
 }
