@@ -26,7 +26,7 @@
 // HTTP requests it serves and sends, and the bench prints them per order per service; 0 turns the
 // counting off).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,11 +103,50 @@ async function backendPids(db) {
   return rows.rows.map((r) => r.pid);
 }
 
+/**
+ * The shared servers' processes by what they are: Postgres's own (every postgres process but the
+ * bench database's backends: the WAL writer, checkpointer, autovacuum…), RabbitMQ's Erlang VM and
+ * Redis. Nothing else uses them during a phase, so what they spend is the bench's.
+ */
+const SERVERS = { 'postgres (the rest)': (comm) => comm === 'postgres', rabbitmq: (comm) => comm.startsWith('beam') || comm === 'erl_child_setup', redis: (comm) => comm === 'redis-server' };
+
+function serverSnapshot(backends) {
+  const snapshot = Object.fromEntries(Object.keys(SERVERS).map((name) => [name, {}]));
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    if (backends.has(Number(pid))) continue;
+    let comm;
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    const server = Object.entries(SERVERS).find(([, is]) => is(comm))?.[0];
+    if (server) snapshot[server][pid] = cpuSeconds(pid);
+  }
+  return snapshot;
+}
+
+/** What each pid of `before` and `after` spent between them. */
+const spentBetween = (before, after) => Object.keys(after).filter((pid) => pid in before).reduce((sum, pid) => sum + (after[pid] - before[pid]), 0);
+
 async function cpuSnapshot(processes, db) {
   const snapshot = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
-  snapshot.postgres = Object.fromEntries((await backendPids(db)).map((pid) => [pid, cpuSeconds(pid)]));
+  const backends = await backendPids(db);
+  snapshot.postgres = Object.fromEntries(backends.map((pid) => [pid, cpuSeconds(pid)]));
+  snapshot.servers = serverSnapshot(new Set(backends));
   snapshot.client = process.cpuUsage();
   return snapshot;
+}
+
+/** The shared servers' CPU per order, and the system's figure with it. */
+function serverCpuLine(row, before, after, count) {
+  const servers = Object.fromEntries(
+    Object.keys(SERVERS).map((name) => [name, Math.round((spentBetween(before.servers[name], after.servers[name]) * 1e6) / count)]),
+  );
+  const system = Object.entries(row).filter(([name]) => name !== 'bench client').reduce((sum, [, us]) => sum + us, 0);
+  const all = system + Object.values(servers).reduce((sum, us) => sum + us, 0);
+  const parts = Object.entries(servers).map(([name, us]) => `${name} ${us}`).join(', ');
+  return `and the shared servers, µs per order: ${parts}; with them ${(all / 1000).toFixed(1)} ms per order`;
 }
 
 /** What the system's processes spent per order together, and the throughput the machine's cores would allow at that cost. */
@@ -120,12 +159,10 @@ function cpuCeiling(row, seconds, count) {
 function cpuPerOrder(before, after, count) {
   const row = {};
   for (const name of Object.keys(before)) {
-    if (name === 'postgres' || name === 'client') continue;
+    if (name === 'postgres' || name === 'servers' || name === 'client') continue;
     row[name] = Math.round(((after[name] - before[name]) * 1e6) / count);
   }
-  const pgSeconds = Object.keys(after.postgres)
-    .filter((pid) => pid in before.postgres)
-    .reduce((sum, pid) => sum + (after.postgres[pid] - before.postgres[pid]), 0);
+  const pgSeconds = spentBetween(before.postgres, after.postgres);
   row['postgres (bench backends)'] = Math.round((pgSeconds * 1e6) / count);
   const client = process.cpuUsage(before.client);
   row['bench client'] = Math.round((client.user + client.system) / count);
@@ -432,6 +469,7 @@ try {
     const cpu = cpuPerOrder(cpuBefore, cpuAfter, measured);
     console.table([cpu]);
     console.log(cpuCeiling(cpu, seconds, measured));
+    console.log(serverCpuLine(cpu, cpuBefore, cpuAfter, measured));
   }
   if (statementsBefore) printStatementsPerOrder('create + pay', statementsBefore, statementsAfter, measured);
   if (failures.total) {
@@ -536,6 +574,7 @@ event latency ${label}, order.completed written to the outbox → settlement ent
     const cpu = cpuPerOrder(cpuBeforeCompletion, cpuAfterCompletion, completed.length);
     console.table([cpu]);
     console.log(cpuCeiling(cpu, completionSeconds, completed.length));
+    console.log(serverCpuLine(cpu, cpuBeforeCompletion, cpuAfterCompletion, completed.length));
   }
   if (statementsBeforeCompletion) printStatementsPerOrder('completion and settlement', statementsBeforeCompletion, statementsAfterCompletion, completed.length);
   const allSettled = await eventLatency(`under load (${concurrency} orders completing at a time)`, completed);
