@@ -4,13 +4,12 @@
 import { preflight } from './lib/preflight.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
 
-const env = process.env;
-const settings = loadLaunchSettings(env);
+const settings = loadLaunchSettings(process.env);
 const unreachable = await preflight(
   {
     DATABASE_ADMIN_URL: settings.adminUrl,
-    AMQP_URL: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
-    REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    AMQP_URL: settings.amqpAdminUrl,
+    REDIS_URL: settings.redisAdminUrl,
   },
   settings.startCheckDeadlineMs,
 );

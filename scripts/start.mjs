@@ -32,11 +32,7 @@ function launcherLog(message) {
   process.stdout.write(pretty ? `\x1b[1m[start]\x1b[0m ${message}\n` : `${JSON.stringify({ level: 'info', service: 'start', msg: message, time: new Date().toISOString() })}\n`);
 }
 
-// AMQP_URL is the broker's admin: it provisions the topology and one user per service, and each
-// service logs in as its own user (ADR 0054).
-const amqpAdminUrl = env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-// Likewise REDIS_URL: the operator's user provisions one restricted user per process.
-const redisAdminUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const { amqpAdminUrl, redisAdminUrl } = settings;
 const redisUrlOf = (process) => processRedisUrl(redisAdminUrl, process, passwordList(env.MARKET_REDIS_PASSWORDS)[process]);
 const unreachable = await preflight(
   {

@@ -55,17 +55,18 @@ for (const tool of TOOLS.filter((t) => !t.present())) {
   problems.push(`${tool.what} is missing: ${tool.debian ? `sudo apt-get install -y ${tool.debian}` : tool.manual}`);
 }
 
+const settings = loadLaunchSettings(env);
 const urls = {
   DATABASE_URL: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-  AMQP_URL: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
-  REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  AMQP_URL: settings.amqpAdminUrl,
+  REDIS_URL: settings.redisAdminUrl,
 };
 const adminUrl = new URL(urls.DATABASE_URL);
 const testDatabase = adminUrl.pathname.slice(1) || 'test';
 adminUrl.pathname = '/postgres';
 const unreachable = await preflight(
   { DATABASE_ADMIN_URL: adminUrl.toString(), AMQP_URL: urls.AMQP_URL, REDIS_URL: urls.REDIS_URL },
-  loadLaunchSettings(env).startCheckDeadlineMs,
+  settings.startCheckDeadlineMs,
 );
 problems.push(...unreachable);
 

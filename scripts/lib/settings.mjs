@@ -14,6 +14,11 @@ export function loadLaunchSettings(env) {
   if (!/^[1-9][0-9]*$/.test(startCheckDeadline)) throw new Error(`START_CHECK_DEADLINE_MS must be a whole number of milliseconds above 0, got "${startCheckDeadline}"`);
   return {
     adminUrl: env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    // AMQP_URL is the broker's admin: it provisions the topology and one user per service, and each
+    // service logs in as its own user (ADR 0054).
+    amqpAdminUrl: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    // Likewise REDIS_URL: the operator's user provisions one restricted user per process.
+    redisAdminUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     startCheckDeadlineMs: Number(startCheckDeadline),
     database: env.MARKET_DB_NAME ?? 'market',
     rolePassword: (service) => {
