@@ -138,20 +138,22 @@ async function cpuSnapshot(processes, db) {
   return snapshot;
 }
 
+/** What the system's processes of a per-order row spent together, in µs: every process but the bench client. */
+const systemMicros = (row) => Object.entries(row).filter(([name]) => name !== 'bench client').reduce((sum, [, us]) => sum + us, 0);
+
 /** The shared servers' CPU per order, and the system's figure with it. */
 function serverCpuLine(row, before, after, count) {
   const servers = Object.fromEntries(
     Object.keys(SERVERS).map((name) => [name, Math.round((spentBetween(before.servers[name], after.servers[name]) * 1e6) / count)]),
   );
-  const system = Object.entries(row).filter(([name]) => name !== 'bench client').reduce((sum, [, us]) => sum + us, 0);
-  const all = system + Object.values(servers).reduce((sum, us) => sum + us, 0);
+  const all = systemMicros(row) + Object.values(servers).reduce((sum, us) => sum + us, 0);
   const parts = Object.entries(servers).map(([name, us]) => `${name} ${us}`).join(', ');
   return `and the shared servers, µs per order: ${parts}; with them ${(all / 1000).toFixed(1)} ms per order`;
 }
 
 /** What the system's processes spent per order together, and the throughput the machine's cores would allow at that cost. */
 function cpuCeiling(row, seconds, count) {
-  const total = Object.entries(row).filter(([name]) => name !== 'bench client').reduce((sum, [, us]) => sum + us, 0);
+  const total = systemMicros(row);
   const share = (total * count) / 1e6 / seconds / cores;
   return `system CPU ${(total / 1000).toFixed(1)} ms per order: at most ${Math.round((cores * 1e6) / total)} orders/s on ${cores} fully available cores; the run got ${(share * 100).toFixed(0)} % of them`;
 }
