@@ -1,6 +1,7 @@
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid, type Queryable } from '@market/shared/db';
 import { NotFound } from '@market/shared/errors';
+import { isRefusal, planOrThrow, type Planned } from '@market/shared/planning';
 import { findOrder, type OrderRow } from '../persistence/order-repository';
 import type { RecentOrders } from './recent-orders';
 
@@ -30,12 +31,24 @@ export async function partyOrder(
 }
 
 /**
- * The order as this process last wrote it, if the caller is a party to it: a row to plan a move on,
- * never to refuse one on (`RecentOrders`). Null when none is remembered or the caller is no party.
+ * The caller's order and what `decide` makes of it: decided on the order as this process last wrote
+ * it (`RecentOrders`) when that allows it, else on the order as read, where a refusal is thrown. A
+ * refusal is never answered from a remembered row, which may be behind the database; what is
+ * allowed on it is written guarded by its version, so an older row writes nothing.
  */
-export function rememberedPartyOrder(recent: RecentOrders, id: string, identity: Identity): { order: OrderRow; role: 'renter' | 'owner' } | null {
+export async function decideOnPartyOrder<Plan>(
+  deps: { db: Queryable; recentOrders: RecentOrders },
+  id: string,
+  identity: Identity,
+  decide: (order: OrderRow, role: 'renter' | 'owner') => Planned<Plan> | Promise<Planned<Plan>>,
+): Promise<{ order: OrderRow; plan: Plan }> {
   const userId = callerUserId(identity);
-  const order = userId === null ? undefined : recent.find(id);
-  const role = order ? partyRole(order, userId) : null;
-  return order && role ? { order, role } : null;
+  const remembered = userId === null ? undefined : deps.recentOrders.find(id);
+  const role = remembered ? partyRole(remembered, userId) : null;
+  if (remembered && role) {
+    const plan = await decide(remembered, role);
+    if (!isRefusal(plan)) return { order: remembered, plan };
+  }
+  const seen = await partyOrder(deps.db, id, identity);
+  return { order: seen.order, plan: planOrThrow(await decide(seen.order, seen.role)) };
 }

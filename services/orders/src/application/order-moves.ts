@@ -52,24 +52,29 @@ export async function carryOut(
   const opened = plan.openDispute ? await insertDispute(tx, { ...plan.openDispute, order_id: order.id }) : null;
   // the order's change with its handoff record, events and audit entries: one round trip however
   // many (ADR 0068, ADR 0077, ADR 0083)
-  const record = plan.handoffRecord ? sealedRecord(deps, order, plan.handoffRecord) : null;
-  const [moved] = await deps.events.publishAllWith<OrderRow>(tx, moveStatement(order, plan, record, opts.atVersion ?? false), eventsOf(plan, identity));
+  const { statement, record } = moveWrite(deps, order, plan, opts.atVersion ?? false);
+  const [moved] = await deps.events.publishAllWith<OrderRow>(tx, statement, eventsOf(plan, identity));
   if (!moved) throw new OrderMovedMeanwhile();
   const resolved = plan.resolveDispute ? await resolveDispute(tx, plan.resolveDispute.id, plan.resolveDispute) : null;
   return { order: moved, opened, record, resolved };
 }
 
-/** The handoff record a plan appends, its content sealed to the record's id. */
-function sealedRecord(deps: Pick<OrdersDeps, 'secrets'>, order: OrderRow, planned: NonNullable<MovePlan['handoffRecord']>): HandoffRecordRow {
-  const { content, ...rest } = planned;
-  const id = uuidv7();
-  return { ...rest, id, order_id: order.id, content_sealed: deps.secrets.seal(content, sealedAt(HANDOFF_CONTENT_SEALED, id)) };
-}
-
-/** The order's change a plan makes, guarded by the version it was planned on when `atVersion`, with the handoff record it appends. */
-function moveStatement(order: OrderRow, plan: MovePlan, record: HandoffRecordRow | null, atVersion: boolean): RowsStatement {
+/**
+ * The order's change a plan makes, guarded by the version it was planned on when `atVersion`, with
+ * the handoff record it appends (its content sealed to the record's id) written in the same statement.
+ */
+function moveWrite(
+  deps: Pick<OrdersDeps, 'secrets'>,
+  order: OrderRow,
+  plan: MovePlan,
+  atVersion: boolean,
+): { statement: RowsStatement; record: HandoffRecordRow | null } {
   const change = orderUpdate(order.id, plan.changes, atVersion ? order.version : undefined);
-  return record ? withHandoffRecord(change, record) : change;
+  if (!plan.handoffRecord) return { statement: change, record: null };
+  const { content, ...rest } = plan.handoffRecord;
+  const id = uuidv7();
+  const record = { ...rest, id, order_id: order.id, content_sealed: deps.secrets.seal(content, sealedAt(HANDOFF_CONTENT_SEALED, id)) };
+  return { statement: withHandoffRecord(change, record), record };
 }
 
 function eventsOf(plan: MovePlan, identity: Identity | null) {
@@ -93,8 +98,8 @@ export async function carryOutAtVersion(
   identity: Identity | null,
 ): Promise<MoveDone | null> {
   if (!plan.openDispute && !plan.resolveDispute) {
-    const record = plan.handoffRecord ? sealedRecord(deps, order, plan.handoffRecord) : null;
-    const [moved] = await deps.events.commitAllWith<OrderRow>(deps.db, moveStatement(order, plan, record, true), eventsOf(plan, identity));
+    const { statement, record } = moveWrite(deps, order, plan, true);
+    const [moved] = await deps.events.commitAllWith<OrderRow>(deps.db, statement, eventsOf(plan, identity));
     return moved ? { order: moved, opened: null, record, resolved: null } : null;
   }
   try {

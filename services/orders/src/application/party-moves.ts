@@ -1,10 +1,9 @@
 import { type Identity } from '@market/shared/auth';
-import { isRefusal, planOrThrow } from '@market/shared/planning';
-import type { Move, MovePlan } from '../domain/moves';
-import type { OrderRow } from '../persistence/order-repository';
+import { planOrThrow } from '@market/shared/planning';
+import type { Move } from '../domain/moves';
 import { shareWithParties } from './caller-files';
 import type { OrdersDeps } from './deps';
-import { partyOrder, rememberedPartyOrder } from './order-access';
+import { decideOnPartyOrder, partyOrder } from './order-access';
 import { carryOut, carryOutAtVersion, planOrderMove, type MoveDone } from './order-moves';
 import { toOrderView } from './order-view';
 
@@ -20,7 +19,7 @@ import { toOrderView } from './order-view';
  * every grant of the order ends (ADR 0056).
  */
 export async function partyMove(deps: OrdersDeps, identity: Identity, id: string, move: Move, filesToShare: string[] = []): Promise<MoveDone> {
-  const seen = await plannedMove(deps, identity, id, move);
+  const seen = await decideOnPartyOrder(deps, id, identity, (order, role) => planOrderMove(deps, deps.db, order, move, { role, identity }));
   if (filesToShare.length > 0) await shareWithParties(deps, seen.order, filesToShare);
   const done =
     (await carryOutAtVersion(deps, seen.order, seen.plan, identity)) ??
@@ -31,17 +30,6 @@ export async function partyMove(deps: OrdersDeps, identity: Identity, id: string
     }));
   deps.recentOrders.remember(done.order);
   return done;
-}
-
-/** The move planned on the order as last written here when that allows it, else on the order as read (refused there). */
-async function plannedMove(deps: OrdersDeps, identity: Identity, id: string, move: Move): Promise<{ order: OrderRow; plan: MovePlan }> {
-  const remembered = rememberedPartyOrder(deps.recentOrders, id, identity);
-  if (remembered) {
-    const plan = await planOrderMove(deps, deps.db, remembered.order, move, { role: remembered.role, identity });
-    if (!isRefusal(plan)) return { order: remembered.order, plan };
-  }
-  const { order, role } = await partyOrder(deps.db, id, identity);
-  return { order, plan: planOrThrow(await planOrderMove(deps, deps.db, order, move, { role, identity })) };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Identity } from '@market/shared/auth';
 import { moveRefusal } from '../domain/plan-move';
 import { recordChargeRequest, type OrderRow } from '../persistence/order-repository';
 import type { OrdersDeps } from './deps';
-import { partyOrder, rememberedPartyOrder } from './order-access';
+import { decideOnPartyOrder, partyOrder } from './order-access';
 import { toOrderView } from './order-view';
 import { handOverStoredCredentials, recordPayment } from './record-payment';
 
@@ -47,8 +47,7 @@ export async function payOrder(deps: OrdersDeps, identity: Identity, id: string)
  * The order as the request left it, which step 3 records the payment on unless it moved (ADR 0078).
  */
 async function requestCharge(deps: OrdersDeps, identity: Identity, id: string, requestedAt: Date, notAfter: Date): Promise<OrderRow> {
-  const remembered = rememberedPartyOrder(deps.recentOrders, id, identity);
-  const seen = remembered && !moveRefusal(remembered.order, 'pay', remembered.role) ? remembered : await payableOrder(deps, identity, id);
+  const seen = await decideOnPartyOrder(deps, id, identity, (order, role) => moveRefusal(order, 'pay', role) ?? order);
   const requested = await recordChargeRequest(deps.db, seen.order.id, requestedAt, notAfter, seen.order.version);
   if (requested) return requested;
   return deps.db.transaction(async (tx) => {
@@ -57,12 +56,4 @@ async function requestCharge(deps: OrdersDeps, identity: Identity, id: string, r
     if (refusedNow) throw refusedNow;
     return (await recordChargeRequest(tx, found.id, requestedAt, notAfter))!;
   });
-}
-
-/** The order as read, if its renter may pay it now. */
-async function payableOrder(deps: OrdersDeps, identity: Identity, id: string) {
-  const seen = await partyOrder(deps.db, id, identity);
-  const refusal = moveRefusal(seen.order, 'pay', seen.role);
-  if (refusal) throw refusal;
-  return seen;
 }
