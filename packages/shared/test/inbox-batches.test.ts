@@ -6,6 +6,8 @@ import { InboxConsumer } from '../src/events/inbox';
 import { EventWriter, OutboxRelay } from '../src/events/outbox';
 import { queueNames } from '../src/events/topology';
 import { createLogger } from '../src/logging/logger';
+import { Metrics } from '../src/metrics/registry';
+import { instrumentHandlers } from '../src/service/service-metrics';
 import { dropBusObjects, dropSchemas, resolveInfra, uniqueName } from '../src/testing';
 import { producerAndConsumerDbs, until } from './bus-support';
 
@@ -32,7 +34,7 @@ describe('inbox: deliveries handled in batches', () => {
   beforeAll(async () => {
     bed = await openTestBed();
     // the queues declared and bound to every type first, so what a test publishes before its consumer starts waits there together
-    await startConsumer({ 'user.registered': handler, 'user.frozen': frozenOne });
+    await startConsumer({ 'user.registered': handler, 'user.frozen': frozenOne, 'user.unfrozen': accountRun });
     await stopConsumer();
   });
   afterEach(stopConsumer);
@@ -71,6 +73,17 @@ describe('inbox: deliveries handled in batches', () => {
     if (event.data.reason === 'hold') await new Promise((resolve) => setTimeout(resolve, 500));
   };
 
+  /** One run handler for two types: each call's events, whatever their types. */
+  const accountRun: EventRunHandler<'user.registered' | 'user.unfrozen'> = {
+    together: async (events, tx) => {
+      calls.push({ type: 'account', ids: events.map((e) => e.id) });
+      await tx.query(`INSERT INTO effects (event_id, user_id) SELECT * FROM unnest($1::uuid[], $2::text[])`, [
+        events.map((e) => e.id),
+        events.map((e) => e.data.user_id),
+      ]);
+    },
+  };
+
   async function startConsumer(handlers: EventHandlers = { 'user.registered': handler }) {
     const where = { service: service(), dataSource: bed.consumerDb, bus: bed.bus, log };
     // quick retries, parked at the third attempt
@@ -90,6 +103,12 @@ describe('inbox: deliveries handled in batches', () => {
     registered_at: new Date().toISOString(),
   });
 
+  const unfrozen = (): EventData<'user.unfrozen'> => ({
+    user_id: uniqueName('unfrozen'),
+    unfrozen_by: 'admin-1',
+    unfrozen_at: new Date().toISOString(),
+  });
+
   const frozen = (reason = 'r'): EventData<'user.frozen'> => ({
     user_id: uniqueName('frozen'),
     reason,
@@ -97,7 +116,10 @@ describe('inbox: deliveries handled in batches', () => {
     frozen_at: new Date().toISOString(),
   });
 
-  type Written = { type: 'user.registered'; data: EventData<'user.registered'> } | { type: 'user.frozen'; data: EventData<'user.frozen'> };
+  type Written =
+    | { type: 'user.registered'; data: EventData<'user.registered'> }
+    | { type: 'user.frozen'; data: EventData<'user.frozen'> }
+    | { type: 'user.unfrozen'; data: EventData<'user.unfrozen'> };
 
   /** `publishEvents` of `user.registered` alone. */
   async function publish(items: Array<EventData<'user.registered'>>, twice = false): Promise<Array<DomainEvent<'user.registered'>>> {
@@ -192,6 +214,33 @@ describe('inbox: deliveries handled in batches', () => {
       { type: 'user.registered', ids: [a3, a4, a5] },
     ]);
     expect(await effectsOf(events)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+  });
+
+  it('hands a run handler given for several types each run of consecutive fresh events it takes, types mixed, in one call, instrumented as a service runs it', async () => {
+    calls = [];
+    const events = await publishEvents([
+      { type: 'user.frozen', data: frozen('hold') },
+      { type: 'user.registered', data: registered() },
+      { type: 'user.unfrozen', data: unfrozen() },
+      { type: 'user.registered', data: registered() },
+      { type: 'user.frozen', data: frozen() },
+      { type: 'user.unfrozen', data: unfrozen() },
+    ]);
+    const [hold, r1, u1, r2, f1, u2] = events.map((e) => e.id);
+    const metrics = new Metrics('batch_test');
+    await startConsumer(instrumentHandlers(metrics, { 'user.registered': accountRun, 'user.unfrozen': accountRun, 'user.frozen': frozenOne }));
+    await until(async () => (await effectsOf(events)).every((n) => n > 0));
+    expect(calls).toEqual([
+      { type: 'user.frozen', ids: [hold] },
+      { type: 'account', ids: [r1, u1, r2] },
+      { type: 'user.frozen', ids: [f1] },
+      { type: 'account', ids: [u2] },
+    ]);
+    expect(await effectsOf(events)).toEqual([1, 1, 1, 1, 1, 1]);
+    // each event counted under its own type, each call timed under every type it carried
+    const handled = await metrics.registry.getSingleMetric('market_events_handled_total')!.get();
+    const count = (type: string) => handled.values.find((v) => v.labels.type === type && v.labels.outcome === 'handled')?.value;
+    expect([count('user.registered'), count('user.unfrozen'), count('user.frozen')]).toEqual([2, 2, 2]);
   });
 
   it('after a failed run, gives a run handler its events one by one: the others applied, the poison retried and parked alone', async () => {

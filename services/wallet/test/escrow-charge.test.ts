@@ -2,7 +2,10 @@ import { v7 as uuidv7 } from 'uuid';
 import { chargeOrderEscrow, chargeOrderRenewal, LedgerEntry, orderChargeStatus, orderEscrow, renewalChargeStatus, WalletBalance } from '@market/contracts';
 import { RemoteRefusal } from '@market/shared/http';
 import { api, outboxEvents, internalClientAs, startStack, type Stack } from '@market/testkit';
+import { orderEscrow as accountOfEscrow, userAvailable } from '../src/domain/accounts';
+import { escrowClaim } from '../src/persistence/escrow-repository';
 import { findLedgerDifferences } from '../src/persistence/ledger-audit';
+import { planTransfers, withLedgerWrite } from '../src/persistence/ledger-repository';
 import { balanceOf, ledgerSum, newAdmin, newUser, recharge } from './support';
 
 describe('paying an order from the wallet (internal charge)', () => {
@@ -100,6 +103,60 @@ describe('paying an order from the wallet (internal charge)', () => {
     expect((await outboxEvents(stack, 'wallet', 'payment.succeeded')).filter((e) => e.data.order_id === orderId)).toHaveLength(1);
   });
 
+
+  it('moves no money when the order ends between the charge reading no record and writing its own (ADR 0084)', async () => {
+    const { renter, owner, orderId } = await fundedOrder(5_000);
+    const db = stack.services.wallet!.ctx.db;
+    // the order's end, as settlement writes it for an order never charged, held open until told
+    let endNow!: () => void;
+    const endHeld = new Promise<void>((resolve) => (endNow = resolve));
+    let written!: () => void;
+    const endWritten = new Promise<void>((resolve) => (written = resolve));
+    const ending = db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO order_escrows (order_id, renter_id, owner_id, amount, status, ended_at, end_event) VALUES ($1, $2, $3, 0, 'void', now(), 'order.cancelled')`,
+        [orderId, renter.id, owner.id],
+      );
+      written();
+      await endHeld;
+    });
+    await endWritten;
+    const charging = charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 4_000 }).catch((e: unknown) => e);
+    // the charge has read no record, locked the renter's account and waits on the end's row
+    for (let waited = 0; ; waited += 20) {
+      const waiting = await db.query(
+        `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO order_escrows%' AND query LIKE '%written_transfers%'`,
+      );
+      if (waiting.length > 0) break;
+      if (waited > 10_000) throw new Error('the charge never reached its write');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    endNow();
+    await ending;
+
+    expect(await charging).toMatchObject({ status: 409, code: 'INVALID_STATE' });
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 5_000, frozen: 0 });
+    const entries = await db.query(`SELECT 1 FROM entries WHERE order_id = $1`, [orderId]);
+    expect(entries).toHaveLength(0);
+    expect((await outboxEvents(stack, 'wallet', 'payment.succeeded')).filter((e) => e.data.order_id === orderId)).toHaveLength(0);
+    expect(await ledgerSum(stack)).toBe(0);
+  });
+
+  it('writes a ledger move beside a change only when the change answers a row, even in a transaction that commits (ADR 0084)', async () => {
+    const { renter, owner, orderId } = await fundedOrder(5_000);
+    await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 1_000 });
+    const { db, events } = stack.services.wallet!.ctx;
+    const move = { from: userAvailable(renter.id), to: accountOfEscrow(orderId), amount: 2_000, bizType: 'order_payment' as const, orderId, paymentId: null };
+    const claims = await db.transaction(async (tx) => {
+      const write = await planTransfers(tx, [move]);
+      // the order has its record: the claim answers nothing, and the move beside it writes nothing
+      const again = escrowClaim({ order_id: orderId, renter_id: renter.id, owner_id: owner.id, amount: 2_000, payment_id: uuidv7(), charged_at: new Date() });
+      return events.publishAllWith(tx, withLedgerWrite(again, write), []);
+    });
+    expect(claims).toHaveLength(0);
+    expect(await balanceOf(stack, renter)).toMatchObject({ available: 4_000, frozen: 1_000 });
+    expect(await ledgerSum(stack)).toBe(0);
+  });
   it('charges a renewal into the held escrow once by its id, refuses a short balance, a late or a conflicting one, and an ended escrow (ADR 0065)', async () => {
     const { renter, owner, orderId } = await fundedOrder(10_000);
     await charge(orderId, { renter_id: renter.id, owner_id: owner.id, amount: 3_000 });

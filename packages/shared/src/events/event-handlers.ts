@@ -7,9 +7,10 @@ import type { DomainEvent } from './envelope';
 export type EventHandler<T extends EventType> = (event: DomainEvent<T>, tx: Tx) => Promise<void>;
 
 /**
- * Applies several events of one type in one call, in delivery order: in a batch (`batchSize`), each
- * run of consecutive fresh deliveries of its type; handled alone, the one event. For a handler that
- * writes all of them in one statement, where a call per event would cost a round trip per event.
+ * Applies several events in one call, in delivery order: in a batch (`batchSize`), each run of
+ * consecutive fresh deliveries it handles; handled alone, the one event. One run handler may be
+ * given for several types, and then a run mixes them. For a handler that writes all of them in one
+ * statement, where a call per event would cost a round trip per event.
  * A call with several events runs under no request id: each event names its own (`correlation_id`).
  */
 export interface EventRunHandler<T extends EventType> {
@@ -21,19 +22,25 @@ export type EventHandlers = { [T in EventType]?: EventHandler<T> | EventRunHandl
 /** A handler of any type, as the inbox holds it once it has looked it up by an event's type. */
 export type AnyEventHandler = EventHandler<EventType> | EventRunHandler<EventType>;
 
-/** The events split where the type changes: each run goes to its handler in one call, the runs in delivery order. */
-export function runsOfOneType(events: readonly DomainEvent[]): DomainEvent[][] {
+/**
+ * The events split where the handler changes: each run goes to its handler in one call, the runs in
+ * delivery order, so effects across handlers keep their order.
+ */
+export function runsOfOneHandler(events: readonly DomainEvent[], handlerOf: (event: DomainEvent) => AnyEventHandler): DomainEvent[][] {
   const runs: DomainEvent[][] = [];
+  let current: AnyEventHandler | undefined;
   for (const event of events) {
+    const handler = handlerOf(event);
     const last = runs.at(-1);
-    if (last && last[0]!.type === event.type) last.push(event);
+    if (last && handler === current) last.push(event);
     else runs.push([event]);
+    current = handler;
   }
   return runs;
 }
 
 /**
- * Applies a run of events of one type: a run handler takes it in one call, any other handler
+ * Applies a run of events of one handler: a run handler takes it in one call, any other handler
  * event by event. One event runs under its own request id, as logs and the events it writes expect.
  */
 export async function applyRun(handler: AnyEventHandler, events: DomainEvent[], tx: Tx) {

@@ -7,7 +7,7 @@ import { runWithRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
 import type { EventWriter } from './outbox';
-import { applyRun, runsOfOneType, type AnyEventHandler, type EventHandlers } from './event-handlers';
+import { applyRun, runsOfOneHandler, type AnyEventHandler, type EventHandlers } from './event-handlers';
 import { decideRetry, type RetryPolicy } from './retry-policy';
 import { BrokerUsers } from './broker-users';
 import { plumbingExchange, producerExchange, queueNames } from './topology';
@@ -309,9 +309,9 @@ export class InboxConsumer {
 
   /**
    * Like `handle` for several first deliveries: one transaction, one inbox statement, the fresh
-   * events in delivery order, each run of consecutive events of one type in one handler call
-   * (`applyRun`), so a run handler writes a batch's events of its type at once and effects across
-   * types keep their order.
+   * events in delivery order, each run of consecutive events of one handler in one call
+   * (`applyRun`), so a run handler writes a batch's events at once, of every type it takes, and
+   * effects across handlers keep their order.
    */
   private async handleTogether(events: DomainEvent[]) {
     const handled = events.filter((event) => this.handlerOf(event));
@@ -330,7 +330,8 @@ export class InboxConsumer {
         this.opts.log.debug({ event_id: event.id, type: event.type }, 'duplicate event skipped');
         return false;
       });
-      for (const run of runsOfOneType(fresh)) await applyRun(this.handlerOf(run[0]!)!, run, tx);
+      const handlerOf = (event: DomainEvent) => this.handlerOf(event)!;
+      for (const run of runsOfOneHandler(fresh, handlerOf)) await applyRun(handlerOf(run[0]!), run, tx);
     });
     for (const event of handled) this.waiting.delete(event.id);
   }

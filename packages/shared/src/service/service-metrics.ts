@@ -87,7 +87,8 @@ export function serviceMetrics(service: string, dataSource: DataSource, bus: Bus
 /**
  * The handlers, each timed and counted: handled (the inbox transaction's work ran; a duplicate
  * never reaches a handler) or failed (the attempt throws, and the inbox retries or parks it). A run
- * handler's call counts each of its events and is timed as one.
+ * handler's call counts each of its events under its type, and is timed as one call of each type it
+ * carried.
  */
 export function instrumentHandlers(metrics: Metrics, handlers: EventHandlers): EventHandlers {
   const handled = metrics.counter('market_events_handled_total', 'Event handler runs by event type and outcome (handled, failed: retried or parked)', [
@@ -95,24 +96,42 @@ export function instrumentHandlers(metrics: Metrics, handlers: EventHandlers): E
     'outcome',
   ]);
   const duration = metrics.histogram('market_event_handler_duration_seconds', 'Event handler duration by event type, per call', ['type']);
-  const observed = async (type: EventType, events: number, work: () => Promise<void>) => {
-    const end = duration.startTimer({ type });
+  /** Runs a handler's call and counts it under each type it carried, with how many events of that type. */
+  const observed = async (types: ReadonlyMap<EventType, number>, work: () => Promise<void>) => {
+    const started = performance.now();
+    let outcome = 'failed';
     try {
       await work();
-      handled.inc({ type, outcome: 'handled' }, events);
-    } catch (err) {
-      handled.inc({ type, outcome: 'failed' }, events);
-      throw err;
+      outcome = 'handled';
     } finally {
-      end();
+      const seconds = (performance.now() - started) / 1000;
+      for (const [type, events] of types) {
+        handled.inc({ type, outcome }, events);
+        duration.observe({ type }, seconds);
+      }
     }
   };
+  // a run handler given for several types is wrapped once, so the inbox still sees one handler and
+  // hands it their events mixed in one run (`runsOfOneHandler`)
+  const runHandlers = new Map<AnyEventHandler, AnyEventHandler>();
   const instrumented: Record<string, AnyEventHandler> = {};
   for (const [type, handler] of Object.entries(handlers) as Array<[EventType, AnyEventHandler]>) {
-    instrumented[type] =
-      typeof handler === 'function'
-        ? (event, tx) => observed(type, 1, () => handler(event, tx))
-        : { together: (events, tx) => observed(type, events.length, () => handler.together(events, tx)) };
+    if (typeof handler === 'function') {
+      instrumented[type] = (event, tx) => observed(new Map([[type, 1]]), () => handler(event, tx));
+      continue;
+    }
+    let wrapped = runHandlers.get(handler);
+    if (!wrapped) {
+      wrapped = { together: (events, tx) => observed(typeCounts(events), () => handler.together(events, tx)) };
+      runHandlers.set(handler, wrapped);
+    }
+    instrumented[type] = wrapped;
   }
   return instrumented as EventHandlers;
+}
+
+function typeCounts(events: ReadonlyArray<{ type: EventType }>): Map<EventType, number> {
+  const counts = new Map<EventType, number>();
+  for (const event of events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+  return counts;
 }

@@ -3,7 +3,7 @@ import { endOrderGrants } from '../application/end-order-grants';
 
 /**
  * What files does with other services' events; the kit runs each batch in one transaction with its
- * inbox rows, and a batch's run of one type ends its orders' grants together.
+ * inbox rows, and a batch's run of order ends (of any of the three types) ends its orders' grants together.
  */
 export function filesEventHandlers(): EventHandlers {
   const ended: EventRunHandler<'order.completed' | 'order.closed' | 'order.cancelled'> = {

@@ -7,7 +7,7 @@ import { insertNotifications } from '../persistence/notification-repository';
 
 /**
  * Turns events into their notifications (the parties' and the back office's), inside the inbox
- * transaction that records them as handled: a batch's events of one type in one statement.
+ * transaction that records them as handled: a batch's events, of whatever types, in one statement.
  */
 export async function recordNotifications<T extends EventType>(tx: Tx, channel: string, events: ReadonlyArray<DomainEvent<T>>) {
   await insertNotifications(

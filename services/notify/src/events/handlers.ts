@@ -4,7 +4,7 @@ import { recordNotifications } from '../application/record-notifications';
 
 /**
  * Every event notify consumes becomes its notifications; the kit runs each batch in one transaction
- * with its inbox rows, and each run of one type in a batch is written in one statement.
+ * with its inbox rows, and one handler takes every type, so a batch's events are written in one statement.
  */
 export function notifyEventHandlers(channel: string): EventHandlers {
   const record: EventRunHandler<EventType> = { together: (events, tx) => recordNotifications(tx, channel, events) };

@@ -6,7 +6,7 @@ import { orderEscrow, userAvailable } from '../domain/accounts';
 import { ChargeExpired, InsufficientBalance } from '../domain/errors';
 import { InsufficientFunds } from '../domain/ledger';
 import { escrowClaim, findEscrow, lockOrderCharges, type EscrowRow } from '../persistence/escrow-repository';
-import { recordTransfers } from '../persistence/ledger-repository';
+import { planTransfers, withLedgerWrite, type LedgerWrite } from '../persistence/ledger-repository';
 import { toChargeView } from './charge-view';
 import type { WalletDeps } from './deps';
 import { paidFromBalance } from './paid-from-balance';
@@ -39,29 +39,31 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       throw new ChargeExpired();
     }
     const paymentId = uuidv7();
-    // the charge's record and its payment.succeeded in one statement (ADR 0077): the event is
-    // written only when the record is, and rolled back with it when the balance falls short below
+    let write: LedgerWrite | null;
+    try {
+      write = await planTransfers(
+        tx,
+        [{ from: userAvailable(body.renter_id), to: orderEscrow(orderId), amount: body.amount, bizType: 'order_payment', orderId, paymentId }],
+        now,
+      );
+    } catch (err) {
+      if (err instanceof InsufficientFunds) throw new InsufficientBalance(err.balance, body.amount, 'pay');
+      throw err;
+    }
+    // the charge's record, its payment.succeeded and the money's move in one statement (ADR 0077,
+    // 0084): the event and the move are written only when the record is
     const [claimed] = await deps.events.publishAllWith<EscrowRow>(
       tx,
-      escrowClaim({ order_id: orderId, renter_id: body.renter_id, owner_id: body.owner_id, amount: body.amount, payment_id: paymentId, charged_at: now }),
+      withLedgerWrite(
+        escrowClaim({ order_id: orderId, renter_id: body.renter_id, owner_id: body.owner_id, amount: body.amount, payment_id: paymentId, charged_at: now }),
+        write,
+      ),
       [paidFromBalance({ paymentId, renterId: body.renter_id, amount: body.amount, orderId, at: now })],
     );
     if (!claimed) {
       // an order ending in the same instant wrote its void record first
       const [ended] = await findEscrow(tx, orderId);
       return repeatedCharge(ended!, body);
-    }
-    try {
-      await recordTransfers(
-        tx,
-        [{ from: userAvailable(body.renter_id), to: orderEscrow(orderId), amount: body.amount, bizType: 'order_payment', orderId, paymentId: claimed.payment_id }],
-        now,
-      );
-    } catch (err) {
-      if (err instanceof InsufficientFunds) {
-        throw new InsufficientBalance(err.balance, body.amount, 'pay');
-      }
-      throw err;
     }
     return toChargeView(claimed);
   });

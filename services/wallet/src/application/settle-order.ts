@@ -5,7 +5,7 @@ import { orderEscrow, platformRevenue, userAvailable, type AccountRef } from '..
 import type { Transfer } from '../domain/ledger';
 import { fullRefund, payoutsFor, UnsettleableOrder, type Payout } from '../domain/settlement';
 import { escrowEnd, findEscrow, lockEscrowForEnd, type EscrowRow } from '../persistence/escrow-repository';
-import { recordTransfers } from '../persistence/ledger-repository';
+import { planTransfers, withLedgerWrite } from '../persistence/ledger-repository';
 
 type OrderEnd = DomainEvent<'order.completed'> | DomainEvent<'order.closed'> | DomainEvent<'order.cancelled'>;
 
@@ -80,12 +80,12 @@ async function payOut({ log, events }: SettlementDeps, tx: Tx, end: OrderEnd) {
     orderId: row.order_id,
     paymentId: row.payment_id,
   }));
-  await recordTransfers(tx, transfers, now);
+  const write = await planTransfers(tx, transfers, now);
   const refundedOnly = payouts.every((p) => p.to === 'renter');
   const outcome = refundedOnly ? 'refunded' : 'settled';
   const paidTo = (to: Payout['to']) => payouts.filter((p) => p.to === to).reduce((sum, p) => sum + p.amount, 0);
-  // the escrow's end and its event in one statement (ADR 0077)
-  await events.publishAllWith(tx, escrowEnd(row.order_id, outcome, end.type, now), [
+  // the escrow's end, its event and the payouts in one statement (ADR 0077, 0084)
+  await events.publishAllWith(tx, withLedgerWrite(escrowEnd(row.order_id, outcome, end.type, now), write), [
     {
       type: 'wallet.settled',
       data: {
