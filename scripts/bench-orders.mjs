@@ -155,7 +155,10 @@ function serverCpuLine(row, before, after, count) {
 function cpuCeiling(row, seconds, count) {
   const total = systemMicros(row);
   const share = (total * count) / 1e6 / seconds / cores;
-  return `system CPU ${(total / 1000).toFixed(1)} ms per order: at most ${Math.round((cores * 1e6) / total)} orders/s on ${cores} fully available cores; the run got ${(share * 100).toFixed(0)} % of them`;
+  return [
+    `system CPU ${(total / 1000).toFixed(1)} ms per order: at most ${Math.round((cores * 1e6) / total)} orders/s on ${cores} fully available cores; the run got ${(share * 100).toFixed(0)} % of them`,
+    `host gauge: the bench client sends the same requests every run and spent ${row['bench client']} µs per order; the system spent ${(total / row['bench client']).toFixed(1)} times that (this ratio moves far less than the figures above when the host's speed does: compare it between runs)`,
+  ].join('\n');
 }
 
 function cpuPerOrder(before, after, count) {
