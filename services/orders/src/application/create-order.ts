@@ -1,7 +1,7 @@
 import { MAX_MONEY_FEN, type createOrder as createOrderRoute, type RouteBody } from '@market/contracts';
 import { callerUserId, type Identity } from '@market/shared/auth';
 import { isUuid } from '@market/shared/db';
-import { auditEvent } from '@market/shared/events';
+import { auditEvent, type EventToWrite } from '@market/shared/events';
 import { Forbidden, InvalidInput, NotFound, type DomainError } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import { ListingAwaitingRotation, ListingUnavailable, ListingUnavailableToYou, RealnameRequired, RenterFrozen, RenterLimitReached } from '../domain/errors';
@@ -85,43 +85,52 @@ interface Placement {
   heldToLimits: boolean;
 }
 
-/** Writes the order with its events in one transaction, the renter's limits counted under their lock first where they hold. */
+/**
+ * Writes the order with its events. Where the renter's limits hold, they are counted under their
+ * lock first, and where the listing requires a password change, the last rental's end is checked
+ * after the insert: the order is written in a transaction with them. Otherwise the insert and its
+ * events are the whole write, one statement that commits itself (ADR 0084): no BEGIN, no COMMIT.
+ */
 async function placeOrder(deps: OrdersDeps, identity: Identity, { renterId, listing, hours, escrow, settings, now, heldToLimits }: Placement) {
+  const order: NewOrder = {
+    id: uuidv7(),
+    listing_id: listing.id,
+    listing_title: listing.title,
+    renter_id: renterId,
+    owner_id: listing.owner_id,
+    hours,
+    hourly_price: listing.hourly_price,
+    ...escrow,
+    status: 'pending_payment',
+    status_changed_at: now,
+    deadline_at: deadlineOf({ status: 'pending_payment', status_changed_at: now, ends_at: null }, settings, deps.minuteMs),
+    created_at: now,
+    // no credentials stored now, none to hand over at payment: the pay asks catalog nothing (ADR 0078)
+    credentials_checked_at: listing.credentials_stored ? null : now,
+  };
+  const events: EventToWrite[] = [
+    { type: 'order.created', data: orderSnapshot(order, null, renterId) },
+    auditEvent(identity, {
+      action: 'order.create',
+      biz_type: 'order',
+      biz_id: order.id,
+      detail: { listing_id: order.listing_id, hours: order.hours, amount: order.amount },
+    }),
+  ];
   try {
-    const placed = await deps.db.transaction(async (tx) => {
-      if (heldToLimits) await holdRenterLimits(tx, renterId, settings, now);
-      const order: NewOrder = {
-        id: uuidv7(),
-        listing_id: listing.id,
-        listing_title: listing.title,
-        renter_id: renterId,
-        owner_id: listing.owner_id,
-        hours,
-        hourly_price: listing.hourly_price,
-        ...escrow,
-        status: 'pending_payment',
-        status_changed_at: now,
-        deadline_at: deadlineOf({ status: 'pending_payment', status_changed_at: now, ends_at: null }, settings, deps.minuteMs),
-        created_at: now,
-        // no credentials stored now, none to hand over at payment: the pay asks catalog nothing (ADR 0078)
-        credentials_checked_at: listing.credentials_stored ? null : now,
-      };
-      // the insert with its events, one round trip (ADR 0077); a refusal below rolls both back
-      const [row] = await deps.events.publishAllWith<OrderRow>(tx, orderInsert(order), [
-        { type: 'order.created', data: orderSnapshot(order, null, renterId) },
-        auditEvent(identity, {
-          action: 'order.create',
-          biz_type: 'order',
-          biz_id: order.id,
-          detail: { listing_id: order.listing_id, hours: order.hours, amount: order.amount },
-        }),
-      ]);
-      // Catalog learns of the last rental's end from its event, a moment late; the end itself is ours.
-      // Read after the insert, which waited for any order still holding the listing, so that end is seen.
-      const rotatedAt = listing.rotation_confirmed_at === null ? null : new Date(listing.rotation_confirmed_at);
-      if (listing.require_rotation && (await handedOverEndSince(tx, listing.id, rotatedAt))) throw new ListingAwaitingRotation();
-      return row!;
-    });
+    const placed =
+      heldToLimits || listing.require_rotation
+        ? await deps.db.transaction(async (tx) => {
+            if (heldToLimits) await holdRenterLimits(tx, renterId, settings, now);
+            // the insert with its events, one round trip (ADR 0077); a refusal below rolls both back
+            const [row] = await deps.events.publishAllWith<OrderRow>(tx, orderInsert(order), events);
+            // Catalog learns of the last rental's end from its event, a moment late; the end itself is ours.
+            // Read after the insert, which waited for any order still holding the listing, so that end is seen.
+            const rotatedAt = listing.rotation_confirmed_at === null ? null : new Date(listing.rotation_confirmed_at);
+            if (listing.require_rotation && (await handedOverEndSince(tx, listing.id, rotatedAt))) throw new ListingAwaitingRotation();
+            return row!;
+          })
+        : (await deps.events.commitAllWith<OrderRow>(deps.db, orderInsert(order), events))[0]!;
     deps.recentOrders.remember(placed);
     return toOrderView(placed);
   } catch (err) {

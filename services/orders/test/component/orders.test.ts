@@ -374,6 +374,31 @@ describe('orders alone, its neighbours faked at the contracts', () => {
     expect(orders.published('order.created', (e) => e.data.listing_id === listing.id).map((e) => e.data.order_id)).toEqual([winner]);
   });
 
+  it('lets exactly one of twenty trusted renters racing for one listing have it, on the path that writes an order alone (ADR 0084)', async () => {
+    const trustedAfter = (value: number) =>
+      orders.publish('system_config.changed', { key: 'renter.trusted_after_orders', value, updated_by: uuidv7(), updated_at: new Date().toISOString() });
+    const renters = Array.from({ length: 20 }, () => asUser());
+    await trustedAfter(0);
+    try {
+      await eventually(
+        () => orders.ok(adminRenterStanding, { params: { id: renters[0]!.sub }, as: asAdmin() }),
+        (standing) => standing.trusted === true,
+      );
+      const { owner } = parties();
+      const listing = world.listing(owner.sub);
+      const results = await Promise.all(renters.map((as) => orders.call(createOrder, { body: { listing_id: listing.id, hours: 1 }, as })));
+      expect(results.map((r) => r.status).sort()).toEqual([201, ...Array(19).fill(409)]);
+      expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'LISTING_UNAVAILABLE')).toBe(true);
+      const winner = results.find((r) => r.status === 201)!.body.id;
+      await orders.awaitPublished('order.created', (e) => e.data.order_id === winner);
+      const later = await newOrder();
+      await orders.awaitPublished('order.created', (e) => e.data.order_id === later.order.id);
+      expect(orders.published('order.created', (e) => e.data.listing_id === listing.id).map((e) => e.data.order_id)).toEqual([winner]);
+    } finally {
+      await trustedAfter(10);
+    }
+  });
+
   it('creates one order for a repeated Idempotency-Key and refuses the key with another body', async () => {
     const { owner, renter } = parties();
     const listing = world.listing(owner.sub);
