@@ -117,7 +117,8 @@ export function instrumentHandlers(metrics: Metrics, handlers: EventHandlers): E
   const instrumented: Record<string, AnyEventHandler> = {};
   for (const [type, handler] of Object.entries(handlers) as Array<[EventType, AnyEventHandler]>) {
     if (typeof handler === 'function') {
-      instrumented[type] = (event, tx) => observed(new Map([[type, 1]]), () => handler(event, tx));
+      const one = new Map([[type, 1]]);
+      instrumented[type] = (event, tx) => observed(one, () => handler(event, tx));
       continue;
     }
     let wrapped = runHandlers.get(handler);

@@ -85,7 +85,7 @@ async function payOut({ log, events }: SettlementDeps, tx: Tx, end: OrderEnd) {
   const outcome = refundedOnly ? 'refunded' : 'settled';
   const paidTo = (to: Payout['to']) => payouts.filter((p) => p.to === to).reduce((sum, p) => sum + p.amount, 0);
   // the escrow's end, its event and the payouts in one statement (ADR 0077, 0084)
-  await events.publishAllWith(tx, withLedgerWrite(escrowEnd(row.order_id, outcome, end.type, now), write), [
+  const ended = await events.publishAllWith(tx, withLedgerWrite(escrowEnd(row.order_id, outcome, end.type, now), write), [
     {
       type: 'wallet.settled',
       data: {
@@ -105,4 +105,7 @@ async function payOut({ log, events }: SettlementDeps, tx: Tx, end: OrderEnd) {
       },
     },
   ]);
+  // The record was locked and read held above, so its end answers it. Were it not, nothing was
+  // written: the event is not taken as handled, and is tried again.
+  if (ended.length === 0) throw new Error(`order ${row.order_id}'s escrow was no longer held at its end; nothing paid out`);
 }
