@@ -20,10 +20,11 @@ export function hearChanges(cache: MicroCache, redis: RedisClient, prefix: strin
     if (!channel) continue;
     listenToChannel(redis, `${prefix}${channel}`, {
       onMessage: () => cache.drop(service),
-      onListening: (heard) => {
+      onListening: (heard, closing) => {
         cache.hearing(service, heard);
         if (heard) log.info({ service }, 'micro-cache hears the service’s changes: it keeps its answers');
-        else log.warn({ service }, 'micro-cache lost the service’s change notices: it keeps none of its answers until it hears them again');
+        // a shutdown ends the subscription on purpose: nothing to warn an operator of
+        else if (!closing) log.warn({ service }, 'micro-cache lost the service’s change notices: it keeps none of its answers until it hears them again');
       },
       onFailure: (err) => log.warn({ service, err: { message: err.message } }, 'micro-cache cannot listen to the service’s changes yet: it keeps none of its answers'),
     });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger } from '@market/shared/logging';
 import { connectRedis, LISTING_CHANGES_CHANNEL, type RedisClient } from '@market/shared/redis';
 import { internalKeysFor, processRedisUrl } from '@market/shared/testing';
-import { api, eventually, newAdmin, newUser, publishEvent, startStack, type Caller, type Stack } from '@market/testkit';
+import { api, capturedLog, eventually, newAdmin, newUser, publishEvent, startStack, type Caller, type Stack } from '@market/testkit';
 import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 
@@ -25,6 +25,8 @@ describe('the micro-cache across gateway replicas', () => {
   let admin: Caller;
   let second: Server;
   let secondRedis: RedisClient;
+  /** the second gateway's log, at info */
+  const secondLogs = capturedLog('gateway-second');
   let gateways: Array<ReturnType<typeof api>>;
   const reached: string[] = [];
   const count = (req: IncomingMessage) => {
@@ -34,7 +36,7 @@ describe('the micro-cache across gateway replicas', () => {
   beforeAll(async () => {
     stack = await startStack({ services: ['catalog', 'admin'], env: { GATEWAY_MICRO_CACHE_MS: String(BOUND_MS) } });
     admin = await newAdmin(stack);
-    const log = createLogger('gateway', 'silent');
+    const log = createLogger('gateway', 'info', secondLogs.file);
     secondRedis = await connectRedis(processRedisUrl(stack.env, 'gateway'), log);
     second = createServer(createGateway(loadGatewayConfig({ ...stack.env, ...internalKeysFor('gateway'), REDIS_URL: processRedisUrl(stack.env, 'gateway'), PORT: '0' }), secondRedis, log));
     await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
@@ -127,6 +129,7 @@ describe('the micro-cache across gateway replicas', () => {
       await stack.redis.sendCommand(['CLIENT', 'KILL', 'USER', gatewayUser]);
       // once a gateway sees its subscription gone, what it kept is gone and nothing more is kept
       for (const gateway of gateways) await eventually(reachingOfTwo(gateway), (n) => n === 2, PROMPTLY_MS);
+      expect(secondLogs.text()).toContain('micro-cache lost the service’s change notices');
       const order = { order_id: randomUUID(), listing_id: listing.id, listing_title: 'notice test', renter_id: randomUUID(), owner_id: randomUUID() };
       await publishEvent(stack, 'order.created', { ...order, status: 'pending_payment', rent: 800, deposit: 5000, amount: 5800, hours: 1 });
       // catalog's notice reaches nobody, and its change still shows through both at once
@@ -139,6 +142,19 @@ describe('the micro-cache across gateway replicas', () => {
     for (const gateway of gateways) await eventually(reachingOfTwo(gateway), (n) => n === 1, 10_000);
     // and its commands answered again: a signed-in read needs the gateway's Redis (the subscription is another connection)
     for (const gateway of gateways) await eventually(() => gateway.get(listing.detail, owner.token), (res) => res.status === 200, 10_000);
+  });
+
+  it('warns of no lost change notices when its own shutdown ends the subscription', async () => {
+    const logs = capturedLog('gateway-closing');
+    const url = processRedisUrl(stack.env, 'gateway');
+    const log = createLogger('gateway', 'info', logs.file);
+    const redis = await connectRedis(url, log);
+    createGateway(loadGatewayConfig({ ...stack.env, ...internalKeysFor('gateway'), REDIS_URL: url, PORT: '0' }), redis, log);
+    await eventually(async () => logs.text(), (text) => text.includes('micro-cache hears the service’s changes'), 10_000);
+    await redis.quit();
+    // the subscription's end is told as it is destroyed, within the quit
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(logs.text()).not.toContain('micro-cache lost');
   });
 
   it('lets only catalog announce its changes: a gateway may listen but not publish', async () => {

@@ -7,9 +7,10 @@ export interface ChannelListener {
   /**
    * `true` once the subscription is confirmed (again), `false` as soon as the connection is lost:
    * what is published meanwhile is never delivered, so a listener that must not miss a message
-   * treats `false` as "anything may have been said".
+   * treats `false` as "anything may have been said". `closing`: the `false` came from this process
+   * ending `redis` (a shutdown), not from a lost connection.
    */
-  onListening: (listening: boolean) => void;
+  onListening: (listening: boolean, closing: boolean) => void;
   /** the subscription could not be made (Redis away at the start, the channel refused); it is tried again */
   onFailure: (err: Error) => void;
 }
@@ -32,7 +33,7 @@ export function listenToChannel(redis: RedisClient, channel: string, listener: C
   const hear = (now: boolean) => {
     if (now === listening) return;
     listening = now;
-    listener.onListening(now);
+    listener.onListening(now, ended);
   };
   endsWith(redis, () => {
     ended = true;
