@@ -10,6 +10,7 @@ import { userBlocks, userDirectory } from './adapters/user-directory';
 import { walletAccounts } from './adapters/wallet-accounts';
 import type { OrdersDeps } from './application/deps';
 import { RecentOrders } from './application/recent-orders';
+import { loadSettingsFromAdmin } from './application/settings';
 import { SettingsCache, settingsChannel } from './application/settings-cache';
 import { ordersEnvShape } from './config';
 import { ordersEventHandlers } from './events/handlers';
@@ -89,7 +90,7 @@ export const ordersService = defineService({
       handlers: ordersEventHandlers(deps),
       jobs: [
         settingsWatcher(deps.settings, ctx.config.DATABASE_URL, ctx.log),
-        settingsLoader(deps, ctx.config.SETTINGS_RETRY_MS, ctx.log),
+        settingsLoader(() => loadSettingsFromAdmin(deps), ctx.config.SETTINGS_RETRY_MS, ctx.log),
         timeoutScan(deps, ctx.config.ORDER_SCAN_INTERVAL_MS, ctx.log),
         chargeReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),
         renewalReconciler(deps, ctx.config.ORDER_RECONCILE_INTERVAL_MS, ctx.log),

@@ -1,21 +1,24 @@
 import type { Logger } from '@market/shared/logging';
 import type { Job } from '@market/shared/service';
-import type { OrdersDeps } from '../application/deps';
-import { loadSettingsFromAdmin } from '../application/settings';
 
 /**
- * At start, asks the admin service until it answers (it may start after orders); meanwhile the
- * stored copy (or the defaults, on a first start) applies. Later changes arrive as events.
+ * At start, asks the admin service until it answers (`load`); meanwhile the stored copy (or the
+ * defaults, on a first start) applies. Later changes arrive as events. Admin may start after
+ * orders, so a first attempt that finds it not answering yet is told at info; each later one warns.
  */
-export function settingsLoader(deps: Pick<OrdersDeps, 'db' | 'configSource' | 'minuteMs' | 'settings'>, retryMs: number, log: Logger): Job {
+export function settingsLoader(load: () => Promise<void>, retryMs: number, log: Logger): Job {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
+  let failures = 0;
   const attempt = (): void => {
-    running = loadSettingsFromAdmin(deps).then(
+    running = load().then(
       () => log.info('system configuration loaded from the admin service'),
       (err: unknown) => {
-        log.warn({ err: { message: (err as Error).message } }, 'admin service did not answer with the configuration; retrying');
+        failures += 1;
+        const detail = { err: { message: (err as Error).message }, attempts: failures };
+        if (failures === 1) log.info(detail, 'admin service does not answer with the configuration yet (it may still be starting); the stored configuration applies meanwhile');
+        else log.warn(detail, 'admin service did not answer with the configuration; retrying');
         if (!stopped) timer = setTimeout(attempt, retryMs);
       },
     );
