@@ -2,12 +2,11 @@ import { type chargeOrderEscrow as chargeContract, type InternalInput } from '@m
 import { isUuid } from '@market/shared/db';
 import { Conflict, InvalidState, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
-import { orderEscrow, userAvailable } from '../domain/accounts';
-import { ChargeExpired, InsufficientBalance } from '../domain/errors';
-import { InsufficientFunds } from '../domain/ledger';
+import { ChargeExpired } from '../domain/errors';
 import { escrowClaim, findEscrow, lockOrderCharges, type EscrowRow } from '../persistence/escrow-repository';
-import { planTransfers, withLedgerWrite, type LedgerWrite } from '../persistence/ledger-repository';
+import { withLedgerWrite } from '../persistence/ledger-repository';
 import { toChargeView } from './charge-view';
+import { planEscrowPayment } from './escrow-payment';
 import type { WalletDeps } from './deps';
 import { paidFromBalance } from './paid-from-balance';
 
@@ -39,17 +38,7 @@ export async function chargeOrderEscrow(deps: WalletDeps, orderId: string, body:
       throw new ChargeExpired();
     }
     const paymentId = uuidv7();
-    let write: LedgerWrite | null;
-    try {
-      write = await planTransfers(
-        tx,
-        [{ from: userAvailable(body.renter_id), to: orderEscrow(orderId), amount: body.amount, bizType: 'order_payment', orderId, paymentId }],
-        now,
-      );
-    } catch (err) {
-      if (err instanceof InsufficientFunds) throw new InsufficientBalance(err.balance, body.amount, 'pay');
-      throw err;
-    }
+    const write = await planEscrowPayment(tx, { renterId: body.renter_id, orderId, amount: body.amount, paymentId }, now);
     // the charge's record, its payment.succeeded and the money's move in one statement (ADR 0077,
     // 0084): the event and the move are written only when the record is
     const [claimed] = await deps.events.publishAllWith<EscrowRow>(

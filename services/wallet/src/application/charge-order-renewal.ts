@@ -2,13 +2,12 @@ import { type chargeOrderRenewal as chargeContract, type InternalInput } from '@
 import { isUuid } from '@market/shared/db';
 import { Conflict, InvalidState, NotFound } from '@market/shared/errors';
 import { v7 as uuidv7 } from 'uuid';
-import { orderEscrow, userAvailable } from '../domain/accounts';
-import { ChargeExpired, InsufficientBalance } from '../domain/errors';
-import { InsufficientFunds } from '../domain/ledger';
+import { ChargeExpired } from '../domain/errors';
 import { findEscrow, lockOrderCharges } from '../persistence/escrow-repository';
-import { recordTransfers } from '../persistence/ledger-repository';
+import { writeLedger } from '../persistence/ledger-repository';
 import { findRenewalCharge, recordRenewalCharge, type RenewalChargeRow } from '../persistence/renewal-charge-repository';
 import type { WalletDeps } from './deps';
+import { planEscrowPayment } from './escrow-payment';
 import { paidFromBalance } from './paid-from-balance';
 
 type RenewalChargeBody = InternalInput<typeof chargeContract>['body'];
@@ -49,16 +48,7 @@ export async function chargeOrderRenewal(deps: WalletDeps, orderId: string, rene
     if (escrow.status !== 'held') throw new InvalidState('the order has ended; it can no longer be renewed');
     if (escrow.renter_id !== body.renter_id) throw new Conflict('the order was charged to another renter');
     const paymentId = uuidv7();
-    try {
-      await recordTransfers(
-        tx,
-        [{ from: userAvailable(body.renter_id), to: orderEscrow(orderId), amount: body.amount, bizType: 'order_payment', orderId, paymentId }],
-        now,
-      );
-    } catch (err) {
-      if (err instanceof InsufficientFunds) throw new InsufficientBalance(err.balance, body.amount, 'pay');
-      throw err;
-    }
+    await writeLedger(tx, await planEscrowPayment(tx, { renterId: body.renter_id, orderId, amount: body.amount, paymentId }, now));
     const row = await recordRenewalCharge(tx, {
       renewal_id: renewalId,
       order_id: orderId,

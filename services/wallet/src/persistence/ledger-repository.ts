@@ -112,10 +112,14 @@ function ledgerCtes($: (i: number) => string, guarded: boolean): string {
      )`;
 }
 
+/** Writes planned transfers in the caller's transaction, in one statement of their own. */
+export async function writeLedger(tx: Tx, write: LedgerWrite | null): Promise<void> {
+  if (write) await tx.query(`WITH ${write.ctes(0, false)} SELECT 1`, write.params);
+}
+
 /** Writes transfers in the caller's transaction: planned (`planTransfers`, which refuses), then written in one statement. */
 export async function recordTransfers(tx: Tx, transfers: Transfer[], at = new Date()): Promise<void> {
-  const write = await planTransfers(tx, transfers, at);
-  if (write) await tx.query(`WITH ${write.ctes(0, false)} SELECT 1`, write.params);
+  await writeLedger(tx, await planTransfers(tx, transfers, at));
 }
 
 /**
