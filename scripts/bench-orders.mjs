@@ -5,8 +5,10 @@
 //    runs beside a development system (or, with `--attach`, uses one already running with the same settings).
 // 2. Seeds through the API: owners with online listings (reviewed by the first admin), renters with
 //    wallets funded through the sandbox payment gateway.
-// 3. Create + pay: each of C renters creates and pays orders on listings no one else orders, back to
-//    back; a warm-up batch first, not counted. Prints orders/s and p50/p99 of create, pay, create + pay.
+// 3. Warm-up, not counted: C other renters create, pay and complete orders, and the wallet settles
+//    them, so that every path measured below has run and been compiled before it is measured.
+//    Create + pay: each of C renters creates and pays orders on listings no one else orders, back to
+//    back. Prints orders/s and p50/p99 of create, pay, create + pay.
 // 4. Completion: every paid order is handed off, received, checked out and confirmed (C at a time), but
 //    for the last few, completed one at a time afterwards.
 // 5. Event latency: for each order, the outbox row of order.completed (orders schema, created_at is the
@@ -17,7 +19,7 @@
 //    ones completed one at a time).
 // CPU µs per order per process is read from /proc around the measured phases.
 // Env: BENCH_CONCURRENCY (renters = owners = in-flight orders, 32), BENCH_ORDERS (measured orders, 600),
-// BENCH_WARMUP (60), BENCH_QUIET_ORDERS (of those, completed one at a time at the end, 20),
+// BENCH_WARMUP (orders of the warm-up, 300), BENCH_QUIET_ORDERS (of those, completed one at a time at the end, 20),
 // BENCH_FLOW_ORDERS (of those, completed at a steady BENCH_FLOW_RATE orders/s, 100 at 10), PORT (gateway,
 // 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders, dropped and recreated at each
 // start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:), ADMIN_BOOTSTRAP_PASSWORD,
@@ -42,7 +44,7 @@ const env = process.env;
 const attach = process.argv.includes('--attach');
 const concurrency = Number(env.BENCH_CONCURRENCY ?? 32);
 const measuredOrders = Number(env.BENCH_ORDERS ?? 600);
-const warmupOrders = Number(env.BENCH_WARMUP ?? 60);
+const warmupOrders = Number(env.BENCH_WARMUP ?? 300);
 const quietOrders = Number(env.BENCH_QUIET_ORDERS ?? 20);
 const flowOrders = Number(env.BENCH_FLOW_ORDERS ?? 100);
 const flowRate = Number(env.BENCH_FLOW_RATE ?? 10);
@@ -419,27 +421,30 @@ try {
   const admin = await adminToken();
   const owners = [];
   const renters = [];
-  await inParallel(concurrency * 2, concurrency, async (i) => {
-    if (i % 2) owners.push(await user());
+  const warmupRenters = [];
+  await inParallel(concurrency * 3, concurrency, async (i) => {
+    if (i % 3 === 0) owners.push(await user());
     else {
       const renter = await user();
       await fund(renter);
-      renters.push(renter);
+      (i % 3 === 1 ? renters : warmupRenters).push(renter);
     }
   });
-  if (renters.length * Math.floor(RECHARGE / ORDER_AMOUNT) < totalListings) throw new Error('BENCH_ORDERS is more than the renters can pay for');
+  if (renters.length * Math.floor(RECHARGE / ORDER_AMOUNT) < measuredOrders) throw new Error('BENCH_ORDERS is more than the renters can pay for');
   const listings = new Array(totalListings);
   await inParallel(totalListings, concurrency, async (i) => {
     listings[i] = await onlineListing(owners[i % owners.length], admin, i);
   });
-  console.log(`seeded ${owners.length} owners, ${renters.length} funded renters and ${totalListings} online listings in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${owners.length} owners, ${renters.length + warmupRenters.length} funded renters (${warmupRenters.length} for the warm-up) and ${totalListings} online listings in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
+  );
 
   // create + pay: renter w takes the next listing no one has ordered
-  const paid = [];
   const failures = new Failures();
-  async function createAndPay(from, count, samples) {
+  async function createAndPay(from, count, samples, by = renters) {
+    const done = [];
     await inParallel(count, concurrency, async (i, worker) => {
-      const renter = renters[worker];
+      const renter = by[worker];
       const listing = listings[from + i];
       const t0 = process.hrtime.bigint();
       const created = await call('POST', '/api/orders', { listing_id: listing.id, hours: 1 }, renter.token);
@@ -452,40 +457,11 @@ try {
       samples?.create.push(createMs);
       samples?.pay.push(payMs);
       samples?.both.push(elapsedMs(t0));
-      paid.push({ id: created.body.id, renter, owner: listing.owner, rent: created.body.rent });
+      done.push({ id: created.body.id, renter, owner: listing.owner, rent: created.body.rent });
     });
+    return done;
   }
-  await createAndPay(0, warmupOrders, null);
-  const samples = { create: [], pay: [], both: [] };
-  const statementsBefore = statementsDir ? await statementSnapshot(processes) : null;
-  const cpuBefore = await cpuSnapshot(processes, db);
-  const t0 = process.hrtime.bigint();
-  await createAndPay(warmupOrders, measuredOrders, samples);
-  const seconds = elapsedMs(t0) / 1000;
-  const cpuAfter = await cpuSnapshot(processes, db);
-  const statementsAfter = statementsDir ? await statementSnapshot(processes) : null;
-  const measured = samples.both.length;
-
-  console.log(`\ncreate + pay: ${measured} orders by ${concurrency} concurrent renters on distinct listings (after ${warmupOrders} warm-up orders), on ${cores} cores, load average ${load} at start`);
-  console.log(`throughput: ${(measured / seconds).toFixed(0)} orders/s (${seconds.toFixed(1)} s)`);
-  console.table([latencyRow('create', samples.create), latencyRow('pay', samples.pay), latencyRow('create + pay', samples.both)]);
-  if (!attach) {
-    console.log('CPU µs per order (create + pay), per process:');
-    const cpu = cpuPerOrder(cpuBefore, cpuAfter, measured);
-    console.table([cpu]);
-    console.log(cpuCeiling(cpu, seconds, measured));
-    console.log(serverCpuLine(cpu, cpuBefore, cpuAfter, measured));
-  }
-  if (statementsBefore) printStatementsPerOrder('create + pay', statementsBefore, statementsAfter, measured);
-  if (failures.total) {
-    console.log(`${failures.total} failed:`);
-    failures.print();
-  }
-
-  // completion: handoff, confirm receipt, checkout, confirm; the last few orders are held back to be
-  // completed one at a time once the system is quiet, for the event latency at rest
-  const quiet = paid.splice(Math.max(0, paid.length - quietOrders));
-  const flowing = paid.splice(Math.max(0, paid.length - flowOrders));
+  // completion: handoff, confirm receipt, checkout, confirm
   const completion = { handoff: [], 'confirm-receive': [], checkout: [], 'checkout/confirm': [], all: [] };
   const completionFailures = new Failures();
   const steps = [
@@ -538,6 +514,44 @@ try {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+
+  // Warm-up: every path measured below runs first, by other renters, so that the figures are the
+  // processes' steady cost, not the JIT compiling code paths for the first time.
+  const warmupStart = Date.now();
+  const warmupPaid = await createAndPay(0, warmupOrders, null, warmupRenters);
+  const warmupSettled = await settlement(await complete(warmupPaid, concurrency, null));
+  if (warmupSettled !== warmupOrders) throw new Error(`the warm-up settled ${warmupSettled} of ${warmupOrders} orders`);
+  console.log(`warm-up: ${warmupOrders} orders created, paid, completed and settled by the warm-up renters in ${((Date.now() - warmupStart) / 1000).toFixed(1)} s`);
+  const samples = { create: [], pay: [], both: [] };
+  const statementsBefore = statementsDir ? await statementSnapshot(processes) : null;
+  const cpuBefore = await cpuSnapshot(processes, db);
+  const t0 = process.hrtime.bigint();
+  const paid = await createAndPay(warmupOrders, measuredOrders, samples);
+  const seconds = elapsedMs(t0) / 1000;
+  const cpuAfter = await cpuSnapshot(processes, db);
+  const statementsAfter = statementsDir ? await statementSnapshot(processes) : null;
+  const measured = samples.both.length;
+
+  console.log(`\ncreate + pay: ${measured} orders by ${concurrency} concurrent renters on distinct listings (after the warm-up), on ${cores} cores, load average ${load} at start`);
+  console.log(`throughput: ${(measured / seconds).toFixed(0)} orders/s (${seconds.toFixed(1)} s)`);
+  console.table([latencyRow('create', samples.create), latencyRow('pay', samples.pay), latencyRow('create + pay', samples.both)]);
+  if (!attach) {
+    console.log('CPU µs per order (create + pay), per process:');
+    const cpu = cpuPerOrder(cpuBefore, cpuAfter, measured);
+    console.table([cpu]);
+    console.log(cpuCeiling(cpu, seconds, measured));
+    console.log(serverCpuLine(cpu, cpuBefore, cpuAfter, measured));
+  }
+  if (statementsBefore) printStatementsPerOrder('create + pay', statementsBefore, statementsAfter, measured);
+  if (failures.total) {
+    console.log(`${failures.total} failed:`);
+    failures.print();
+  }
+
+  // completion: the last few orders are held back to be completed one at a time once the system is
+  // quiet, for the event latency at rest
+  const quiet = paid.splice(Math.max(0, paid.length - quietOrders));
+  const flowing = paid.splice(Math.max(0, paid.length - flowOrders));
   /** Outbox write of order.completed → the wallet's settlement entries for the order, split at the relay's claim. */
   async function eventLatency(label, ids) {
     const settled = await settlement(ids);
