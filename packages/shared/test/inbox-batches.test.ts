@@ -84,10 +84,10 @@ describe('inbox: deliveries handled in batches', () => {
     },
   };
 
-  async function startConsumer(handlers: EventHandlers = { 'user.registered': handler }) {
+  async function startConsumer(handlers: EventHandlers = { 'user.registered': handler }, batchWaitMs = 0) {
     const where = { service: service(), dataSource: bed.consumerDb, bus: bed.bus, log };
     // quick retries, parked at the third attempt
-    consumer = new InboxConsumer({ ...where, maxAttempts: 3, baseDelayMs: 20, batchSize: 8, handlers });
+    consumer = new InboxConsumer({ ...where, maxAttempts: 3, baseDelayMs: 20, batchSize: 8, batchWaitMs, handlers });
     await consumer.start();
   }
 
@@ -165,6 +165,43 @@ describe('inbox: deliveries handled in batches', () => {
     await until(async () => (await effectsOf(events)).every((n) => n > 0));
     expect(await effectsOf(events)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(await transactionsOf(events)).toBeLessThan(events.length);
+  });
+
+  /** Publishes each item on its own, `gapMs` apart, to a consumer that is running. */
+  async function trickle(items: Array<EventData<'user.registered'>>, gapMs: number) {
+    const events: Array<DomainEvent<'user.registered'>> = [];
+    for (const item of items) {
+      events.push(...(await publish([item])));
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+    }
+    await until(async () => (await effectsOf(events)).every((n) => n > 0));
+    return events;
+  }
+
+  it('with a batch wait, gathers deliveries that arrive one by one within it into one transaction; without, handles each as it comes', async () => {
+    await startConsumer(undefined, 1_000);
+    const gathered = await trickle([registered(), registered(), registered()], 150);
+    expect(await transactionsOf(gathered)).toBe(1);
+    await stopConsumer();
+
+    await startConsumer(undefined, 0);
+    const alone = await trickle([registered(), registered(), registered()], 150);
+    expect(await transactionsOf(alone)).toBe(3);
+    expect(await effectsOf([...gathered, ...alone])).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it('starts a batch still waiting for company when the consumer stops, and settles it', async () => {
+    await startConsumer(undefined, 60_000);
+    const [event] = await publish([registered()]);
+    // delivered and waiting in the consumer (no longer ready on the queue), not yet applied
+    const channel = await bed.bus.confirmChannel();
+    await until(async () => (await channel.checkQueue(queueNames(service(), bed.names.exchange).main)).messageCount === 0);
+    await channel.close();
+    expect(await effectsOf([event!])).toEqual([0]);
+    const stopping = Date.now();
+    await stopConsumer();
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+    expect(await effectsOf([event!])).toEqual([1]);
   });
 
   it('retries and parks a poison message alone, applying every other event of its batch once', async () => {

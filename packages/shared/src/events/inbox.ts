@@ -61,6 +61,12 @@ export interface InboxConsumerOptions {
    * again one by one, so a handler of a failed batch runs twice.
    */
   batchSize?: number;
+  /**
+   * With `batchSize`: how long a delivery may wait for others to share its transaction before its
+   * batch starts (0, the default: at once). A batch starts earlier when it is full, or when the
+   * consumer stops.
+   */
+  batchWaitMs?: number;
   /** longest wait for the broker to confirm a retry or DLQ message */
   confirmTimeoutMs?: number;
   /** pause before opening a new channel after the last one closed */
@@ -91,6 +97,8 @@ export class InboxConsumer {
   /** deliveries waiting for the next batch's transaction, in delivery order */
   private batchQueue: BatchItem[] = [];
   private batchRunning = false;
+  /** starts the waiting batch when its first delivery has waited `batchWaitMs` */
+  private batchTimer: NodeJS.Timeout | null = null;
   readonly queues: ReturnType<typeof queueNames>;
   private readonly users: BrokerUsers;
   /**
@@ -129,6 +137,8 @@ export class InboxConsumer {
     this.channel = null;
     this.consumerTag = null;
     if (channel && tag) await withTimeout(channel.cancel(tag), this.confirmTimeoutMs, 'cancelling the consumer').catch(() => undefined);
+    // nothing more is coming: a batch still waiting for company starts now
+    this.runBatches();
     await Promise.allSettled([...this.inFlight]);
     await closeQuietly(channel);
   }
@@ -259,19 +269,30 @@ export class InboxConsumer {
   }
 
   /** Queues a delivery for the next batch; settles when its batch has. */
-  private inNextBatch(item: Omit<BatchItem, 'settled'>): Promise<void> {
+  private inNextBatch(item: Omit<BatchItem, 'settled' | 'queuedAt'>): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.batchQueue.push({ ...item, settled: { resolve, reject } });
+      this.batchQueue.push({ ...item, queuedAt: performance.now(), settled: { resolve, reject } });
       this.runBatches();
     });
   }
 
   /**
-   * One batch at a time, of whatever was delivered while the last one ran: at a trickle each
-   * event goes alone at once, and the busier the queue the more events share a transaction.
+   * One batch at a time, of whatever was delivered while the last one ran or while its first
+   * delivery waited `batchWaitMs`: at a trickle each event goes alone after that wait, and the busier
+   * the queue the more events share a transaction (ADR 0085).
    */
   private runBatches() {
     if (this.batchRunning || this.batchQueue.length === 0) return;
+    const waitLeft = (this.opts.batchWaitMs ?? 0) - (performance.now() - this.batchQueue[0]!.queuedAt);
+    if (waitLeft > 0 && this.batchQueue.length < this.batchSize && !this.stopped) {
+      this.batchTimer ??= setTimeout(() => {
+        this.batchTimer = null;
+        this.runBatches();
+      }, waitLeft);
+      return;
+    }
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
     this.batchRunning = true;
     const batch = this.batchQueue.splice(0, this.batchSize);
     void this.settleBatch(batch).finally(() => {
@@ -530,6 +551,8 @@ interface BatchItem {
   channel: ConfirmChannel;
   msg: ConsumeMessage;
   event: DomainEvent;
+  /** `performance.now()` when it joined the queue */
+  queuedAt: number;
   settled: { resolve: () => void; reject: (err: unknown) => void };
 }
 

@@ -47,6 +47,7 @@ const serviceEnvShape = {
   INBOX_PREFETCH: z.coerce.number().int().min(1).default(4),
   /** the most deliveries one transaction handles in a service whose events go in batches (`batchEvents`), and its prefetch */
   INBOX_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(32),
+  INBOX_BATCH_WAIT_MS: z.coerce.number().int().min(0).max(1000).default(25),
   /** at a stop, how long idle keep-alive connections may stay open to take a last request (answered with Connection: close) */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(2000),
   ...serviceUrlShape,
@@ -96,7 +97,8 @@ export interface ServiceParts {
   handlers?: EventHandlers;
   /**
    * The handlers write nothing but in their transaction (the audit log, notifications): several
-   * deliveries share one transaction, up to `INBOX_BATCH_MAX`, one transaction at a time (ADR 0068).
+   * deliveries share one transaction, up to `INBOX_BATCH_MAX`, one transaction at a time (ADR 0068),
+   * a delivery waiting up to `INBOX_BATCH_WAIT_MS` for others to join it (ADR 0085).
    */
   batchEvents?: boolean;
   jobs?: Job[];
@@ -263,6 +265,7 @@ export async function startService<S extends z.ZodRawShape>(
       maxDelayMs: config.INBOX_RETRY_MAX_MS,
       prefetch: config.INBOX_PREFETCH,
       batchSize: parts.batchEvents ? config.INBOX_BATCH_MAX : 1,
+      batchWaitMs: config.INBOX_BATCH_WAIT_MS,
     });
     closers.push(() => consumer.stop());
     await consumer.start();
