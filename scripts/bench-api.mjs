@@ -15,13 +15,12 @@
 // payment gateway cannot run here),
 // BENCH_NODE_ARGS (node flags for the gateway and catalog, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
 // GATEWAY_MICRO_CACHE_MS (the gateway's micro-cache of anonymous listing reads, ADR 0068; 250 ms unless set, 0 turns it off),
-// BENCH_TRACES (1: every process traces as production does, exporting OTLP over HTTP to a sink in
-// this script that accepts and drops the spans, so the figures include what tracing costs at the
-// default sampling, parentbased_traceidratio 0.01;
-// OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG pass through).
+// BENCH_TRACES (1: every process traces as production does, exporting OTLP over HTTP to a sink
+// that accepts and drops the spans, so the figures include what tracing costs at the default
+// sampling, parentbased_traceidratio 0.01; OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG pass
+// through; scripts/lib/trace-sink.mjs).
 import { spawn } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -31,6 +30,7 @@ import { insertOnlineListings, listingBody } from './lib/listing-fixtures.mjs';
 import { measureLoad, medianRun, waitUntilUp, warmUp } from './lib/load.mjs';
 import { provisionDatabase, serviceDatabaseUrl, SERVICES } from './lib/provision.mjs';
 import { loadLaunchSettings } from './lib/settings.mjs';
+import { benchTracing } from './lib/trace-sink.mjs';
 
 const shared = builtKit();
 
@@ -59,27 +59,10 @@ await provisionDatabase(settings);
 const gatewayPort = 29080;
 const servicePort = (service) => gatewayPort + 1 + SERVICES.indexOf(service);
 const serviceUrls = Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_URL`, `http://127.0.0.1:${servicePort(s)}`]));
-/** With BENCH_TRACES=1, where the processes send their spans: accepted, counted and dropped. */
-let spansReceived = 0;
-const traceSink = env.BENCH_TRACES === '1'
-  ? await new Promise((resolve) => {
-      const sink = http.createServer((req, res) => {
-        req.on('data', () => undefined);
-        req.on('end', () => {
-          spansReceived += 1;
-          res.writeHead(200, { 'content-type': 'application/x-protobuf' });
-          res.end();
-        });
-      });
-      sink.listen(0, '127.0.0.1', () => resolve(sink));
-    })
-  : null;
-const tracing = traceSink
-  ? { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${traceSink.address().port}` }
-  : { OTEL_TRACES_EXPORTER: 'none' };
+const tracing = await benchTracing(env);
 
 const common = {
-  ...tracing,
+  ...tracing.env,
   ...serviceUrls,
   ...productionSecrets,
   NODE_ENV: nodeEnv,
@@ -247,7 +230,7 @@ for (const target of targets) {
 
 console.log(
   `\n${total} online listings; node ${process.version}, NODE_ENV=${nodeEnv}, LOG_LEVEL=${common.LOG_LEVEL}, ` +
-    `GATEWAY_MICRO_CACHE_MS=${env.GATEWAY_MICRO_CACHE_MS ?? '250 (the default)'}, traces ${traceSink ? `on (${env.OTEL_TRACES_SAMPLER ?? 'the default sampler'}${env.OTEL_TRACES_SAMPLER_ARG ? ` ${env.OTEL_TRACES_SAMPLER_ARG}` : ''}; ${spansReceived} exports received)` : 'off'}; ${connections} connections, ` +
+    `GATEWAY_MICRO_CACHE_MS=${env.GATEWAY_MICRO_CACHE_MS ?? '250 (the default)'}, ${tracing.describe()}; ${connections} connections, ` +
     `${rounds} alternating rounds of ${seconds} s (median shown), steady ${fixedRate} req/s through the gateway for ${steadySeconds} s; ` +
     `${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );

@@ -24,7 +24,8 @@
 // 9080; services take the next seven), MARKET_DB_NAME (market_bench_orders, dropped and recreated at each
 // start), EVENTS_EXCHANGE (bench.events), REDIS_KEY_PREFIX (bench:), ADMIN_BOOTSTRAP_PASSWORD,
 // MARKET_NODE_ARGS (node flags for every process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
-// BENCH_STATEMENTS (1: every process counts the SQL statements it sends, each a round trip, and the
+// BENCH_TRACES (1: every process traces as production does, its spans exported to a sink that drops
+// them, scripts/lib/trace-sink.mjs), BENCH_STATEMENTS (1: every process counts the SQL statements it sends, each a round trip, and the
 // HTTP requests it serves and sends, and the bench prints them per order per service; 0 turns the
 // counting off).
 import { spawn } from 'node:child_process';
@@ -38,6 +39,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { loadLaunchSettings } from './lib/settings.mjs';
 import { cpuSeconds } from './lib/process-cpu.mjs';
+import { benchTracing } from './lib/trace-sink.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -64,7 +66,9 @@ const dbUrl = new URL(settings.adminUrl);
 dbUrl.pathname = `/${database}`;
 
 const unlimited = '100000000';
+const tracing = attach ? null : await benchTracing(env);
 const launchEnv = {
+  ...tracing?.env,
   PORT: String(gatewayPort),
   MARKET_DB_NAME: database,
   EVENTS_EXCHANGE: env.EVENTS_EXCHANGE ?? 'bench.events',
@@ -619,6 +623,10 @@ event latency ${label}, order.completed written to the outbox → settlement ent
   await db.end().catch(() => undefined);
   agent.destroy();
   await stopSystem();
+  if (tracing) {
+    console.log(`\n${tracing.describe()}`);
+    await tracing.close();
+  }
   if (systemLog.size) {
     console.log('\nthe system logged (warn and above):');
     for (const [key, { n, example }] of systemLog) console.log(`  ${n} × ${key}\n      e.g. ${example}`);
