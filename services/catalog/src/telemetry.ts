@@ -1,4 +1,4 @@
 // Imported first by main.ts: tracing must start before the modules it instruments are loaded.
 import { startTelemetry } from '@market/shared/telemetry';
 
-startTelemetry('catalog', { uses: { database: true, broker: true } });
+startTelemetry('catalog', { uses: { database: true } });

@@ -1,4 +1,4 @@
 // Imported first by main.ts: tracing must start before the modules it instruments are loaded.
 import { startTelemetry } from '@market/shared/telemetry';
 
-startTelemetry('orders', { uses: { database: true, broker: true } });
+startTelemetry('orders', { uses: { database: true } });

@@ -1,9 +1,11 @@
+import { SpanKind } from '@opentelemetry/api';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Db } from '../db/sql';
 import type { Logger } from 'pino';
 import { type ServiceName, eventConsumers, eventDataSchemas, eventProducers, type EventType, MONEY_EVENT_TYPES } from '@market/contracts';
 import { failureKind, PermanentError } from '../errors';
 import { runWithRequestId } from '../context/request-context';
+import { inSampledSpan } from '../tracing';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { parseEvent, type DomainEvent } from './envelope';
 import type { EventWriter } from './outbox';
@@ -257,10 +259,17 @@ export class InboxConsumer {
     return this.opts.batchSize ?? 1;
   }
 
+  /** The name of the span that handling a delivery makes in a sampled trace. */
+  private get processSpan() {
+    return `${this.queues.main} process`;
+  }
+
   /** Handles one delivery in its own transaction, then acks it, or has it retried or parked. */
   private async settleAlone(channel: ConfirmChannel, msg: ConsumeMessage, event: DomainEvent) {
     try {
-      await runWithRequestId(event.correlation_id ?? event.id, () => this.handle(event, earlierFailures(msg)));
+      await runWithRequestId(event.correlation_id ?? event.id, () =>
+        inSampledSpan(this.processSpan, SpanKind.CONSUMER, [publishTraceparent(msg)], () => this.handle(event, earlierFailures(msg))),
+      );
     } catch (err) {
       await this.retryOrPark(channel, msg, event, err);
       return;
@@ -310,7 +319,12 @@ export class InboxConsumer {
   private async settleBatch(batch: BatchItem[]) {
     let together = true;
     try {
-      await this.handleTogether(batch.map((item) => item.event));
+      await inSampledSpan(
+        this.processSpan,
+        SpanKind.CONSUMER,
+        batch.map((item) => publishTraceparent(item.msg)),
+        () => this.handleTogether(batch.map((item) => item.event)),
+      );
     } catch (err) {
       together = false;
       if (batch.length > 1) {
@@ -563,6 +577,12 @@ interface BatchItem {
  * get this far (ADR 0062). Well above what connection losses in a failover cost a message.
  */
 export const UNSETTLED_DELIVERY_LIMIT = 10;
+
+/** The `traceparent` of the span that published a delivery, when its trace is sampled (`OutboxRelay`). */
+function publishTraceparent(msg: ConsumeMessage): string | undefined {
+  const traceparent: unknown = msg.properties.headers?.traceparent;
+  return typeof traceparent === 'string' ? traceparent : undefined;
+}
 
 /** How often the quorum queue handed this message out before without it being settled (its `x-delivery-count`). */
 function unsettledDeliveries(msg: ConsumeMessage): number {

@@ -8,7 +8,8 @@ import { currentRequestId } from '../context/request-context';
 import { closeQuietly, withTimeout, type Bus } from './bus';
 import { buildEvent, type DomainEvent } from './envelope';
 import { producerExchange } from './topology';
-import { withTraceparent } from '../tracing';
+import { SpanKind } from '@opentelemetry/api';
+import { inSampledSpan } from '../tracing';
 import { onOutboxCommitted, outboxCommitted, wakeRelaysAtCommit } from './relay-wakeups';
 
 /** Outbox and inbox tables, created in every service's own schema by its first migration. */
@@ -337,16 +338,19 @@ export class OutboxRelay {
       const ids = rows.map((r) => r.id);
       for (const id of ids) this.returned.delete(id);
       for (const row of rows) {
-        // published in the trace of the change that wrote the event (its envelope's traceparent), on
-        // its producer's own exchange, stamped with the broker user the broker checks it against (ADR 0054)
-        withTraceparent(row.payload.traceparent, () =>
-          channel.publish(producerExchange(this.opts.bus.exchange, row.payload.producer), row.type, Buffer.from(JSON.stringify(row.payload)), {
+        // on its producer's own exchange, stamped with the broker user the broker checks it against
+        // (ADR 0054); in the trace of the change that wrote it (its envelope's traceparent) when that
+        // trace is sampled, the publish's own span then named in the message's headers for the consumer
+        const exchange = producerExchange(this.opts.bus.exchange, row.payload.producer);
+        inSampledSpan(`publish ${exchange}`, SpanKind.PRODUCER, [row.payload.traceparent], (traceparent) =>
+          channel.publish(exchange, row.type, Buffer.from(JSON.stringify(row.payload)), {
             persistent: true,
             mandatory: true,
             userId: this.opts.bus.user,
             messageId: row.id,
             type: row.type,
             contentType: 'application/json',
+            ...(traceparent ? { headers: { traceparent } } : {}),
           }),
         );
       }

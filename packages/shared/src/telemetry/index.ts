@@ -19,8 +19,8 @@ export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean
 }
 
 export interface TelemetryOptions {
-  /** what the process uses: the gateway has no database or broker to instrument */
-  uses: { database: boolean; broker: boolean };
+  /** what the process uses: the gateway has no database to instrument */
+  uses: { database: boolean };
   /** where outside requests come in (the gateway): requests without a caller's decision are sampled here */
   edge?: boolean;
   /** span processors of a test (an in-memory exporter); the OTEL_* variables decide otherwise */
@@ -31,8 +31,10 @@ export interface TelemetryOptions {
  * Starts OpenTelemetry's Node SDK for `serviceName` when the standard `OTEL_*` variables configure an
  * exporter (off otherwise: nothing is loaded beyond this module, nothing recorded). It must run
  * before the modules it instruments are loaded: each `main.ts` imports its `telemetry.ts` first.
- * HTTP (incoming, and outgoing through http and fetch, with W3C `traceparent`), Express, Redis, and for services pg and
- * amqplib; events carry the producer's `traceparent` in their envelope (ADR 0037). Sampling follows
+ * HTTP (incoming, and outgoing through http and fetch, with W3C `traceparent`), Express, Redis, and for services pg;
+ * events carry the producer's `traceparent` in their envelope (ADR 0037), and the kit's relay and
+ * inbox make the publish and process spans of a sampled one themselves (`inSampledSpan`, ADR 0085):
+ * amqplib's instrumentation made a span for every message, traced or not. Sampling follows
  * `OTEL_TRACES_SAMPLER`/`_ARG` (default `parentbased_traceidratio` at 1%) and is decided for an
  * incoming request before any span of it exists (`./sampling`, ADR 0068).
  */
@@ -60,14 +62,10 @@ export function startTelemetry(serviceName: string, opts: TelemetryOptions): Nod
     new UndiciInstrumentation({ ignoreRequestHook: outsideTrace, requireParentforSpans: true }),
     new RedisInstrumentation({ requireParentSpan: true }),
   ];
-  // loaded only where used, so the gateway loads nothing of the database or broker stacks
+  // loaded only where used, so the gateway loads nothing of the database stack
   if (opts.uses.database) {
     const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
     instrumentations.push(new PgInstrumentation({ requireParentSpan: true }));
-  }
-  if (opts.uses.broker) {
-    const { AmqplibInstrumentation } = require('@opentelemetry/instrumentation-amqplib') as typeof import('@opentelemetry/instrumentation-amqplib');
-    instrumentations.push(new AmqplibInstrumentation());
   }
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? serviceName,
