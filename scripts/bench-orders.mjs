@@ -81,6 +81,8 @@ const launchEnv = {
   RATE_LIMIT_SMS_PER_MINUTE: unlimited,
   RATE_LIMIT_LOGIN_PER_MINUTE: unlimited,
   SMS_DAILY_LIMIT_PER_IP: unlimited,
+  // Every run registers ~100 users, and the hour's budget is kept in Redis across runs.
+  SMS_HOURLY_BUDGET: unlimited,
   ...(statementsDir
     ? {
         BENCH_STATEMENTS_DIR: statementsDir,
