@@ -436,7 +436,9 @@ try {
       (i % 3 === 1 ? renters : warmupRenters).push(renter);
     }
   });
-  if (renters.length * Math.floor(RECHARGE / ORDER_AMOUNT) < measuredOrders) throw new Error('BENCH_ORDERS is more than the renters can pay for');
+  const affordable = (who) => who.length * Math.floor(RECHARGE / ORDER_AMOUNT);
+  if (affordable(renters) < measuredOrders) throw new Error('BENCH_ORDERS is more than the renters can pay for');
+  if (affordable(warmupRenters) < warmupOrders) throw new Error('BENCH_WARMUP is more than the warm-up renters can pay for');
   const listings = new Array(totalListings);
   await inParallel(totalListings, concurrency, async (i) => {
     listings[i] = await onlineListing(owners[i % owners.length], admin, i);

@@ -102,6 +102,8 @@ export class InboxConsumer {
   /** starts the waiting batch when its first delivery has waited `batchWaitMs` */
   private batchTimer: NodeJS.Timeout | null = null;
   readonly queues: ReturnType<typeof queueNames>;
+  /** The name of the span that handling a delivery makes in a sampled trace. */
+  private readonly processSpan: string;
   private readonly users: BrokerUsers;
   /**
    * The money events this process is retrying now, as `waiting_events` has them: readable while
@@ -111,6 +113,7 @@ export class InboxConsumer {
 
   constructor(private readonly opts: InboxConsumerOptions) {
     this.queues = queueNames(opts.service, opts.bus.exchange);
+    this.processSpan = `${this.queues.main} process`;
     this.users = new BrokerUsers(opts.bus.user, opts.service);
   }
 
@@ -257,11 +260,6 @@ export class InboxConsumer {
 
   private get batchSize() {
     return this.opts.batchSize ?? 1;
-  }
-
-  /** The name of the span that handling a delivery makes in a sampled trace. */
-  private get processSpan() {
-    return `${this.queues.main} process`;
   }
 
   /** Handles one delivery in its own transaction, then acks it, or has it retried or parked. */
